@@ -1,0 +1,2 @@
+export * from './http/api-types.js';
+export * from './storage/store.js';

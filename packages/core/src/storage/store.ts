@@ -1,0 +1,194 @@
+/**
+ * Storage interfaces: domain methods named after what the API needs, implemented by the
+ * memory, embedded (SQLite) and MySQL stores and proven by the conformance suite in
+ * `@covgate/core/testing`.
+ *
+ * All timestamps are `Date` values with whole-second precision (stores may truncate
+ * milliseconds; the API never relies on them).
+ */
+
+/** Billing plan of an organisation; it selects the rate-limit tier. */
+export type Plan = 'free' | 'team' | 'enterprise';
+
+/** An organisation: the unit that owns tokens, sessions and execution records. */
+export interface Organisation {
+  /** `org_` + lowercase ULID. */
+  id: string;
+  /** URL-safe unique name used in query parameters and badge paths. */
+  slug: string;
+  name: string;
+  plan: Plan;
+  createdAt: Date;
+}
+
+/** A user known through the code host (OAuth login). */
+export interface User {
+  /** `usr_` + lowercase ULID. */
+  id: string;
+  /** Code-host name, for example `github`. */
+  provider: string;
+  /** The code host's stable id of the user. */
+  externalId: string;
+  login: string;
+  createdAt: Date;
+}
+
+/** Stored lifecycle status of an API token (`rotating` turns into `revoked` at grace end). */
+export type TokenStatus = 'active' | 'rotating' | 'revoked';
+
+/** An API token as stored: never the raw value, only its argon2id hash. */
+export interface TokenRecord {
+  /** The 32-hex UUID embedded in the token. */
+  id: string;
+  orgId: string;
+  name: string;
+  scopes: string[];
+  agentType: string;
+  /** argon2id PHC string of the whole raw token (peppered). */
+  hash: string;
+  status: TokenStatus;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  /** Set when rotated: the old token stays valid until this instant. */
+  gracePeriodEndsAt: Date | null;
+}
+
+/** A server-side session; only the HMAC of its bearer token is kept. */
+export interface SessionRecord {
+  /** `ses_` + lowercase ULID: the public id used in logout paths and audit lines. */
+  id: string;
+  /** Hex HMAC-SHA-256 of the raw session token keyed with `SESSION_SECRET`. */
+  tokenHash: string;
+  userId: string;
+  orgId: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** Result of a coverage-gate run. */
+export type Outcome = 'pass' | 'warn' | 'fail';
+
+/** A stored execution record. */
+export interface ExecutionRecord {
+  /** `exe_` + lowercase ULID (monotonic, so id order is insertion order). */
+  id: string;
+  orgId: string;
+  repo: string;
+  branch: string;
+  outcome: Outcome;
+  /** Formatted delta: `+1.25`, `-0.40` or `0.00`. */
+  delta: string;
+  /** Coverage percentage with two decimals, 0..100. */
+  coverage: number;
+  createdAt: Date;
+}
+
+/** Position after which a page of executions continues (exclusive). */
+export interface ExecutionCursor {
+  createdAt: Date;
+  id: string;
+}
+
+/** Query for the newest-first list of one repository's executions. */
+export interface ListExecutionsQuery {
+  orgId: string;
+  repo: string;
+  /** 1..100 */
+  limit: number;
+  /** Only records strictly older than this position (ordering `createdAt` desc, `id` desc). */
+  after?: ExecutionCursor;
+}
+
+/** Thrown by a store when a unique value (organisation slug, token id...) already exists. */
+export class StoreConflictError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreConflictError';
+  }
+}
+
+/** Organisations. */
+export interface OrganisationStore {
+  /** Inserts an organisation; throws {@link StoreConflictError} when the id or slug exists. */
+  createOrganisation(org: Organisation): Promise<void>;
+  findOrganisationById(id: string): Promise<Organisation | null>;
+  findOrganisationBySlug(slug: string): Promise<Organisation | null>;
+  /** Changes the plan; returns false when the organisation does not exist. */
+  setOrganisationPlan(id: string, plan: Plan): Promise<boolean>;
+}
+
+/** Users signed in through the code host. */
+export interface UserStore {
+  /**
+   * Returns the user with this (provider, externalId), creating `candidate` when absent.
+   * Safe under concurrent calls: all callers get the same stored user.
+   */
+  findOrCreateUser(candidate: User): Promise<User>;
+  findUserById(id: string): Promise<User | null>;
+}
+
+/** API tokens. */
+export interface TokenStore {
+  /** Inserts a token; throws {@link StoreConflictError} when the id exists. */
+  insertToken(token: TokenRecord): Promise<void>;
+  findTokenById(id: string): Promise<TokenRecord | null>;
+  /** Tokens of one organisation, newest first (`createdAt` desc, then `id` desc). */
+  listTokensByOrg(orgId: string): Promise<TokenRecord[]>;
+  /** Updates name and/or scopes; returns the updated token, or null when it does not exist. */
+  updateToken(id: string, patch: { name?: string; scopes?: string[] }): Promise<TokenRecord | null>;
+  /** Sets status `revoked` (and clears nothing else); returns false when the token does not exist. */
+  revokeToken(id: string): Promise<boolean>;
+  /**
+   * Atomically: when the old token is `active`, marks it `rotating` with `gracePeriodEndsAt`
+   * and inserts `replacement`; returns false (and changes nothing) when it is not active.
+   */
+  rotateToken(oldId: string, replacement: TokenRecord, gracePeriodEndsAt: Date): Promise<boolean>;
+  /** Records the last successful use. */
+  touchToken(id: string, at: Date): Promise<void>;
+}
+
+/** Server-side sessions. */
+export interface SessionStore {
+  insertSession(session: SessionRecord): Promise<void>;
+  findSessionByTokenHash(tokenHash: string): Promise<SessionRecord | null>;
+  findSessionById(id: string): Promise<SessionRecord | null>;
+  /** Returns false when no such session existed. */
+  deleteSession(id: string): Promise<boolean>;
+}
+
+/** Execution records with an O(1) per-repository total. */
+export interface ExecutionStore {
+  /** Inserts the record and increments the per-(org, repo) counter in the same transaction. */
+  insertExecution(record: ExecutionRecord): Promise<void>;
+  /** Newest first: `createdAt` desc, then `id` desc; at most `limit` records. */
+  listExecutions(query: ListExecutionsQuery): Promise<ExecutionRecord[]>;
+  /** The per-repository counter (never a COUNT(*) scan); 0 for an unknown repo. */
+  countExecutions(orgId: string, repo: string): Promise<number>;
+  /** Latest `pass` or `warn` record of the repo on `branch`: the baseline of the next run. */
+  findBaseline(orgId: string, repo: string, branch: string): Promise<ExecutionRecord | null>;
+  /** Latest record of any outcome of the repo on `branch`: what the badge shows. */
+  findLatestExecution(orgId: string, repo: string, branch: string): Promise<ExecutionRecord | null>;
+}
+
+/** Idempotency claims of inbound webhook events. */
+export interface WebhookEventStore {
+  /**
+   * Claims (provider, eventId) through a unique key. Exactly one of any number of
+   * concurrent calls for the same pair returns true.
+   */
+  claimWebhookEvent(provider: string, eventId: string, at: Date): Promise<boolean>;
+  /** Removes a claim so a retry of a failed event can be processed. */
+  releaseWebhookEvent(provider: string, eventId: string): Promise<void>;
+}
+
+/** Everything the API needs from storage. */
+export interface Store
+  extends OrganisationStore,
+    UserStore,
+    TokenStore,
+    SessionStore,
+    ExecutionStore,
+    WebhookEventStore {
+  /** Releases connections; the store is unusable afterwards. */
+  close(): Promise<void>;
+}
