@@ -1,2 +1,29 @@
+export * from './audit/audit-line.js';
+export * from './audit/audit-sink.js';
+export * from './auth/identity.js';
+export * from './auth/scopes.js';
+export * from './gate/delta-format.js';
+export * from './gate/gate-evaluation.js';
+export { ApiError, ERRORS } from './http/api-error.js';
 export * from './http/api-types.js';
+export { type CreateApiOptions, createApi } from './http/create-api.js';
+export { InvalidAllowedOriginError, parseAllowedOrigins } from './http/cors.js';
+export {
+  DEFAULT_PLAN_LIMITS,
+  type PlanLimits,
+  type RateLimitOptions,
+} from './http/rate-limit.js';
+export { MAX_BODY_BYTES } from './http/request-body.js';
+export * from './sessions/session-rules.js';
+export * from './sessions/session-token-hash.js';
+export * from './storage/memory-store.js';
 export * from './storage/store.js';
+export * from './time/ids.js';
+export * from './time/timestamp.js';
+export * from './tokens/token-format.js';
+export * from './tokens/token-hash.js';
+export * from './tokens/token-status.js';
+export * from './tokens/verification-throttle.js';
+export * from './tokens/verified-token-cache.js';
+export * from '@covgate/env-filter';
+export * from '@covgate/webhook-signature';

@@ -1,0 +1,105 @@
+/** Why a request to a protected endpoint was refused. */
+export type AuthDeniedReason = 'missing_token' | 'invalid_or_expired_token';
+
+/**
+ * A security-relevant event, one variant per row of the spec's audit table. Every string is
+ * printed through the escaping of {@link formatAuditLine}, so attacker-influenced values
+ * (paths, methods, remote addresses, agent types, user ids) are safe to pass as they are.
+ */
+export type AuditEvent =
+  | { type: 'session.create'; userId: string; orgId: string; sessionId: string }
+  | { type: 'session.delete'; sessionId: string }
+  | { type: 'session.create.denied'; remote: string }
+  | {
+      type: 'auth.denied';
+      method: string;
+      /** The request path; a query string or fragment is dropped before printing. */
+      path: string;
+      reason: AuthDeniedReason;
+      remote: string;
+    }
+  | {
+      type: 'token.create';
+      orgId: string;
+      tokenId: string;
+      scopes: readonly string[];
+      agentType: string;
+    }
+  | { type: 'token.rotate'; oldId: string; newId: string }
+  | { type: 'token.revoke'; tokenId: string };
+
+/**
+ * Formats an event as its single audit line, for example
+ * `[audit] token.create org_id=org_x token_id=abc scopes=[execute] agent_type=""`.
+ *
+ * Values made only of `A-Z a-z 0-9 . _ ~ : / @ % + -` are printed bare. Any other value
+ * (including the empty one, printed `""`) is printed as a JSON string literal in which every
+ * character outside printable ASCII, and the space, `=`, `,`, `[` and `]`, is written as a
+ * `\uXXXX` escape. So a line is printable ASCII, spaces only separate fields, each field has
+ * exactly one `=` (after its key) and `JSON.parse` gives the original value back. Before
+ * that, anything shaped like an API or session token (`cvg_`/`cvgs_` and 32 or more token
+ * characters) is replaced by `cvg_REDACTED`/`cvgs_REDACTED`, so no line holds a secret.
+ */
+export function formatAuditLine(event: AuditEvent): string {
+  switch (event.type) {
+    case 'session.create':
+      return auditLine(event.type, [
+        field('user_id', event.userId),
+        field('org_id', event.orgId),
+        field('session_id', event.sessionId),
+      ]);
+    case 'session.delete':
+      return auditLine(event.type, [field('session_id', event.sessionId)]);
+    case 'session.create.denied':
+      return auditLine(event.type, [
+        field('reason', 'invalid_service_token'),
+        field('remote', event.remote),
+      ]);
+    case 'auth.denied':
+      return auditLine(event.type, [
+        field('method', event.method),
+        field('path', withoutQuery(event.path)),
+        field('reason', event.reason),
+        field('remote', event.remote),
+      ]);
+    case 'token.create':
+      return auditLine(event.type, [
+        field('org_id', event.orgId),
+        field('token_id', event.tokenId),
+        `scopes=[${event.scopes.map(formatValue).join(',')}]`,
+        field('agent_type', event.agentType),
+      ]);
+    case 'token.rotate':
+      return auditLine(event.type, [field('old_id', event.oldId), field('new_id', event.newId)]);
+    case 'token.revoke':
+      return auditLine(event.type, [field('token_id', event.tokenId)]);
+  }
+}
+
+const BARE_VALUE = /^[A-Za-z0-9._~:/@%+-]+$/;
+const ESCAPED_IN_QUOTES = /[^\x21-\x7e]|[=,[\]]/g;
+const TOKEN_LIKE = /cvg(s?)_[A-Za-z0-9_-]{32,}/g;
+
+function auditLine(type: AuditEvent['type'], fields: string[]): string {
+  return `[audit] ${type} ${fields.join(' ')}`;
+}
+
+function field(key: string, value: string): string {
+  return `${key}=${formatValue(value)}`;
+}
+
+function formatValue(raw: string): string {
+  const value = raw.replace(TOKEN_LIKE, 'cvg$1_REDACTED');
+  if (BARE_VALUE.test(value)) {
+    return value;
+  }
+  return JSON.stringify(value).replace(
+    ESCAPED_IN_QUOTES,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+function withoutQuery(path: string): string {
+  const end = path.search(/[?#]/);
+  return end === -1 ? path : path.slice(0, end);
+}

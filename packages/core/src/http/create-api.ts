@@ -1,0 +1,173 @@
+import { randomBytes as cryptoRandomBytes } from 'node:crypto';
+import pino, { type Logger } from 'pino';
+import { type AuditSink, createAuditLogger, stdoutAuditSink } from '../audit/audit-sink.js';
+import { resolveSessionLifetimeSeconds } from '../sessions/session-rules.js';
+import type { Store } from '../storage/store.js';
+import { type Clock, systemClock } from '../time/timestamp.js';
+import { createIdGenerator } from '../time/ids.js';
+import { type TokenHasher, createTokenHasher } from '../tokens/token-hash.js';
+import {
+  type VerificationThrottle,
+  createVerificationThrottle,
+} from '../tokens/verification-throttle.js';
+import { VerifiedTokenCache } from '../tokens/verified-token-cache.js';
+import { ApiError, ERRORS, InfrastructureError } from './api-error.js';
+import type { CovgateApi, RequestContext } from './api-types.js';
+import { corsHeaders, parseAllowedOrigins } from './cors.js';
+import { errorResponse } from './json-response.js';
+import { type RateLimitOptions, createPlanRateLimiter } from './rate-limit.js';
+import { resolveRequestId } from './request-id.js';
+import { Router } from './router.js';
+import { coreRoutes } from './routes/route-table.js';
+import type { ApiServices, CachedTokenIdentity, RequestScope, RouteHandler } from './services.js';
+import { sessionCookieName } from './session-cookie.js';
+
+/** Options of {@link createApi}. Only `store` and `sessionSecret` are required. */
+export interface CreateApiOptions {
+  /** Where everything is kept (memory, SQLite, MySQL or your own `Store`). */
+  store: Store;
+  /** Key of the HMAC under which session tokens are stored (`SESSION_SECRET`). */
+  sessionSecret: string;
+  /** Pre-shared secret of `POST /v1/sessions/create` (`SERVICE_TOKEN`); unset refuses all. */
+  serviceToken?: string;
+  /** Server-side pepper of token hashes (`TOKEN_PEPPER`). */
+  tokenPepper?: string;
+  /** CORS allowlist (`ALLOWED_ORIGINS`): a comma-separated string or an array of origins. */
+  allowedOrigins?: string | readonly string[];
+  /** Session lifetime in seconds; default 24 h, at most 7 days (larger values throw). */
+  sessionLifetimeSeconds?: number;
+  /** Secure cookies with the `__Host-` prefix; default true (set false for plain-HTTP development). */
+  secureCookies?: boolean;
+  /** Per-token rate limiting by plan. */
+  rateLimit?: RateLimitOptions;
+  /** Access and infrastructure log (pino); defaults to JSON lines on stdout. */
+  logger?: Logger;
+  /** Destination of `[audit]` lines; defaults to stdout. */
+  auditSink?: AuditSink;
+  /** Injected clock (tests). */
+  clock?: Clock;
+  /** Injected randomness (tests). */
+  randomBytes?: (size: number) => Uint8Array;
+  /** Replaces the default argon2id hasher (for example cheaper parameters in tests). */
+  tokenHasher?: TokenHasher;
+  /** Replaces the default failed-verification throttle. */
+  verificationThrottle?: VerificationThrottle;
+  /** TTL of the verified-token cache in ms (at most 10 000). */
+  tokenCacheTtlMs?: number;
+}
+
+/** Methods of every path for CORS preflights. */
+const PREFLIGHT_METHODS = 'GET, HEAD, POST, PATCH, DELETE, OPTIONS';
+
+function buildServices(options: CreateApiOptions): ApiServices {
+  if (!options.sessionSecret) throw new Error('sessionSecret (SESSION_SECRET) is required');
+  const secureCookies = options.secureCookies ?? true;
+  const logger = options.logger ?? pino({ base: null });
+  const clock = options.clock ?? systemClock;
+  return {
+    settings: {
+      serviceToken: options.serviceToken || undefined,
+      sessionSecret: options.sessionSecret,
+      sessionLifetimeSeconds: resolveSessionLifetimeSeconds(options.sessionLifetimeSeconds),
+      allowedOrigins: parseAllowedOrigins(options.allowedOrigins),
+      secureCookies,
+      sessionCookieName: sessionCookieName(secureCookies),
+    },
+    store: options.store,
+    clock,
+    ids: createIdGenerator({ now: () => clock.now().getTime() }),
+    logger,
+    audit: createAuditLogger(options.auditSink ?? stdoutAuditSink),
+    hasher:
+      options.tokenHasher ??
+      createTokenHasher(options.tokenPepper ? { pepper: options.tokenPepper } : {}),
+    tokenCache: new VerifiedTokenCache<CachedTokenIdentity>({
+      ttlMs: options.tokenCacheTtlMs ?? 10_000,
+      now: () => clock.now().getTime(),
+    }),
+    throttle: options.verificationThrottle ?? createVerificationThrottle(),
+    rateLimiter: createPlanRateLimiter(options.rateLimit ?? {}, logger),
+    randomBytes: options.randomBytes ?? ((size) => cryptoRandomBytes(size)),
+  };
+}
+
+function errorToResponse(error: unknown, scope: RequestScope): Response {
+  if (error instanceof ApiError) {
+    return errorResponse(error.status, error.publicMessage, error.headers);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (!(error instanceof InfrastructureError)) {
+    scope.services.logger.error({ requestId: scope.requestId }, `[api] unhandled error: ${message}`);
+  }
+  return errorResponse(500, ERRORS.internal);
+}
+
+function withHeaders(response: Response, headers: Headers): Response {
+  const merged = new Response(response.body, response);
+  for (const [name, value] of headers) {
+    if (name === 'set-cookie') merged.headers.append(name, value);
+    else if (!merged.headers.has(name)) merged.headers.set(name, value);
+  }
+  return merged;
+}
+
+/**
+ * Creates the covgate API: the whole service as `handle(request) => Promise<Response>`.
+ * Adapters (Fetch, Express, Hapi, node:http) only translate requests and responses.
+ */
+export function createApi(options: CreateApiOptions): CovgateApi {
+  const services = buildServices(options);
+  const router = new Router<RouteHandler>(coreRoutes());
+
+  async function route(scope: RequestScope): Promise<Response> {
+    const { request } = scope;
+    if (request.method === 'OPTIONS') return new Response(null, { status: 204 });
+    const match = router.match(request.method, scope.url.pathname);
+    if (match.kind === 'not-found') throw new ApiError(404, ERRORS.notFound);
+    if (match.kind === 'method-not-allowed') {
+      throw new ApiError(405, ERRORS.methodNotAllowed, { allow: match.allow.join(', ') });
+    }
+    scope.params = match.params;
+    return match.handler(scope);
+  }
+
+  async function handle(request: Request, context: RequestContext = {}): Promise<Response> {
+    const started = performance.now();
+    const scope: RequestScope = {
+      request,
+      url: new URL(request.url),
+      params: {},
+      requestId: resolveRequestId(request.headers.get('x-request-id')),
+      remoteAddress: context.remoteAddress ?? 'unknown',
+      services,
+      responseHeaders: new Headers(),
+    };
+    let response: Response;
+    try {
+      response = await route(scope);
+    } catch (error) {
+      response = errorToResponse(error, scope);
+    }
+    const origin = request.headers.get('origin');
+    const preflight = request.method === 'OPTIONS' ? { allowMethods: PREFLIGHT_METHODS } : null;
+    for (const [name, value] of Object.entries(
+      corsHeaders(origin, services.settings.allowedOrigins, preflight),
+    )) {
+      scope.responseHeaders.set(name, value);
+    }
+    scope.responseHeaders.set('x-request-id', scope.requestId);
+    response = withHeaders(response, scope.responseHeaders);
+    services.logger.info({
+      requestId: scope.requestId,
+      method: request.method,
+      path: scope.url.pathname,
+      status: response.status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      remoteAddress: scope.remoteAddress,
+      userAgent: request.headers.get('user-agent') ?? undefined,
+    }, 'request');
+    return response;
+  }
+
+  return { handle };
+}

@@ -1,0 +1,34 @@
+import type { Logger } from 'pino';
+import { StoreConflictError } from '../storage/store.js';
+import { InfrastructureError } from './api-error.js';
+
+/** Component prefixes of infrastructure log lines. */
+export type Component =
+  | 'sessions'
+  | 'tokens'
+  | 'organisations'
+  | 'executions'
+  | 'webhooks'
+  | 'ratelimit'
+  | 'oauth';
+
+/**
+ * Runs a storage (or other infrastructure) call; a failure is logged as
+ * `[component] <message>` and rethrown (a {@link StoreConflictError} passes through untouched)
+ *  as an {@link InfrastructureError}, which the API
+ * answers with a bare `500 {"error":"internal error"}`.
+ */
+export async function infra<T>(
+  logger: Logger,
+  component: Component,
+  operation: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (error instanceof InfrastructureError || error instanceof StoreConflictError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    logger.error(`[${component}] ${message}`);
+    throw new InfrastructureError(component);
+  }
+}

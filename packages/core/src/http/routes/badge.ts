@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import { makeBadge } from 'badge-maker';
+import { z } from 'zod';
+import { ApiError } from '../api-error.js';
+import { infra } from '../infrastructure.js';
+import { emptyResponse } from '../json-response.js';
+import type { RouteHandler } from '../services.js';
+
+const badgeQuery = z.object({
+  branch: z.string().min(1).max(255).default('main'),
+  precision: z.enum(['0', '1', '2']).default('0').transform(Number),
+  style: z.enum(['flat', 'flat-square', 'for-the-badge', 'plastic']).default('flat'),
+});
+
+/** Badge colour of a coverage percentage (>= 80 green, 60-79.99 yellow, < 60 red). */
+export function badgeColor(coverage: number): 'green' | 'yellow' | 'red' {
+  if (coverage >= 80) return 'green';
+  if (coverage >= 60) return 'yellow';
+  return 'red';
+}
+
+const CACHE_CONTROL = 'public, max-age=60';
+
+/**
+ * `GET /v1/badge/{org}/{repo}`: no authentication. An unknown organisation or repository
+ * renders exactly like a repository without data (grey `unknown`), so the badge cannot be
+ * used to enumerate organisations or repositories.
+ */
+export const getBadge: RouteHandler = async (scope) => {
+  const parsed = badgeQuery.safeParse(Object.fromEntries(scope.url.searchParams));
+  if (!parsed.success) {
+    throw new ApiError(400, `invalid parameter: ${String(parsed.error.issues[0]?.path[0])}`);
+  }
+  const { branch, precision, style } = parsed.data;
+  const { store, logger } = scope.services;
+  const org = await infra(logger, 'organisations', () =>
+    store.findOrganisationBySlug(scope.params.org as string),
+  );
+  const latest = org
+    ? await infra(logger, 'executions', () =>
+        store.findLatestExecution(org.id, scope.params.repo as string, branch),
+      )
+    : null;
+  const svg = makeBadge({
+    label: 'coverage',
+    message: latest ? `${latest.coverage.toFixed(precision)}%` : 'unknown',
+    color: latest ? badgeColor(latest.coverage) : 'lightgrey',
+    style,
+  });
+  const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 27)}"`;
+  const headers = { 'cache-control': CACHE_CONTROL, etag };
+  if (scope.request.headers.get('if-none-match') === etag) return emptyResponse(304, headers);
+  return new Response(svg, {
+    status: 200,
+    headers: { ...headers, 'content-type': 'image/svg+xml; charset=utf-8' },
+  });
+};

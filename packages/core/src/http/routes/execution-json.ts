@@ -1,0 +1,26 @@
+import type { ExecutionRecord } from '../../storage/store.js';
+import { formatTimestamp } from '../../time/timestamp.js';
+
+/** The wire form of an execution record: the spec's six fields plus `coverage`. */
+export interface ExecutionJson {
+  id: string;
+  repo: string;
+  branch: string;
+  outcome: ExecutionRecord['outcome'];
+  delta: string;
+  coverage: number;
+  created_at: string;
+}
+
+/** Serialises a stored execution record. */
+export function executionToJson(record: ExecutionRecord): ExecutionJson {
+  return {
+    id: record.id,
+    repo: record.repo,
+    branch: record.branch,
+    outcome: record.outcome,
+    delta: record.delta,
+    coverage: record.coverage,
+    created_at: formatTimestamp(record.createdAt),
+  };
+}

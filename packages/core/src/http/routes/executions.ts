@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { checkOrgAccess, type Identity } from '../../auth/identity.js';
+import { hasScope } from '../../auth/scopes.js';
+import { evaluateGate } from '../../gate/gate-evaluation.js';
+import type { ExecutionRecord } from '../../storage/store.js';
+import { ApiError, ERRORS } from '../api-error.js';
+import { authenticate } from '../authenticate.js';
+import { infra } from '../infrastructure.js';
+import { jsonResponse } from '../json-response.js';
+import { readJsonBody } from '../request-body.js';
+import { wholeSeconds } from '../whole-seconds.js';
+import type { RequestScope, RouteHandler } from '../services.js';
+import { parseBody } from '../validation.js';
+import { decodeExecutionCursor, encodeExecutionCursor } from './execution-cursor.js';
+import { executionToJson } from './execution-json.js';
+
+/** Default and maximum of `limit` on `GET /v1/executions`. */
+export const EXECUTIONS_LIMIT = { default: 10, max: 100 } as const;
+
+const LIMIT_SHAPE = /^[1-9][0-9]{0,2}$/;
+
+/** Sessions act for their whole organisation; API tokens need the `execute` scope. */
+function requireExecuteScope(identity: Identity): void {
+  if (identity.kind === 'token' && !hasScope(identity.scopes, 'execute')) {
+    throw new ApiError(403, ERRORS.forbidden);
+  }
+}
+
+function requireQueryParameter(params: URLSearchParams, name: string): string {
+  const value = params.get(name);
+  if (value === null || value === '') {
+    throw new ApiError(400, `missing required parameter: ${name}`);
+  }
+  return value;
+}
+
+function parseLimit(value: string | null): number {
+  if (value === null) return EXECUTIONS_LIMIT.default;
+  const limit = LIMIT_SHAPE.test(value) ? Number(value) : Number.NaN;
+  if (!(limit >= 1 && limit <= EXECUTIONS_LIMIT.max)) {
+    throw new ApiError(400, 'invalid parameter: limit');
+  }
+  return limit;
+}
+
+/**
+ * `GET /v1/executions?org&repo&limit[&cursor]`. Check order: 401 token, 403 missing
+ * `execute`, 400 missing `org`/`repo`, 400 bad `limit`, 403 organisation mismatch.
+ */
+export const listExecutions: RouteHandler = async (scope) => {
+  const identity = await authenticate(scope);
+  requireExecuteScope(identity);
+  const query = scope.url.searchParams;
+  const org = requireQueryParameter(query, 'org');
+  const repo = requireQueryParameter(query, 'repo');
+  const limit = parseLimit(query.get('limit'));
+  const rawCursor = query.get('cursor');
+  const after = rawCursor ? decodeExecutionCursor(rawCursor) : null;
+  if (rawCursor && !after) throw new ApiError(400, 'invalid parameter: cursor');
+  if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
+
+  const { store, logger } = scope.services;
+  const [records, total] = await infra(logger, 'executions', () =>
+    Promise.all([
+      store.listExecutions({
+        orgId: identity.orgId,
+        repo,
+        limit: rawCursor === null ? limit : limit + 1,
+        ...(after ? { after } : {}),
+      }),
+      store.countExecutions(identity.orgId, repo),
+    ]),
+  );
+  const page = records.slice(0, limit);
+  const body: Record<string, unknown> = { executions: page.map(executionToJson), total };
+  if (rawCursor !== null) body.next_cursor = nextCursor(records, page);
+  return jsonResponse(200, body);
+};
+
+function nextCursor(fetched: ExecutionRecord[], page: ExecutionRecord[]): string | null {
+  const last = page[page.length - 1];
+  return fetched.length > page.length && last
+    ? encodeExecutionCursor({ createdAt: last.createdAt, id: last.id })
+    : null;
+}
+
+const NAME = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[^\p{Cc}]+$/u);
+
+const ingestBody = z
+  .object({
+    org: z.string().min(1).optional(),
+    repo: NAME,
+    branch: NAME,
+    coverage: z.number().min(0).max(100),
+    base_branch: NAME.default('main'),
+    warn_threshold: z.number().positive().max(100).default(0.5),
+    fail_threshold: z.number().positive().max(100).default(1.0),
+  })
+  .refine((body) => body.warn_threshold <= body.fail_threshold, { path: ['warn_threshold'] });
+
+/**
+ * `POST /v1/executions` (decided; not in the spec): records a run and evaluates the gate
+ * server-side against the latest `pass`/`warn` coverage of `base_branch`.
+ */
+export const createExecution: RouteHandler = async (scope: RequestScope) => {
+  const identity = await authenticate(scope);
+  requireExecuteScope(identity);
+  const input = parseBody(ingestBody, await readJsonBody(scope.request));
+  if (input.org !== undefined && checkOrgAccess(identity, input.org) === 'forbidden') {
+    throw new ApiError(403, ERRORS.forbidden);
+  }
+  const { store, logger, clock, ids } = scope.services;
+  const baseline = await infra(logger, 'executions', () =>
+    store.findBaseline(identity.orgId, input.repo, input.base_branch),
+  );
+  const gate = evaluateGate({
+    coverage: input.coverage,
+    baseline: baseline?.coverage ?? null,
+    warnThreshold: input.warn_threshold,
+    failThreshold: input.fail_threshold,
+  });
+  const record: ExecutionRecord = {
+    id: ids.executionId(),
+    orgId: identity.orgId,
+    repo: input.repo,
+    branch: input.branch,
+    outcome: gate.outcome,
+    delta: gate.delta,
+    coverage: gate.coverage,
+    createdAt: wholeSeconds(clock.now()),
+  };
+  await infra(logger, 'executions', () => store.insertExecution(record));
+  return jsonResponse(201, executionToJson(record));
+};

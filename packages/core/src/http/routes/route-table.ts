@@ -1,0 +1,34 @@
+import type { Route } from '../router.js';
+import type { RouteHandler } from '../services.js';
+import { postAuthValidate } from './auth-validate.js';
+import { getBadge } from './badge.js';
+import { createExecution, listExecutions } from './executions.js';
+import { getHealth } from './health.js';
+import { createSession, deleteSession } from './sessions.js';
+import {
+  createToken,
+  getToken,
+  listTokens,
+  patchToken,
+  revokeToken,
+  rotateToken,
+} from './tokens.js';
+
+/** Every route of the API, in one table. */
+export function coreRoutes(): Route<RouteHandler>[] {
+  return [
+    { method: 'GET', pattern: '/health', handler: getHealth },
+    { method: 'POST', pattern: '/v1/auth/validate', handler: postAuthValidate },
+    { method: 'GET', pattern: '/v1/executions', handler: listExecutions },
+    { method: 'POST', pattern: '/v1/executions', handler: createExecution },
+    { method: 'POST', pattern: '/v1/sessions/create', handler: createSession },
+    { method: 'DELETE', pattern: '/v1/sessions/{session_id}', handler: deleteSession },
+    { method: 'GET', pattern: '/v1/tokens', handler: listTokens },
+    { method: 'POST', pattern: '/v1/tokens', handler: createToken },
+    { method: 'GET', pattern: '/v1/tokens/{id}', handler: getToken },
+    { method: 'PATCH', pattern: '/v1/tokens/{id}', handler: patchToken },
+    { method: 'DELETE', pattern: '/v1/tokens/{id}', handler: revokeToken },
+    { method: 'POST', pattern: '/v1/tokens/{id}/rotate', handler: rotateToken },
+    { method: 'GET', pattern: '/v1/badge/{org}/{repo}', handler: getBadge },
+  ];
+}

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { sessionExpiresAt } from '../../sessions/session-rules.js';
+import { hashSessionToken } from '../../sessions/session-token-hash.js';
+import type { SessionRecord } from '../../storage/store.js';
+import { formatTimestamp } from '../../time/timestamp.js';
+import { generateSessionToken } from '../../tokens/token-format.js';
+import { ApiError, ERRORS } from '../api-error.js';
+import { authenticateSessionOnly } from '../authenticate.js';
+import { bearerToken, findCredential } from '../credentials.js';
+import { infra } from '../infrastructure.js';
+import { emptyResponse, jsonResponse } from '../json-response.js';
+import { readJsonBody } from '../request-body.js';
+import { isServiceToken } from '../service-token.js';
+import { clearedSessionCookie } from '../session-cookie.js';
+import type { ApiServices, RouteHandler } from '../services.js';
+import { parseBody } from '../validation.js';
+import { wholeSeconds } from '../whole-seconds.js';
+
+const ID = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9._:-]+$/);
+
+/** `ttl` is accepted and ignored: the lifetime is decided by the server only. */
+const createSessionBody = z.object({ user_id: ID, org_id: ID, ttl: z.unknown().optional() });
+
+/** What creating a session returns; the raw token appears only here. */
+export interface CreatedSession {
+  record: SessionRecord;
+  token: string;
+}
+
+/**
+ * Creates a session for a user of an organisation with the server's lifetime and records
+ * the `session.create` audit line. Shared by the internal endpoint and the OAuth callback.
+ */
+export async function startSession(
+  services: ApiServices,
+  userId: string,
+  orgId: string,
+): Promise<CreatedSession> {
+  const token = generateSessionToken(services.randomBytes);
+  const createdAt = wholeSeconds(services.clock.now());
+  const record: SessionRecord = {
+    id: services.ids.sessionId(),
+    tokenHash: hashSessionToken(token, services.settings.sessionSecret),
+    userId,
+    orgId,
+    createdAt,
+    expiresAt: sessionExpiresAt(createdAt, services.settings.sessionLifetimeSeconds),
+  };
+  await infra(services.logger, 'sessions', () => services.store.insertSession(record));
+  services.audit.record({
+    type: 'session.create',
+    userId,
+    orgId,
+    sessionId: record.id,
+  });
+  return { record, token };
+}
+
+/** `POST /v1/sessions/create`: internal, behind `SERVICE_TOKEN` (constant-time). */
+export const createSession: RouteHandler = async (scope) => {
+  const { services } = scope;
+  if (!isServiceToken(bearerToken(scope.request), services.settings.serviceToken)) {
+    services.audit.record({
+      type: 'session.create.denied',
+      remote: scope.remoteAddress,
+    });
+    throw new ApiError(401, ERRORS.invalidToken);
+  }
+  const input = parseBody(createSessionBody, await readJsonBody(scope.request));
+  const org = await infra(services.logger, 'organisations', () =>
+    services.store.findOrganisationById(input.org_id),
+  );
+  if (!org) throw new ApiError(400, 'invalid parameter: org_id');
+  const { record, token } = await startSession(services, input.user_id, org.id);
+  return jsonResponse(201, {
+    session_id: record.id,
+    token,
+    user_id: record.userId,
+    org_id: record.orgId,
+    expires_at: formatTimestamp(record.expiresAt),
+  });
+};
+
+/**
+ * `DELETE /v1/sessions/{session_id}`: logout with that session's own credential or the
+ * service token. Another session's credential sees `404`, like an unknown id.
+ */
+export const deleteSession: RouteHandler = async (scope) => {
+  const { services } = scope;
+  const sessionId = scope.params.session_id as string;
+  const byService = isServiceToken(bearerToken(scope.request), services.settings.serviceToken);
+  if (!byService) {
+    const identity = await authenticateSessionOnly(scope);
+    if (identity.sessionId !== sessionId) throw new ApiError(404, ERRORS.notFound);
+  }
+  const deleted = await infra(services.logger, 'sessions', () =>
+    services.store.deleteSession(sessionId),
+  );
+  if (!deleted) throw new ApiError(404, ERRORS.notFound);
+  services.audit.record({ type: 'session.delete', sessionId });
+  const credential = findCredential(scope.request, services.settings.sessionCookieName);
+  const headers: Record<string, string> =
+    credential?.source === 'cookie' ? { 'set-cookie': clearedSessionCookie(services.settings) } : {};
+  return emptyResponse(204, headers);
+};

@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import { SCOPES } from '../../auth/scopes.js';
+import type { TokenRecord } from '../../storage/store.js';
+import { formatTimestamp } from '../../time/timestamp.js';
+import { generateApiToken, isTokenId } from '../../tokens/token-format.js';
+import { effectiveTokenStatus } from '../../tokens/token-status.js';
+import { ApiError, ERRORS } from '../api-error.js';
+import { type SessionIdentity, authenticateSessionOnly } from '../authenticate.js';
+import { infra } from '../infrastructure.js';
+import { emptyResponse, jsonResponse } from '../json-response.js';
+import { readJsonBody } from '../request-body.js';
+import type { ApiServices, RequestScope, RouteHandler } from '../services.js';
+import { parseBody } from '../validation.js';
+import { wholeSeconds } from '../whole-seconds.js';
+
+/** Default and maximum grace period of a rotation, in seconds. */
+export const ROTATION_GRACE_SECONDS = { default: 86_400, max: 604_800 } as const;
+
+const scopesSchema = z
+  .array(z.enum(SCOPES))
+  .min(1)
+  .transform((scopes) => [...new Set(scopes)]);
+const nameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[^\p{Cc}]+$/u);
+
+const createTokenBody = z.object({
+  name: nameSchema,
+  scopes: scopesSchema.default(['execute']),
+  agent_type: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9._-]*$/)
+    .default(''),
+});
+const patchTokenBody = z
+  .object({ name: nameSchema.optional(), scopes: scopesSchema.optional() })
+  .refine((body) => body.name !== undefined || body.scopes !== undefined, { path: ['name'] });
+const rotateTokenBody = z.object({
+  grace_period_seconds: z.number().int().min(0).max(ROTATION_GRACE_SECONDS.max).optional(),
+});
+
+function timestampOrNull(date: Date | null): string | null {
+  return date ? formatTimestamp(date) : null;
+}
+
+/** The wire form of a token: never its hash or secret. */
+function tokenToJson(token: TokenRecord, now: Date) {
+  return {
+    id: token.id,
+    name: token.name,
+    status: effectiveTokenStatus(token, now),
+    scopes: token.scopes,
+    agent_type: token.agentType,
+    created_at: formatTimestamp(token.createdAt),
+    last_used_at: timestampOrNull(token.lastUsedAt),
+    grace_period_ends_at: timestampOrNull(token.gracePeriodEndsAt),
+  };
+}
+
+/** A token of the session's organisation, or `404` (unknown and foreign look the same). */
+async function findOwnToken(scope: RequestScope, identity: SessionIdentity): Promise<TokenRecord> {
+  const id = scope.params.id as string;
+  if (!isTokenId(id)) throw new ApiError(404, ERRORS.notFound);
+  const { store, logger } = scope.services;
+  const token = await infra(logger, 'tokens', () => store.findTokenById(id));
+  if (!token || token.orgId !== identity.orgId) throw new ApiError(404, ERRORS.notFound);
+  return token;
+}
+
+async function newTokenRecord(
+  services: ApiServices,
+  fields: Pick<TokenRecord, 'orgId' | 'name' | 'scopes' | 'agentType'>,
+): Promise<{ record: TokenRecord; secret: string }> {
+  const { id, token } = generateApiToken(services.randomBytes);
+  const record: TokenRecord = {
+    ...fields,
+    id,
+    hash: await services.hasher.hash(token),
+    status: 'active',
+    createdAt: wholeSeconds(services.clock.now()),
+    lastUsedAt: null,
+    gracePeriodEndsAt: null,
+  };
+  return { record, secret: token };
+}
+
+/** `GET /v1/tokens`: the session organisation's tokens, newest first. */
+export const listTokens: RouteHandler = async (scope) => {
+  const identity = await authenticateSessionOnly(scope);
+  const { store, logger, clock } = scope.services;
+  const tokens = await infra(logger, 'tokens', () => store.listTokensByOrg(identity.orgId));
+  const now = clock.now();
+  return jsonResponse(200, { tokens: tokens.map((token) => tokenToJson(token, now)) });
+};
+
+/** `GET /v1/tokens/{id}`. */
+export const getToken: RouteHandler = async (scope) => {
+  const identity = await authenticateSessionOnly(scope);
+  const token = await findOwnToken(scope, identity);
+  return jsonResponse(200, tokenToJson(token, scope.services.clock.now()));
+};
+
+/** `POST /v1/tokens`: the raw value is in this response only. */
+export const createToken: RouteHandler = async (scope) => {
+  const identity = await authenticateSessionOnly(scope);
+  const input = parseBody(createTokenBody, await readJsonBody(scope.request));
+  const { services } = scope;
+  const { record, secret } = await newTokenRecord(services, {
+    orgId: identity.orgId,
+    name: input.name,
+    scopes: input.scopes,
+    agentType: input.agent_type,
+  });
+  await infra(services.logger, 'tokens', () => services.store.insertToken(record));
+  services.audit.record({
+    type: 'token.create',
+    orgId: record.orgId,
+    tokenId: record.id,
+    scopes: record.scopes,
+    agentType: record.agentType,
+  });
+  return jsonResponse(201, {
+    id: record.id,
+    secret,
+    name: record.name,
+    scopes: record.scopes,
+    agent_type: record.agentType,
+    status: record.status,
+    created_at: formatTimestamp(record.createdAt),
+  });
+};
+
+/** `PATCH /v1/tokens/{id}`: rename or change scopes. */
+export const patchToken: RouteHandler = async (scope) => {
+  const identity = await authenticateSessionOnly(scope);
+  const input = parseBody(patchTokenBody, await readJsonBody(scope.request));
+  const token = await findOwnToken(scope, identity);
+  const { store, logger, clock, tokenCache } = scope.services;
+  const updated = await infra(logger, 'tokens', () =>
+    store.updateToken(token.id, {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.scopes !== undefined ? { scopes: input.scopes } : {}),
+    }),
+  );
+  if (!updated) throw new ApiError(404, ERRORS.notFound);
+  tokenCache.purgeTokenId(token.id);
+  return jsonResponse(200, tokenToJson(updated, clock.now()));
+};
+
+/** `DELETE /v1/tokens/{id}`: invalid at once, in this process's cache too. */
+export const revokeToken: RouteHandler = async (scope) => {
+  const identity = await authenticateSessionOnly(scope);
+  const token = await findOwnToken(scope, identity);
+  const { store, logger, tokenCache, audit } = scope.services;
+  await infra(logger, 'tokens', () => store.revokeToken(token.id));
+  tokenCache.purgeTokenId(token.id);
+  if (token.status !== 'revoked') audit.record({ type: 'token.revoke', tokenId: token.id });
+  return emptyResponse(204);
+};
+
+/** `POST /v1/tokens/{id}/rotate`: a new token; the old one lives until the grace period ends. */
+export const rotateToken: RouteHandler = async (scope) => {
+  const identity = await authenticateSessionOnly(scope);
+  const input = parseBody(rotateTokenBody, await readJsonBody(scope.request));
+  const old = await findOwnToken(scope, identity);
+  const { services } = scope;
+  if (effectiveTokenStatus(old, services.clock.now()) !== 'active') {
+    throw new ApiError(409, 'token is not active');
+  }
+  const { record, secret } = await newTokenRecord(services, {
+    orgId: old.orgId,
+    name: old.name,
+    scopes: old.scopes,
+    agentType: old.agentType,
+  });
+  const graceSeconds = input.grace_period_seconds ?? ROTATION_GRACE_SECONDS.default;
+  const graceEndsAt = new Date(record.createdAt.getTime() + graceSeconds * 1000);
+  const rotated = await infra(services.logger, 'tokens', () =>
+    services.store.rotateToken(old.id, record, graceEndsAt),
+  );
+  if (!rotated) throw new ApiError(409, 'token is not active');
+  services.tokenCache.purgeTokenId(old.id);
+  services.audit.record({ type: 'token.rotate', oldId: old.id, newId: record.id });
+  return jsonResponse(200, {
+    id: record.id,
+    secret,
+    old_token_id: old.id,
+    old_token_status: graceSeconds === 0 ? 'revoked' : 'rotating',
+    grace_period_ends_at: formatTimestamp(graceEndsAt),
+  });
+};

@@ -1,0 +1,61 @@
+import type { Logger } from 'pino';
+import type { AuditLogger } from '../audit/audit-sink.js';
+import type { Identity } from '../auth/identity.js';
+import type { Plan, Store } from '../storage/store.js';
+import type { Clock } from '../time/timestamp.js';
+import type { IdGenerator } from '../time/ids.js';
+import type { TokenHasher } from '../tokens/token-hash.js';
+import type { VerificationThrottle } from '../tokens/verification-throttle.js';
+import type { VerifiedTokenCache } from '../tokens/verified-token-cache.js';
+import type { PlanRateLimiter } from './rate-limit.js';
+
+/** What the verified-token cache keeps: the identity and until when it may be reused. */
+export interface CachedTokenIdentity {
+  identity: Extract<Identity, { kind: 'token' }>;
+  /** Plan of the organisation when the token was verified (selects the rate limit). */
+  plan: Plan;
+  /** End of the grace period of a rotating token; null while active. */
+  validUntil: Date | null;
+}
+
+/** Settings resolved once at `createApi` time. */
+export interface ApiSettings {
+  serviceToken: string | undefined;
+  sessionSecret: string;
+  sessionLifetimeSeconds: number;
+  allowedOrigins: ReadonlySet<string>;
+  /** Cookies carry `Secure` and the `__Host-` prefix. */
+  secureCookies: boolean;
+  /** Cookie name of the session: `__Host-covgate_session` when secure. */
+  sessionCookieName: string;
+}
+
+/** The instance-wide collaborators every route handler can use. */
+export interface ApiServices {
+  settings: ApiSettings;
+  store: Store;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  audit: AuditLogger;
+  hasher: TokenHasher;
+  tokenCache: VerifiedTokenCache<CachedTokenIdentity>;
+  throttle: VerificationThrottle;
+  rateLimiter: PlanRateLimiter;
+  randomBytes: (size: number) => Uint8Array;
+}
+
+/** One request as route handlers see it. */
+export interface RequestScope {
+  request: Request;
+  url: URL;
+  params: Record<string, string>;
+  requestId: string;
+  remoteAddress: string;
+  services: ApiServices;
+  /** Headers every response of this request gets (rate-limit headers, cleared cookies...). */
+  responseHeaders: Headers;
+}
+
+/** A route handler. */
+export type RouteHandler = (scope: RequestScope) => Promise<Response>;

@@ -1,0 +1,300 @@
+import { compareOldestFirst } from './record-order.js';
+import { SortedExecutions } from './sorted-executions.js';
+import {
+  type ExecutionRecord,
+  type ListExecutionsQuery,
+  type Organisation,
+  type Plan,
+  type SessionRecord,
+  type Store,
+  StoreConflictError,
+  type TokenRecord,
+  type User,
+} from './store.js';
+
+/** Executions of one repository: all of them, and per branch for baseline and badge look-ups. */
+interface RepoExecutions {
+  all: SortedExecutions;
+  byBranch: Map<string, SortedExecutions>;
+  count: number;
+}
+
+/** Records go in and out as deep copies, so no caller can reach the stored objects. */
+const copy = <T>(value: T): T => structuredClone(value);
+
+/** A map key for a pair of strings that no choice of the strings can make ambiguous. */
+const pairKey = (first: string, second: string): string => JSON.stringify([first, second]);
+
+/**
+ * The reference {@link Store}: everything in process memory, lost on exit. Every method runs
+ * to completion without yielding, which makes each one atomic and makes concurrent claims,
+ * rotations and find-or-create calls exact. For tests, development and single-process demos.
+ */
+class MemoryStore implements Store {
+  #closed = false;
+  readonly #organisations = new Map<string, Organisation>();
+  readonly #organisationIdBySlug = new Map<string, string>();
+  readonly #users = new Map<string, User>();
+  readonly #userIdByIdentity = new Map<string, string>();
+  readonly #tokens = new Map<string, TokenRecord>();
+  readonly #tokenIdsByOrg = new Map<string, Set<string>>();
+  readonly #sessions = new Map<string, SessionRecord>();
+  readonly #sessionIdByTokenHash = new Map<string, string>();
+  readonly #executionIds = new Set<string>();
+  readonly #executionsByOrg = new Map<string, Map<string, RepoExecutions>>();
+  readonly #webhookClaims = new Map<string, Date>();
+
+  async createOrganisation(org: Organisation): Promise<void> {
+    this.#assertOpen();
+    if (this.#organisations.has(org.id)) {
+      throw new StoreConflictError(`organisation id already exists: ${org.id}`);
+    }
+    if (this.#organisationIdBySlug.has(org.slug)) {
+      throw new StoreConflictError(`organisation slug already exists: ${org.slug}`);
+    }
+    this.#organisations.set(org.id, copy(org));
+    this.#organisationIdBySlug.set(org.slug, org.id);
+  }
+
+  async findOrganisationById(id: string): Promise<Organisation | null> {
+    this.#assertOpen();
+    return this.#copyOrNull(this.#organisations.get(id));
+  }
+
+  async findOrganisationBySlug(slug: string): Promise<Organisation | null> {
+    this.#assertOpen();
+    const id = this.#organisationIdBySlug.get(slug);
+    return id === undefined ? null : this.#copyOrNull(this.#organisations.get(id));
+  }
+
+  async setOrganisationPlan(id: string, plan: Plan): Promise<boolean> {
+    this.#assertOpen();
+    const org = this.#organisations.get(id);
+    if (!org) return false;
+    org.plan = plan;
+    return true;
+  }
+
+  async findOrCreateUser(candidate: User): Promise<User> {
+    this.#assertOpen();
+    const identity = pairKey(candidate.provider, candidate.externalId);
+    const existingId = this.#userIdByIdentity.get(identity);
+    const existing = existingId === undefined ? undefined : this.#users.get(existingId);
+    if (existing) return copy(existing);
+    if (this.#users.has(candidate.id)) {
+      throw new StoreConflictError(`user id already exists: ${candidate.id}`);
+    }
+    this.#users.set(candidate.id, copy(candidate));
+    this.#userIdByIdentity.set(identity, candidate.id);
+    return copy(candidate);
+  }
+
+  async findUserById(id: string): Promise<User | null> {
+    this.#assertOpen();
+    return this.#copyOrNull(this.#users.get(id));
+  }
+
+  async insertToken(token: TokenRecord): Promise<void> {
+    this.#assertOpen();
+    this.#addToken(token);
+  }
+
+  async findTokenById(id: string): Promise<TokenRecord | null> {
+    this.#assertOpen();
+    return this.#tokens.get(id) ?? null;
+  }
+
+  async listTokensByOrg(orgId: string): Promise<TokenRecord[]> {
+    this.#assertOpen();
+    const ids = this.#tokenIdsByOrg.get(orgId) ?? new Set<string>();
+    return [...ids]
+      .map((id) => this.#tokens.get(id)!)
+      .sort((a, b) => compareOldestFirst(b, a))
+      .map(copy);
+  }
+
+  async updateToken(
+    id: string,
+    patch: { name?: string; scopes?: string[] },
+  ): Promise<TokenRecord | null> {
+    this.#assertOpen();
+    const token = this.#tokens.get(id);
+    if (!token) return null;
+    if (patch.name !== undefined) token.name = patch.name;
+    if (patch.scopes !== undefined) token.scopes = [...patch.scopes];
+    return copy(token);
+  }
+
+  async revokeToken(id: string): Promise<boolean> {
+    this.#assertOpen();
+    const token = this.#tokens.get(id);
+    if (!token) return false;
+    token.status = 'revoked';
+    return true;
+  }
+
+  async rotateToken(
+    oldId: string,
+    replacement: TokenRecord,
+    gracePeriodEndsAt: Date,
+  ): Promise<boolean> {
+    this.#assertOpen();
+    const old = this.#tokens.get(oldId);
+    if (old?.status !== 'active') return false;
+    this.#addToken(replacement);
+    old.status = 'rotating';
+    old.gracePeriodEndsAt = new Date(gracePeriodEndsAt);
+    return true;
+  }
+
+  async touchToken(id: string, at: Date): Promise<void> {
+    this.#assertOpen();
+    const token = this.#tokens.get(id);
+    if (token) token.lastUsedAt = new Date(at);
+  }
+
+  async insertSession(session: SessionRecord): Promise<void> {
+    this.#assertOpen();
+    if (this.#sessions.has(session.id)) {
+      throw new StoreConflictError(`session id already exists: ${session.id}`);
+    }
+    if (this.#sessionIdByTokenHash.has(session.tokenHash)) {
+      throw new StoreConflictError('session token hash already exists');
+    }
+    this.#sessions.set(session.id, copy(session));
+    this.#sessionIdByTokenHash.set(session.tokenHash, session.id);
+  }
+
+  async findSessionByTokenHash(tokenHash: string): Promise<SessionRecord | null> {
+    this.#assertOpen();
+    const id = this.#sessionIdByTokenHash.get(tokenHash);
+    return id === undefined ? null : this.#copyOrNull(this.#sessions.get(id));
+  }
+
+  async findSessionById(id: string): Promise<SessionRecord | null> {
+    this.#assertOpen();
+    return this.#copyOrNull(this.#sessions.get(id));
+  }
+
+  async deleteSession(id: string): Promise<boolean> {
+    this.#assertOpen();
+    const session = this.#sessions.get(id);
+    if (!session) return false;
+    this.#sessions.delete(id);
+    this.#sessionIdByTokenHash.delete(session.tokenHash);
+    return true;
+  }
+
+  async insertExecution(record: ExecutionRecord): Promise<void> {
+    this.#assertOpen();
+    if (this.#executionIds.has(record.id)) {
+      throw new StoreConflictError(`execution id already exists: ${record.id}`);
+    }
+    const stored = copy(record);
+    const repo = this.#repoFor(record.orgId, record.repo);
+    let branch = repo.byBranch.get(record.branch);
+    if (!branch) {
+      branch = new SortedExecutions();
+      repo.byBranch.set(record.branch, branch);
+    }
+    repo.all.insert(stored);
+    branch.insert(stored);
+    repo.count += 1;
+    this.#executionIds.add(record.id);
+  }
+
+  async listExecutions(query: ListExecutionsQuery): Promise<ExecutionRecord[]> {
+    this.#assertOpen();
+    const repo = this.#findRepo(query.orgId, query.repo);
+    return repo ? repo.all.newestFirst(query.limit, query.after).map(copy) : [];
+  }
+
+  async countExecutions(orgId: string, repo: string): Promise<number> {
+    this.#assertOpen();
+    return this.#findRepo(orgId, repo)?.count ?? 0;
+  }
+
+  async findBaseline(orgId: string, repo: string, branch: string): Promise<ExecutionRecord | null> {
+    this.#assertOpen();
+    const records = this.#findRepo(orgId, repo)?.byBranch.get(branch);
+    const [baseline] =
+      records?.newestFirst(1, undefined, (record) => record.outcome !== 'fail') ?? [];
+    return this.#copyOrNull(baseline);
+  }
+
+  async findLatestExecution(
+    orgId: string,
+    repo: string,
+    branch: string,
+  ): Promise<ExecutionRecord | null> {
+    this.#assertOpen();
+    const records = this.#findRepo(orgId, repo)?.byBranch.get(branch);
+    const [latest] = records?.newestFirst(1) ?? [];
+    return this.#copyOrNull(latest);
+  }
+
+  async claimWebhookEvent(provider: string, eventId: string, at: Date): Promise<boolean> {
+    this.#assertOpen();
+    const key = pairKey(provider, eventId);
+    if (this.#webhookClaims.has(key)) return false;
+    this.#webhookClaims.set(key, new Date(at));
+    return true;
+  }
+
+  async releaseWebhookEvent(provider: string, eventId: string): Promise<void> {
+    this.#assertOpen();
+    this.#webhookClaims.delete(pairKey(provider, eventId));
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error('memory store is closed');
+  }
+
+  #copyOrNull<T>(value: T | undefined): T | null {
+    return value === undefined ? null : copy(value);
+  }
+
+  #addToken(token: TokenRecord): void {
+    if (this.#tokens.has(token.id)) {
+      throw new StoreConflictError(`token id already exists: ${token.id}`);
+    }
+    this.#tokens.set(token.id, copy(token));
+    let orgTokens = this.#tokenIdsByOrg.get(token.orgId);
+    if (!orgTokens) {
+      orgTokens = new Set();
+      this.#tokenIdsByOrg.set(token.orgId, orgTokens);
+    }
+    orgTokens.add(token.id);
+  }
+
+  #findRepo(orgId: string, repo: string): RepoExecutions | undefined {
+    return this.#executionsByOrg.get(orgId)?.get(repo);
+  }
+
+  #repoFor(orgId: string, repo: string): RepoExecutions {
+    let repos = this.#executionsByOrg.get(orgId);
+    if (!repos) {
+      repos = new Map();
+      this.#executionsByOrg.set(orgId, repos);
+    }
+    let executions = repos.get(repo);
+    if (!executions) {
+      executions = { all: new SortedExecutions(), byBranch: new Map(), count: 0 };
+      repos.set(repo, executions);
+    }
+    return executions;
+  }
+}
+
+/**
+ * Creates an empty in-memory {@link Store}: the reference implementation that the
+ * conformance suite in `@covgate/core/testing` is written against. Data lives only as long
+ * as the process; use it for tests, development and single-process demos.
+ */
+export function createMemoryStore(): Store {
+  return new MemoryStore();
+}

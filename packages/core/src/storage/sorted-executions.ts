@@ -1,0 +1,46 @@
+import { compareOldestFirst } from './record-order.js';
+import type { ExecutionCursor, ExecutionRecord } from './store.js';
+
+/**
+ * Execution records of one scope (a repository, or a branch of it) kept sorted oldest first,
+ * so the newest record is at the end: appending in arrival order is the common, O(1) case
+ * and a page is a walk backwards from a binary-searched position.
+ */
+export class SortedExecutions {
+  readonly #records: ExecutionRecord[] = [];
+
+  /** Inserts a record at its sorted position (the caller owns uniqueness of ids). */
+  insert(record: ExecutionRecord): void {
+    const index = this.#firstIndexNotOlderThan(record);
+    this.#records.splice(index, 0, record);
+  }
+
+  /**
+   * Newest first, at most `limit` records strictly older than `after` (all records when
+   * `after` is absent), keeping those that satisfy `accept`.
+   */
+  newestFirst(
+    limit: number,
+    after?: ExecutionCursor,
+    accept: (record: ExecutionRecord) => boolean = () => true,
+  ): ExecutionRecord[] {
+    const page: ExecutionRecord[] = [];
+    const start = after ? this.#firstIndexNotOlderThan(after) - 1 : this.#records.length - 1;
+    for (let index = start; index >= 0 && page.length < limit; index -= 1) {
+      const record = this.#records[index]!;
+      if (accept(record)) page.push(record);
+    }
+    return page;
+  }
+
+  #firstIndexNotOlderThan(position: ExecutionCursor): number {
+    let low = 0;
+    let high = this.#records.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compareOldestFirst(this.#records[middle]!, position) < 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}

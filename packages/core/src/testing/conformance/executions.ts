@@ -1,0 +1,338 @@
+import { describe, expect, it } from 'vitest';
+import type { ExecutionRecord } from '../../storage/store.js';
+import { StoreConflictError } from '../../storage/store.js';
+import {
+  buildExecution,
+  FIXTURE_TIME,
+  newPrefixedId,
+  randomSuffix,
+  secondsAfter,
+} from '../fixtures.js';
+import type { StoreUnderTest } from './store-under-test.js';
+
+/** A fresh (org, repo) pair so tests never see each other's records in a shared database. */
+const freshRepo = (): { orgId: string; repo: string } => ({
+  orgId: newPrefixedId('org_'),
+  repo: `repo-${randomSuffix()}`,
+});
+
+/** The expected newest-first order of records: `createdAt` desc, then `id` desc. */
+const newestFirst = (records: ExecutionRecord[]): ExecutionRecord[] =>
+  [...records].sort(
+    (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1),
+  );
+
+/** Conformance tests of {@link ExecutionStore}. */
+export function describeExecutions(store: StoreUnderTest): void {
+  describe('executions', () => {
+    it('lists inserted executions newest first with every field intact', async () => {
+      const where = freshRepo();
+      const older = buildExecution({ ...where, createdAt: FIXTURE_TIME, delta: '-0.40' });
+      const newer = buildExecution({
+        ...where,
+        branch: 'feature/ünïcode',
+        outcome: 'warn',
+        delta: '+1.25',
+        coverage: 84.13,
+        createdAt: secondsAfter(FIXTURE_TIME, 1),
+      });
+      await store().insertExecution(older);
+      await store().insertExecution(newer);
+
+      expect(await store().listExecutions({ ...where, limit: 10 })).toEqual([newer, older]);
+    });
+
+    it('orders by creation time, not by insertion order', async () => {
+      const where = freshRepo();
+      const records = [3, 1, 4, 0, 2].map((offset) =>
+        buildExecution({ ...where, createdAt: secondsAfter(FIXTURE_TIME, offset) }),
+      );
+      for (const record of records) await store().insertExecution(record);
+
+      expect(await store().listExecutions({ ...where, limit: 10 })).toEqual(newestFirst(records));
+    });
+
+    it('breaks a tie on creation time by id, highest first', async () => {
+      const where = freshRepo();
+      const [low, middle, high] = [1, 2, 3].map(() => buildExecution({ ...where }));
+      for (const record of [middle!, high!, low!]) await store().insertExecution(record);
+
+      expect(await store().listExecutions({ ...where, limit: 10 })).toEqual([high, middle, low]);
+    });
+
+    it('returns at most limit records, the newest ones', async () => {
+      const where = freshRepo();
+      const records = [0, 1, 2, 3, 4].map((offset) =>
+        buildExecution({ ...where, createdAt: secondsAfter(FIXTURE_TIME, offset) }),
+      );
+      for (const record of records) await store().insertExecution(record);
+
+      expect(await store().listExecutions({ ...where, limit: 2 })).toEqual([
+        records[4],
+        records[3],
+      ]);
+      expect(await store().listExecutions({ ...where, limit: 1 })).toEqual([records[4]]);
+      expect(await store().listExecutions({ ...where, limit: 100 })).toHaveLength(5);
+    });
+
+    it('pages with the cursor through every record exactly once, in order', async () => {
+      const where = freshRepo();
+      // Three records per second, so pages break inside runs of equal timestamps.
+      const records = Array.from({ length: 25 }, (_, index) =>
+        buildExecution({ ...where, createdAt: secondsAfter(FIXTURE_TIME, Math.floor(index / 3)) }),
+      );
+      for (const record of [...records].reverse()) await store().insertExecution(record);
+
+      const seen: ExecutionRecord[] = [];
+      let page = await store().listExecutions({ ...where, limit: 4 });
+      while (page.length > 0) {
+        expect(page.length).toBeLessThanOrEqual(4);
+        seen.push(...page);
+        const last = page[page.length - 1]!;
+        page = await store().listExecutions({
+          ...where,
+          limit: 4,
+          after: { createdAt: last.createdAt, id: last.id },
+        });
+      }
+
+      expect(seen).toEqual(newestFirst(records));
+      expect(new Set(seen.map((record) => record.id)).size).toBe(25);
+    });
+
+    it('continues strictly after the cursor, excluding the cursor record itself', async () => {
+      const where = freshRepo();
+      const [a, b, c] = [1, 2, 3].map(() => buildExecution({ ...where }));
+      for (const record of [a!, b!, c!]) await store().insertExecution(record);
+
+      expect(
+        await store().listExecutions({
+          ...where,
+          limit: 10,
+          after: { createdAt: b!.createdAt, id: b!.id },
+        }),
+      ).toEqual([a]);
+      expect(
+        await store().listExecutions({
+          ...where,
+          limit: 10,
+          after: { createdAt: a!.createdAt, id: a!.id },
+        }),
+      ).toEqual([]);
+    });
+
+    it('accepts a cursor that matches no stored record', async () => {
+      const where = freshRepo();
+      const older = buildExecution({ ...where, createdAt: FIXTURE_TIME });
+      const newer = buildExecution({ ...where, createdAt: secondsAfter(FIXTURE_TIME, 10) });
+      await store().insertExecution(older);
+      await store().insertExecution(newer);
+
+      const after = { createdAt: secondsAfter(FIXTURE_TIME, 5), id: newPrefixedId('exe_') };
+
+      expect(await store().listExecutions({ ...where, limit: 10, after })).toEqual([older]);
+    });
+
+    it("does not list or count another repository's or organisation's records", async () => {
+      const where = freshRepo();
+      const mine = buildExecution({ ...where });
+      await store().insertExecution(mine);
+      await store().insertExecution(
+        buildExecution({ orgId: where.orgId, repo: `${where.repo}-2` }),
+      );
+      await store().insertExecution(
+        buildExecution({ orgId: newPrefixedId('org_'), repo: where.repo }),
+      );
+
+      expect(await store().listExecutions({ ...where, limit: 10 })).toEqual([mine]);
+      expect(await store().countExecutions(where.orgId, where.repo)).toBe(1);
+    });
+
+    it('treats repository names as case-sensitive (Repo is not repo)', async () => {
+      const orgId = newPrefixedId('org_');
+      const name = `repo-${randomSuffix()}`;
+      const capitalised = `R${name.slice(1)}`;
+      const lower = buildExecution({ orgId, repo: name });
+      const upper = buildExecution({ orgId, repo: capitalised });
+      await store().insertExecution(lower);
+      await store().insertExecution(upper);
+
+      expect(await store().listExecutions({ orgId, repo: name, limit: 10 })).toEqual([lower]);
+      expect(await store().listExecutions({ orgId, repo: capitalised, limit: 10 })).toEqual([
+        upper,
+      ]);
+      expect(await store().countExecutions(orgId, name)).toBe(1);
+      expect(await store().countExecutions(orgId, name.toUpperCase())).toBe(0);
+    });
+
+    it('lists nothing and counts 0 for an unknown repository', async () => {
+      const where = freshRepo();
+
+      expect(await store().listExecutions({ ...where, limit: 10 })).toEqual([]);
+      expect(await store().countExecutions(where.orgId, where.repo)).toBe(0);
+    });
+
+    it('counts every record of the repository, independent of any limit', async () => {
+      const where = freshRepo();
+      for (let index = 0; index < 7; index += 1) {
+        await store().insertExecution(buildExecution({ ...where }));
+      }
+
+      expect(await store().countExecutions(where.orgId, where.repo)).toBe(7);
+      expect(await store().listExecutions({ ...where, limit: 3 })).toHaveLength(3);
+    });
+
+    it('rejects a second execution with the same id and does not count it', async () => {
+      const first = buildExecution();
+      await store().insertExecution(first);
+      const second = buildExecution({ id: first.id, orgId: first.orgId, repo: first.repo });
+
+      await expect(store().insertExecution(second)).rejects.toBeInstanceOf(StoreConflictError);
+
+      expect(await store().countExecutions(first.orgId, first.repo)).toBe(1);
+      expect(await store().listExecutions({ ...first, limit: 10 })).toEqual([first]);
+    });
+
+    it('round-trips coverage values with two decimals, including 0 and 100', async () => {
+      const where = freshRepo();
+      const values = [84.13, 0, 100, 0.01, 99.99, 50.5];
+      const records = values.map((coverage, index) =>
+        buildExecution({ ...where, coverage, createdAt: secondsAfter(FIXTURE_TIME, index) }),
+      );
+      for (const record of records) await store().insertExecution(record);
+
+      const listed = await store().listExecutions({ ...where, limit: 10 });
+
+      expect(listed.map((record) => record.coverage)).toEqual([...values].reverse());
+    });
+
+    it('round-trips every delta shape as the exact string', async () => {
+      const where = freshRepo();
+      const deltas = ['+1.25', '-0.40', '0.00', '+100.00', '-100.00'];
+      const records = deltas.map((delta, index) =>
+        buildExecution({ ...where, delta, createdAt: secondsAfter(FIXTURE_TIME, index) }),
+      );
+      for (const record of records) await store().insertExecution(record);
+
+      const listed = await store().listExecutions({ ...where, limit: 10 });
+
+      expect(listed.map((record) => record.delta)).toEqual([...deltas].reverse());
+    });
+
+    describe('baseline', () => {
+      it('is the latest pass or warn record on the branch, skipping later failures', async () => {
+        const where = freshRepo();
+        const pass = buildExecution({ ...where, outcome: 'pass', createdAt: FIXTURE_TIME });
+        const warn = buildExecution({
+          ...where,
+          outcome: 'warn',
+          createdAt: secondsAfter(FIXTURE_TIME, 1),
+        });
+        const fail = buildExecution({
+          ...where,
+          outcome: 'fail',
+          createdAt: secondsAfter(FIXTURE_TIME, 2),
+        });
+        for (const record of [pass, warn, fail]) await store().insertExecution(record);
+
+        expect(await store().findBaseline(where.orgId, where.repo, 'main')).toEqual(warn);
+      });
+
+      it('ignores records of other branches, repositories and organisations', async () => {
+        const where = freshRepo();
+        const baseline = buildExecution({ ...where, branch: 'main', createdAt: FIXTURE_TIME });
+        const later = secondsAfter(FIXTURE_TIME, 10);
+        await store().insertExecution(baseline);
+        await store().insertExecution(
+          buildExecution({ ...where, branch: 'dev', createdAt: later }),
+        );
+        await store().insertExecution(
+          buildExecution({ ...where, branch: 'Main', createdAt: later }),
+        );
+        await store().insertExecution(
+          buildExecution({ orgId: where.orgId, repo: `${where.repo}x`, createdAt: later }),
+        );
+        await store().insertExecution(
+          buildExecution({ orgId: newPrefixedId('org_'), repo: where.repo, createdAt: later }),
+        );
+
+        expect(await store().findBaseline(where.orgId, where.repo, 'main')).toEqual(baseline);
+      });
+
+      it('breaks a tie on creation time by id, highest first', async () => {
+        const where = freshRepo();
+        const [low, high] = [1, 2].map(() => buildExecution({ ...where, outcome: 'pass' }));
+        await store().insertExecution(high!);
+        await store().insertExecution(low!);
+
+        expect(await store().findBaseline(where.orgId, where.repo, 'main')).toEqual(high);
+      });
+
+      it('is null when the branch has only failures', async () => {
+        const where = freshRepo();
+        await store().insertExecution(buildExecution({ ...where, outcome: 'fail' }));
+
+        expect(await store().findBaseline(where.orgId, where.repo, 'main')).toBeNull();
+      });
+
+      it('is null for an unknown repository or branch', async () => {
+        const where = freshRepo();
+        await store().insertExecution(buildExecution({ ...where, branch: 'main' }));
+
+        expect(await store().findBaseline(where.orgId, where.repo, 'other')).toBeNull();
+        expect(await store().findBaseline(where.orgId, `${where.repo}-none`, 'main')).toBeNull();
+      });
+    });
+
+    describe('latest execution', () => {
+      it('is the newest record on the branch whatever its outcome', async () => {
+        const where = freshRepo();
+        const pass = buildExecution({ ...where, outcome: 'pass', createdAt: FIXTURE_TIME });
+        const fail = buildExecution({
+          ...where,
+          outcome: 'fail',
+          coverage: 41.5,
+          createdAt: secondsAfter(FIXTURE_TIME, 1),
+        });
+        await store().insertExecution(fail);
+        await store().insertExecution(pass);
+
+        expect(await store().findLatestExecution(where.orgId, where.repo, 'main')).toEqual(fail);
+      });
+
+      it('ignores records of other branches and organisations', async () => {
+        const where = freshRepo();
+        const latest = buildExecution({ ...where, branch: 'main', createdAt: FIXTURE_TIME });
+        const later = secondsAfter(FIXTURE_TIME, 10);
+        await store().insertExecution(latest);
+        await store().insertExecution(
+          buildExecution({ ...where, branch: 'dev', createdAt: later }),
+        );
+        await store().insertExecution(
+          buildExecution({ orgId: newPrefixedId('org_'), repo: where.repo, createdAt: later }),
+        );
+
+        expect(await store().findLatestExecution(where.orgId, where.repo, 'main')).toEqual(latest);
+      });
+
+      it('breaks a tie on creation time by id, highest first', async () => {
+        const where = freshRepo();
+        const [low, high] = [1, 2].map(() => buildExecution({ ...where, outcome: 'fail' }));
+        await store().insertExecution(high!);
+        await store().insertExecution(low!);
+
+        expect(await store().findLatestExecution(where.orgId, where.repo, 'main')).toEqual(high);
+      });
+
+      it('is null for an unknown repository or branch', async () => {
+        const where = freshRepo();
+        await store().insertExecution(buildExecution({ ...where }));
+
+        expect(await store().findLatestExecution(where.orgId, where.repo, 'other')).toBeNull();
+        expect(
+          await store().findLatestExecution(where.orgId, `${where.repo}-none`, 'main'),
+        ).toBeNull();
+      });
+    });
+  });
+}

@@ -1,0 +1,117 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { monotonicFactory } from 'ulid';
+import type {
+  ExecutionRecord,
+  Organisation,
+  SessionRecord,
+  TokenRecord,
+  User,
+} from '../storage/store.js';
+
+const nextUlid = monotonicFactory();
+
+/** Whole-second instant all fixtures default to (stores may truncate milliseconds). */
+export const FIXTURE_TIME = new Date('2025-01-15T10:00:00Z');
+
+/**
+ * Returns `base` moved by a whole number of seconds; fixtures use it to build distinct,
+ * whole-second timestamps.
+ */
+export function secondsAfter(base: Date, seconds: number): Date {
+  return new Date(base.getTime() + seconds * 1000);
+}
+
+/**
+ * A fresh lowercase ULID with `prefix` (`exe_`, `org_`...). Ids come from one monotonic
+ * factory, so an id made later always sorts after an id made earlier in the same process.
+ */
+export function newPrefixedId(prefix: string): string {
+  return `${prefix}${nextUlid().toLowerCase()}`;
+}
+
+/** A fresh random lowercase string for slugs, repo names and external ids. */
+export function randomSuffix(): string {
+  return randomBytes(6).toString('hex');
+}
+
+/** An organisation with a fresh id and slug, plan `free`; `overrides` replace any field. */
+export function buildOrganisation(overrides: Partial<Organisation> = {}): Organisation {
+  const suffix = randomSuffix();
+  return {
+    id: newPrefixedId('org_'),
+    slug: `org-${suffix}`,
+    name: `Organisation ${suffix}`,
+    plan: 'free',
+    createdAt: new Date(FIXTURE_TIME),
+    ...overrides,
+  };
+}
+
+/** A code-host user with a fresh id and external id; `overrides` replace any field. */
+export function buildUser(overrides: Partial<User> = {}): User {
+  const suffix = randomSuffix();
+  return {
+    id: newPrefixedId('usr_'),
+    provider: 'github',
+    externalId: suffix,
+    login: `user-${suffix}`,
+    createdAt: new Date(FIXTURE_TIME),
+    ...overrides,
+  };
+}
+
+/**
+ * An `active` token with a fresh 32-hex id, scope `execute`, a placeholder hash and no use
+ * yet; give `orgId` (a fresh one is made otherwise) and any other field to override.
+ */
+export function buildTokenRecord(overrides: Partial<TokenRecord> = {}): TokenRecord {
+  const id = randomUUID().replaceAll('-', '');
+  return {
+    id,
+    orgId: newPrefixedId('org_'),
+    name: `token ${id.slice(0, 8)}`,
+    scopes: ['execute'],
+    agentType: '',
+    hash: `$argon2id$v=19$m=19456,t=2,p=1$${randomBytes(16).toString('base64')}`,
+    status: 'active',
+    createdAt: new Date(FIXTURE_TIME),
+    lastUsedAt: null,
+    gracePeriodEndsAt: null,
+    ...overrides,
+  };
+}
+
+/**
+ * A session with a fresh id and token hash, valid 24 hours from its creation; give `userId`
+ * and `orgId` (fresh ones are made otherwise) and any other field to override.
+ */
+export function buildSession(overrides: Partial<SessionRecord> = {}): SessionRecord {
+  const createdAt = overrides.createdAt ?? new Date(FIXTURE_TIME);
+  return {
+    id: newPrefixedId('ses_'),
+    tokenHash: randomBytes(32).toString('hex'),
+    userId: newPrefixedId('usr_'),
+    orgId: newPrefixedId('org_'),
+    createdAt,
+    expiresAt: secondsAfter(createdAt, 24 * 60 * 60),
+    ...overrides,
+  };
+}
+
+/**
+ * A `pass` execution on `main` of a fresh repository with a fresh id (later calls make
+ * higher ids, see {@link newPrefixedId}); give `orgId`, `repo` and any other field to override.
+ */
+export function buildExecution(overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
+  return {
+    id: newPrefixedId('exe_'),
+    orgId: newPrefixedId('org_'),
+    repo: `repo-${randomSuffix()}`,
+    branch: 'main',
+    outcome: 'pass',
+    delta: '0.00',
+    coverage: 80,
+    createdAt: new Date(FIXTURE_TIME),
+    ...overrides,
+  };
+}

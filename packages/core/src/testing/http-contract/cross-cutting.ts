@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest';
+import { type HttpContractOptions, bearerJson, useContractServer } from './harness.js';
+
+/** Rules for all routes: health, request ids, routing errors, bodies, CORS, access log. */
+export function crossCuttingContract(options: HttpContractOptions): void {
+  describe('cross-cutting rules', () => {
+    const ctx = useContractServer(options);
+
+    it('answers GET /health with 200 {"status":"ok"} as JSON', async () => {
+      const response = await ctx.request('/health');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await response.json()).toEqual({ status: 'ok' });
+    });
+
+    it('echoes a well-formed X-Request-ID', async () => {
+      const response = await ctx.request('/health', { headers: { 'x-request-id': 'abc.DEF_1:2-3' } });
+      expect(response.headers.get('x-request-id')).toBe('abc.DEF_1:2-3');
+    });
+
+    it('replaces an X-Request-ID with forbidden characters or over 128 characters', async () => {
+      for (const bad of ['has space', 'a'.repeat(129), 'semi;colon', '']) {
+        const response = await ctx.request('/health', { headers: { 'x-request-id': bad } });
+        const id = response.headers.get('x-request-id');
+        expect(id).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+        expect(id).not.toBe(bad);
+      }
+    });
+
+    it('puts an X-Request-ID on errors and preflights too', async () => {
+      for (const response of [
+        await ctx.request('/nope'),
+        await ctx.request('/v1/executions'),
+        await ctx.request('/health', { method: 'OPTIONS' }),
+      ]) {
+        expect(response.headers.get('x-request-id')).toBeTruthy();
+      }
+    });
+
+    it('answers an unknown path with 404 {"error":"not found"}', async () => {
+      const response = await ctx.request('/v1/unknown');
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: 'not found' });
+    });
+
+    it('answers a wrong method with 405 and an Allow header', async () => {
+      const response = await ctx.request('/health', { method: 'DELETE' });
+      expect(response.status).toBe(405);
+      expect(await response.json()).toEqual({ error: 'method not allowed' });
+      expect(response.headers.get('allow')).toContain('GET');
+    });
+
+    it('refuses a non-JSON body with 415 {"error":"unsupported media type"}', async () => {
+      const response = await ctx.request('/v1/sessions/create', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ctx.serviceToken}`, 'content-type': 'text/plain' },
+        body: 'user_id=1',
+      });
+      expect(response.status).toBe(415);
+      expect(await response.json()).toEqual({ error: 'unsupported media type' });
+    });
+
+    it('accepts application/json with a charset parameter', async () => {
+      const org = await ctx.createOrganisation();
+      const response = await ctx.request('/v1/sessions/create', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${ctx.serviceToken}`,
+          'content-type': 'application/json; charset=utf-8',
+        },
+        body: JSON.stringify({ user_id: 'usr_1', org_id: org.id }),
+      });
+      expect(response.status).toBe(201);
+    });
+
+    it('refuses unparsable JSON with 400 {"error":"malformed request"}', async () => {
+      const response = await ctx.request('/v1/sessions/create', {
+        method: 'POST',
+        headers: bearerJson(ctx.serviceToken),
+        body: '{"user_id": ',
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: 'malformed request' });
+    });
+
+    it('refuses a body over 1 MiB with 413 {"error":"payload too large"}', async () => {
+      const response = await ctx.request('/v1/sessions/create', {
+        method: 'POST',
+        headers: bearerJson(ctx.serviceToken),
+        body: JSON.stringify({ user_id: 'x'.repeat(1024 * 1024 + 10) }),
+      });
+      expect(response.status).toBe(413);
+      expect(await response.json()).toEqual({ error: 'payload too large' });
+    });
+
+    it('sets Vary: Origin on every response and CORS headers only for listed origins', async () => {
+      const allowed = await ctx.request('/health', { headers: { origin: ctx.allowedOrigin } });
+      expect(allowed.headers.get('vary')).toContain('Origin');
+      expect(allowed.headers.get('access-control-allow-origin')).toBe(ctx.allowedOrigin);
+      expect(allowed.headers.get('access-control-allow-credentials')).toBe('true');
+
+      for (const origin of [
+        'https://evil.example.com',
+        `${ctx.allowedOrigin}.evil.com`,
+        `${ctx.allowedOrigin}/`,
+        'null',
+        ctx.allowedOrigin.toUpperCase(),
+      ]) {
+        const response = await ctx.request('/health', { headers: { origin } });
+        expect(response.headers.get('vary')).toContain('Origin');
+        expect(response.headers.get('access-control-allow-origin')).toBeNull();
+      }
+      const none = await ctx.request('/health');
+      expect(none.headers.get('vary')).toContain('Origin');
+      expect(none.headers.get('access-control-allow-origin')).toBeNull();
+    });
+
+    it('never answers Access-Control-Allow-Origin: *', async () => {
+      const response = await ctx.request('/v1/executions', { headers: { origin: '*' } });
+      expect(response.headers.get('access-control-allow-origin')).not.toBe('*');
+    });
+
+    it('answers preflights with 204 and no body, CORS headers only for allowed origins', async () => {
+      const allowed = await ctx.request('/v1/tokens', {
+        method: 'OPTIONS',
+        headers: {
+          origin: ctx.allowedOrigin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type',
+        },
+      });
+      expect(allowed.status).toBe(204);
+      expect(await allowed.text()).toBe('');
+      expect(allowed.headers.get('access-control-allow-origin')).toBe(ctx.allowedOrigin);
+      expect(allowed.headers.get('access-control-allow-methods')).toContain('POST');
+      expect(allowed.headers.get('access-control-allow-headers')).toContain('authorization');
+
+      const denied = await ctx.request('/v1/tokens', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'POST' },
+      });
+      expect(denied.status).toBe(204);
+      expect(denied.headers.get('access-control-allow-origin')).toBeNull();
+      expect(denied.headers.get('access-control-allow-methods')).toBeNull();
+      expect(denied.headers.get('vary')).toContain('Origin');
+    });
+
+    it('writes one access-log line per request without query string or credentials', async () => {
+      const secret = `cvg_${'a'.repeat(40)}`;
+      const before = ctx.logLines().length;
+      const response = await ctx.request('/v1/executions?org=o&repo=r&token=leak', {
+        headers: {
+          authorization: `Bearer ${secret}`,
+          'x-request-id': 'log-line-check',
+          'user-agent': 'contract-agent',
+          cookie: 'covgate_session=cvgs_secret',
+        },
+      });
+      expect(response.status).toBe(401);
+      const lines = ctx.logLines().slice(before).filter((line) => line.requestId === 'log-line-check');
+      expect(lines).toHaveLength(1);
+      const line = lines[0] as Record<string, unknown>;
+      expect(line).toMatchObject({
+        method: 'GET',
+        path: '/v1/executions',
+        status: 401,
+        userAgent: 'contract-agent',
+      });
+      expect(typeof line.time).toBe('number');
+      expect(typeof line.durationMs).toBe('number');
+      expect(typeof line.remoteAddress).toBe('string');
+      const serialised = JSON.stringify(ctx.logLines());
+      expect(serialised).not.toContain(secret);
+      expect(serialised).not.toContain('leak');
+      expect(serialised).not.toContain('cvgs_secret');
+    });
+  });
+}

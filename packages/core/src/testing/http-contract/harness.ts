@@ -1,0 +1,162 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { afterAll, beforeAll } from 'vitest';
+import { createMemoryAuditSink } from '../../audit/audit-sink.js';
+import type { CreateApiOptions } from '../../http/create-api.js';
+import { createMemoryStore } from '../../storage/memory-store.js';
+import type { Organisation, Plan, Store } from '../../storage/store.js';
+import { createManualClock, type ManualClock } from '../../time/timestamp.js';
+import { generateApiToken } from '../../tokens/token-format.js';
+import { createTokenHasher } from '../../tokens/token-hash.js';
+import { buildOrganisation } from '../fixtures.js';
+
+/** A server under test, started by an adapter around the API options the suite chose. */
+export interface StartedServer {
+  /** URL under which covgate's paths live: `${baseUrl}/health` is the health check. */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** Starts covgate behind one adapter (Fetch on node:http, Express, Hapi...). */
+export type StartServer = (options: CreateApiOptions) => Promise<StartedServer>;
+
+/** Options of the HTTP contract suite. */
+export interface HttpContractOptions {
+  start: StartServer;
+  /** Builds the store for each server; the memory store by default. */
+  createStore?: () => Promise<Store>;
+}
+
+/** Everything a contract test needs about the running server. */
+export interface ContractContext {
+  baseUrl: string;
+  store: Store;
+  clock: ManualClock;
+  auditLines: string[];
+  logLines: () => Record<string, unknown>[];
+  serviceToken: string;
+  allowedOrigin: string;
+  /** Sends a request to a covgate path (`/v1/...`). */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  /** Creates an organisation directly in the store. */
+  createOrganisation(plan?: Plan): Promise<Organisation>;
+  /** Creates a session through `POST /v1/sessions/create` and returns its bearer token. */
+  createSession(org: Organisation, userId?: string): Promise<{ token: string; sessionId: string }>;
+  /** Creates an API token through `POST /v1/tokens` with a session of `org`. */
+  createToken(
+    org: Organisation,
+    body?: Record<string, unknown>,
+  ): Promise<{ id: string; secret: string; sessionToken: string }>;
+  /** Inserts a token straight into the store (for scopes the API cannot grant). */
+  insertToken(org: Organisation, scopes: string[]): Promise<{ id: string; secret: string }>;
+}
+
+export const SERVICE_TOKEN = 'contract-service-token-0123456789abcdef0123456789';
+export const ALLOWED_ORIGIN = 'https://dashboard.example.com';
+/** Start of the manual clock of every contract server. */
+export const CONTRACT_START = new Date('2026-03-01T12:00:00Z');
+
+/** Cheap argon2 parameters: the suite checks behaviour, not hashing cost. */
+const testHasher = createTokenHasher({ memoryCost: 1024, timeCost: 1, pepper: 'contract-pepper' });
+
+/**
+ * Starts one server for the enclosing `describe` and returns a context filled in before the
+ * tests run. `overrides` changes API options for suites that need other settings.
+ */
+export function useContractServer(
+  options: HttpContractOptions,
+  overrides: Partial<CreateApiOptions> = {},
+): ContractContext {
+  const context = {} as ContractContext;
+  let server: StartedServer | undefined;
+  beforeAll(async () => {
+    const store = options.createStore ? await options.createStore() : createMemoryStore();
+    const audit = createMemoryAuditSink();
+    const clock = createManualClock(CONTRACT_START);
+    const logged: string[] = [];
+    const logger = pino(
+      { base: null },
+      new Writable({
+        write(chunk, _encoding, done) {
+          logged.push(...String(chunk).split('\n').filter(Boolean));
+          done();
+        },
+      }),
+    );
+    server = await options.start({
+      store,
+      sessionSecret: 'contract-session-secret-0123456789abcdef',
+      serviceToken: SERVICE_TOKEN,
+      allowedOrigins: [ALLOWED_ORIGIN],
+      secureCookies: false,
+      auditSink: audit,
+      logger,
+      clock,
+      tokenHasher: testHasher,
+      ...overrides,
+    });
+    const baseUrl = server.baseUrl;
+    Object.assign(context, {
+      baseUrl,
+      store,
+      clock,
+      auditLines: audit.lines,
+      logLines: () => logged.map((line) => JSON.parse(line) as Record<string, unknown>),
+      serviceToken: SERVICE_TOKEN,
+      allowedOrigin: ALLOWED_ORIGIN,
+      request: (path: string, init?: RequestInit) => fetch(`${baseUrl}${path}`, init),
+      async createOrganisation(plan: Plan = 'free') {
+        const org = buildOrganisation({ plan, createdAt: clock.now() });
+        await store.createOrganisation(org);
+        return org;
+      },
+      async createSession(org: Organisation, userId = 'usr_contract') {
+        const response = await fetch(`${baseUrl}/v1/sessions/create`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${SERVICE_TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ user_id: userId, org_id: org.id }),
+        });
+        if (response.status !== 201) throw new Error(`session create: ${response.status}`);
+        const body = (await response.json()) as { token: string; session_id: string };
+        return { token: body.token, sessionId: body.session_id };
+      },
+      async createToken(org: Organisation, body: Record<string, unknown> = { name: 'ci' }) {
+        const session = await context.createSession(org);
+        const response = await fetch(`${baseUrl}/v1/tokens`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        if (response.status !== 201) throw new Error(`token create: ${response.status}`);
+        const created = (await response.json()) as { id: string; secret: string };
+        return { id: created.id, secret: created.secret, sessionToken: session.token };
+      },
+      async insertToken(org: Organisation, scopes: string[]) {
+        const { id, token } = generateApiToken();
+        await store.insertToken({
+          id,
+          orgId: org.id,
+          name: 'inserted',
+          scopes,
+          agentType: '',
+          hash: await testHasher.hash(token),
+          status: 'active',
+          createdAt: clock.now(),
+          lastUsedAt: null,
+          gracePeriodEndsAt: null,
+        });
+        return { id, secret: token };
+      },
+    } satisfies ContractContext);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await context.store?.close();
+  });
+  return context;
+}
+
+/** JSON request headers with a bearer credential. */
+export function bearerJson(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+}

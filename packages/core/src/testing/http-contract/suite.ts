@@ -1,0 +1,15 @@
+import { describe } from 'vitest';
+import { crossCuttingContract } from './cross-cutting.js';
+import { executionsContract } from './executions.js';
+import type { HttpContractOptions } from './harness.js';
+
+/**
+ * The black-box HTTP contract of covgate, run over a real socket against one adapter.
+ * Every adapter (Fetch on node:http, Express, Hapi) runs the same cases.
+ */
+export function runHttpContractSuite(name: string, options: HttpContractOptions): void {
+  describe(`HTTP contract: ${name}`, () => {
+    crossCuttingContract(options);
+    executionsContract(options);
+  });
+}

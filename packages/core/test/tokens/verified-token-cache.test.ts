@@ -1,0 +1,159 @@
+import { createHash } from 'node:crypto';
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { VerifiedTokenCache } from '../../src/tokens/verified-token-cache.js';
+
+const ID_A = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+const ID_B = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
+const TOKEN_A = `cvg_${ID_A}00000001`;
+const TOKEN_A_ROTATED_TWIN = `cvg_${ID_A}00000002`;
+const TOKEN_B = `cvg_${ID_B}00000001`;
+
+function manualClock(start = 1_000_000) {
+  let now = start;
+  return {
+    now: () => now,
+    advance(ms: number) {
+      now += ms;
+    },
+  };
+}
+
+describe('VerifiedTokenCache', () => {
+  it('returns the value stored for exactly the same raw token', () => {
+    const cache = new VerifiedTokenCache<string>();
+    cache.set(TOKEN_A, ID_A, 'identity-a');
+    expect(cache.get(TOKEN_A)).toBe('identity-a');
+  });
+
+  it('misses for another token with the same id, a case variant, or a near miss', () => {
+    const cache = new VerifiedTokenCache<string>();
+    cache.set(TOKEN_A, ID_A, 'identity-a');
+    expect(cache.get(TOKEN_A_ROTATED_TWIN)).toBeUndefined();
+    expect(cache.get(TOKEN_A.toUpperCase())).toBeUndefined();
+    expect(cache.get(`${TOKEN_A} `)).toBeUndefined();
+    expect(cache.get('')).toBeUndefined();
+  });
+
+  it('keeps an entry for 10 s by default and never returns it from the 10 000th ms on', () => {
+    const clock = manualClock();
+    const cache = new VerifiedTokenCache<string>({ now: clock.now });
+    cache.set(TOKEN_A, ID_A, 'identity-a');
+    clock.advance(9_999);
+    expect(cache.get(TOKEN_A)).toBe('identity-a');
+    clock.advance(1);
+    expect(cache.get(TOKEN_A)).toBeUndefined();
+  });
+
+  it('honours a shorter TTL', () => {
+    const clock = manualClock();
+    const cache = new VerifiedTokenCache<string>({ ttlMs: 500, now: clock.now });
+    cache.set(TOKEN_A, ID_A, 'identity-a');
+    clock.advance(499);
+    expect(cache.get(TOKEN_A)).toBe('identity-a');
+    clock.advance(1);
+    expect(cache.get(TOKEN_A)).toBeUndefined();
+  });
+
+  it('restarts the TTL when the same token is set again', () => {
+    const clock = manualClock();
+    const cache = new VerifiedTokenCache<string>({ ttlMs: 1_000, now: clock.now });
+    cache.set(TOKEN_A, ID_A, 'first');
+    clock.advance(800);
+    cache.set(TOKEN_A, ID_A, 'second');
+    clock.advance(800);
+    expect(cache.get(TOKEN_A)).toBe('second');
+  });
+
+  it.each([
+    ['above 10 000 ms', 10_001],
+    ['zero', 0],
+    ['negative', -1],
+    ['NaN', Number.NaN],
+    ['infinite', Number.POSITIVE_INFINITY],
+  ])('refuses a TTL %s', (_label, ttlMs) => {
+    expect(() => new VerifiedTokenCache({ ttlMs })).toThrow(RangeError);
+  });
+
+  it.each([
+    ['zero', 0],
+    ['fractional', 1.5],
+    ['negative', -5],
+  ])('refuses a %s maxEntries', (_label, maxEntries) => {
+    expect(() => new VerifiedTokenCache({ maxEntries })).toThrow(RangeError);
+  });
+
+  it('evicts the oldest entry beyond maxEntries', () => {
+    const cache = new VerifiedTokenCache<number>({ maxEntries: 2 });
+    cache.set(TOKEN_A, ID_A, 1);
+    cache.set(TOKEN_B, ID_B, 2);
+    cache.set(TOKEN_A_ROTATED_TWIN, ID_A, 3);
+    expect(cache.get(TOKEN_A)).toBeUndefined();
+    expect(cache.get(TOKEN_B)).toBe(2);
+    expect(cache.get(TOKEN_A_ROTATED_TWIN)).toBe(3);
+  });
+
+  it('counts a re-set token as the newest, so it survives the next eviction', () => {
+    const cache = new VerifiedTokenCache<number>({ maxEntries: 2 });
+    cache.set(TOKEN_A, ID_A, 1);
+    cache.set(TOKEN_B, ID_B, 2);
+    cache.set(TOKEN_A, ID_A, 1);
+    cache.set(TOKEN_A_ROTATED_TWIN, ID_A, 3);
+    expect(cache.get(TOKEN_B)).toBeUndefined();
+    expect(cache.get(TOKEN_A)).toBe(1);
+  });
+
+  it('stays bounded under a flood of distinct tokens', () => {
+    const cache = new VerifiedTokenCache<number>({ maxEntries: 100 });
+    for (let i = 0; i < 5_000; i += 1) cache.set(`cvg_${ID_A}${i.toString(16)}`, ID_A, i);
+    const kept = Array.from({ length: 5_000 }, (_, i) => cache.get(`cvg_${ID_A}${i.toString(16)}`));
+    expect(kept.filter((value) => value !== undefined)).toEqual(
+      Array.from({ length: 100 }, (_, i) => 4_900 + i),
+    );
+  });
+
+  it('purges every entry of a token id and nothing else', () => {
+    const cache = new VerifiedTokenCache<string>();
+    cache.set(TOKEN_A, ID_A, 'a1');
+    cache.set(TOKEN_A_ROTATED_TWIN, ID_A, 'a2');
+    cache.set(TOKEN_B, ID_B, 'b');
+    cache.purgeTokenId(ID_A);
+    expect(cache.get(TOKEN_A)).toBeUndefined();
+    expect(cache.get(TOKEN_A_ROTATED_TWIN)).toBeUndefined();
+    expect(cache.get(TOKEN_B)).toBe('b');
+  });
+
+  it('purges by exact id only', () => {
+    const cache = new VerifiedTokenCache<string>();
+    cache.set(TOKEN_A, ID_A, 'a');
+    cache.purgeTokenId(ID_A.toUpperCase());
+    cache.purgeTokenId(ID_A.slice(1));
+    expect(cache.get(TOKEN_A)).toBe('a');
+  });
+
+  it('forgets everything on clear', () => {
+    const cache = new VerifiedTokenCache<string>();
+    cache.set(TOKEN_A, ID_A, 'a');
+    cache.set(TOKEN_B, ID_B, 'b');
+    cache.clear();
+    expect(cache.get(TOKEN_A)).toBeUndefined();
+    expect(cache.get(TOKEN_B)).toBeUndefined();
+  });
+
+  it('keys entries by the SHA-256 of the token and never holds the raw token', () => {
+    const cache = new VerifiedTokenCache<{ orgId: string }>();
+    cache.set(TOKEN_A, ID_A, { orgId: 'org_1' });
+    const contents = inspect(cache, {
+      depth: Number.POSITIVE_INFINITY,
+      showHidden: true,
+      maxArrayLength: null,
+      maxStringLength: null,
+    });
+    // The inspection does see the entries: the key and the value are there...
+    expect(contents).toContain(createHash('sha256').update(TOKEN_A).digest('hex'));
+    expect(contents).toContain('org_1');
+    // ...but neither the raw token nor its secret suffix.
+    expect(contents).not.toContain(TOKEN_A);
+    expect(contents).not.toContain(`${ID_A}00000001`);
+  });
+});

@@ -1,0 +1,10 @@
+export { type MySqlUrl, parseMySqlUrl, type SslMode } from './connection-url.js';
+export {
+  MySqlStoreError,
+  type StoreComponent,
+  type StoreLogger,
+} from './failures.js';
+export { MIGRATIONS_FOLDER, type MigrationTarget, migrate } from './migrate.js';
+export { createMySqlStore, type MySqlStoreOptions } from './mysql-store.js';
+export { DEFAULT_POOL_SIZE, connectionOptionsFor, type PoolSettings, poolOptionsFor } from './pool-options.js';
+export * as schema from './schema.js';

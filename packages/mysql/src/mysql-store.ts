@@ -1,0 +1,404 @@
+import {
+  type ExecutionRecord,
+  type ListExecutionsQuery,
+  type Organisation,
+  type Plan,
+  type SessionRecord,
+  type Store,
+  StoreConflictError,
+  type TokenRecord,
+  type User,
+} from '@covgate/core';
+import { and, desc, eq, lt, or, type SQL, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/mysql2';
+import { createPool, type Pool, type ResultSetHeader, type SslOptions } from 'mysql2/promise';
+import { parseMySqlUrl } from './connection-url.js';
+import {
+  failureLine,
+  isDeadlock,
+  isDuplicateKey,
+  errorCode,
+  MySqlStoreError,
+  type StoreComponent,
+  type StoreLogger,
+} from './failures.js';
+import { poolOptionsFor } from './pool-options.js';
+import { toTokenRecord, toTokenRow, wholeSecond } from './rows.js';
+import {
+  executionCounters,
+  executions,
+  organisations,
+  sessions,
+  tokens,
+  users,
+  webhookEvents,
+} from './schema.js';
+
+/** Options of {@link createMySqlStore}: a `url` (a pool is made) or your own `pool`. */
+export interface MySqlStoreOptions {
+  /** `mysql://user:password@host:3306/database?sslmode=verify-full`, see `parseMySqlUrl`. */
+  url?: string;
+  /** A mysql2 promise pool you own; `close()` leaves it open. Use `timezone: 'Z'`. */
+  pool?: Pool;
+  /** Size of the pool made from `url` (default 10). */
+  poolSize?: number;
+  /** TLS options for the pool made from `url` (`ca`, `cert`, `key`...). */
+  ssl?: SslOptions;
+  /** Receives infrastructure failure lines (default `console`). */
+  logger?: StoreLogger;
+}
+
+/** How often a transaction chosen as a deadlock victim is tried again. */
+const DEADLOCK_ATTEMPTS = 5;
+
+const executionColumns = {
+  id: executions.id,
+  orgId: executions.orgId,
+  repo: executions.repo,
+  branch: executions.branch,
+  outcome: executions.outcome,
+  delta: executions.delta,
+  coverage: executions.coverage,
+  createdAt: executions.createdAt,
+};
+
+const newestFirst = [desc(executions.createdAt), desc(executions.id)];
+
+/** Rows changed (or matched: mysql2 sets FOUND_ROWS) by a write. */
+const affected = (result: [ResultSetHeader, unknown]): number => result[0].affectedRows;
+
+/**
+ * Creates the MySQL/MariaDB {@link Store} over a mysql2 connection pool. The schema must
+ * exist: run `migrate({ url })` first. Duplicate keys throw `StoreConflictError`; any other
+ * failure is logged through `logger` with its component prefix (secrets redacted) and
+ * rethrown as a {@link MySqlStoreError} whose message names no host, query or credential.
+ */
+export function createMySqlStore(options: MySqlStoreOptions): Store {
+  const logger = options.logger ?? console;
+  const { pool, owned, secrets } = openPool(options);
+  const db = drizzle(pool);
+
+  async function guard<T>(
+    component: StoreComponent,
+    operation: string,
+    work: () => Promise<T>,
+    conflict?: string,
+  ): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof StoreConflictError) throw error;
+      if (conflict !== undefined && isDuplicateKey(error)) throw new StoreConflictError(conflict);
+      logger.error(failureLine(component, operation, error, secrets));
+      throw new MySqlStoreError(component, operation, errorCode(error));
+    }
+  }
+
+  async function retryDeadlocks<T>(work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await work();
+      } catch (error) {
+        if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  const findOrganisation = async (where: SQL | undefined) => {
+    const [row] = await db.select().from(organisations).where(where).limit(1);
+    return row ?? null;
+  };
+
+  const findUser = async (where: SQL | undefined) => {
+    const [row] = await db.select().from(users).where(where).limit(1);
+    return row ?? null;
+  };
+
+  const findToken = async (id: string) => {
+    const [row] = await db.select().from(tokens).where(eq(tokens.id, id)).limit(1);
+    return row ? toTokenRecord(row) : null;
+  };
+
+  const findSession = async (where: SQL | undefined) => {
+    const [row] = await db.select().from(sessions).where(where).limit(1);
+    return row ?? null;
+  };
+
+  const latestOnBranch = async (
+    orgId: string,
+    repo: string,
+    branch: string,
+    baselineOnly: boolean,
+  ): Promise<ExecutionRecord | null> => {
+    const [row] = await db
+      .select(executionColumns)
+      .from(executions)
+      .where(
+        and(
+          eq(executions.orgId, orgId),
+          eq(executions.repo, repo),
+          eq(executions.branch, branch),
+          baselineOnly ? eq(executions.baselineEligible, true) : undefined,
+        ),
+      )
+      .orderBy(...newestFirst)
+      .limit(1);
+    return row ?? null;
+  };
+
+  return {
+    createOrganisation: (org: Organisation) =>
+      guard(
+        'organisations',
+        'createOrganisation',
+        async () => {
+          await db.insert(organisations).values({ ...org, createdAt: wholeSecond(org.createdAt) });
+        },
+        'organisation id or slug already exists',
+      ),
+
+    findOrganisationById: (id: string) =>
+      guard('organisations', 'findOrganisationById', () =>
+        findOrganisation(eq(organisations.id, id)),
+      ),
+
+    findOrganisationBySlug: (slug: string) =>
+      guard('organisations', 'findOrganisationBySlug', () =>
+        findOrganisation(eq(organisations.slug, slug)),
+      ),
+
+    setOrganisationPlan: (id: string, plan: Plan) =>
+      guard('organisations', 'setOrganisationPlan', async () => {
+        const result = await db.update(organisations).set({ plan }).where(eq(organisations.id, id));
+        return affected(result) > 0;
+      }),
+
+    findOrCreateUser: (candidate: User) =>
+      guard(
+        'sessions',
+        'findOrCreateUser',
+        async () => {
+          // A no-op update on a duplicate identity: no error, and unlike INSERT IGNORE no
+          // other failure (an over-long value...) is silenced.
+          await db
+            .insert(users)
+            .values({ ...candidate, createdAt: wholeSecond(candidate.createdAt) })
+            .onDuplicateKeyUpdate({ set: { id: sql`${users.id}` } });
+          const stored = await findUser(
+            and(eq(users.provider, candidate.provider), eq(users.externalId, candidate.externalId)),
+          );
+          if (stored === null) throw new StoreConflictError('user id already exists');
+          return stored;
+        },
+        'user id already exists',
+      ),
+
+    findUserById: (id: string) =>
+      guard('sessions', 'findUserById', () => findUser(eq(users.id, id))),
+
+    insertToken: (token: TokenRecord) =>
+      guard(
+        'tokens',
+        'insertToken',
+        async () => {
+          await db.insert(tokens).values(toTokenRow(token));
+        },
+        'token id already exists',
+      ),
+
+    findTokenById: (id: string) => guard('tokens', 'findTokenById', () => findToken(id)),
+
+    listTokensByOrg: (orgId: string) =>
+      guard('tokens', 'listTokensByOrg', async () => {
+        const rows = await db
+          .select()
+          .from(tokens)
+          .where(eq(tokens.orgId, orgId))
+          .orderBy(desc(tokens.createdAt), desc(tokens.id));
+        return rows.map(toTokenRecord);
+      }),
+
+    updateToken: (id: string, patch: { name?: string; scopes?: string[] }) =>
+      guard('tokens', 'updateToken', async () => {
+        const changes = {
+          ...(patch.name === undefined ? {} : { name: patch.name }),
+          ...(patch.scopes === undefined ? {} : { scopes: JSON.stringify(patch.scopes) }),
+        };
+        if (Object.keys(changes).length > 0) {
+          await db.update(tokens).set(changes).where(eq(tokens.id, id));
+        }
+        return findToken(id);
+      }),
+
+    revokeToken: (id: string) =>
+      guard('tokens', 'revokeToken', async () => {
+        const result = await db.update(tokens).set({ status: 'revoked' }).where(eq(tokens.id, id));
+        return affected(result) > 0;
+      }),
+
+    rotateToken: (oldId: string, replacement: TokenRecord, gracePeriodEndsAt: Date) =>
+      guard(
+        'tokens',
+        'rotateToken',
+        () =>
+          retryDeadlocks(() =>
+            db.transaction(async (tx) => {
+              const result = await tx
+                .update(tokens)
+                .set({ status: 'rotating', gracePeriodEndsAt: wholeSecond(gracePeriodEndsAt) })
+                .where(and(eq(tokens.id, oldId), eq(tokens.status, 'active')));
+              if (affected(result) === 0) return false;
+              await tx.insert(tokens).values(toTokenRow(replacement));
+              return true;
+            }),
+          ),
+        'token id already exists',
+      ),
+
+    touchToken: (id: string, at: Date) =>
+      guard('tokens', 'touchToken', async () => {
+        await db
+          .update(tokens)
+          .set({ lastUsedAt: wholeSecond(at) })
+          .where(eq(tokens.id, id));
+      }),
+
+    insertSession: (session: SessionRecord) =>
+      guard(
+        'sessions',
+        'insertSession',
+        async () => {
+          await db.insert(sessions).values({
+            ...session,
+            createdAt: wholeSecond(session.createdAt),
+            expiresAt: wholeSecond(session.expiresAt),
+          });
+        },
+        'session id or token hash already exists',
+      ),
+
+    findSessionByTokenHash: (tokenHash: string) =>
+      guard('sessions', 'findSessionByTokenHash', () =>
+        findSession(eq(sessions.tokenHash, tokenHash)),
+      ),
+
+    findSessionById: (id: string) =>
+      guard('sessions', 'findSessionById', () => findSession(eq(sessions.id, id))),
+
+    deleteSession: (id: string) =>
+      guard('sessions', 'deleteSession', async () => {
+        const result = await db.delete(sessions).where(eq(sessions.id, id));
+        return affected(result) > 0;
+      }),
+
+    insertExecution: (record: ExecutionRecord) =>
+      guard(
+        'executions',
+        'insertExecution',
+        () =>
+          retryDeadlocks(() =>
+            db.transaction(async (tx) => {
+              await tx
+                .insert(executions)
+                .values({ ...record, createdAt: wholeSecond(record.createdAt) });
+              await tx
+                .insert(executionCounters)
+                .values({ orgId: record.orgId, repo: record.repo, total: 1 })
+                .onDuplicateKeyUpdate({ set: { total: sql`${executionCounters.total} + 1` } });
+            }),
+          ),
+        'execution id already exists',
+      ),
+
+    listExecutions: (query: ListExecutionsQuery) =>
+      guard('executions', 'listExecutions', () => {
+        const { after } = query;
+        return db
+          .select(executionColumns)
+          .from(executions)
+          .where(
+            and(
+              eq(executions.orgId, query.orgId),
+              eq(executions.repo, query.repo),
+              after === undefined
+                ? undefined
+                : or(
+                    lt(executions.createdAt, after.createdAt),
+                    and(eq(executions.createdAt, after.createdAt), lt(executions.id, after.id)),
+                  ),
+            ),
+          )
+          .orderBy(...newestFirst)
+          .limit(query.limit);
+      }),
+
+    countExecutions: (orgId: string, repo: string) =>
+      guard('executions', 'countExecutions', async () => {
+        const [row] = await db
+          .select({ total: executionCounters.total })
+          .from(executionCounters)
+          .where(and(eq(executionCounters.orgId, orgId), eq(executionCounters.repo, repo)));
+        return row?.total ?? 0;
+      }),
+
+    findBaseline: (orgId: string, repo: string, branch: string) =>
+      guard('executions', 'findBaseline', () => latestOnBranch(orgId, repo, branch, true)),
+
+    findLatestExecution: (orgId: string, repo: string, branch: string) =>
+      guard('executions', 'findLatestExecution', () => latestOnBranch(orgId, repo, branch, false)),
+
+    claimWebhookEvent: (provider: string, eventId: string, at: Date) =>
+      guard('webhooks', 'claimWebhookEvent', async () => {
+        assertFits(provider, 64, 'provider');
+        assertFits(eventId, 255, 'event id');
+        const result = await db
+          .insert(webhookEvents)
+          .ignore()
+          .values({ provider, eventId, claimedAt: wholeSecond(at) });
+        return affected(result) === 1;
+      }),
+
+    releaseWebhookEvent: (provider: string, eventId: string) =>
+      guard('webhooks', 'releaseWebhookEvent', async () => {
+        await db
+          .delete(webhookEvents)
+          .where(and(eq(webhookEvents.provider, provider), eq(webhookEvents.eventId, eventId)));
+      }),
+
+    close: async () => {
+      if (owned) await pool.end();
+    },
+  };
+}
+
+/**
+ * `INSERT IGNORE` would truncate an over-long value to the column size, and two long event
+ * ids sharing a prefix would then claim the same row: refuse them instead.
+ */
+function assertFits(value: string, maxCharacters: number, what: string): void {
+  if ([...value].length > maxCharacters) {
+    throw new Error(`${what} longer than ${maxCharacters} characters`);
+  }
+}
+
+function openPool(options: MySqlStoreOptions): {
+  pool: Pool;
+  owned: boolean;
+  secrets: string[];
+} {
+  if (options.pool !== undefined) {
+    if (options.url !== undefined) throw new Error('give either url or pool, not both');
+    return { pool: options.pool, owned: false, secrets: [] };
+  }
+  if (options.url === undefined) throw new Error('createMySqlStore needs a url or a pool');
+  const url = parseMySqlUrl(options.url);
+  const settings = {
+    ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+    ...(options.ssl === undefined ? {} : { ssl: options.ssl }),
+  };
+  return {
+    pool: createPool(poolOptionsFor(url, settings)),
+    owned: true,
+    secrets: [options.url, url.password],
+  };
+}

@@ -1,0 +1,27 @@
+import type { TokenRecord } from '@covgate/core';
+import type { tokens } from './schema.js';
+
+/** The instant rounded down to the whole second: what a `DATETIME(0)` column keeps. */
+export const wholeSecond = (at: Date): Date => new Date(Math.floor(at.getTime() / 1000) * 1000);
+
+const wholeSecondOrNull = (at: Date | null): Date | null => (at === null ? null : wholeSecond(at));
+
+/** The `tokens` row of a token: scopes as a JSON array, timestamps in whole seconds. */
+export function toTokenRow(token: TokenRecord): typeof tokens.$inferInsert {
+  return {
+    ...token,
+    scopes: JSON.stringify(token.scopes),
+    createdAt: wholeSecond(token.createdAt),
+    lastUsedAt: wholeSecondOrNull(token.lastUsedAt),
+    gracePeriodEndsAt: wholeSecondOrNull(token.gracePeriodEndsAt),
+  };
+}
+
+/** The token of a `tokens` row; throws when its scopes column is not a JSON string array. */
+export function toTokenRecord(row: typeof tokens.$inferSelect): TokenRecord {
+  const scopes: unknown = JSON.parse(row.scopes);
+  if (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string')) {
+    throw new Error(`token ${row.id} has malformed scopes`);
+  }
+  return { ...row, scopes };
+}

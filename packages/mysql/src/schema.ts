@@ -1,0 +1,159 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  customType,
+  datetime,
+  decimal,
+  index,
+  mysqlEnum,
+  mysqlTable,
+  primaryKey,
+  uniqueIndex,
+} from 'drizzle-orm/mysql-core';
+
+/**
+ * A `varchar` in full Unicode compared byte for byte (`utf8mb4_bin`), whatever the server's
+ * defaults: repository names, slugs and ids are case-sensitive (`Repo` and `repo` are two
+ * repositories).
+ */
+const exactVarchar = customType<{ data: string; config: { length: number } }>({
+  dataType: (config) =>
+    `varchar(${config?.length ?? 255}) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`,
+});
+
+/** A `text` in full Unicode, whatever the server's default character set. */
+const unicodeText = customType<{ data: string }>({
+  dataType: () => 'text CHARACTER SET utf8mb4 COLLATE utf8mb4_bin',
+});
+
+/** Column sizes chosen so every composite index stays under InnoDB's 3072-byte key limit. */
+const ID = { length: 64 };
+const NAME = { length: 255 };
+
+/** Whole-second UTC timestamps, read and written as `Date`. */
+const timestamp = (name: string) => datetime(name, { mode: 'date', fsp: 0 });
+
+/** Organisations; `slug` is unique and case-sensitive. */
+export const organisations = mysqlTable(
+  'organisations',
+  {
+    id: exactVarchar('id', ID).primaryKey(),
+    slug: exactVarchar('slug', NAME).notNull(),
+    name: exactVarchar('name', NAME).notNull(),
+    plan: mysqlEnum('plan', ['free', 'team', 'enterprise']).notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('organisations_slug_uq').on(t.slug)],
+);
+
+/** Users known through the code host; one row per (provider, external id). */
+export const users = mysqlTable(
+  'users',
+  {
+    id: exactVarchar('id', ID).primaryKey(),
+    provider: exactVarchar('provider', { length: 64 }).notNull(),
+    externalId: exactVarchar('external_id', NAME).notNull(),
+    login: exactVarchar('login', NAME).notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('users_provider_external_id_uq').on(t.provider, t.externalId)],
+);
+
+/** API tokens: only the argon2id hash of the raw value is kept. */
+export const tokens = mysqlTable(
+  'tokens',
+  {
+    id: exactVarchar('id', ID).primaryKey(),
+    orgId: exactVarchar('org_id', ID).notNull(),
+    name: exactVarchar('name', NAME).notNull(),
+    /** JSON array of scope names. */
+    scopes: unicodeText('scopes').notNull(),
+    agentType: exactVarchar('agent_type', NAME).notNull(),
+    hash: exactVarchar('hash', NAME).notNull(),
+    status: mysqlEnum('status', ['active', 'rotating', 'revoked']).notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    lastUsedAt: timestamp('last_used_at'),
+    gracePeriodEndsAt: timestamp('grace_period_ends_at'),
+  },
+  (t) => [index('tokens_org_created_idx').on(t.orgId, t.createdAt, t.id)],
+);
+
+/** Server-side sessions, found by the HMAC of their bearer token. */
+export const sessions = mysqlTable(
+  'sessions',
+  {
+    id: exactVarchar('id', ID).primaryKey(),
+    tokenHash: exactVarchar('token_hash', { length: 128 }).notNull(),
+    userId: exactVarchar('user_id', ID).notNull(),
+    orgId: exactVarchar('org_id', ID).notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash)],
+);
+
+/** Execution records of coverage-gate runs. */
+export const executions = mysqlTable(
+  'executions',
+  {
+    id: exactVarchar('id', ID).primaryKey(),
+    orgId: exactVarchar('org_id', ID).notNull(),
+    repo: exactVarchar('repo', NAME).notNull(),
+    branch: exactVarchar('branch', NAME).notNull(),
+    outcome: mysqlEnum('outcome', ['pass', 'warn', 'fail']).notNull(),
+    delta: exactVarchar('delta', { length: 8 }).notNull(),
+    coverage: decimal('coverage', { precision: 5, scale: 2, mode: 'number' }).notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    /**
+     * True for `pass` and `warn`: lets the baseline lookup read one index entry instead of
+     * skipping over a run of failed records. Derived by the server, so it cannot drift.
+     * Nullable only because MariaDB refuses NOT NULL on a generated column.
+     */
+    baselineEligible: boolean('baseline_eligible').generatedAlwaysAs(sql`(\`outcome\` <> 'fail')`, {
+      mode: 'stored',
+    }),
+  },
+  (t) => [
+    // Newest-first top-N of one repository: an index range scan, whatever the repo's size.
+    index('executions_repo_recent_idx').on(
+      t.orgId,
+      t.repo,
+      sql`\`created_at\` DESC`,
+      sql`\`id\` DESC`,
+    ),
+    // Latest record of a branch (badge).
+    index('executions_branch_recent_idx').on(t.orgId, t.repo, t.branch, t.createdAt, t.id),
+    // Latest pass/warn record of a branch (baseline of the next run).
+    index('executions_baseline_idx').on(
+      t.orgId,
+      t.repo,
+      t.branch,
+      t.baselineEligible,
+      t.createdAt,
+      t.id,
+    ),
+  ],
+);
+
+/** Per-repository execution totals, incremented in the insert's transaction. */
+export const executionCounters = mysqlTable(
+  'execution_counters',
+  {
+    orgId: exactVarchar('org_id', ID).notNull(),
+    repo: exactVarchar('repo', NAME).notNull(),
+    total: bigint('total', { mode: 'number', unsigned: true }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'execution_counters_pk', columns: [t.orgId, t.repo] })],
+);
+
+/** Idempotency claims of inbound webhook events. */
+export const webhookEvents = mysqlTable(
+  'webhook_events',
+  {
+    provider: exactVarchar('provider', { length: 64 }).notNull(),
+    eventId: exactVarchar('event_id', NAME).notNull(),
+    claimedAt: timestamp('claimed_at').notNull(),
+  },
+  (t) => [primaryKey({ name: 'webhook_events_pk', columns: [t.provider, t.eventId] })],
+);

@@ -1,0 +1,179 @@
+import { buildExecution, buildTokenRecord, runStoreConformanceSuite } from '@covgate/core/testing';
+import { createMySqlStore, migrate, MySqlStoreError } from '@covgate/mysql';
+import { createConnection } from 'mysql2/promise';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const serverUrl = process.env.COVGATE_MYSQL_URL;
+const required = process.env.COVGATE_REQUIRE_MYSQL === '1';
+
+/** Tests run in their own database on the server named by `COVGATE_MYSQL_URL`. */
+const TEST_DATABASE = 'covgate_test';
+
+function testDatabaseUrl(base: string): string {
+  const url = new URL(base);
+  url.pathname = `/${TEST_DATABASE}`;
+  return url.toString();
+}
+
+async function createTestDatabase(base: string): Promise<void> {
+  const url = new URL(base);
+  const connection = await createConnection({
+    host: url.hostname,
+    port: url.port === '' ? 3306 : Number(url.port),
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+  });
+  try {
+    await connection.query(
+      `CREATE DATABASE IF NOT EXISTS \`${TEST_DATABASE}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci`,
+    );
+  } finally {
+    await connection.end();
+  }
+}
+
+if (serverUrl === undefined || serverUrl === '') {
+  console.warn(
+    '[covgate] MySQL conformance suite SKIPPED: set COVGATE_MYSQL_URL=mysql://root@127.0.0.1:3306/test',
+  );
+  describe.skipIf(!required)('MySQL store (skipped: COVGATE_MYSQL_URL is unset)', () => {
+    it('needs COVGATE_MYSQL_URL', () => {
+      throw new Error('COVGATE_REQUIRE_MYSQL=1 but COVGATE_MYSQL_URL is unset');
+    });
+  });
+} else {
+  const url = testDatabaseUrl(serverUrl);
+
+  beforeAll(async () => {
+    // Any failure here (server unreachable...) fails every test of the file: never a skip.
+    await createTestDatabase(serverUrl);
+    await migrate({ url });
+  });
+
+  runStoreConformanceSuite('mysql', { createStore: async () => createMySqlStore({ url }) });
+
+  describe('MySQL store', () => {
+    it('applies migrations idempotently, concurrently too', async () => {
+      await Promise.all([migrate({ url }), migrate({ url }), migrate({ url })]);
+      const connection = await createConnection(url);
+      try {
+        const [rows] = await connection.query('SELECT COUNT(*) AS n FROM __drizzle_migrations');
+        expect((rows as Array<{ n: number }>)[0]?.n).toBe(1);
+      } finally {
+        await connection.end();
+      }
+    });
+
+    it('keeps Repo and repo apart in the counter table too', async () => {
+      const store = createMySqlStore({ url });
+      try {
+        const lower = buildExecution({ repo: 'case-test' });
+        const upper = buildExecution({ orgId: lower.orgId, repo: 'Case-Test' });
+        await store.insertExecution(lower);
+        await store.insertExecution(upper);
+        await store.insertExecution(buildExecution({ orgId: lower.orgId, repo: 'Case-Test' }));
+
+        expect(await store.countExecutions(lower.orgId, 'case-test')).toBe(1);
+        expect(await store.countExecutions(lower.orgId, 'Case-Test')).toBe(2);
+        expect(await store.countExecutions(lower.orgId, 'CASE-TEST')).toBe(0);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('truncates milliseconds to whole seconds on write', async () => {
+      const store = createMySqlStore({ url });
+      try {
+        const record = buildExecution({ createdAt: new Date('2025-01-15T10:00:00.999Z') });
+        await store.insertExecution(record);
+
+        const [listed] = await store.listExecutions({ ...record, limit: 1 });
+        expect(listed?.createdAt).toEqual(new Date('2025-01-15T10:00:00Z'));
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('refuses a webhook event id longer than its column instead of truncating it', async () => {
+      const lines: string[] = [];
+      const store = createMySqlStore({ url, logger: { error: (line) => lines.push(line) } });
+      try {
+        const long = `evt_${'x'.repeat(300)}`;
+
+        await expect(store.claimWebhookEvent('provider-a', long, new Date())).rejects.toThrow(
+          MySqlStoreError,
+        );
+        expect(lines[0]).toMatch(/^\[webhooks\] claimWebhookEvent failed/);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+
+  describe('MySQL store infrastructure failures', () => {
+    const password = 'hunter2-s3cret';
+    // Nothing listens on port 1: every query fails with ECONNREFUSED.
+    const deadUrl = `mysql://covgate:${password}@127.0.0.1:1/covgate_test`;
+
+    it('logs a prefixed line and throws a message free of host, SQL and password', async () => {
+      const lines: string[] = [];
+      const store = createMySqlStore({ url: deadUrl, logger: { error: (l) => lines.push(l) } });
+      try {
+        const error = await store.findTokenById(buildTokenRecord().id).catch((e: unknown) => e);
+
+        expect(error).toBeInstanceOf(MySqlStoreError);
+        const message = (error as Error).message;
+        expect(message).toBe('[tokens] findTokenById failed: ECONNREFUSED');
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatch(/^\[tokens\] findTokenById failed: ECONNREFUSED/);
+        for (const text of [message, ...lines]) {
+          expect(text).not.toContain(password);
+          expect(text).not.toContain(deadUrl);
+          expect(text.toLowerCase()).not.toContain('select');
+        }
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('uses the component prefix of the failing area', async () => {
+      const lines: string[] = [];
+      const store = createMySqlStore({ url: deadUrl, logger: { error: (l) => lines.push(l) } });
+      try {
+        await store.insertExecution(buildExecution()).catch(() => undefined);
+        await store.findSessionById('ses_x').catch(() => undefined);
+        await store.findOrganisationBySlug('acme').catch(() => undefined);
+        await store.claimWebhookEvent('provider-a', 'evt_1', new Date()).catch(() => undefined);
+
+        expect(lines.map((line) => line.split(' ')[0])).toEqual([
+          '[executions]',
+          '[sessions]',
+          '[organisations]',
+          '[webhooks]',
+        ]);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('never falls back to plaintext when sslmode=require meets a server without TLS', async () => {
+      const lines: string[] = [];
+      const tlsUrl = `${url}${url.includes('?') ? '&' : '?'}sslmode=require`;
+      const store = createMySqlStore({ url: tlsUrl, logger: { error: (l) => lines.push(l) } });
+      try {
+        const server = await createConnection(url);
+        const [rows] = await server.query("SHOW VARIABLES LIKE 'have_ssl'");
+        await server.end();
+        const hasTls = (rows as Array<{ Value: string }>)[0]?.Value === 'YES';
+
+        const outcome = await store.countExecutions('org_x', 'repo').catch((e: unknown) => e);
+
+        if (hasTls) expect(outcome).toBe(0);
+        else expect(outcome).toBeInstanceOf(MySqlStoreError);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+
+}
