@@ -6,5 +6,10 @@ export {
 } from './failures.js';
 export { MIGRATIONS_FOLDER, type MigrationTarget, migrate } from './migrate.js';
 export { createMySqlStore, type MySqlStoreOptions } from './mysql-store.js';
-export { DEFAULT_POOL_SIZE, connectionOptionsFor, type PoolSettings, poolOptionsFor } from './pool-options.js';
+export {
+  connectionOptionsFor,
+  DEFAULT_POOL_SIZE,
+  type PoolSettings,
+  poolOptionsFor,
+} from './pool-options.js';
 export * as schema from './schema.js';

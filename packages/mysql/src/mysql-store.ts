@@ -13,11 +13,11 @@ import { and, desc, eq, lt, or, type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/mysql2';
 import { createPool, type Pool, type ResultSetHeader, type SslOptions } from 'mysql2/promise';
 import { parseMySqlUrl } from './connection-url.js';
+import { retryDeadlocks } from './deadlock-retry.js';
 import {
-  failureLine,
-  isDeadlock,
-  isDuplicateKey,
   errorCode,
+  failureLine,
+  isDuplicateKey,
   MySqlStoreError,
   type StoreComponent,
   type StoreLogger,
@@ -47,9 +47,6 @@ export interface MySqlStoreOptions {
   /** Receives infrastructure failure lines (default `console`). */
   logger?: StoreLogger;
 }
-
-/** How often a transaction chosen as a deadlock victim is tried again. */
-const DEADLOCK_ATTEMPTS = 5;
 
 const executionColumns = {
   id: executions.id,
@@ -91,16 +88,6 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
       if (conflict !== undefined && isDuplicateKey(error)) throw new StoreConflictError(conflict);
       logger.error(failureLine(component, operation, error, secrets));
       throw new MySqlStoreError(component, operation, errorCode(error));
-    }
-  }
-
-  async function retryDeadlocks<T>(work: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await work();
-      } catch (error) {
-        if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) throw error;
-      }
     }
   }
 

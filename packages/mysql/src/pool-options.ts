@@ -48,7 +48,10 @@ export function poolOptionsFor(url: MySqlUrl, settings: PoolSettings = {}): Pool
   return { ...connectionOptionsFor(url, settings.ssl), connectionLimit: poolSize };
 }
 
-function tlsFor(mode: SslMode | undefined, explicit: SslOptions | undefined): SslOptions | undefined {
+function tlsFor(
+  mode: SslMode | undefined,
+  explicit: SslOptions | undefined,
+): SslOptions | undefined {
   if (mode === 'disable') {
     if (explicit !== undefined) throw new Error('sslmode=disable contradicts the ssl option');
     return undefined;

@@ -1,5 +1,5 @@
 import { buildExecution, buildTokenRecord, runStoreConformanceSuite } from '@covgate/core/testing';
-import { createMySqlStore, migrate, MySqlStoreError } from '@covgate/mysql';
+import { createMySqlStore, MySqlStoreError, migrate } from '@covgate/mysql';
 import { createConnection } from 'mysql2/promise';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -175,5 +175,4 @@ if (serverUrl === undefined || serverUrl === '') {
       }
     });
   });
-
 }

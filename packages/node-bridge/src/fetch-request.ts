@@ -60,11 +60,14 @@ function bodyOf(
   req: IncomingMessage,
   options: ToFetchRequestOptions,
   maxBodyBytes: number,
-): ReadableStream<Uint8Array> | Uint8Array | null {
-  if (options.body === undefined) return hasRequestBody(req) ? limitedBodyStream(req, maxBodyBytes) : null;
+): BodyInit | null {
+  if (options.body === undefined)
+    return hasRequestBody(req) ? limitedBodyStream(req, maxBodyBytes) : null;
   if (options.body === null || options.body.byteLength === 0) return null;
-  if (options.body.byteLength > maxBodyBytes) return failingStream(new PayloadTooLargeError(maxBodyBytes));
-  return options.body;
+  if (options.body.byteLength > maxBodyBytes)
+    return failingStream(new PayloadTooLargeError(maxBodyBytes));
+  // Framework buffers are never backed by a SharedArrayBuffer, which is all the type rules out.
+  return options.body as Uint8Array<ArrayBuffer>;
 }
 
 function failingStream(error: Error): ReadableStream<Uint8Array> {

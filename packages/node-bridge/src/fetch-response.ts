@@ -1,21 +1,29 @@
-import type { ServerResponse } from 'node:http';
+import { type ServerResponse, validateHeaderName, validateHeaderValue } from 'node:http';
 
 /**
  * Writes a Fetch `Response` to a Node response: status, headers (each `Set-Cookie` as its
  * own header line, never joined), and the body streamed chunk by chunk, waiting for the
  * socket to drain (backpressure).
  *
- * Resolves once the response is written, or when the client went away (the body stream is
+ * Throws before writing anything when a header is one Node cannot send. Resolves once the
+ * response is written, or when the client went away (the body stream is
  * then cancelled, which is not an error). Rejects when the body stream itself fails; the
  * connection is then destroyed, since the status line is already sent.
  */
 export async function writeFetchResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers = [...response.headers].filter(([name]) => name !== 'set-cookie');
+  const cookies = response.headers.getSetCookie();
+  // Fetch accepts a few control characters Node refuses; check everything before touching
+  // `res` so that a refusal leaves it clean for an error answer.
+  for (const [name, value] of headers) {
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+  }
+  for (const cookie of cookies) validateHeaderValue('set-cookie', cookie);
+
   res.statusCode = response.status;
   if (response.statusText !== '') res.statusMessage = response.statusText;
-  for (const [name, value] of response.headers) {
-    if (name !== 'set-cookie') res.setHeader(name, value);
-  }
-  const cookies = response.headers.getSetCookie();
+  for (const [name, value] of headers) res.setHeader(name, value);
   if (cookies.length > 0) res.setHeader('set-cookie', cookies);
   if (response.body === null) {
     res.end();
@@ -33,7 +41,11 @@ async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): 
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done || res.destroyed) break;
+      if (done) break;
+      if (res.destroyed) {
+        stopReading();
+        return;
+      }
       if (!res.write(value)) await drainedOrClosed(res);
     }
     if (!res.destroyed) res.end();

@@ -62,7 +62,9 @@ export function limitedBodyStream(
         };
         const onFailure = (error?: Error): void => {
           detach();
-          controller.error(error ?? new Error('client closed the connection before the body ended'));
+          controller.error(
+            error ?? new Error('client closed the connection before the body ended'),
+          );
         };
         const onClose = (): void => {
           if (!req.readableEnded) onFailure();

@@ -1,3 +1,4 @@
+import type { Buffer } from 'node:buffer';
 import { createHmac } from 'node:crypto';
 
 /** HMAC-SHA256 of the concatenated parts, keyed with the secret's UTF-8 bytes. */

@@ -16,7 +16,13 @@ const signed = (payload: string | Uint8Array = BODY, secret = SECRET, timestamp 
 const signatureOf = (header: string) => header.split(',v1=')[1] ?? '';
 
 const verify = (header: string | null | undefined, overrides: object = {}) =>
-  verifyTimestampedSignature({ payload: BODY, header, secret: SECRET, now: atSecond(T), ...overrides });
+  verifyTimestampedSignature({
+    payload: BODY,
+    header,
+    secret: SECRET,
+    now: atSecond(T),
+    ...overrides,
+  });
 
 afterEach(() => {
   vi.restoreAllMocks();

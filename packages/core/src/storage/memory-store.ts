@@ -101,7 +101,7 @@ class MemoryStore implements Store {
 
   async findTokenById(id: string): Promise<TokenRecord | null> {
     this.#assertOpen();
-    return this.#tokens.get(id) ?? null;
+    return this.#copyOrNull(this.#tokens.get(id));
   }
 
   async listTokensByOrg(orgId: string): Promise<TokenRecord[]> {

@@ -23,7 +23,7 @@ function decode(value: string): string {
   return value.startsWith('"') ? (JSON.parse(value) as string) : value;
 }
 
-const tokenCreate = (agentType: string): AuditEvent => ({
+const tokenCreate = (agentType: string): Extract<AuditEvent, { type: 'token.create' }> => ({
   type: 'token.create',
   orgId: 'org_x',
   tokenId: 'abc',
@@ -92,10 +92,10 @@ describe('formatAuditLine patterns', () => {
   });
 
   it('writes token.create with several scopes comma-separated, and no scope as []', () => {
-    expect(
-      formatAuditLine({ ...tokenCreate('ci'), scopes: ['execute', 'read'] } as AuditEvent),
-    ).toBe('[audit] token.create org_id=org_x token_id=abc scopes=[execute,read] agent_type=ci');
-    expect(formatAuditLine({ ...tokenCreate('ci'), scopes: [] } as AuditEvent)).toBe(
+    expect(formatAuditLine({ ...tokenCreate('ci'), scopes: ['execute', 'read'] })).toBe(
+      '[audit] token.create org_id=org_x token_id=abc scopes=[execute,read] agent_type=ci',
+    );
+    expect(formatAuditLine({ ...tokenCreate('ci'), scopes: [] })).toBe(
       '[audit] token.create org_id=org_x token_id=abc scopes=[] agent_type=ci',
     );
   });

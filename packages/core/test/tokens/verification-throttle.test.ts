@@ -60,7 +60,7 @@ describe('createVerificationThrottle', () => {
     expect(await throttle.isBlocked({ remoteAddress: '2001:db8::2', tokenId: ID_B })).toBe(false);
   });
 
-  it('counts malformed tokens (no id) against the remote address', async () => {
+  it('counts failures without a token id against the remote address alone', async () => {
     const throttle = createVerificationThrottle();
     await fail(throttle, 30, () => ({ remoteAddress: '192.0.2.1' }));
     expect(await throttle.isBlocked({ remoteAddress: '192.0.2.1' })).toBe(true);

@@ -1,7 +1,9 @@
 import { describe } from 'vitest';
+import { authValidateContract } from './auth-validate.js';
 import { crossCuttingContract } from './cross-cutting.js';
 import { executionsContract } from './executions.js';
 import type { HttpContractOptions } from './harness.js';
+import { sessionsContract } from './sessions.js';
 
 /**
  * The black-box HTTP contract of covgate, run over a real socket against one adapter.
@@ -11,5 +13,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
   describe(`HTTP contract: ${name}`, () => {
     crossCuttingContract(options);
     executionsContract(options);
+    authValidateContract(options);
+    sessionsContract(options);
   });
 }

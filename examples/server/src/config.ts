@@ -1,0 +1,125 @@
+import { parseAllowedOrigins } from '@covgate/core';
+import { parseMySqlUrl } from '@covgate/mysql';
+
+/** Settings of the reference server, read from the environment. */
+export interface ServerConfig {
+  production: boolean;
+  host: string;
+  port: number;
+  /** `mysql://...` or undefined for the embedded SQLite file. */
+  databaseUrl: string | undefined;
+  /** Folder of the embedded database file and generated development secrets. */
+  dataDir: string;
+  serviceToken: string | undefined;
+  sessionSecret: string | undefined;
+  tokenPepper: string | undefined;
+  allowedOrigins: string[];
+  sessionLifetimeSeconds: number | undefined;
+  redisUrl: string | undefined;
+  enterpriseRateLimit: number | undefined;
+  providerAWebhookSecret: string | undefined;
+  providerBWebhookSecret: string | undefined;
+  githubClientId: string | undefined;
+  githubClientSecret: string | undefined;
+  oauthRedirectUrl: string | undefined;
+  githubBaseUrl: string | undefined;
+  githubApiBaseUrl: string | undefined;
+  dashboardUrl: string | undefined;
+}
+
+/** A configuration the server refuses to start with; the message names settings, never values. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`refusing to start:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const MIN_SECRET_LENGTH = 32;
+
+function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, problems: string[]): number | undefined {
+  const raw = optional(env, name);
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw)) {
+    problems.push(`${name} must be a positive integer`);
+    return undefined;
+  }
+  return Number(raw);
+}
+
+function databaseHasTls(url: string): boolean {
+  return parseMySqlUrl(url).tls;
+}
+
+/**
+ * Reads the configuration. With `NODE_ENV=production` it enforces the production
+ * checklist: `SERVICE_TOKEN` and `SESSION_SECRET` present and at least 32 characters, and a
+ * `DATABASE_URL` with TLS. Throws {@link ConfigError} listing every offending setting by name.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
+  const problems: string[] = [];
+  const production = env.NODE_ENV === 'production';
+  const port = integer(env, 'PORT', problems) ?? 8080;
+  if (port > 65_535) problems.push('PORT must be at most 65535');
+
+  let allowedOrigins: string[] = [];
+  try {
+    allowedOrigins = [...parseAllowedOrigins(optional(env, 'ALLOWED_ORIGINS'))];
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+
+  const databaseUrl = optional(env, 'DATABASE_URL');
+  if (databaseUrl !== undefined) {
+    try {
+      parseMySqlUrl(databaseUrl);
+    } catch {
+      problems.push('DATABASE_URL is not a valid mysql:// URL');
+    }
+  }
+
+  const config: ServerConfig = {
+    production,
+    host: optional(env, 'HOST') ?? '127.0.0.1',
+    port,
+    databaseUrl,
+    dataDir: optional(env, 'COVGATE_DATA_DIR') ?? '.covgate-data',
+    serviceToken: optional(env, 'SERVICE_TOKEN'),
+    sessionSecret: optional(env, 'SESSION_SECRET'),
+    tokenPepper: optional(env, 'TOKEN_PEPPER'),
+    allowedOrigins,
+    sessionLifetimeSeconds: integer(env, 'SESSION_TTL_SECONDS', problems),
+    redisUrl: optional(env, 'REDIS_URL'),
+    enterpriseRateLimit: integer(env, 'ENTERPRISE_RATE_LIMIT', problems),
+    providerAWebhookSecret: optional(env, 'PROVIDER_A_WEBHOOK_SECRET'),
+    providerBWebhookSecret: optional(env, 'PROVIDER_B_WEBHOOK_SECRET'),
+    githubClientId: optional(env, 'GITHUB_CLIENT_ID'),
+    githubClientSecret: optional(env, 'GITHUB_CLIENT_SECRET'),
+    oauthRedirectUrl: optional(env, 'OAUTH_REDIRECT_URL'),
+    githubBaseUrl: optional(env, 'GITHUB_BASE_URL'),
+    githubApiBaseUrl: optional(env, 'GITHUB_API_BASE_URL'),
+    dashboardUrl: optional(env, 'DASHBOARD_URL'),
+  };
+
+  if (production) {
+    for (const name of ['SERVICE_TOKEN', 'SESSION_SECRET'] as const) {
+      const value = name === 'SERVICE_TOKEN' ? config.serviceToken : config.sessionSecret;
+      if (value === undefined) problems.push(`${name} is required in production`);
+      else if (value.length < MIN_SECRET_LENGTH) {
+        problems.push(`${name} must be at least ${MIN_SECRET_LENGTH} characters`);
+      }
+    }
+    if (databaseUrl === undefined) {
+      problems.push('DATABASE_URL is required in production (mysql://... with sslmode=require or verify-full)');
+    } else if (!problems.some((p) => p.startsWith('DATABASE_URL')) && !databaseHasTls(databaseUrl)) {
+      problems.push('DATABASE_URL must require TLS in production (sslmode=require or verify-full)');
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,114 @@
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type CovgateApi, type CreateApiOptions, type Store, createApi } from '@covgate/core';
+import { createFetchHandler } from '@covgate/fetch';
+import { createNodeHandler } from '@covgate/node-bridge';
+import { Redis } from 'ioredis';
+import pino, { type Logger } from 'pino';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
+import type { ServerConfig } from './config.js';
+import { developmentSessionSecret } from './development-secrets.js';
+
+/** A running reference server. */
+export interface ReferenceServer {
+  server: Server;
+  api: CovgateApi;
+  /** `http://host:port` it listens on. */
+  url: string;
+  /** Stops accepting connections, lets in-flight requests finish, closes the store. */
+  close(): Promise<void>;
+}
+
+/** Builds the API options the configuration describes. */
+export async function apiOptionsFor(
+  config: ServerConfig,
+  store: Store,
+  logger: Logger,
+): Promise<{ options: CreateApiOptions; dispose: () => Promise<void> }> {
+  const sessionSecret = config.sessionSecret ?? (await developmentSessionSecret(config.dataDir));
+  let redis: Redis | undefined;
+  const options: CreateApiOptions = {
+    store,
+    logger,
+    sessionSecret,
+    serviceToken: config.serviceToken,
+    tokenPepper: config.tokenPepper,
+    allowedOrigins: config.allowedOrigins,
+    sessionLifetimeSeconds: config.sessionLifetimeSeconds,
+    secureCookies: config.production,
+    rateLimit: {
+      ...(config.enterpriseRateLimit ? { limits: { enterprise: config.enterpriseRateLimit } } : {}),
+    },
+  };
+  if (config.redisUrl) {
+    const client = new Redis(config.redisUrl, { enableOfflineQueue: false, lazyConnect: false });
+    client.on('error', (error) => logger.error(`[ratelimit] redis: ${error.message}`));
+    redis = client;
+    options.rateLimit = {
+      ...options.rateLimit,
+      createLimiter: ({ points, duration, keyPrefix }) =>
+        new RateLimiterRedis({ storeClient: client, points, duration, keyPrefix }),
+    };
+  }
+  return {
+    options,
+    dispose: async () => {
+      redis?.disconnect();
+    },
+  };
+}
+
+/** A covgate API listening on `node:http` through the node bridge and the Fetch adapter. */
+export interface ServedApi {
+  server: Server;
+  /** `http://host:port` it listens on. */
+  url: string;
+  /** Stops accepting connections and waits for in-flight requests. */
+  close(): Promise<void>;
+}
+
+/** Serves an API on `node:http`: the node bridge feeding the Fetch adapter. */
+export async function serveApi(
+  api: CovgateApi,
+  listen: { host: string; port: number; basePath?: string },
+): Promise<ServedApi> {
+  const fetchHandler = createFetchHandler(api, { basePath: listen.basePath });
+  const server = createServer(createNodeHandler({ handle: fetchHandler }));
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listen.port, listen.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    server,
+    url: `http://${host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+/** Starts the reference server with the configuration's API options on its store. */
+export async function startReferenceServer(
+  config: ServerConfig,
+  store: Store,
+  logger: Logger = pino({ base: null }),
+): Promise<ReferenceServer> {
+  const { options, dispose } = await apiOptionsFor(config, store, logger);
+  const api = createApi(options);
+  const served = await serveApi(api, { host: config.host, port: config.port });
+  return {
+    server: served.server,
+    api,
+    url: served.url,
+    async close() {
+      await served.close();
+      await dispose();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { PayloadTooLargeError } from './payload-too-large-error.js';
+import { UnsupportedMethodError } from './unsupported-method-error.js';
+
+/**
+ * The answer to a failure that happened outside the core (or that the core let escape):
+ * `413 {"error":"payload too large"}` and `405 {"error":"method not allowed"}` for the
+ * bridge's own errors, otherwise exactly `500 {"error":"internal error"}`, never a detail.
+ */
+export function errorResponseFor(error: unknown): Response {
+  if (error instanceof PayloadTooLargeError) {
+    return Response.json({ error: 'payload too large' }, { status: 413 });
+  }
+  if (error instanceof UnsupportedMethodError) {
+    return Response.json({ error: 'method not allowed' }, { status: 405 });
+  }
+  return Response.json({ error: 'internal error' }, { status: 500 });
+}
+
+/** Whether a failure is a client's doing (too large, odd method) rather than a fault to log. */
+export function isClientError(error: unknown): boolean {
+  return error instanceof PayloadTooLargeError || error instanceof UnsupportedMethodError;
+}
+
+/** Default error sink of the adapters: one `[covgate]` line on stderr with the cause. */
+export function logToConsole(error: unknown): void {
+  console.error('[covgate] request failed:', error);
+}

@@ -1,0 +1,130 @@
+import { sql } from 'drizzle-orm';
+import {
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
+
+// SQLite compares and sorts TEXT byte for byte (BINARY collation) unless told otherwise:
+// repository names, slugs and ids stay case-sensitive with no collation clause.
+
+/** Whole-second UTC instants stored as Unix milliseconds, read and written as `Date`. */
+const timestamp = (name: string) => integer(name, { mode: 'timestamp_ms' });
+
+/** Organisations; `slug` is unique and case-sensitive. */
+export const organisations = sqliteTable(
+  'organisations',
+  {
+    id: text('id').primaryKey(),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    plan: text('plan', { enum: ['free', 'team', 'enterprise'] }).notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('organisations_slug_uq').on(t.slug)],
+);
+
+/** Users known through the code host; one row per (provider, external id). */
+export const users = sqliteTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    provider: text('provider').notNull(),
+    externalId: text('external_id').notNull(),
+    login: text('login').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('users_provider_external_id_uq').on(t.provider, t.externalId)],
+);
+
+/** API tokens: only the argon2id hash of the raw value is kept. */
+export const tokens = sqliteTable(
+  'tokens',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull(),
+    name: text('name').notNull(),
+    /** JSON array of scope names. */
+    scopes: text('scopes', { mode: 'json' }).$type<string[]>().notNull(),
+    agentType: text('agent_type').notNull(),
+    hash: text('hash').notNull(),
+    status: text('status', { enum: ['active', 'rotating', 'revoked'] }).notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    lastUsedAt: timestamp('last_used_at'),
+    gracePeriodEndsAt: timestamp('grace_period_ends_at'),
+  },
+  (t) => [index('tokens_org_created_idx').on(t.orgId, t.createdAt, t.id)],
+);
+
+/** Server-side sessions, found by the HMAC of their bearer token. */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    userId: text('user_id').notNull(),
+    orgId: text('org_id').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash)],
+);
+
+/** The condition of a record that can be a baseline; queries repeat it word for word. */
+export const BASELINE_ELIGIBLE = sql`"outcome" <> 'fail'`;
+
+/** Execution records of coverage-gate runs. */
+export const executions = sqliteTable(
+  'executions',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull(),
+    repo: text('repo').notNull(),
+    branch: text('branch').notNull(),
+    outcome: text('outcome', { enum: ['pass', 'warn', 'fail'] }).notNull(),
+    delta: text('delta').notNull(),
+    coverage: real('coverage').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [
+    // Newest-first top-N of one repository: an index range scan, whatever the repo's size.
+    index('executions_repo_recent_idx').on(
+      t.orgId,
+      t.repo,
+      sql`${t.createdAt} DESC`,
+      sql`${t.id} DESC`,
+    ),
+    // Latest record of a branch (badge).
+    index('executions_branch_recent_idx').on(t.orgId, t.repo, t.branch, t.createdAt, t.id),
+    // Latest pass/warn record of a branch (baseline): a partial index holds no failures.
+    index('executions_baseline_idx')
+      .on(t.orgId, t.repo, t.branch, t.createdAt, t.id)
+      .where(BASELINE_ELIGIBLE),
+  ],
+);
+
+/** Per-repository execution totals, incremented in the insert's transaction. */
+export const executionCounters = sqliteTable(
+  'execution_counters',
+  {
+    orgId: text('org_id').notNull(),
+    repo: text('repo').notNull(),
+    total: integer('total').notNull(),
+  },
+  (t) => [primaryKey({ name: 'execution_counters_pk', columns: [t.orgId, t.repo] })],
+);
+
+/** Idempotency claims of inbound webhook events. */
+export const webhookEvents = sqliteTable(
+  'webhook_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    claimedAt: timestamp('claimed_at').notNull(),
+  },
+  (t) => [primaryKey({ name: 'webhook_events_pk', columns: [t.provider, t.eventId] })],
+);

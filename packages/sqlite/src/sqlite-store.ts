@@ -1,0 +1,384 @@
+import {
+  type ExecutionRecord,
+  type ListExecutionsQuery,
+  type Organisation,
+  type Plan,
+  type SessionRecord,
+  type Store,
+  StoreConflictError,
+  type TokenRecord,
+  type User,
+} from '@covgate/core';
+import { createClient } from '@libsql/client';
+import { and, desc, eq, lt, or, type SQL, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/libsql';
+import {
+  errorCode,
+  failureLine,
+  isDuplicateKey,
+  SqliteStoreError,
+  type StoreComponent,
+  type StoreLogger,
+} from './failures.js';
+import { migrate } from './migrate.js';
+import {
+  BASELINE_ELIGIBLE,
+  executionCounters,
+  executions,
+  organisations,
+  sessions,
+  tokens,
+  users,
+  webhookEvents,
+} from './schema.js';
+
+/** Where the embedded database lives when no `url` is given: `covgate.db` in the working directory. */
+export const DEFAULT_SQLITE_URL = 'file:./covgate.db';
+
+/** How long a write waits for another process's lock on the file before failing. */
+const BUSY_TIMEOUT_MS = 5000;
+
+/** Options of {@link createSqliteStore}. */
+export interface SqliteStoreOptions {
+  /** `file:./covgate.db` (default), `file:/var/lib/covgate/covgate.db`, or `:memory:`. */
+  url?: string;
+  /** Apply the shipped migrations on open (default true). */
+  migrate?: boolean;
+  /** Receives infrastructure failure lines (default `console`). */
+  logger?: StoreLogger;
+}
+
+const executionColumns = {
+  id: executions.id,
+  orgId: executions.orgId,
+  repo: executions.repo,
+  branch: executions.branch,
+  outcome: executions.outcome,
+  delta: executions.delta,
+  coverage: executions.coverage,
+  createdAt: executions.createdAt,
+};
+
+const newestFirst = [desc(executions.createdAt), desc(executions.id)];
+
+/** The instant rounded down to the whole second (timestamps carry no fraction). */
+const wholeSecond = (at: Date): Date => new Date(Math.floor(at.getTime() / 1000) * 1000);
+
+const wholeSecondOrNull = (at: Date | null): Date | null => (at === null ? null : wholeSecond(at));
+
+const tokenRow = (token: TokenRecord) => ({
+  ...token,
+  createdAt: wholeSecond(token.createdAt),
+  lastUsedAt: wholeSecondOrNull(token.lastUsedAt),
+  gracePeriodEndsAt: wholeSecondOrNull(token.gracePeriodEndsAt),
+});
+
+/**
+ * Opens the embedded {@link Store}: one SQLite file through libsql's prebuilt engine, no
+ * server, no compiler. The file is put in WAL mode with a busy timeout, and the shipped
+ * migrations are applied unless `migrate: false`.
+ *
+ * Every statement runs synchronously inside libsql, so calls through one store never
+ * interleave inside a statement; multi-statement writes go in one `batch` (a single
+ * transaction), never in an interactive transaction, which libsql would run on a second
+ * connection (and, for `:memory:`, a second, empty database).
+ */
+export async function createSqliteStore(options: SqliteStoreOptions = {}): Promise<Store> {
+  const logger = options.logger ?? console;
+  const client = createClient({ url: options.url ?? DEFAULT_SQLITE_URL });
+  const db = drizzle(client);
+  try {
+    await client.execute(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    await client.execute('PRAGMA journal_mode = WAL');
+    if (options.migrate !== false) await migrate(db);
+  } catch (error) {
+    client.close();
+    throw error;
+  }
+
+  async function guard<T>(
+    component: StoreComponent,
+    operation: string,
+    work: () => Promise<T>,
+    conflict?: string,
+  ): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof StoreConflictError) throw error;
+      if (conflict !== undefined && isDuplicateKey(error)) throw new StoreConflictError(conflict);
+      logger.error(failureLine(component, operation, error));
+      throw new SqliteStoreError(component, operation, errorCode(error));
+    }
+  }
+
+  const first = async <T>(rows: Promise<T[]>): Promise<T | null> => (await rows)[0] ?? null;
+
+  const findOrganisation = (where: SQL) =>
+    first(db.select().from(organisations).where(where).limit(1));
+
+  const findUser = (where: SQL | undefined) => first(db.select().from(users).where(where).limit(1));
+
+  const findToken = (id: string) =>
+    first(db.select().from(tokens).where(eq(tokens.id, id)).limit(1));
+
+  const findSession = (where: SQL) => first(db.select().from(sessions).where(where).limit(1));
+
+  const latestOnBranch = (orgId: string, repo: string, branch: string, baselineOnly: boolean) =>
+    first(
+      db
+        .select(executionColumns)
+        .from(executions)
+        .where(
+          and(
+            eq(executions.orgId, orgId),
+            eq(executions.repo, repo),
+            eq(executions.branch, branch),
+            // Word for word the partial index's condition, so SQLite can use that index.
+            baselineOnly ? BASELINE_ELIGIBLE : undefined,
+          ),
+        )
+        .orderBy(...newestFirst)
+        .limit(1),
+    );
+
+  return {
+    createOrganisation: (org: Organisation) =>
+      guard(
+        'organisations',
+        'createOrganisation',
+        async () => {
+          await db.insert(organisations).values({ ...org, createdAt: wholeSecond(org.createdAt) });
+        },
+        'organisation id or slug already exists',
+      ),
+
+    findOrganisationById: (id: string) =>
+      guard('organisations', 'findOrganisationById', () =>
+        findOrganisation(eq(organisations.id, id)),
+      ),
+
+    findOrganisationBySlug: (slug: string) =>
+      guard('organisations', 'findOrganisationBySlug', () =>
+        findOrganisation(eq(organisations.slug, slug)),
+      ),
+
+    setOrganisationPlan: (id: string, plan: Plan) =>
+      guard('organisations', 'setOrganisationPlan', async () => {
+        const result = await db.update(organisations).set({ plan }).where(eq(organisations.id, id));
+        return result.rowsAffected > 0;
+      }),
+
+    findOrCreateUser: (candidate: User) =>
+      guard(
+        'sessions',
+        'findOrCreateUser',
+        async () => {
+          await db
+            .insert(users)
+            .values({ ...candidate, createdAt: wholeSecond(candidate.createdAt) })
+            .onConflictDoNothing({ target: [users.provider, users.externalId] });
+          const stored = await findUser(
+            and(eq(users.provider, candidate.provider), eq(users.externalId, candidate.externalId)),
+          );
+          if (stored === null) throw new StoreConflictError('user id already exists');
+          return stored;
+        },
+        'user id already exists',
+      ),
+
+    findUserById: (id: string) => guard('sessions', 'findUserById', () => findUser(eq(users.id, id))),
+
+    insertToken: (token: TokenRecord) =>
+      guard(
+        'tokens',
+        'insertToken',
+        async () => {
+          await db.insert(tokens).values(tokenRow(token));
+        },
+        'token id already exists',
+      ),
+
+    findTokenById: (id: string) => guard('tokens', 'findTokenById', () => findToken(id)),
+
+    listTokensByOrg: (orgId: string) =>
+      guard('tokens', 'listTokensByOrg', () =>
+        db
+          .select()
+          .from(tokens)
+          .where(eq(tokens.orgId, orgId))
+          .orderBy(desc(tokens.createdAt), desc(tokens.id)),
+      ),
+
+    updateToken: (id: string, patch: { name?: string; scopes?: string[] }) =>
+      guard('tokens', 'updateToken', async () => {
+        const changes = {
+          ...(patch.name === undefined ? {} : { name: patch.name }),
+          ...(patch.scopes === undefined ? {} : { scopes: patch.scopes }),
+        };
+        if (Object.keys(changes).length > 0) {
+          await db.update(tokens).set(changes).where(eq(tokens.id, id));
+        }
+        return findToken(id);
+      }),
+
+    revokeToken: (id: string) =>
+      guard('tokens', 'revokeToken', async () => {
+        const result = await db.update(tokens).set({ status: 'revoked' }).where(eq(tokens.id, id));
+        return result.rowsAffected > 0;
+      }),
+
+    rotateToken: (oldId: string, replacement: TokenRecord, gracePeriodEndsAt: Date) =>
+      guard(
+        'tokens',
+        'rotateToken',
+        async () => {
+          const isActive = and(eq(tokens.id, oldId), eq(tokens.status, 'active'));
+          const row = tokenRow(replacement);
+          // One transaction: insert the replacement only while the old token is active, then
+          // mark the old one rotating. Atomic across connections and processes alike.
+          const [inserted] = await db.batch([
+            db.insert(tokens).select(
+              db
+                .select({
+                  id: sql`${row.id}`.as('id'),
+                  orgId: sql`${row.orgId}`.as('org_id'),
+                  name: sql`${row.name}`.as('name'),
+                  scopes: sql`${JSON.stringify(row.scopes)}`.as('scopes'),
+                  agentType: sql`${row.agentType}`.as('agent_type'),
+                  hash: sql`${row.hash}`.as('hash'),
+                  status: sql`${row.status}`.as('status'),
+                  createdAt: sql`${row.createdAt.getTime()}`.as('created_at'),
+                  lastUsedAt: sql`${row.lastUsedAt?.getTime() ?? null}`.as('last_used_at'),
+                  gracePeriodEndsAt: sql`${row.gracePeriodEndsAt?.getTime() ?? null}`.as(
+                    'grace_period_ends_at',
+                  ),
+                })
+                .from(tokens)
+                .where(isActive),
+            ),
+            db
+              .update(tokens)
+              .set({ status: 'rotating', gracePeriodEndsAt: wholeSecond(gracePeriodEndsAt) })
+              .where(isActive),
+          ]);
+          return inserted.rowsAffected === 1;
+        },
+        'token id already exists',
+      ),
+
+    touchToken: (id: string, at: Date) =>
+      guard('tokens', 'touchToken', async () => {
+        await db
+          .update(tokens)
+          .set({ lastUsedAt: wholeSecond(at) })
+          .where(eq(tokens.id, id));
+      }),
+
+    insertSession: (session: SessionRecord) =>
+      guard(
+        'sessions',
+        'insertSession',
+        async () => {
+          await db.insert(sessions).values({
+            ...session,
+            createdAt: wholeSecond(session.createdAt),
+            expiresAt: wholeSecond(session.expiresAt),
+          });
+        },
+        'session id or token hash already exists',
+      ),
+
+    findSessionByTokenHash: (tokenHash: string) =>
+      guard('sessions', 'findSessionByTokenHash', () =>
+        findSession(eq(sessions.tokenHash, tokenHash)),
+      ),
+
+    findSessionById: (id: string) =>
+      guard('sessions', 'findSessionById', () => findSession(eq(sessions.id, id))),
+
+    deleteSession: (id: string) =>
+      guard('sessions', 'deleteSession', async () => {
+        const result = await db.delete(sessions).where(eq(sessions.id, id));
+        return result.rowsAffected > 0;
+      }),
+
+    insertExecution: (record: ExecutionRecord) =>
+      guard(
+        'executions',
+        'insertExecution',
+        async () => {
+          await db.batch([
+            db.insert(executions).values({ ...record, createdAt: wholeSecond(record.createdAt) }),
+            db
+              .insert(executionCounters)
+              .values({ orgId: record.orgId, repo: record.repo, total: 1 })
+              .onConflictDoUpdate({
+                target: [executionCounters.orgId, executionCounters.repo],
+                set: { total: sql`${executionCounters.total} + 1` },
+              }),
+          ]);
+        },
+        'execution id already exists',
+      ),
+
+    listExecutions: (query: ListExecutionsQuery) =>
+      guard('executions', 'listExecutions', () => {
+        const { after } = query;
+        return db
+          .select(executionColumns)
+          .from(executions)
+          .where(
+            and(
+              eq(executions.orgId, query.orgId),
+              eq(executions.repo, query.repo),
+              after === undefined
+                ? undefined
+                : or(
+                    lt(executions.createdAt, after.createdAt),
+                    and(eq(executions.createdAt, after.createdAt), lt(executions.id, after.id)),
+                  ),
+            ),
+          )
+          .orderBy(...newestFirst)
+          .limit(query.limit);
+      }),
+
+    countExecutions: (orgId: string, repo: string) =>
+      guard('executions', 'countExecutions', async () => {
+        const row = await first(
+          db
+            .select({ total: executionCounters.total })
+            .from(executionCounters)
+            .where(and(eq(executionCounters.orgId, orgId), eq(executionCounters.repo, repo))),
+        );
+        return row?.total ?? 0;
+      }),
+
+    findBaseline: (orgId: string, repo: string, branch: string) =>
+      guard('executions', 'findBaseline', () => latestOnBranch(orgId, repo, branch, true)),
+
+    findLatestExecution: (orgId: string, repo: string, branch: string) =>
+      guard('executions', 'findLatestExecution', () => latestOnBranch(orgId, repo, branch, false)),
+
+    claimWebhookEvent: (provider: string, eventId: string, at: Date) =>
+      guard('webhooks', 'claimWebhookEvent', async () => {
+        const result = await db
+          .insert(webhookEvents)
+          .values({ provider, eventId, claimedAt: wholeSecond(at) })
+          .onConflictDoNothing();
+        return result.rowsAffected === 1;
+      }),
+
+    releaseWebhookEvent: (provider: string, eventId: string) =>
+      guard('webhooks', 'releaseWebhookEvent', async () => {
+        await db
+          .delete(webhookEvents)
+          .where(and(eq(webhookEvents.provider, provider), eq(webhookEvents.eventId, eventId)));
+      }),
+
+    close: async () => {
+      client.close();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const packageDir = fileURLToPath(new URL('../', import.meta.url));
+const sourceDir = `${packageDir}src/`;
+
+function importSpecifiers(source: string): string[] {
+  const patterns = [
+    /\b(?:import|export)\s[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\b(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((m) => m[1] ?? ''));
+}
+
+describe('@covgate/webhook-signature stands alone', () => {
+  const sources = readdirSync(sourceDir).filter((file) => file.endsWith('.ts'));
+
+  it('has sources to check', () => {
+    expect(sources).toContain('index.ts');
+  });
+
+  it.each(sources)('%s imports only relative modules and node: built-ins', (file) => {
+    const specifiers = importSpecifiers(readFileSync(sourceDir + file, 'utf8'));
+    for (const specifier of specifiers) {
+      const isBuiltin =
+        specifier.startsWith('node:') && builtinModules.includes(specifier.slice(5));
+      expect(specifier.startsWith('./') || isBuiltin, specifier).toBe(true);
+    }
+  });
+
+  it('declares no runtime or peer dependencies', () => {
+    const manifest = JSON.parse(readFileSync(`${packageDir}package.json`, 'utf8'));
+    for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
+      expect(Object.keys(manifest[field] ?? {}), field).toEqual([]);
+    }
+  });
+
+  it('recognises a bare import as one, so the check above can fail', () => {
+    expect(importSpecifiers("import { z } from 'zod';\nimport 'pino';")).toEqual(['zod', 'pino']);
+  });
+});

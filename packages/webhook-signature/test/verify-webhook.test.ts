@@ -1,0 +1,173 @@
+import {
+  providerA,
+  providerB,
+  razorpayPreset,
+  signRawBodyPayload,
+  signTimestampedPayload,
+  stripePreset,
+  verifyWebhook,
+  type WebhookProvider,
+} from '@covgate/webhook-signature';
+import Stripe from 'stripe';
+import { describe, expect, it } from 'vitest';
+
+const SECRET = 'shared_test_secret';
+const T = 1_700_000_000;
+const BODY = '{"id":"evt_42","type":"subscription.updated"}';
+const now = () => T * 1000;
+const timestampedHeader = signTimestampedPayload({ payload: BODY, secret: SECRET, timestamp: T });
+const rawBodyHeader = signRawBodyPayload({ payload: BODY, secret: SECRET });
+
+describe('provider presets', () => {
+  it('describe provider A and provider B with the neutral names of the spec', () => {
+    expect(providerA).toEqual({
+      name: 'provider-a',
+      signatureHeader: 'Provider-A-Signature',
+      secretEnv: 'PROVIDER_A_WEBHOOK_SECRET',
+      scheme: 'timestamped',
+    });
+    expect(providerB).toEqual({
+      name: 'provider-b',
+      signatureHeader: 'X-Provider-B-Signature',
+      secretEnv: 'PROVIDER_B_WEBHOOK_SECRET',
+      scheme: 'raw-body',
+      eventIdHeader: 'X-Provider-B-Event-Id',
+    });
+  });
+
+  it('describe Stripe and Razorpay with their real header and variable names', () => {
+    expect(stripePreset).toEqual({
+      name: 'stripe',
+      signatureHeader: 'Stripe-Signature',
+      secretEnv: 'STRIPE_WEBHOOK_SECRET',
+      scheme: 'timestamped',
+    });
+    expect(razorpayPreset).toEqual({
+      name: 'razorpay',
+      signatureHeader: 'X-Razorpay-Signature',
+      secretEnv: 'RAZORPAY_WEBHOOK_SECRET',
+      scheme: 'raw-body',
+      eventIdHeader: 'X-Razorpay-Event-Id',
+    });
+  });
+
+  it('cannot be modified by one embedder for everyone', () => {
+    for (const preset of [providerA, providerB, stripePreset, razorpayPreset]) {
+      expect(Object.isFrozen(preset)).toBe(true);
+    }
+  });
+});
+
+describe('verifyWebhook', () => {
+  it('verifies provider A from Fetch Headers, whatever the header case', () => {
+    const headers = new Headers({ 'provider-a-signature': timestampedHeader });
+    expect(verifyWebhook(providerA, { payload: BODY, headers, secret: SECRET, now })).toEqual({
+      ok: true,
+      timestamp: T,
+    });
+  });
+
+  it('verifies provider B from a Node-style record with lower-case keys', () => {
+    const headers = { 'x-provider-b-signature': rawBodyHeader, 'x-provider-b-event-id': 'evt_42' };
+    expect(verifyWebhook(providerB, { payload: BODY, headers, secret: SECRET })).toEqual({
+      ok: true,
+    });
+  });
+
+  it('finds a record key spelled in any case', () => {
+    const headers = { 'X-RAZORPAY-SIGNATURE': rawBodyHeader };
+    expect(verifyWebhook(razorpayPreset, { payload: BODY, headers, secret: SECRET }).ok).toBe(true);
+  });
+
+  it('verifies a Stripe-SDK-signed request with the Stripe preset', () => {
+    const header = new Stripe('sk_test_not_a_real_key').webhooks.generateTestHeaderString({
+      payload: BODY,
+      secret: SECRET,
+      timestamp: T,
+    });
+    const headers = new Headers({ 'Stripe-Signature': header });
+    expect(verifyWebhook(stripePreset, { payload: BODY, headers, secret: SECRET, now }).ok).toBe(
+      true,
+    );
+  });
+
+  it('looks only at the provider own header', () => {
+    const headers = new Headers({ 'Stripe-Signature': timestampedHeader });
+    expect(verifyWebhook(providerA, { payload: BODY, headers, secret: SECRET, now })).toEqual({
+      ok: false,
+      reason: 'missing_header',
+    });
+  });
+
+  it('applies the provider scheme, so a raw-body signature never passes as timestamped', () => {
+    const headers = { 'provider-a-signature': rawBodyHeader };
+    expect(verifyWebhook(providerA, { payload: BODY, headers, secret: SECRET, now })).toEqual({
+      ok: false,
+      reason: 'malformed_header',
+    });
+  });
+
+  it('applies the provider tolerance', () => {
+    const strict: WebhookProvider = { ...providerA, toleranceSeconds: 10 };
+    const headers = { 'provider-a-signature': timestampedHeader };
+    const late = () => (T + 11) * 1000;
+    expect(verifyWebhook(strict, { payload: BODY, headers, secret: SECRET, now: late })).toEqual({
+      ok: false,
+      reason: 'timestamp_outside_tolerance',
+    });
+    expect(verifyWebhook(providerA, { payload: BODY, headers, secret: SECRET, now: late }).ok).toBe(
+      true,
+    );
+  });
+
+  it('fails closed when the provider secret variable is unset', () => {
+    const env: Record<string, string | undefined> = {};
+    const headers = { 'x-provider-b-signature': rawBodyHeader };
+    expect(
+      verifyWebhook(providerB, { payload: BODY, headers, secret: env[providerB.secretEnv] }),
+    ).toEqual({ ok: false, reason: 'missing_secret' });
+  });
+
+  it('treats a repeated signature header in a record like Fetch Headers does', () => {
+    const twice = new Headers();
+    twice.append('Provider-A-Signature', timestampedHeader);
+    twice.append('Provider-A-Signature', timestampedHeader);
+    const asArray = { 'provider-a-signature': [timestampedHeader, timestampedHeader] };
+    const asTwoSpellings = {
+      'provider-a-signature': timestampedHeader,
+      'Provider-A-Signature': timestampedHeader,
+    };
+    for (const headers of [twice, asArray, asTwoSpellings]) {
+      expect(verifyWebhook(providerA, { payload: BODY, headers, secret: SECRET, now })).toEqual({
+        ok: false,
+        reason: 'malformed_header',
+      });
+    }
+    const rawTwice = { 'x-provider-b-signature': [rawBodyHeader, rawBodyHeader] };
+    expect(verifyWebhook(providerB, { payload: BODY, headers: rawTwice, secret: SECRET })).toEqual({
+      ok: false,
+      reason: 'signature_mismatch',
+    });
+  });
+
+  it('accepts a record value given as a one-element array', () => {
+    const headers = { 'x-provider-b-signature': [rawBodyHeader] };
+    expect(verifyWebhook(providerB, { payload: BODY, headers, secret: SECRET }).ok).toBe(true);
+  });
+
+  it('reports an absent header as missing for both schemes', () => {
+    for (const provider of [providerA, providerB]) {
+      expect(verifyWebhook(provider, { payload: BODY, headers: {}, secret: SECRET, now })).toEqual({
+        ok: false,
+        reason: 'missing_header',
+      });
+    }
+  });
+
+  it('refuses a provider with an unknown scheme', () => {
+    const broken = { ...providerA, scheme: 'md5' } as unknown as WebhookProvider;
+    expect(() => verifyWebhook(broken, { payload: BODY, headers: {}, secret: SECRET })).toThrow(
+      TypeError,
+    );
+  });
+});
