@@ -1,7 +1,7 @@
 /**
- * `@covgate/core/testing`: the storage conformance suite and fixture builders, for testing
- * `Store` implementations and code built on covgate. Needs `vitest` (an optional peer
- * dependency of `@covgate/core`).
+ * `@covgate/core/testing`: the storage conformance suite, the HTTP contract suite and fixture
+ * builders, for testing `Store` implementations and code built on covgate. Needs `vitest`
+ * (an optional peer dependency of `@covgate/core`).
  */
 
 export {
@@ -19,10 +19,10 @@ export {
   randomSuffix,
   secondsAfter,
 } from './testing/fixtures.js';
-export {
-  type ContractContext,
-  type HttpContractOptions,
-  type StartServer,
-  type StartedServer,
+export type {
+  ContractContext,
+  HttpContractOptions,
+  StartedServer,
+  StartServer,
 } from './testing/http-contract/harness.js';
 export { runHttpContractSuite } from './testing/http-contract/suite.js';

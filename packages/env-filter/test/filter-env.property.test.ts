@@ -8,9 +8,11 @@ import { describe, expect, it } from 'vitest';
 
 const NEVER = new Set(NEVER_FORWARDED_ENV_NAMES);
 
-// Names worth hitting often: allowlisted ones and the never-forwarded ones, in random case.
+// Names worth hitting often: allowlisted ones and the never-forwarded ones, in random case, and
+// a small pool so that one name regularly appears in two spellings.
 const nameArbitrary = fc.oneof(
   fc.string(),
+  fc.mixedCase(fc.constantFrom('PATH', 'SystemRoot', 'LC_ALL')),
   fc.mixedCase(fc.constantFrom(...DEFAULT_ALLOWED_ENV_NAMES)),
   fc.mixedCase(fc.constantFrom(...NEVER_FORWARDED_ENV_NAMES)),
   fc.constantFrom('__proto__', 'constructor', 'prototype', '=C:', 'LC_ALL'),
@@ -66,6 +68,16 @@ describe('filterEnv: properties over arbitrary environments', () => {
         const keys = Object.keys(filterEnv(env as Record<string, string | undefined>, options));
         const folded = keys.map((k) => k.replace(/[a-z]/g, (c) => c.toUpperCase()));
         expect(new Set(folded).size).toBe(keys.length);
+      }),
+    );
+  });
+
+  it('keeps exactly the spelling first in code-unit order when one name has several', () => {
+    const spellings = fc.uniqueArray(fc.mixedCase(fc.constant('path')), { minLength: 2 });
+    fc.assert(
+      fc.property(spellings, fc.string(), (names, value) => {
+        const env = Object.fromEntries(names.map((name) => [name, value]));
+        expect(Object.keys(filterEnv(env))).toEqual([[...names].sort()[0]]);
       }),
     );
   });

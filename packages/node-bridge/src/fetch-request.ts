@@ -20,9 +20,10 @@ export interface ToFetchRequestOptions {
   maxBodyBytes?: number;
   /**
    * The body when a framework already read it: the exact bytes received (never a
-   * re-serialisation), or `null` for no body. Default: streamed from `req`.
+   * re-serialisation), a stream to read instead (such as {@link erroredBody}), or `null`
+   * for no body. Default: streamed from `req`.
    */
-  body?: Uint8Array | null;
+  body?: Uint8Array | ReadableStream<Uint8Array> | null;
   /** Aborts the request, typically {@link clientDisconnectSignal}. */
   signal?: AbortSignal;
 }
@@ -45,10 +46,10 @@ export function toFetchRequest(req: IncomingMessage, options: ToFetchRequestOpti
   const url = new URL(`${origin}${pathAndQueryOf(options.url ?? req.url ?? '/')}`);
   const headers = requestHeadersOf(req);
   const body = method === 'GET' || method === 'HEAD' ? null : bodyOf(req, options, maxBodyBytes);
-  if (options.body !== undefined && body !== null) {
+  if (options.body instanceof Uint8Array && body !== null) {
     // The framework may have decoded the transfer; the bytes given are what covgate gets.
     headers.delete('transfer-encoding');
-    headers.set('content-length', String(options.body?.byteLength ?? 0));
+    headers.set('content-length', String(options.body.byteLength));
   }
   const init: RequestInit & { duplex?: 'half' } = { method, headers, body };
   if (body instanceof ReadableStream) init.duplex = 'half';
@@ -70,7 +71,12 @@ function bodyOf(
   return options.body as Uint8Array<ArrayBuffer>;
 }
 
-function failingStream(error: Error): ReadableStream<Uint8Array> {
+/**
+ * A body whose first read fails with `error`: how an adapter whose framework refused the
+ * body (Hapi's own size check) lets the core give its usual answer, e.g. a
+ * {@link PayloadTooLargeError} for `413 {"error":"payload too large"}`.
+ */
+export function erroredBody(error: Error): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.error(error);

@@ -2,7 +2,7 @@ import { type ServerResponse, validateHeaderName, validateHeaderValue } from 'no
 
 /**
  * Writes a Fetch `Response` to a Node response: status, headers (each `Set-Cookie` as its
- * own header line, never joined), and the body streamed chunk by chunk, waiting for the
+ * own header line, never joined, added to any a host framework already set), and the body streamed chunk by chunk, waiting for the
  * socket to drain (backpressure).
  *
  * Throws before writing anything when a header is one Node cannot send. Resolves once the
@@ -24,7 +24,7 @@ export async function writeFetchResponse(res: ServerResponse, response: Response
   res.statusCode = response.status;
   if (response.statusText !== '') res.statusMessage = response.statusText;
   for (const [name, value] of headers) res.setHeader(name, value);
-  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+  if (cookies.length > 0) res.appendHeader('set-cookie', cookies);
   if (response.body === null) {
     res.end();
     return;

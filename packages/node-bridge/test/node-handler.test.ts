@@ -175,7 +175,9 @@ describe('createNodeHandler: base path', () => {
 describe('createNodeHandler: body limit', () => {
   it('accepts a body of exactly the limit', async () => {
     const { origin } = await serveFake({ maxBodyBytes: 16 });
-    const echo = await echoOf(await fetch(`${origin}/v1/echo`, { method: 'POST', body: 'x'.repeat(16) }));
+    const echo = await echoOf(
+      await fetch(`${origin}/v1/echo`, { method: 'POST', body: 'x'.repeat(16) }),
+    );
     expect(Buffer.from(echo.body!, 'base64').toString()).toBe('x'.repeat(16));
   });
 
@@ -208,10 +210,16 @@ describe('createNodeHandler: body limit', () => {
 
   it('holds to 1 MiB by default', async () => {
     const { origin } = await serveFake();
-    const exact = await fetch(`${origin}/v1/echo`, { method: 'POST', body: new Uint8Array(1024 * 1024) });
+    const exact = await fetch(`${origin}/v1/echo`, {
+      method: 'POST',
+      body: new Uint8Array(1024 * 1024),
+    });
     expect(exact.status).toBe(200);
     await exact.arrayBuffer();
-    const over = await fetch(`${origin}/v1/echo`, { method: 'POST', body: new Uint8Array(1024 * 1024 + 1) });
+    const over = await fetch(`${origin}/v1/echo`, {
+      method: 'POST',
+      body: new Uint8Array(1024 * 1024 + 1),
+    });
     expect(over.status).toBe(413);
     expect(await over.json()).toEqual({ error: 'payload too large' });
   });
@@ -329,7 +337,9 @@ describe('createNodeHandler: failures', () => {
     expect(response.status).toBe(500);
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(await response.text()).toBe('{"error":"internal error"}');
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: expect.stringContaining('hunter2') }));
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ message: expect.stringContaining('hunter2') }),
+    );
   });
 
   it('answers 500 when the API returns something that is not a Response', async () => {

@@ -1,14 +1,139 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStoreConformanceSuite } from '@covgate/core/testing';
-import { createSqliteStore } from '@covgate/sqlite';
-import { afterAll } from 'vitest';
+import {
+  buildExecution,
+  buildOrganisation,
+  buildTokenRecord,
+  runStoreConformanceSuite,
+} from '@covgate/core/testing';
+import { createSqliteStore, migrate, SqliteStoreError } from '@covgate/sqlite';
+import { createClient } from '@libsql/client';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const directory = mkdtempSync(join(tmpdir(), 'covgate-sqlite-'));
-const fileUrl = `file:${join(directory, 'conformance.db')}`;
+const fileUrl = (name: string): string => `file:${join(directory, name)}`;
 
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-runStoreConformanceSuite('sqlite file', { createStore: () => createSqliteStore({ url: fileUrl }) });
-runStoreConformanceSuite('sqlite :memory:', { createStore: () => createSqliteStore({ url: ':memory:' }) });
+runStoreConformanceSuite('sqlite file', {
+  createStore: () => createSqliteStore({ url: fileUrl('conformance.db') }),
+});
+runStoreConformanceSuite('sqlite :memory:', {
+  createStore: () => createSqliteStore({ url: ':memory:' }),
+});
+
+/** Runs `query` on a separate connection to the file and returns the first row. */
+async function firstRow(url: string, query: string): Promise<Record<string, unknown> | undefined> {
+  const client = createClient({ url });
+  try {
+    return (await client.execute(query)).rows[0];
+  } finally {
+    client.close();
+  }
+}
+
+describe('sqlite store', () => {
+  it('keeps every record after the store is closed and the file reopened', async () => {
+    const url = fileUrl('persistence.db');
+    const org = buildOrganisation();
+    const token = buildTokenRecord({ orgId: org.id, scopes: ['execute', 'read'] });
+    const execution = buildExecution({ orgId: org.id, repo: 'Persist' });
+    const writer = await createSqliteStore({ url });
+    await writer.createOrganisation(org);
+    await writer.insertToken(token);
+    await writer.insertExecution(execution);
+    await writer.claimWebhookEvent('provider-a', 'evt_1', new Date());
+    await writer.close();
+
+    const reader = await createSqliteStore({ url });
+    try {
+      expect(await reader.findOrganisationBySlug(org.slug)).toEqual(org);
+      expect(await reader.findTokenById(token.id)).toEqual(token);
+      expect(await reader.listExecutions({ orgId: org.id, repo: 'Persist', limit: 10 })).toEqual([
+        execution,
+      ]);
+      expect(await reader.countExecutions(org.id, 'Persist')).toBe(1);
+      expect(await reader.claimWebhookEvent('provider-a', 'evt_1', new Date())).toBe(false);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('applies migrations idempotently: reopening and migrating again change nothing', async () => {
+    const url = fileUrl('idempotent.db');
+    await migrate({ url });
+    await migrate({ url });
+    const store = await createSqliteStore({ url });
+    await store.close();
+
+    expect(await firstRow(url, 'SELECT COUNT(*) AS n FROM __drizzle_migrations')).toEqual({ n: 1 });
+  });
+
+  it('puts the file in WAL mode so readers do not block the writer', async () => {
+    const url = fileUrl('wal.db');
+    const store = await createSqliteStore({ url });
+    await store.close();
+
+    expect(await firstRow(url, 'PRAGMA journal_mode')).toEqual({ journal_mode: 'wal' });
+  });
+
+  it('keeps totals exact with 100 parallel inserts through two stores on one file', async () => {
+    const url = fileUrl('shared.db');
+    const stores = [await createSqliteStore({ url }), await createSqliteStore({ url })];
+    try {
+      const first = buildExecution();
+      const records = Array.from({ length: 100 }, () =>
+        buildExecution({ orgId: first.orgId, repo: first.repo }),
+      );
+
+      await Promise.all(records.map((record, index) => stores[index % 2]!.insertExecution(record)));
+
+      expect(await stores[0]!.countExecutions(first.orgId, first.repo)).toBe(100);
+      expect(await stores[1]!.listExecutions({ ...first, limit: 100 })).toHaveLength(100);
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+    }
+  });
+
+  it('logs a prefixed line and throws a message free of SQL when a table is missing', async () => {
+    const lines: string[] = [];
+    const store = await createSqliteStore({
+      url: ':memory:',
+      migrate: false,
+      logger: { error: (line) => lines.push(line) },
+    });
+    try {
+      const error = await store.countExecutions('org_x', 'repo').catch((e: unknown) => e);
+
+      expect(error).toBeInstanceOf(SqliteStoreError);
+      expect((error as Error).message).toBe('[executions] countExecutions failed: SQLITE_ERROR');
+      expect(lines).toEqual([
+        '[executions] countExecutions failed: SQLITE_ERROR: SQLITE_ERROR: no such table: execution_counters',
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('fails like any infrastructure error once closed', async () => {
+    const lines: string[] = [];
+    const store = await createSqliteStore({
+      url: ':memory:',
+      logger: { error: (line) => lines.push(line) },
+    });
+    await store.close();
+
+    await expect(store.findTokenById('x')).rejects.toThrow(
+      '[tokens] findTokenById failed: CLIENT_CLOSED',
+    );
+    expect(lines[0]).toMatch(/^\[tokens\] findTokenById failed: CLIENT_CLOSED/);
+  });
+
+  it('refuses to open a file that is not a SQLite database', async () => {
+    const path = join(directory, 'not-a-database.db');
+    writeFileSync(path, 'this is plain text, not a database file '.repeat(50));
+
+    await expect(createSqliteStore({ url: `file:${path}` })).rejects.toThrow(/NOTADB/);
+  });
+});

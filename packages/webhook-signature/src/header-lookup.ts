@@ -14,7 +14,7 @@ export function lookupHeader(headers: HeadersInput, name: string): string | unde
   const values = Object.keys(headers)
     .filter((key) => key.toLowerCase() === wanted)
     .flatMap((key) => headers[key] ?? []);
-  return values.length > 0 ? values[0] : undefined;
+  return values.length > 0 ? values.join(', ') : undefined;
 }
 
 // Duck-typed so that any Fetch-style Headers (undici, polyfills) qualifies; a plain record's

@@ -79,6 +79,22 @@ describe('interoperability with the official Stripe SDK', () => {
     ).toThrow(/No signatures found matching the expected signature/);
   });
 
+  it('agrees with Stripe that an uppercase hex signature does not match', () => {
+    const header = signTimestampedPayload({ payload: BODY, secret: SECRET, timestamp: T });
+    const upper = header.replace(/v1=([0-9a-f]+)/, (_, hex: string) => `v1=${hex.toUpperCase()}`);
+    expect(() =>
+      stripe.webhooks.constructEvent(BODY, upper, SECRET, 300, undefined, T * 1000),
+    ).toThrow(/No signatures found matching the expected signature/);
+    expect(
+      verifyTimestampedSignature({
+        payload: BODY,
+        header: upper,
+        secret: SECRET,
+        now: () => T * 1000,
+      }),
+    ).toEqual({ ok: false, reason: 'signature_mismatch' });
+  });
+
   it('agrees with Stripe that a signature 301 s old is outside the tolerance', () => {
     const header = signTimestampedPayload({ payload: BODY, secret: SECRET, timestamp: T });
     const receivedAt = (T + 301) * 1000;

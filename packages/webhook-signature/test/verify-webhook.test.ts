@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import {
   providerA,
   providerB,
@@ -68,7 +69,10 @@ describe('verifyWebhook', () => {
   });
 
   it('verifies provider B from a Node-style record with lower-case keys', () => {
-    const headers = { 'x-provider-b-signature': rawBodyHeader, 'x-provider-b-event-id': 'evt_42' };
+    const headers: IncomingHttpHeaders = {
+      'x-provider-b-signature': rawBodyHeader,
+      'x-provider-b-event-id': 'evt_42',
+    };
     expect(verifyWebhook(providerB, { payload: BODY, headers, secret: SECRET })).toEqual({
       ok: true,
     });

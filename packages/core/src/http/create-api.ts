@@ -1,6 +1,7 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 import { type AuditSink, createAuditLogger, stdoutAuditSink } from '../audit/audit-sink.js';
+import { type OAuthOptions, resolveOAuthOptions } from '../oauth/oauth-options.js';
 import { resolveSessionLifetimeSeconds } from '../sessions/session-rules.js';
 import type { Store } from '../storage/store.js';
 import { type Clock, systemClock } from '../time/timestamp.js';
@@ -11,6 +12,7 @@ import {
   createVerificationThrottle,
 } from '../tokens/verification-throttle.js';
 import { VerifiedTokenCache } from '../tokens/verified-token-cache.js';
+import { type WebhookOptions, resolveWebhookOptions } from '../webhooks/webhook-options.js';
 import { ApiError, ERRORS, InfrastructureError } from './api-error.js';
 import type { CovgateApi, RequestContext } from './api-types.js';
 import { corsHeaders, parseAllowedOrigins } from './cors.js';
@@ -54,6 +56,16 @@ export interface CreateApiOptions {
   verificationThrottle?: VerificationThrottle;
   /** TTL of the verified-token cache in ms (at most 10 000). */
   tokenCacheTtlMs?: number;
+  /**
+   * Browser login through code hosts (`GET /auth/{code_host}` and its callback); without it
+   * both routes answer `501`. See `docs/oauth.md`.
+   */
+  oauth?: OAuthOptions;
+  /**
+   * Payment-provider webhook receivers (`POST /v1/webhooks/{provider}`); by default
+   * `provider-a` and `provider-b` without secrets, which answer `500`. See `docs/webhooks.md`.
+   */
+  webhooks?: WebhookOptions;
 }
 
 /** Methods of every path for CORS preflights. */
@@ -117,7 +129,14 @@ function withHeaders(response: Response, headers: Headers): Response {
  */
 export function createApi(options: CreateApiOptions): CovgateApi {
   const services = buildServices(options);
-  const router = new Router<RouteHandler>(coreRoutes());
+  const router = new Router<RouteHandler>(
+    coreRoutes({
+      oauth: options.oauth
+        ? resolveOAuthOptions(options.oauth, services.settings.sessionSecret, services.clock)
+        : undefined,
+      webhooks: resolveWebhookOptions(options.webhooks),
+    }),
+  );
 
   async function route(scope: RequestScope): Promise<Response> {
     const { request } = scope;

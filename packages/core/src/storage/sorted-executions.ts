@@ -3,8 +3,8 @@ import type { ExecutionCursor, ExecutionRecord } from './store.js';
 
 /**
  * Execution records of one scope (a repository, or a branch of it) kept sorted oldest first,
- * so the newest record is at the end: appending in arrival order is the common, O(1) case
- * and a page is a walk backwards from a binary-searched position.
+ * so the newest record is at the end: a record arriving in time order is appended after a
+ * binary search, and a page is a walk backwards from a binary-searched position.
  */
 export class SortedExecutions {
   readonly #records: ExecutionRecord[] = [];

@@ -80,7 +80,9 @@ export function createFakeCore(): FakeCore {
       case '/health':
       case '/v1/echo': {
         const body =
-          request.body === null ? null : Buffer.from(await request.arrayBuffer()).toString('base64');
+          request.body === null
+            ? null
+            : Buffer.from(await request.arrayBuffer()).toString('base64');
         const echo: Echo = {
           method: request.method,
           url: request.url,

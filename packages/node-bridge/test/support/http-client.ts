@@ -1,4 +1,4 @@
-import { type OutgoingHttpHeaders, request } from 'node:http';
+import { request } from 'node:http';
 
 /** A response as `node:http` received it, raw header lines included. */
 export interface RawResponse {
@@ -13,17 +13,29 @@ export interface RawResponse {
  */
 export function httpRequest(
   url: string,
-  options: { method?: string; headers?: OutgoingHttpHeaders; body?: Uint8Array | string } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string | string[]>;
+    body?: Uint8Array | string;
+  } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }),
-      );
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            rawHeaders: res.rawHeaders,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });

@@ -9,6 +9,15 @@ import type { RouteHandler } from '../services.js';
 const validateBody = z.object({ token: z.string() }).strict();
 
 /**
+ * A body token travels in the Bearer header only when it survives there unchanged: header
+ * values are trimmed and refuse control characters, so `" cvg_..."` would turn valid and
+ * `"cvg_...\n"` would throw. Anything else cannot be a token and is replaced by a value that
+ * never authenticates (same 401 and audit line as any other invalid token).
+ */
+const HEADER_SAFE_TOKEN = /^[\x21-\x7e]+$/;
+const NEVER_VALID_TOKEN = 'invalid';
+
+/**
  * `POST /v1/auth/validate`: the token comes from `Authorization: Bearer` or the body
  * `{"token": "..."}`; a body that is present but malformed is `400 malformed request`.
  */
@@ -20,7 +29,10 @@ export const postAuthValidate: RouteHandler = async (scope) => {
     if (!parsed.success) throw new ApiError(400, ERRORS.malformedRequest);
     if (!request.headers.has('authorization')) {
       const headers = new Headers(request.headers);
-      headers.set('authorization', `Bearer ${parsed.data.token}`);
+      const token = HEADER_SAFE_TOKEN.test(parsed.data.token)
+        ? parsed.data.token
+        : NEVER_VALID_TOKEN;
+      headers.set('authorization', `Bearer ${token}`);
       request = new Request(request.url, { method: request.method, headers });
     }
   }

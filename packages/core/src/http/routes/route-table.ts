@@ -1,9 +1,12 @@
+import type { OAuthSettings } from '../../oauth/oauth-options.js';
+import type { WebhookSettings } from '../../webhooks/webhook-options.js';
 import type { Route } from '../router.js';
 import type { RouteHandler } from '../services.js';
 import { postAuthValidate } from './auth-validate.js';
 import { getBadge } from './badge.js';
 import { createExecution, listExecutions } from './executions.js';
 import { getHealth } from './health.js';
+import { oauthRoutes } from './oauth.js';
 import { createSession, deleteSession } from './sessions.js';
 import {
   createToken,
@@ -13,9 +16,16 @@ import {
   revokeToken,
   rotateToken,
 } from './tokens.js';
+import { webhookRoutes } from './webhooks.js';
+
+/** The optional features that add routes: OAuth login (`501` without it) and webhooks. */
+export interface RouteFeatures {
+  oauth?: OAuthSettings | undefined;
+  webhooks: WebhookSettings;
+}
 
 /** Every route of the API, in one table. */
-export function coreRoutes(): Route<RouteHandler>[] {
+export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
   return [
     { method: 'GET', pattern: '/health', handler: getHealth },
     { method: 'POST', pattern: '/v1/auth/validate', handler: postAuthValidate },
@@ -30,5 +40,7 @@ export function coreRoutes(): Route<RouteHandler>[] {
     { method: 'DELETE', pattern: '/v1/tokens/{id}', handler: revokeToken },
     { method: 'POST', pattern: '/v1/tokens/{id}/rotate', handler: rotateToken },
     { method: 'GET', pattern: '/v1/badge/{org}/{repo}', handler: getBadge },
+    ...webhookRoutes(features.webhooks),
+    ...oauthRoutes(features.oauth),
   ];
 }

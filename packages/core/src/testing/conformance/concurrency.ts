@@ -7,13 +7,14 @@ import {
   randomSuffix,
   secondsAfter,
 } from '../fixtures.js';
+import { givenOrganisation } from './parents.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
 /** Conformance tests of the guarantees that must hold under concurrent calls. */
 export function describeConcurrency(store: StoreUnderTest): void {
   describe('concurrency', () => {
     it('counts and lists exactly 50 executions inserted in parallel', async () => {
-      const orgId = newPrefixedId('org_');
+      const orgId = await givenOrganisation(store());
       const repo = `repo-${randomSuffix()}`;
       const records = Array.from({ length: 50 }, (_, index) =>
         buildExecution({ orgId, repo, createdAt: secondsAfter(FIXTURE_TIME, index % 7) }),
@@ -42,7 +43,7 @@ export function describeConcurrency(store: StoreUnderTest): void {
     });
 
     it('lets exactly one of 10 parallel rotations of one token succeed', async () => {
-      const old = buildTokenRecord();
+      const old = buildTokenRecord({ orgId: await givenOrganisation(store()) });
       await store().insertToken(old);
       const replacements = Array.from({ length: 10 }, () => buildTokenRecord({ orgId: old.orgId }));
 
@@ -59,7 +60,7 @@ export function describeConcurrency(store: StoreUnderTest): void {
     });
 
     it('makes a revocation visible to the next lookup while other lookups run', async () => {
-      const token = buildTokenRecord();
+      const token = buildTokenRecord({ orgId: await givenOrganisation(store()) });
       await store().insertToken(token);
       const lookups = Array.from({ length: 10 }, () => store().findTokenById(token.id));
 

@@ -8,13 +8,8 @@ import {
   randomSuffix,
   secondsAfter,
 } from '../fixtures.js';
+import { givenOrganisation } from './parents.js';
 import type { StoreUnderTest } from './store-under-test.js';
-
-/** A fresh (org, repo) pair so tests never see each other's records in a shared database. */
-const freshRepo = (): { orgId: string; repo: string } => ({
-  orgId: newPrefixedId('org_'),
-  repo: `repo-${randomSuffix()}`,
-});
 
 /** The expected newest-first order of records: `createdAt` desc, then `id` desc. */
 const newestFirst = (records: ExecutionRecord[]): ExecutionRecord[] =>
@@ -22,11 +17,17 @@ const newestFirst = (records: ExecutionRecord[]): ExecutionRecord[] =>
     (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1),
   );
 
-/** Conformance tests of {@link ExecutionStore}. */
+/** Conformance tests of `ExecutionStore`. */
 export function describeExecutions(store: StoreUnderTest): void {
+  /** A repository of a freshly created organisation, so tests never see each other's records. */
+  const givenRepo = async (): Promise<{ orgId: string; repo: string }> => ({
+    orgId: await givenOrganisation(store()),
+    repo: `repo-${randomSuffix()}`,
+  });
+
   describe('executions', () => {
     it('lists inserted executions newest first with every field intact', async () => {
-      const where = freshRepo();
+      const where = await givenRepo();
       const older = buildExecution({ ...where, createdAt: FIXTURE_TIME, delta: '-0.40' });
       const newer = buildExecution({
         ...where,
@@ -43,7 +44,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('orders by creation time, not by insertion order', async () => {
-      const where = freshRepo();
+      const where = await givenRepo();
       const records = [3, 1, 4, 0, 2].map((offset) =>
         buildExecution({ ...where, createdAt: secondsAfter(FIXTURE_TIME, offset) }),
       );
@@ -53,7 +54,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('breaks a tie on creation time by id, highest first', async () => {
-      const where = freshRepo();
+      const where = await givenRepo();
       const [low, middle, high] = [1, 2, 3].map(() => buildExecution({ ...where }));
       for (const record of [middle!, high!, low!]) await store().insertExecution(record);
 
@@ -61,7 +62,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('returns at most limit records, the newest ones', async () => {
-      const where = freshRepo();
+      const where = await givenRepo();
       const records = [0, 1, 2, 3, 4].map((offset) =>
         buildExecution({ ...where, createdAt: secondsAfter(FIXTURE_TIME, offset) }),
       );
@@ -76,7 +77,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('pages with the cursor through every record exactly once, in order', async () => {
-      const where = freshRepo();
+      const where = await givenRepo();
       // Three records per second, so pages break inside runs of equal timestamps.
       const records = Array.from({ length: 25 }, (_, index) =>
         buildExecution({ ...where, createdAt: secondsAfter(FIXTURE_TIME, Math.floor(index / 3)) }),
@@ -103,7 +104,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('continues strictly after the cursor, excluding the cursor record itself', async () => {
-      const where = freshRepo();
+      const where = await givenRepo();
       const [a, b, c] = [1, 2, 3].map(() => buildExecution({ ...where }));
       for (const record of [a!, b!, c!]) await store().insertExecution(record);
 
@@ -124,26 +125,32 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('accepts a cursor that matches no stored record', async () => {
-      const where = freshRepo();
+      const where = await givenRepo();
       const older = buildExecution({ ...where, createdAt: FIXTURE_TIME });
       const newer = buildExecution({ ...where, createdAt: secondsAfter(FIXTURE_TIME, 10) });
       await store().insertExecution(older);
       await store().insertExecution(newer);
 
-      const after = { createdAt: secondsAfter(FIXTURE_TIME, 5), id: newPrefixedId('exe_') };
+      const between = { createdAt: secondsAfter(FIXTURE_TIME, 5), id: newPrefixedId('exe_') };
+      const sameSecondLowerId = { createdAt: older.createdAt, id: 'exe_0' };
+      const sameSecondHigherId = { createdAt: older.createdAt, id: 'exe_z' };
 
-      expect(await store().listExecutions({ ...where, limit: 10, after })).toEqual([older]);
+      const page = (after: { createdAt: Date; id: string }) =>
+        store().listExecutions({ ...where, limit: 10, after });
+      expect(await page(between)).toEqual([older]);
+      expect(await page(sameSecondHigherId)).toEqual([older]);
+      expect(await page(sameSecondLowerId)).toEqual([]);
     });
 
     it("does not list or count another repository's or organisation's records", async () => {
-      const where = freshRepo();
+      const where = await givenRepo();
       const mine = buildExecution({ ...where });
       await store().insertExecution(mine);
       await store().insertExecution(
         buildExecution({ orgId: where.orgId, repo: `${where.repo}-2` }),
       );
       await store().insertExecution(
-        buildExecution({ orgId: newPrefixedId('org_'), repo: where.repo }),
+        buildExecution({ orgId: await givenOrganisation(store()), repo: where.repo }),
       );
 
       expect(await store().listExecutions({ ...where, limit: 10 })).toEqual([mine]);
@@ -151,7 +158,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('treats repository names as case-sensitive (Repo is not repo)', async () => {
-      const orgId = newPrefixedId('org_');
+      const orgId = await givenOrganisation(store());
       const name = `repo-${randomSuffix()}`;
       const capitalised = `R${name.slice(1)}`;
       const lower = buildExecution({ orgId, repo: name });
@@ -168,14 +175,14 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('lists nothing and counts 0 for an unknown repository', async () => {
-      const where = freshRepo();
+      const where = await givenRepo();
 
       expect(await store().listExecutions({ ...where, limit: 10 })).toEqual([]);
       expect(await store().countExecutions(where.orgId, where.repo)).toBe(0);
     });
 
     it('counts every record of the repository, independent of any limit', async () => {
-      const where = freshRepo();
+      const where = await givenRepo();
       for (let index = 0; index < 7; index += 1) {
         await store().insertExecution(buildExecution({ ...where }));
       }
@@ -185,7 +192,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('rejects a second execution with the same id and does not count it', async () => {
-      const first = buildExecution();
+      const first = buildExecution(await givenRepo());
       await store().insertExecution(first);
       const second = buildExecution({ id: first.id, orgId: first.orgId, repo: first.repo });
 
@@ -196,7 +203,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('round-trips coverage values with two decimals, including 0 and 100', async () => {
-      const where = freshRepo();
+      const where = await givenRepo();
       const values = [84.13, 0, 100, 0.01, 99.99, 50.5];
       const records = values.map((coverage, index) =>
         buildExecution({ ...where, coverage, createdAt: secondsAfter(FIXTURE_TIME, index) }),
@@ -209,7 +216,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('round-trips every delta shape as the exact string', async () => {
-      const where = freshRepo();
+      const where = await givenRepo();
       const deltas = ['+1.25', '-0.40', '0.00', '+100.00', '-100.00'];
       const records = deltas.map((delta, index) =>
         buildExecution({ ...where, delta, createdAt: secondsAfter(FIXTURE_TIME, index) }),
@@ -223,7 +230,7 @@ export function describeExecutions(store: StoreUnderTest): void {
 
     describe('baseline', () => {
       it('is the latest pass or warn record on the branch, skipping later failures', async () => {
-        const where = freshRepo();
+        const where = await givenRepo();
         const pass = buildExecution({ ...where, outcome: 'pass', createdAt: FIXTURE_TIME });
         const warn = buildExecution({
           ...where,
@@ -241,7 +248,7 @@ export function describeExecutions(store: StoreUnderTest): void {
       });
 
       it('ignores records of other branches, repositories and organisations', async () => {
-        const where = freshRepo();
+        const where = await givenRepo();
         const baseline = buildExecution({ ...where, branch: 'main', createdAt: FIXTURE_TIME });
         const later = secondsAfter(FIXTURE_TIME, 10);
         await store().insertExecution(baseline);
@@ -255,14 +262,18 @@ export function describeExecutions(store: StoreUnderTest): void {
           buildExecution({ orgId: where.orgId, repo: `${where.repo}x`, createdAt: later }),
         );
         await store().insertExecution(
-          buildExecution({ orgId: newPrefixedId('org_'), repo: where.repo, createdAt: later }),
+          buildExecution({
+            orgId: await givenOrganisation(store()),
+            repo: where.repo,
+            createdAt: later,
+          }),
         );
 
         expect(await store().findBaseline(where.orgId, where.repo, 'main')).toEqual(baseline);
       });
 
       it('breaks a tie on creation time by id, highest first', async () => {
-        const where = freshRepo();
+        const where = await givenRepo();
         const [low, high] = [1, 2].map(() => buildExecution({ ...where, outcome: 'pass' }));
         await store().insertExecution(high!);
         await store().insertExecution(low!);
@@ -271,14 +282,14 @@ export function describeExecutions(store: StoreUnderTest): void {
       });
 
       it('is null when the branch has only failures', async () => {
-        const where = freshRepo();
+        const where = await givenRepo();
         await store().insertExecution(buildExecution({ ...where, outcome: 'fail' }));
 
         expect(await store().findBaseline(where.orgId, where.repo, 'main')).toBeNull();
       });
 
       it('is null for an unknown repository or branch', async () => {
-        const where = freshRepo();
+        const where = await givenRepo();
         await store().insertExecution(buildExecution({ ...where, branch: 'main' }));
 
         expect(await store().findBaseline(where.orgId, where.repo, 'other')).toBeNull();
@@ -288,7 +299,7 @@ export function describeExecutions(store: StoreUnderTest): void {
 
     describe('latest execution', () => {
       it('is the newest record on the branch whatever its outcome', async () => {
-        const where = freshRepo();
+        const where = await givenRepo();
         const pass = buildExecution({ ...where, outcome: 'pass', createdAt: FIXTURE_TIME });
         const fail = buildExecution({
           ...where,
@@ -303,7 +314,7 @@ export function describeExecutions(store: StoreUnderTest): void {
       });
 
       it('ignores records of other branches and organisations', async () => {
-        const where = freshRepo();
+        const where = await givenRepo();
         const latest = buildExecution({ ...where, branch: 'main', createdAt: FIXTURE_TIME });
         const later = secondsAfter(FIXTURE_TIME, 10);
         await store().insertExecution(latest);
@@ -311,14 +322,18 @@ export function describeExecutions(store: StoreUnderTest): void {
           buildExecution({ ...where, branch: 'dev', createdAt: later }),
         );
         await store().insertExecution(
-          buildExecution({ orgId: newPrefixedId('org_'), repo: where.repo, createdAt: later }),
+          buildExecution({
+            orgId: await givenOrganisation(store()),
+            repo: where.repo,
+            createdAt: later,
+          }),
         );
 
         expect(await store().findLatestExecution(where.orgId, where.repo, 'main')).toEqual(latest);
       });
 
       it('breaks a tie on creation time by id, highest first', async () => {
-        const where = freshRepo();
+        const where = await givenRepo();
         const [low, high] = [1, 2].map(() => buildExecution({ ...where, outcome: 'fail' }));
         await store().insertExecution(high!);
         await store().insertExecution(low!);
@@ -327,7 +342,7 @@ export function describeExecutions(store: StoreUnderTest): void {
       });
 
       it('is null for an unknown repository or branch', async () => {
-        const where = freshRepo();
+        const where = await givenRepo();
         await store().insertExecution(buildExecution({ ...where }));
 
         expect(await store().findLatestExecution(where.orgId, where.repo, 'other')).toBeNull();

@@ -3,7 +3,7 @@ import { StoreConflictError } from '../../storage/store.js';
 import { buildOrganisation, newPrefixedId } from '../fixtures.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
-/** Conformance tests of {@link OrganisationStore}. */
+/** Conformance tests of `OrganisationStore`. */
 export function describeOrganisations(store: StoreUnderTest): void {
   describe('organisations', () => {
     it('finds a created organisation by id and by slug with every field intact', async () => {

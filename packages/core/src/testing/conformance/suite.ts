@@ -19,7 +19,7 @@ export interface StoreConformanceOptions {
 }
 
 /**
- * Registers the storage conformance tests (vitest `describe`/`it`) for a {@link Store}
+ * Registers the storage conformance tests (vitest `describe`/`it`) for a `Store`
  * implementation: every method of every storage interface, its ordering, uniqueness and
  * atomicity guarantees, and behaviour under concurrent calls. Call it at the top level of a
  * test file:

@@ -1,18 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { StoreConflictError } from '../../storage/store.js';
-import { buildTokenRecord, FIXTURE_TIME, newPrefixedId, secondsAfter } from '../fixtures.js';
+import { StoreConflictError, type TokenRecord } from '../../storage/store.js';
+import { buildTokenRecord, FIXTURE_TIME, secondsAfter } from '../fixtures.js';
+import { givenOrganisation } from './parents.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
-/** Conformance tests of {@link TokenStore}. */
+/** Conformance tests of `TokenStore`. */
 export function describeTokens(store: StoreUnderTest): void {
+  /** Builds a token of a freshly created organisation (or of `overrides.orgId`). */
+  const tokenOfNewOrg = async (overrides: Partial<TokenRecord> = {}): Promise<TokenRecord> =>
+    buildTokenRecord({ orgId: await givenOrganisation(store()), ...overrides });
+
+  /** Builds and inserts a token of a freshly created organisation. */
+  const givenToken = async (overrides: Partial<TokenRecord> = {}): Promise<TokenRecord> => {
+    const token = await tokenOfNewOrg(overrides);
+    await store().insertToken(token);
+    return token;
+  };
+
+  const unknownTokenId = (): string => buildTokenRecord().id;
+
   describe('tokens', () => {
     it('finds an inserted token by id with every field intact', async () => {
-      const token = buildTokenRecord({
-        name: 'CI runner ✓',
-        scopes: ['execute'],
-        agentType: 'github-actions',
-      });
-      await store().insertToken(token);
+      const token = await givenToken({ name: 'CI runner ✓', agentType: 'github-actions' });
 
       const found = await store().findTokenById(token.id);
 
@@ -23,27 +32,24 @@ export function describeTokens(store: StoreUnderTest): void {
     });
 
     it('round-trips several scopes in their order and an empty agent type', async () => {
-      const token = buildTokenRecord({ scopes: ['execute', 'read', 'admin'], agentType: '' });
-      await store().insertToken(token);
+      const token = await givenToken({ scopes: ['execute', 'read', 'admin'], agentType: '' });
 
       expect(await store().findTokenById(token.id)).toEqual(token);
     });
 
     it('answers null for an unknown token id', async () => {
-      expect(await store().findTokenById(buildTokenRecord().id)).toBeNull();
+      expect(await store().findTokenById(unknownTokenId())).toBeNull();
     });
 
     it('does not find a token by its id in upper case', async () => {
-      const token = buildTokenRecord();
-      await store().insertToken(token);
+      const token = await givenToken();
 
       expect(await store().findTokenById(token.id.toUpperCase())).toBeNull();
     });
 
     it('rejects a second token with the same id and keeps the first', async () => {
-      const first = buildTokenRecord();
-      await store().insertToken(first);
-      const second = buildTokenRecord({ id: first.id, name: 'impostor' });
+      const first = await givenToken();
+      const second = await tokenOfNewOrg({ id: first.id, name: 'impostor' });
 
       await expect(store().insertToken(second)).rejects.toBeInstanceOf(StoreConflictError);
       expect(await store().findTokenById(first.id)).toEqual(first);
@@ -51,7 +57,7 @@ export function describeTokens(store: StoreUnderTest): void {
     });
 
     it("lists an organisation's tokens newest first, ties by id desc", async () => {
-      const orgId = newPrefixedId('org_');
+      const orgId = await givenOrganisation(store());
       const oldest = buildTokenRecord({ orgId, createdAt: FIXTURE_TIME });
       const newest = buildTokenRecord({ orgId, createdAt: secondsAfter(FIXTURE_TIME, 60) });
       const [tieLow, tieHigh] = [
@@ -64,25 +70,22 @@ export function describeTokens(store: StoreUnderTest): void {
     });
 
     it("does not list another organisation's tokens", async () => {
-      const mine = buildTokenRecord();
-      const theirs = buildTokenRecord();
-      await store().insertToken(mine);
-      await store().insertToken(theirs);
+      const mine = await givenToken();
+      await givenToken();
 
       expect(await store().listTokensByOrg(mine.orgId)).toEqual([mine]);
     });
 
     it('lists no tokens for an unknown organisation', async () => {
-      expect(await store().listTokensByOrg(newPrefixedId('org_'))).toEqual([]);
+      expect(await store().listTokensByOrg(buildTokenRecord().orgId)).toEqual([]);
     });
 
     it('lists revoked and rotating tokens with their status', async () => {
-      const orgId = newPrefixedId('org_');
-      const revoked = buildTokenRecord({ orgId, createdAt: FIXTURE_TIME });
+      const revoked = await givenToken({ createdAt: FIXTURE_TIME });
+      const { orgId } = revoked;
       const rotated = buildTokenRecord({ orgId, createdAt: secondsAfter(FIXTURE_TIME, 1) });
       const replacement = buildTokenRecord({ orgId, createdAt: secondsAfter(FIXTURE_TIME, 2) });
       const graceEnd = secondsAfter(FIXTURE_TIME, 3600);
-      await store().insertToken(revoked);
       await store().insertToken(rotated);
       await store().revokeToken(revoked.id);
       await store().rotateToken(rotated.id, replacement, graceEnd);
@@ -95,8 +98,7 @@ export function describeTokens(store: StoreUnderTest): void {
     });
 
     it('renames a token and keeps its scopes', async () => {
-      const token = buildTokenRecord({ scopes: ['execute'] });
-      await store().insertToken(token);
+      const token = await givenToken({ scopes: ['execute'] });
 
       const updated = await store().updateToken(token.id, { name: 'renamed 🚀' });
 
@@ -105,8 +107,7 @@ export function describeTokens(store: StoreUnderTest): void {
     });
 
     it('replaces the scopes of a token and keeps its name', async () => {
-      const token = buildTokenRecord({ scopes: ['execute'] });
-      await store().insertToken(token);
+      const token = await givenToken({ scopes: ['execute'] });
 
       const updated = await store().updateToken(token.id, { scopes: ['execute', 'read'] });
 
@@ -115,31 +116,29 @@ export function describeTokens(store: StoreUnderTest): void {
     });
 
     it('changes name and scopes together', async () => {
-      const token = buildTokenRecord();
-      await store().insertToken(token);
+      const token = await givenToken();
 
       const updated = await store().updateToken(token.id, { name: 'both', scopes: ['read'] });
 
       expect(updated).toEqual({ ...token, name: 'both', scopes: ['read'] });
+      expect(await store().findTokenById(token.id)).toEqual(updated);
     });
 
     it('returns the token unchanged for an empty patch', async () => {
-      const token = buildTokenRecord();
-      await store().insertToken(token);
+      const token = await givenToken();
 
       expect(await store().updateToken(token.id, {})).toEqual(token);
     });
 
     it('answers null when updating an unknown token and creates nothing', async () => {
-      const id = buildTokenRecord().id;
+      const id = unknownTokenId();
 
       expect(await store().updateToken(id, { name: 'ghost' })).toBeNull();
       expect(await store().findTokenById(id)).toBeNull();
     });
 
     it('revokes a token: the very next lookup sees it revoked, other fields intact', async () => {
-      const token = buildTokenRecord();
-      await store().insertToken(token);
+      const token = await givenToken();
 
       expect(await store().revokeToken(token.id)).toBe(true);
 
@@ -147,9 +146,8 @@ export function describeTokens(store: StoreUnderTest): void {
     });
 
     it('revokes a rotating token and keeps its grace period end', async () => {
-      const token = buildTokenRecord();
+      const token = await givenToken();
       const graceEnd = secondsAfter(FIXTURE_TIME, 600);
-      await store().insertToken(token);
       await store().rotateToken(token.id, buildTokenRecord({ orgId: token.orgId }), graceEnd);
 
       expect(await store().revokeToken(token.id)).toBe(true);
@@ -162,18 +160,17 @@ export function describeTokens(store: StoreUnderTest): void {
     });
 
     it('answers false when revoking an unknown token', async () => {
-      expect(await store().revokeToken(buildTokenRecord().id)).toBe(false);
+      expect(await store().revokeToken(unknownTokenId())).toBe(false);
     });
 
     it('rotates an active token: old one rotating with its grace end, replacement stored', async () => {
-      const old = buildTokenRecord();
+      const old = await givenToken();
       const replacement = buildTokenRecord({
         orgId: old.orgId,
         name: old.name,
         createdAt: secondsAfter(FIXTURE_TIME, 5),
       });
       const graceEnd = secondsAfter(FIXTURE_TIME, 86_400);
-      await store().insertToken(old);
 
       expect(await store().rotateToken(old.id, replacement, graceEnd)).toBe(true);
 
@@ -186,25 +183,22 @@ export function describeTokens(store: StoreUnderTest): void {
     });
 
     it('refuses to rotate a token twice and does not insert the second replacement', async () => {
-      const old = buildTokenRecord();
+      const old = await givenToken();
       const graceEnd = secondsAfter(FIXTURE_TIME, 60);
       const first = buildTokenRecord({ orgId: old.orgId });
       const second = buildTokenRecord({ orgId: old.orgId });
-      await store().insertToken(old);
       await store().rotateToken(old.id, first, graceEnd);
 
-      expect(await store().rotateToken(old.id, second, secondsAfter(FIXTURE_TIME, 999))).toBe(
-        false,
-      );
+      const again = await store().rotateToken(old.id, second, secondsAfter(FIXTURE_TIME, 999));
 
+      expect(again).toBe(false);
       expect(await store().findTokenById(second.id)).toBeNull();
       expect((await store().findTokenById(old.id))?.gracePeriodEndsAt).toEqual(graceEnd);
     });
 
     it('refuses to rotate a revoked token and changes nothing', async () => {
-      const old = buildTokenRecord();
+      const old = await givenToken();
       const replacement = buildTokenRecord({ orgId: old.orgId });
-      await store().insertToken(old);
       await store().revokeToken(old.id);
 
       expect(await store().rotateToken(old.id, replacement, FIXTURE_TIME)).toBe(false);
@@ -214,19 +208,16 @@ export function describeTokens(store: StoreUnderTest): void {
     });
 
     it('refuses to rotate an unknown token and does not insert the replacement', async () => {
-      const replacement = buildTokenRecord();
+      const replacement = await tokenOfNewOrg();
 
-      expect(await store().rotateToken(buildTokenRecord().id, replacement, FIXTURE_TIME)).toBe(
-        false,
-      );
+      expect(await store().rotateToken(unknownTokenId(), replacement, FIXTURE_TIME)).toBe(false);
 
       expect(await store().findTokenById(replacement.id)).toBeNull();
     });
 
     it('rejects a rotation whose replacement id exists and leaves the old token active', async () => {
-      const old = buildTokenRecord();
+      const old = await givenToken();
       const existing = buildTokenRecord({ orgId: old.orgId });
-      await store().insertToken(old);
       await store().insertToken(existing);
       const clash = buildTokenRecord({ id: existing.id, orgId: old.orgId, name: 'clash' });
 
@@ -239,18 +230,16 @@ export function describeTokens(store: StoreUnderTest): void {
     });
 
     it('records the last use of a token and nothing else', async () => {
-      const token = buildTokenRecord();
+      const token = await givenToken();
       const usedAt = secondsAfter(FIXTURE_TIME, 42);
-      await store().insertToken(token);
 
       await store().touchToken(token.id, usedAt);
 
       expect(await store().findTokenById(token.id)).toEqual({ ...token, lastUsedAt: usedAt });
     });
 
-    it('keeps the latest touch when a token is used again', async () => {
-      const token = buildTokenRecord();
-      await store().insertToken(token);
+    it('keeps the most recent touch when a token is used again', async () => {
+      const token = await givenToken();
 
       await store().touchToken(token.id, secondsAfter(FIXTURE_TIME, 1));
       await store().touchToken(token.id, secondsAfter(FIXTURE_TIME, 2));
@@ -261,7 +250,7 @@ export function describeTokens(store: StoreUnderTest): void {
     });
 
     it('ignores a touch of an unknown token without creating it', async () => {
-      const id = buildTokenRecord().id;
+      const id = unknownTokenId();
 
       await expect(store().touchToken(id, FIXTURE_TIME)).resolves.toBeUndefined();
       expect(await store().findTokenById(id)).toBeNull();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildUser, newPrefixedId } from '../fixtures.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
-/** Conformance tests of {@link UserStore}. */
+/** Conformance tests of `UserStore`. */
 export function describeUsers(store: StoreUnderTest): void {
   describe('users', () => {
     it('creates an unknown user and finds it by id', async () => {

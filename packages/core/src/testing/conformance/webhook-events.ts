@@ -4,7 +4,7 @@ import type { StoreUnderTest } from './store-under-test.js';
 
 const freshEventId = (): string => `evt_${newPrefixedId('')}`;
 
-/** Conformance tests of {@link WebhookEventStore}. */
+/** Conformance tests of `WebhookEventStore`. */
 export function describeWebhookEvents(store: StoreUnderTest): void {
   describe('webhook event claims', () => {
     it('claims a new event once: true, then false for the replay', async () => {

@@ -63,9 +63,15 @@ export function authValidateContract(options: HttpContractOptions): void {
     it('answers expires_at = the end of the grace period for a rotating token', async () => {
       await setup();
       const graceEnd = timestampIn(ctx, 3600);
-      const rotate = await sendJson(ctx, 'POST', `/v1/tokens/${token.id}/rotate`, token.sessionToken, {
-        grace_period_seconds: 3600,
-      });
+      const rotate = await sendJson(
+        ctx,
+        'POST',
+        `/v1/tokens/${token.id}/rotate`,
+        token.sessionToken,
+        {
+          grace_period_seconds: 3600,
+        },
+      );
       expect(rotate.status).toBe(200);
       const rotated = (await rotate.json()) as { id: string; secret: string };
 
@@ -101,7 +107,10 @@ export function authValidateContract(options: HttpContractOptions): void {
       expect((await validate(token.secret)).status).toBe(200);
       const revoke = await sendJson(ctx, 'DELETE', `/v1/tokens/${token.id}`, token.sessionToken);
       expect(revoke.status).toBe(204);
-      for (const response of [await validate(token.secret), await validate(null, { token: token.secret })]) {
+      for (const response of [
+        await validate(token.secret),
+        await validate(null, { token: token.secret }),
+      ]) {
         expect(response.status).toBe(401);
         expect(await response.json()).toEqual(INVALID_TOKEN);
       }
@@ -161,7 +170,10 @@ export function authValidateContract(options: HttpContractOptions): void {
       for (const body of bodies) {
         for (const credential of [null, token.secret]) {
           const response = await validate(credential, body);
-          expect(response.status, `${JSON.stringify(body)} with ${credential ? 'Bearer' : 'no header'}`).toBe(400);
+          expect(
+            response.status,
+            `${JSON.stringify(body)} with ${credential ? 'Bearer' : 'no header'}`,
+          ).toBe(400);
           expect(await response.json()).toEqual(MALFORMED);
         }
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type HttpContractOptions, bearerJson, useContractServer } from './harness.js';
+import { bearerJson, type HttpContractOptions, useContractServer } from './harness.js';
 
 /** Rules for all routes: health, request ids, routing errors, bodies, CORS, access log. */
 export function crossCuttingContract(options: HttpContractOptions): void {
@@ -14,7 +14,9 @@ export function crossCuttingContract(options: HttpContractOptions): void {
     });
 
     it('echoes a well-formed X-Request-ID', async () => {
-      const response = await ctx.request('/health', { headers: { 'x-request-id': 'abc.DEF_1:2-3' } });
+      const response = await ctx.request('/health', {
+        headers: { 'x-request-id': 'abc.DEF_1:2-3' },
+      });
       expect(response.headers.get('x-request-id')).toBe('abc.DEF_1:2-3');
     });
 
@@ -157,7 +159,10 @@ export function crossCuttingContract(options: HttpContractOptions): void {
         },
       });
       expect(response.status).toBe(401);
-      const lines = ctx.logLines().slice(before).filter((line) => line.requestId === 'log-line-check');
+      const lines = ctx
+        .logLines()
+        .slice(before)
+        .filter((line) => line.requestId === 'log-line-check');
       expect(lines).toHaveLength(1);
       const line = lines[0] as Record<string, unknown>;
       expect(line).toMatchObject({

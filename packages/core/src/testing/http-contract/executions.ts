@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Organisation } from '../../storage/store.js';
-import { type ContractContext, type HttpContractOptions, bearerJson, useContractServer } from './harness.js';
+import {
+  bearerJson,
+  type ContractContext,
+  type HttpContractOptions,
+  useContractServer,
+} from './harness.js';
 
 async function ingest(
   ctx: ContractContext,
@@ -125,7 +130,13 @@ export function executionsContract(options: HttpContractOptions): void {
       const first = await ingest(ctx, token, { repo: 'app', branch: 'main', coverage: 80 });
       expect(first.status).toBe(201);
       const firstBody = (await first.json()) as Record<string, unknown>;
-      expect(firstBody).toMatchObject({ repo: 'app', branch: 'main', outcome: 'pass', delta: '0.00', coverage: 80 });
+      expect(firstBody).toMatchObject({
+        repo: 'app',
+        branch: 'main',
+        outcome: 'pass',
+        delta: '0.00',
+        coverage: 80,
+      });
       expect(firstBody.id).toMatch(/^exe_[0-9a-z]{26}$/);
       expect(firstBody.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
 
@@ -182,14 +193,21 @@ export function executionsContract(options: HttpContractOptions): void {
       ]) {
         const response = await ingest(ctx, token, body);
         expect(response.status, JSON.stringify(body)).toBe(400);
-        expect(((await response.json()) as { error: string }).error).toMatch(/^invalid parameter: |^malformed request$/);
+        expect(((await response.json()) as { error: string }).error).toMatch(
+          /^invalid parameter: |^malformed request$/,
+        );
       }
       expect(await ctx.store.countExecutions(org.id, 'x')).toBe(0);
     });
 
     it('refuses ingest for another organisation with 403', async () => {
       await setup();
-      const response = await ingest(ctx, token, { org: 'not-mine', repo: 'x', branch: 'main', coverage: 80 });
+      const response = await ingest(ctx, token, {
+        org: 'not-mine',
+        repo: 'x',
+        branch: 'main',
+        coverage: 80,
+      });
       expect(response.status).toBe(403);
       expect(await response.json()).toEqual({ error: 'forbidden' });
     });
@@ -199,7 +217,11 @@ export function executionsContract(options: HttpContractOptions): void {
       const ids: string[] = [];
       for (let i = 0; i < 12; i++) {
         if (i % 5 === 0) ctx.clock.advance(1000);
-        const response = await ingest(ctx, token, { repo: 'web', branch: 'main', coverage: 50 + i });
+        const response = await ingest(ctx, token, {
+          repo: 'web',
+          branch: 'main',
+          coverage: 50 + i,
+        });
         ids.push(((await response.json()) as { id: string }).id);
       }
       await ingest(ctx, token, { repo: 'Web', branch: 'main', coverage: 10 });
@@ -211,11 +233,19 @@ export function executionsContract(options: HttpContractOptions): void {
       expect(byDefault.total).toBe(12);
       expect(byDefault.executions.map((e) => e.id)).toEqual([...ids].reverse().slice(0, 10));
       expect(Object.keys(byDefault).sort()).toEqual(['executions', 'total']);
-      expect(Object.keys(byDefault.executions[0] as object).sort()).toEqual(
-        ['branch', 'coverage', 'created_at', 'delta', 'id', 'outcome', 'repo'],
-      );
+      expect(Object.keys(byDefault.executions[0] as object).sort()).toEqual([
+        'branch',
+        'coverage',
+        'created_at',
+        'delta',
+        'id',
+        'outcome',
+        'repo',
+      ]);
 
-      const three = (await (await list(ctx, token, `?org=${org.slug}&repo=web&limit=3`)).json()) as {
+      const three = (await (
+        await list(ctx, token, `?org=${org.slug}&repo=web&limit=3`)
+      ).json()) as {
         executions: { id: string }[];
         total: number;
       };
@@ -236,7 +266,11 @@ export function executionsContract(options: HttpContractOptions): void {
       const seen: string[] = [];
       let cursor = '';
       for (let page = 0; page < 5; page++) {
-        const response = await list(ctx, token, `?org=${org.slug}&repo=paged&limit=3&cursor=${cursor}`);
+        const response = await list(
+          ctx,
+          token,
+          `?org=${org.slug}&repo=paged&limit=3&cursor=${cursor}`,
+        );
         const body = (await response.json()) as {
           executions: { id: string }[];
           total: number;

@@ -64,11 +64,20 @@ export function sessionsContract(options: HttpContractOptions): void {
       await setup();
       const marker = auditMark(ctx);
       const expiresAt = timestampIn(ctx, 86_400);
-      const response = await createSession(ctx, ctx.serviceToken, { user_id: 'usr_alice', org_id: org.id });
+      const response = await createSession(ctx, ctx.serviceToken, {
+        user_id: 'usr_alice',
+        org_id: org.id,
+      });
       expect(response.status).toBe(201);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
       const body = (await response.json()) as Record<string, unknown>;
-      expect(Object.keys(body).sort()).toEqual(['expires_at', 'org_id', 'session_id', 'token', 'user_id']);
+      expect(Object.keys(body).sort()).toEqual([
+        'expires_at',
+        'org_id',
+        'session_id',
+        'token',
+        'user_id',
+      ]);
       expect(body).toMatchObject({ user_id: 'usr_alice', org_id: org.id, expires_at: expiresAt });
       expect(body.session_id).toMatch(/^ses_[0-9a-z]{26}$/);
       expect(body.token).toMatch(/^cvgs_[0-9a-f]{64}$/);
@@ -143,7 +152,10 @@ export function sessionsContract(options: HttpContractOptions): void {
       await setup();
       const marker = auditMark(ctx);
       for (const orgId of ['org_01aaaaaaaaaaaaaaaaaaaaaaaa', org.id.toUpperCase(), `${org.id} `]) {
-        const response = await createSession(ctx, ctx.serviceToken, { user_id: 'usr_1', org_id: orgId });
+        const response = await createSession(ctx, ctx.serviceToken, {
+          user_id: 'usr_1',
+          org_id: orgId,
+        });
         expect(response.status, orgId).toBe(400);
         expect(await response.json()).toEqual({ error: 'invalid parameter: org_id' });
       }
@@ -152,8 +164,21 @@ export function sessionsContract(options: HttpContractOptions): void {
 
     it('answers 400 invalid parameter: user_id for a missing or unusable user_id', async () => {
       await setup();
-      for (const userId of [undefined, null, 42, '', 'usr 1', 'usr\n1', 'ü', 'u'.repeat(129), ['usr_1']]) {
-        const response = await createSession(ctx, ctx.serviceToken, { user_id: userId, org_id: org.id });
+      for (const userId of [
+        undefined,
+        null,
+        42,
+        '',
+        'usr 1',
+        'usr\n1',
+        'ü',
+        'u'.repeat(129),
+        ['usr_1'],
+      ]) {
+        const response = await createSession(ctx, ctx.serviceToken, {
+          user_id: userId,
+          org_id: org.id,
+        });
         expect(response.status, JSON.stringify(userId)).toBe(400);
         expect(await response.json()).toEqual({ error: 'invalid parameter: user_id' });
       }
@@ -250,7 +275,7 @@ export function sessionsContract(options: HttpContractOptions): void {
       expect(await again.json()).toEqual(NOT_FOUND);
     });
 
-    it("answers 404 to a session deleting another session, which survives", async () => {
+    it('answers 404 to a session deleting another session, which survives', async () => {
       await setup();
       const victim = await ctx.createSession(org, 'usr_victim');
       const sameOrg = await ctx.createSession(org, 'usr_other');

@@ -1,9 +1,14 @@
 import { describe } from 'vitest';
+import { auditContract } from './audit.js';
 import { authValidateContract } from './auth-validate.js';
+import { badgeContract } from './badge.js';
 import { crossCuttingContract } from './cross-cutting.js';
 import { executionsContract } from './executions.js';
 import type { HttpContractOptions } from './harness.js';
+import { internalErrorsContract } from './internal-errors.js';
+import { rateLimitContract } from './rate-limit.js';
 import { sessionsContract } from './sessions.js';
+import { tokensContract } from './tokens.js';
 
 /**
  * The black-box HTTP contract of covgate, run over a real socket against one adapter.
@@ -15,5 +20,10 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     executionsContract(options);
     authValidateContract(options);
     sessionsContract(options);
+    tokensContract(options);
+    badgeContract(options);
+    rateLimitContract(options);
+    auditContract(options);
+    internalErrorsContract(options);
   });
 }

@@ -1,0 +1,35 @@
+import { serialize } from 'cookie';
+import { LOGIN_STATE_TTL_SECONDS } from '../../oauth/login-state.js';
+import type { ApiSettings } from '../services.js';
+
+/** Name of the cookie that carries a login attempt between `/auth/{code_host}` and its callback. */
+export const OAUTH_STATE_COOKIE = 'covgate_oauth_state';
+
+/**
+ * Only the OAuth routes need the cookie. `Path=/auth` rules out the `__Host-` prefix (it
+ * demands `Path=/`); the value is sealed instead, see `login-state.ts`.
+ */
+const OAUTH_COOKIE_PATH = '/auth';
+
+/** `Set-Cookie` value storing a sealed login state for {@link LOGIN_STATE_TTL_SECONDS}. */
+export function oauthStateCookie(settings: ApiSettings, sealed: string): string {
+  return serialize(OAUTH_STATE_COOKIE, sealed, {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: OAUTH_COOKIE_PATH,
+    secure: settings.secureCookies,
+    maxAge: LOGIN_STATE_TTL_SECONDS,
+  });
+}
+
+/** `Set-Cookie` value that deletes the state cookie. */
+export function clearedOAuthStateCookie(settings: ApiSettings): string {
+  return serialize(OAUTH_STATE_COOKIE, '', {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: OAUTH_COOKIE_PATH,
+    secure: settings.secureCookies,
+    maxAge: 0,
+    expires: new Date(0),
+  });
+}

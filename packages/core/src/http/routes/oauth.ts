@@ -1,0 +1,207 @@
+import { type CodeHost, CodeHostError, type CodeHostUser } from '../../oauth/code-host.js';
+import {
+  LOGIN_STATE_TTL_SECONDS,
+  type LoginState,
+  createLoginState,
+  openLoginState,
+  sealLoginState,
+  stateFingerprint,
+  statesMatch,
+} from '../../oauth/login-state.js';
+import type { OAuthSettings, ResolvedIdentity } from '../../oauth/oauth-options.js';
+import { withinTimeBudget } from '../../oauth/time-budget.js';
+import { ApiError, ERRORS } from '../api-error.js';
+import { cookieValue } from '../credentials.js';
+import { infra } from '../infrastructure.js';
+import type { Route } from '../router.js';
+import { sessionCookie } from '../session-cookie.js';
+import type { RequestScope, RouteHandler } from '../services.js';
+import { OAUTH_STATE_COOKIE, clearedOAuthStateCookie, oauthStateCookie } from './oauth-cookies.js';
+import { startSession } from './sessions.js';
+
+/** Public messages of the OAuth routes. */
+export const OAUTH_ERRORS = {
+  invalidState: 'invalid state',
+  loginDenied: 'login denied',
+  missingCode: 'missing code',
+  invalidCode: 'invalid code',
+  codeHostError: 'code host error',
+  codeHostUnavailable: 'code host unavailable',
+  codeHostTimeout: 'code host timeout',
+} as const;
+
+/** What each code-host failure answers. */
+const FAILURE_ANSWERS: Record<CodeHostError['failure'], [status: number, message: string]> = {
+  'invalid-code': [400, OAUTH_ERRORS.invalidCode],
+  failed: [502, OAUTH_ERRORS.codeHostError],
+  unavailable: [502, OAUTH_ERRORS.codeHostUnavailable],
+  timeout: [504, OAUTH_ERRORS.codeHostTimeout],
+};
+
+const MAX_CODE_LENGTH = 1024;
+const ERROR_CODE = /^[a-z0-9_.-]{1,64}$/i;
+
+/**
+ * `GET /auth/{code_host}` and `GET /auth/{code_host}/callback`. Without the `oauth` option
+ * both answer `501 not implemented`.
+ */
+export function oauthRoutes(oauth: OAuthSettings | undefined): Route<RouteHandler>[] {
+  return [
+    { method: 'GET', pattern: '/auth/{code_host}', handler: startLogin(oauth) },
+    { method: 'GET', pattern: '/auth/{code_host}/callback', handler: completeLogin(oauth) },
+  ];
+}
+
+interface SelectedCodeHost {
+  oauth: OAuthSettings;
+  name: string;
+  codeHost: CodeHost;
+}
+
+function selectCodeHost(scope: RequestScope, oauth: OAuthSettings | undefined): SelectedCodeHost {
+  if (!oauth) throw new ApiError(501, ERRORS.notImplemented);
+  const name = scope.params.code_host as string;
+  const codeHost = oauth.codeHosts.get(name);
+  if (!codeHost) throw new ApiError(404, ERRORS.notFound);
+  return { oauth, name, codeHost };
+}
+
+/** Starts a login: a sealed state + PKCE verifier in the state cookie, `302` to the code host. */
+function startLogin(oauth: OAuthSettings | undefined): RouteHandler {
+  return async (scope) => {
+    const { oauth: settings, name, codeHost } = selectCodeHost(scope, oauth);
+    const { services } = scope;
+    const login = createLoginState(services.randomBytes, services.clock.now());
+    const sealed = sealLoginState(login, name, settings.stateKey);
+    return redirect(codeHost.authorizationUrl(login).toString(), [
+      oauthStateCookie(services.settings, sealed),
+    ]);
+  };
+}
+
+/**
+ * Completes a login. The state cookie is cleared on every answer. Order: state (cookie seal,
+ * age, constant-time match, single use) -> `error` from the code host -> `code` -> code
+ * exchange within the time budget -> `resolveIdentity` -> session, cookie, `302` to the
+ * dashboard.
+ */
+function completeLogin(oauth: OAuthSettings | undefined): RouteHandler {
+  return async (scope) => {
+    const { services } = scope;
+    scope.responseHeaders.append('set-cookie', clearedOAuthStateCookie(services.settings));
+    const { oauth: settings, name, codeHost } = selectCodeHost(scope, oauth);
+    const login = await claimLoginState(scope, settings, name);
+    refuseCodeHostError(scope, name);
+    const code = onlyValue(scope.url, 'code');
+    if (code === null || code === '') throw new ApiError(400, OAUTH_ERRORS.missingCode);
+    if (code.length > MAX_CODE_LENGTH) throw new ApiError(400, OAUTH_ERRORS.invalidCode);
+
+    let user: CodeHostUser;
+    try {
+      user = await withinTimeBudget(settings.timeoutMs, (signal) =>
+        codeHost.exchangeCode({ code, codeVerifier: login.codeVerifier, signal }),
+      );
+    } catch (error) {
+      throw codeHostFailure(scope, name, error);
+    }
+    const identity = await resolveIdentity(scope, settings, name, user);
+    const { token } = await startSession(services, identity.userId, identity.orgId);
+    return redirect(settings.dashboardUrl, [
+      sessionCookie(services.settings, token, services.settings.sessionLifetimeSeconds),
+    ]);
+  };
+}
+
+async function claimLoginState(
+  scope: RequestScope,
+  oauth: OAuthSettings,
+  codeHost: string,
+): Promise<LoginState> {
+  const { services } = scope;
+  const sealed = cookieValue(scope.request, OAUTH_STATE_COOKIE);
+  const presented = onlyValue(scope.url, 'state');
+  const login =
+    sealed === null ? null : openLoginState(sealed, codeHost, oauth.stateKey, services.clock.now());
+  if (login === null || presented === null || !statesMatch(login.state, presented)) {
+    throw new ApiError(400, OAUTH_ERRORS.invalidState);
+  }
+  const expiresAt = new Date((login.issuedAt + LOGIN_STATE_TTL_SECONDS) * 1000);
+  const first = await infra(services.logger, 'oauth', () =>
+    oauth.usedStates.claim(stateFingerprint(login.state), expiresAt),
+  );
+  if (!first) throw new ApiError(400, OAUTH_ERRORS.invalidState);
+  return login;
+}
+
+/** The code host sent the browser back with `?error=`: the user said no, or a misconfiguration. */
+function refuseCodeHostError(scope: RequestScope, codeHost: string): void {
+  if (!scope.url.searchParams.has('error')) return;
+  const error = onlyValue(scope.url, 'error');
+  if (error === 'access_denied') {
+    scope.services.logger.info(`[oauth] ${codeHost} login denied by the user`);
+    throw new ApiError(400, OAUTH_ERRORS.loginDenied);
+  }
+  const shown = error !== null && ERROR_CODE.test(error) ? error : 'unrecognised';
+  scope.services.logger.error(`[oauth] ${codeHost} refused the authorization: ${shown}`);
+  throw new ApiError(502, OAUTH_ERRORS.codeHostError);
+}
+
+function codeHostFailure(scope: RequestScope, codeHost: string, error: unknown): ApiError {
+  const failure =
+    error instanceof CodeHostError
+      ? error
+      : new CodeHostError('failed', error instanceof Error ? error.message : String(error));
+  const log = scope.services.logger;
+  const line = `[oauth] ${codeHost} code exchange failed (${failure.failure}): ${failure.detail}`;
+  if (failure.failure === 'invalid-code') log.warn(line);
+  else log.error(line);
+  const [status, message] = FAILURE_ANSWERS[failure.failure];
+  return new ApiError(status, message);
+}
+
+async function resolveIdentity(
+  scope: RequestScope,
+  oauth: OAuthSettings,
+  codeHost: string,
+  user: CodeHostUser,
+): Promise<ResolvedIdentity> {
+  const { services } = scope;
+  const identity = await infra(services.logger, 'oauth', async () => {
+    let resolved: unknown;
+    try {
+      resolved = await oauth.resolveIdentity({ codeHost, user: { id: user.id, login: user.login } });
+    } catch (error) {
+      throw new Error(`resolveIdentity failed: ${error instanceof Error ? error.message : error}`);
+    }
+    if (!isResolvedIdentity(resolved)) {
+      throw new Error('resolveIdentity returned no userId and orgId strings');
+    }
+    return resolved;
+  });
+  const org = await infra(services.logger, 'organisations', () =>
+    services.store.findOrganisationById(identity.orgId),
+  );
+  if (!org) {
+    services.logger.error(`[oauth] resolveIdentity returned an unknown organisation ${identity.orgId}`);
+    throw new ApiError(500, ERRORS.internal);
+  }
+  return { userId: identity.userId, orgId: org.id };
+}
+
+function isResolvedIdentity(value: unknown): value is ResolvedIdentity {
+  if (typeof value !== 'object' || value === null) return false;
+  const { userId, orgId } = value as Record<string, unknown>;
+  return typeof userId === 'string' && userId !== '' && typeof orgId === 'string' && orgId !== '';
+}
+
+/** The single value of a query parameter; null when absent or repeated. */
+function onlyValue(url: URL, name: string): string | null {
+  const values = url.searchParams.getAll(name);
+  return values.length === 1 ? (values[0] as string) : null;
+}
+
+function redirect(location: string, cookies: string[]): Response {
+  const headers = new Headers({ location, 'cache-control': 'no-store' });
+  for (const cookie of cookies) headers.append('set-cookie', cookie);
+  return new Response(null, { status: 302, headers });
+}

@@ -1,0 +1,167 @@
+import {
+  ArcticFetchError,
+  CodeChallengeMethod,
+  OAuth2Client,
+  OAuth2RequestError,
+  type OAuth2Tokens,
+  UnexpectedErrorResponseBodyError,
+  UnexpectedResponseError,
+} from 'arctic';
+import { type CodeExchange, type CodeHost, CodeHostError, type CodeHostUser } from './code-host.js';
+
+/** Options of {@link githubCodeHost}. */
+export interface GithubCodeHostOptions {
+  /** The OAuth app's client id. */
+  clientId: string;
+  /** The OAuth app's client secret; sent only to the token endpoint (HTTP Basic). */
+  clientSecret: string;
+  /** The callback URL registered with the app, e.g. `https://api.example.com/auth/github/callback`. */
+  redirectUri: string;
+  /** Default `https://github.com/login/oauth/authorize`; GitHub Enterprise: `https://<host>/login/oauth/authorize`. */
+  authorizeUrl?: string;
+  /** Default `https://github.com/login/oauth/access_token`. */
+  tokenUrl?: string;
+  /** Default `https://api.github.com`; GitHub Enterprise: `https://<host>/api/v3`. */
+  apiBaseUrl?: string;
+  /** Requested scopes; default `read:user` (enough to read the account's id and login). */
+  scopes?: readonly string[];
+}
+
+const GITHUB_AUTHORIZE_URL = 'https://github.com/login/oauth/authorize';
+const GITHUB_TOKEN_URL = 'https://github.com/login/oauth/access_token';
+const GITHUB_API_BASE_URL = 'https://api.github.com';
+const DEFAULT_SCOPES = ['read:user'];
+
+/** OAuth error codes meaning "this code cannot be used", as opposed to a misconfiguration. */
+const REFUSED_CODE_ERRORS = new Set(['bad_verification_code', 'invalid_grant']);
+/** An OAuth error code is logged only when it looks like one; anything else is someone's text. */
+const OAUTH_ERROR_CODE = /^[a-z0-9_.-]{1,64}$/i;
+const MAX_LOGIN_LENGTH = 100;
+
+/**
+ * The GitHub code host (github.com or GitHub Enterprise), on `arctic`'s generic OAuth 2.0
+ * client so that the authorize request carries a PKCE S256 challenge and the token request
+ * its verifier (arctic's GitHub provider sends no PKCE). The account is read from
+ * `{apiBaseUrl}/user`.
+ *
+ * @throws TypeError at creation for an empty client id or secret, or a URL option that is not
+ *   an absolute http(s) URL (the message names the option, never a value).
+ */
+export function githubCodeHost(options: GithubCodeHostOptions): CodeHost {
+  requireText(options.clientId, 'clientId');
+  requireText(options.clientSecret, 'clientSecret');
+  const redirectUri = requireHttpUrl(options.redirectUri, 'redirectUri');
+  const authorizeUrl = requireHttpUrl(options.authorizeUrl ?? GITHUB_AUTHORIZE_URL, 'authorizeUrl');
+  const tokenUrl = requireHttpUrl(options.tokenUrl ?? GITHUB_TOKEN_URL, 'tokenUrl');
+  const apiBaseUrl = requireHttpUrl(options.apiBaseUrl ?? GITHUB_API_BASE_URL, 'apiBaseUrl');
+  const userUrl = `${apiBaseUrl.replace(/\/+$/, '')}/user`;
+  const scopes = [...(options.scopes ?? DEFAULT_SCOPES)];
+  const client = new OAuth2Client(options.clientId, options.clientSecret, redirectUri);
+
+  return {
+    authorizationUrl({ state, codeVerifier }) {
+      return client.createAuthorizationURLWithPKCE(
+        authorizeUrl,
+        state,
+        CodeChallengeMethod.S256,
+        codeVerifier,
+        scopes,
+      );
+    },
+    async exchangeCode({ code, codeVerifier, signal }: CodeExchange): Promise<CodeHostUser> {
+      let tokens: OAuth2Tokens;
+      try {
+        tokens = await client.validateAuthorizationCode(tokenUrl, code, codeVerifier);
+      } catch (error) {
+        throw tokenEndpointError(error);
+      }
+      return fetchUser(userUrl, accessTokenOf(tokens), signal);
+    },
+  };
+}
+
+/** GitHub answers a refused code with `200 {"error": ...}`, which arctic returns as tokens. */
+function accessTokenOf(tokens: OAuth2Tokens): string {
+  const data = tokens.data as { error?: unknown; access_token?: unknown };
+  if (typeof data.error === 'string') throw oauthError(data.error);
+  if (typeof data.access_token !== 'string' || data.access_token === '') {
+    throw new CodeHostError('failed', 'token endpoint answered without an access token');
+  }
+  return data.access_token;
+}
+
+function tokenEndpointError(error: unknown): CodeHostError {
+  if (error instanceof OAuth2RequestError) return oauthError(error.code);
+  if (error instanceof ArcticFetchError) {
+    return new CodeHostError('unavailable', 'token endpoint unreachable');
+  }
+  if (error instanceof UnexpectedErrorResponseBodyError) {
+    return new CodeHostError('failed', `token endpoint answered ${error.status} with no OAuth error`);
+  }
+  if (error instanceof UnexpectedResponseError) {
+    return new CodeHostError('failed', `token endpoint answered ${error.status}`);
+  }
+  return new CodeHostError('failed', 'token exchange failed');
+}
+
+function oauthError(code: string): CodeHostError {
+  const shown = OAUTH_ERROR_CODE.test(code) ? code : 'unrecognised';
+  return new CodeHostError(
+    REFUSED_CODE_ERRORS.has(code) ? 'invalid-code' : 'failed',
+    `token endpoint error ${shown}`,
+  );
+}
+
+async function fetchUser(url: string, accessToken: string, signal: AbortSignal): Promise<CodeHostUser> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: {
+        accept: 'application/vnd.github+json',
+        authorization: `Bearer ${accessToken}`,
+        'user-agent': 'covgate',
+        'x-github-api-version': '2022-11-28',
+      },
+      signal,
+    });
+  } catch {
+    throw new CodeHostError('unavailable', 'user endpoint unreachable');
+  }
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new CodeHostError('failed', `user endpoint answered ${response.status}`);
+  }
+  const body: unknown = await response.json().catch(() => null);
+  const user = parseUser(body);
+  if (!user) throw new CodeHostError('failed', 'user endpoint answered without a valid id and login');
+  return user;
+}
+
+/** GitHub's account: a positive integer `id` and a non-empty `login`. */
+function parseUser(body: unknown): CodeHostUser | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const { id, login } = body as { id?: unknown; login?: unknown };
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) return null;
+  if (typeof login !== 'string' || login === '' || login.length > MAX_LOGIN_LENGTH) return null;
+  return { id: String(id), login };
+}
+
+function requireText(value: unknown, name: string): void {
+  if (typeof value !== 'string' || value === '') {
+    throw new TypeError(`githubCodeHost: ${name} is required`);
+  }
+}
+
+function requireHttpUrl(value: unknown, name: string): string {
+  requireText(value, name);
+  let url: URL;
+  try {
+    url = new URL(value as string);
+  } catch {
+    throw new TypeError(`githubCodeHost: ${name} must be an absolute http(s) URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new TypeError(`githubCodeHost: ${name} must be an absolute http(s) URL`);
+  }
+  return value as string;
+}

@@ -1,0 +1,2 @@
+export * from './middleware.js';
+export * from './raw-body.js';

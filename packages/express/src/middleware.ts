@@ -1,0 +1,72 @@
+import type { CovgateApi } from '@covgate/core';
+import {
+  clientDisconnectSignal,
+  errorResponseFor,
+  isCovgatePath,
+  logToConsole,
+  pathAndQueryOf,
+  remoteAddressOf,
+  splitPathAndQuery,
+  toFetchRequest,
+  UnsupportedMethodError,
+  writeFetchResponse,
+} from '@covgate/node-bridge';
+import type { RequestHandler } from 'express';
+import { BodyAlreadyConsumedError, bodyReadByParser } from './raw-body.js';
+
+/** Options of {@link covgate}. */
+export interface CovgateExpressOptions {
+  /** Body limit in bytes. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /**
+   * Receives covgate's own misconfiguration reports (a body parser that ran first without
+   * `covgateRawBody`). Default: one `[covgate]` line on stderr.
+   */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Express 5 middleware serving covgate: `app.use('/coverage', covgate(api))`.
+ *
+ * It answers covgate's paths (`/health`, `/v1/...`, `/auth/...`, relative to the mount
+ * point) and calls `next()` for everything else, including methods a Fetch `Request` cannot
+ * carry. Failures of covgate itself go to `next(err)`. The client address is `req.ip`, so
+ * the application's `trust proxy` setting applies.
+ *
+ * Install it before `express.json()`, or give that parser `verify: covgateRawBody`: webhook
+ * signatures are checked over the raw bytes, which a parsed body no longer has. Otherwise
+ * covgate answers `500 {"error":"internal error"}` and reports why through `onError`.
+ */
+export function covgate(api: CovgateApi, options: CovgateExpressOptions = {}): RequestHandler {
+  const onError = options.onError ?? logToConsole;
+  return (req, res, next) => {
+    const target = pathAndQueryOf(req.url);
+    if (!isCovgatePath(splitPathAndQuery(target).pathname)) {
+      next();
+      return;
+    }
+    let request: Request;
+    try {
+      request = toFetchRequest(req, {
+        url: target,
+        body: bodyReadByParser(req),
+        maxBodyBytes: options.maxBodyBytes,
+        signal: clientDisconnectSignal(res),
+      });
+    } catch (error) {
+      if (error instanceof UnsupportedMethodError) {
+        next();
+      } else if (error instanceof BodyAlreadyConsumedError) {
+        onError(error);
+        writeFetchResponse(res, errorResponseFor(error)).catch(next);
+      } else {
+        next(error);
+      }
+      return;
+    }
+    api
+      .handle(request, { remoteAddress: req.ip ?? remoteAddressOf(req) })
+      .then((response) => writeFetchResponse(res, response))
+      .catch(next);
+  };
+}

@@ -1,0 +1,31 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import type { ResponseObject, ResponseToolkit } from '@hapi/hapi';
+
+/**
+ * A Hapi response carrying a Fetch `Response`: status, headers, each `Set-Cookie` as its
+ * own header (after any cookie Hapi itself sets), and the body as a stream, which Hapi
+ * writes with backpressure and stops when the client goes away.
+ *
+ * @param onStreamError - told when the body stream fails midway (Hapi then cuts the
+ * connection).
+ */
+export function toHapiResponse(
+  h: ResponseToolkit,
+  response: Response,
+  onStreamError: (error: unknown) => void,
+): ResponseObject {
+  let source: Readable | null = null;
+  if (response.body !== null) {
+    source = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
+    source.on('error', onStreamError);
+  }
+  const reply = h.response(source).code(response.status);
+  for (const [name, value] of response.headers) {
+    if (name !== 'set-cookie') reply.header(name, value);
+  }
+  for (const cookie of response.headers.getSetCookie()) {
+    reply.header('set-cookie', cookie, { append: true });
+  }
+  return reply;
+}

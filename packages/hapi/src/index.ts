@@ -1,0 +1,2 @@
+export * from './auth-scheme.js';
+export * from './plugin.js';

@@ -1,0 +1,113 @@
+import type { CovgateApi } from '@covgate/core';
+import {
+  clientDisconnectSignal,
+  DEFAULT_MAX_BODY_BYTES,
+  erroredBody,
+  errorResponseFor,
+  isClientError,
+  logToConsole,
+  PayloadTooLargeError,
+  toFetchRequest,
+} from '@covgate/node-bridge';
+import type {
+  Request as HapiRequest,
+  Lifecycle,
+  Plugin,
+  ResponseToolkit,
+  RouteOptions,
+} from '@hapi/hapi';
+import packageJson from '../package.json' with { type: 'json' };
+import { covgateAuthScheme } from './auth-scheme.js';
+import { hapiErrorStatus } from './hapi-error.js';
+import { toHapiResponse } from './hapi-response.js';
+
+/** Options of {@link covgatePlugin}. */
+export interface CovgateHapiOptions {
+  /** The covgate API to serve (`createApi(...)` of `@covgate/core`). */
+  api: CovgateApi;
+  /** Body limit in bytes, applied through Hapi's `payload.maxBytes`. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /**
+   * Receives failures the client only sees as `500 {"error":"internal error"}`, and
+   * response bodies that broke midway. Default: one `[covgate]` line on stderr.
+   */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Hapi 21 plugin serving covgate's paths (`/health`, `/v1/...`, `/auth/...`) under the
+ * registration prefix, and adding the `covgate` auth scheme for host routes:
+ *
+ * ```ts
+ * await server.register({ plugin: covgatePlugin, options: { api } }, { routes: { prefix: '/coverage' } });
+ * ```
+ *
+ * The routes leave authentication, CORS and cookie parsing to covgate (whatever the server
+ * defaults are) and hand it the payload as the exact bytes received.
+ */
+export const covgatePlugin: Plugin<CovgateHapiOptions> = {
+  name: '@covgate/hapi',
+  version: packageJson.version,
+  requirements: { hapi: '>=21.0.0' },
+  register(server, options) {
+    const { api } = options;
+    const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const onError = options.onError ?? logToConsole;
+    const prefix = server.realm.modifiers.route.prefix ?? '';
+
+    async function answer(
+      request: HapiRequest,
+      h: ResponseToolkit,
+      body: Uint8Array | ReadableStream<Uint8Array> | null,
+    ) {
+      try {
+        const fetchRequest = toFetchRequest(request.raw.req, {
+          url: covgatePathOf(request, prefix),
+          body,
+          maxBodyBytes,
+          signal: clientDisconnectSignal(request.raw.res),
+        });
+        const response = await api.handle(fetchRequest, {
+          remoteAddress: request.info.remoteAddress,
+        });
+        return toHapiResponse(h, response, onError);
+      } catch (error) {
+        if (!isClientError(error)) onError(error);
+        return toHapiResponse(h, errorResponseFor(error), onError);
+      }
+    }
+
+    const onPayloadError: Lifecycle.FailAction = async (request, h, error) => {
+      if (hapiErrorStatus(error) !== 413) throw error;
+      const reply = await answer(request, h, erroredBody(new PayloadTooLargeError(maxBodyBytes)));
+      return reply.takeover();
+    };
+
+    const routeOptions: RouteOptions = {
+      auth: false,
+      cors: false,
+      state: { parse: false, failAction: 'ignore' },
+      payload: { parse: false, output: 'data', maxBytes: maxBodyBytes, failAction: onPayloadError },
+      response: { emptyStatusCode: 200 },
+      handler: (request, h) =>
+        answer(request, h, request.payload instanceof Uint8Array ? request.payload : null),
+    };
+
+    server.auth.scheme('covgate', covgateAuthScheme);
+    server.route(
+      ['/health', '/v1/{path*}', '/auth/{path*}'].map((path) => ({
+        method: '*',
+        path,
+        options: routeOptions,
+      })),
+    );
+  },
+};
+
+/** The path and query covgate sees: Hapi's (possibly rewritten) URL without the prefix. */
+function covgatePathOf(request: HapiRequest, prefix: string): string {
+  const { pathname, search } = request.url;
+  const local =
+    prefix !== '' && pathname.startsWith(prefix) ? pathname.slice(prefix.length) : pathname;
+  return `${local}${search}`;
+}
