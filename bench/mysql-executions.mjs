@@ -9,7 +9,7 @@
 // the Markdown section for bench/RESULTS.md goes to stdout.
 import { execSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 
 const packageRequire = createRequire(new URL('../packages/mysql/package.json', import.meta.url));
 const mysql = packageRequire('mysql2/promise');
@@ -93,18 +93,31 @@ async function seed(pool, repoNumber, { repo, size }) {
   return seconds;
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
+/**
+ * Times `operation(repo)` for every repository, alternating between them call by call so
+ * that noise from other processes hits both sides alike.
+ */
 async function measure(operation) {
-  for (let index = 0; index < WARM_UP; index += 1) await operation();
-  const samples = [];
-  for (let index = 0; index < ITERATIONS; index += 1) {
-    const started = process.hrtime.bigint();
-    await operation();
-    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+  for (let index = 0; index < WARM_UP; index += 1) {
+    for (const { repo } of REPOS) await operation(repo);
   }
-  samples.sort((a, b) => a - b);
-  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
+  const samples = Object.fromEntries(REPOS.map(({ repo }) => [repo, []]));
+  for (let index = 0; index < ITERATIONS; index += 1) {
+    for (const { repo } of REPOS) {
+      const started = process.hrtime.bigint();
+      await operation(repo);
+      samples[repo].push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+  }
+  return Object.fromEntries(
+    Object.entries(samples).map(([repo, values]) => {
+      values.sort((a, b) => a - b);
+      return [repo, { p50: percentile(values, 0.5), p99: percentile(values, 0.99) }];
+    }),
+  );
 }
 
 const admin = await mysql.createConnection({
@@ -140,44 +153,61 @@ const [[{ version }]] = await pool.query('SELECT VERSION() AS version');
 await pool.end();
 
 const store = createMySqlStore({ url: benchUrl });
-const results = {};
-for (const { repo } of REPOS) {
-  log(`${repo}: measuring`);
-  results[repo] = {
-    list: await measure(() => store.listExecutions({ orgId: ORG_ID, repo, limit: 10 })),
-    total: await measure(() => store.countExecutions(ORG_ID, repo)),
-  };
-}
+const loadAverage = loadavg()[0].toFixed(2);
+log('measuring the list');
+const list = await measure((repo) => store.listExecutions({ orgId: ORG_ID, repo, limit: 10 }));
+log('measuring the total');
+const total = await measure((repo) => store.countExecutions(ORG_ID, repo));
 await store.close();
+const results = Object.fromEntries(
+  REPOS.map(({ repo }) => [repo, { list: list[repo], total: total[repo] }]),
+);
 
 const ms = (value) => value.toFixed(3);
 const ratio = (kind, p) => (results['bench-1m'][kind][p] / results['bench-1k'][kind][p]).toFixed(2);
 const cpuModel = (() => {
   try {
-    return execSync("grep -m1 'model name' /proc/cpuinfo", { encoding: 'utf8' }).split(':')[1].trim();
+    return execSync("grep -m1 'model name' /proc/cpuinfo", { encoding: 'utf8' })
+      .split(':')[1]
+      .trim();
   } catch {
     return cpus()[0]?.model ?? 'unknown';
   }
 })();
 const planTable = (rows) => {
-  const columns = ['id', 'select_type', 'table', 'type', 'possible_keys', 'key', 'key_len', 'ref', 'rows', 'Extra'];
+  const columns = [
+    'id',
+    'select_type',
+    'table',
+    'type',
+    'possible_keys',
+    'key',
+    'key_len',
+    'ref',
+    'rows',
+    'Extra',
+  ];
   return [
     `| ${columns.join(' | ')} |`,
     `|${columns.map(() => '---').join('|')}|`,
-    ...rows.map((plan) => `| ${columns.map((column) => String(plan[column] ?? 'NULL')).join(' | ')} |`),
+    ...rows.map(
+      (plan) => `| ${columns.map((column) => String(plan[column] ?? 'NULL')).join(' | ')} |`,
+    ),
   ].join('\n');
 };
 
 const seeded = REPOS.map(({ repo, size }) =>
-  seedSeconds[repo] === 0 ? `${repo} ${size} (already present)` : `${repo} ${size} in ${seedSeconds[repo].toFixed(1)} s`,
+  seedSeconds[repo] === 0
+    ? `${repo} ${size} (already present)`
+    : `${repo} ${size} in ${seedSeconds[repo].toFixed(1)} s`,
 ).join('; ');
 
 console.log(`## MySQL executions query
 
-Machine: ${cpus().length} vCPU (nproc), ${cpuModel}, Node ${process.version}, ${version}.
+Machine: ${cpus().length} vCPU (nproc), ${cpuModel}, Node ${process.version}, ${version}; 1-minute load average ${loadAverage} when measuring started (the machine is shared).
 Store: \`createMySqlStore\` from \`packages/mysql/dist\` (drizzle-orm + mysql2 pool), server on localhost.
 Seeding: ${seeded}, multi-row INSERTs of ${ROWS_PER_INSERT} rows over ${PARALLEL_INSERTS} connections, one record every 30 s, 10 % on another branch, 5 % fail; counters set to the totals.
-Measured: ${ITERATIONS} sequential calls per figure after ${WARM_UP} warm-up calls; milliseconds per call, including the driver and row mapping.
+Measured: ${ITERATIONS} sequential calls per figure after ${WARM_UP} warm-up calls, alternating between the two repositories call by call; milliseconds per call, including the driver and row mapping.
 
 | repository | records | list top 10 p50 | list top 10 p99 | total p50 | total p99 |
 |---|---:|---:|---:|---:|---:|

@@ -27,3 +27,27 @@ export * from './tokens/verification-throttle.js';
 export * from './tokens/verified-token-cache.js';
 export * from '@covgate/env-filter';
 export * from '@covgate/webhook-signature';
+export {
+  type CodeExchange,
+  type CodeHost,
+  CodeHostError,
+  type CodeHostFailure,
+  type CodeHostUser,
+} from './oauth/code-host.js';
+export { type GithubCodeHostOptions, githubCodeHost } from './oauth/github-code-host.js';
+export type { OAuthOptions, ResolvedIdentity, ResolveIdentityInput } from './oauth/oauth-options.js';
+export {
+  createPersonalOrganisationResolver,
+  type PersonalOrganisationResolverOptions,
+} from './oauth/personal-organisation.js';
+export {
+  createMemoryUsedStateRegistry,
+  type MemoryUsedStateRegistryOptions,
+  type UsedStateRegistry,
+} from './oauth/used-states.js';
+export { OAUTH_STATE_COOKIE } from './http/routes/oauth-cookies.js';
+export { OAUTH_ERRORS } from './http/routes/oauth.js';
+export { WEBHOOK_ERRORS } from './http/routes/webhooks.js';
+export { createPlanChangeProcessor } from './webhooks/plan-processor.js';
+export { type PlanChange, subscriptionPlanChange } from './webhooks/subscription-plan.js';
+export type { WebhookEvent, WebhookOptions, WebhookReceiver } from './webhooks/webhook-options.js';

@@ -15,7 +15,7 @@ export function toHapiResponse(
   response: Response,
   onStreamError: (error: unknown) => void,
 ): ResponseObject {
-  let source: Readable | null = null;
+  let source: Readable | undefined;
   if (response.body !== null) {
     source = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
     source.on('error', onStreamError);

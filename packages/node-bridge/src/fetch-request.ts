@@ -64,9 +64,11 @@ function bodyOf(
 ): BodyInit | null {
   if (options.body === undefined)
     return hasRequestBody(req) ? limitedBodyStream(req, maxBodyBytes) : null;
-  if (options.body === null || options.body.byteLength === 0) return null;
-  if (options.body.byteLength > maxBodyBytes)
-    return failingStream(new PayloadTooLargeError(maxBodyBytes));
+  if (options.body === null || options.body instanceof ReadableStream) return options.body;
+  if (options.body.byteLength === 0) return null;
+  if (options.body.byteLength > maxBodyBytes) {
+    return erroredBody(new PayloadTooLargeError(maxBodyBytes));
+  }
   // Framework buffers are never backed by a SharedArrayBuffer, which is all the type rules out.
   return options.body as Uint8Array<ArrayBuffer>;
 }

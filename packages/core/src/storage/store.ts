@@ -141,6 +141,8 @@ export interface TokenStore {
   /**
    * Atomically: when the old token is `active`, marks it `rotating` with `gracePeriodEndsAt`
    * and inserts `replacement`; returns false (and changes nothing) when it is not active.
+   * Throws {@link StoreConflictError} (leaving the old token active) when the replacement's
+   * id exists.
    */
   rotateToken(oldId: string, replacement: TokenRecord, gracePeriodEndsAt: Date): Promise<boolean>;
   /** Records the last successful use. */
@@ -149,6 +151,7 @@ export interface TokenStore {
 
 /** Server-side sessions. */
 export interface SessionStore {
+  /** Inserts a session; throws {@link StoreConflictError} when the id or token hash exists. */
   insertSession(session: SessionRecord): Promise<void>;
   findSessionByTokenHash(tokenHash: string): Promise<SessionRecord | null>;
   findSessionById(id: string): Promise<SessionRecord | null>;
@@ -158,7 +161,10 @@ export interface SessionStore {
 
 /** Execution records with an O(1) per-repository total. */
 export interface ExecutionStore {
-  /** Inserts the record and increments the per-(org, repo) counter in the same transaction. */
+  /**
+   * Inserts the record and increments the per-(org, repo) counter in the same transaction;
+   * throws {@link StoreConflictError} (and counts nothing) when the id exists.
+   */
   insertExecution(record: ExecutionRecord): Promise<void>;
   /** Newest first: `createdAt` desc, then `id` desc; at most `limit` records. */
   listExecutions(query: ListExecutionsQuery): Promise<ExecutionRecord[]>;
