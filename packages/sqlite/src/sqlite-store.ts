@@ -187,7 +187,8 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
         'user id already exists',
       ),
 
-    findUserById: (id: string) => guard('sessions', 'findUserById', () => findUser(eq(users.id, id))),
+    findUserById: (id: string) =>
+      guard('sessions', 'findUserById', () => findUser(eq(users.id, id))),
 
     insertToken: (token: TokenRecord) =>
       guard(
