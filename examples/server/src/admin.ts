@@ -2,10 +2,10 @@
 import { parseArgs } from 'node:util';
 import { formatAuditLine } from '@covgate/core';
 import pino from 'pino';
+import { bootstrapOrganisation } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { developmentSessionSecret } from './development-secrets.js';
 import { openStore } from './open-store.js';
-import { bootstrapOrganisation } from './bootstrap.js';
 
 const USAGE = `usage: covgate-admin bootstrap <org-slug> [--plan free|team|enterprise] [--user <user-id>]
 

@@ -1,13 +1,13 @@
 import {
-  type Organisation,
-  type Plan,
-  type Store,
-  StoreConflictError,
   createIdGenerator,
   formatTimestamp,
   generateSessionToken,
   hashSessionToken,
+  type Organisation,
+  type Plan,
   resolveSessionLifetimeSeconds,
+  type Store,
+  StoreConflictError,
   sessionExpiresAt,
 } from '@covgate/core';
 
@@ -49,7 +49,13 @@ export async function bootstrapOrganisation(
   let organisation = await store.findOrganisationBySlug(input.slug);
   let created = false;
   if (!organisation) {
-    organisation = { id: ids.organisationId(), slug: input.slug, name: input.slug, plan: input.plan, createdAt: now };
+    organisation = {
+      id: ids.organisationId(),
+      slug: input.slug,
+      name: input.slug,
+      plan: input.plan,
+      createdAt: now,
+    };
     try {
       await store.createOrganisation(organisation);
       created = true;

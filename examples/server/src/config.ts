@@ -115,8 +115,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
       }
     }
     if (databaseUrl === undefined) {
-      problems.push('DATABASE_URL is required in production (mysql://... with sslmode=require or verify-full)');
-    } else if (!problems.some((p) => p.startsWith('DATABASE_URL')) && !databaseHasTls(databaseUrl)) {
+      problems.push(
+        'DATABASE_URL is required in production (mysql://... with sslmode=require or verify-full)',
+      );
+    } else if (
+      !problems.some((p) => p.startsWith('DATABASE_URL')) &&
+      !databaseHasTls(databaseUrl)
+    ) {
       problems.push('DATABASE_URL must require TLS in production (sslmode=require or verify-full)');
     }
   }

@@ -1,6 +1,6 @@
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type CovgateApi, type CreateApiOptions, type Store, createApi } from '@covgate/core';
+import { type CovgateApi, type CreateApiOptions, createApi, type Store } from '@covgate/core';
 import { createFetchHandler } from '@covgate/fetch';
 import { createNodeHandler } from '@covgate/node-bridge';
 import { Redis } from 'ioredis';

@@ -42,7 +42,11 @@ describe('reference server configuration', () => {
 
   it('refuses production secrets shorter than 32 characters, naming the setting only', () => {
     const short = 'short-secret-value';
-    const problems = problemsOf({ ...PRODUCTION, SERVICE_TOKEN: short, SESSION_SECRET: 'y'.repeat(31) });
+    const problems = problemsOf({
+      ...PRODUCTION,
+      SERVICE_TOKEN: short,
+      SESSION_SECRET: 'y'.repeat(31),
+    });
     expect(problems).toEqual([
       'SERVICE_TOKEN must be at least 32 characters',
       'SESSION_SECRET must be at least 32 characters',
@@ -62,17 +66,18 @@ describe('reference server configuration', () => {
   });
 
   it('refuses production on the embedded store', () => {
-    expect(problemsOf({ ...PRODUCTION, DATABASE_URL: undefined })[0]).toMatch(/^DATABASE_URL is required/);
+    expect(problemsOf({ ...PRODUCTION, DATABASE_URL: undefined })[0]).toMatch(
+      /^DATABASE_URL is required/,
+    );
   });
 
   it('refuses an invalid ALLOWED_ORIGINS entry at start-up', () => {
     for (const bad of ['*', 'https://a.com/', 'https://a.com/path', 'a.com', 'https://*.a.com']) {
       expect(problemsOf({ ALLOWED_ORIGINS: bad })[0]).toMatch(/^ALLOWED_ORIGINS: /);
     }
-    expect(loadConfig({ ALLOWED_ORIGINS: 'https://a.com, http://localhost:3000' }).allowedOrigins).toEqual([
-      'https://a.com',
-      'http://localhost:3000',
-    ]);
+    expect(
+      loadConfig({ ALLOWED_ORIGINS: 'https://a.com, http://localhost:3000' }).allowedOrigins,
+    ).toEqual(['https://a.com', 'http://localhost:3000']);
   });
 
   it('refuses a non-numeric PORT', () => {

@@ -11,7 +11,11 @@ runHttpContractSuite('reference server (node:http + Fetch adapter)', {
 
 runHttpContractSuite('Fetch adapter under a base path', {
   start: async (options) => {
-    const served = await serveApi(createApi(options), { host: '127.0.0.1', port: 0, basePath: '/coverage' });
+    const served = await serveApi(createApi(options), {
+      host: '127.0.0.1',
+      port: 0,
+      basePath: '/coverage',
+    });
     return { baseUrl: `${served.url}/coverage`, close: served.close };
   },
 });

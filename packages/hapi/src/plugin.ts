@@ -1,10 +1,13 @@
+import { Readable } from 'node:stream';
 import type { CovgateApi } from '@covgate/core';
 import {
   clientDisconnectSignal,
   DEFAULT_MAX_BODY_BYTES,
   erroredBody,
   errorResponseFor,
+  hasRequestBody,
   isClientError,
+  limitedBodyStream,
   logToConsole,
   PayloadTooLargeError,
   toFetchRequest,
@@ -25,7 +28,7 @@ import { toHapiResponse } from './hapi-response.js';
 export interface CovgateHapiOptions {
   /** The covgate API to serve (`createApi(...)` of `@covgate/core`). */
   api: CovgateApi;
-  /** Body limit in bytes, applied through Hapi's `payload.maxBytes`. Default 1 MiB. */
+  /** Body limit in bytes. Default 1 MiB. */
   maxBodyBytes?: number;
   /**
    * Receives failures the client only sees as `500 {"error":"internal error"}`, and
@@ -43,9 +46,9 @@ export interface CovgateHapiOptions {
  * ```
  *
  * The routes leave authentication, CORS and cookie parsing to covgate (whatever the server
- * defaults are) and hand it the payload as the exact bytes received.
+ * defaults are) and hand it the payload unparsed, as the exact bytes received.
  */
-export const covgatePlugin: Plugin<CovgateHapiOptions> = {
+export const covgatePlugin = {
   name: '@covgate/hapi',
   version: packageJson.version,
   requirements: { hapi: '>=21.0.0' },
@@ -58,22 +61,22 @@ export const covgatePlugin: Plugin<CovgateHapiOptions> = {
     async function answer(
       request: HapiRequest,
       h: ResponseToolkit,
-      body: Uint8Array | ReadableStream<Uint8Array> | null,
+      body: ReadableStream<Uint8Array> | null,
     ) {
+      const signal = clientDisconnectSignal(request.raw.res);
       try {
         const fetchRequest = toFetchRequest(request.raw.req, {
           url: covgatePathOf(request, prefix),
           body,
-          maxBodyBytes,
-          signal: clientDisconnectSignal(request.raw.res),
+          signal,
         });
         const response = await api.handle(fetchRequest, {
           remoteAddress: request.info.remoteAddress,
         });
-        return toHapiResponse(h, response, onError);
+        return toHapiResponse(h, response, { signal, onError });
       } catch (error) {
         if (!isClientError(error)) onError(error);
-        return toHapiResponse(h, errorResponseFor(error), onError);
+        return toHapiResponse(h, errorResponseFor(error), { signal, onError });
       }
     }
 
@@ -87,10 +90,17 @@ export const covgatePlugin: Plugin<CovgateHapiOptions> = {
       auth: false,
       cors: false,
       state: { parse: false, failAction: 'ignore' },
-      payload: { parse: false, output: 'data', maxBytes: maxBodyBytes, failAction: onPayloadError },
+      // Unparsed and streamed: the exact bytes reach covgate, and the bridge counts them,
+      // so a chunked upload over the limit still gets covgate's 413 (Hapi's own reader
+      // would cut the connection). Hapi checks a declared Content-Length against maxBytes.
+      payload: {
+        parse: false,
+        output: 'stream',
+        maxBytes: maxBodyBytes,
+        failAction: onPayloadError,
+      },
       response: { emptyStatusCode: 200 },
-      handler: (request, h) =>
-        answer(request, h, request.payload instanceof Uint8Array ? request.payload : null),
+      handler: (request, h) => answer(request, h, bodyOf(request, maxBodyBytes)),
     };
 
     server.auth.scheme('covgate', covgateAuthScheme);
@@ -102,7 +112,14 @@ export const covgatePlugin: Plugin<CovgateHapiOptions> = {
       })),
     );
   },
-};
+} satisfies Plugin<CovgateHapiOptions>;
+
+/** The unread body Hapi hands over, limited; `null` when the request has none. */
+function bodyOf(request: HapiRequest, maxBodyBytes: number): ReadableStream<Uint8Array> | null {
+  const payload = request.payload;
+  if (!(payload instanceof Readable) || !hasRequestBody(request.raw.req)) return null;
+  return limitedBodyStream(payload, maxBodyBytes);
+}
 
 /** The path and query covgate sees: Hapi's (possibly rewritten) URL without the prefix. */
 function covgatePathOf(request: HapiRequest, prefix: string): string {

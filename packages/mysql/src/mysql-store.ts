@@ -38,7 +38,10 @@ import {
 export interface MySqlStoreOptions {
   /** `mysql://user:password@host:3306/database?sslmode=verify-full`, see `parseMySqlUrl`. */
   url?: string;
-  /** A mysql2 promise pool you own; `close()` leaves it open. Use `timezone: 'Z'`. */
+  /**
+   * A mysql2 promise pool you own; `close()` leaves it open. Keep mysql2's default
+   * `FOUND_ROWS` flag: updates must report matched rows, not changed rows.
+   */
   pool?: Pool;
   /** Size of the pool made from `url` (default 10). */
   poolSize?: number;
@@ -374,7 +377,9 @@ function openPool(options: MySqlStoreOptions): {
   secrets: string[];
 } {
   if (options.pool !== undefined) {
-    if (options.url !== undefined) throw new Error('give either url or pool, not both');
+    if (options.url !== undefined || options.poolSize !== undefined || options.ssl !== undefined) {
+      throw new Error('url, poolSize and ssl make a pool: give them or a pool, not both');
+    }
     return { pool: options.pool, owned: false, secrets: [] };
   }
   if (options.url === undefined) throw new Error('createMySqlStore needs a url or a pool');

@@ -1,6 +1,11 @@
-import { buildExecution, buildTokenRecord, runStoreConformanceSuite } from '@covgate/core/testing';
+import {
+  buildExecution,
+  buildOrganisation,
+  buildTokenRecord,
+  runStoreConformanceSuite,
+} from '@covgate/core/testing';
 import { createMySqlStore, MySqlStoreError, migrate } from '@covgate/mysql';
-import { createConnection } from 'mysql2/promise';
+import { createConnection, createPool } from 'mysql2/promise';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const serverUrl = process.env.COVGATE_MYSQL_URL;
@@ -36,7 +41,7 @@ if (serverUrl === undefined || serverUrl === '') {
   console.warn(
     '[covgate] MySQL conformance suite SKIPPED: set COVGATE_MYSQL_URL=mysql://root@127.0.0.1:3306/test',
   );
-  describe.skipIf(!required)('MySQL store (skipped: COVGATE_MYSQL_URL is unset)', () => {
+  describe.skipIf(!required)('MySQL store configuration', () => {
     it('needs COVGATE_MYSQL_URL', () => {
       throw new Error('COVGATE_REQUIRE_MYSQL=1 but COVGATE_MYSQL_URL is unset');
     });
@@ -76,6 +81,62 @@ if (serverUrl === undefined || serverUrl === '') {
         expect(await store.countExecutions(lower.orgId, 'case-test')).toBe(1);
         expect(await store.countExecutions(lower.orgId, 'Case-Test')).toBe(2);
         expect(await store.countExecutions(lower.orgId, 'CASE-TEST')).toBe(0);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('answers true for a plan or revocation that changes no value (matched, not changed)', async () => {
+      const store = createMySqlStore({ url });
+      try {
+        const org = buildOrganisation({ plan: 'team' });
+        const token = buildTokenRecord();
+        await store.createOrganisation(org);
+        await store.insertToken(token);
+
+        expect(await store.setOrganisationPlan(org.id, 'team')).toBe(true);
+        expect(await store.revokeToken(token.id)).toBe(true);
+        expect(await store.revokeToken(token.id)).toBe(true);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('works over a pool of yours and leaves it open on close', async () => {
+      const pool = createPool(url);
+      try {
+        const store = createMySqlStore({ pool });
+        const record = buildExecution();
+        await store.insertExecution(record);
+        await store.close();
+
+        const [rows] = await pool.query('SELECT total FROM execution_counters WHERE org_id = ?', [
+          record.orgId,
+        ]);
+        expect(rows).toEqual([{ total: 1 }]);
+      } finally {
+        await pool.end();
+      }
+    });
+
+    it('refuses a pool together with settings that make a pool', () => {
+      const pool = createPool(url);
+      try {
+        expect(() => createMySqlStore({ pool, poolSize: 3 })).toThrow(/not both/);
+        expect(() => createMySqlStore({ pool, url })).toThrow(/not both/);
+      } finally {
+        void pool.end();
+      }
+    });
+
+    it('keeps coverage to two decimals in its DECIMAL(5,2) column', async () => {
+      const store = createMySqlStore({ url });
+      try {
+        const record = buildExecution({ coverage: 84.1234 });
+        await store.insertExecution(record);
+
+        const [listed] = await store.listExecutions({ ...record, limit: 1 });
+        expect(listed?.coverage).toBe(84.12);
       } finally {
         await store.close();
       }

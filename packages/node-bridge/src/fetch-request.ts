@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { DEFAULT_MAX_BODY_BYTES } from './body-limit.js';
-import { hasRequestBody, limitedBodyStream } from './limited-body-stream.js';
+import { declaresTooLargeBody, hasRequestBody, limitedBodyStream } from './limited-body-stream.js';
 import { PayloadTooLargeError } from './payload-too-large-error.js';
 import { requestHeadersOf } from './request-headers.js';
 import { requestOriginOf } from './request-origin.js';
@@ -32,9 +32,10 @@ export interface ToFetchRequestOptions {
  * Builds the Fetch `Request` covgate's core answers from a Node request: method, every
  * header, and the body as a lazily read, size-limited stream (or the given bytes).
  *
- * Over the limit, reading the body fails with {@link PayloadTooLargeError} (`status` 413)
- * and the core answers `413 {"error":"payload too large"}`. `GET` and `HEAD` never carry a
- * body, nor do requests without `Transfer-Encoding` or a non-zero `Content-Length`.
+ * Over the limit (declared, or counted while streaming), reading the body fails with
+ * {@link PayloadTooLargeError} (`status` 413) and the core answers
+ * `413 {"error":"payload too large"}`. `GET` and `HEAD` never carry a body, nor do requests
+ * without `Transfer-Encoding` or a non-zero `Content-Length`.
  *
  * @throws UnsupportedMethodError for `TRACE`, `TRACK` and `CONNECT`.
  */
@@ -62,8 +63,13 @@ function bodyOf(
   options: ToFetchRequestOptions,
   maxBodyBytes: number,
 ): BodyInit | null {
-  if (options.body === undefined)
-    return hasRequestBody(req) ? limitedBodyStream(req, maxBodyBytes) : null;
+  if (options.body === undefined) {
+    if (!hasRequestBody(req)) return null;
+    if (declaresTooLargeBody(req, maxBodyBytes)) {
+      return erroredBody(new PayloadTooLargeError(maxBodyBytes));
+    }
+    return limitedBodyStream(req, maxBodyBytes);
+  }
   if (options.body === null || options.body instanceof ReadableStream) return options.body;
   if (options.body.byteLength === 0) return null;
   if (options.body.byteLength > maxBodyBytes) {

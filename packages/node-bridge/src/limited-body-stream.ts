@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { PayloadTooLargeError } from './payload-too-large-error.js';
 
 /**
@@ -11,38 +12,35 @@ export function hasRequestBody(req: IncomingMessage): boolean {
   return length !== undefined && Number(length) > 0;
 }
 
+/** Whether the request announces more than `maxBytes` in its `Content-Length`. */
+export function declaresTooLargeBody(req: IncomingMessage, maxBytes: number): boolean {
+  return Number(req.headers['content-length']) > maxBytes;
+}
+
 /**
- * The request body as a byte stream that reads from the socket only when the consumer
- * pulls (backpressure), and fails with {@link PayloadTooLargeError} as soon as the declared
- * `Content-Length` or the bytes actually received exceed `maxBytes`. After that failure, or
- * a cancel, the rest of the body is read and discarded so the connection stays usable and
- * the client can read the answer; nothing is kept in memory.
+ * A request body (the `IncomingMessage`, or the stream a framework hands over) as a byte
+ * stream that reads from the socket only when the consumer pulls (backpressure), and fails
+ * with {@link PayloadTooLargeError} as soon as more than `maxBytes` arrived. After that
+ * failure, or a cancel, the rest of the body is read and discarded so the connection stays
+ * usable and the client can read the answer; nothing is kept in memory.
  */
-export function limitedBodyStream(
-  req: IncomingMessage,
-  maxBytes: number,
-): ReadableStream<Uint8Array> {
+export function limitedBodyStream(source: Readable, maxBytes: number): ReadableStream<Uint8Array> {
   let received = 0;
   let detach = (): void => {};
 
   const discardRest = (): void => {
     detach();
-    req.resume();
+    source.resume();
   };
 
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        const declared = Number(req.headers['content-length']);
-        if (declared > maxBytes) {
-          controller.error(new PayloadTooLargeError(maxBytes));
-          return;
-        }
-        if (req.readableEnded) {
+        if (source.readableEnded) {
           controller.close();
           return;
         }
-        if (req.destroyed) {
+        if (source.destroyed) {
           controller.error(new Error('client closed the connection before the body ended'));
           return;
         }
@@ -54,7 +52,7 @@ export function limitedBodyStream(
             return;
           }
           controller.enqueue(chunk);
-          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+          if ((controller.desiredSize ?? 0) <= 0) source.pause();
         };
         const onEnd = (): void => {
           detach();
@@ -67,22 +65,22 @@ export function limitedBodyStream(
           );
         };
         const onClose = (): void => {
-          if (!req.readableEnded) onFailure();
+          if (!source.readableEnded) onFailure();
         };
         detach = () => {
-          req.off('data', onData);
-          req.off('end', onEnd);
-          req.off('error', onFailure);
-          req.off('close', onClose);
+          source.off('data', onData);
+          source.off('end', onEnd);
+          source.off('error', onFailure);
+          source.off('close', onClose);
         };
-        req.pause();
-        req.on('data', onData);
-        req.on('end', onEnd);
-        req.on('error', onFailure);
-        req.on('close', onClose);
+        source.pause();
+        source.on('data', onData);
+        source.on('end', onEnd);
+        source.on('error', onFailure);
+        source.on('close', onClose);
       },
       pull() {
-        req.resume();
+        source.resume();
       },
       cancel() {
         discardRest();

@@ -64,6 +64,9 @@ const newestFirst = [desc(executions.createdAt), desc(executions.id)];
 /** The instant rounded down to the whole second (timestamps carry no fraction). */
 const wholeSecond = (at: Date): Date => new Date(Math.floor(at.getTime() / 1000) * 1000);
 
+/** Coverage kept to two decimals, as MySQL's `DECIMAL(5,2)` does. */
+const twoDecimals = (value: number): number => Math.round(value * 100) / 100;
+
 const wholeSecondOrNull = (at: Date | null): Date | null => (at === null ? null : wholeSecond(at));
 
 const tokenRow = (token: TokenRecord) => ({
@@ -310,7 +313,11 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
         'insertExecution',
         async () => {
           await db.batch([
-            db.insert(executions).values({ ...record, createdAt: wholeSecond(record.createdAt) }),
+            db.insert(executions).values({
+              ...record,
+              coverage: twoDecimals(record.coverage),
+              createdAt: wholeSecond(record.createdAt),
+            }),
             db
               .insert(executionCounters)
               .values({ orgId: record.orgId, repo: record.repo, total: 1 })

@@ -70,6 +70,19 @@ describe('sqlite store', () => {
     expect(await firstRow(url, 'SELECT COUNT(*) AS n FROM __drizzle_migrations')).toEqual({ n: 1 });
   });
 
+  it('keeps coverage to two decimals, like a DECIMAL(5,2) column', async () => {
+    const store = await createSqliteStore({ url: ':memory:' });
+    try {
+      const record = buildExecution({ coverage: 84.1234 });
+      await store.insertExecution(record);
+
+      const [listed] = await store.listExecutions({ ...record, limit: 1 });
+      expect(listed?.coverage).toBe(84.12);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('puts the file in WAL mode so readers do not block the writer', async () => {
     const url = fileUrl('wal.db');
     const store = await createSqliteStore({ url });

@@ -88,8 +88,16 @@ function field(key: string, value: string): string {
   return `${key}=${formatValue(value)}`;
 }
 
+/**
+ * Replaces anything shaped like an API or session token with `cvg_REDACTED` /
+ * `cvgs_REDACTED`. Used for audit values and for paths in the access log.
+ */
+export function redactTokens(text: string): string {
+  return text.replace(TOKEN_LIKE, 'cvg$1_REDACTED');
+}
+
 function formatValue(raw: string): string {
-  const value = raw.replace(TOKEN_LIKE, 'cvg$1_REDACTED');
+  const value = redactTokens(raw);
   if (BARE_VALUE.test(value)) {
     return value;
   }

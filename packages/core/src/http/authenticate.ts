@@ -2,7 +2,7 @@ import type { Identity } from '../auth/identity.js';
 import { isSessionExpired } from '../sessions/session-rules.js';
 import { hashSessionToken } from '../sessions/session-token-hash.js';
 import type { Organisation, SessionRecord, TokenRecord } from '../storage/store.js';
-import { SESSION_TOKEN_PREFIX, parseApiToken, parseSessionToken } from '../tokens/token-format.js';
+import { parseApiToken, parseSessionToken, SESSION_TOKEN_PREFIX } from '../tokens/token-format.js';
 import { isTokenUsable } from '../tokens/token-status.js';
 import { ApiError, ERRORS } from './api-error.js';
 import { isOriginAllowed } from './cors.js';
@@ -47,10 +47,11 @@ function dummyHash(services: ApiServices): Promise<string> {
   return hash;
 }
 
-async function findOrganisation(services: ApiServices, orgId: string): Promise<Organisation | null> {
-  return infra(services.logger, 'organisations', () =>
-    services.store.findOrganisationById(orgId),
-  );
+async function findOrganisation(
+  services: ApiServices,
+  orgId: string,
+): Promise<Organisation | null> {
+  return infra(services.logger, 'organisations', () => services.store.findOrganisationById(orgId));
 }
 
 function touchLater(services: ApiServices, token: TokenRecord): void {
@@ -170,11 +171,29 @@ export async function authenticate(scope: RequestScope): Promise<Identity> {
     return session;
   }
   if (credential.source === 'cookie') deny(scope, 'invalid_or_expired_token');
+  return authenticateApiTokenValue(scope, credential.value);
+}
 
-  const result = await authenticateApiToken(scope, credential.value);
+/**
+ * Authenticates a raw API token value however it was presented (header or body), with the
+ * same 401, audit line, throttle and rate limit as a Bearer token.
+ */
+export async function authenticateApiTokenValue(
+  scope: RequestScope,
+  raw: string,
+): Promise<TokenIdentity> {
+  const result = await authenticateApiToken(scope, raw);
   if (!result) deny(scope, 'invalid_or_expired_token');
   await applyRateLimit(scope, result.identity, result.plan);
   return result.identity;
+}
+
+/** Records the `auth.denied` audit line and throws the 401 (for routes reading their own credential). */
+export function denyAuthentication(
+  scope: RequestScope,
+  reason: 'missing_token' | 'invalid_or_expired_token',
+): never {
+  deny(scope, reason);
 }
 
 /** Authenticates and requires a session: API tokens do not manage tokens (`403`). */

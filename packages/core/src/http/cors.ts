@@ -30,10 +30,7 @@ export function parseAllowedOrigins(value: string | readonly string[] | undefine
     } catch {
       throw new InvalidAllowedOriginError(entry);
     }
-    if (
-      (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
-      parsed.origin !== entry
-    ) {
+    if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== entry) {
       throw new InvalidAllowedOriginError(entry);
     }
     origins.add(entry);

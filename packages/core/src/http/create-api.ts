@@ -1,23 +1,24 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import pino, { type Logger } from 'pino';
+import { redactTokens } from '../audit/audit-line.js';
 import { type AuditSink, createAuditLogger, stdoutAuditSink } from '../audit/audit-sink.js';
 import { type OAuthOptions, resolveOAuthOptions } from '../oauth/oauth-options.js';
 import { resolveSessionLifetimeSeconds } from '../sessions/session-rules.js';
 import type { Store } from '../storage/store.js';
-import { type Clock, systemClock } from '../time/timestamp.js';
 import { createIdGenerator } from '../time/ids.js';
-import { type TokenHasher, createTokenHasher } from '../tokens/token-hash.js';
+import { type Clock, systemClock } from '../time/timestamp.js';
+import { createTokenHasher, type TokenHasher } from '../tokens/token-hash.js';
 import {
-  type VerificationThrottle,
   createVerificationThrottle,
+  type VerificationThrottle,
 } from '../tokens/verification-throttle.js';
 import { VerifiedTokenCache } from '../tokens/verified-token-cache.js';
-import { type WebhookOptions, resolveWebhookOptions } from '../webhooks/webhook-options.js';
+import { resolveWebhookOptions, type WebhookOptions } from '../webhooks/webhook-options.js';
 import { ApiError, ERRORS, InfrastructureError } from './api-error.js';
 import type { CovgateApi, RequestContext } from './api-types.js';
 import { corsHeaders, parseAllowedOrigins } from './cors.js';
 import { errorResponse } from './json-response.js';
-import { type RateLimitOptions, createPlanRateLimiter } from './rate-limit.js';
+import { createPlanRateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { resolveRequestId } from './request-id.js';
 import { Router } from './router.js';
 import { coreRoutes } from './routes/route-table.js';
@@ -109,7 +110,10 @@ function errorToResponse(error: unknown, scope: RequestScope): Response {
   }
   const message = error instanceof Error ? error.message : String(error);
   if (!(error instanceof InfrastructureError)) {
-    scope.services.logger.error({ requestId: scope.requestId }, `[api] unhandled error: ${message}`);
+    scope.services.logger.error(
+      { requestId: scope.requestId },
+      `[api] unhandled error: ${message}`,
+    );
   }
   return errorResponse(500, ERRORS.internal);
 }
@@ -176,15 +180,18 @@ export function createApi(options: CreateApiOptions): CovgateApi {
     }
     scope.responseHeaders.set('x-request-id', scope.requestId);
     response = withHeaders(response, scope.responseHeaders);
-    services.logger.info({
-      requestId: scope.requestId,
-      method: request.method,
-      path: scope.url.pathname,
-      status: response.status,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-      remoteAddress: scope.remoteAddress,
-      userAgent: request.headers.get('user-agent') ?? undefined,
-    }, 'request');
+    services.logger.info(
+      {
+        requestId: scope.requestId,
+        method: request.method,
+        path: redactTokens(scope.url.pathname),
+        status: response.status,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        remoteAddress: scope.remoteAddress,
+        userAgent: request.headers.get('user-agent') ?? undefined,
+      },
+      'request',
+    );
     return response;
   }
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Plan } from '../storage/store.js';
 
 /** Requests per minute per token of each plan. */
@@ -20,7 +20,12 @@ export interface RateLimitOptions {
    * Builds the limiter of one plan (for example `RateLimiterRedis` to share counters between
    * processes). Defaults to `RateLimiterMemory`.
    */
-  createLimiter?: (options: { plan: Plan; points: number; duration: number; keyPrefix: string }) => RateLimiterAbstract;
+  createLimiter?: (options: {
+    plan: Plan;
+    points: number;
+    duration: number;
+    keyPrefix: string;
+  }) => RateLimiterAbstract;
   /** Set false to switch rate limiting off. */
   enabled?: boolean;
 }
@@ -37,7 +42,11 @@ export interface PlanRateLimiter {
 
 const WINDOW_SECONDS = 60;
 
-function headersFor(limit: number, remaining: number, msBeforeNext: number): Record<string, string> {
+function headersFor(
+  limit: number,
+  remaining: number,
+  msBeforeNext: number,
+): Record<string, string> {
   return {
     'ratelimit-limit': String(limit),
     'ratelimit-remaining': String(Math.max(0, remaining)),

@@ -21,6 +21,15 @@ export function badgeColor(coverage: number): 'green' | 'yellow' | 'red' {
 
 const CACHE_CONTROL = 'public, max-age=60';
 
+/** `If-None-Match` semantics: a list of tags, weak comparison, or `*`. */
+function matchesEtag(header: string | null, etag: string): boolean {
+  if (header === null) return false;
+  return header
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === etag || tag === '*');
+}
+
 /**
  * `GET /v1/badge/{org}/{repo}`: no authentication. An unknown organisation or repository
  * renders exactly like a repository without data (grey `unknown`), so the badge cannot be
@@ -49,7 +58,9 @@ export const getBadge: RouteHandler = async (scope) => {
   });
   const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 27)}"`;
   const headers = { 'cache-control': CACHE_CONTROL, etag };
-  if (scope.request.headers.get('if-none-match') === etag) return emptyResponse(304, headers);
+  if (matchesEtag(scope.request.headers.get('if-none-match'), etag)) {
+    return emptyResponse(304, headers);
+  }
   return new Response(svg, {
     status: 200,
     headers: { ...headers, 'content-type': 'image/svg+xml; charset=utf-8' },

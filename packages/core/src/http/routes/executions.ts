@@ -8,9 +8,9 @@ import { authenticate } from '../authenticate.js';
 import { infra } from '../infrastructure.js';
 import { jsonResponse } from '../json-response.js';
 import { readJsonBody } from '../request-body.js';
-import { wholeSeconds } from '../whole-seconds.js';
 import type { RequestScope, RouteHandler } from '../services.js';
 import { parseBody } from '../validation.js';
+import { wholeSeconds } from '../whole-seconds.js';
 import { decodeExecutionCursor, encodeExecutionCursor } from './execution-cursor.js';
 import { executionToJson } from './execution-json.js';
 

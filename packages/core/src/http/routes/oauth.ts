@@ -1,8 +1,8 @@
 import { type CodeHost, CodeHostError, type CodeHostUser } from '../../oauth/code-host.js';
 import {
+  createLoginState,
   LOGIN_STATE_TTL_SECONDS,
   type LoginState,
-  createLoginState,
   openLoginState,
   sealLoginState,
   stateFingerprint,
@@ -14,9 +14,9 @@ import { ApiError, ERRORS } from '../api-error.js';
 import { cookieValue } from '../credentials.js';
 import { infra } from '../infrastructure.js';
 import type { Route } from '../router.js';
-import { sessionCookie } from '../session-cookie.js';
 import type { RequestScope, RouteHandler } from '../services.js';
-import { OAUTH_STATE_COOKIE, clearedOAuthStateCookie, oauthStateCookie } from './oauth-cookies.js';
+import { sessionCookie } from '../session-cookie.js';
+import { clearedOAuthStateCookie, OAUTH_STATE_COOKIE, oauthStateCookie } from './oauth-cookies.js';
 import { startSession } from './sessions.js';
 
 /** Public messages of the OAuth routes. */
@@ -169,7 +169,10 @@ async function resolveIdentity(
   const identity = await infra(services.logger, 'oauth', async () => {
     let resolved: unknown;
     try {
-      resolved = await oauth.resolveIdentity({ codeHost, user: { id: user.id, login: user.login } });
+      resolved = await oauth.resolveIdentity({
+        codeHost,
+        user: { id: user.id, login: user.login },
+      });
     } catch (error) {
       throw new Error(`resolveIdentity failed: ${error instanceof Error ? error.message : error}`);
     }
@@ -182,7 +185,9 @@ async function resolveIdentity(
     services.store.findOrganisationById(identity.orgId),
   );
   if (!org) {
-    services.logger.error(`[oauth] resolveIdentity returned an unknown organisation ${identity.orgId}`);
+    services.logger.error(
+      `[oauth] resolveIdentity returned an unknown organisation ${identity.orgId}`,
+    );
     throw new ApiError(500, ERRORS.internal);
   }
   return { userId: identity.userId, orgId: org.id };

@@ -11,8 +11,8 @@ import { infra } from '../infrastructure.js';
 import { emptyResponse, jsonResponse } from '../json-response.js';
 import { readJsonBody } from '../request-body.js';
 import { isServiceToken } from '../service-token.js';
-import { clearedSessionCookie } from '../session-cookie.js';
 import type { ApiServices, RouteHandler } from '../services.js';
+import { clearedSessionCookie } from '../session-cookie.js';
 import { parseBody } from '../validation.js';
 import { wholeSeconds } from '../whole-seconds.js';
 
@@ -104,6 +104,8 @@ export const deleteSession: RouteHandler = async (scope) => {
   services.audit.record({ type: 'session.delete', sessionId });
   const credential = findCredential(scope.request, services.settings.sessionCookieName);
   const headers: Record<string, string> =
-    credential?.source === 'cookie' ? { 'set-cookie': clearedSessionCookie(services.settings) } : {};
+    credential?.source === 'cookie'
+      ? { 'set-cookie': clearedSessionCookie(services.settings) }
+      : {};
   return emptyResponse(204, headers);
 };

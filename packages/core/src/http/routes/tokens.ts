@@ -5,7 +5,7 @@ import { formatTimestamp } from '../../time/timestamp.js';
 import { generateApiToken, isTokenId } from '../../tokens/token-format.js';
 import { effectiveTokenStatus } from '../../tokens/token-status.js';
 import { ApiError, ERRORS } from '../api-error.js';
-import { type SessionIdentity, authenticateSessionOnly } from '../authenticate.js';
+import { authenticateSessionOnly, type SessionIdentity } from '../authenticate.js';
 import { infra } from '../infrastructure.js';
 import { emptyResponse, jsonResponse } from '../json-response.js';
 import { readJsonBody } from '../request-body.js';

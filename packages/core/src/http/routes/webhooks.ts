@@ -2,10 +2,10 @@ import { verifyWebhook } from '@covgate/webhook-signature';
 import { createPlanChangeProcessor } from '../../webhooks/plan-processor.js';
 import { webhookEventId, webhookEventType } from '../../webhooks/webhook-event.js';
 import {
+  hasSecret,
   type WebhookEvent,
   type WebhookReceiver,
   type WebhookSettings,
-  hasSecret,
 } from '../../webhooks/webhook-options.js';
 import { ApiError, ERRORS, InfrastructureError } from '../api-error.js';
 import { infra } from '../infrastructure.js';
@@ -23,7 +23,9 @@ export const WEBHOOK_ERRORS = {
 
 /** `POST /v1/webhooks/{provider}`: one receiver per configured provider. */
 export function webhookRoutes(webhooks: WebhookSettings): Route<RouteHandler>[] {
-  return [{ method: 'POST', pattern: '/v1/webhooks/{provider}', handler: receiveWebhook(webhooks) }];
+  return [
+    { method: 'POST', pattern: '/v1/webhooks/{provider}', handler: receiveWebhook(webhooks) },
+  ];
 }
 
 /**
@@ -52,7 +54,12 @@ function receiveWebhook(webhooks: WebhookSettings): RouteHandler {
     const id = webhookEventId(receiver, request.headers, body);
     if (id === null) throw new ApiError(400, WEBHOOK_ERRORS.missingEventId);
 
-    const event: WebhookEvent = { provider: receiver.name, id, type: webhookEventType(body), payload: body };
+    const event: WebhookEvent = {
+      provider: receiver.name,
+      id,
+      type: webhookEventType(body),
+      payload: body,
+    };
     const claimed = await infra(services.logger, 'webhooks', () =>
       services.store.claimWebhookEvent(receiver.name, id, services.clock.now()),
     );
@@ -64,7 +71,11 @@ function receiveWebhook(webhooks: WebhookSettings): RouteHandler {
   };
 }
 
-function verifySignature(scope: RequestScope, receiver: WebhookReceiver, payload: Uint8Array): void {
+function verifySignature(
+  scope: RequestScope,
+  receiver: WebhookReceiver,
+  payload: Uint8Array,
+): void {
   const { services } = scope;
   const result = verifyWebhook(receiver, {
     payload,

@@ -1,0 +1,44 @@
+import Hapi, { type Server, type ServerRegisterPluginObject } from '@hapi/hapi';
+import { createFakeCore, type FakeCore } from '../../node-bridge/test/support/fake-core.js';
+import { type CovgateHapiOptions, covgatePlugin } from '../src/index.js';
+
+/** A started Hapi server on a free port of 127.0.0.1. */
+export interface RunningHapi {
+  server: Server;
+  origin: string;
+  core: FakeCore;
+  errors: unknown[];
+}
+
+const running: Server[] = [];
+
+/**
+ * Starts a Hapi server with covgate registered (under `prefix` when given) and a host
+ * route at `/other`. `prepare` runs before registration, e.g. to set a default strategy.
+ */
+export async function startHapi(
+  options: { prefix?: string; plugin?: Partial<CovgateHapiOptions> } = {},
+  prepare?: (server: Server) => void | Promise<void>,
+): Promise<RunningHapi> {
+  const core = createFakeCore();
+  const errors: unknown[] = [];
+  const server = Hapi.server({ port: 0, host: '127.0.0.1' });
+  running.push(server);
+  await prepare?.(server);
+  const registration: ServerRegisterPluginObject<CovgateHapiOptions> = {
+    plugin: covgatePlugin,
+    options: { api: core.api, onError: (error) => errors.push(error), ...options.plugin },
+  };
+  await server.register(
+    registration,
+    options.prefix === undefined ? {} : { routes: { prefix: options.prefix } },
+  );
+  server.route({ method: 'GET', path: '/other', handler: () => ({ host: 'other' }) });
+  await server.start();
+  return { server, origin: server.info.uri, core, errors };
+}
+
+/** Stops every server started by {@link startHapi}. */
+export async function stopAll(): Promise<void> {
+  await Promise.all(running.splice(0).map((server) => server.stop({ timeout: 0 })));
+}
