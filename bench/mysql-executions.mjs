@@ -148,6 +148,10 @@ const explain = async (query, params) => {
   return rows;
 };
 const listPlan = await explain(listSql, [ORG_ID, 'bench-1m']);
+// MariaDB's ANALYZE runs the query and reports the rows actually read (r_rows).
+const [listAnalysis] = await pool
+  .query(`ANALYZE ${listSql}`, [ORG_ID, 'bench-1m'])
+  .catch(() => [[]]);
 const baselinePlan = await explain(baselineSql, [ORG_ID, 'bench-1m', 'main']);
 const [[{ version }]] = await pool.query('SELECT VERSION() AS version');
 await pool.end();
@@ -174,27 +178,30 @@ const cpuModel = (() => {
     return cpus()[0]?.model ?? 'unknown';
   }
 })();
-const planTable = (rows) => {
-  const columns = [
-    'id',
-    'select_type',
-    'table',
-    'type',
-    'possible_keys',
-    'key',
-    'key_len',
-    'ref',
-    'rows',
-    'Extra',
-  ];
-  return [
+const PLAN_COLUMNS = [
+  'id',
+  'select_type',
+  'table',
+  'type',
+  'possible_keys',
+  'key',
+  'key_len',
+  'ref',
+  'rows',
+  'Extra',
+];
+const planTable = (rows, columns = PLAN_COLUMNS) =>
+  [
     `| ${columns.join(' | ')} |`,
     `|${columns.map(() => '---').join('|')}|`,
     ...rows.map(
       (plan) => `| ${columns.map((column) => String(plan[column] ?? 'NULL')).join(' | ')} |`,
     ),
   ].join('\n');
-};
+const analysisSection =
+  listAnalysis.length === 0
+    ? ''
+    : `\n\`ANALYZE\` of the same query (rows actually read: \`r_rows\`):\n\n${planTable(listAnalysis, ['table', 'type', 'key', 'rows', 'r_rows', 'Extra'])}\n`;
 
 const seeded = REPOS.map(({ repo, size }) =>
   seedSeconds[repo] === 0
@@ -217,7 +224,7 @@ ${REPOS.map(({ repo, size }) => `| ${repo} | ${size} | ${ms(results[repo].list.p
 \`EXPLAIN\` of the list query on the 1M repository (\`${listSql}\`):
 
 ${planTable(listPlan)}
-
+${analysisSection}
 \`EXPLAIN\` of the baseline query (\`${baselineSql}\`):
 
 ${planTable(baselinePlan)}

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Store } from '@covgate/core';
 import { createMySqlStore, migrate as migrateMySql } from '@covgate/mysql';
-import { createSqliteStore, migrate as migrateSqlite } from '@covgate/sqlite';
+import { createSqliteStore } from '@covgate/sqlite';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
 
@@ -23,7 +23,5 @@ export async function openStore(config: ServerConfig, logger: Logger): Promise<S
     return createMySqlStore({ url: config.databaseUrl, logger: storeLogger });
   }
   await mkdir(config.dataDir, { recursive: true });
-  const url = embeddedDatabaseUrl(config.dataDir);
-  await migrateSqlite({ url });
-  return createSqliteStore({ url });
+  return createSqliteStore({ url: embeddedDatabaseUrl(config.dataDir), logger: storeLogger });
 }

@@ -63,20 +63,19 @@ export const covgatePlugin = {
       h: ResponseToolkit,
       body: ReadableStream<Uint8Array> | null,
     ) {
-      const signal = clientDisconnectSignal(request.raw.res);
       try {
         const fetchRequest = toFetchRequest(request.raw.req, {
           url: covgatePathOf(request, prefix),
           body,
-          signal,
+          signal: clientDisconnectSignal(request.raw.res),
         });
         const response = await api.handle(fetchRequest, {
           remoteAddress: request.info.remoteAddress,
         });
-        return toHapiResponse(h, response, { signal, onError });
+        return toHapiResponse(h, response, onError);
       } catch (error) {
         if (!isClientError(error)) onError(error);
-        return toHapiResponse(h, errorResponseFor(error), { signal, onError });
+        return toHapiResponse(h, errorResponseFor(error), onError);
       }
     }
 

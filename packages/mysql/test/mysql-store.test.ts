@@ -29,6 +29,7 @@ async function createTestDatabase(base: string): Promise<void> {
     password: decodeURIComponent(url.password),
   });
   try {
+    // A case-insensitive database default on purpose: the schema must set its own collation.
     await connection.query(
       `CREATE DATABASE IF NOT EXISTS \`${TEST_DATABASE}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci`,
     );

@@ -1,0 +1,126 @@
+import { providerA, providerB, type Store } from '@covgate/core';
+import { describe, expect, it } from 'vitest';
+import { createApiUnderTest } from '../oauth/support/api-under-test.js';
+import {
+  eventId,
+  PROVIDER_A_SECRET,
+  PROVIDER_B_SECRET,
+  razorpayEvent,
+  sendProviderA,
+  sendProviderB,
+  stripeEvent,
+} from './support/senders.js';
+
+const providers = [
+  { ...providerA, secret: PROVIDER_A_SECRET },
+  { ...providerB, secret: PROVIDER_B_SECRET },
+];
+
+function setup() {
+  return createApiUnderTest({ webhooks: { providers } });
+}
+
+async function planOf(store: Store, orgId: string) {
+  return (await store.findOrganisationById(orgId))?.plan;
+}
+
+describe('default processing: subscription events set the organisation plan', () => {
+  it('moves an organisation to team on a provider A subscription update and back to free on deletion', async () => {
+    const t = setup();
+    const org = await t.createOrganisation();
+    const updated = stripeEvent('customer.subscription.updated', { covgate_org_id: org.id, plan: 'team' });
+    expect(await (await sendProviderA(t, updated)).json()).toEqual({ received: true });
+    expect(await planOf(t.store, org.id)).toBe('team');
+    const deleted = stripeEvent('customer.subscription.deleted', { covgate_org_id: org.id });
+    expect((await sendProviderA(t, deleted)).status).toBe(200);
+    expect(await planOf(t.store, org.id)).toBe('free');
+  });
+
+  it('moves an organisation to enterprise on a provider B activation and back to free on cancellation', async () => {
+    const t = setup();
+    const org = await t.createOrganisation();
+    const activated = razorpayEvent('subscription.activated', { covgate_org_id: org.id, plan: 'enterprise' });
+    expect((await sendProviderB(t, activated, { eventId: eventId('rzp_') })).status).toBe(200);
+    expect(await planOf(t.store, org.id)).toBe('enterprise');
+    const cancelled = razorpayEvent('subscription.cancelled', { covgate_org_id: org.id });
+    expect((await sendProviderB(t, cancelled, { eventId: eventId('rzp_') })).status).toBe(200);
+    expect(await planOf(t.store, org.id)).toBe('free');
+  });
+
+  it('acknowledges and ignores events it does not handle', async () => {
+    const t = setup();
+    const org = await t.createOrganisation('team');
+    for (const type of ['invoice.paid', 'customer.subscription.trial_will_end', 'CUSTOMER.SUBSCRIPTION.DELETED', '']) {
+      const response = await sendProviderA(t, stripeEvent(type, { covgate_org_id: org.id }));
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ received: true });
+    }
+    expect(await planOf(t.store, org.id)).toBe('team');
+  });
+
+  it('acknowledges, logs and ignores subscription events it cannot apply', async () => {
+    const t = setup();
+    const org = await t.createOrganisation();
+    const unusable = [
+      { plan: 'team' },
+      { covgate_org_id: org.id },
+      { covgate_org_id: org.id, plan: 'gold' },
+      { covgate_org_id: org.id, plan: 'Team' },
+      { covgate_org_id: ['org'], plan: 'team' },
+      { covgate_org_id: 'org_does_not_exist', plan: 'team' },
+    ];
+    for (const metadata of unusable) {
+      const response = await sendProviderA(t, stripeEvent('customer.subscription.created', metadata));
+      expect(response.status).toBe(200);
+    }
+    expect(await planOf(t.store, org.id)).toBe('free');
+    const warnings = t.logMessages().filter((message) => message.startsWith('[webhooks]'));
+    expect(warnings).toHaveLength(unusable.length);
+    expect(warnings.at(-1)).toMatch(/ignored: unknown organisation org_does_not_exist$/);
+  });
+
+  it('answers 500 and releases the event when the plan cannot be stored, then applies the retry', async () => {
+    let failures = 1;
+    const t = createApiUnderTest(({ store }) => ({
+      store: new Proxy(store, {
+        get(target, property) {
+          const value = Reflect.get(target, property, target);
+          if (property === 'setOrganisationPlan' && failures > 0) {
+            return async () => {
+              failures -= 1;
+              throw new Error('database gone');
+            };
+          }
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      }),
+      webhooks: { providers },
+    }));
+    const org = await t.createOrganisation();
+    const event = stripeEvent('customer.subscription.created', { covgate_org_id: org.id, plan: 'team' });
+    expect((await sendProviderA(t, event)).status).toBe(500);
+    expect(t.logMessages()).toContain('[organisations] database gone');
+    expect(await planOf(t.store, org.id)).toBe('free');
+    expect((await sendProviderA(t, event)).status).toBe(200);
+    expect(await planOf(t.store, org.id)).toBe('team');
+  });
+
+  it('raises a token’s RateLimit-Limit from 60 to 600 as soon as the plan changes', async () => {
+    const t = setup();
+    const org = await t.createOrganisation();
+    const token = await t.insertToken(org);
+    const list = () =>
+      t.request(`/v1/executions?org=${org.slug}&repo=api`, {
+        headers: { authorization: `Bearer ${token.secret}` },
+      });
+    const before = await list();
+    expect(before.status).toBe(200);
+    expect(before.headers.get('ratelimit-limit')).toBe('60');
+    const upgrade = stripeEvent('customer.subscription.updated', { covgate_org_id: org.id, plan: 'team' });
+    expect((await sendProviderA(t, upgrade)).status).toBe(200);
+    // Same instant: only a purge of the verified-token cache can make the new plan visible.
+    const after = await list();
+    expect(after.status).toBe(200);
+    expect(after.headers.get('ratelimit-limit')).toBe('600');
+  });
+});
