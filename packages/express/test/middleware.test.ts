@@ -152,7 +152,7 @@ describe('covgate() for Express: responses', () => {
   it('stops the response stream when the client goes away', async () => {
     const { origin, core } = await host('/coverage');
     const controller = new AbortController();
-    const response = await fetch(`${origin}/coverage/v1/endless`, { signal: controller.signal });
+    const response = await fetch(`${origin}/coverage/v1/stalled`, { signal: controller.signal });
     await response.body!.getReader().read();
     controller.abort();
     await core.responseCancelled.happened;

@@ -138,7 +138,7 @@ describe('covgatePlugin: responses', () => {
     const { origin, core } = await startHapi();
     const controller = new AbortController();
     // Uncompressed, so the first chunk is not held in Hapi's gzip buffer.
-    const response = await fetch(`${origin}/v1/endless`, {
+    const response = await fetch(`${origin}/v1/stalled`, {
       signal: controller.signal,
       headers: { 'accept-encoding': 'identity' },
     });

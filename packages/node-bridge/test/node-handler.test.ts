@@ -291,10 +291,13 @@ describe('createNodeHandler: responses', () => {
     }
   });
 
-  it('stops the response stream when the client goes away', async () => {
+  it.each([
+    ['producing', '/v1/endless'],
+    ['waiting for data', '/v1/stalled'],
+  ])('stops a %s response stream when the client goes away', async (_state, path) => {
     const core = await serveFake();
     const controller = new AbortController();
-    const response = await fetch(`${core.origin}/v1/endless`, { signal: controller.signal });
+    const response = await fetch(`${core.origin}${path}`, { signal: controller.signal });
     const reader = response.body!.getReader();
     await reader.read();
     controller.abort();

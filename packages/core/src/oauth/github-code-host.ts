@@ -96,7 +96,10 @@ function tokenEndpointError(error: unknown): CodeHostError {
     return new CodeHostError('unavailable', 'token endpoint unreachable');
   }
   if (error instanceof UnexpectedErrorResponseBodyError) {
-    return new CodeHostError('failed', `token endpoint answered ${error.status} with no OAuth error`);
+    return new CodeHostError(
+      'failed',
+      `token endpoint answered ${error.status} with no OAuth error`,
+    );
   }
   if (error instanceof UnexpectedResponseError) {
     return new CodeHostError('failed', `token endpoint answered ${error.status}`);
@@ -112,7 +115,11 @@ function oauthError(code: string): CodeHostError {
   );
 }
 
-async function fetchUser(url: string, accessToken: string, signal: AbortSignal): Promise<CodeHostUser> {
+async function fetchUser(
+  url: string,
+  accessToken: string,
+  signal: AbortSignal,
+): Promise<CodeHostUser> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -133,7 +140,8 @@ async function fetchUser(url: string, accessToken: string, signal: AbortSignal):
   }
   const body: unknown = await response.json().catch(() => null);
   const user = parseUser(body);
-  if (!user) throw new CodeHostError('failed', 'user endpoint answered without a valid id and login');
+  if (!user)
+    throw new CodeHostError('failed', 'user endpoint answered without a valid id and login');
   return user;
 }
 

@@ -63,7 +63,9 @@ export function openLoginState(
   if (!RANDOM_PART.test(state) || !RANDOM_PART.test(codeVerifier)) return null;
   if (!SECONDS.test(issuedText) || !RANDOM_PART.test(macText)) return null;
   // Compared as text: a non-canonical base64url spelling of the right bytes is refused too.
-  const expected = Buffer.from(mac(key, codeHost, `${state}.${codeVerifier}.${issuedText}`).toString('base64url'));
+  const expected = Buffer.from(
+    mac(key, codeHost, `${state}.${codeVerifier}.${issuedText}`).toString('base64url'),
+  );
   if (!timingSafeEqual(Buffer.from(macText), expected)) return null;
   const issuedAt = Number(issuedText);
   const age = Math.floor(now.getTime() / 1000) - issuedAt;

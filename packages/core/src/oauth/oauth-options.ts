@@ -63,7 +63,8 @@ export function resolveOAuthOptions(
   clock: Clock,
 ): OAuthSettings {
   const codeHosts = new Map(Object.entries(options.codeHosts ?? {}));
-  if (codeHosts.size === 0) throw new TypeError('oauth.codeHosts: at least one code host is required');
+  if (codeHosts.size === 0)
+    throw new TypeError('oauth.codeHosts: at least one code host is required');
   for (const name of codeHosts.keys()) {
     if (!CODE_HOST_NAME.test(name)) {
       throw new TypeError(`oauth.codeHosts: "${name}" is not a route name ([a-z0-9-], at most 64)`);

@@ -27,7 +27,9 @@ export function createPlanChangeProcessor(
       store.setOrganisationPlan(change.orgId, change.plan),
     );
     if (updated) {
-      logger.info(`[webhooks] ${label}: organisation ${change.orgId} is now on plan ${change.plan}`);
+      logger.info(
+        `[webhooks] ${label}: organisation ${change.orgId} is now on plan ${change.plan}`,
+      );
     } else {
       logger.warn(`[webhooks] ${label} ignored: unknown organisation ${change.orgId}`);
     }

@@ -39,7 +39,8 @@ const MAX_ORG_ID_LENGTH = 128;
  */
 export function subscriptionPlanChange(event: Pick<WebhookEvent, 'type' | 'payload'>): PlanChange {
   const ends = END_EVENTS.has(event.type);
-  if (!ends && !PLAN_EVENTS.has(event.type)) return { kind: 'ignore', reason: 'not a subscription event' };
+  if (!ends && !PLAN_EVENTS.has(event.type))
+    return { kind: 'ignore', reason: 'not a subscription event' };
   const metadata = event.type.startsWith('customer.')
     ? dig(event.payload, ['data', 'object', 'metadata'])
     : dig(event.payload, ['payload', 'subscription', 'entity', 'notes']);
@@ -49,7 +50,8 @@ export function subscriptionPlanChange(event: Pick<WebhookEvent, 'type' | 'paylo
   }
   if (ends) return { kind: 'change', orgId, plan: 'free' };
   const plan = dig(metadata, ['plan']);
-  if (typeof plan !== 'string' || !PLANS.has(plan)) return { kind: 'ignore', reason: 'no valid plan' };
+  if (typeof plan !== 'string' || !PLANS.has(plan))
+    return { kind: 'ignore', reason: 'no valid plan' };
   return { kind: 'change', orgId, plan: plan as Plan };
 }
 

@@ -69,7 +69,11 @@ async function begin(t: ApiUnderTest, codeHost = 'github') {
   const response = await t.request(`/auth/${codeHost}`);
   const stateCookie = setCookie(response, STATE_COOKIE);
   if (response.status !== 302 || !stateCookie) throw new Error(`begin: ${response.status}`);
-  return { response, cookie: cookiePair(stateCookie), location: new URL(response.headers.get('location')!) };
+  return {
+    response,
+    cookie: cookiePair(stateCookie),
+    location: new URL(response.headers.get('location')!),
+  };
 }
 
 /** Follows the authorize URL on the fake code host; returns the callback URL it redirects to. */
@@ -151,7 +155,9 @@ describe('GET /auth/{code_host}', () => {
     const t = setup();
     const first = await begin(t);
     const second = await begin(t);
-    expect(first.location.searchParams.get('state')).not.toBe(second.location.searchParams.get('state'));
+    expect(first.location.searchParams.get('state')).not.toBe(
+      second.location.searchParams.get('state'),
+    );
     expect(first.location.searchParams.get('code_challenge')).not.toBe(
       second.location.searchParams.get('code_challenge'),
     );
@@ -209,10 +215,27 @@ describe('GET /auth/{code_host}/callback', () => {
   it('gives a session cookie that authenticates the dashboard on GET /v1/tokens', async () => {
     const t = setup();
     const { cookie, callbackUrl } = await returnFromCodeHost(t);
-    const session = cookiePair(setCookie(await callback(t, callbackUrl, cookie), 'covgate_session')!);
+    const session = cookiePair(
+      setCookie(await callback(t, callbackUrl, cookie), 'covgate_session')!,
+    );
     const response = await t.request('/v1/tokens', { headers: { cookie: session } });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ tokens: [] });
+  });
+
+  it('sets __Host-covgate_session, Secure on Path=/, when cookies are secure', async () => {
+    const t = setup({}, { secureCookies: true });
+    const { cookie, callbackUrl } = await returnFromCodeHost(t);
+    const response = await callback(t, callbackUrl, cookie);
+    expect(response.status).toBe(302);
+    const session = setCookie(response, '__Host-covgate_session')!;
+    expect(session).toMatch(/^__Host-covgate_session=cvgs_[0-9a-f]{64};/);
+    expect(session).toContain('Secure');
+    expect(session).toContain('Path=/;');
+    expect(session).not.toContain('Domain');
+    expect(setCookie(response, STATE_COOKIE)).toContain('Secure');
+    const tokens = await t.request('/v1/tokens', { headers: { cookie: cookiePair(session) } });
+    expect(tokens.status).toBe(200);
   });
 
   it('signs a returning account in to the same user and personal organisation', async () => {
@@ -319,7 +342,11 @@ describe('GET /auth/{code_host}/callback', () => {
     const t = setup();
     for (const code of [null, '', ['a', 'b']]) {
       const { cookie, callbackUrl } = await returnFromCodeHost(t);
-      await expectError(await callback(t, withParams(callbackUrl, { code }), cookie), 400, 'missing code');
+      await expectError(
+        await callback(t, withParams(callbackUrl, { code }), cookie),
+        400,
+        'missing code',
+      );
     }
   });
 
@@ -337,7 +364,9 @@ describe('GET /auth/{code_host}/callback', () => {
     const t = setup();
     const first = await returnFromCodeHost(t);
     const second = await returnFromCodeHost(t);
-    const swapped = withParams(second.callbackUrl, { code: first.callbackUrl.searchParams.get('code') });
+    const swapped = withParams(second.callbackUrl, {
+      code: first.callbackUrl.searchParams.get('code'),
+    });
     await expectError(await callback(t, swapped, second.cookie), 400, 'invalid code');
   });
 
@@ -355,7 +384,9 @@ describe('GET /auth/{code_host}/callback', () => {
     host.authorizeError = 'redirect_uri_mismatch';
     const { cookie, callbackUrl } = await returnFromCodeHost(t);
     await expectError(await callback(t, callbackUrl, cookie), 502, 'code host error');
-    expect(t.logMessages()).toContain('[oauth] github refused the authorization: redirect_uri_mismatch');
+    expect(t.logMessages()).toContain(
+      '[oauth] github refused the authorization: redirect_uri_mismatch',
+    );
     expect(t.rawLog()).not.toContain(LEAK_MARKER);
   });
 
@@ -367,7 +398,11 @@ describe('GET /auth/{code_host}/callback', () => {
   });
 
   it.each([
-    ['an error JSON with status 400', 'error-json-400', 'token endpoint error incorrect_client_credentials'],
+    [
+      'an error JSON with status 400',
+      'error-json-400',
+      'token endpoint error incorrect_client_credentials',
+    ],
     ['status 500', 'status-500', 'token endpoint answered 500'],
   ] as const)('answers a token endpoint %s with 502 code host error', async (_, mode, detail) => {
     const t = setup();
@@ -404,29 +439,39 @@ describe('GET /auth/{code_host}/callback', () => {
 
   it.each([
     ['status 401', 'status-401', 'user endpoint answered 401'],
-    ['an account without a numeric id', 'malformed', 'user endpoint answered without a valid id and login'],
-  ] as const)('answers a user endpoint with %s with 502 code host error', async (_, mode, detail) => {
-    const t = setup();
-    host.userMode = mode;
-    const { cookie, callbackUrl } = await returnFromCodeHost(t);
-    await expectError(await callback(t, callbackUrl, cookie), 502, 'code host error');
-    expect(t.logMessages()).toContain(`[oauth] github code exchange failed (failed): ${detail}`);
-    expect(t.auditLines).toEqual([]);
-  });
+    [
+      'an account without a numeric id',
+      'malformed',
+      'user endpoint answered without a valid id and login',
+    ],
+  ] as const)(
+    'answers a user endpoint with %s with 502 code host error',
+    async (_, mode, detail) => {
+      const t = setup();
+      host.userMode = mode;
+      const { cookie, callbackUrl } = await returnFromCodeHost(t);
+      await expectError(await callback(t, callbackUrl, cookie), 502, 'code host error');
+      expect(t.logMessages()).toContain(`[oauth] github code exchange failed (failed): ${detail}`);
+      expect(t.auditLines).toEqual([]);
+    },
+  );
 
   it.each([
     ['token', 'tokenMode'],
     ['user', 'userMode'],
-  ] as const)('answers a %s endpoint that does not answer within the budget with 504', async (_, mode) => {
-    const t = setup({ timeoutMs: 200 });
-    const { cookie, callbackUrl } = await returnFromCodeHost(t);
-    host[mode] = 'hang';
-    await expectError(await callback(t, callbackUrl, cookie), 504, 'code host timeout');
-    expect(t.logMessages()).toContain(
-      '[oauth] github code exchange failed (timeout): no answer within 200 ms',
-    );
-    expect(t.auditLines).toEqual([]);
-  });
+  ] as const)(
+    'answers a %s endpoint that does not answer within the budget with 504',
+    async (_, mode) => {
+      const t = setup({ timeoutMs: 200 });
+      const { cookie, callbackUrl } = await returnFromCodeHost(t);
+      host[mode] = 'hang';
+      await expectError(await callback(t, callbackUrl, cookie), 504, 'code host timeout');
+      expect(t.logMessages()).toContain(
+        '[oauth] github code exchange failed (timeout): no answer within 200 ms',
+      );
+      expect(t.auditLines).toEqual([]);
+    },
+  );
 
   it('answers an unreachable code host with 502 code host unavailable', async () => {
     const t = setup({ codeHosts: { github: github({ tokenUrl: 'http://127.0.0.1:1/token' }) } });
@@ -453,7 +498,9 @@ describe('GET /auth/{code_host}/callback', () => {
     const t = setup({ resolveIdentity: async () => ({ userId: 'usr_x', orgId: 'org_missing' }) });
     const { cookie, callbackUrl } = await returnFromCodeHost(t);
     await expectError(await callback(t, callbackUrl, cookie), 500, 'internal error');
-    expect(t.logMessages()).toContain('[oauth] resolveIdentity returned an unknown organisation org_missing');
+    expect(t.logMessages()).toContain(
+      '[oauth] resolveIdentity returned an unknown organisation org_missing',
+    );
   });
 
   it('hands resolveIdentity the code host name and the account id and login only', async () => {
@@ -467,7 +514,9 @@ describe('GET /auth/{code_host}/callback', () => {
     });
     const { cookie, callbackUrl } = await returnFromCodeHost(t);
     expect((await callback(t, callbackUrl, cookie)).status).toBe(302);
-    expect(seen).toEqual([{ codeHost: 'github', user: { id: String(ACCOUNT.id), login: ACCOUNT.login } }]);
+    expect(seen).toEqual([
+      { codeHost: 'github', user: { id: String(ACCOUNT.id), login: ACCOUNT.login } },
+    ]);
   });
 
   it('answers an unknown code host with 404 and still clears the state cookie', async () => {

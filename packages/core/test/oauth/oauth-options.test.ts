@@ -31,7 +31,9 @@ describe('the oauth option of createApi', () => {
 
   it('refuses a dashboard URL that is not absolute http(s)', () => {
     for (const dashboardUrl of ['/dashboard', 'javascript:alert(1)', 'ftp://x.example', '']) {
-      expect(start({ ...valid, dashboardUrl })).toThrow('oauth.dashboardUrl must be an absolute http(s) URL');
+      expect(start({ ...valid, dashboardUrl })).toThrow(
+        'oauth.dashboardUrl must be an absolute http(s) URL',
+      );
     }
   });
 
@@ -57,13 +59,20 @@ describe('githubCodeHost', () => {
       authorizeUrl: 'https://ghe.example.com/login/oauth/authorize',
       scopes: ['read:user', 'read:org'],
     });
-    const url = enterprise.authorizationUrl({ state: 's'.repeat(43), codeVerifier: 'v'.repeat(43) });
+    const url = enterprise.authorizationUrl({
+      state: 's'.repeat(43),
+      codeVerifier: 'v'.repeat(43),
+    });
     expect(`${url.origin}${url.pathname}`).toBe('https://ghe.example.com/login/oauth/authorize');
     expect(url.searchParams.get('scope')).toBe('read:user read:org');
   });
 
   it('refuses missing credentials and bad URLs, naming the option and never the secret', () => {
-    const base = { clientId: 'id', clientSecret: 'super-secret-value', redirectUri: 'https://a.example/cb' };
+    const base = {
+      clientId: 'id',
+      clientSecret: 'super-secret-value',
+      redirectUri: 'https://a.example/cb',
+    };
     const cases: [Record<string, unknown>, string][] = [
       [{ clientId: '' }, 'clientId is required'],
       [{ clientSecret: '' }, 'clientSecret is required'],
@@ -72,7 +81,8 @@ describe('githubCodeHost', () => {
       [{ apiBaseUrl: 'super-secret-value' }, 'apiBaseUrl must be an absolute http(s) URL'],
     ];
     for (const [change, message] of cases) {
-      const make = () => githubCodeHost({ ...base, ...change } as Parameters<typeof githubCodeHost>[0]);
+      const make = () =>
+        githubCodeHost({ ...base, ...change } as Parameters<typeof githubCodeHost>[0]);
       expect(make).toThrow(message);
       try {
         make();

@@ -1,4 +1,8 @@
-import { createManualClock, createMemoryStore, createPersonalOrganisationResolver } from '@covgate/core';
+import {
+  createManualClock,
+  createMemoryStore,
+  createPersonalOrganisationResolver,
+} from '@covgate/core';
 import { describe, expect, it } from 'vitest';
 
 const clock = createManualClock(new Date('2026-03-01T12:00:00.750Z'));
@@ -7,7 +11,10 @@ describe('createPersonalOrganisationResolver', () => {
   it('creates a user and a free personal organisation slugged by the account id', async () => {
     const store = createMemoryStore();
     const resolve = createPersonalOrganisationResolver({ store, clock });
-    const { userId, orgId } = await resolve({ codeHost: 'github', user: { id: '583231', login: 'octocat' } });
+    const { userId, orgId } = await resolve({
+      codeHost: 'github',
+      user: { id: '583231', login: 'octocat' },
+    });
     expect(userId).toMatch(/^usr_[0-9a-z]{26}$/);
     const org = await store.findOrganisationById(orgId);
     expect(org).toMatchObject({ slug: 'github-583231', name: 'octocat', plan: 'free' });
@@ -48,7 +55,9 @@ describe('createPersonalOrganisationResolver', () => {
     const store = createMemoryStore();
     const resolve = createPersonalOrganisationResolver({ store, clock });
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => resolve({ codeHost: 'github', user: { id: '42', login: 'busy' } })),
+      Array.from({ length: 10 }, () =>
+        resolve({ codeHost: 'github', user: { id: '42', login: 'busy' } }),
+      ),
     );
     expect(new Set(results.map((r) => r.userId)).size).toBe(1);
     expect(new Set(results.map((r) => r.orgId)).size).toBe(1);

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 
 function clock(start = 1_000_000) {
   let now = start;
-  return { now: () => now, advance: (ms: number) => void (now += ms) };
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 describe('createMemoryUsedStateRegistry', () => {
@@ -23,7 +28,9 @@ describe('createMemoryUsedStateRegistry', () => {
   it('grants exactly one of 20 concurrent claims of one fingerprint', async () => {
     const registry = createMemoryUsedStateRegistry();
     const expiresAt = new Date(Date.now() + 60_000);
-    const results = await Promise.all(Array.from({ length: 20 }, () => registry.claim('x', expiresAt)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => registry.claim('x', expiresAt)),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 
@@ -31,7 +38,8 @@ describe('createMemoryUsedStateRegistry', () => {
     const time = clock();
     const registry = createMemoryUsedStateRegistry({ now: time.now, maxEntries: 2 });
     const expiresAt = new Date(time.now() + 600_000);
-    for (const fingerprint of ['a', 'b', 'c']) expect(await registry.claim(fingerprint, expiresAt)).toBe(true);
+    for (const fingerprint of ['a', 'b', 'c'])
+      expect(await registry.claim(fingerprint, expiresAt)).toBe(true);
     expect(await registry.claim('c', expiresAt)).toBe(false);
     expect(await registry.claim('a', expiresAt)).toBe(true);
   });

@@ -28,7 +28,10 @@ describe('default processing: subscription events set the organisation plan', ()
   it('moves an organisation to team on a provider A subscription update and back to free on deletion', async () => {
     const t = setup();
     const org = await t.createOrganisation();
-    const updated = stripeEvent('customer.subscription.updated', { covgate_org_id: org.id, plan: 'team' });
+    const updated = stripeEvent('customer.subscription.updated', {
+      covgate_org_id: org.id,
+      plan: 'team',
+    });
     expect(await (await sendProviderA(t, updated)).json()).toEqual({ received: true });
     expect(await planOf(t.store, org.id)).toBe('team');
     const deleted = stripeEvent('customer.subscription.deleted', { covgate_org_id: org.id });
@@ -39,7 +42,10 @@ describe('default processing: subscription events set the organisation plan', ()
   it('moves an organisation to enterprise on a provider B activation and back to free on cancellation', async () => {
     const t = setup();
     const org = await t.createOrganisation();
-    const activated = razorpayEvent('subscription.activated', { covgate_org_id: org.id, plan: 'enterprise' });
+    const activated = razorpayEvent('subscription.activated', {
+      covgate_org_id: org.id,
+      plan: 'enterprise',
+    });
     expect((await sendProviderB(t, activated, { eventId: eventId('rzp_') })).status).toBe(200);
     expect(await planOf(t.store, org.id)).toBe('enterprise');
     const cancelled = razorpayEvent('subscription.cancelled', { covgate_org_id: org.id });
@@ -50,7 +56,12 @@ describe('default processing: subscription events set the organisation plan', ()
   it('acknowledges and ignores events it does not handle', async () => {
     const t = setup();
     const org = await t.createOrganisation('team');
-    for (const type of ['invoice.paid', 'customer.subscription.trial_will_end', 'CUSTOMER.SUBSCRIPTION.DELETED', '']) {
+    for (const type of [
+      'invoice.paid',
+      'customer.subscription.trial_will_end',
+      'CUSTOMER.SUBSCRIPTION.DELETED',
+      '',
+    ]) {
       const response = await sendProviderA(t, stripeEvent(type, { covgate_org_id: org.id }));
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ received: true });
@@ -70,7 +81,10 @@ describe('default processing: subscription events set the organisation plan', ()
       { covgate_org_id: 'org_does_not_exist', plan: 'team' },
     ];
     for (const metadata of unusable) {
-      const response = await sendProviderA(t, stripeEvent('customer.subscription.created', metadata));
+      const response = await sendProviderA(
+        t,
+        stripeEvent('customer.subscription.created', metadata),
+      );
       expect(response.status).toBe(200);
     }
     expect(await planOf(t.store, org.id)).toBe('free');
@@ -97,7 +111,10 @@ describe('default processing: subscription events set the organisation plan', ()
       webhooks: { providers },
     }));
     const org = await t.createOrganisation();
-    const event = stripeEvent('customer.subscription.created', { covgate_org_id: org.id, plan: 'team' });
+    const event = stripeEvent('customer.subscription.created', {
+      covgate_org_id: org.id,
+      plan: 'team',
+    });
     expect((await sendProviderA(t, event)).status).toBe(500);
     expect(t.logMessages()).toContain('[organisations] database gone');
     expect(await planOf(t.store, org.id)).toBe('free');
@@ -116,7 +133,10 @@ describe('default processing: subscription events set the organisation plan', ()
     const before = await list();
     expect(before.status).toBe(200);
     expect(before.headers.get('ratelimit-limit')).toBe('60');
-    const upgrade = stripeEvent('customer.subscription.updated', { covgate_org_id: org.id, plan: 'team' });
+    const upgrade = stripeEvent('customer.subscription.updated', {
+      covgate_org_id: org.id,
+      plan: 'team',
+    });
     expect((await sendProviderA(t, upgrade)).status).toBe(200);
     // Same instant: only a purge of the verified-token cache can make the new plan visible.
     const after = await list();

@@ -16,11 +16,13 @@ describe('subscriptionPlanChange', () => {
     'customer.subscription.updated',
     'customer.subscription.resumed',
   ])('reads the plan of a Stripe-like %s event from data.object.metadata', (type) => {
-    expect(subscriptionPlanChange(stripe(type, { covgate_org_id: 'org_1', plan: 'team' }))).toEqual({
-      kind: 'change',
-      orgId: 'org_1',
-      plan: 'team',
-    });
+    expect(subscriptionPlanChange(stripe(type, { covgate_org_id: 'org_1', plan: 'team' }))).toEqual(
+      {
+        kind: 'change',
+        orgId: 'org_1',
+        plan: 'team',
+      },
+    );
   });
 
   it.each([
@@ -28,11 +30,14 @@ describe('subscriptionPlanChange', () => {
     'subscription.charged',
     'subscription.resumed',
     'subscription.updated',
-  ])('reads the plan of a Razorpay-like %s event from payload.subscription.entity.notes', (type) => {
-    expect(
-      subscriptionPlanChange(razorpay(type, { covgate_org_id: 'org_2', plan: 'enterprise' })),
-    ).toEqual({ kind: 'change', orgId: 'org_2', plan: 'enterprise' });
-  });
+  ])(
+    'reads the plan of a Razorpay-like %s event from payload.subscription.entity.notes',
+    (type) => {
+      expect(
+        subscriptionPlanChange(razorpay(type, { covgate_org_id: 'org_2', plan: 'enterprise' })),
+      ).toEqual({ kind: 'change', orgId: 'org_2', plan: 'enterprise' });
+    },
+  );
 
   it.each([
     ['customer.subscription.deleted', stripe],
@@ -51,7 +56,9 @@ describe('subscriptionPlanChange', () => {
 
   it('ignores other events, and event names in another case', () => {
     for (const type of ['invoice.paid', 'payment.captured', 'Customer.Subscription.Updated', '']) {
-      expect(subscriptionPlanChange(stripe(type, { covgate_org_id: 'org_1', plan: 'team' }))).toEqual({
+      expect(
+        subscriptionPlanChange(stripe(type, { covgate_org_id: 'org_1', plan: 'team' })),
+      ).toEqual({
         kind: 'ignore',
         reason: 'not a subscription event',
       });
@@ -79,17 +86,27 @@ describe('subscriptionPlanChange', () => {
   it('ignores a plan that is not exactly free, team or enterprise', () => {
     for (const plan of [undefined, 'gold', 'Team', ' team', 1, null, ['team']]) {
       expect(
-        subscriptionPlanChange(stripe('customer.subscription.updated', { covgate_org_id: 'org_1', plan })),
+        subscriptionPlanChange(
+          stripe('customer.subscription.updated', { covgate_org_id: 'org_1', plan }),
+        ),
       ).toEqual({ kind: 'ignore', reason: 'no valid plan' });
     }
   });
 
   it('does not read metadata from the other provider’s place or from inherited properties', () => {
-    const misplaced = { type: 'subscription.activated', payload: stripe('x', { covgate_org_id: 'o', plan: 'team' }).payload };
-    expect(subscriptionPlanChange(misplaced)).toEqual({ kind: 'ignore', reason: 'no covgate_org_id' });
+    const misplaced = {
+      type: 'subscription.activated',
+      payload: stripe('x', { covgate_org_id: 'o', plan: 'team' }).payload,
+    };
+    expect(subscriptionPlanChange(misplaced)).toEqual({
+      kind: 'ignore',
+      reason: 'no covgate_org_id',
+    });
     const metadata = Object.create({ covgate_org_id: 'org_evil', plan: 'enterprise' });
     const inherited = { data: { object: { metadata } } };
-    expect(subscriptionPlanChange({ type: 'customer.subscription.updated', payload: inherited })).toEqual({
+    expect(
+      subscriptionPlanChange({ type: 'customer.subscription.updated', payload: inherited }),
+    ).toEqual({
       kind: 'ignore',
       reason: 'no covgate_org_id',
     });

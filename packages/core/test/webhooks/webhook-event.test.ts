@@ -20,7 +20,18 @@ describe('webhookEventId', () => {
 
   it('accepts 1-255 printable ASCII characters and nothing else', () => {
     expect(webhookEventId(providerA, noHeaders, { id: '!'.repeat(255) })).toBe('!'.repeat(255));
-    for (const id of ['', 'a'.repeat(256), 'evt 1', 'evt\t1', 'évt', 'evt_\u0000', '🎉', 12, null, {}]) {
+    for (const id of [
+      '',
+      'a'.repeat(256),
+      'evt 1',
+      'evt\t1',
+      'évt',
+      'evt_\u0000',
+      '🎉',
+      12,
+      null,
+      {},
+    ]) {
       expect(webhookEventId(providerA, noHeaders, { id })).toBeNull();
     }
   });

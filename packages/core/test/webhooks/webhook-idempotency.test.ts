@@ -31,7 +31,9 @@ describe('webhook idempotency', () => {
       },
     });
     const payload = body(eventId());
-    const responses = await Promise.all(Array.from({ length: 20 }, () => sendProviderA(t, payload)));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => sendProviderA(t, payload)),
+    );
     const bodies = await Promise.all(responses.map((response) => response.json()));
     expect(responses.every((response) => response.status === 200)).toBe(true);
     expect(calls).toBe(1);
@@ -48,7 +50,9 @@ describe('webhook idempotency', () => {
     expect(await (await sendProviderA(t, payload)).json()).toEqual({ received: true });
     // A fresh signature over the same event, as a provider's retry would carry.
     t.clock.advance(60_000);
-    const again = await sendProviderA(t, payload, { timestamp: Math.floor(t.clock.now().getTime() / 1000) });
+    const again = await sendProviderA(t, payload, {
+      timestamp: Math.floor(t.clock.now().getTime() / 1000),
+    });
     expect(again.status).toBe(200);
     expect(await again.json()).toEqual({ received: true, duplicate: true });
     expect(events).toHaveLength(1);
@@ -76,7 +80,10 @@ describe('webhook idempotency', () => {
     expect(retry.status).toBe(200);
     expect(await retry.json()).toEqual({ received: true });
     expect(calls).toBe(2);
-    expect(await (await sendProviderA(t, body(id))).json()).toEqual({ received: true, duplicate: true });
+    expect(await (await sendProviderA(t, body(id))).json()).toEqual({
+      received: true,
+      duplicate: true,
+    });
     expect(calls).toBe(2);
   });
 
@@ -97,7 +104,12 @@ describe('webhook idempotency', () => {
     let calls = 0;
     const t = createApiUnderTest(({ store }) => ({
       store: withFailingClaims(store),
-      webhooks: { providers, onEvent: async () => void (calls += 1) },
+      webhooks: {
+        providers,
+        onEvent: async () => {
+          calls += 1;
+        },
+      },
     }));
     const response = await sendProviderA(t, body(eventId()));
     expect(response.status).toBe(500);

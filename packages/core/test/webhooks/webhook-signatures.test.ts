@@ -69,7 +69,9 @@ describe('webhook signatures', () => {
       eventId: 'rzp_evt_1',
     });
     expect(response.status).toBe(200);
-    expect(events).toMatchObject([{ provider: 'provider-b', id: 'rzp_evt_1', type: 'payment.captured' }]);
+    expect(events).toMatchObject([
+      { provider: 'provider-b', id: 'rzp_evt_1', type: 'payment.captured' },
+    ]);
   });
 
   it('verifies the bytes as sent: unicode and unusual spacing pass, a re-serialisation does not', async () => {
@@ -88,7 +90,14 @@ describe('webhook signatures', () => {
     const { t, events } = setup();
     const payload = body();
     const headers = { 'provider-a-signature': stripeSignature(payload) };
-    for (const name of ['provider-c', 'Provider-A', 'PROVIDER-A', 'razorpay', '%00', 'provider-a%20']) {
+    for (const name of [
+      'provider-c',
+      'Provider-A',
+      'PROVIDER-A',
+      'razorpay',
+      '%00',
+      'provider-a%20',
+    ]) {
       await expectError(await postWebhook(t, name, payload, headers), 404, 'not found');
     }
     expect(events).toEqual([]);
@@ -96,7 +105,12 @@ describe('webhook signatures', () => {
 
   it('answers 500 internal error when the secret is unset, whatever the signature', async () => {
     const t = createApiUnderTest({
-      webhooks: { providers: [{ ...providerA, secret: undefined }, { ...providerB, secret: '' }] },
+      webhooks: {
+        providers: [
+          { ...providerA, secret: undefined },
+          { ...providerB, secret: '' },
+        ],
+      },
     });
     const payload = body();
     await expectError(await sendProviderA(t, payload), 500, 'internal error');
@@ -153,7 +167,9 @@ describe('webhook signatures', () => {
       `${good},${'x'.repeat(9000)}`,
       `t=${NOW_SECONDS},v1=${'é'.repeat(64)}`,
     ]) {
-      const response = await postWebhook(t, 'provider-a', payload, { 'provider-a-signature': header });
+      const response = await postWebhook(t, 'provider-a', payload, {
+        'provider-a-signature': header,
+      });
       await expectError(response, 401, 'invalid signature');
     }
     expect(events).toEqual([]);
@@ -172,7 +188,9 @@ describe('webhook signatures', () => {
       rawBodySignature(`${payload} `),
       `${good}, ${good}`,
     ]) {
-      const response = await postWebhook(t, 'provider-b', payload, { 'x-provider-b-signature': header });
+      const response = await postWebhook(t, 'provider-b', payload, {
+        'x-provider-b-signature': header,
+      });
       await expectError(response, 401, 'invalid signature');
     }
     expect(events).toEqual([]);
@@ -184,7 +202,9 @@ describe('webhook signatures', () => {
       await expectError(await sendProviderA(t, body(), { timestamp }), 401, 'invalid signature');
     }
     expect(events).toEqual([]);
-    expect(t.logMessages()).toContain('[webhooks] provider-a signature refused: timestamp_outside_tolerance');
+    expect(t.logMessages()).toContain(
+      '[webhooks] provider-a signature refused: timestamp_outside_tolerance',
+    );
   });
 
   it('accepts a provider A signature exactly 300 s old or 300 s in the future', async () => {
@@ -217,7 +237,9 @@ describe('webhook signatures', () => {
     const payload = body();
     const other = stripeSignature(payload, 'whsec_unrelated').split(',v1=')[1];
     const header = `${stripeSignature(payload, 'whsec_old')},v1=${other}`;
-    const response = await postWebhook(t, 'provider-a', payload, { 'provider-a-signature': header });
+    const response = await postWebhook(t, 'provider-a', payload, {
+      'provider-a-signature': header,
+    });
     expect(response.status).toBe(200);
   });
 });
@@ -269,9 +291,15 @@ describe('webhook bodies', () => {
   it('takes provider B’s id from the event-id header, or from a signed body id first', async () => {
     const { t, events } = setup();
     await expectError(await sendProviderB(t, '{"event":"x"}'), 400, 'missing event id');
-    await expectError(await sendProviderB(t, '{"event":"x"}', { eventId: 'has space' }), 400, 'missing event id');
+    await expectError(
+      await sendProviderB(t, '{"event":"x"}', { eventId: 'has space' }),
+      400,
+      'missing event id',
+    );
     expect((await sendProviderB(t, '{"event":"x"}', { eventId: 'hdr_1' })).status).toBe(200);
-    expect((await sendProviderB(t, '{"id":"body_1","event":"x"}', { eventId: 'hdr_2' })).status).toBe(200);
+    expect(
+      (await sendProviderB(t, '{"id":"body_1","event":"x"}', { eventId: 'hdr_2' })).status,
+    ).toBe(200);
     expect(events.map((event) => event.id)).toEqual(['hdr_1', 'body_1']);
   });
 

@@ -51,11 +51,11 @@ export interface FakeCore {
   api: FetchApi;
   /** Requests the fake received, in order. */
   seen: Request[];
-  /** The endless response stream of `/v1/endless` was cancelled. */
+  /** The response stream of `/v1/endless` or `/v1/stalled` was cancelled. */
   responseCancelled: Signal;
   /** The request signal of `/v1/slow` fired. */
   requestAborted: Signal;
-  /** `/v1/endless` or `/v1/slow` started. */
+  /** `/v1/endless`, `/v1/stalled` or `/v1/slow` started. */
   started: Signal;
   /** How many chunks `/v1/stream` produced so far. */
   readonly streamedChunks: number;
@@ -123,6 +123,24 @@ export function createFakeCore(): FakeCore {
             started.fire();
             await new Promise((resolve) => setTimeout(resolve, 5));
             controller.enqueue(encoder.encode('tick\n'));
+          },
+          cancel() {
+            responseCancelled.fire();
+          },
+        });
+        return new Response(body);
+      }
+      case '/v1/stalled': {
+        let pulls = 0;
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            pulls += 1;
+            if (pulls === 1) {
+              started.fire();
+              controller.enqueue(encoder.encode('first and last\n'));
+              return;
+            }
+            return new Promise<void>(() => {});
           },
           cancel() {
             responseCancelled.fire();

@@ -79,7 +79,11 @@ export async function startFakeCodeHost(): Promise<FakeCodeHost> {
         return;
       }
       const code = randomBytes(10).toString('hex');
-      codes.set(code, { challenge: params.get('code_challenge') as string, redirectUri, used: false });
+      codes.set(code, {
+        challenge: params.get('code_challenge') as string,
+        redirectUri,
+        used: false,
+      });
       back.searchParams.set('code', code);
     }
     response.writeHead(302, { location: back.toString() }).end();
@@ -93,12 +97,18 @@ export async function startFakeCodeHost(): Promise<FakeCodeHost> {
       return;
     }
     if (host.tokenMode === 'error-json-400') {
-      json(response, 400, { error: 'incorrect_client_credentials', error_description: LEAK_MARKER });
+      json(response, 400, {
+        error: 'incorrect_client_credentials',
+        error_description: LEAK_MARKER,
+      });
       return;
     }
     const [id, secret] = basicCredentials(request.headers.authorization);
     if (id !== CLIENT_ID || secret !== CLIENT_SECRET) {
-      json(response, 200, { error: 'incorrect_client_credentials', error_description: LEAK_MARKER });
+      json(response, 200, {
+        error: 'incorrect_client_credentials',
+        error_description: LEAK_MARKER,
+      });
       return;
     }
     const issued = codes.get(form.get('code') ?? '');

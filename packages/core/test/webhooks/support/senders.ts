@@ -6,7 +6,11 @@ import { START } from '../../oauth/support/api-under-test.js';
 /** The part of the official Stripe SDK these tests use: an independent signer. */
 interface StripeSdk {
   webhooks: {
-    generateTestHeaderString(options: { payload: string; secret: string; timestamp?: number }): string;
+    generateTestHeaderString(options: {
+      payload: string;
+      secret: string;
+      timestamp?: number;
+    }): string;
   };
 }
 
@@ -23,7 +27,11 @@ export const PROVIDER_B_SECRET = 'provider-b-test-secret';
 export const NOW_SECONDS = START.getTime() / 1000;
 
 /** A header made by the Stripe SDK: `t=<timestamp>,v1=<hex>`. */
-export function stripeSignature(body: string, secret = PROVIDER_A_SECRET, timestamp = NOW_SECONDS): string {
+export function stripeSignature(
+  body: string,
+  secret = PROVIDER_A_SECRET,
+  timestamp = NOW_SECONDS,
+): string {
   return stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp });
 }
 
@@ -77,7 +85,11 @@ export function eventId(prefix = 'evt_'): string {
 }
 
 /** A Stripe-shaped subscription event (provider A). */
-export function stripeEvent(type: string, metadata: Record<string, unknown>, id = eventId()): string {
+export function stripeEvent(
+  type: string,
+  metadata: Record<string, unknown>,
+  id = eventId(),
+): string {
   return JSON.stringify({ id, object: 'event', type, data: { object: { id: 'sub_1', metadata } } });
 }
 
