@@ -16,6 +16,14 @@ import { BodyAlreadyConsumedError, bodyReadByParser } from './raw-body.js';
 
 /** Options of {@link covgate}. */
 export interface CovgateExpressOptions {
+  /**
+   * Whether covgate owns every path under its mount point and answers those it does not
+   * serve with `404 {"error":"not found"}`. Default `false`: only covgate's paths are
+   * answered and everything else goes to `next()`. Set it when the mount belongs to covgate
+   * alone (`app.use('/coverage', covgate(api, { exclusive: true }))`); at the root it would
+   * hide every route that follows.
+   */
+  exclusive?: boolean;
   /** Body limit in bytes. Default 1 MiB. */
   maxBodyBytes?: number;
   /**
@@ -29,8 +37,8 @@ export interface CovgateExpressOptions {
  * Express 5 middleware serving covgate: `app.use('/coverage', covgate(api))`.
  *
  * It answers covgate's paths (`/health`, `/v1/...`, `/auth/...`, relative to the mount
- * point) and calls `next()` for everything else, including methods a Fetch `Request` cannot
- * carry. Failures of covgate itself go to `next(err)`. The client address is `req.ip`, so
+ * point) and calls `next()` for everything else (see `exclusive`), and for methods a Fetch
+ * `Request` cannot carry. Failures of covgate itself go to `next(err)`. The client address is `req.ip`, so
  * the application's `trust proxy` setting applies.
  *
  * Install it before `express.json()`, or give that parser `verify: covgateRawBody`: webhook
@@ -41,7 +49,7 @@ export function covgate(api: CovgateApi, options: CovgateExpressOptions = {}): R
   const onError = options.onError ?? logToConsole;
   return (req, res, next) => {
     const target = pathAndQueryOf(req.url);
-    if (!isCovgatePath(splitPathAndQuery(target).pathname)) {
+    if (!options.exclusive && !isCovgatePath(splitPathAndQuery(target).pathname)) {
       next();
       return;
     }

@@ -19,7 +19,7 @@ import type {
   ResponseToolkit,
   RouteOptions,
 } from '@hapi/hapi';
-import packageJson from '../package.json' with { type: 'json' };
+import { version } from '../package.json';
 import { covgateAuthScheme } from './auth-scheme.js';
 import { hapiErrorStatus } from './hapi-error.js';
 import { toHapiResponse } from './hapi-response.js';
@@ -28,6 +28,13 @@ import { toHapiResponse } from './hapi-response.js';
 export interface CovgateHapiOptions {
   /** The covgate API to serve (`createApi(...)` of `@covgate/core`). */
   api: CovgateApi;
+  /**
+   * Whether covgate owns every path under the registration prefix and answers those it does
+   * not serve with `404 {"error":"not found"}` (one catch-all route; more specific routes
+   * of the host still win). Default `false`: only covgate's paths are routed, others get
+   * Hapi's 404.
+   */
+  exclusive?: boolean;
   /** Body limit in bytes. Default 1 MiB. */
   maxBodyBytes?: number;
   /**
@@ -50,7 +57,7 @@ export interface CovgateHapiOptions {
  */
 export const covgatePlugin = {
   name: '@covgate/hapi',
-  version: packageJson.version,
+  version,
   requirements: { hapi: '>=21.0.0' },
   register(server, options) {
     const { api } = options;
@@ -104,11 +111,13 @@ export const covgatePlugin = {
 
     server.auth.scheme('covgate', covgateAuthScheme);
     server.route(
-      ['/health', '/v1/{path*}', '/auth/{path*}'].map((path) => ({
-        method: '*',
-        path,
-        options: routeOptions,
-      })),
+      (options.exclusive ? ['/{path*}'] : ['/health', '/v1/{path*}', '/auth/{path*}']).map(
+        (path) => ({
+          method: '*',
+          path,
+          options: routeOptions,
+        }),
+      ),
     );
   },
 } satisfies Plugin<CovgateHapiOptions>;

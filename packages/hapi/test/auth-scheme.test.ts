@@ -1,4 +1,4 @@
-import Hapi, { type Server } from '@hapi/hapi';
+import Hapi from '@hapi/hapi';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpRequest } from '../../node-bridge/test/support/http-client.js';
 import { type CovgateAuthOptions, covgateAuthScheme } from '../src/index.js';
@@ -37,21 +37,23 @@ function fakeAuthenticate(seen: Seen[]): CovgateAuthOptions<Identity>['authentic
 
 /** A server with covgate registered and host routes guarded by a `covgate` strategy. */
 async function guardedServer(seen: Seen[]): Promise<string> {
-  const { server, origin } = await startHapi({}, (server: Server) => {
-    server.route({
-      method: 'POST',
-      path: '/reports',
-      options: { auth: 'covgate' },
-      handler: (request) => ({ credentials: request.auth.credentials }),
-    });
-    server.route({
-      method: ['GET', 'TRACE'],
-      path: '/maybe',
-      options: { auth: { strategy: 'covgate', mode: 'try' } },
-      handler: (request) => ({ authenticated: request.auth.isAuthenticated }),
-    });
+  const { origin } = await startHapi({
+    after: (server) => {
+      server.auth.strategy('covgate', 'covgate', { authenticate: fakeAuthenticate(seen) });
+      server.route({
+        method: 'POST',
+        path: '/reports',
+        options: { auth: 'covgate' },
+        handler: (request) => ({ credentials: request.auth.credentials }),
+      });
+      server.route({
+        method: ['GET', 'TRACE'],
+        path: '/maybe',
+        options: { auth: { strategy: 'covgate', mode: 'try' } },
+        handler: (request) => ({ authenticated: request.auth.isAuthenticated }),
+      });
+    },
   });
-  server.auth.strategy('covgate', 'covgate', { authenticate: fakeAuthenticate(seen) });
   return origin;
 }
 

@@ -79,15 +79,18 @@ describe('covgatePlugin: routing', () => {
   });
 
   it('is not guarded by the default auth strategy of the server', async () => {
-    const { origin } = await startHapi({}, (server) => {
-      server.auth.scheme('deny-all', () => ({
-        authenticate: () => {
-          throw new Error('host auth ran');
-        },
-      }));
-      server.auth.strategy('host', 'deny-all');
-      server.auth.default('host');
+    const { origin } = await startHapi({
+      before: (server) => {
+        server.auth.scheme('deny-all', () => ({
+          authenticate: () => {
+            throw new Error('host auth ran');
+          },
+        }));
+        server.auth.strategy('host', 'deny-all');
+        server.auth.default('host');
+      },
     });
+    expect((await fetch(`${origin}/other`)).status).toBe(500);
     expect((await fetch(`${origin}/health`)).status).toBe(200);
   });
 

@@ -12,19 +12,26 @@ export interface RunningHapi {
 
 const running: Server[] = [];
 
+/** Set-up of a test server around the covgate registration. */
+export interface HapiSetup {
+  prefix?: string;
+  plugin?: Partial<CovgateHapiOptions>;
+  /** Runs before covgate is registered, e.g. to set a default auth strategy. */
+  before?: (server: Server) => void;
+  /** Runs after covgate is registered, e.g. to use its auth scheme. */
+  after?: (server: Server) => void;
+}
+
 /**
  * Starts a Hapi server with covgate registered (under `prefix` when given) and a host
- * route at `/other`. `prepare` runs before registration, e.g. to set a default strategy.
+ * route at `/other`.
  */
-export async function startHapi(
-  options: { prefix?: string; plugin?: Partial<CovgateHapiOptions> } = {},
-  prepare?: (server: Server) => void | Promise<void>,
-): Promise<RunningHapi> {
+export async function startHapi(options: HapiSetup = {}): Promise<RunningHapi> {
   const core = createFakeCore();
   const errors: unknown[] = [];
   const server = Hapi.server({ port: 0, host: '127.0.0.1' });
   running.push(server);
-  await prepare?.(server);
+  options.before?.(server);
   const registration: ServerRegisterPluginObject<CovgateHapiOptions> = {
     plugin: covgatePlugin,
     options: { api: core.api, onError: (error) => errors.push(error), ...options.plugin },
@@ -33,6 +40,7 @@ export async function startHapi(
     registration,
     options.prefix === undefined ? {} : { routes: { prefix: options.prefix } },
   );
+  options.after?.(server);
   server.route({ method: 'GET', path: '/other', handler: () => ({ host: 'other' }) });
   await server.start();
   return { server, origin: server.info.uri, core, errors };

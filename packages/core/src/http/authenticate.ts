@@ -69,14 +69,15 @@ async function authenticateApiToken(
   const { services } = scope;
   const parsed = parseApiToken(raw);
   if (!parsed) return null;
-  const subject = { tokenId: parsed.id, remoteAddress: scope.remoteAddress };
-  if (await services.throttle.isBlocked(subject)) return null;
-
+  // A cache hit is an exact match with a token verified seconds ago: serving it before the
+  // throttle keeps someone who only knows the token id from locking its real owner out.
   const now = services.clock.now();
   const cached = services.tokenCache.get(raw);
   if (cached && (cached.validUntil === null || now < cached.validUntil)) {
     return { identity: cached.identity, plan: cached.plan };
   }
+  const subject = { tokenId: parsed.id, remoteAddress: scope.remoteAddress };
+  if (await services.throttle.isBlocked(subject)) return null;
 
   const record = await infra(services.logger, 'tokens', () =>
     services.store.findTokenById(parsed.id),

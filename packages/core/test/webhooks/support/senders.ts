@@ -44,7 +44,7 @@ export function rawBodySignature(body: string | Uint8Array, secret = PROVIDER_B_
 export function postWebhook(
   t: ApiUnderTest,
   provider: string,
-  body: string | Uint8Array,
+  body: string | Uint8Array<ArrayBuffer>,
   headers: Record<string, string>,
 ): Promise<Response> {
   return t.request(`/v1/webhooks/${provider}`, {
