@@ -104,7 +104,10 @@ function documentedOperations(): Map<string, string> {
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of HTTP_METHODS) {
       if (item[method] !== undefined) {
-        operations.set(`${method.toUpperCase()} ${path}`, `/paths/${escapePointer(path)}/${method}`);
+        operations.set(
+          `${method.toUpperCase()} ${path}`,
+          `/paths/${escapePointer(path)}/${method}`,
+        );
       }
     }
   }
@@ -123,7 +126,12 @@ function allRefs(node: unknown, at = ''): { at: string; ref: string }[] {
 }
 
 // strictRequired is off: `anyOf: [{required: [a]}, {required: [b]}]` is the idiom for "a or b".
-const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, allowUnionTypes: true });
+const ajv = new Ajv2020({
+  strict: true,
+  strictRequired: false,
+  allErrors: true,
+  allowUnionTypes: true,
+});
 addFormats(ajv);
 // The document is added whole so that `#/components/...` references resolve; these are the
 // OpenAPI fields around the schemas, which JSON Schema does not know.
@@ -297,7 +305,11 @@ function baseOptions(store: Store, clock: ManualClock): CreateApiOptions {
   };
 }
 
-function jsonInit(method: string, body: unknown, headers: Record<string, string> = {}): RequestInit {
+function jsonInit(
+  method: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): RequestInit {
   return {
     method,
     headers: { 'content-type': 'application/json', ...headers },
@@ -356,7 +368,12 @@ class Scenario {
     this.brokenApi = createApi(baseOptions(this.brokenStore, this.clock));
   }
 
-  async send(label: string, path: string, init: RequestInit = {}, api = this.api): Promise<Exchange> {
+  async send(
+    label: string,
+    path: string,
+    init: RequestInit = {},
+    api = this.api,
+  ): Promise<Exchange> {
     const method = init.method ?? 'GET';
     if (label.includes(' ')) this.checkLabel(label, method, path);
     const response = await api.handle(new Request(`${ORIGIN}${path}`, init), {
@@ -454,13 +471,29 @@ async function runScenario(s: Scenario): Promise<void> {
   const create = 'POST /v1/sessions/create';
   const service = bearer(SERVICE_TOKEN);
   const session = bodyOf<{ token: string; session_id: string }>(
-    await s.send(create, '/v1/sessions/create', jsonInit('POST', { user_id: 'usr_1', org_id: org.id, ttl: 9 }, service)),
+    await s.send(
+      create,
+      '/v1/sessions/create',
+      jsonInit('POST', { user_id: 'usr_1', org_id: org.id, ttl: 9 }, service),
+    ),
   );
   const otherSession = bodyOf<{ token: string; session_id: string }>(
-    await s.send(create, '/v1/sessions/create', jsonInit('POST', { user_id: 'usr_2', org_id: other.id }, service)),
+    await s.send(
+      create,
+      '/v1/sessions/create',
+      jsonInit('POST', { user_id: 'usr_2', org_id: other.id }, service),
+    ),
   );
-  await s.send(create, '/v1/sessions/create', jsonInit('POST', { user_id: '', org_id: org.id }, service));
-  await s.send(create, '/v1/sessions/create', jsonInit('POST', { user_id: 'u', org_id: 'org_nope' }, service));
+  await s.send(
+    create,
+    '/v1/sessions/create',
+    jsonInit('POST', { user_id: '', org_id: org.id }, service),
+  );
+  await s.send(
+    create,
+    '/v1/sessions/create',
+    jsonInit('POST', { user_id: 'u', org_id: 'org_nope' }, service),
+  );
   await s.send(create, '/v1/sessions/create', jsonInit('POST', '[1]', service));
   await s.send(create, '/v1/sessions/create', jsonInit('POST', { user_id: 'u', org_id: org.id }));
   await s.send(create, '/v1/sessions/create', jsonInit('POST', TOO_LARGE, service));
@@ -469,14 +502,23 @@ async function runScenario(s: Scenario): Promise<void> {
     headers: { ...service, 'content-type': 'text/plain' },
     body: 'user_id=u',
   });
-  await s.send(create, '/v1/sessions/create', jsonInit('POST', { user_id: 'u', org_id: org.id }, service), s.brokenApi);
+  await s.send(
+    create,
+    '/v1/sessions/create',
+    jsonInit('POST', { user_id: 'u', org_id: org.id }, service),
+    s.brokenApi,
+  );
   const asSession = bearer(session.token);
   const cookie = { cookie: `covgate_session=${session.token}` };
 
   // Tokens: create.
   const tokens = 'POST /v1/tokens';
   const created = bodyOf<{ id: string; secret: string }>(
-    await s.send(tokens, '/v1/tokens', jsonInit('POST', { name: 'ci', agent_type: 'github-actions' }, asSession)),
+    await s.send(
+      tokens,
+      '/v1/tokens',
+      jsonInit('POST', { name: 'ci', agent_type: 'github-actions' }, asSession),
+    ),
   );
   const apiToken = created.secret;
   const asToken = bearer(apiToken);
@@ -488,15 +530,29 @@ async function runScenario(s: Scenario): Promise<void> {
   await s.send(tokens, '/v1/tokens', jsonInit('POST', { name: 'x' }, asToken));
   await s.send(tokens, '/v1/tokens', jsonInit('POST', { name: 'x' }, cookie));
   await s.send(tokens, '/v1/tokens', jsonInit('POST', TOO_LARGE, asSession));
-  await s.send(tokens, '/v1/tokens', { method: 'POST', headers: { ...asSession, 'content-type': 'text/plain' }, body: 'x' });
-  await s.send(tokens, '/v1/tokens', jsonInit('POST', { name: 'x' }, bearer(WELL_FORMED_SESSION_TOKEN)), s.brokenApi);
+  await s.send(tokens, '/v1/tokens', {
+    method: 'POST',
+    headers: { ...asSession, 'content-type': 'text/plain' },
+    body: 'x',
+  });
+  await s.send(
+    tokens,
+    '/v1/tokens',
+    jsonInit('POST', { name: 'x' }, bearer(WELL_FORMED_SESSION_TOKEN)),
+    s.brokenApi,
+  );
 
   // Tokens: list and read.
   await s.send('GET /v1/tokens', '/v1/tokens', { headers: asSession });
   await s.send('GET /v1/tokens', '/v1/tokens', { headers: cookie });
   await s.send('GET /v1/tokens', '/v1/tokens');
   await s.send('GET /v1/tokens', '/v1/tokens', { headers: asToken });
-  await s.send('GET /v1/tokens', '/v1/tokens', { headers: bearer(WELL_FORMED_SESSION_TOKEN) }, s.brokenApi);
+  await s.send(
+    'GET /v1/tokens',
+    '/v1/tokens',
+    { headers: bearer(WELL_FORMED_SESSION_TOKEN) },
+    s.brokenApi,
+  );
   const one = 'GET /v1/tokens/{id}';
   await s.send(one, `/v1/tokens/${created.id}`, { headers: asSession });
   await s.send(one, '/v1/tokens/%E0%A4%A', { headers: asSession });
@@ -504,25 +560,59 @@ async function runScenario(s: Scenario): Promise<void> {
   await s.send(one, `/v1/tokens/${created.id}`, { headers: asToken });
   await s.send(one, `/v1/tokens/${created.id}`, { headers: bearer(otherSession.token) });
   await s.send(one, '/v1/tokens/not-an-id', { headers: asSession });
-  await s.send(one, `/v1/tokens/${FOREIGN_TOKEN_ID}`, { headers: bearer(WELL_FORMED_SESSION_TOKEN) }, s.brokenApi);
+  await s.send(
+    one,
+    `/v1/tokens/${FOREIGN_TOKEN_ID}`,
+    { headers: bearer(WELL_FORMED_SESSION_TOKEN) },
+    s.brokenApi,
+  );
 
   // Executions: ingest and list (a session acts for its organisation without a scope).
   const ingest = 'POST /v1/executions';
   const run = (coverage: number, branch = 'main') => ({ repo: 'web', branch, coverage });
   await s.send(ingest, '/v1/executions', jsonInit('POST', run(84.13), asToken));
-  await s.send(ingest, '/v1/executions', jsonInit('POST', { ...run(83.9, 'feature/login'), org: org.slug }, asToken));
+  await s.send(
+    ingest,
+    '/v1/executions',
+    jsonInit('POST', { ...run(83.9, 'feature/login'), org: org.slug }, asToken),
+  );
   await s.send(ingest, '/v1/executions', jsonInit('POST', run(81, 'feature/drop'), asSession));
-  await s.send(ingest, '/v1/executions', jsonInit('POST', { ...run(84.6), base_branch: 'main', warn_threshold: 0.25, fail_threshold: 2 }, { ...cookie, origin: DASHBOARD_ORIGIN }));
+  await s.send(
+    ingest,
+    '/v1/executions',
+    jsonInit(
+      'POST',
+      { ...run(84.6), base_branch: 'main', warn_threshold: 0.25, fail_threshold: 2 },
+      { ...cookie, origin: DASHBOARD_ORIGIN },
+    ),
+  );
   await s.send(ingest, '/v1/executions', jsonInit('POST', run(101), asToken));
-  await s.send(ingest, '/v1/executions', jsonInit('POST', { ...run(80), warn_threshold: 2, fail_threshold: 1 }, asToken));
+  await s.send(
+    ingest,
+    '/v1/executions',
+    jsonInit('POST', { ...run(80), warn_threshold: 2, fail_threshold: 1 }, asToken),
+  );
   await s.send(ingest, '/v1/executions', jsonInit('POST', '[]', asToken));
   await s.send(ingest, '/v1/executions', jsonInit('POST', run(80)));
   await s.send(ingest, '/v1/executions', jsonInit('POST', run(80), bearer(noExecute)));
-  await s.send(ingest, '/v1/executions', jsonInit('POST', { ...run(80), org: other.slug }, asToken));
+  await s.send(
+    ingest,
+    '/v1/executions',
+    jsonInit('POST', { ...run(80), org: other.slug }, asToken),
+  );
   await s.send(ingest, '/v1/executions', jsonInit('POST', run(80), cookie));
   await s.send(ingest, '/v1/executions', jsonInit('POST', TOO_LARGE, asToken));
-  await s.send(ingest, '/v1/executions', { method: 'POST', headers: { ...asToken, 'content-type': 'text/csv' }, body: 'web,main,80' });
-  await s.send(ingest, '/v1/executions', jsonInit('POST', run(80), bearer(WELL_FORMED_API_TOKEN)), s.brokenApi);
+  await s.send(ingest, '/v1/executions', {
+    method: 'POST',
+    headers: { ...asToken, 'content-type': 'text/csv' },
+    body: 'web,main,80',
+  });
+  await s.send(
+    ingest,
+    '/v1/executions',
+    jsonInit('POST', run(80), bearer(WELL_FORMED_API_TOKEN)),
+    s.brokenApi,
+  );
 
   const list = 'GET /v1/executions';
   const query = `org=${encodeURIComponent(org.slug)}&repo=web`;
@@ -531,7 +621,9 @@ async function runScenario(s: Scenario): Promise<void> {
   const firstPage = bodyOf<{ next_cursor: string }>(
     await s.send(list, `/v1/executions?${query}&limit=2&cursor=`, { headers: asSession }),
   );
-  await s.send(list, `/v1/executions?${query}&limit=2&cursor=${firstPage.next_cursor}`, { headers: asSession });
+  await s.send(list, `/v1/executions?${query}&limit=2&cursor=${firstPage.next_cursor}`, {
+    headers: asSession,
+  });
   await s.send(list, '/v1/executions?repo=web', { headers: asToken });
   await s.send(list, `/v1/executions?org=${org.slug}`, { headers: asToken });
   await s.send(list, `/v1/executions?${query}&limit=0`, { headers: asToken });
@@ -540,7 +632,12 @@ async function runScenario(s: Scenario): Promise<void> {
   await s.send(list, `/v1/executions?${query}`, { headers: bearer('cvg_short') });
   await s.send(list, `/v1/executions?${query}`, { headers: bearer(noExecute) });
   await s.send(list, `/v1/executions?org=${other.slug}&repo=web`, { headers: asToken });
-  await s.send(list, `/v1/executions?${query}`, { headers: bearer(WELL_FORMED_API_TOKEN) }, s.brokenApi);
+  await s.send(
+    list,
+    `/v1/executions?${query}`,
+    { headers: bearer(WELL_FORMED_API_TOKEN) },
+    s.brokenApi,
+  );
 
   // Token validation.
   const validate = 'POST /v1/auth/validate';
@@ -550,15 +647,31 @@ async function runScenario(s: Scenario): Promise<void> {
   await s.send(validate, '/v1/auth/validate', jsonInit('POST', { token: apiToken, extra: true }));
   await s.send(validate, '/v1/auth/validate', { method: 'POST' });
   await s.send(validate, '/v1/auth/validate', { method: 'POST', headers: asSession });
-  await s.send(validate, '/v1/auth/validate', { method: 'POST', headers: { authorization: `Basic ${apiToken}` } });
+  await s.send(validate, '/v1/auth/validate', {
+    method: 'POST',
+    headers: { authorization: `Basic ${apiToken}` },
+  });
   await s.send(validate, '/v1/auth/validate', jsonInit('POST', TOO_LARGE));
-  await s.send(validate, '/v1/auth/validate', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: apiToken });
-  await s.send(validate, '/v1/auth/validate', { method: 'POST', headers: bearer(WELL_FORMED_API_TOKEN) }, s.brokenApi);
+  await s.send(validate, '/v1/auth/validate', {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain' },
+    body: apiToken,
+  });
+  await s.send(
+    validate,
+    '/v1/auth/validate',
+    { method: 'POST', headers: bearer(WELL_FORMED_API_TOKEN) },
+    s.brokenApi,
+  );
 
   // Tokens: update, rotate, revoke.
   const patch = 'PATCH /v1/tokens/{id}';
   const path = `/v1/tokens/${created.id}`;
-  await s.send(patch, path, jsonInit('PATCH', { name: 'ci main', scopes: ['execute', 'execute'] }, asSession));
+  await s.send(
+    patch,
+    path,
+    jsonInit('PATCH', { name: 'ci main', scopes: ['execute', 'execute'] }, asSession),
+  );
   await s.send(patch, path, jsonInit('PATCH', {}, asSession));
   await s.send(patch, path, jsonInit('PATCH', { scopes: [] }, asSession));
   await s.send(patch, '/v1/tokens/%ZZ', jsonInit('PATCH', { name: 'x' }, asSession));
@@ -566,39 +679,83 @@ async function runScenario(s: Scenario): Promise<void> {
   await s.send(patch, path, jsonInit('PATCH', { name: 'x' }, asToken));
   await s.send(patch, path, jsonInit('PATCH', { name: 'x' }, bearer(otherSession.token)));
   await s.send(patch, path, jsonInit('PATCH', TOO_LARGE, asSession));
-  await s.send(patch, path, { method: 'PATCH', headers: { ...asSession, 'content-type': 'application/xml' }, body: '<name/>' });
-  await s.send(patch, path, jsonInit('PATCH', { name: 'x' }, bearer(WELL_FORMED_SESSION_TOKEN)), s.brokenApi);
+  await s.send(patch, path, {
+    method: 'PATCH',
+    headers: { ...asSession, 'content-type': 'application/xml' },
+    body: '<name/>',
+  });
+  await s.send(
+    patch,
+    path,
+    jsonInit('PATCH', { name: 'x' }, bearer(WELL_FORMED_SESSION_TOKEN)),
+    s.brokenApi,
+  );
 
   const rotate = 'POST /v1/tokens/{id}/rotate';
   const rotated = bodyOf<{ id: string }>(
     await s.send(rotate, `${path}/rotate`, { method: 'POST', headers: asSession }),
   );
-  await s.send(rotate, `/v1/tokens/${rotated.id}/rotate`, jsonInit('POST', { grace_period_seconds: 0 }, asSession));
+  await s.send(
+    rotate,
+    `/v1/tokens/${rotated.id}/rotate`,
+    jsonInit('POST', { grace_period_seconds: 0 }, asSession),
+  );
   await s.send(rotate, `${path}/rotate`, jsonInit('POST', {}, asSession));
-  await s.send(rotate, `/v1/tokens/${rotated.id}/rotate`, jsonInit('POST', { grace_period_seconds: -1 }, asSession));
+  await s.send(
+    rotate,
+    `/v1/tokens/${rotated.id}/rotate`,
+    jsonInit('POST', { grace_period_seconds: -1 }, asSession),
+  );
   await s.send(rotate, '/v1/tokens/%ZZ/rotate', { method: 'POST', headers: asSession });
   await s.send(rotate, `${path}/rotate`, { method: 'POST' });
   await s.send(rotate, `${path}/rotate`, { method: 'POST', headers: asToken });
-  await s.send(rotate, `/v1/tokens/${FOREIGN_TOKEN_ID}/rotate`, { method: 'POST', headers: asSession });
+  await s.send(rotate, `/v1/tokens/${FOREIGN_TOKEN_ID}/rotate`, {
+    method: 'POST',
+    headers: asSession,
+  });
   await s.send(rotate, `${path}/rotate`, jsonInit('POST', TOO_LARGE, asSession));
-  await s.send(rotate, `${path}/rotate`, { method: 'POST', headers: { ...asSession, 'content-type': 'text/plain' }, body: '60' });
-  await s.send(rotate, `${path}/rotate`, { method: 'POST', headers: bearer(WELL_FORMED_SESSION_TOKEN) }, s.brokenApi);
+  await s.send(rotate, `${path}/rotate`, {
+    method: 'POST',
+    headers: { ...asSession, 'content-type': 'text/plain' },
+    body: '60',
+  });
+  await s.send(
+    rotate,
+    `${path}/rotate`,
+    { method: 'POST', headers: bearer(WELL_FORMED_SESSION_TOKEN) },
+    s.brokenApi,
+  );
 
   const revoke = 'DELETE /v1/tokens/{id}';
   await s.send(revoke, path, { method: 'DELETE', headers: asSession });
-  await s.send(revoke, path, { method: 'DELETE', headers: { ...cookie, origin: DASHBOARD_ORIGIN } });
+  await s.send(revoke, path, {
+    method: 'DELETE',
+    headers: { ...cookie, origin: DASHBOARD_ORIGIN },
+  });
   await s.send(revoke, '/v1/tokens/%ZZ', { method: 'DELETE', headers: asSession });
   await s.send(revoke, path, { method: 'DELETE' });
   await s.send(revoke, path, { method: 'DELETE', headers: cookie });
   await s.send(revoke, path, { method: 'DELETE', headers: bearer(otherSession.token) });
-  await s.send(revoke, path, { method: 'DELETE', headers: bearer(WELL_FORMED_SESSION_TOKEN) }, s.brokenApi);
+  await s.send(
+    revoke,
+    path,
+    { method: 'DELETE', headers: bearer(WELL_FORMED_SESSION_TOKEN) },
+    s.brokenApi,
+  );
 
   // Badge.
   const badge = 'GET /v1/badge/{org}/{repo}';
   const svg = await s.send(badge, `/v1/badge/${org.slug}/web`);
-  await s.send(badge, `/v1/badge/${org.slug}/web`, { headers: { 'if-none-match': svg.headers.get('etag') ?? '' } });
-  await s.send(badge, `/v1/badge/${org.slug}/web`, { headers: { 'if-none-match': `"stale", W/${svg.headers.get('etag')}` } });
-  await s.send(badge, `/v1/badge/${org.slug}/web?branch=feature%2Flogin&precision=2&style=for-the-badge`);
+  await s.send(badge, `/v1/badge/${org.slug}/web`, {
+    headers: { 'if-none-match': svg.headers.get('etag') ?? '' },
+  });
+  await s.send(badge, `/v1/badge/${org.slug}/web`, {
+    headers: { 'if-none-match': `"stale", W/${svg.headers.get('etag')}` },
+  });
+  await s.send(
+    badge,
+    `/v1/badge/${org.slug}/web?branch=feature%2Flogin&precision=2&style=for-the-badge`,
+  );
   await s.send(badge, '/v1/badge/no-such-org/web?style=flat-square&precision=1');
   await s.send(badge, `/v1/badge/${org.slug}/web?style=neon`);
   await s.send(badge, `/v1/badge/${org.slug}/web?precision=3`);
@@ -610,29 +767,58 @@ async function runScenario(s: Scenario): Promise<void> {
   const webhook = 'POST /v1/webhooks/{provider}';
   const now = Math.floor(s.clock.now().getTime() / 1000);
   const signedA = (payload: string, timestamp = now) => ({
-    'provider-a-signature': signTimestampedPayload({ payload, secret: PROVIDER_A_SECRET, timestamp }),
+    'provider-a-signature': signTimestampedPayload({
+      payload,
+      secret: PROVIDER_A_SECRET,
+      timestamp,
+    }),
   });
   const event = JSON.stringify({ id: 'evt_1', type: 'customer.subscription.updated', data: {} });
   await s.send(webhook, '/v1/webhooks/provider-a', jsonInit('POST', event, signedA(event)));
   await s.send(webhook, '/v1/webhooks/provider-a', jsonInit('POST', event, signedA(event)));
   const eventB = JSON.stringify({ event: 'subscription.charged', payload: {} });
-  await s.send(webhook, '/v1/webhooks/provider-b', jsonInit('POST', eventB, {
-    'x-provider-b-signature': signRawBodyPayload({ payload: eventB, secret: PROVIDER_B_SECRET }),
-    'x-provider-b-event-id': 'evt_b_1',
-  }));
+  await s.send(
+    webhook,
+    '/v1/webhooks/provider-b',
+    jsonInit('POST', eventB, {
+      'x-provider-b-signature': signRawBodyPayload({ payload: eventB, secret: PROVIDER_B_SECRET }),
+      'x-provider-b-event-id': 'evt_b_1',
+    }),
+  );
   const noId = JSON.stringify({ type: 'ping' });
   await s.send(webhook, '/v1/webhooks/provider-a', jsonInit('POST', noId, signedA(noId)));
   await s.send(webhook, '/v1/webhooks/provider-a', jsonInit('POST', '[1]', signedA('[1]')));
   await s.send(webhook, '/v1/webhooks/%ZZ', jsonInit('POST', event, signedA(event)));
   await s.send(webhook, '/v1/webhooks/provider-a', jsonInit('POST', event));
-  await s.send(webhook, '/v1/webhooks/provider-a', jsonInit('POST', event, { 'provider-a-signature': `t=${now},v1=${'0'.repeat(64)}` }));
-  await s.send(webhook, '/v1/webhooks/provider-a', jsonInit('POST', event, signedA(event, now - 301)));
+  await s.send(
+    webhook,
+    '/v1/webhooks/provider-a',
+    jsonInit('POST', event, { 'provider-a-signature': `t=${now},v1=${'0'.repeat(64)}` }),
+  );
+  await s.send(
+    webhook,
+    '/v1/webhooks/provider-a',
+    jsonInit('POST', event, signedA(event, now - 301)),
+  );
   await s.send(webhook, '/v1/webhooks/provider-z', jsonInit('POST', event, signedA(event)));
-  await s.send(webhook, '/v1/webhooks/provider-a', jsonInit('POST', TOO_LARGE, { 'provider-a-signature': `t=${now},v1=00` }));
-  await s.send(webhook, '/v1/webhooks/provider-a', { method: 'POST', headers: { ...signedA(event), 'content-type': 'text/plain' }, body: event });
+  await s.send(
+    webhook,
+    '/v1/webhooks/provider-a',
+    jsonInit('POST', TOO_LARGE, { 'provider-a-signature': `t=${now},v1=00` }),
+  );
+  await s.send(webhook, '/v1/webhooks/provider-a', {
+    method: 'POST',
+    headers: { ...signedA(event), 'content-type': 'text/plain' },
+    body: event,
+  });
   const exploding = JSON.stringify({ id: 'evt_2', type: 'explode' });
   await s.send(webhook, '/v1/webhooks/provider-a', jsonInit('POST', exploding, signedA(exploding)));
-  await s.send(webhook, '/v1/webhooks/provider-a', jsonInit('POST', event, signedA(event)), s.brokenApi);
+  await s.send(
+    webhook,
+    '/v1/webhooks/provider-a',
+    jsonInit('POST', event, signedA(event)),
+    s.brokenApi,
+  );
 
   // OAuth login.
   const start = 'GET /auth/{code_host}';
@@ -645,7 +831,9 @@ async function runScenario(s: Scenario): Promise<void> {
   };
   const complete = async (query: (state: string) => string) => {
     const attempt = await login();
-    return s.send(callback, `/auth/github/callback?${query(attempt.state)}`, { headers: attempt.headers });
+    return s.send(callback, `/auth/github/callback?${query(attempt.state)}`, {
+      headers: attempt.headers,
+    });
   };
   await complete((state) => `code=ok&state=${state}`);
   await complete((state) => `code=ok&state=${state}x`);
@@ -669,18 +857,48 @@ async function runScenario(s: Scenario): Promise<void> {
   // Logout.
   const logout = 'DELETE /v1/sessions/{session_id}';
   const third = bodyOf<{ token: string; session_id: string }>(
-    await s.send(create, '/v1/sessions/create', jsonInit('POST', { user_id: 'usr_3', org_id: org.id }, service)),
+    await s.send(
+      create,
+      '/v1/sessions/create',
+      jsonInit('POST', { user_id: 'usr_3', org_id: org.id }, service),
+    ),
   );
-  await s.send(logout, `/v1/sessions/${otherSession.session_id}`, { method: 'DELETE', headers: asSession });
-  await s.send(logout, `/v1/sessions/${third.session_id}`, { method: 'DELETE', headers: { cookie: `covgate_session=${third.token}` } });
-  await s.send(logout, `/v1/sessions/${third.session_id}`, { method: 'DELETE', headers: { cookie: `covgate_session=${third.token}`, origin: DASHBOARD_ORIGIN } });
-  await s.send(logout, `/v1/sessions/${otherSession.session_id}`, { method: 'DELETE', headers: service });
-  await s.send(logout, `/v1/sessions/${otherSession.session_id}`, { method: 'DELETE', headers: service });
+  await s.send(logout, `/v1/sessions/${otherSession.session_id}`, {
+    method: 'DELETE',
+    headers: asSession,
+  });
+  await s.send(logout, `/v1/sessions/${third.session_id}`, {
+    method: 'DELETE',
+    headers: { cookie: `covgate_session=${third.token}` },
+  });
+  await s.send(logout, `/v1/sessions/${third.session_id}`, {
+    method: 'DELETE',
+    headers: { cookie: `covgate_session=${third.token}`, origin: DASHBOARD_ORIGIN },
+  });
+  await s.send(logout, `/v1/sessions/${otherSession.session_id}`, {
+    method: 'DELETE',
+    headers: service,
+  });
+  await s.send(logout, `/v1/sessions/${otherSession.session_id}`, {
+    method: 'DELETE',
+    headers: service,
+  });
   await s.send(logout, '/v1/sessions/%ZZ', { method: 'DELETE', headers: service });
   await s.send(logout, `/v1/sessions/${session.session_id}`, { method: 'DELETE' });
-  await s.send(logout, `/v1/sessions/${session.session_id}`, { method: 'DELETE', headers: bearer(noExecute) });
-  await s.send(logout, `/v1/sessions/${session.session_id}`, { method: 'DELETE', headers: asSession });
-  await s.send(logout, `/v1/sessions/${session.session_id}`, { method: 'DELETE', headers: service }, s.brokenApi);
+  await s.send(logout, `/v1/sessions/${session.session_id}`, {
+    method: 'DELETE',
+    headers: bearer(noExecute),
+  });
+  await s.send(logout, `/v1/sessions/${session.session_id}`, {
+    method: 'DELETE',
+    headers: asSession,
+  });
+  await s.send(
+    logout,
+    `/v1/sessions/${session.session_id}`,
+    { method: 'DELETE', headers: service },
+    s.brokenApi,
+  );
 
   // Rate limiting: the enterprise limit is one request a minute, shared by every route.
   const asLimited = bearer(limitedToken);
@@ -694,7 +912,10 @@ async function runScenario(s: Scenario): Promise<void> {
   await s.send(patch, path, jsonInit('PATCH', { name: 'x' }, asLimited));
   await s.send(revoke, path, { method: 'DELETE', headers: asLimited });
   await s.send(rotate, `${path}/rotate`, { method: 'POST', headers: asLimited });
-  await s.send(logout, `/v1/sessions/${third.session_id}`, { method: 'DELETE', headers: asLimited });
+  await s.send(logout, `/v1/sessions/${third.session_id}`, {
+    method: 'DELETE',
+    headers: asLimited,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -734,7 +955,10 @@ describe('docs/openapi.yaml as an OpenAPI 3.1 document', () => {
     for (const [key, pointer] of operations) {
       for (const status of Object.keys(resolved<OperationObject>(pointer).responses ?? {})) {
         expect(status, key).toMatch(/^[1-5][0-9]{2}$/);
-        expect(resolved<ResponseObject>(`${pointer}/responses/${status}`).description, `${key} ${status}`).toBeTruthy();
+        expect(
+          resolved<ResponseObject>(`${pointer}/responses/${status}`).description,
+          `${key} ${status}`,
+        ).toBeTruthy();
       }
     }
   });
@@ -744,21 +968,28 @@ describe('docs/openapi.yaml as an OpenAPI 3.1 document', () => {
       const path = key.slice(key.indexOf(' ') + 1);
       const pathItem = pointer.slice(0, pointer.lastIndexOf('/'));
       const declared = [
-        ...(resolved<PathItem>(pathItem).parameters ?? []).map((_, i) => `${pathItem}/parameters/${i}`),
-        ...(resolved<OperationObject>(pointer).parameters ?? []).map((_, i) => `${pointer}/parameters/${i}`),
+        ...(resolved<PathItem>(pathItem).parameters ?? []).map(
+          (_, i) => `${pathItem}/parameters/${i}`,
+        ),
+        ...(resolved<OperationObject>(pointer).parameters ?? []).map(
+          (_, i) => `${pointer}/parameters/${i}`,
+        ),
       ]
         .map((at) => resolved<ParameterObject>(at))
         .filter((parameter) => parameter.in === 'path');
       const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
       expect(declared.map((parameter) => parameter.name).sort(), key).toEqual(templated.sort());
-      for (const parameter of declared) expect(parameter.required, `${key} ${parameter.name}`).toBe(true);
+      for (const parameter of declared)
+        expect(parameter.required, `${key} ${parameter.name}`).toBe(true);
     }
   });
 
   it('resolves every $ref to a node of the document', () => {
     const refs = allRefs(doc);
     expect(refs.length).toBeGreaterThan(50);
-    const broken = refs.filter(({ ref }) => !ref.startsWith('#/') || nodeAt(ref.slice(1)) === undefined);
+    const broken = refs.filter(
+      ({ ref }) => !ref.startsWith('#/') || nodeAt(ref.slice(1)) === undefined,
+    );
     expect(broken).toEqual([]);
   });
 
@@ -807,21 +1038,30 @@ describe('docs/openapi.yaml against a real API', () => {
     expect(documented.filter((status) => !seen.has(status))).toEqual([]);
   });
 
-  it.each([...operations.keys()])('%s: accepted requests match the documented request body', (key) => {
-    const pointer = operations.get(key) as string;
-    const body = resolved<OperationObject>(pointer).requestBody;
-    const accepted = scenario.exchanges.filter(
-      (exchange) => exchange.label === key && exchange.status < 300 && exchange.requestBody !== undefined,
-    );
-    if (!body) {
-      expect(accepted).toEqual([]);
-      return;
-    }
-    const validate = validatorAt(`${locate(`${pointer}/requestBody`)}/content/application~1json/schema`);
-    for (const exchange of accepted) {
-      expect(validate(exchange.requestBody), `${exchange.request}: ${ajv.errorsText(validate.errors)}`).toBe(true);
-    }
-  });
+  it.each([...operations.keys()])(
+    '%s: accepted requests match the documented request body',
+    (key) => {
+      const pointer = operations.get(key) as string;
+      const body = resolved<OperationObject>(pointer).requestBody;
+      const accepted = scenario.exchanges.filter(
+        (exchange) =>
+          exchange.label === key && exchange.status < 300 && exchange.requestBody !== undefined,
+      );
+      if (!body) {
+        expect(accepted).toEqual([]);
+        return;
+      }
+      const validate = validatorAt(
+        `${locate(`${pointer}/requestBody`)}/content/application~1json/schema`,
+      );
+      for (const exchange of accepted) {
+        expect(
+          validate(exchange.requestBody),
+          `${exchange.request}: ${ajv.errorsText(validate.errors)}`,
+        ).toBe(true);
+      }
+    },
+  );
 
   it.each(['NotFound', 'MethodNotAllowed', 'Preflight'])(
     'answers the cross-cutting %s exactly as the shared response documents',
@@ -837,7 +1077,8 @@ describe('docs/openapi.yaml against a real API', () => {
 
   it('puts X-Request-ID and Vary: Origin on every response of the scenario', () => {
     const missing = scenario.exchanges.filter(
-      (exchange) => !exchange.headers.get('x-request-id') || exchange.headers.get('vary') !== 'Origin',
+      (exchange) =>
+        !exchange.headers.get('x-request-id') || exchange.headers.get('vary') !== 'Origin',
     );
     expect(missing.map((exchange) => exchange.request)).toEqual([]);
   });

@@ -73,7 +73,8 @@ function startLogin(oauth: OAuthSettings | undefined): RouteHandler {
     const { services } = scope;
     const login = createLoginState(services.randomBytes, services.clock.now());
     const sealed = sealLoginState(login, name, settings.stateKey);
-    return redirect(codeHost.authorizationUrl(login).toString(), [
+    const { state, codeVerifier } = login;
+    return redirect(codeHost.authorizationUrl({ state, codeVerifier }).toString(), [
       oauthStateCookie(services.settings, sealed),
     ]);
   };
