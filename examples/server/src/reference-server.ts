@@ -1,6 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type CovgateApi, type CreateApiOptions, createApi, type Store } from '@covgate/core';
+import {
+  type CovgateApi,
+  type CreateApiOptions,
+  createApi,
+  createPersonalOrganisationResolver,
+  githubCodeHost,
+  providerA,
+  providerB,
+  type Store,
+} from '@covgate/core';
 import { createFetchHandler } from '@covgate/fetch';
 import { createNodeHandler } from '@covgate/node-bridge';
 import { Redis } from 'ioredis';
@@ -17,6 +26,35 @@ export interface ReferenceServer {
   url: string;
   /** Stops accepting connections, lets in-flight requests finish, closes the store. */
   close(): Promise<void>;
+}
+
+/**
+ * OAuth login through GitHub when `GITHUB_CLIENT_ID` and `GITHUB_CLIENT_SECRET` are set:
+ * each GitHub account gets a personal organisation. `GITHUB_BASE_URL` and
+ * `GITHUB_API_BASE_URL` point at GitHub Enterprise (or a fake in tests).
+ */
+function oauthOptionsFor(config: ServerConfig, store: Store): CreateApiOptions['oauth'] {
+  if (!config.githubClientId || !config.githubClientSecret) return undefined;
+  const local = `http://localhost:${config.port}`;
+  const base = config.githubBaseUrl?.replace(/\/+$/, '');
+  return {
+    codeHosts: {
+      github: githubCodeHost({
+        clientId: config.githubClientId,
+        clientSecret: config.githubClientSecret,
+        redirectUri: config.oauthRedirectUrl ?? `${local}/auth/github/callback`,
+        ...(base
+          ? {
+              authorizeUrl: `${base}/login/oauth/authorize`,
+              tokenUrl: `${base}/login/oauth/access_token`,
+            }
+          : {}),
+        ...(config.githubApiBaseUrl ? { apiBaseUrl: config.githubApiBaseUrl } : {}),
+      }),
+    },
+    dashboardUrl: config.dashboardUrl ?? `${local}/`,
+    resolveIdentity: createPersonalOrganisationResolver({ store }),
+  };
 }
 
 /** Builds the API options the configuration describes. */
@@ -40,6 +78,14 @@ export async function apiOptionsFor(
       ...(config.enterpriseRateLimit ? { limits: { enterprise: config.enterpriseRateLimit } } : {}),
     },
   };
+  options.webhooks = {
+    providers: [
+      { ...providerA, secret: config.providerAWebhookSecret },
+      { ...providerB, secret: config.providerBWebhookSecret },
+    ],
+  };
+  const oauth = oauthOptionsFor(config, store);
+  if (oauth) options.oauth = oauth;
   if (config.redisUrl) {
     const client = new Redis(config.redisUrl, { enableOfflineQueue: false, lazyConnect: false });
     client.on('error', (error) => logger.error(`[ratelimit] redis: ${error.message}`));

@@ -1,3 +1,5 @@
+export * from '@covgate/env-filter';
+export * from '@covgate/webhook-signature';
 export * from './audit/audit-line.js';
 export * from './audit/audit-sink.js';
 export * from './auth/identity.js';
@@ -6,14 +8,39 @@ export * from './gate/delta-format.js';
 export * from './gate/gate-evaluation.js';
 export { ApiError, ERRORS } from './http/api-error.js';
 export * from './http/api-types.js';
-export { type CreateApiOptions, createApi } from './http/create-api.js';
 export { InvalidAllowedOriginError, parseAllowedOrigins } from './http/cors.js';
+export { type CreateApiOptions, createApi } from './http/create-api.js';
 export {
   DEFAULT_PLAN_LIMITS,
   type PlanLimits,
   type RateLimitOptions,
 } from './http/rate-limit.js';
 export { MAX_BODY_BYTES } from './http/request-body.js';
+export { OAUTH_ERRORS } from './http/routes/oauth.js';
+export { OAUTH_STATE_COOKIE } from './http/routes/oauth-cookies.js';
+export { WEBHOOK_ERRORS } from './http/routes/webhooks.js';
+export {
+  type CodeExchange,
+  type CodeHost,
+  CodeHostError,
+  type CodeHostFailure,
+  type CodeHostUser,
+} from './oauth/code-host.js';
+export { type GithubCodeHostOptions, githubCodeHost } from './oauth/github-code-host.js';
+export type {
+  OAuthOptions,
+  ResolvedIdentity,
+  ResolveIdentityInput,
+} from './oauth/oauth-options.js';
+export {
+  createPersonalOrganisationResolver,
+  type PersonalOrganisationResolverOptions,
+} from './oauth/personal-organisation.js';
+export {
+  createMemoryUsedStateRegistry,
+  type MemoryUsedStateRegistryOptions,
+  type UsedStateRegistry,
+} from './oauth/used-states.js';
 export * from './sessions/session-rules.js';
 export * from './sessions/session-token-hash.js';
 export * from './storage/memory-store.js';
@@ -25,29 +52,6 @@ export * from './tokens/token-hash.js';
 export * from './tokens/token-status.js';
 export * from './tokens/verification-throttle.js';
 export * from './tokens/verified-token-cache.js';
-export * from '@covgate/env-filter';
-export * from '@covgate/webhook-signature';
-export {
-  type CodeExchange,
-  type CodeHost,
-  CodeHostError,
-  type CodeHostFailure,
-  type CodeHostUser,
-} from './oauth/code-host.js';
-export { type GithubCodeHostOptions, githubCodeHost } from './oauth/github-code-host.js';
-export type { OAuthOptions, ResolvedIdentity, ResolveIdentityInput } from './oauth/oauth-options.js';
-export {
-  createPersonalOrganisationResolver,
-  type PersonalOrganisationResolverOptions,
-} from './oauth/personal-organisation.js';
-export {
-  createMemoryUsedStateRegistry,
-  type MemoryUsedStateRegistryOptions,
-  type UsedStateRegistry,
-} from './oauth/used-states.js';
-export { OAUTH_STATE_COOKIE } from './http/routes/oauth-cookies.js';
-export { OAUTH_ERRORS } from './http/routes/oauth.js';
-export { WEBHOOK_ERRORS } from './http/routes/webhooks.js';
 export { createPlanChangeProcessor } from './webhooks/plan-processor.js';
 export { type PlanChange, subscriptionPlanChange } from './webhooks/subscription-plan.js';
 export type { WebhookEvent, WebhookOptions, WebhookReceiver } from './webhooks/webhook-options.js';

@@ -38,8 +38,8 @@ export interface CovgateExpressOptions {
  *
  * It answers covgate's paths (`/health`, `/v1/...`, `/auth/...`, relative to the mount
  * point) and calls `next()` for everything else (see `exclusive`), and for methods a Fetch
- * `Request` cannot carry. Failures of covgate itself go to `next(err)`. The client address is `req.ip`, so
- * the application's `trust proxy` setting applies.
+ * `Request` cannot carry. Failures of covgate itself go to `next(err)`. The client address
+ * is `req.ip`, so the application's `trust proxy` setting applies.
  *
  * Install it before `express.json()`, or give that parser `verify: covgateRawBody`: webhook
  * signatures are checked over the raw bytes, which a parsed body no longer has. Otherwise

@@ -98,6 +98,15 @@ describe('covgate() for Express: routing', () => {
     expect(core.seen).toHaveLength(0);
   });
 
+  it('answers every path under its mount when exclusive, and only there', async () => {
+    const { origin, core } = await host('/coverage', { exclusive: true });
+    const response = await fetch(`${origin}/coverage/other`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: 'not found' });
+    expect(new URL(core.seen[0]!.url).pathname).toBe('/other');
+    expect(await (await fetch(`${origin}/other`)).json()).toEqual({ host: 'other' });
+  });
+
   it('lets the core answer 404 for unknown paths under its own prefixes', async () => {
     const { origin } = await host('/coverage');
     const response = await fetch(`${origin}/coverage/v1/nothing-here`);

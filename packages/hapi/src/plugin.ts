@@ -52,8 +52,8 @@ export interface CovgateHapiOptions {
  * await server.register({ plugin: covgatePlugin, options: { api } }, { routes: { prefix: '/coverage' } });
  * ```
  *
- * The routes leave authentication, CORS and cookie parsing to covgate (whatever the server
- * defaults are) and hand it the payload unparsed, as the exact bytes received.
+ * The routes leave authentication, CORS, caching headers and cookie parsing to covgate
+ * (whatever the server defaults are) and hand it the payload unparsed, as the exact bytes received.
  */
 export const covgatePlugin = {
   name: '@covgate/hapi',
@@ -95,6 +95,7 @@ export const covgatePlugin = {
     const routeOptions: RouteOptions = {
       auth: false,
       cors: false,
+      cache: false,
       state: { parse: false, failAction: 'ignore' },
       // Unparsed and streamed: the exact bytes reach covgate, and the bridge counts them,
       // so a chunked upload over the limit still gets covgate's 413 (Hapi's own reader

@@ -53,6 +53,24 @@ describe('covgatePlugin: routing', () => {
     expect(core.seen).toHaveLength(0);
   });
 
+  it('answers every path under the prefix when exclusive, leaving more specific host routes', async () => {
+    const { origin, core } = await startHapi({
+      prefix: '/coverage',
+      plugin: { exclusive: true },
+      after: (server) => {
+        server.route({ method: 'GET', path: '/coverage/mine', handler: () => ({ host: 'mine' }) });
+      },
+    });
+    const response = await fetch(`${origin}/coverage/nope`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: 'not found' });
+    expect(new URL(core.seen[0]!.url).pathname).toBe('/nope');
+    expect(await (await fetch(`${origin}/coverage/mine`)).json()).toEqual({ host: 'mine' });
+    expect(((await (await fetch(`${origin}/coverage/v1/echo`)).json()) as Echo).pathname).toBe(
+      '/v1/echo',
+    );
+  });
+
   it('lets the core answer 404 for unknown paths under its own prefixes', async () => {
     const { origin } = await startHapi({ prefix: '/coverage' });
     const response = await fetch(`${origin}/coverage/v1/nothing-here`);
@@ -105,11 +123,12 @@ describe('covgatePlugin: routing', () => {
 });
 
 describe('covgatePlugin: responses', () => {
-  it('keeps the content type and request id the core chose', async () => {
+  it('keeps the headers the core chose, adding no charset and no Cache-Control', async () => {
     const { origin } = await startHapi();
     const response = await fetch(`${origin}/v1/echo`);
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(response.headers.get('x-request-id')).toBe('req-1');
+    expect(response.headers.get('cache-control')).toBeNull();
   });
 
   it('sends each Set-Cookie as its own header line', async () => {

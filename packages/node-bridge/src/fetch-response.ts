@@ -2,13 +2,13 @@ import { type ServerResponse, validateHeaderName, validateHeaderValue } from 'no
 
 /**
  * Writes a Fetch `Response` to a Node response: status, headers (each `Set-Cookie` as its
- * own header line, never joined, added to any a host framework already set), and the body streamed chunk by chunk, waiting for the
- * socket to drain (backpressure).
+ * own header line, never joined, added to any a host framework already set), and the body
+ * streamed chunk by chunk, waiting for the socket to drain (backpressure).
  *
  * Throws before writing anything when a header is one Node cannot send. Resolves once the
- * response is written, or when the client went away (the body stream is
- * then cancelled, which is not an error). Rejects when the body stream itself fails; the
- * connection is then destroyed, since the status line is already sent.
+ * response is written, or when the client went away (the body stream is then cancelled,
+ * which is not an error). Rejects when the body stream itself fails; the connection is then
+ * destroyed, since the status line is already sent.
  */
 export async function writeFetchResponse(res: ServerResponse, response: Response): Promise<void> {
   const headers = [...response.headers].filter(([name]) => name !== 'set-cookie');

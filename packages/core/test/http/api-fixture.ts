@@ -4,10 +4,10 @@ import { createMemoryAuditSink } from '../../src/audit/audit-sink.js';
 import { type CreateApiOptions, createApi } from '../../src/http/create-api.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import type { Organisation } from '../../src/storage/store.js';
+import { buildOrganisation } from '../../src/testing/fixtures.js';
 import { createManualClock } from '../../src/time/timestamp.js';
 import { generateApiToken } from '../../src/tokens/token-format.js';
 import { createTokenHasher } from '../../src/tokens/token-hash.js';
-import { buildOrganisation } from '../../src/testing/fixtures.js';
 
 /** An API called in-process (no socket) with a memory store and captured logs. */
 export async function apiFixture(overrides: Partial<CreateApiOptions> = {}) {

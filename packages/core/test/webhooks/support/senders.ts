@@ -1,24 +1,9 @@
 import { createHmac } from 'node:crypto';
-import { createRequire } from 'node:module';
+import Stripe from 'stripe';
 import type { ApiUnderTest } from '../../oauth/support/api-under-test.js';
 import { START } from '../../oauth/support/api-under-test.js';
 
-/** The part of the official Stripe SDK these tests use: an independent signer. */
-interface StripeSdk {
-  webhooks: {
-    generateTestHeaderString(options: {
-      payload: string;
-      secret: string;
-      timestamp?: number;
-    }): string;
-  };
-}
-
-// `stripe` is a devDependency of @covgate/webhook-signature, not of core: resolve it from there.
-const requireFromSignaturePackage = createRequire(
-  new URL('../../../../webhook-signature/package.json', import.meta.url),
-);
-const Stripe = requireFromSignaturePackage('stripe') as new (apiKey: string) => StripeSdk;
+// The official Stripe SDK is the independent signer of provider A headers.
 const stripe = new Stripe('sk_test_not_a_real_key');
 
 export const PROVIDER_A_SECRET = 'whsec_provider_a_test_secret';
