@@ -45,7 +45,10 @@ function stripBasePath(request: Request, basePath: string): Request | null {
  * Bun.serve({ fetch: handler });
  * ```
  */
-export function createFetchHandler(api: CovgateApi, options: FetchHandlerOptions = {}): FetchHandler {
+export function createFetchHandler(
+  api: CovgateApi,
+  options: FetchHandlerOptions = {},
+): FetchHandler {
   const basePath = normaliseBasePath(options.basePath);
   return async (request, context) => {
     const inner = stripBasePath(request, basePath);
