@@ -4,10 +4,10 @@ import express from 'express';
 import { listen } from '../../node-bridge/test/support/http-server.js';
 import { covgate } from '../src/index.js';
 
-runHttpContractSuite('Express, mounted exclusively at /coverage before the body parser', {
+runHttpContractSuite('Express, mounted at /coverage before the body parser', {
   start: async (options) => {
     const app = express();
-    app.use('/coverage', covgate(createApi(options), { exclusive: true }));
+    app.use('/coverage', covgate(createApi(options)));
     app.use(express.json());
     const server = await listen(app);
     return { baseUrl: `${server.origin}/coverage`, close: server.close };

@@ -3,11 +3,11 @@ import { runHttpContractSuite } from '@covgate/core/testing';
 import Hapi from '@hapi/hapi';
 import { covgatePlugin } from '../src/index.js';
 
-runHttpContractSuite('Hapi, registered exclusively under /coverage', {
+runHttpContractSuite('Hapi, registered under /coverage', {
   start: async (options) => {
     const server = Hapi.server({ port: 0, host: '127.0.0.1' });
     await server.register(
-      { plugin: covgatePlugin, options: { api: createApi(options), exclusive: true } },
+      { plugin: covgatePlugin, options: { api: createApi(options) } },
       { routes: { prefix: '/coverage' } },
     );
     await server.start();

@@ -31,7 +31,7 @@ export function crossCuttingContract(options: HttpContractOptions): void {
 
     it('puts an X-Request-ID on errors and preflights too', async () => {
       for (const response of [
-        await ctx.request('/nope'),
+        await ctx.request('/v1/nope'),
         await ctx.request('/v1/executions'),
         await ctx.request('/health', { method: 'OPTIONS' }),
       ]) {

@@ -1,0 +1,618 @@
+import { Writable } from 'node:stream';
+import {
+  providerA,
+  providerB,
+  signRawBodyPayload,
+  signTimestampedPayload,
+} from '@covgate/webhook-signature';
+import pino from 'pino';
+import { createMemoryAuditSink } from '../../../src/audit/audit-sink.js';
+import type { CovgateApi } from '../../../src/http/api-types.js';
+import { type CreateApiOptions, createApi } from '../../../src/http/create-api.js';
+import { MAX_BODY_BYTES } from '../../../src/http/request-body.js';
+import { Router } from '../../../src/http/router.js';
+import { coreRoutes } from '../../../src/http/routes/route-table.js';
+import {
+  type CodeHost,
+  CodeHostError,
+  type CodeHostFailure,
+} from '../../../src/oauth/code-host.js';
+import { createMemoryStore } from '../../../src/storage/memory-store.js';
+import type { Organisation, Plan, Store } from '../../../src/storage/store.js';
+import { buildOrganisation } from '../../../src/testing/fixtures.js';
+import { createManualClock, type ManualClock } from '../../../src/time/timestamp.js';
+import { generateApiToken } from '../../../src/tokens/token-format.js';
+import { createTokenHasher } from '../../../src/tokens/token-hash.js';
+import { resolveWebhookOptions } from '../../../src/webhooks/webhook-options.js';
+import type { Exchange } from './openapi-document.js';
+
+const ORIGIN = 'http://localhost';
+const DASHBOARD_ORIGIN = 'https://dashboard.example.com';
+const SERVICE_TOKEN = 'openapi-service-token-0123456789abcdef0123456789';
+const PROVIDER_A_SECRET = 'whsec_openapi_provider_a';
+const PROVIDER_B_SECRET = 'openapi_provider_b';
+const hasher = createTokenHasher({ memoryCost: 1024, timeCost: 1 });
+const TOO_LARGE = 'x'.repeat(MAX_BODY_BYTES + 1);
+const WELL_FORMED_API_TOKEN = `cvg_${'a'.repeat(40)}`;
+const WELL_FORMED_SESSION_TOKEN = `cvgs_${'a'.repeat(64)}`;
+const FOREIGN_TOKEN_ID = '0123456789abcdef0123456789abcdef';
+
+/** Codes the fake code host fails on, and how. */
+const FAILING_CODES: Record<string, CodeHostFailure> = {
+  refused: 'invalid-code',
+  failed: 'failed',
+  unreachable: 'unavailable',
+  slow: 'timeout',
+};
+/** A code whose account the embedder's `resolveIdentity` hook cannot resolve. */
+const UNRESOLVABLE = 'unresolvable';
+
+/** A code host in memory: the authorize URL carries the state, codes are scripted. */
+const fakeCodeHost: CodeHost = {
+  authorizationUrl: ({ state }) =>
+    new URL(`https://code-host.test/login/oauth/authorize?state=${encodeURIComponent(state)}`),
+  async exchangeCode({ code }) {
+    const failure = FAILING_CODES[code];
+    if (failure) throw new CodeHostError(failure, `scripted ${failure}`);
+    return { id: code === UNRESOLVABLE ? UNRESOLVABLE : '4242', login: 'octo-cat' };
+  },
+};
+
+/** A code host whose own code fails: an embedder's bug. */
+const brokenCodeHost: CodeHost = {
+  authorizationUrl: () => {
+    throw new Error('misconfigured code host');
+  },
+  exchangeCode: async () => ({ id: '1', login: 'nobody' }),
+};
+
+function baseOptions(store: Store, clock: ManualClock): CreateApiOptions {
+  return {
+    store,
+    sessionSecret: 'openapi-session-secret-0123456789abcdef0123',
+    serviceToken: SERVICE_TOKEN,
+    allowedOrigins: [DASHBOARD_ORIGIN],
+    secureCookies: false,
+    auditSink: createMemoryAuditSink(),
+    logger: pino({ base: null }, new Writable({ write: (_chunk, _encoding, done) => done() })),
+    clock,
+    tokenHasher: hasher,
+  };
+}
+
+function jsonInit(
+  method: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): RequestInit {
+  return {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  };
+}
+
+function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
+
+function parseOrText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function bodyOf<T>(exchange: Exchange): T {
+  return JSON.parse(exchange.text) as T;
+}
+
+const routeLabels = new Router(
+  coreRoutes({ webhooks: resolveWebhookOptions() }).map((route) => ({
+    ...route,
+    handler: `${route.method} ${route.pattern}`,
+  })),
+);
+
+/**
+ * Two APIs on memory stores, called with `api.handle` (no socket), and every exchange,
+ * labelled with the operation it exercises.
+ */
+export class Scenario {
+  readonly exchanges: Exchange[] = [];
+  /** Requests whose label is not the operation the router picks for them. */
+  readonly mislabelled: string[] = [];
+  readonly clock = createManualClock(new Date('2026-03-01T12:00:00Z'));
+  readonly store = createMemoryStore();
+  readonly api: CovgateApi;
+  /** An API over a closed store, without OAuth and without webhook secrets: 500s and 501s. */
+  readonly brokenApi: CovgateApi;
+  private readonly brokenStore = createMemoryStore();
+  /** The organisation the OAuth `resolveIdentity` hook signs everyone into. */
+  oauthOrgId = '';
+
+  constructor() {
+    this.api = createApi({
+      ...baseOptions(this.store, this.clock),
+      // One request a minute for enterprise tokens, so that 429 is quick to reach.
+      rateLimit: { limits: { enterprise: 1 } },
+      oauth: {
+        codeHosts: { github: fakeCodeHost, broken: brokenCodeHost },
+        dashboardUrl: `${DASHBOARD_ORIGIN}/welcome`,
+        resolveIdentity: async ({ user }) => {
+          if (user.id === UNRESOLVABLE) throw new Error('no such account');
+          return { userId: 'usr_oauth', orgId: this.oauthOrgId };
+        },
+      },
+      webhooks: {
+        providers: [
+          { ...providerA, secret: PROVIDER_A_SECRET },
+          { ...providerB, secret: PROVIDER_B_SECRET },
+        ],
+        onEvent: async (event) => {
+          if (event.type === 'explode') throw new Error('processing failed');
+        },
+      },
+    });
+    this.brokenApi = createApi(baseOptions(this.brokenStore, this.clock));
+  }
+
+  /** Closes the broken API's store, so that every storage call there fails. */
+  async breakStorage(): Promise<void> {
+    await this.brokenStore.close();
+  }
+
+  async send(
+    label: string,
+    path: string,
+    init: RequestInit = {},
+    api = this.api,
+  ): Promise<Exchange> {
+    const method = init.method ?? 'GET';
+    if (label.includes(' ')) this.checkLabel(label, method, path);
+    const response = await api.handle(new Request(`${ORIGIN}${path}`, init), {
+      remoteAddress: '198.51.100.7',
+    });
+    const sent = typeof init.body === 'string' && init.body.length < 10_000 ? init.body : undefined;
+    const exchange: Exchange = {
+      label,
+      request: `${method} ${path.slice(0, 120)}`,
+      requestBody: sent === undefined ? undefined : parseOrText(sent),
+      status: response.status,
+      headers: response.headers,
+      text: await response.text(),
+    };
+    this.exchanges.push(exchange);
+    return exchange;
+  }
+
+  private checkLabel(label: string, method: string, path: string): void {
+    try {
+      const match = routeLabels.match(method, new URL(path, ORIGIN).pathname);
+      if (match.kind !== 'found' || match.handler !== label) {
+        this.mislabelled.push(`${method} ${path} is not ${label}`);
+      }
+    } catch {
+      // A path parameter that is not valid percent-encoding: the router itself answers 400.
+    }
+  }
+
+  async organisation(plan: Plan = 'free'): Promise<Organisation> {
+    const org = buildOrganisation({ plan, createdAt: this.clock.now() });
+    await this.store.createOrganisation(org);
+    return org;
+  }
+
+  /** An API token written straight into the store, for scopes the API cannot grant. */
+  async insertToken(org: Organisation, scopes: string[]): Promise<string> {
+    const { id, token } = generateApiToken();
+    await this.store.insertToken({
+      id,
+      orgId: org.id,
+      name: 'inserted',
+      scopes,
+      agentType: '',
+      hash: await hasher.hash(token),
+      status: 'active',
+      createdAt: this.clock.now(),
+      lastUsedAt: null,
+      gracePeriodEndsAt: null,
+    });
+    return token;
+  }
+}
+
+interface CreatedSession {
+  token: string;
+  session_id: string;
+}
+
+/** What the sections of the scenario share. */
+interface Fixtures {
+  org: Organisation;
+  other: Organisation;
+  /** An enterprise organisation: its tokens get one request a minute. */
+  limited: Organisation;
+  /** A token of `org` without the `execute` scope. */
+  noExecute: string;
+  limitedToken: string;
+  session: CreatedSession;
+  otherSession: CreatedSession;
+  asSession: Record<string, string>;
+  cookie: Record<string, string>;
+  /** The raw value of an `execute` token of `org` made through the API. */
+  apiToken: string;
+  asToken: Record<string, string>;
+  tokenPath: string;
+}
+
+const OPS = {
+  validate: 'POST /v1/auth/validate',
+  list: 'GET /v1/executions',
+  ingest: 'POST /v1/executions',
+  createSession: 'POST /v1/sessions/create',
+  logout: 'DELETE /v1/sessions/{session_id}',
+  listTokens: 'GET /v1/tokens',
+  createToken: 'POST /v1/tokens',
+  getToken: 'GET /v1/tokens/{id}',
+  patchToken: 'PATCH /v1/tokens/{id}',
+  revokeToken: 'DELETE /v1/tokens/{id}',
+  rotateToken: 'POST /v1/tokens/{id}/rotate',
+  badge: 'GET /v1/badge/{org}/{repo}',
+  webhook: 'POST /v1/webhooks/{provider}',
+  startLogin: 'GET /auth/{code_host}',
+  completeLogin: 'GET /auth/{code_host}/callback',
+} as const;
+
+const run = (coverage: number, branch = 'main') => ({ repo: 'web', branch, coverage });
+
+/**
+ * One run through every route that produces every documented status of each. Sections
+ * depend on the ones before them (sessions, then tokens...); rate limiting comes last.
+ */
+export async function runScenario(s: Scenario): Promise<void> {
+  await s.breakStorage();
+  await crossCutting(s);
+  const fixtures = await createCredentials(s);
+  await readTokens(s, fixtures);
+  await executions(s, fixtures);
+  await validation(s, fixtures);
+  await changeTokens(s, fixtures);
+  await badges(s, fixtures);
+  await webhooks(s);
+  await oauthLogin(s, fixtures);
+  await logout(s, fixtures);
+  await rateLimits(s, fixtures);
+}
+
+async function crossCutting(s: Scenario): Promise<void> {
+  await s.send('GET /health', '/health');
+  await s.send('NotFound', '/v2/nothing-here');
+  await s.send('MethodNotAllowed', '/health', { method: 'DELETE' });
+  await s.send('MethodNotAllowed', '/v1/tokens', { method: 'PUT' });
+  await s.send('Preflight', '/v1/tokens', {
+    method: 'OPTIONS',
+    headers: { origin: DASHBOARD_ORIGIN, 'access-control-request-method': 'POST' },
+  });
+  await s.send('Preflight', '/not/a/route', { method: 'OPTIONS' });
+}
+
+/** Sessions through `POST /v1/sessions/create` and a token through `POST /v1/tokens`, with their errors. */
+async function createCredentials(s: Scenario): Promise<Fixtures> {
+  const org = await s.organisation();
+  const other = await s.organisation();
+  const limited = await s.organisation('enterprise');
+  s.oauthOrgId = org.id;
+  const service = bearer(SERVICE_TOKEN);
+  const create = (body: unknown, headers = service, api = s.api) =>
+    s.send(OPS.createSession, '/v1/sessions/create', jsonInit('POST', body, headers), api);
+
+  const session = bodyOf<CreatedSession>(
+    await create({ user_id: 'usr_1', org_id: org.id, ttl: 9 }),
+  );
+  const otherSession = bodyOf<CreatedSession>(await create({ user_id: 'usr_2', org_id: other.id }));
+  await create({ user_id: '', org_id: org.id });
+  await create({ user_id: 'u', org_id: 'org_nope' });
+  await create('[1]');
+  await create({ user_id: 'u', org_id: org.id }, {});
+  await create(TOO_LARGE);
+  await s.send(OPS.createSession, '/v1/sessions/create', {
+    method: 'POST',
+    headers: { ...service, 'content-type': 'text/plain' },
+    body: 'user_id=u',
+  });
+  await create({ user_id: 'u', org_id: org.id }, service, s.brokenApi);
+
+  const asSession = bearer(session.token);
+  const cookie = { cookie: `covgate_session=${session.token}` };
+  const createToken = (body: unknown, headers = asSession, api = s.api) =>
+    s.send(OPS.createToken, '/v1/tokens', jsonInit('POST', body, headers), api);
+  const created = bodyOf<{ id: string; secret: string }>(
+    await createToken({ name: 'ci', agent_type: 'github-actions' }),
+  );
+  const asToken = bearer(created.secret);
+  await createToken({ name: ' ' });
+  await createToken({ name: 'x', scopes: ['admin'] });
+  await createToken({ name: 'x', agent_type: 'a b' });
+  await createToken('{"name":');
+  await createToken({ name: 'x' }, {});
+  await createToken({ name: 'x' }, asToken);
+  await createToken({ name: 'x' }, cookie);
+  await createToken(TOO_LARGE);
+  await s.send(OPS.createToken, '/v1/tokens', {
+    method: 'POST',
+    headers: { ...asSession, 'content-type': 'text/plain' },
+    body: 'x',
+  });
+  await createToken({ name: 'x' }, bearer(WELL_FORMED_SESSION_TOKEN), s.brokenApi);
+
+  return {
+    org,
+    other,
+    limited,
+    noExecute: await s.insertToken(org, []),
+    limitedToken: await s.insertToken(limited, ['execute']),
+    session,
+    otherSession,
+    asSession,
+    cookie,
+    apiToken: created.secret,
+    asToken,
+    tokenPath: `/v1/tokens/${created.id}`,
+  };
+}
+
+async function readTokens(s: Scenario, f: Fixtures): Promise<void> {
+  const broken = bearer(WELL_FORMED_SESSION_TOKEN);
+  await s.send(OPS.listTokens, '/v1/tokens', { headers: f.asSession });
+  await s.send(OPS.listTokens, '/v1/tokens', { headers: f.cookie });
+  await s.send(OPS.listTokens, '/v1/tokens');
+  await s.send(OPS.listTokens, '/v1/tokens', { headers: f.asToken });
+  await s.send(OPS.listTokens, '/v1/tokens', { headers: broken }, s.brokenApi);
+
+  await s.send(OPS.getToken, f.tokenPath, { headers: f.asSession });
+  await s.send(OPS.getToken, '/v1/tokens/%E0%A4%A', { headers: f.asSession });
+  await s.send(OPS.getToken, f.tokenPath);
+  await s.send(OPS.getToken, f.tokenPath, { headers: f.asToken });
+  await s.send(OPS.getToken, f.tokenPath, { headers: bearer(f.otherSession.token) });
+  await s.send(OPS.getToken, '/v1/tokens/not-an-id', { headers: f.asSession });
+  await s.send(OPS.getToken, `/v1/tokens/${FOREIGN_TOKEN_ID}`, { headers: broken }, s.brokenApi);
+}
+
+/** Ingest and list; a session acts for its organisation without a scope. */
+async function executions(s: Scenario, f: Fixtures): Promise<void> {
+  const ingest = (body: unknown, headers: Record<string, string>, api = s.api) =>
+    s.send(OPS.ingest, '/v1/executions', jsonInit('POST', body, headers), api);
+  await ingest(run(84.13), f.asToken);
+  await ingest({ ...run(83.9, 'feature/login'), org: f.org.slug }, f.asToken);
+  await ingest(run(81, 'feature/drop'), f.asSession);
+  await ingest(
+    { ...run(84.6), base_branch: 'main', warn_threshold: 0.25, fail_threshold: 2 },
+    { ...f.cookie, origin: DASHBOARD_ORIGIN },
+  );
+  await ingest(run(101), f.asToken);
+  await ingest({ ...run(80), warn_threshold: 2, fail_threshold: 1 }, f.asToken);
+  await ingest('[]', f.asToken);
+  await ingest(run(80), {});
+  await ingest(run(80), bearer(f.noExecute));
+  await ingest({ ...run(80), org: f.other.slug }, f.asToken);
+  await ingest(run(80), f.cookie);
+  await ingest(TOO_LARGE, f.asToken);
+  await s.send(OPS.ingest, '/v1/executions', {
+    method: 'POST',
+    headers: { ...f.asToken, 'content-type': 'text/csv' },
+    body: 'web,main,80',
+  });
+  await ingest(run(80), bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
+
+  const query = `org=${encodeURIComponent(f.org.slug)}&repo=web`;
+  const list = (search: string, headers: Record<string, string> = {}, api = s.api) =>
+    s.send(OPS.list, `/v1/executions?${search}`, { headers }, api);
+  await list(query, f.asToken);
+  await list(`${query}&limit=100`, f.cookie);
+  const firstPage = bodyOf<{ next_cursor: string }>(
+    await list(`${query}&limit=2&cursor=`, f.asSession),
+  );
+  await list(`${query}&limit=2&cursor=${firstPage.next_cursor}`, f.asSession);
+  await list('repo=web', f.asToken);
+  await list(`org=${f.org.slug}`, f.asToken);
+  await list(`${query}&limit=0`, f.asToken);
+  await list(`${query}&cursor=not-a-cursor`, f.asToken);
+  await list(query);
+  await list(query, bearer('cvg_short'));
+  await list(query, bearer(f.noExecute));
+  await list(`org=${f.other.slug}&repo=web`, f.asToken);
+  await list(query, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
+}
+
+async function validation(s: Scenario, f: Fixtures): Promise<void> {
+  const validate = (init: RequestInit, api = s.api) =>
+    s.send(OPS.validate, '/v1/auth/validate', { method: 'POST', ...init }, api);
+  await validate({ headers: f.asToken });
+  await validate(jsonInit('POST', { token: f.apiToken }));
+  await validate(jsonInit('POST', { token: 42 }));
+  await validate(jsonInit('POST', { token: f.apiToken, extra: true }));
+  await validate({});
+  await validate({ headers: f.asSession });
+  await validate({ headers: { authorization: `Basic ${f.apiToken}` } });
+  await validate(jsonInit('POST', TOO_LARGE));
+  await validate({ headers: { 'content-type': 'text/plain' }, body: f.apiToken });
+  await validate({ headers: bearer(WELL_FORMED_API_TOKEN) }, s.brokenApi);
+}
+
+/** Update, rotate and revoke. */
+async function changeTokens(s: Scenario, f: Fixtures): Promise<void> {
+  const path = f.tokenPath;
+  const brokenSession = bearer(WELL_FORMED_SESSION_TOKEN);
+  const patch = (target: string, body: unknown, headers = f.asSession, api = s.api) =>
+    s.send(OPS.patchToken, target, jsonInit('PATCH', body, headers), api);
+  await patch(path, { name: 'ci main', scopes: ['execute', 'execute'] });
+  await patch(path, {});
+  await patch(path, { scopes: [] });
+  await patch('/v1/tokens/%ZZ', { name: 'x' });
+  await patch(path, { name: 'x' }, {});
+  await patch(path, { name: 'x' }, f.asToken);
+  await patch(path, { name: 'x' }, bearer(f.otherSession.token));
+  await patch(path, TOO_LARGE);
+  await s.send(OPS.patchToken, path, {
+    method: 'PATCH',
+    headers: { ...f.asSession, 'content-type': 'application/xml' },
+    body: '<name/>',
+  });
+  await patch(path, { name: 'x' }, brokenSession, s.brokenApi);
+
+  const rotate = (target: string, init: RequestInit, api = s.api) =>
+    s.send(OPS.rotateToken, `${target}/rotate`, { method: 'POST', ...init }, api);
+  const rotated = bodyOf<{ id: string }>(await rotate(path, { headers: f.asSession }));
+  const newPath = `/v1/tokens/${rotated.id}`;
+  await rotate(newPath, jsonInit('POST', { grace_period_seconds: 0 }, f.asSession));
+  await rotate(path, jsonInit('POST', {}, f.asSession));
+  await rotate(newPath, jsonInit('POST', { grace_period_seconds: -1 }, f.asSession));
+  await rotate('/v1/tokens/%ZZ', { headers: f.asSession });
+  await rotate(path, {});
+  await rotate(path, { headers: f.asToken });
+  await rotate(`/v1/tokens/${FOREIGN_TOKEN_ID}`, { headers: f.asSession });
+  await rotate(path, jsonInit('POST', TOO_LARGE, f.asSession));
+  await rotate(path, { headers: { ...f.asSession, 'content-type': 'text/plain' }, body: '60' });
+  await rotate(path, { headers: brokenSession }, s.brokenApi);
+
+  const revoke = (target: string, headers: Record<string, string>, api = s.api) =>
+    s.send(OPS.revokeToken, target, { method: 'DELETE', headers }, api);
+  await revoke(path, f.asSession);
+  await revoke(path, { ...f.cookie, origin: DASHBOARD_ORIGIN });
+  await revoke('/v1/tokens/%ZZ', f.asSession);
+  await revoke(path, {});
+  await revoke(path, f.cookie);
+  await revoke(path, bearer(f.otherSession.token));
+  await revoke(path, brokenSession, s.brokenApi);
+}
+
+async function badges(s: Scenario, f: Fixtures): Promise<void> {
+  const badge = (path: string, headers: Record<string, string> = {}, api = s.api) =>
+    s.send(OPS.badge, path, { headers }, api);
+  const web = `/v1/badge/${f.org.slug}/web`;
+  const svg = await badge(web);
+  const etag = svg.headers.get('etag') ?? '';
+  await badge(web, { 'if-none-match': etag });
+  await badge(web, { 'if-none-match': `"stale", W/${etag}` });
+  await badge(`${web}?branch=feature%2Flogin&precision=2&style=for-the-badge`);
+  await badge('/v1/badge/no-such-org/web?style=flat-square&precision=1');
+  await badge(`${web}?style=neon`);
+  await badge(`${web}?precision=3`);
+  await badge(`${web}?branch=`);
+  await badge(`/v1/badge/${f.org.slug}/%ZZ`);
+  await badge(web, {}, s.brokenApi);
+}
+
+async function webhooks(s: Scenario): Promise<void> {
+  const now = Math.floor(s.clock.now().getTime() / 1000);
+  const signedA = (payload: string, timestamp = now) => ({
+    'provider-a-signature': signTimestampedPayload({
+      payload,
+      secret: PROVIDER_A_SECRET,
+      timestamp,
+    }),
+  });
+  const deliver = (provider: string, body: string, headers: Record<string, string>, api = s.api) =>
+    s.send(OPS.webhook, `/v1/webhooks/${provider}`, jsonInit('POST', body, headers), api);
+
+  const event = JSON.stringify({ id: 'evt_1', type: 'customer.subscription.updated', data: {} });
+  await deliver('provider-a', event, signedA(event));
+  await deliver('provider-a', event, signedA(event));
+  const eventB = JSON.stringify({ event: 'subscription.charged', payload: {} });
+  await deliver('provider-b', eventB, {
+    'x-provider-b-signature': signRawBodyPayload({ payload: eventB, secret: PROVIDER_B_SECRET }),
+    'x-provider-b-event-id': 'evt_b_1',
+  });
+  const noId = JSON.stringify({ type: 'ping' });
+  await deliver('provider-a', noId, signedA(noId));
+  await deliver('provider-a', '[1]', signedA('[1]'));
+  await deliver('%ZZ', event, signedA(event));
+  await deliver('provider-a', event, {});
+  await deliver('provider-a', event, { 'provider-a-signature': `t=${now},v1=${'0'.repeat(64)}` });
+  await deliver('provider-a', event, signedA(event, now - 301));
+  await deliver('provider-z', event, signedA(event));
+  await deliver('provider-a', TOO_LARGE, { 'provider-a-signature': `t=${now},v1=00` });
+  await s.send(OPS.webhook, '/v1/webhooks/provider-a', {
+    method: 'POST',
+    headers: { ...signedA(event), 'content-type': 'text/plain' },
+    body: event,
+  });
+  const exploding = JSON.stringify({ id: 'evt_2', type: 'explode' });
+  await deliver('provider-a', exploding, signedA(exploding));
+  await deliver('provider-a', event, signedA(event), s.brokenApi);
+}
+
+async function oauthLogin(s: Scenario, f: Fixtures): Promise<void> {
+  s.oauthOrgId = f.org.id;
+  const start = async () => {
+    const started = await s.send(OPS.startLogin, '/auth/github');
+    const location = new URL(started.headers.get('location') ?? '');
+    const stateCookie = (started.headers.get('set-cookie') ?? '').split(';', 1)[0] as string;
+    return { state: location.searchParams.get('state') ?? '', cookie: stateCookie };
+  };
+  const complete = async (query: (state: string) => string) => {
+    const login = await start();
+    return s.send(OPS.completeLogin, `/auth/github/callback?${query(login.state)}`, {
+      headers: { cookie: login.cookie },
+    });
+  };
+  await complete((state) => `code=ok&state=${state}`);
+  await complete((state) => `code=ok&state=${state}x`);
+  await complete((state) => `error=access_denied&state=${state}`);
+  await complete((state) => `error=redirect_uri_mismatch&state=${state}`);
+  await complete((state) => `state=${state}`);
+  for (const code of [...Object.keys(FAILING_CODES), UNRESOLVABLE]) {
+    await complete((state) => `code=${code}&state=${state}`);
+  }
+  await s.send(OPS.completeLogin, '/auth/github/callback?code=ok&state=forged');
+  await s.send(OPS.completeLogin, '/auth/%ZZ/callback?code=ok');
+  await s.send(OPS.completeLogin, '/auth/gitlab/callback?code=ok');
+  await s.send(OPS.completeLogin, '/auth/github/callback?code=ok', {}, s.brokenApi);
+  await s.send(OPS.startLogin, '/auth/%ZZ');
+  await s.send(OPS.startLogin, '/auth/gitlab');
+  await s.send(OPS.startLogin, '/auth/broken');
+  await s.send(OPS.startLogin, '/auth/github', {}, s.brokenApi);
+}
+
+async function logout(s: Scenario, f: Fixtures): Promise<void> {
+  const service = bearer(SERVICE_TOKEN);
+  const third = bodyOf<CreatedSession>(
+    await s.send(
+      OPS.createSession,
+      '/v1/sessions/create',
+      jsonInit('POST', { user_id: 'usr_3', org_id: f.org.id }, service),
+    ),
+  );
+  const thirdCookie = { cookie: `covgate_session=${third.token}` };
+  const end = (sessionId: string, headers: Record<string, string>, api = s.api) =>
+    s.send(OPS.logout, `/v1/sessions/${sessionId}`, { method: 'DELETE', headers }, api);
+  await end(f.otherSession.session_id, f.asSession);
+  await end(third.session_id, thirdCookie);
+  await end(third.session_id, { ...thirdCookie, origin: DASHBOARD_ORIGIN });
+  await end(f.otherSession.session_id, service);
+  await end(f.otherSession.session_id, service);
+  await end('%ZZ', service);
+  await end(f.session.session_id, {});
+  await end(f.session.session_id, bearer(f.noExecute));
+  await end(f.session.session_id, f.asSession);
+  await end(f.session.session_id, service, s.brokenApi);
+}
+
+/** The enterprise limit is one request a minute, shared by every route the token calls. */
+async function rateLimits(s: Scenario, f: Fixtures): Promise<void> {
+  const headers = bearer(f.limitedToken);
+  const list = `/v1/executions?org=${f.limited.slug}&repo=web`;
+  await s.send(OPS.list, list, { headers });
+  await s.send(OPS.list, list, { headers });
+  await s.send(OPS.ingest, '/v1/executions', jsonInit('POST', run(80), headers));
+  await s.send(OPS.validate, '/v1/auth/validate', { method: 'POST', headers });
+  await s.send(OPS.listTokens, '/v1/tokens', { headers });
+  await s.send(OPS.createToken, '/v1/tokens', jsonInit('POST', { name: 'x' }, headers));
+  await s.send(OPS.getToken, f.tokenPath, { headers });
+  await s.send(OPS.patchToken, f.tokenPath, jsonInit('PATCH', { name: 'x' }, headers));
+  await s.send(OPS.revokeToken, f.tokenPath, { method: 'DELETE', headers });
+  await s.send(OPS.rotateToken, `${f.tokenPath}/rotate`, { method: 'POST', headers });
+  await s.send(OPS.logout, `/v1/sessions/${f.session.session_id}`, { method: 'DELETE', headers });
+}
