@@ -113,3 +113,4 @@ async function start() {
 
 const { port, token } = await start();
 process.stdout.write(`READY ${port} ${token ?? '-'}\n`);
+process.on('SIGINT', () => process.exit(0));

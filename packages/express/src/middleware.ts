@@ -1,11 +1,11 @@
 import type { CovgateApi } from '@covgate/core';
 import {
-  clientDisconnectSignal,
   errorResponseFor,
   isCovgatePath,
   logToConsole,
   pathAndQueryOf,
   remoteAddressOf,
+  requestContext,
   splitPathAndQuery,
   toFetchRequest,
   UnsupportedMethodError,
@@ -59,7 +59,6 @@ export function covgate(api: CovgateApi, options: CovgateExpressOptions = {}): R
         url: target,
         body: bodyReadByParser(req),
         maxBodyBytes: options.maxBodyBytes,
-        signal: clientDisconnectSignal(res),
       });
     } catch (error) {
       if (error instanceof UnsupportedMethodError) {
@@ -73,7 +72,7 @@ export function covgate(api: CovgateApi, options: CovgateExpressOptions = {}): R
       return;
     }
     api
-      .handle(request, { remoteAddress: req.ip ?? remoteAddressOf(req) })
+      .handle(request, requestContext(res, req.ip ?? remoteAddressOf(req)))
       .then((response) => writeFetchResponse(res, response))
       .catch(next);
   };

@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import type { CovgateApi } from '@covgate/core';
 import {
-  clientDisconnectSignal,
   DEFAULT_MAX_BODY_BYTES,
   erroredBody,
   errorResponseFor,
@@ -10,6 +9,7 @@ import {
   limitedBodyStream,
   logToConsole,
   PayloadTooLargeError,
+  requestContext,
   toFetchRequest,
 } from '@covgate/node-bridge';
 import type {
@@ -74,11 +74,11 @@ export const covgatePlugin = {
         const fetchRequest = toFetchRequest(request.raw.req, {
           url: covgatePathOf(request, prefix),
           body,
-          signal: clientDisconnectSignal(request.raw.res),
         });
-        const response = await api.handle(fetchRequest, {
-          remoteAddress: request.info.remoteAddress,
-        });
+        const response = await api.handle(
+          fetchRequest,
+          requestContext(request.raw.res, request.info.remoteAddress),
+        );
         return toHapiResponse(h, response, onError);
       } catch (error) {
         if (!isClientError(error)) onError(error);

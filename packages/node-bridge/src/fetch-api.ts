@@ -3,6 +3,15 @@
  * the bridge has no dependencies. Any `CovgateApi` is a `FetchApi`.
  */
 export interface FetchApi {
-  /** Answers one request; `context.remoteAddress` is the peer address. */
-  handle(request: Request, context?: { remoteAddress?: string }): Promise<Response>;
+  /**
+   * Answers one request; `context.remoteAddress` is the peer address and `context.signal`
+   * (created on first access) fires when the client disconnects.
+   */
+  handle(request: Request, context?: RequestContext): Promise<Response>;
+}
+
+/** What an adapter knows about a request beyond the Fetch `Request`. */
+export interface RequestContext {
+  remoteAddress?: string;
+  readonly signal?: AbortSignal;
 }

@@ -29,7 +29,23 @@ export async function writeFetchResponse(res: ServerResponse, response: Response
     res.end();
     return;
   }
+  const text = bufferedText(response);
+  if (text !== undefined) {
+    res.end(text);
+    return;
+  }
   await pipeBody(response.body, res);
+}
+
+/**
+ * covgate's core attaches the text of the bodies it builds under this registered symbol;
+ * writing it directly skips reading a web stream. Bodies already read are never replayed.
+ */
+const RESPONSE_TEXT = Symbol.for('covgate.responseText');
+
+function bufferedText(response: Response): string | undefined {
+  const text = (response as unknown as Record<symbol, unknown>)[RESPONSE_TEXT];
+  return typeof text === 'string' && !response.bodyUsed ? text : undefined;
 }
 
 async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
@@ -39,6 +55,11 @@ async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): 
   };
   res.once('close', stopReading);
   try {
+    // Most API bodies are one chunk: corking until the next turn of the event loop lets
+    // headers, body and the end of the message leave in one write, without delaying a
+    // stream's first chunk for longer than that turn.
+    res.cork();
+    setImmediate(() => res.uncork());
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;

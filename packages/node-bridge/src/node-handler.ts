@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { normaliseBasePath, stripBasePath } from './base-path.js';
-import { clientDisconnectSignal } from './client-disconnect-signal.js';
+import { requestContext } from './client-disconnect-signal.js';
 import { errorResponseFor, isClientError, logToConsole } from './error-response.js';
 import type { FetchApi } from './fetch-api.js';
 import { toFetchRequest } from './fetch-request.js';
@@ -51,9 +51,8 @@ export function createNodeHandler(
     const request = toFetchRequest(req, {
       url: stripBasePath(pathAndQueryOf(req.url ?? '/'), basePath),
       maxBodyBytes: options.maxBodyBytes,
-      signal: clientDisconnectSignal(res),
     });
-    const response = await api.handle(request, { remoteAddress: remoteAddressOf(req) });
+    const response = await api.handle(request, requestContext(res, remoteAddressOf(req)));
     await writeFetchResponse(res, response);
   }
 }

@@ -118,13 +118,23 @@ function errorToResponse(error: unknown, scope: RequestScope): Response {
   return errorResponse(500, ERRORS.internal);
 }
 
+/**
+ * Adds the per-request headers. Responses built by the API have mutable headers, so this
+ * avoids copying the response; one with immutable headers (for example a `fetch()` result
+ * returned by a custom route) is copied first.
+ */
 function withHeaders(response: Response, headers: Headers): Response {
-  const merged = new Response(response.body, response);
-  for (const [name, value] of headers) {
-    if (name === 'set-cookie') merged.headers.append(name, value);
-    else if (!merged.headers.has(name)) merged.headers.set(name, value);
+  let target = response;
+  try {
+    target.headers.set('x-request-id', headers.get('x-request-id') ?? '');
+  } catch {
+    target = new Response(response.body, response);
   }
-  return merged;
+  for (const [name, value] of headers) {
+    if (name === 'set-cookie') target.headers.append(name, value);
+    else if (!target.headers.has(name)) target.headers.set(name, value);
+  }
+  return target;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { FetchApi } from '../../src/fetch-api.js';
+import type { FetchApi, RequestContext } from '../../src/fetch-api.js';
 
 /** What the fake core saw of one request. */
 export interface Echo {
@@ -74,7 +74,7 @@ export function createFakeCore(): FakeCore {
   const started = signal();
   let streamedChunks = 0;
 
-  async function answer(request: Request, remoteAddress: string | null): Promise<Response> {
+  async function answer(request: Request, context: RequestContext | undefined): Promise<Response> {
     const url = new URL(request.url);
     switch (url.pathname) {
       case '/health':
@@ -90,7 +90,7 @@ export function createFakeCore(): FakeCore {
           search: url.search,
           headers: Object.fromEntries(request.headers),
           body,
-          remoteAddress,
+          remoteAddress: context?.remoteAddress ?? null,
         };
         return Response.json(echo, { headers: { 'x-request-id': 'req-1' } });
       }
@@ -162,7 +162,7 @@ export function createFakeCore(): FakeCore {
       case '/v1/slow': {
         started.fire();
         await new Promise<void>((resolve) => {
-          request.signal.addEventListener('abort', () => resolve(), { once: true });
+          context?.signal?.addEventListener('abort', () => resolve(), { once: true });
         });
         requestAborted.fire();
         return Response.json({ error: 'client gone' });
@@ -187,7 +187,7 @@ export function createFakeCore(): FakeCore {
     async handle(request, context) {
       seen.push(request);
       try {
-        return await answer(request, context?.remoteAddress ?? null);
+        return await answer(request, context);
       } catch (error) {
         if (error instanceof Error && (error as { status?: unknown }).status === 413) {
           return Response.json({ error: 'payload too large' }, { status: 413 });

@@ -3,7 +3,7 @@ import { makeBadge } from 'badge-maker';
 import { z } from 'zod';
 import { ApiError } from '../api-error.js';
 import { infra } from '../infrastructure.js';
-import { emptyResponse } from '../json-response.js';
+import { emptyResponse, textResponse } from '../json-response.js';
 import type { RouteHandler } from '../services.js';
 
 const badgeQuery = z.object({
@@ -61,7 +61,7 @@ export const getBadge: RouteHandler = async (scope) => {
   if (matchesEtag(scope.request.headers.get('if-none-match'), etag)) {
     return emptyResponse(304, headers);
   }
-  return new Response(svg, {
+  return textResponse(svg, {
     status: 200,
     headers: { ...headers, 'content-type': 'image/svg+xml; charset=utf-8' },
   });
