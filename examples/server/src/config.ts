@@ -4,6 +4,8 @@ import { parseMySqlUrl } from '@covgate/mysql';
 /** Settings of the reference server, read from the environment. */
 export interface ServerConfig {
   production: boolean;
+  /** `Secure` cookies with the `__Host-` prefix: everywhere but development and test. */
+  secureCookies: boolean;
   host: string;
   port: number;
   /** `mysql://...` or undefined for the embedded SQLite file. */
@@ -83,8 +85,14 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
     }
   }
 
+  const development =
+    env.NODE_ENV === undefined ||
+    env.NODE_ENV === '' ||
+    env.NODE_ENV === 'development' ||
+    env.NODE_ENV === 'test';
   const config: ServerConfig = {
     production,
+    secureCookies: !development,
     host: optional(env, 'HOST') ?? '127.0.0.1',
     port,
     databaseUrl,

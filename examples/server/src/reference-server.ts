@@ -73,7 +73,7 @@ export async function apiOptionsFor(
     tokenPepper: config.tokenPepper,
     allowedOrigins: config.allowedOrigins,
     sessionLifetimeSeconds: config.sessionLifetimeSeconds,
-    secureCookies: config.production,
+    secureCookies: config.secureCookies,
     rateLimit: {
       ...(config.enterpriseRateLimit ? { limits: { enterprise: config.enterpriseRateLimit } } : {}),
     },

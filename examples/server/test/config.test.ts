@@ -84,3 +84,13 @@ describe('reference server configuration', () => {
     expect(problemsOf({ PORT: 'eighty' })).toEqual(['PORT must be a positive integer']);
   });
 });
+
+describe('cookie security', () => {
+  it('sets Secure cookies outside development and test', () => {
+    expect(loadConfig({}).secureCookies).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development' }).secureCookies).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).secureCookies).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'staging' }).secureCookies).toBe(true);
+    expect(loadConfig(PRODUCTION).secureCookies).toBe(true);
+  });
+});

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { PayloadTooLargeError } from './payload-too-large-error.js';
 import { UnsupportedMethodError } from './unsupported-method-error.js';
 
@@ -7,13 +8,17 @@ import { UnsupportedMethodError } from './unsupported-method-error.js';
  * bridge's own errors, otherwise exactly `500 {"error":"internal error"}`, never a detail.
  */
 export function errorResponseFor(error: unknown): Response {
-  if (error instanceof PayloadTooLargeError) {
-    return Response.json({ error: 'payload too large' }, { status: 413 });
-  }
-  if (error instanceof UnsupportedMethodError) {
-    return Response.json({ error: 'method not allowed' }, { status: 405 });
-  }
-  return Response.json({ error: 'internal error' }, { status: 500 });
+  if (error instanceof PayloadTooLargeError) return bridgeError(413, 'payload too large');
+  if (error instanceof UnsupportedMethodError) return bridgeError(405, 'method not allowed');
+  return bridgeError(500, 'internal error');
+}
+
+/** Like the core's answers, bridge-made ones carry a request id and `Vary: Origin`. */
+function bridgeError(status: number, message: string): Response {
+  return Response.json(
+    { error: message },
+    { status, headers: { 'x-request-id': randomUUID(), vary: 'Origin' } },
+  );
 }
 
 /** Whether a failure is a client's doing (too large, odd method) rather than a fault to log. */

@@ -142,6 +142,10 @@ describe('createNodeHandler: requests', () => {
     const response = await httpRequest(`${origin}/v1/echo`, { method: 'TRACE' });
     expect(response.status).toBe(405);
     expect(JSON.parse(response.body.toString())).toEqual({ error: 'method not allowed' });
+    const header = (name: string) =>
+      response.rawHeaders[response.rawHeaders.findIndex((h) => h.toLowerCase() === name) + 1];
+    expect(header('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(header('vary')).toBe('Origin');
     expect(seen).toHaveLength(0);
   });
 });
