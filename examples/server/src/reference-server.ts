@@ -12,11 +12,10 @@ import {
 } from '@covgate/core';
 import { createFetchHandler } from '@covgate/fetch';
 import { createNodeHandler } from '@covgate/node-bridge';
-import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
-import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { ServerConfig } from './config.js';
 import { developmentSessionSecret } from './development-secrets.js';
+import { redisRateLimit } from './redis-rate-limit.js';
 
 /** A running reference server. */
 export interface ReferenceServer {
@@ -64,7 +63,6 @@ export async function apiOptionsFor(
   logger: Logger,
 ): Promise<{ options: CreateApiOptions; dispose: () => Promise<void> }> {
   const sessionSecret = config.sessionSecret ?? (await developmentSessionSecret(config.dataDir));
-  let redis: Redis | undefined;
   const options: CreateApiOptions = {
     store,
     logger,
@@ -86,20 +84,12 @@ export async function apiOptionsFor(
   };
   const oauth = oauthOptionsFor(config, store);
   if (oauth) options.oauth = oauth;
-  if (config.redisUrl) {
-    const client = new Redis(config.redisUrl, { enableOfflineQueue: false, lazyConnect: false });
-    client.on('error', (error) => logger.error(`[ratelimit] redis: ${error.message}`));
-    redis = client;
-    options.rateLimit = {
-      ...options.rateLimit,
-      createLimiter: ({ points, duration, keyPrefix }) =>
-        new RateLimiterRedis({ storeClient: client, points, duration, keyPrefix }),
-    };
-  }
+  const redis = config.redisUrl ? redisRateLimit(config.redisUrl, logger) : undefined;
+  if (redis) options.rateLimit = { ...options.rateLimit, createLimiter: redis.createLimiter };
   return {
     options,
     dispose: async () => {
-      redis?.disconnect();
+      await redis?.dispose();
     },
   };
 }

@@ -1,0 +1,110 @@
+import { Writable } from 'node:stream';
+import { createApi, createMemoryStore, createTokenHasher, generateApiToken } from '@covgate/core';
+import { buildOrganisation } from '@covgate/core/testing';
+import pino from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type RedisRateLimit, redisRateLimit } from '../src/redis-rate-limit.js';
+
+const redisUrl = process.env.COVGATE_REDIS_URL;
+if (!redisUrl) {
+  console.warn(
+    '[covgate] Redis rate-limit suite SKIPPED: set COVGATE_REDIS_URL=redis://127.0.0.1:6379',
+  );
+}
+
+const silent = pino({ base: null }, new Writable({ write: (_c, _e, done) => done() }));
+
+describe.skipIf(!redisUrl && process.env.COVGATE_REQUIRE_REDIS !== '1')(
+  'rate limits shared through Redis',
+  () => {
+    const limiters: RedisRateLimit[] = [];
+    afterAll(async () => {
+      await Promise.all(limiters.map((limiter) => limiter.dispose()));
+    });
+
+    it('counts one token across two processes against one limit', async () => {
+      if (!redisUrl) throw new Error('COVGATE_REQUIRE_REDIS=1 but COVGATE_REDIS_URL is unset');
+      const store = createMemoryStore();
+      const org = buildOrganisation({ plan: 'enterprise' });
+      await store.createOrganisation(org);
+      const hasher = createTokenHasher({ memoryCost: 1024, timeCost: 1 });
+      const { id, token } = generateApiToken();
+      await store.insertToken({
+        id,
+        orgId: org.id,
+        name: 'redis',
+        scopes: ['execute'],
+        agentType: '',
+        hash: await hasher.hash(token),
+        status: 'active',
+        createdAt: new Date(),
+        lastUsedAt: null,
+        gracePeriodEndsAt: null,
+      });
+      const apis = [];
+      for (let i = 0; i < 2; i++) {
+        const limiter = redisRateLimit(redisUrl, silent);
+        limiters.push(limiter);
+        await limiter.ready;
+        apis.push(
+          createApi({
+            store,
+            sessionSecret: 'redis-test-session-secret-0123456789',
+            tokenHasher: hasher,
+            logger: silent,
+            auditSink: { write() {} },
+            rateLimit: { limits: { enterprise: 3 }, createLimiter: limiter.createLimiter },
+          }),
+        );
+      }
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const api = apis[i % 2]!;
+        const response = await api.handle(
+          new Request(`http://localhost/v1/executions?org=${org.slug}&repo=r`, {
+            headers: { authorization: `Bearer ${token}` },
+          }),
+        );
+        statuses.push(response.status);
+        if (i === 0) expect(response.headers.get('ratelimit-limit')).toBe('3');
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    });
+
+    it('serves requests when Redis is unreachable (fail open)', async () => {
+      const limiter = redisRateLimit('redis://127.0.0.1:1', silent);
+      limiters.push(limiter);
+      const store = createMemoryStore();
+      const org = buildOrganisation();
+      await store.createOrganisation(org);
+      const hasher = createTokenHasher({ memoryCost: 1024, timeCost: 1 });
+      const { id, token } = generateApiToken();
+      await store.insertToken({
+        id,
+        orgId: org.id,
+        name: 'down',
+        scopes: ['execute'],
+        agentType: '',
+        hash: await hasher.hash(token),
+        status: 'active',
+        createdAt: new Date(),
+        lastUsedAt: null,
+        gracePeriodEndsAt: null,
+      });
+      const api = createApi({
+        store,
+        sessionSecret: 'redis-test-session-secret-0123456789',
+        tokenHasher: hasher,
+        logger: silent,
+        auditSink: { write() {} },
+        rateLimit: { createLimiter: limiter.createLimiter },
+      });
+      const response = await api.handle(
+        new Request(`http://localhost/v1/executions?org=${org.slug}&repo=r`, {
+          headers: { authorization: `Bearer ${token}` },
+        }),
+      );
+      expect(response.status).toBe(200);
+    });
+  },
+);

@@ -1,0 +1,47 @@
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { describe, expect, it } from 'vitest';
+import { apiFixture } from './api-fixture.js';
+
+class UnavailableLimiter extends RateLimiterMemory {
+  override consume(): never {
+    throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
+  }
+}
+
+describe('rate limiting when its store is down', () => {
+  it('serves the request (fail open) and logs a [ratelimit] line without details of the token', async () => {
+    const fx = await apiFixture({
+      rateLimit: { createLimiter: (options) => new UnavailableLimiter(options) },
+    });
+    const { token } = await fx.insertToken();
+    const response = await fx.get(`/v1/executions?org=${fx.org.slug}&repo=r`, token);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('ratelimit-limit')).toBeNull();
+    const lines = fx.logLines.filter((line) => line.includes('[ratelimit]'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('limiter unavailable, serving request: connect ECONNREFUSED');
+    expect(fx.logLines.join('\n')).not.toContain(token);
+  });
+
+  it('uses the limiter a createLimiter option builds, per plan', async () => {
+    const built: { plan: string; points: number }[] = [];
+    const fx = await apiFixture({
+      rateLimit: {
+        limits: { enterprise: 2 },
+        createLimiter: (options) => {
+          built.push({ plan: options.plan, points: options.points });
+          return new RateLimiterMemory(options);
+        },
+      },
+    });
+    const { token } = await fx.insertToken();
+    const path = `/v1/executions?org=${fx.org.slug}&repo=r`;
+    expect((await fx.get(path, token)).status).toBe(200);
+    expect((await fx.get(path, token)).status).toBe(200);
+    const limited = await fx.get(path, token);
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toEqual({ error: 'rate limit exceeded' });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(built).toEqual([{ plan: 'enterprise', points: 2 }]);
+  });
+});
