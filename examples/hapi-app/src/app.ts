@@ -1,8 +1,7 @@
-import { type CreateApiOptions, createApi } from '@covgate/core';
+import { type CreateApiOptions, createApi, type Identity } from '@covgate/core';
 import { covgatePlugin } from '@covgate/hapi';
 import { badRequest } from '@hapi/boom';
 import Hapi, { type Server } from '@hapi/hapi';
-import { authenticateWithApi, type TokenIdentity } from './authenticate-with-api.js';
 import { createTodoList, MAX_TITLE_LENGTH, todoTitleOf } from './todos.js';
 
 /** Where covgate's routes are registered in this application. */
@@ -44,7 +43,7 @@ export async function createApp(options: AppOptions): Promise<Server> {
     { plugin: covgatePlugin, options: { api } },
     { routes: { prefix: COVGATE_PREFIX } },
   );
-  server.auth.strategy('covgate', 'covgate', { authenticate: authenticateWithApi(api) });
+  server.auth.strategy('covgate', 'covgate', { api });
 
   server.route([
     {
@@ -73,8 +72,9 @@ export async function createApp(options: AppOptions): Promise<Server> {
       path: '/api/me',
       options: { auth: 'covgate' },
       handler: (request) => {
-        const identity = request.auth.credentials as TokenIdentity;
-        return { org: identity.orgSlug, org_id: identity.orgId, scopes: identity.scopes };
+        const identity = request.auth.credentials as unknown as Identity;
+        const scopes = identity.kind === 'token' ? identity.scopes : [];
+        return { org: identity.orgSlug, org_id: identity.orgId, scopes };
       },
     },
   ]);

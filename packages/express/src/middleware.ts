@@ -45,7 +45,10 @@ export interface CovgateExpressOptions {
  * signatures are checked over the raw bytes, which a parsed body no longer has. Otherwise
  * covgate answers `500 {"error":"internal error"}` and reports why through `onError`.
  */
-export function covgate(api: CovgateApi, options: CovgateExpressOptions = {}): RequestHandler {
+export function covgate(
+  api: Pick<CovgateApi, 'handle'>,
+  options: CovgateExpressOptions = {},
+): RequestHandler {
   const onError = options.onError ?? logToConsole;
   return (req, res, next) => {
     const target = pathAndQueryOf(req.url);

@@ -2,10 +2,14 @@
  * An error Hapi sends as is: Hapi recognises errors by `isBoom` and `output` (the
  * `@hapi/boom` shape), so this gives covgate's exact JSON body without depending on Boom.
  */
-export function hapiError(statusCode: number, payload: { error: string }): Error {
+export function hapiError(
+  statusCode: number,
+  payload: { error: string },
+  headers: Record<string, string> = {},
+): Error {
   return Object.assign(new Error(payload.error), {
     isBoom: true,
-    output: { statusCode, payload, headers: {} },
+    output: { statusCode, payload, headers },
   });
 }
 

@@ -27,7 +27,7 @@ import { toHapiResponse } from './hapi-response.js';
 /** Options of {@link covgatePlugin}. */
 export interface CovgateHapiOptions {
   /** The covgate API to serve (`createApi(...)` of `@covgate/core`). */
-  api: CovgateApi;
+  api: Pick<CovgateApi, 'handle'>;
   /**
    * Whether covgate owns every path under the registration prefix and answers those it does
    * not serve with `404 {"error":"not found"}` (one catch-all route; more specific routes

@@ -20,7 +20,9 @@ interface Seen {
 }
 
 /** An authenticate function that accepts one token and records what it was given. */
-function fakeAuthenticate(seen: Seen[]): CovgateAuthOptions<Identity>['authenticate'] {
+function fakeAuthenticate(
+  seen: Seen[],
+): Extract<CovgateAuthOptions<Identity>, { authenticate: unknown }>['authenticate'] {
   return async (request, context) => {
     seen.push({
       method: request.method,

@@ -1,3 +1,5 @@
+import type { Identity } from '../auth/identity.js';
+
 /** Facts about a request that a Fetch `Request` cannot carry, supplied by the adapter. */
 export interface RequestContext {
   /** The peer's IP address, used for audit lines, throttling and the access log. */
@@ -17,4 +19,14 @@ export interface CovgateApi {
    * and are logged with their component prefix.
    */
   handle(request: Request, context?: RequestContext): Promise<Response>;
+
+  /**
+   * Authenticates a request's credential exactly as covgate's own protected routes do
+   * (API token or session, audit line, failed-verification throttle, per-token rate limit,
+   * CSRF rule for cookies), for host routes that accept covgate credentials. Resolves to
+   * `null` when covgate would answer `401`; rejects with an `ApiError` carrying the
+   * status, public message and headers (`Retry-After`...) for any other refusal (`403`,
+   * `429`), and with another error for an infrastructure failure.
+   */
+  authenticate(request: Request, context?: RequestContext): Promise<Identity | null>;
 }

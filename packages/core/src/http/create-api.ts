@@ -2,6 +2,7 @@ import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 import { redactTokens } from '../audit/audit-line.js';
 import { type AuditSink, createAuditLogger, stdoutAuditSink } from '../audit/audit-sink.js';
+import type { Identity } from '../auth/identity.js';
 import { type OAuthOptions, resolveOAuthOptions } from '../oauth/oauth-options.js';
 import { resolveSessionLifetimeSeconds } from '../sessions/session-rules.js';
 import type { Store } from '../storage/store.js';
@@ -16,6 +17,7 @@ import { VerifiedTokenCache } from '../tokens/verified-token-cache.js';
 import { resolveWebhookOptions, type WebhookOptions } from '../webhooks/webhook-options.js';
 import { ApiError, ERRORS, InfrastructureError } from './api-error.js';
 import type { CovgateApi, RequestContext } from './api-types.js';
+import { authenticate } from './authenticate.js';
 import { corsHeaders, parseAllowedOrigins } from './cors.js';
 import { errorResponse } from './json-response.js';
 import { createPlanRateLimiter, type RateLimitOptions } from './rate-limit.js';
@@ -164,9 +166,8 @@ export function createApi(options: CreateApiOptions): CovgateApi {
     return match.handler(scope);
   }
 
-  async function handle(request: Request, context: RequestContext = {}): Promise<Response> {
-    const started = performance.now();
-    const scope: RequestScope = {
+  function scopeOf(request: Request, context: RequestContext): RequestScope {
+    return {
       request,
       url: new URL(request.url),
       params: {},
@@ -175,6 +176,28 @@ export function createApi(options: CreateApiOptions): CovgateApi {
       services,
       responseHeaders: new Headers(),
     };
+  }
+
+  async function authenticateForHost(
+    request: Request,
+    context: RequestContext = {},
+  ): Promise<Identity | null> {
+    const scope = scopeOf(request, context);
+    try {
+      return await authenticate(scope);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.status === 401) return null;
+      throw new ApiError(error.status, error.publicMessage, {
+        ...Object.fromEntries(scope.responseHeaders),
+        ...error.headers,
+      });
+    }
+  }
+
+  async function handle(request: Request, context: RequestContext = {}): Promise<Response> {
+    const started = performance.now();
+    const scope = scopeOf(request, context);
     let response: Response;
     try {
       response = await route(scope);
@@ -205,5 +228,5 @@ export function createApi(options: CreateApiOptions): CovgateApi {
     return response;
   }
 
-  return { handle };
+  return { handle, authenticate: authenticateForHost };
 }
