@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { responseTextOf } from '@covgate/node-bridge';
 import type { ResponseObject, ResponseToolkit } from '@hapi/hapi';
 
 /**
@@ -16,10 +17,11 @@ export function toHapiResponse(
   response: Response,
   onStreamError: (error: unknown) => void,
 ): ResponseObject {
-  let source: Readable | undefined;
-  if (response.body !== null) {
-    source = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
-    source.on('error', onStreamError);
+  let source: Readable | string | undefined = responseTextOf(response);
+  if (source === undefined && response.body !== null) {
+    const stream = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
+    stream.on('error', onStreamError);
+    source = stream;
   }
   const reply = h.response(source).code(response.status);
   reply.charset();

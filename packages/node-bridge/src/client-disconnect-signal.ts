@@ -25,6 +25,7 @@ export function requestContext(
   let signal: AbortSignal | undefined;
   return {
     ...(remoteAddress === undefined ? {} : { remoteAddress }),
+    acceptsResponseText: true,
     get signal() {
       signal ??= clientDisconnectSignal(res);
       return signal;

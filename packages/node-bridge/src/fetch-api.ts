@@ -14,4 +14,6 @@ export interface FetchApi {
 export interface RequestContext {
   remoteAddress?: string;
   readonly signal?: AbortSignal;
+  /** The adapter writes the text a core response carries under `RESPONSE_TEXT`. */
+  readonly acceptsResponseText?: boolean;
 }

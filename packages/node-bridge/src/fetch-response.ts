@@ -1,4 +1,5 @@
 import { type ServerResponse, validateHeaderName, validateHeaderValue } from 'node:http';
+import { responseTextOf } from './response-text.js';
 
 /**
  * Writes a Fetch `Response` to a Node response: status, headers (each `Set-Cookie` as its
@@ -25,27 +26,16 @@ export async function writeFetchResponse(res: ServerResponse, response: Response
   if (response.statusText !== '') res.statusMessage = response.statusText;
   for (const [name, value] of headers) res.setHeader(name, value);
   if (cookies.length > 0) res.appendHeader('set-cookie', cookies);
+  const text = responseTextOf(response);
+  if (text !== undefined && !response.bodyUsed) {
+    res.end(text);
+    return;
+  }
   if (response.body === null) {
     res.end();
     return;
   }
-  const text = bufferedText(response);
-  if (text !== undefined) {
-    res.end(text);
-    return;
-  }
   await pipeBody(response.body, res);
-}
-
-/**
- * covgate's core attaches the text of the bodies it builds under this registered symbol;
- * writing it directly skips reading a web stream. Bodies already read are never replayed.
- */
-const RESPONSE_TEXT = Symbol.for('covgate.responseText');
-
-function bufferedText(response: Response): string | undefined {
-  const text = (response as unknown as Record<symbol, unknown>)[RESPONSE_TEXT];
-  return typeof text === 'string' && !response.bodyUsed ? text : undefined;
 }
 
 async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {

@@ -13,4 +13,5 @@ export * from './remote-address.js';
 export * from './request-headers.js';
 export * from './request-origin.js';
 export * from './request-target.js';
+export * from './response-text.js';
 export * from './unsupported-method-error.js';

@@ -10,6 +10,13 @@ export interface RequestContext {
    * small request on Node 20.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Set by adapters that write the text a response carries under
+   * `Symbol.for('covgate.responseText')`. The core may then build such responses without a
+   * body stream, which on Node 20 costs more than the rest of a small request. Callers that
+   * do not set it always get ordinary responses.
+   */
+  readonly acceptsResponseText?: boolean;
 }
 
 /** A covgate API instance: the whole service as one function of a request. */

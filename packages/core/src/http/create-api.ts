@@ -19,7 +19,7 @@ import { ApiError, ERRORS, InfrastructureError } from './api-error.js';
 import type { CovgateApi, RequestContext } from './api-types.js';
 import { authenticate } from './authenticate.js';
 import { corsHeaders, parseAllowedOrigins } from './cors.js';
-import { errorResponse } from './json-response.js';
+import { errorResponse, withResponseBody } from './json-response.js';
 import { createPlanRateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { resolveRequestId } from './request-id.js';
 import { Router } from './router.js';
@@ -213,6 +213,7 @@ export function createApi(options: CreateApiOptions): CovgateApi {
     }
     scope.responseHeaders.set('x-request-id', scope.requestId);
     response = withHeaders(response, scope.responseHeaders);
+    if (!context.acceptsResponseText) response = withResponseBody(response);
     services.logger.info(
       {
         requestId: scope.requestId,

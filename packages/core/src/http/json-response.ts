@@ -1,16 +1,40 @@
 /**
  * Key under which a response built by covgate also carries its body as a string. Node
- * bridges that know it write the string directly instead of reading the body stream, which
- * costs more than the rest of a small request; every other consumer reads the ordinary
- * body, which holds the same text.
+ * adapters write the string directly instead of reading a web stream.
  */
 export const RESPONSE_TEXT: unique symbol = Symbol.for('covgate.responseText') as never;
 
-/** A response whose body is `text`, with the text also reachable under {@link RESPONSE_TEXT}. */
+/**
+ * A response whose text is kept under {@link RESPONSE_TEXT}, without a body stream yet:
+ * `createApi` gives it an ordinary body before it leaves, unless the adapter declared
+ * `acceptsResponseText` (see {@link withResponseBody}).
+ */
 export function textResponse(text: string, init: ResponseInit): Response {
-  const response = new Response(text, init);
+  const response = new Response(null, init);
   Object.defineProperty(response, RESPONSE_TEXT, { value: text });
   return response;
+}
+
+/**
+ * The response as callers that read bodies see it: a text-only response gets its text as
+ * an ordinary body (status and the same, possibly already amended, headers kept).
+ */
+export function withResponseBody(response: Response): Response {
+  const text = responseTextOf(response);
+  if (text === undefined || response.body !== null) return response;
+  const complete = new Response(text, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+  Object.defineProperty(complete, RESPONSE_TEXT, { value: text });
+  return complete;
+}
+
+/** The text a response carries under {@link RESPONSE_TEXT}, if any. */
+export function responseTextOf(response: Response): string | undefined {
+  const text = (response as unknown as Record<symbol, unknown>)[RESPONSE_TEXT];
+  return typeof text === 'string' ? text : undefined;
 }
 
 /** A JSON response with `Content-Type: application/json`. */
