@@ -9,15 +9,23 @@ import { UnsupportedMethodError } from './unsupported-method-error.js';
  */
 export function errorResponseFor(error: unknown): Response {
   if (error instanceof PayloadTooLargeError) return bridgeError(413, 'payload too large');
-  if (error instanceof UnsupportedMethodError) return bridgeError(405, 'method not allowed');
+  if (error instanceof UnsupportedMethodError) {
+    return bridgeError(405, 'method not allowed', {
+      allow: 'GET, HEAD, POST, PATCH, DELETE, OPTIONS',
+    });
+  }
   return bridgeError(500, 'internal error');
 }
 
 /** Like the core's answers, bridge-made ones carry a request id and `Vary: Origin`. */
-function bridgeError(status: number, message: string): Response {
+function bridgeError(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
   return Response.json(
     { error: message },
-    { status, headers: { 'x-request-id': randomUUID(), vary: 'Origin' } },
+    { status, headers: { ...headers, 'x-request-id': randomUUID(), vary: 'Origin' } },
   );
 }
 

@@ -146,6 +146,7 @@ describe('createNodeHandler: requests', () => {
       response.rawHeaders[response.rawHeaders.findIndex((h) => h.toLowerCase() === name) + 1];
     expect(header('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(header('vary')).toBe('Origin');
+    expect(header('allow')).toBe('GET, HEAD, POST, PATCH, DELETE, OPTIONS');
     expect(seen).toHaveLength(0);
   });
 });

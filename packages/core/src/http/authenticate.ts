@@ -76,8 +76,14 @@ async function authenticateApiToken(
   if (cached && (cached.validUntil === null || now < cached.validUntil)) {
     return { identity: cached.identity, plan: cached.plan };
   }
-  const subject = { tokenId: parsed.id, remoteAddress: scope.remoteAddress };
+  // Without a known peer address there is no per-address bucket: one shared "unknown"
+  // bucket would let anyone lock every such client out.
+  const subject = {
+    tokenId: parsed.id,
+    ...(scope.remoteAddressKnown ? { remoteAddress: scope.remoteAddress } : {}),
+  };
   if (await services.throttle.isBlocked(subject)) return null;
+  const cacheVersion = services.tokenCache.version();
 
   const record = await infra(services.logger, 'tokens', () =>
     services.store.findTokenById(parsed.id),
@@ -101,11 +107,12 @@ async function authenticateApiToken(
     scopes: [...record.scopes],
     expiresAt: record.status === 'rotating' ? record.gracePeriodEndsAt : null,
   };
-  services.tokenCache.set(raw, record.id, {
-    identity,
-    plan: org.plan,
-    validUntil: identity.expiresAt,
-  });
+  services.tokenCache.set(
+    raw,
+    record.id,
+    { identity, plan: org.plan, validUntil: identity.expiresAt },
+    cacheVersion,
+  );
   touchLater(services, record);
   return { identity, plan: org.plan };
 }

@@ -43,6 +43,11 @@ export interface CreateApiOptions {
   sessionLifetimeSeconds?: number;
   /** Secure cookies with the `__Host-` prefix; default true (set false for plain-HTTP development). */
   secureCookies?: boolean;
+  /**
+   * Path prefix the API is mounted under (for example `/coverage`), when an adapter strips
+   * one: the OAuth state cookie must carry the browser-visible path of the callback.
+   */
+  basePath?: string;
   /** Per-token rate limiting by plan. */
   rateLimit?: RateLimitOptions;
   /** Access and infrastructure log (pino); defaults to JSON lines on stdout. */
@@ -74,6 +79,14 @@ export interface CreateApiOptions {
 /** Methods of every path for CORS preflights. */
 const PREFLIGHT_METHODS = 'GET, HEAD, POST, PATCH, DELETE, OPTIONS';
 
+function normaliseMountPath(basePath: string | undefined): string {
+  const trimmed = (basePath ?? '').replace(/\/+$/, '');
+  if (trimmed !== '' && !/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(trimmed)) {
+    throw new Error(`basePath must be a path starting with "/": ${basePath}`);
+  }
+  return trimmed;
+}
+
 function buildServices(options: CreateApiOptions): ApiServices {
   if (!options.sessionSecret) throw new Error('sessionSecret (SESSION_SECRET) is required');
   const secureCookies = options.secureCookies ?? true;
@@ -87,6 +100,7 @@ function buildServices(options: CreateApiOptions): ApiServices {
       allowedOrigins: parseAllowedOrigins(options.allowedOrigins),
       secureCookies,
       sessionCookieName: sessionCookieName(secureCookies),
+      oauthCookiePath: `${normaliseMountPath(options.basePath)}/auth`,
     },
     store: options.store,
     clock,
@@ -172,7 +186,8 @@ export function createApi(options: CreateApiOptions): CovgateApi {
       url: new URL(request.url),
       params: {},
       requestId: resolveRequestId(request.headers.get('x-request-id')),
-      remoteAddress: context.remoteAddress ?? 'unknown',
+      remoteAddress: context.remoteAddress || 'unknown',
+      remoteAddressKnown: Boolean(context.remoteAddress),
       services,
       responseHeaders: new Headers(),
     };

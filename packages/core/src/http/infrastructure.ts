@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import { StoreConflictError } from '../storage/store.js';
 import { InfrastructureError } from './api-error.js';
 
 /** Component prefixes of infrastructure log lines. */
@@ -13,10 +12,10 @@ export type Component =
   | 'oauth';
 
 /**
- * Runs a storage (or other infrastructure) call; a failure is logged as
- * `[component] <message>` and rethrown (a {@link StoreConflictError} passes through untouched)
- *  as an {@link InfrastructureError}, which the API
- * answers with a bare `500 {"error":"internal error"}`.
+ * Runs a storage (or other infrastructure) call; a failure (a store conflict no route
+ * expects, such as an id collision, included) is logged as `[component] <message>` and
+ * rethrown as an {@link InfrastructureError}, which the API answers with a bare
+ * `500 {"error":"internal error"}`.
  */
 export async function infra<T>(
   logger: Logger,
@@ -26,7 +25,7 @@ export async function infra<T>(
   try {
     return await operation();
   } catch (error) {
-    if (error instanceof InfrastructureError || error instanceof StoreConflictError) throw error;
+    if (error instanceof InfrastructureError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     logger.error(`[${component}] ${message}`);
     throw new InfrastructureError(component);

@@ -28,6 +28,8 @@ export interface ApiSettings {
   secureCookies: boolean;
   /** Cookie name of the session: `__Host-covgate_session` when secure. */
   sessionCookieName: string;
+  /** `Path` of the OAuth state cookie: the mount path followed by `/auth`. */
+  oauthCookiePath: string;
 }
 
 /** The instance-wide collaborators every route handler can use. */
@@ -51,7 +53,10 @@ export interface RequestScope {
   url: URL;
   params: Record<string, string>;
   requestId: string;
+  /** The peer address, or `unknown` for logs and audit lines when the adapter gave none. */
   remoteAddress: string;
+  /** Whether the adapter supplied the peer address (per-address throttling needs one). */
+  remoteAddressKnown: boolean;
   services: ApiServices;
   /** Headers every response of this request gets (rate-limit headers, cleared cookies...). */
   responseHeaders: Headers;

@@ -35,6 +35,8 @@ export class VerifiedTokenCache<T> {
   private readonly now: () => number;
   /** Insertion order is expiry order (one TTL for all), so the first entry is the oldest. */
   private readonly entries = new Map<string, CacheEntry<T>>();
+  /** Bumped by every purge and clear; see {@link VerifiedTokenCache.version}. */
+  private purges = 0;
 
   /** @throws RangeError when `ttlMs` is not in (0, 10 000] or `maxEntries` is not a positive integer. */
   constructor(options: VerifiedTokenCacheOptions = {}) {
@@ -63,10 +65,22 @@ export class VerifiedTokenCache<T> {
   }
 
   /**
-   * Remembers that `rawToken` (whose id is `tokenId`) verified, with the value to return on
-   * a hit. Replaces any entry of the same token and restarts its TTL.
+   * A stamp to read before looking a token up in the store and to pass to `set` afterwards:
+   * a revoke that purged the cache while the (slow) verification ran then keeps the stale
+   * verification out of the cache.
    */
-  set(rawToken: string, tokenId: string, value: T): void {
+  version(): number {
+    return this.purges;
+  }
+
+  /**
+   * Remembers that `rawToken` (whose id is `tokenId`) verified, with the value to return on
+   * a hit. Replaces any entry of the same token and restarts its TTL. With `since` (from
+   * {@link VerifiedTokenCache.version}), nothing is stored when a purge or clear happened
+   * in between.
+   */
+  set(rawToken: string, tokenId: string, value: T, since?: number): void {
+    if (since !== undefined && since !== this.purges) return;
     const key = cacheKey(rawToken);
     const now = this.now();
     this.entries.delete(key);
@@ -81,6 +95,7 @@ export class VerifiedTokenCache<T> {
 
   /** Forgets every entry of this token id: call it when the token is revoked or rotated. */
   purgeTokenId(tokenId: string): void {
+    this.purges += 1;
     for (const [key, entry] of this.entries) {
       if (entry.tokenId === tokenId) this.entries.delete(key);
     }
@@ -88,6 +103,7 @@ export class VerifiedTokenCache<T> {
 
   /** Forgets everything. */
   clear(): void {
+    this.purges += 1;
     this.entries.clear();
   }
 

@@ -6,17 +6,15 @@ import type { ApiSettings } from '../services.js';
 export const OAUTH_STATE_COOKIE = 'covgate_oauth_state';
 
 /**
- * Only the OAuth routes need the cookie. `Path=/auth` rules out the `__Host-` prefix (it
- * demands `Path=/`); the value is sealed instead, see `login-state.ts`.
+ * `Set-Cookie` value storing a sealed login state for {@link LOGIN_STATE_TTL_SECONDS}. Only
+ * the OAuth routes need the cookie, so its path is `<mount path>/auth`; that rules out the
+ * `__Host-` prefix (it demands `Path=/`), so the value is sealed instead (`login-state.ts`).
  */
-const OAUTH_COOKIE_PATH = '/auth';
-
-/** `Set-Cookie` value storing a sealed login state for {@link LOGIN_STATE_TTL_SECONDS}. */
 export function oauthStateCookie(settings: ApiSettings, sealed: string): string {
   return serialize(OAUTH_STATE_COOKIE, sealed, {
     httpOnly: true,
     sameSite: 'lax',
-    path: OAUTH_COOKIE_PATH,
+    path: settings.oauthCookiePath,
     secure: settings.secureCookies,
     maxAge: LOGIN_STATE_TTL_SECONDS,
   });
@@ -27,7 +25,7 @@ export function clearedOAuthStateCookie(settings: ApiSettings): string {
   return serialize(OAUTH_STATE_COOKIE, '', {
     httpOnly: true,
     sameSite: 'lax',
-    path: OAUTH_COOKIE_PATH,
+    path: settings.oauthCookiePath,
     secure: settings.secureCookies,
     maxAge: 0,
     expires: new Date(0),

@@ -178,7 +178,12 @@ export const rotateToken: RouteHandler = async (scope) => {
     agentType: old.agentType,
   });
   const graceSeconds = input.grace_period_seconds ?? ROTATION_GRACE_SECONDS.default;
-  const graceEndsAt = new Date(record.createdAt.getTime() + graceSeconds * 1000);
+  // Whole seconds, as stored: a grace of 0 ends now, any other is rounded up so that it is
+  // never shorter than asked.
+  const graceEndsAt =
+    graceSeconds === 0
+      ? record.createdAt
+      : new Date(Math.ceil((services.clock.now().getTime() + graceSeconds * 1000) / 1000) * 1000);
   const rotated = await infra(services.logger, 'tokens', () =>
     services.store.rotateToken(old.id, record, graceEndsAt),
   );
