@@ -2,12 +2,14 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const packagesDir = fileURLToPath(new URL('./packages/', import.meta.url));
+const examplesDir = fileURLToPath(new URL('./examples/', import.meta.url));
 
 export default defineConfig({
   resolve: {
     // Tests run against the TypeScript sources of the workspace packages, not their builds.
     alias: [
       { find: /^@covgate\/core\/testing$/, replacement: `${packagesDir}core/src/testing.ts` },
+      { find: /^@covgate\/example-shared$/, replacement: `${examplesDir}shared/src/index.ts` },
       { find: /^@covgate\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/index.ts` },
     ],
   },

@@ -1,8 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { type CreateApiOptions, createApi } from '@covgate/core';
+import { createTodoList, homePage, MAX_TITLE_LENGTH, todoTitleOf } from '@covgate/example-shared';
 import { covgate } from '@covgate/express';
 import express, { type ErrorRequestHandler, type Express } from 'express';
-import { createTodoList, MAX_TITLE_LENGTH, todoTitleOf } from './todos.js';
 
 /** Where covgate is mounted in this application. */
 export const COVGATE_MOUNT = '/coverage';
@@ -10,16 +10,7 @@ export const COVGATE_MOUNT = '/coverage';
 /** Options of {@link createApp}: covgate's own settings (`store`, `sessionSecret`...). */
 export type AppOptions = CreateApiOptions;
 
-const HOME_PAGE = `<!doctype html>
-<html lang="en">
-  <head><meta charset="utf-8"><title>Todo app</title></head>
-  <body>
-    <h1>Hello from the todo app</h1>
-    <p>Its own API is at <a href="/api/todos">/api/todos</a>; covgate is at
-      <a href="${COVGATE_MOUNT}/health">${COVGATE_MOUNT}/health</a>.</p>
-  </body>
-</html>
-`;
+const HOME_PAGE = homePage(COVGATE_MOUNT);
 
 /**
  * An existing Express 5 application (a home page and a small to-do API) with covgate

@@ -1,56 +1,22 @@
 #!/usr/bin/env node
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { createMemoryStore, providerA, providerB } from '@covgate/core';
+import {
+  exitCannotListen,
+  onShutdownSignal,
+  prepareTodoApp,
+  reportListening,
+} from '@covgate/example-shared';
 import { COVGATE_MOUNT, createApp } from './app.js';
-import { seedDemoOrganisation } from './demo-organisation.js';
-import { readSettings, SettingsError } from './settings.js';
 
-let settings: ReturnType<typeof readSettings>;
-try {
-  settings = readSettings(process.env, () => randomBytes(32).toString('hex'));
-} catch (error) {
-  if (!(error instanceof SettingsError)) throw error;
-  process.stderr.write(`todo app: ${error.message}\n`);
-  process.exit(1);
-}
-if (settings.developmentFallbacks.length > 0) {
-  process.stderr.write(
-    `todo app: DEVELOPMENT ONLY, not set: ${settings.developmentFallbacks.join(', ')}; using development values\n`,
-  );
-}
-
-// The memory store keeps everything in this process; `@covgate/sqlite` or `@covgate/mysql`
-// keep it across restarts.
-const store = createMemoryStore();
-const demo = await seedDemoOrganisation(store, new Date());
-const app = createApp({
-  store,
-  sessionSecret: settings.sessionSecret,
-  serviceToken: settings.serviceToken,
-  secureCookies: settings.production,
-  webhooks: {
-    providers: [
-      { ...providerA, secret: settings.providerAWebhookSecret },
-      { ...providerB, secret: settings.providerBWebhookSecret },
-    ],
-  },
-});
+const { settings, demo, covgateOptions } = await prepareTodoApp();
+const app = createApp(covgateOptions);
 
 const server = app.listen(settings.port, settings.host, (error?: Error) => {
-  if (error) {
-    process.stderr.write(`todo app: cannot listen: ${error.message}\n`);
-    process.exit(1);
-  }
+  if (error) exitCannotListen(error);
   const { port } = server.address() as AddressInfo;
-  const origin = `http://${settings.host}:${port}`;
-  process.stderr.write(
-    `todo app listening on ${origin}, covgate at ${origin}${COVGATE_MOUNT}; demo organisation ${demo.slug} (${demo.id})\n`,
-  );
+  reportListening(`http://${settings.host}:${port}`, COVGATE_MOUNT, demo);
 });
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    server.close(() => process.exit(0));
-    server.closeIdleConnections();
-  });
-}
+onShutdownSignal(() => {
+  server.close(() => process.exit(0));
+  server.closeIdleConnections();
+});

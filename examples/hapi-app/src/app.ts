@@ -1,8 +1,8 @@
 import { type CreateApiOptions, createApi, type Identity } from '@covgate/core';
+import { createTodoList, homePage, MAX_TITLE_LENGTH, todoTitleOf } from '@covgate/example-shared';
 import { covgatePlugin } from '@covgate/hapi';
 import { badRequest } from '@hapi/boom';
 import Hapi, { type Server } from '@hapi/hapi';
-import { createTodoList, MAX_TITLE_LENGTH, todoTitleOf } from './todos.js';
 
 /** Where covgate's routes are registered in this application. */
 export const COVGATE_PREFIX = '/coverage';
@@ -15,16 +15,7 @@ export interface AppOptions extends CreateApiOptions {
   port?: number;
 }
 
-const HOME_PAGE = `<!doctype html>
-<html lang="en">
-  <head><meta charset="utf-8"><title>Todo app</title></head>
-  <body>
-    <h1>Hello from the todo app</h1>
-    <p>Its own API is at <a href="/api/todos">/api/todos</a>; covgate is at
-      <a href="${COVGATE_PREFIX}/health">${COVGATE_PREFIX}/health</a>.</p>
-  </body>
-</html>
-`;
+const HOME_PAGE = homePage(COVGATE_PREFIX);
 
 /**
  * An existing Hapi 21 application (a home page and a small to-do API) with covgate

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
-import { createApi, createMemoryStore, createTokenHasher, generateApiToken } from '@covgate/core';
-import { buildOrganisation } from '@covgate/core/testing';
+import { createApi, createMemoryStore, createTokenHasher, type Organisation } from '@covgate/core';
+import { buildOrganisation, issueTestToken } from '@covgate/core/testing';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type RedisRateLimit, redisRateLimit } from '../src/redis-rate-limit.js';
@@ -13,6 +13,20 @@ if (!redisUrl) {
 }
 
 const silent = pino({ base: null }, new Writable({ write: (_c, _e, done) => done() }));
+const hasher = createTokenHasher({ memoryCost: 1024, timeCost: 1 });
+
+/** A memory store holding `org` and one `execute` token of it called `name`. */
+async function storeWithToken(org: Organisation, name: string) {
+  const store = createMemoryStore();
+  await store.createOrganisation(org);
+  const { token } = await issueTestToken(store, {
+    orgId: org.id,
+    hasher,
+    name,
+    createdAt: new Date(),
+  });
+  return { store, token };
+}
 
 describe.skipIf(!redisUrl && process.env.COVGATE_REQUIRE_REDIS !== '1')(
   'rate limits shared through Redis',
@@ -24,23 +38,8 @@ describe.skipIf(!redisUrl && process.env.COVGATE_REQUIRE_REDIS !== '1')(
 
     it('counts one token across two processes against one limit', async () => {
       if (!redisUrl) throw new Error('COVGATE_REQUIRE_REDIS=1 but COVGATE_REDIS_URL is unset');
-      const store = createMemoryStore();
       const org = buildOrganisation({ plan: 'enterprise' });
-      await store.createOrganisation(org);
-      const hasher = createTokenHasher({ memoryCost: 1024, timeCost: 1 });
-      const { id, token } = generateApiToken();
-      await store.insertToken({
-        id,
-        orgId: org.id,
-        name: 'redis',
-        scopes: ['execute'],
-        agentType: '',
-        hash: await hasher.hash(token),
-        status: 'active',
-        createdAt: new Date(),
-        lastUsedAt: null,
-        gracePeriodEndsAt: null,
-      });
+      const { store, token } = await storeWithToken(org, 'redis');
       const apis = [];
       for (let i = 0; i < 2; i++) {
         const limiter = redisRateLimit(redisUrl, silent);
@@ -74,23 +73,8 @@ describe.skipIf(!redisUrl && process.env.COVGATE_REQUIRE_REDIS !== '1')(
     it('serves requests when Redis is unreachable (fail open)', async () => {
       const limiter = redisRateLimit('redis://127.0.0.1:1', silent);
       limiters.push(limiter);
-      const store = createMemoryStore();
       const org = buildOrganisation();
-      await store.createOrganisation(org);
-      const hasher = createTokenHasher({ memoryCost: 1024, timeCost: 1 });
-      const { id, token } = generateApiToken();
-      await store.insertToken({
-        id,
-        orgId: org.id,
-        name: 'down',
-        scopes: ['execute'],
-        agentType: '',
-        hash: await hasher.hash(token),
-        status: 'active',
-        createdAt: new Date(),
-        lastUsedAt: null,
-        gracePeriodEndsAt: null,
-      });
+      const { store, token } = await storeWithToken(org, 'down');
       const api = createApi({
         store,
         sessionSecret: 'redis-test-session-secret-0123456789',

@@ -26,3 +26,8 @@ export type {
   StartServer,
 } from './testing/http-contract/harness.js';
 export { runHttpContractSuite } from './testing/http-contract/suite.js';
+export {
+  type IssuedTestToken,
+  type IssueTestTokenOptions,
+  issueTestToken,
+} from './testing/test-tokens.js';

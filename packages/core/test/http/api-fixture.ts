@@ -5,8 +5,8 @@ import { type CreateApiOptions, createApi } from '../../src/http/create-api.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import type { Organisation } from '../../src/storage/store.js';
 import { buildOrganisation } from '../../src/testing/fixtures.js';
+import { issueTestToken } from '../../src/testing/test-tokens.js';
 import { createManualClock } from '../../src/time/timestamp.js';
-import { generateApiToken } from '../../src/tokens/token-format.js';
 import { createTokenHasher } from '../../src/tokens/token-hash.js';
 
 /** An API called in-process (no socket) with a memory store and captured logs. */
@@ -40,18 +40,11 @@ export async function apiFixture(overrides: Partial<CreateApiOptions> = {}) {
   await store.createOrganisation(org);
 
   async function insertToken() {
-    const { id, token } = generateApiToken();
-    await store.insertToken({
-      id,
+    const { id, token } = await issueTestToken(store, {
       orgId: org.id,
+      hasher,
       name: 'fixture',
-      scopes: ['execute'],
-      agentType: '',
-      hash: await hasher.hash(token),
-      status: 'active',
       createdAt: clock.now(),
-      lastUsedAt: null,
-      gracePeriodEndsAt: null,
     });
     return { id, token };
   }

@@ -6,9 +6,9 @@ import type { CreateApiOptions } from '../../http/create-api.js';
 import { createMemoryStore } from '../../storage/memory-store.js';
 import type { Organisation, Plan, Store } from '../../storage/store.js';
 import { createManualClock, type ManualClock } from '../../time/timestamp.js';
-import { generateApiToken } from '../../tokens/token-format.js';
 import { createTokenHasher } from '../../tokens/token-hash.js';
 import { buildOrganisation } from '../fixtures.js';
+import { issueTestToken } from '../test-tokens.js';
 
 /** A server under test, started by an adapter around the API options the suite chose. */
 export interface StartedServer {
@@ -132,18 +132,12 @@ export function useContractServer(
         return { id: created.id, secret: created.secret, sessionToken: session.token };
       },
       async insertToken(org: Organisation, scopes: string[]) {
-        const { id, token } = generateApiToken();
-        await store.insertToken({
-          id,
+        const { id, token } = await issueTestToken(store, {
           orgId: org.id,
+          hasher: testHasher,
           name: 'inserted',
           scopes,
-          agentType: '',
-          hash: await testHasher.hash(token),
-          status: 'active',
           createdAt: clock.now(),
-          lastUsedAt: null,
-          gracePeriodEndsAt: null,
         });
         return { id, secret: token };
       },

@@ -20,8 +20,8 @@ import {
 import { createMemoryStore } from '../../../src/storage/memory-store.js';
 import type { Organisation, Plan, Store } from '../../../src/storage/store.js';
 import { buildOrganisation } from '../../../src/testing/fixtures.js';
+import { issueTestToken } from '../../../src/testing/test-tokens.js';
 import { createManualClock, type ManualClock } from '../../../src/time/timestamp.js';
-import { generateApiToken } from '../../../src/tokens/token-format.js';
 import { createTokenHasher } from '../../../src/tokens/token-hash.js';
 import { resolveWebhookOptions } from '../../../src/webhooks/webhook-options.js';
 import type { Exchange } from './openapi-document.js';
@@ -206,18 +206,12 @@ export class Scenario {
 
   /** An API token written straight into the store, for scopes the API cannot grant. */
   async insertToken(org: Organisation, scopes: string[]): Promise<string> {
-    const { id, token } = generateApiToken();
-    await this.store.insertToken({
-      id,
+    const { token } = await issueTestToken(this.store, {
       orgId: org.id,
+      hasher,
       name: 'inserted',
       scopes,
-      agentType: '',
-      hash: await hasher.hash(token),
-      status: 'active',
       createdAt: this.clock.now(),
-      lastUsedAt: null,
-      gracePeriodEndsAt: null,
     });
     return token;
   }

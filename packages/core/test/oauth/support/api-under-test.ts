@@ -7,13 +7,12 @@ import {
   createMemoryAuditSink,
   createMemoryStore,
   createTokenHasher,
-  generateApiToken,
   type ManualClock,
   type Organisation,
   type Plan,
   type Store,
 } from '@covgate/core';
-import { buildOrganisation } from '@covgate/core/testing';
+import { buildOrganisation, issueTestToken } from '@covgate/core/testing';
 import pino from 'pino';
 
 /** Where the API under test pretends to live; requests never leave the process. */
@@ -106,18 +105,11 @@ export function createApiUnderTest(overrides: TestOverrides = {}): ApiUnderTest 
       return { token: body.token, sessionId: body.session_id };
     },
     async insertToken(org: Organisation) {
-      const { id, token } = generateApiToken();
-      await store.insertToken({
-        id,
+      const { id, token } = await issueTestToken(store, {
         orgId: org.id,
+        hasher,
         name: 'ci',
-        scopes: ['execute'],
-        agentType: '',
-        hash: await hasher.hash(token),
-        status: 'active',
         createdAt: clock.now(),
-        lastUsedAt: null,
-        gracePeriodEndsAt: null,
       });
       return { id, secret: token };
     },

@@ -1,0 +1,50 @@
+import type { Store, TokenRecord } from '../storage/store.js';
+import { generateApiToken } from '../tokens/token-format.js';
+import type { TokenHasher } from '../tokens/token-hash.js';
+import { buildTokenRecord } from './fixtures.js';
+
+/** Options of {@link issueTestToken}. */
+export interface IssueTestTokenOptions {
+  /** The organisation the token belongs to; it should already be in the store. */
+  orgId: string;
+  /** Hashes the raw token: the API under test's hasher (same pepper), or it will not verify. */
+  hasher: Pick<TokenHasher, 'hash'>;
+  /** Default `['execute']`. Any list, including scopes the API itself would not grant. */
+  scopes?: string[];
+  /** Default `token <first 8 characters of the id>`. */
+  name?: string;
+  /** Default `FIXTURE_TIME`; pass the clock of the API under test for a token made "now". */
+  createdAt?: Date;
+}
+
+/** A token written by {@link issueTestToken}. */
+export interface IssuedTestToken {
+  /** The 32-hex token id. */
+  id: string;
+  /** The raw `cvg_` token, to send as `Authorization: Bearer <token>`. */
+  token: string;
+  /** The record as inserted into the store. */
+  record: TokenRecord;
+}
+
+/**
+ * Makes a fresh API token and inserts its `active` record (built by {@link buildTokenRecord})
+ * straight into `store`, bypassing `POST /v1/tokens`: for tests that need a working bearer
+ * token without a session, or with scopes the API cannot grant.
+ */
+export async function issueTestToken(
+  store: Pick<Store, 'insertToken'>,
+  options: IssueTestTokenOptions,
+): Promise<IssuedTestToken> {
+  const { id, token } = generateApiToken();
+  const record = buildTokenRecord({
+    id,
+    orgId: options.orgId,
+    name: options.name ?? `token ${id.slice(0, 8)}`,
+    hash: await options.hasher.hash(token),
+    ...(options.scopes && { scopes: options.scopes }),
+    ...(options.createdAt && { createdAt: options.createdAt }),
+  });
+  await store.insertToken(record);
+  return { id, token, record };
+}
