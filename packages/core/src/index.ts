@@ -8,6 +8,7 @@ export * from './gate/delta-format.js';
 export * from './gate/gate-evaluation.js';
 export { ApiError, ERRORS } from './http/api-error.js';
 export * from './http/api-types.js';
+export { normaliseBasePath, OUTSIDE_BASE_PATH } from './http/base-path.js';
 export { InvalidAllowedOriginError, parseAllowedOrigins } from './http/cors.js';
 export { type CreateApiOptions, createApi } from './http/create-api.js';
 export {

@@ -1,4 +1,9 @@
-import type { CovgateApi, RequestContext } from '@covgate/core';
+import {
+  type CovgateApi,
+  normaliseBasePath,
+  OUTSIDE_BASE_PATH,
+  type RequestContext,
+} from '@covgate/core';
 
 /** Options of {@link createFetchHandler}. */
 export interface FetchHandlerOptions {
@@ -11,13 +16,6 @@ export interface FetchHandlerOptions {
 
 /** A standard Fetch handler, as Bun, Deno, workers and `node:http` bridges expect. */
 export type FetchHandler = (request: Request, context?: RequestContext) => Promise<Response>;
-
-function normaliseBasePath(basePath: string | undefined): string {
-  if (!basePath || basePath === '/') return '';
-  const trimmed = basePath.replace(/\/+$/, '');
-  if (!trimmed.startsWith('/')) throw new Error(`basePath must start with "/": ${basePath}`);
-  return trimmed;
-}
 
 /** Rewrites the request URL so covgate sees its own paths; null when outside the base path. */
 function stripBasePath(request: Request, basePath: string): Request | null {
@@ -53,7 +51,7 @@ export function createFetchHandler(
   return async (request, context) => {
     const inner = stripBasePath(request, basePath);
     if (inner === null) {
-      const outside = new Request(new URL('/__outside_base_path__', request.url), {
+      const outside = new Request(new URL(OUTSIDE_BASE_PATH, request.url), {
         method: request.method,
         headers: request.headers,
       });

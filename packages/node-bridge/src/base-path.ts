@@ -2,8 +2,8 @@ import { splitPathAndQuery } from './request-target.js';
 
 /**
  * The path covgate sees for requests outside the base path: no covgate route matches it,
- * so the core answers `404 {"error":"not found"}` with its usual headers (same marker as
- * `@covgate/fetch`).
+ * so the core answers `404 {"error":"not found"}` with its usual headers (the same marker as
+ * `OUTSIDE_BASE_PATH` in `@covgate/core`, which this package does not depend on).
  */
 export const OUTSIDE_BASE_PATH = '/__outside_base_path__';
 

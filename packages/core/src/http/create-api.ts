@@ -18,6 +18,7 @@ import { resolveWebhookOptions, type WebhookOptions } from '../webhooks/webhook-
 import { ApiError, ERRORS, InfrastructureError } from './api-error.js';
 import type { CovgateApi, RequestContext } from './api-types.js';
 import { authenticate } from './authenticate.js';
+import { normaliseBasePath } from './base-path.js';
 import { corsHeaders, parseAllowedOrigins } from './cors.js';
 import { errorResponse, withResponseBody } from './json-response.js';
 import { createPlanRateLimiter, type RateLimitOptions } from './rate-limit.js';
@@ -79,14 +80,6 @@ export interface CreateApiOptions {
 /** Methods of every path for CORS preflights. */
 const PREFLIGHT_METHODS = 'GET, HEAD, POST, PATCH, DELETE, OPTIONS';
 
-function normaliseMountPath(basePath: string | undefined): string {
-  const trimmed = (basePath ?? '').replace(/\/+$/, '');
-  if (trimmed !== '' && !/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(trimmed)) {
-    throw new Error(`basePath must be a path starting with "/": ${basePath}`);
-  }
-  return trimmed;
-}
-
 function buildServices(options: CreateApiOptions): ApiServices {
   if (!options.sessionSecret) throw new Error('sessionSecret (SESSION_SECRET) is required');
   const secureCookies = options.secureCookies ?? true;
@@ -100,7 +93,7 @@ function buildServices(options: CreateApiOptions): ApiServices {
       allowedOrigins: parseAllowedOrigins(options.allowedOrigins),
       secureCookies,
       sessionCookieName: sessionCookieName(secureCookies),
-      oauthCookiePath: `${normaliseMountPath(options.basePath)}/auth`,
+      oauthCookiePath: `${normaliseBasePath(options.basePath)}/auth`,
     },
     store: options.store,
     clock,
