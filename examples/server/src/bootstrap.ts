@@ -9,6 +9,7 @@ import {
   type Store,
   StoreConflictError,
   sessionExpiresAt,
+  wholeSeconds,
 } from '@covgate/core';
 
 /** What {@link bootstrapOrganisation} needs. */
@@ -44,7 +45,7 @@ export async function bootstrapOrganisation(
   if (!SLUG.test(input.slug)) {
     throw new Error('organisation slug must be 1-64 of a-z, 0-9 and inner hyphens');
   }
-  const now = new Date(Math.floor((input.now ?? new Date()).getTime() / 1000) * 1000);
+  const now = wholeSeconds(input.now ?? new Date());
   const ids = createIdGenerator();
   let organisation = await store.findOrganisationBySlug(input.slug);
   let created = false;

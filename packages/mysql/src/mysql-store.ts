@@ -8,6 +8,7 @@ import {
   StoreConflictError,
   type TokenRecord,
   type User,
+  wholeSeconds,
 } from '@covgate/core';
 import { and, desc, eq, lt, or, type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/mysql2';
@@ -23,7 +24,7 @@ import {
   type StoreLogger,
 } from './failures.js';
 import { poolOptionsFor } from './pool-options.js';
-import { toTokenRecord, toTokenRow, wholeSecond } from './rows.js';
+import { toTokenRecord, toTokenRow } from './rows.js';
 import {
   executionCounters,
   executions,
@@ -142,7 +143,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
         'organisations',
         'createOrganisation',
         async () => {
-          await db.insert(organisations).values({ ...org, createdAt: wholeSecond(org.createdAt) });
+          await db.insert(organisations).values({ ...org, createdAt: wholeSeconds(org.createdAt) });
         },
         'organisation id or slug already exists',
       ),
@@ -172,7 +173,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
           // other failure (an over-long value...) is silenced.
           await db
             .insert(users)
-            .values({ ...candidate, createdAt: wholeSecond(candidate.createdAt) })
+            .values({ ...candidate, createdAt: wholeSeconds(candidate.createdAt) })
             .onDuplicateKeyUpdate({ set: { id: sql`${users.id}` } });
           const stored = await findUser(
             and(eq(users.provider, candidate.provider), eq(users.externalId, candidate.externalId)),
@@ -235,7 +236,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
             db.transaction(async (tx) => {
               const result = await tx
                 .update(tokens)
-                .set({ status: 'rotating', gracePeriodEndsAt: wholeSecond(gracePeriodEndsAt) })
+                .set({ status: 'rotating', gracePeriodEndsAt: wholeSeconds(gracePeriodEndsAt) })
                 .where(and(eq(tokens.id, oldId), eq(tokens.status, 'active')));
               if (affected(result) === 0) return false;
               await tx.insert(tokens).values(toTokenRow(replacement));
@@ -249,7 +250,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
       guard('tokens', 'touchToken', async () => {
         await db
           .update(tokens)
-          .set({ lastUsedAt: wholeSecond(at) })
+          .set({ lastUsedAt: wholeSeconds(at) })
           .where(eq(tokens.id, id));
       }),
 
@@ -260,8 +261,8 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
         async () => {
           await db.insert(sessions).values({
             ...session,
-            createdAt: wholeSecond(session.createdAt),
-            expiresAt: wholeSecond(session.expiresAt),
+            createdAt: wholeSeconds(session.createdAt),
+            expiresAt: wholeSeconds(session.expiresAt),
           });
         },
         'session id or token hash already exists',
@@ -290,7 +291,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
             db.transaction(async (tx) => {
               await tx
                 .insert(executions)
-                .values({ ...record, createdAt: wholeSecond(record.createdAt) });
+                .values({ ...record, createdAt: wholeSeconds(record.createdAt) });
               await tx
                 .insert(executionCounters)
                 .values({ orgId: record.orgId, repo: record.repo, total: 1 })
@@ -344,7 +345,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
         const result = await db
           .insert(webhookEvents)
           .ignore()
-          .values({ provider, eventId, claimedAt: wholeSecond(at) });
+          .values({ provider, eventId, claimedAt: wholeSeconds(at) });
         return affected(result) === 1;
       }),
 

@@ -1,17 +1,14 @@
-import type { TokenRecord } from '@covgate/core';
+import { type TokenRecord, wholeSeconds } from '@covgate/core';
 import type { tokens } from './schema.js';
 
-/** The instant rounded down to the whole second: what a `DATETIME(0)` column keeps. */
-export const wholeSecond = (at: Date): Date => new Date(Math.floor(at.getTime() / 1000) * 1000);
-
-const wholeSecondOrNull = (at: Date | null): Date | null => (at === null ? null : wholeSecond(at));
+const wholeSecondOrNull = (at: Date | null): Date | null => (at === null ? null : wholeSeconds(at));
 
 /** The `tokens` row of a token: scopes as a JSON array, timestamps in whole seconds. */
 export function toTokenRow(token: TokenRecord): typeof tokens.$inferInsert {
   return {
     ...token,
     scopes: JSON.stringify(token.scopes),
-    createdAt: wholeSecond(token.createdAt),
+    createdAt: wholeSeconds(token.createdAt),
     lastUsedAt: wholeSecondOrNull(token.lastUsedAt),
     gracePeriodEndsAt: wholeSecondOrNull(token.gracePeriodEndsAt),
   };

@@ -8,6 +8,7 @@ import {
   StoreConflictError,
   type TokenRecord,
   type User,
+  wholeSeconds,
 } from '@covgate/core';
 import { createClient } from '@libsql/client';
 import { and, desc, eq, lt, or, type SQL, sql } from 'drizzle-orm';
@@ -61,17 +62,14 @@ const executionColumns = {
 
 const newestFirst = [desc(executions.createdAt), desc(executions.id)];
 
-/** The instant rounded down to the whole second (timestamps carry no fraction). */
-const wholeSecond = (at: Date): Date => new Date(Math.floor(at.getTime() / 1000) * 1000);
-
 /** Coverage kept to two decimals, as MySQL's `DECIMAL(5,2)` does. */
 const twoDecimals = (value: number): number => Math.round(value * 100) / 100;
 
-const wholeSecondOrNull = (at: Date | null): Date | null => (at === null ? null : wholeSecond(at));
+const wholeSecondOrNull = (at: Date | null): Date | null => (at === null ? null : wholeSeconds(at));
 
 const tokenRow = (token: TokenRecord) => ({
   ...token,
-  createdAt: wholeSecond(token.createdAt),
+  createdAt: wholeSeconds(token.createdAt),
   lastUsedAt: wholeSecondOrNull(token.lastUsedAt),
   gracePeriodEndsAt: wholeSecondOrNull(token.gracePeriodEndsAt),
 });
@@ -151,7 +149,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
         'organisations',
         'createOrganisation',
         async () => {
-          await db.insert(organisations).values({ ...org, createdAt: wholeSecond(org.createdAt) });
+          await db.insert(organisations).values({ ...org, createdAt: wholeSeconds(org.createdAt) });
         },
         'organisation id or slug already exists',
       ),
@@ -179,7 +177,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
         async () => {
           await db
             .insert(users)
-            .values({ ...candidate, createdAt: wholeSecond(candidate.createdAt) })
+            .values({ ...candidate, createdAt: wholeSeconds(candidate.createdAt) })
             .onConflictDoNothing({ target: [users.provider, users.externalId] });
           const stored = await findUser(
             and(eq(users.provider, candidate.provider), eq(users.externalId, candidate.externalId)),
@@ -263,7 +261,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
             ),
             db
               .update(tokens)
-              .set({ status: 'rotating', gracePeriodEndsAt: wholeSecond(gracePeriodEndsAt) })
+              .set({ status: 'rotating', gracePeriodEndsAt: wholeSeconds(gracePeriodEndsAt) })
               .where(isActive),
           ]);
           return inserted.rowsAffected === 1;
@@ -275,7 +273,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
       guard('tokens', 'touchToken', async () => {
         await db
           .update(tokens)
-          .set({ lastUsedAt: wholeSecond(at) })
+          .set({ lastUsedAt: wholeSeconds(at) })
           .where(eq(tokens.id, id));
       }),
 
@@ -286,8 +284,8 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
         async () => {
           await db.insert(sessions).values({
             ...session,
-            createdAt: wholeSecond(session.createdAt),
-            expiresAt: wholeSecond(session.expiresAt),
+            createdAt: wholeSeconds(session.createdAt),
+            expiresAt: wholeSeconds(session.expiresAt),
           });
         },
         'session id or token hash already exists',
@@ -316,7 +314,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
             db.insert(executions).values({
               ...record,
               coverage: twoDecimals(record.coverage),
-              createdAt: wholeSecond(record.createdAt),
+              createdAt: wholeSeconds(record.createdAt),
             }),
             db
               .insert(executionCounters)
@@ -373,7 +371,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
       guard('webhooks', 'claimWebhookEvent', async () => {
         const result = await db
           .insert(webhookEvents)
-          .values({ provider, eventId, claimedAt: wholeSecond(at) })
+          .values({ provider, eventId, claimedAt: wholeSeconds(at) })
           .onConflictDoNothing();
         return result.rowsAffected === 1;
       }),

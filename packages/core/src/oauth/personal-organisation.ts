@@ -1,7 +1,6 @@
-import { wholeSeconds } from '../http/whole-seconds.js';
 import { type Organisation, type Store, StoreConflictError } from '../storage/store.js';
 import { createIdGenerator, type IdGenerator } from '../time/ids.js';
-import { type Clock, systemClock } from '../time/timestamp.js';
+import { type Clock, systemClock, wholeSeconds } from '../time/timestamp.js';
 import type { ResolvedIdentity, ResolveIdentityInput } from './oauth-options.js';
 
 /** Options of {@link createPersonalOrganisationResolver}. */

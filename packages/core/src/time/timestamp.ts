@@ -43,6 +43,12 @@ export function parseTimestamp(value: string): Date | null {
 }
 
 /** The real time of the machine. */
+/** The instant rounded down to the whole second: stored and displayed timestamps carry no fraction. */
+export function wholeSeconds(date: Date): Date {
+  return new Date(Math.floor(date.getTime() / 1000) * 1000);
+}
+
+/** The real clock. */
 export const systemClock: Clock = { now: () => new Date() };
 
 /**

@@ -3,6 +3,7 @@ import { checkOrgAccess, type Identity } from '../../auth/identity.js';
 import { hasScope } from '../../auth/scopes.js';
 import { evaluateGate } from '../../gate/gate-evaluation.js';
 import type { ExecutionRecord } from '../../storage/store.js';
+import { wholeSeconds } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticate } from '../authenticate.js';
 import { infra } from '../infrastructure.js';
@@ -10,7 +11,6 @@ import { jsonResponse } from '../json-response.js';
 import { readJsonBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';
 import { parseBody } from '../validation.js';
-import { wholeSeconds } from '../whole-seconds.js';
 import { decodeExecutionCursor, encodeExecutionCursor } from './execution-cursor.js';
 import { executionToJson } from './execution-json.js';
 

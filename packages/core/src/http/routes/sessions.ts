@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { sessionExpiresAt } from '../../sessions/session-rules.js';
 import { hashSessionToken } from '../../sessions/session-token-hash.js';
 import type { SessionRecord } from '../../storage/store.js';
-import { formatTimestamp } from '../../time/timestamp.js';
+import { formatTimestamp, wholeSeconds } from '../../time/timestamp.js';
 import { generateSessionToken } from '../../tokens/token-format.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticateSessionOnly } from '../authenticate.js';
@@ -14,7 +14,6 @@ import { isServiceToken } from '../service-token.js';
 import type { ApiServices, RouteHandler } from '../services.js';
 import { clearedSessionCookie } from '../session-cookie.js';
 import { parseBody } from '../validation.js';
-import { wholeSeconds } from '../whole-seconds.js';
 
 const ID = z
   .string()

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SCOPES } from '../../auth/scopes.js';
 import type { TokenRecord } from '../../storage/store.js';
-import { formatTimestamp } from '../../time/timestamp.js';
+import { formatTimestamp, wholeSeconds } from '../../time/timestamp.js';
 import { generateApiToken, isTokenId } from '../../tokens/token-format.js';
 import { effectiveTokenStatus } from '../../tokens/token-status.js';
 import { ApiError, ERRORS } from '../api-error.js';
@@ -11,7 +11,6 @@ import { emptyResponse, jsonResponse } from '../json-response.js';
 import { readJsonBody } from '../request-body.js';
 import type { ApiServices, RequestScope, RouteHandler } from '../services.js';
 import { parseBody } from '../validation.js';
-import { wholeSeconds } from '../whole-seconds.js';
 
 /** Default and maximum grace period of a rotation, in seconds. */
 export const ROTATION_GRACE_SECONDS = { default: 86_400, max: 604_800 } as const;
