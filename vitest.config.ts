@@ -14,7 +14,11 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
+    include: [
+      'packages/*/test/**/*.test.ts',
+      'examples/*/test/**/*.test.ts',
+      'docs/test/**/*.test.ts',
+    ],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

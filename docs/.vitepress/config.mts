@@ -1,0 +1,149 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { slug } from 'github-slugger';
+import { type DefaultTheme, defineConfig } from 'vitepress';
+
+const docsDir = fileURLToPath(new URL('..', import.meta.url));
+const repoDir = resolve(docsDir, '..');
+/** Where files outside `docs/` (the root README, bench results, sources) are read. */
+const REPOSITORY_BLOB = 'https://github.com/covgate/covgate/blob/main/';
+
+function generatedSidebar(name: string): DefaultTheme.SidebarItem[] {
+  const path = resolve(docsDir, '.vitepress', 'generated', `${name}.json`);
+  if (!existsSync(path)) {
+    throw new Error(
+      `${path} is missing: build the site with \`pnpm docs:build\`, which generates it`,
+    );
+  }
+  return JSON.parse(readFileSync(path, 'utf8')) as DefaultTheme.SidebarItem[];
+}
+
+const guide: DefaultTheme.SidebarItem[] = [
+  {
+    text: 'Introduction',
+    items: [
+      { text: 'What is covgate?', link: '/guide/what-is-covgate' },
+      { text: 'Quick start: gate CI with the CLI', link: '/quickstart/ci' },
+      { text: 'Quick start: self-host the server', link: '/quickstart/self-host' },
+      { text: 'Quick start: embed in Express', link: '/quickstart/embed-express' },
+      { text: 'Quick start: embed in Hapi', link: '/quickstart/embed-hapi' },
+      { text: 'Quick start: embed in a Fetch runtime', link: '/quickstart/embed-fetch' },
+    ],
+  },
+  {
+    text: 'Concepts',
+    items: [
+      { text: 'Gate evaluation', link: '/gate-evaluation' },
+      { text: 'Tokens and sessions', link: '/tokens-and-sessions' },
+      { text: 'Security model', link: '/security-model' },
+      { text: 'Scaling out', link: '/scaling' },
+      { text: 'OAuth login', link: '/oauth' },
+      { text: 'Payment webhooks', link: '/webhooks' },
+      { text: 'Audit log', link: '/audit-log' },
+      { text: 'Storage', link: '/storage' },
+    ],
+  },
+  {
+    text: 'Operations',
+    items: [
+      { text: 'Configuration', link: '/configuration' },
+      { text: 'Production checklist', link: '/operations/production-checklist' },
+      { text: 'Secret rotation', link: '/rotation' },
+      { text: 'Backups', link: '/operations/backups' },
+      { text: 'Stores (SQLite, MySQL)', link: '/stores' },
+    ],
+  },
+  {
+    text: 'Clients',
+    items: [
+      { text: 'Command-line client', link: '/cli' },
+      { text: 'Typed client', link: '/client' },
+      { text: 'Dashboard', link: '/dashboard' },
+    ],
+  },
+  {
+    text: 'Adapters and utilities',
+    items: [
+      { text: 'Express', link: '/adapters/express' },
+      { text: 'Hapi', link: '/adapters/hapi' },
+      { text: 'Node bridge', link: '/adapters/node-bridge' },
+      { text: 'Environment filter', link: '/env-filter' },
+      { text: 'Webhook signatures', link: '/webhook-signatures' },
+    ],
+  },
+  {
+    text: 'Project',
+    items: [
+      { text: 'Decisions', link: '/decisions' },
+      { text: 'Contributing', link: '/contributing' },
+    ],
+  },
+];
+
+/** Keeps only sidebar entries whose page exists, so a page still being written is no dead link. */
+function existing(items: DefaultTheme.SidebarItem[]): DefaultTheme.SidebarItem[] {
+  return items
+    .map((group) => ({
+      ...group,
+      items: group.items?.filter(
+        (item) => !item.link || existsSync(resolve(docsDir, `.${item.link}.md`)),
+      ),
+    }))
+    .filter((group) => (group.items?.length ?? 0) > 0);
+}
+
+export default defineConfig({
+  title: 'covgate',
+  description: 'Gate every CI run on test coverage and see where coverage is going.',
+  lang: 'en-GB',
+  srcExclude: ['README.md', 'node_modules/**', 'scripts/**', 'test/**', 'snippets/**'],
+  cleanUrls: false,
+  lastUpdated: false,
+  markdown: {
+    // Headings such as `GET /v1/tokens/{id}` are route names, not attribute lists.
+    attrs: { disable: true },
+    // GitHub's anchors, so a link such as `api-reference.md#get-v1tokensid` works on GitHub and here.
+    anchor: { slugify: slug },
+    config(md) {
+      // Links to files outside docs/ (the root README, bench/, sources) point at the repository.
+      const defaultRender =
+        md.renderer.rules.link_open ??
+        ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+      md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
+        const token = tokens[idx];
+        const href = token?.attrGet('href');
+        const source =
+          (env as { realPath?: string; path?: string }).realPath ?? (env as { path?: string }).path;
+        if (token && href && source && /^\.\.?\//.test(href)) {
+          const target = resolve(dirname(source), href.split('#')[0] ?? '');
+          if (relative(docsDir, target).startsWith('..')) {
+            token.attrSet(
+              'href',
+              REPOSITORY_BLOB +
+                relative(repoDir, target) +
+                (href.includes('#') ? `#${href.split('#')[1]}` : ''),
+            );
+            token.attrSet('target', '_blank');
+          }
+        }
+        return defaultRender(tokens, idx, options, env, self);
+      };
+    },
+  },
+  themeConfig: {
+    search: { provider: 'local' },
+    nav: [
+      { text: 'Guide', link: '/guide/what-is-covgate' },
+      { text: 'HTTP API', link: '/reference/http/' },
+      { text: 'Packages', link: '/reference/packages/' },
+    ],
+    sidebar: {
+      '/reference/http/': [{ text: 'HTTP API', items: generatedSidebar('http') }],
+      '/reference/packages/': [{ text: 'Packages', items: generatedSidebar('packages') }],
+      '/': existing(guide),
+    },
+    outline: { level: [2, 3] },
+    footer: { message: 'MIT licensed.' },
+  },
+});

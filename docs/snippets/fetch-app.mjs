@@ -1,0 +1,24 @@
+// covgate as a Fetch handler, `(Request) => Promise<Response>`, served here on Node.
+import { createApi, createMemoryStore } from '@covgate/core';
+import { createFetchHandler } from '@covgate/fetch';
+import { serve } from '@hono/node-server';
+
+const api = createApi({
+  store: createMemoryStore(), // @covgate/sqlite or @covgate/mysql to keep data
+  sessionSecret: process.env.SESSION_SECRET,
+  serviceToken: process.env.SERVICE_TOKEN,
+  secureCookies: false, // plain-HTTP development only
+});
+const handler = createFetchHandler(api, { basePath: '/coverage' });
+
+// Bun: Bun.serve({ fetch: handler }); Deno: Deno.serve(handler); Workers: export default { fetch: handler }
+serve(
+  {
+    fetch: (request) => handler(request),
+    port: Number(process.env.PORT ?? 3000),
+    hostname: '127.0.0.1',
+  },
+  (info) => {
+    console.log(`listening on http://127.0.0.1:${info.port}/coverage`);
+  },
+);

@@ -1,0 +1,110 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium } from 'playwright-core';
+import sirv from 'sirv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const distDir = fileURLToPath(new URL('../.vitepress/dist/', import.meta.url));
+const screenshotsDir = fileURLToPath(new URL('../screenshots/', import.meta.url));
+const CHROMIUM = '/usr/bin/chromium';
+
+const siteBuilt = existsSync(join(distDir, 'index.html'));
+const browserAvailable = existsSync(CHROMIUM);
+const browserRequired = process.env.COVGATE_REQUIRE_BROWSER === '1';
+if (!siteBuilt)
+  console.warn(
+    '[covgate] docs site browser test SKIPPED: run `pnpm docs:build` first (`pnpm test` does)',
+  );
+if (!browserAvailable && !browserRequired) {
+  console.warn(
+    `[covgate] docs site browser test SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium)`,
+  );
+}
+
+describe.skipIf((!siteBuilt && process.env.CI !== '1') || (!browserAvailable && !browserRequired))(
+  'the built documentation site in Chromium',
+  () => {
+    let server: Server;
+    let origin: string;
+    let browser: Browser;
+
+    beforeAll(async () => {
+      server = createServer(sirv(distDir, { dev: false, extensions: ['html'] }));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      await mkdir(screenshotsDir, { recursive: true });
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        // Playwright gives each launch a new empty profile.
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
+      });
+    });
+
+    afterAll(async () => {
+      await browser?.close();
+      await new Promise((resolve) => server?.close(resolve));
+    });
+
+    it('shows the home page with the way in for each kind of user', async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${origin}/`);
+      await expect(page.locator('.VPHero .text').textContent()).resolves.toBe(
+        'Gate every CI run on test coverage',
+      );
+      const actions = await page.locator('.VPHero .actions a').allTextContents();
+      expect(actions.map((text) => text.trim())).toEqual([
+        'What is covgate?',
+        'Gate CI with the CLI',
+        'Self-host the server',
+        'Embed the API',
+      ]);
+      expect(await page.getByRole('button', { name: /search/i }).count()).toBeGreaterThan(0);
+      await page.screenshot({ path: join(screenshotsDir, 'home.png'), fullPage: true });
+      await page.close();
+    });
+
+    it('shows a generated HTTP reference page with its routes and examples', async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${origin}/reference/http/executions.html`);
+      const headings = await page.locator('.vp-doc h2').allTextContents();
+      expect(headings.map((text) => text.replace(/\u200b|#/g, '').trim())).toEqual(
+        expect.arrayContaining(['GET /v1/executions', 'POST /v1/executions']),
+      );
+      await expect(
+        page.locator('.vp-doc code', { hasText: 'missing required parameter: org' }).count(),
+      ).resolves.toBeGreaterThan(0);
+      await page.screenshot({
+        path: join(screenshotsDir, 'reference-http-executions.png'),
+        fullPage: false,
+      });
+      await page.close();
+    });
+
+    it('finds a page with the local search', async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${origin}/`);
+      await page
+        .getByRole('button', { name: /search/i })
+        .first()
+        .click();
+      await page.getByRole('searchbox').fill('pepper');
+      const results = page.locator('.VPLocalSearchBox .result');
+      await results.first().waitFor();
+      expect(await results.count()).toBeGreaterThan(0);
+      await page.screenshot({ path: join(screenshotsDir, 'search.png') });
+      await page.close();
+    });
+  },
+);
