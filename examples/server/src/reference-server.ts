@@ -85,7 +85,10 @@ export async function apiOptionsFor(
   const oauth = oauthOptionsFor(config, store);
   if (oauth) options.oauth = oauth;
   const redis = config.redisUrl ? redisRateLimit(config.redisUrl, logger) : undefined;
-  if (redis) options.rateLimit = { ...options.rateLimit, createLimiter: redis.createLimiter };
+  if (redis) {
+    options.rateLimit = { ...options.rateLimit, createLimiter: redis.createLimiter };
+    options.readinessChecks = [() => redis.ping()];
+  }
   return {
     options,
     dispose: async () => {
