@@ -3,6 +3,7 @@ import {
   type ListExecutionsQuery,
   type Organisation,
   type Plan,
+  type RepositorySummary,
   type SessionRecord,
   type Store,
   StoreConflictError,
@@ -66,10 +67,25 @@ const executionColumns = {
   outcome: executions.outcome,
   delta: executions.delta,
   coverage: executions.coverage,
+  commit: executions.commit,
   createdAt: executions.createdAt,
 };
 
 const newestFirst = [desc(executions.createdAt), desc(executions.id)];
+
+/** True when the row being upserted points at a newer record than the stored counter row. */
+const VALUES_ARE_NEWER = sql.raw(
+  '(`latest_id` IS NULL OR `latest_created_at` IS NULL OR VALUES(`latest_created_at`) > `latest_created_at` OR (VALUES(`latest_created_at`) = `latest_created_at` AND VALUES(`latest_id`) > `latest_id`))',
+);
+
+/** The counter row of a repository's first record. */
+const firstCounterRow = (record: ExecutionRecord) => ({
+  orgId: record.orgId,
+  repo: record.repo,
+  total: 1,
+  latestId: record.id,
+  latestCreatedAt: wholeSeconds(record.createdAt),
+});
 
 /** Rows changed (or matched: mysql2 sets FOUND_ROWS) by a write. */
 const affected = (result: [ResultSetHeader, unknown]): number => result[0].affectedRows;
@@ -304,8 +320,16 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
                 .values({ ...record, createdAt: wholeSeconds(record.createdAt) });
               await tx
                 .insert(executionCounters)
-                .values({ orgId: record.orgId, repo: record.repo, total: 1 })
-                .onDuplicateKeyUpdate({ set: { total: sql`${executionCounters.total} + 1` } });
+                .values(firstCounterRow(record))
+                .onDuplicateKeyUpdate({
+                  // MySQL applies these left to right, each seeing the previous ones: the id
+                  // is decided against the old instant, which then only ever grows.
+                  set: {
+                    total: sql`\`total\` + 1`,
+                    latestId: sql`CASE WHEN ${VALUES_ARE_NEWER} THEN VALUES(\`latest_id\`) ELSE \`latest_id\` END`,
+                    latestCreatedAt: sql`CASE WHEN \`latest_created_at\` IS NULL OR VALUES(\`latest_created_at\`) > \`latest_created_at\` THEN VALUES(\`latest_created_at\`) ELSE \`latest_created_at\` END`,
+                  },
+                });
             }),
           ),
         'execution id already exists',
@@ -340,6 +364,17 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
           .from(executionCounters)
           .where(and(eq(executionCounters.orgId, orgId), eq(executionCounters.repo, repo)));
         return row?.total ?? 0;
+      }),
+
+    listRepositories: (orgId: string) =>
+      guard('executions', 'listRepositories', async (): Promise<RepositorySummary[]> => {
+        const rows = await db
+          .select({ total: executionCounters.total, latest: executionColumns })
+          .from(executionCounters)
+          .innerJoin(executions, eq(executions.id, executionCounters.latestId))
+          .where(eq(executionCounters.orgId, orgId))
+          .orderBy(desc(executionCounters.latestCreatedAt), desc(executionCounters.latestId));
+        return rows.map(({ total, latest }) => ({ repo: latest.repo, total, latest }));
       }),
 
     findBaseline: (orgId: string, repo: string, branch: string) =>

@@ -104,6 +104,8 @@ export const executions = mysqlTable(
     outcome: mysqlEnum('outcome', ['pass', 'warn', 'fail']).notNull(),
     delta: exactVarchar('delta', { length: 8 }).notNull(),
     coverage: decimal('coverage', { precision: 5, scale: 2, mode: 'number' }).notNull(),
+    /** Lowercase hex commit of the run, or null when the client did not send one. */
+    commit: exactVarchar('commit', { length: 64 }),
     createdAt: timestamp('created_at').notNull(),
     /**
      * True for `pass` and `warn`: lets the baseline lookup read one index entry instead of
@@ -136,13 +138,19 @@ export const executions = mysqlTable(
   ],
 );
 
-/** Per-repository execution totals, incremented in the insert's transaction. */
+/**
+ * Per-repository execution totals and a pointer to the newest record, both maintained in the
+ * insert's transaction so listing an organisation's repositories reads one row per repository.
+ */
 export const executionCounters = mysqlTable(
   'execution_counters',
   {
     orgId: exactVarchar('org_id', ID).notNull(),
     repo: exactVarchar('repo', NAME).notNull(),
     total: bigint('total', { mode: 'number', unsigned: true }).notNull(),
+    /** Id of the newest record (`created_at` desc, then `id` desc). */
+    latestId: exactVarchar('latest_id', ID),
+    latestCreatedAt: timestamp('latest_created_at'),
   },
   (t) => [primaryKey({ name: 'execution_counters_pk', columns: [t.orgId, t.repo] })],
 );

@@ -64,7 +64,7 @@ if (serverUrl === undefined || serverUrl === '') {
       const connection = await createConnection(url);
       try {
         const [rows] = await connection.query('SELECT COUNT(*) AS n FROM __drizzle_migrations');
-        expect((rows as Array<{ n: number }>)[0]?.n).toBe(1);
+        expect((rows as Array<{ n: number }>)[0]?.n).toBe(2);
       } finally {
         await connection.end();
       }

@@ -88,6 +88,8 @@ export const executions = sqliteTable(
     outcome: text('outcome', { enum: ['pass', 'warn', 'fail'] }).notNull(),
     delta: text('delta').notNull(),
     coverage: real('coverage').notNull(),
+    /** Lowercase hex commit of the run, or null when the client did not send one. */
+    commit: text('commit'),
     createdAt: timestamp('created_at').notNull(),
   },
   (t) => [
@@ -107,13 +109,19 @@ export const executions = sqliteTable(
   ],
 );
 
-/** Per-repository execution totals, incremented in the insert's transaction. */
+/**
+ * Per-repository execution totals and a pointer to the newest record, both maintained in the
+ * insert's transaction so listing an organisation's repositories reads one row per repository.
+ */
 export const executionCounters = sqliteTable(
   'execution_counters',
   {
     orgId: text('org_id').notNull(),
     repo: text('repo').notNull(),
     total: integer('total').notNull(),
+    /** Id of the newest record (`created_at` desc, then `id` desc). */
+    latestId: text('latest_id'),
+    latestCreatedAt: timestamp('latest_created_at'),
   },
   (t) => [primaryKey({ name: 'execution_counters_pk', columns: [t.orgId, t.repo] })],
 );

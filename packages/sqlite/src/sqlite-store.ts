@@ -3,6 +3,7 @@ import {
   type ListExecutionsQuery,
   type Organisation,
   type Plan,
+  type RepositorySummary,
   type SessionRecord,
   type Store,
   StoreConflictError,
@@ -60,10 +61,25 @@ const executionColumns = {
   outcome: executions.outcome,
   delta: executions.delta,
   coverage: executions.coverage,
+  commit: executions.commit,
   createdAt: executions.createdAt,
 };
 
 const newestFirst = [desc(executions.createdAt), desc(executions.id)];
+
+/** True when the row being upserted points at a newer record than the stored counter row. */
+const EXCLUDED_IS_NEWER = sql.raw(
+  `("latest_id" IS NULL OR excluded."latest_created_at" > "latest_created_at" OR (excluded."latest_created_at" = "latest_created_at" AND excluded."latest_id" > "latest_id"))`,
+);
+
+/** The counter row of a repository's first record. */
+const firstCounterRow = (record: ExecutionRecord) => ({
+  orgId: record.orgId,
+  repo: record.repo,
+  total: 1,
+  latestId: record.id,
+  latestCreatedAt: wholeSeconds(record.createdAt),
+});
 
 /** Coverage kept to two decimals, as MySQL's `DECIMAL(5,2)` does. */
 const twoDecimals = (value: number): number => Math.round(value * 100) / 100;
@@ -321,10 +337,15 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
             }),
             db
               .insert(executionCounters)
-              .values({ orgId: record.orgId, repo: record.repo, total: 1 })
+              .values(firstCounterRow(record))
               .onConflictDoUpdate({
                 target: [executionCounters.orgId, executionCounters.repo],
-                set: { total: sql`${executionCounters.total} + 1` },
+                // SQLite evaluates every SET expression against the row before the update.
+                set: {
+                  total: sql`"total" + 1`,
+                  latestId: sql`CASE WHEN ${EXCLUDED_IS_NEWER} THEN excluded."latest_id" ELSE "latest_id" END`,
+                  latestCreatedAt: sql`CASE WHEN ${EXCLUDED_IS_NEWER} THEN excluded."latest_created_at" ELSE "latest_created_at" END`,
+                },
               }),
           ]);
         },
@@ -362,6 +383,17 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
             .where(and(eq(executionCounters.orgId, orgId), eq(executionCounters.repo, repo))),
         );
         return row?.total ?? 0;
+      }),
+
+    listRepositories: (orgId: string) =>
+      guard('executions', 'listRepositories', async (): Promise<RepositorySummary[]> => {
+        const rows = await db
+          .select({ total: executionCounters.total, latest: executionColumns })
+          .from(executionCounters)
+          .innerJoin(executions, eq(executions.id, executionCounters.latestId))
+          .where(eq(executionCounters.orgId, orgId))
+          .orderBy(desc(executionCounters.latestCreatedAt), desc(executionCounters.latestId));
+        return rows.map(({ total, latest }) => ({ repo: latest.repo, total, latest }));
       }),
 
     findBaseline: (orgId: string, repo: string, branch: string) =>

@@ -67,7 +67,7 @@ describe('sqlite store', () => {
     const store = await createSqliteStore({ url });
     await store.close();
 
-    expect(await firstRow(url, 'SELECT COUNT(*) AS n FROM __drizzle_migrations')).toEqual({ n: 1 });
+    expect(await firstRow(url, 'SELECT COUNT(*) AS n FROM __drizzle_migrations')).toEqual({ n: 2 });
   });
 
   it('keeps coverage to two decimals, like a DECIMAL(5,2) column', async () => {

@@ -5,6 +5,7 @@ import {
   type ListExecutionsQuery,
   type Organisation,
   type Plan,
+  type RepositorySummary,
   type SessionRecord,
   type Store,
   StoreConflictError,
@@ -17,6 +18,8 @@ interface RepoExecutions {
   all: SortedExecutions;
   byBranch: Map<string, SortedExecutions>;
   count: number;
+  /** The newest record: what a SQL store keeps on its counter row. */
+  latest: ExecutionRecord | null;
 }
 
 /** Records go in and out as deep copies, so no caller can reach the stored objects. */
@@ -200,6 +203,7 @@ class MemoryStore implements Store {
     repo.all.insert(stored);
     branch.insert(stored);
     repo.count += 1;
+    if (repo.latest === null || compareOldestFirst(repo.latest, stored) < 0) repo.latest = stored;
     this.#executionIds.add(record.id);
   }
 
@@ -212,6 +216,17 @@ class MemoryStore implements Store {
   async countExecutions(orgId: string, repo: string): Promise<number> {
     this.#assertOpen();
     return this.#findRepo(orgId, repo)?.count ?? 0;
+  }
+
+  async listRepositories(orgId: string): Promise<RepositorySummary[]> {
+    this.#assertOpen();
+    const summaries: RepositorySummary[] = [];
+    for (const [repo, executions] of this.#executionsByOrg.get(orgId) ?? []) {
+      if (executions.latest) {
+        summaries.push({ repo, total: executions.count, latest: copy(executions.latest) });
+      }
+    }
+    return summaries.sort((a, b) => compareOldestFirst(b.latest, a.latest));
   }
 
   async findBaseline(orgId: string, repo: string, branch: string): Promise<ExecutionRecord | null> {
@@ -288,7 +303,7 @@ class MemoryStore implements Store {
     }
     let executions = repos.get(repo);
     if (!executions) {
-      executions = { all: new SortedExecutions(), byBranch: new Map(), count: 0 };
+      executions = { all: new SortedExecutions(), byBranch: new Map(), count: 0, latest: null };
       repos.set(repo, executions);
     }
     return executions;

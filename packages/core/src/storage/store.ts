@@ -80,7 +80,18 @@ export interface ExecutionRecord {
   delta: string;
   /** Coverage percentage with two decimals, 0..100. */
   coverage: number;
+  /** The commit the run covered: 7-64 lowercase hex characters, or null when not given. */
+  commit: string | null;
   createdAt: Date;
+}
+
+/** One repository of an organisation as its per-repository counter knows it. */
+export interface RepositorySummary {
+  repo: string;
+  /** Number of execution records of the repository (the counter, never a scan). */
+  total: number;
+  /** The newest record of the repository (`createdAt` desc, then `id` desc). */
+  latest: ExecutionRecord;
 }
 
 /** Position after which a page of executions continues (exclusive). */
@@ -174,7 +185,8 @@ export interface SessionStore {
 /** Execution records with an O(1) per-repository total. */
 export interface ExecutionStore {
   /**
-   * Inserts the record and increments the per-(org, repo) counter in the same transaction;
+   * Inserts the record and, in the same transaction, increments the per-(org, repo) counter
+   * and moves its latest-record pointer when the record is newer than the current one;
    * throws {@link StoreConflictError} (and counts nothing) when the id exists.
    */
   insertExecution(record: ExecutionRecord): Promise<void>;
@@ -182,6 +194,12 @@ export interface ExecutionStore {
   listExecutions(query: ListExecutionsQuery): Promise<ExecutionRecord[]>;
   /** The per-repository counter (never a COUNT(*) scan); 0 for an unknown repo. */
   countExecutions(orgId: string, repo: string): Promise<number>;
+  /**
+   * The organisation's repositories from the per-repository counters (O(repositories), never
+   * a scan of executions), most recently active first: latest `createdAt` desc, then latest
+   * `id` desc.
+   */
+  listRepositories(orgId: string): Promise<RepositorySummary[]>;
   /** Latest `pass` or `warn` record of the repo on `branch`: the baseline of the next run. */
   findBaseline(orgId: string, repo: string, branch: string): Promise<ExecutionRecord | null>;
   /** Latest record of any outcome of the repo on `branch`: what the badge shows. */

@@ -111,6 +111,7 @@ export function buildExecution(overrides: Partial<ExecutionRecord> = {}): Execut
     outcome: 'pass',
     delta: '0.00',
     coverage: 80,
+    commit: null,
     createdAt: new Date(FIXTURE_TIME),
     ...overrides,
   };

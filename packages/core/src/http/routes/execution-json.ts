@@ -1,7 +1,7 @@
 import type { ExecutionRecord } from '../../storage/store.js';
 import { formatTimestamp } from '../../time/timestamp.js';
 
-/** The wire form of an execution record: the spec's six fields plus `coverage`. */
+/** The wire form of an execution record: the spec's six fields plus `coverage` and `commit`. */
 export interface ExecutionJson {
   id: string;
   repo: string;
@@ -9,6 +9,8 @@ export interface ExecutionJson {
   outcome: ExecutionRecord['outcome'];
   delta: string;
   coverage: number;
+  /** Lowercase hex commit, or null when the run was posted without one. */
+  commit: string | null;
   created_at: string;
 }
 
@@ -21,6 +23,7 @@ export function executionToJson(record: ExecutionRecord): ExecutionJson {
     outcome: record.outcome,
     delta: record.delta,
     coverage: record.coverage,
+    commit: record.commit,
     created_at: formatTimestamp(record.createdAt),
   };
 }

@@ -20,13 +20,14 @@ export const EXECUTIONS_LIMIT = { default: 10, max: 100 } as const;
 const LIMIT_SHAPE = /^[1-9][0-9]{0,2}$/;
 
 /** Sessions act for their whole organisation; API tokens need the `execute` scope. */
-function requireExecuteScope(identity: Identity): void {
+export function requireExecuteScope(identity: Identity): void {
   if (identity.kind === 'token' && !hasScope(identity.scopes, 'execute')) {
     throw new ApiError(403, ERRORS.forbidden);
   }
 }
 
-function requireQueryParameter(params: URLSearchParams, name: string): string {
+/** A non-empty query parameter, else `400 missing required parameter: <name>`. */
+export function requireQueryParameter(params: URLSearchParams, name: string): string {
   const value = params.get(name);
   if (value === null || value === '') {
     throw new ApiError(400, `missing required parameter: ${name}`);
@@ -44,8 +45,9 @@ function parseLimit(value: string | null): number {
 }
 
 /**
- * `GET /v1/executions?org&repo&limit[&cursor]`. Check order: 401 token, 403 missing
- * `execute`, 400 missing `org`/`repo`, 400 bad `limit`, 403 organisation mismatch.
+ * `GET /v1/executions?org&repo&limit[&cursor]`, with an `execute` API token or a session
+ * (Bearer or cookie) of the organisation. Check order: 401 credential, 403 token without
+ * `execute`, 400 missing `org`/`repo`, 400 bad `limit`/`cursor`, 403 organisation mismatch.
  */
 export const listExecutions: RouteHandler = async (scope) => {
   const identity = await authenticate(scope);
@@ -90,6 +92,12 @@ const NAME = z
   .max(255)
   .regex(/^[^\p{Cc}]+$/u);
 
+/** A commit hash as git prints it, full (40 or 64) or abbreviated (at least 7); stored lowercase. */
+const COMMIT = z
+  .string()
+  .regex(/^[0-9a-fA-F]{7,64}$/)
+  .transform((commit) => commit.toLowerCase());
+
 const ingestBody = z
   .object({
     org: z.string().min(1).optional(),
@@ -97,6 +105,7 @@ const ingestBody = z
     branch: NAME,
     coverage: z.number().min(0).max(100),
     base_branch: NAME.default('main'),
+    commit: COMMIT.nullable().optional(),
     warn_threshold: z.number().positive().max(100).default(0.5),
     fail_threshold: z.number().positive().max(100).default(1.0),
   })
@@ -131,6 +140,7 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     outcome: gate.outcome,
     delta: gate.delta,
     coverage: gate.coverage,
+    commit: input.commit ?? null,
     createdAt: wholeSeconds(clock.now()),
   };
   await infra(logger, 'executions', () => store.insertExecution(record));

@@ -4,9 +4,11 @@ import type { Route } from '../router.js';
 import type { RouteHandler } from '../services.js';
 import { postAuthValidate } from './auth-validate.js';
 import { getBadge } from './badge.js';
+import { getCurrentSession } from './current-session.js';
 import { createExecution, listExecutions } from './executions.js';
 import { getHealth, getReadiness } from './health.js';
 import { oauthRoutes } from './oauth.js';
+import { listRepos } from './repos.js';
 import { createSession, deleteSession } from './sessions.js';
 import {
   createToken,
@@ -32,6 +34,8 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
     { method: 'POST', pattern: '/v1/auth/validate', handler: postAuthValidate },
     { method: 'GET', pattern: '/v1/executions', handler: listExecutions },
     { method: 'POST', pattern: '/v1/executions', handler: createExecution },
+    { method: 'GET', pattern: '/v1/repos', handler: listRepos },
+    { method: 'GET', pattern: '/v1/session', handler: getCurrentSession },
     { method: 'POST', pattern: '/v1/sessions/create', handler: createSession },
     { method: 'DELETE', pattern: '/v1/sessions/{session_id}', handler: deleteSession },
     { method: 'GET', pattern: '/v1/tokens', handler: listTokens },

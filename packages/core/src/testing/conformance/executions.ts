@@ -228,6 +228,99 @@ export function describeExecutions(store: StoreUnderTest): void {
       expect(listed.map((record) => record.delta)).toEqual([...deltas].reverse());
     });
 
+    it('round-trips the commit: lowercase hex up to 64 characters, or null', async () => {
+      const where = await givenRepo();
+      const records = [null, 'abcdef0', 'f'.repeat(40), '0123456789abcdef'.repeat(4)].map(
+        (commit, offset) =>
+          buildExecution({ ...where, commit, createdAt: secondsAfter(FIXTURE_TIME, offset) }),
+      );
+      for (const record of records) await store().insertExecution(record);
+
+      expect(await store().listExecutions({ ...where, limit: 10 })).toEqual(newestFirst(records));
+    });
+
+    describe('repositories', () => {
+      it('lists each repository once with its total and newest record, most recently active first', async () => {
+        const orgId = await givenOrganisation(store());
+        const quiet = buildExecution({ orgId, repo: 'quiet', createdAt: FIXTURE_TIME });
+        const busyOld = buildExecution({
+          orgId,
+          repo: 'busy',
+          createdAt: secondsAfter(FIXTURE_TIME, 1),
+        });
+        const busyNew = buildExecution({
+          orgId,
+          repo: 'busy',
+          branch: 'feature',
+          outcome: 'fail',
+          delta: '-2.00',
+          coverage: 71.5,
+          commit: 'abcdef1',
+          createdAt: secondsAfter(FIXTURE_TIME, 5),
+        });
+        const middle = buildExecution({
+          orgId,
+          repo: 'middle',
+          createdAt: secondsAfter(FIXTURE_TIME, 3),
+        });
+        for (const record of [busyNew, quiet, middle, busyOld])
+          await store().insertExecution(record);
+
+        expect(await store().listRepositories(orgId)).toEqual([
+          { repo: 'busy', total: 2, latest: busyNew },
+          { repo: 'middle', total: 1, latest: middle },
+          { repo: 'quiet', total: 1, latest: quiet },
+        ]);
+      });
+
+      it('keeps the newest record when an older one is inserted later, ties broken by id', async () => {
+        const where = await givenRepo();
+        const [low, high] = [1, 2].map(() => buildExecution({ ...where, createdAt: FIXTURE_TIME }));
+        const older = buildExecution({ ...where, createdAt: secondsAfter(FIXTURE_TIME, -10) });
+        for (const record of [high!, low!, older]) await store().insertExecution(record);
+
+        expect(await store().listRepositories(where.orgId)).toEqual([
+          { repo: where.repo, total: 3, latest: high },
+        ]);
+      });
+
+      it('orders repositories with the same latest instant by latest id, highest first', async () => {
+        const orgId = await givenOrganisation(store());
+        const first = buildExecution({ orgId, repo: 'a' });
+        const second = buildExecution({ orgId, repo: 'b' });
+        await store().insertExecution(second);
+        await store().insertExecution(first);
+
+        expect((await store().listRepositories(orgId)).map((summary) => summary.repo)).toEqual([
+          'b',
+          'a',
+        ]);
+      });
+
+      it("lists nothing for an organisation without records and never another's repositories", async () => {
+        const where = await givenRepo();
+        await store().insertExecution(buildExecution({ ...where }));
+
+        expect(await store().listRepositories(await givenOrganisation(store()))).toEqual([]);
+        expect((await store().listRepositories(where.orgId)).map((s) => s.repo)).toEqual([
+          where.repo,
+        ]);
+      });
+
+      it('does not move the counter when a duplicate id is rejected', async () => {
+        const where = await givenRepo();
+        const record = buildExecution({ ...where });
+        await store().insertExecution(record);
+        await expect(
+          store().insertExecution({ ...record, createdAt: secondsAfter(FIXTURE_TIME, 60) }),
+        ).rejects.toBeInstanceOf(StoreConflictError);
+
+        expect(await store().listRepositories(where.orgId)).toEqual([
+          { repo: where.repo, total: 1, latest: record },
+        ]);
+      });
+    });
+
     describe('baseline', () => {
       it('is the latest pass or warn record on the branch, skipping later failures', async () => {
         const where = await givenRepo();

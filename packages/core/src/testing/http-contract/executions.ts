@@ -200,6 +200,60 @@ export function executionsContract(options: HttpContractOptions): void {
       expect(await ctx.store.countExecutions(org.id, 'x')).toBe(0);
     });
 
+    it('records an optional commit in lowercase and returns it, null when absent', async () => {
+      await setup();
+      const withCommit = await ingest(ctx, token, {
+        repo: 'hashes',
+        branch: 'main',
+        coverage: 80,
+        commit: 'ABCDEF0123456789ABCDEF0123456789ABCDEF01',
+      });
+      expect(withCommit.status).toBe(201);
+      const recorded = (await withCommit.json()) as Record<string, unknown>;
+      expect(recorded.commit).toBe('abcdef0123456789abcdef0123456789abcdef01');
+      const without = await ingest(ctx, token, { repo: 'hashes', branch: 'main', coverage: 80 });
+      expect(((await without.json()) as Record<string, unknown>).commit).toBeNull();
+      const explicitNull = await ingest(ctx, token, {
+        repo: 'hashes',
+        branch: 'main',
+        coverage: 80,
+        commit: null,
+      });
+      expect(((await explicitNull.json()) as Record<string, unknown>).commit).toBeNull();
+      const short = await ingest(ctx, token, {
+        repo: 'hashes',
+        branch: 'main',
+        coverage: 80,
+        commit: 'abc1234',
+      });
+      expect(((await short.json()) as Record<string, unknown>).commit).toBe('abc1234');
+
+      const listed = (await (await list(ctx, token, `?org=${org.slug}&repo=hashes`)).json()) as {
+        executions: { commit: string | null }[];
+      };
+      expect(listed.executions.map((e) => e.commit)).toEqual([
+        'abc1234',
+        null,
+        null,
+        'abcdef0123456789abcdef0123456789abcdef01',
+      ]);
+    });
+
+    it('refuses a commit that is not 7-64 hex characters with 400 and stores nothing', async () => {
+      await setup();
+      for (const commit of ['abc123', 'g'.repeat(40), 'a'.repeat(65), '', 1234567, ' abcdef0']) {
+        const response = await ingest(ctx, token, {
+          repo: 'bad-commit',
+          branch: 'main',
+          coverage: 80,
+          commit,
+        });
+        expect(response.status, JSON.stringify(commit)).toBe(400);
+        expect(await response.json()).toEqual({ error: 'invalid parameter: commit' });
+      }
+      expect(await ctx.store.countExecutions(org.id, 'bad-commit')).toBe(0);
+    });
+
     it('refuses ingest for another organisation with 403', async () => {
       await setup();
       const response = await ingest(ctx, token, {
@@ -235,6 +289,7 @@ export function executionsContract(options: HttpContractOptions): void {
       expect(Object.keys(byDefault).sort()).toEqual(['executions', 'total']);
       expect(Object.keys(byDefault.executions[0] as object).sort()).toEqual([
         'branch',
+        'commit',
         'coverage',
         'created_at',
         'delta',

@@ -3,6 +3,7 @@ import { auditContract } from './audit.js';
 import { authValidateContract } from './auth-validate.js';
 import { badgeContract } from './badge.js';
 import { crossCuttingContract } from './cross-cutting.js';
+import { dashboardReadsContract } from './dashboard-reads.js';
 import { executionsContract } from './executions.js';
 import type { HttpContractOptions } from './harness.js';
 import { internalErrorsContract } from './internal-errors.js';
@@ -18,6 +19,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
   describe(`HTTP contract: ${name}`, () => {
     crossCuttingContract(options);
     executionsContract(options);
+    dashboardReadsContract(options);
     authValidateContract(options);
     sessionsContract(options);
     tokensContract(options);

@@ -246,6 +246,8 @@ const OPS = {
   list: 'GET /v1/executions',
   ingest: 'POST /v1/executions',
   createSession: 'POST /v1/sessions/create',
+  currentSession: 'GET /v1/session',
+  repos: 'GET /v1/repos',
   logout: 'DELETE /v1/sessions/{session_id}',
   listTokens: 'GET /v1/tokens',
   createToken: 'POST /v1/tokens',
@@ -271,6 +273,7 @@ export async function runScenario(s: Scenario): Promise<void> {
   const fixtures = await createCredentials(s);
   await readTokens(s, fixtures);
   await executions(s, fixtures);
+  await dashboardReads(s, fixtures);
   await validation(s, fixtures);
   await changeTokens(s, fixtures);
   await badges(s, fixtures);
@@ -380,7 +383,8 @@ async function readTokens(s: Scenario, f: Fixtures): Promise<void> {
 async function executions(s: Scenario, f: Fixtures): Promise<void> {
   const ingest = (body: unknown, headers: Record<string, string>, api = s.api) =>
     s.send(OPS.ingest, '/v1/executions', jsonInit('POST', body, headers), api);
-  await ingest(run(84.13), f.asToken);
+  await ingest({ ...run(84.13), commit: 'ABCDEF0123456789abcdef0123456789ABCDEF01' }, f.asToken);
+  await ingest({ ...run(84.2), commit: 'xyz' }, f.asToken);
   await ingest({ ...run(83.9, 'feature/login'), org: f.org.slug }, f.asToken);
   await ingest(run(81, 'feature/drop'), f.asSession);
   await ingest(
@@ -420,6 +424,29 @@ async function executions(s: Scenario, f: Fixtures): Promise<void> {
   await list(query, bearer(f.noExecute));
   await list(`org=${f.other.slug}&repo=web`, f.asToken);
   await list(query, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
+}
+
+/** The dashboard's reads: the presenting session and the organisation's repositories. */
+async function dashboardReads(s: Scenario, f: Fixtures): Promise<void> {
+  const current = (headers: Record<string, string>, api = s.api) =>
+    s.send(OPS.currentSession, '/v1/session', { headers }, api);
+  await current(f.asSession);
+  await current(f.cookie);
+  await current({});
+  await current(f.asToken);
+  await current(bearer(WELL_FORMED_SESSION_TOKEN), s.brokenApi);
+
+  const repos = (search: string, headers: Record<string, string> = {}, api = s.api) =>
+    s.send(OPS.repos, `/v1/repos${search}`, { headers }, api);
+  const query = `?org=${encodeURIComponent(f.org.slug)}`;
+  await repos(query, f.asToken);
+  await repos(query, f.cookie);
+  await repos(`?org=${encodeURIComponent(f.other.slug)}`, bearer(f.otherSession.token));
+  await repos('', f.asSession);
+  await repos(query);
+  await repos(query, bearer(f.noExecute));
+  await repos(`?org=${encodeURIComponent(f.other.slug)}`, f.asSession);
+  await repos(query, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
 }
 
 async function validation(s: Scenario, f: Fixtures): Promise<void> {
@@ -604,6 +631,8 @@ async function rateLimits(s: Scenario, f: Fixtures): Promise<void> {
   await s.send(OPS.list, list, { headers });
   await s.send(OPS.ingest, '/v1/executions', jsonInit('POST', run(80), headers));
   await s.send(OPS.validate, '/v1/auth/validate', { method: 'POST', headers });
+  await s.send(OPS.repos, `/v1/repos?org=${f.limited.slug}`, { headers });
+  await s.send(OPS.currentSession, '/v1/session', { headers });
   await s.send(OPS.listTokens, '/v1/tokens', { headers });
   await s.send(OPS.createToken, '/v1/tokens', jsonInit('POST', { name: 'x' }, headers));
   await s.send(OPS.getToken, f.tokenPath, { headers });

@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import type { Organisation } from '../../storage/store.js';
+import { type ContractContext, type HttpContractOptions, useContractServer } from './harness.js';
+
+const COOKIE_NAME = 'covgate_session';
+
+function get(ctx: ContractContext, path: string, headers: Record<string, string> = {}) {
+  return ctx.request(path, { headers });
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const cookie = (token: string) => ({ cookie: `${COOKIE_NAME}=${token}` });
+
+async function ingest(ctx: ContractContext, token: string, body: Record<string, unknown>) {
+  const response = await ctx.request('/v1/executions', {
+    method: 'POST',
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(201);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/** `GET /v1/session`, `GET /v1/repos` and session access to `GET /v1/executions`. */
+export function dashboardReadsContract(options: HttpContractOptions): void {
+  describe('dashboard reads', () => {
+    const ctx = useContractServer(options);
+    let org: Organisation;
+
+    describe('GET /v1/session', () => {
+      it('answers the presenting session, by Bearer and by cookie alike', async () => {
+        org = await ctx.createOrganisation('team');
+        const created = await ctx.request('/v1/sessions/create', {
+          method: 'POST',
+          headers: { ...bearer(ctx.serviceToken), 'content-type': 'application/json' },
+          body: JSON.stringify({ user_id: 'usr_reader', org_id: org.id }),
+        });
+        const session = (await created.json()) as Record<string, string>;
+        const expected = {
+          session_id: session.session_id,
+          user_id: 'usr_reader',
+          org_id: org.id,
+          org: org.slug,
+          plan: 'team',
+          expires_at: session.expires_at,
+        };
+        for (const headers of [bearer(session.token!), cookie(session.token!)]) {
+          const response = await get(ctx, '/v1/session', headers);
+          expect(response.status).toBe(200);
+          expect(await response.json()).toEqual(expected);
+        }
+      });
+
+      it('answers 403 forbidden to an API token, like token management', async () => {
+        org = await ctx.createOrganisation();
+        const { secret } = await ctx.createToken(org);
+        const response = await get(ctx, '/v1/session', bearer(secret));
+        expect(response.status).toBe(403);
+        expect(await response.json()).toEqual({ error: 'forbidden' });
+      });
+
+      it('answers 401 invalid token without a credential, for an unknown or ended session', async () => {
+        org = await ctx.createOrganisation();
+        const ended = await ctx.createSession(org);
+        const logout = await ctx.request(`/v1/sessions/${ended.sessionId}`, {
+          method: 'DELETE',
+          headers: bearer(ended.token),
+        });
+        expect(logout.status).toBe(204);
+        for (const headers of [
+          {},
+          bearer(`cvgs_${'0'.repeat(43)}`),
+          cookie('cvgs_unknown'),
+          bearer(ended.token),
+        ]) {
+          const response = await get(ctx, '/v1/session', headers);
+          expect(response.status, JSON.stringify(headers)).toBe(401);
+          expect(await response.json()).toEqual({ error: 'invalid token' });
+        }
+      });
+    });
+
+    describe('GET /v1/repos', () => {
+      it('lists repositories with totals and their newest record, most recently active first', async () => {
+        org = await ctx.createOrganisation();
+        const { secret, sessionToken } = await ctx.createToken(org);
+        await ingest(ctx, secret, { repo: 'api', branch: 'main', coverage: 80 });
+        ctx.clock.advance(1000);
+        const web = await ingest(ctx, secret, { repo: 'web', branch: 'main', coverage: 70 });
+        ctx.clock.advance(1000);
+        const api = await ingest(ctx, secret, {
+          repo: 'api',
+          branch: 'feature',
+          coverage: 79,
+          commit: 'ABCDEF1',
+        });
+        const expected = {
+          repos: [
+            { repo: 'api', total: 2, latest: api },
+            { repo: 'web', total: 1, latest: web },
+          ],
+        };
+        for (const headers of [bearer(secret), bearer(sessionToken), cookie(sessionToken)]) {
+          const response = await get(ctx, `/v1/repos?org=${org.slug}`, headers);
+          expect(response.status).toBe(200);
+          expect(await response.json()).toEqual(expected);
+        }
+        const listed = (await (
+          await get(ctx, `/v1/executions?org=${org.slug}&repo=api&limit=1`, bearer(secret))
+        ).json()) as { executions: unknown[] };
+        expect(listed.executions[0]).toEqual(api);
+      });
+
+      it('answers an empty list for an organisation without executions', async () => {
+        org = await ctx.createOrganisation();
+        const session = await ctx.createSession(org);
+        const response = await get(ctx, `/v1/repos?org=${org.slug}`, bearer(session.token));
+        expect(response.status).toBe(200);
+        expect(await response.json()).toEqual({ repos: [] });
+      });
+
+      it('checks 401, then the execute scope, then org presence, then the organisation', async () => {
+        org = await ctx.createOrganisation();
+        const other = await ctx.createOrganisation();
+        const session = await ctx.createSession(org);
+        const noScope = await ctx.insertToken(org, ['other']);
+        const cases: [Record<string, string>, string, number, string][] = [
+          [{}, '', 401, 'invalid token'],
+          [bearer(noScope.secret), '', 403, 'forbidden'],
+          [bearer(session.token), '', 400, 'missing required parameter: org'],
+          [cookie(session.token), '?org=', 400, 'missing required parameter: org'],
+          [bearer(session.token), `?org=${other.slug}`, 403, 'forbidden'],
+          [cookie(session.token), `?org=${other.slug}`, 403, 'forbidden'],
+        ];
+        for (const [headers, query, status, error] of cases) {
+          const response = await get(ctx, `/v1/repos${query}`, headers);
+          expect(response.status, `${JSON.stringify(headers)} ${query}`).toBe(status);
+          expect(await response.json()).toEqual({ error });
+        }
+      });
+    });
+
+    describe('GET /v1/executions with a session', () => {
+      it('lists the session organisation executions by Bearer session and by cookie', async () => {
+        org = await ctx.createOrganisation();
+        const { secret, sessionToken } = await ctx.createToken(org);
+        const record = await ingest(ctx, secret, { repo: 'app', branch: 'main', coverage: 90 });
+        for (const headers of [bearer(sessionToken), cookie(sessionToken)]) {
+          const response = await get(ctx, `/v1/executions?org=${org.slug}&repo=app`, headers);
+          expect(response.status).toBe(200);
+          expect(await response.json()).toEqual({ executions: [record], total: 1 });
+        }
+      });
+
+      it('answers 400 for missing parameters and 403 forbidden for another organisation', async () => {
+        org = await ctx.createOrganisation();
+        const other = await ctx.createOrganisation();
+        const session = await ctx.createSession(org);
+        const cases: [Record<string, string>, string, number, string][] = [
+          [cookie('cvgs_unknown'), `?org=${org.slug}&repo=r`, 401, 'invalid token'],
+          [cookie(session.token), '?repo=r', 400, 'missing required parameter: org'],
+          [bearer(session.token), `?org=${org.slug}`, 400, 'missing required parameter: repo'],
+          [
+            cookie(session.token),
+            `?org=${org.slug}&repo=r&limit=0`,
+            400,
+            'invalid parameter: limit',
+          ],
+          [bearer(session.token), `?org=${other.slug}&repo=r`, 403, 'forbidden'],
+          [cookie(session.token), `?org=${other.slug}&repo=r`, 403, 'forbidden'],
+        ];
+        for (const [headers, query, status, error] of cases) {
+          const response = await get(ctx, `/v1/executions${query}`, headers);
+          expect(response.status, `${JSON.stringify(headers)} ${query}`).toBe(status);
+          expect(await response.json()).toEqual({ error });
+        }
+      });
+    });
+  });
+}
