@@ -1,7 +1,7 @@
-import type { RateLimitOptions } from '@covgate/core';
+import type { RateLimitOptions, VerificationThrottleOptions } from '@covgate/core';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 
 /** Bound of every Redis command and of opening the connection, in milliseconds. */
 export const REDIS_DEADLINE_MS = 2_000;
@@ -9,6 +9,11 @@ export const REDIS_DEADLINE_MS = 2_000;
 /** Rate-limit counters in Redis, shared by every process of a deployment. */
 export interface RedisRateLimit {
   createLimiter: NonNullable<RateLimitOptions['createLimiter']>;
+  /**
+   * Failed-verification counters in Redis, shared by every process; while Redis fails
+   * they fall back to process memory (`insuranceLimiter`), so throttling never stops.
+   */
+  createThrottleLimiter: NonNullable<VerificationThrottleOptions['createLimiter']>;
   /** Resolves once connected; requests before that are served (fail open). */
   ready: Promise<void>;
   /** Resolves when Redis answers a `PING` within {@link REDIS_DEADLINE_MS}, else rejects. */
@@ -44,6 +49,13 @@ export function redisRateLimit(url: string, logger: Logger): RedisRateLimit {
   return {
     createLimiter: ({ points, duration, keyPrefix }) =>
       new RateLimiterRedis({ storeClient: client, points, duration, keyPrefix }),
+    createThrottleLimiter: (options) =>
+      new RateLimiterRedis({
+        ...options,
+        storeClient: client,
+        keyPrefix: `covgate-vt-${options.keyPrefix}`,
+        insuranceLimiter: new RateLimiterMemory(options),
+      }),
     ready,
     async ping() {
       await client.ping();

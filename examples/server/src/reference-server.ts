@@ -5,6 +5,7 @@ import {
   type CreateApiOptions,
   createApi,
   createPersonalOrganisationResolver,
+  createVerificationThrottle,
   githubCodeHost,
   providerA,
   providerB,
@@ -17,6 +18,7 @@ import { answerClientErrors } from './client-errors.js';
 import type { ServerConfig } from './config.js';
 import { developmentSessionSecret } from './development-secrets.js';
 import { drainOnClose } from './draining-server.js';
+import { redisCachePurges } from './redis-cache-purges.js';
 import { redisRateLimit } from './redis-rate-limit.js';
 
 /** A running reference server. */
@@ -87,14 +89,20 @@ export async function apiOptionsFor(
   const oauth = oauthOptionsFor(config, store);
   if (oauth) options.oauth = oauth;
   const redis = config.redisUrl ? redisRateLimit(config.redisUrl, logger) : undefined;
+  const purges = config.redisUrl ? redisCachePurges(config.redisUrl, logger) : undefined;
   if (redis) {
     options.rateLimit = { ...options.rateLimit, createLimiter: redis.createLimiter };
     options.readinessChecks = [() => redis.ping()];
+    options.verificationThrottle = createVerificationThrottle({
+      createLimiter: redis.createThrottleLimiter,
+    });
   }
+  if (purges) options.cachePurgeBus = purges.bus;
   return {
     options,
     dispose: async () => {
       await redis?.dispose();
+      await purges?.dispose();
     },
   };
 }

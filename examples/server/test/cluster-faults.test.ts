@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { Redis } from 'ioredis';
 import { createConnection } from 'mysql2/promise';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,6 +86,7 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
   let servers: BuiltServer[] = [];
   let slug: string;
   let apiToken: string;
+  let sessionToken: string;
   const started = () => servers as [BuiltServer, BuiltServer];
 
   beforeAll(async () => {
@@ -106,6 +108,12 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
     direct.pathname = `/${database}`;
     databaseUrl = direct.toString();
 
+    // Failed-verification counters of earlier runs (same address, 127.0.0.1) must not count.
+    const cleaner = new Redis(redisUrl);
+    const stale = await cleaner.keys('covgate-vt-*');
+    if (stale.length > 0) await cleaner.del(...stale);
+    cleaner.disconnect();
+
     mysqlProxy = await startFaultProxy({ host: base.hostname, port: Number(base.port || 3306) });
     const redis = new URL(redisUrl);
     redisProxy = await startFaultProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
@@ -121,6 +129,7 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
       sessionLifetimeSeconds: undefined,
     });
     await store.close();
+    sessionToken = boot.sessionToken;
 
     const env = {
       PATH: process.env.PATH,
@@ -237,6 +246,7 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
       expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
     }
     for (const server of started()) {
+      await server.waitForLine(/"msg":"\[executions\] /);
       const messages = jsonLines(server)
         .map((line) => line.msg)
         .filter((msg): msg is string => typeof msg === 'string');
@@ -270,6 +280,8 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
     for (const server of started()) {
       const response = await list(server);
       expect(response.headers.get('ratelimit-limit')).toBe('1000000');
+      // The log line may reach this test's pipe after the response does.
+      await server.waitForLine(/limiter available again/);
       const messages = jsonLines(server)
         .map((line) => String(line.msg))
         .filter((msg) => msg.startsWith('[ratelimit]'));
@@ -278,6 +290,60 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
       expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
     }
   }, 60_000);
+
+  it('refuses a token on the other process right after a revoke (purge through Redis pub/sub)', async () => {
+    const [a, b] = started();
+    const created = await fetch(`${a.url}/v1/tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sessionToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'revoked' }),
+    });
+    const { id, secret } = (await created.json()) as { id: string; secret: string };
+    const listWith = (server: BuiltServer) =>
+      fetch(`${server.url}/v1/executions?org=${slug}&repo=web`, {
+        headers: { authorization: `Bearer ${secret}` },
+      });
+    // Both processes have verified (and cached) the token.
+    expect((await listWith(a)).status).toBe(200);
+    expect((await listWith(b)).status).toBe(200);
+    const revoked = await fetch(`${a.url}/v1/tokens/${id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${sessionToken}` },
+    });
+    expect(revoked.status).toBe(204);
+    const start = performance.now();
+    let status = 200;
+    while (status !== 401 && performance.now() - start < 15_000) {
+      status = (await listWith(b)).status;
+    }
+    const elapsed = performance.now() - start;
+    console.log(
+      `[cluster] revoke on one process to refusal on the other: ${elapsed.toFixed(1)} ms`,
+    );
+    expect(status).toBe(401);
+    expect(elapsed).toBeLessThan(100);
+  });
+
+  it('shares the failed-verification throttle: 10 wrong guesses split over both processes block the token id', async () => {
+    const [a, b] = started();
+    const created = await fetch(`${a.url}/v1/tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sessionToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'guessed' }),
+    });
+    const { id, secret } = (await created.json()) as { id: string; secret: string };
+    const wrong = `cvg_${id}${secret.endsWith('00000000') ? '11111111' : '00000000'}`;
+    const listWith = (server: BuiltServer, token: string) =>
+      fetch(`${server.url}/v1/executions?org=${slug}&repo=web`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+    for (let i = 0; i < 10; i++) {
+      expect((await listWith(i % 2 === 0 ? a : b, wrong)).status).toBe(401);
+    }
+    // Five failures per process: per-process counters would still let the real token in.
+    expect((await listWith(a, secret)).status).toBe(401);
+    expect((await listWith(b, secret)).status).toBe(401);
+  });
 
   it("answers requests Node's parser refuses in the API's shape, with X-Request-ID, and logs them", async () => {
     const [a] = started();
@@ -291,6 +357,7 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
     );
     expect(huge).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
     expect(huge.endsWith('\r\n\r\n{"error":"request header fields too large"}')).toBe(true);
+    await a.waitForLine(/"parserError":"HPE_HEADER_OVERFLOW"/);
     const logged = jsonLines(a).filter((line) => line.msg === 'request' && line.parserError);
     expect(logged.map((line) => line.status)).toEqual([400, 431]);
   });

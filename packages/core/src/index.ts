@@ -50,6 +50,7 @@ export * from './storage/memory-store.js';
 export * from './storage/store.js';
 export * from './time/ids.js';
 export * from './time/timestamp.js';
+export type * from './tokens/cache-purge-bus.js';
 export * from './tokens/token-format.js';
 export * from './tokens/token-hash.js';
 export * from './tokens/token-status.js';

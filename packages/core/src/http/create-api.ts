@@ -8,6 +8,7 @@ import { resolveSessionLifetimeSeconds } from '../sessions/session-rules.js';
 import type { Store } from '../storage/store.js';
 import { createIdGenerator } from '../time/ids.js';
 import { type Clock, systemClock } from '../time/timestamp.js';
+import type { CachePurge, CachePurgeBus } from '../tokens/cache-purge-bus.js';
 import { createTokenHasher, type TokenHasher } from '../tokens/token-hash.js';
 import {
   createVerificationThrottle,
@@ -86,10 +87,30 @@ export interface CreateApiOptions {
    * `PING`); each must answer within 2 s.
    */
   readinessChecks?: readonly ReadinessCheck[];
+  /**
+   * Carries verified-token cache purges (revoke, rotate, plan change) to the other processes
+   * of a deployment; without it they see such changes within `tokenCacheTtlMs`.
+   */
+  cachePurgeBus?: CachePurgeBus;
 }
 
 /** Methods of every path for CORS preflights. */
 const PREFLIGHT_METHODS = 'GET, HEAD, POST, PATCH, DELETE, OPTIONS';
+
+/** The verified-token cache, its purges carried to other processes by `cachePurgeBus`. */
+function sharedTokenCache(
+  options: CreateApiOptions,
+  clock: Clock,
+): VerifiedTokenCache<CachedTokenIdentity> {
+  const bus = options.cachePurgeBus;
+  const cache = new VerifiedTokenCache<CachedTokenIdentity>({
+    ttlMs: options.tokenCacheTtlMs ?? 10_000,
+    now: () => clock.now().getTime(),
+    ...(bus ? { onPurge: (purge: CachePurge) => bus.publish(purge) } : {}),
+  });
+  bus?.subscribe((purge) => cache.applyPurge(purge));
+  return cache;
+}
 
 function buildServices(options: CreateApiOptions): ApiServices {
   if (!options.sessionSecret) throw new Error('sessionSecret (SESSION_SECRET) is required');
@@ -114,10 +135,7 @@ function buildServices(options: CreateApiOptions): ApiServices {
     hasher:
       options.tokenHasher ??
       createTokenHasher(options.tokenPepper ? { pepper: options.tokenPepper } : {}),
-    tokenCache: new VerifiedTokenCache<CachedTokenIdentity>({
-      ttlMs: options.tokenCacheTtlMs ?? 10_000,
-      now: () => clock.now().getTime(),
-    }),
+    tokenCache: sharedTokenCache(options, clock),
     throttle: options.verificationThrottle ?? createVerificationThrottle(),
     rateLimiter: createPlanRateLimiter(options.rateLimit ?? {}, logger),
     randomBytes: options.randomBytes ?? ((size) => cryptoRandomBytes(size)),

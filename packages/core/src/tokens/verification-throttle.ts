@@ -1,4 +1,4 @@
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory } from 'rate-limiter-flexible';
 
 /** Who presented a token that failed verification. Absent parts are not throttled. */
 export interface VerificationSubject {
@@ -37,6 +37,19 @@ export interface VerificationThrottleOptions {
   perTokenId?: ThrottleRule;
   /** Default: 30 failures in 60 s block the remote address for 300 s. */
   perRemoteAddress?: ThrottleRule;
+  /**
+   * Where the failure counters live: builds the `rate-limiter-flexible` limiter of one rule
+   * (for example a `RateLimiterRedis` shared by every process). Default: process memory.
+   */
+  createLimiter?: (options: ThrottleLimiterOptions) => RateLimiterAbstract;
+}
+
+/** The `rate-limiter-flexible` options of one throttling rule. */
+export interface ThrottleLimiterOptions {
+  keyPrefix: string;
+  points: number;
+  duration: number;
+  blockDuration: number;
 }
 
 const DEFAULT_PER_TOKEN_ID: ThrottleRule = { failures: 10, windowSeconds: 60, blockSeconds: 300 };
@@ -47,22 +60,26 @@ const DEFAULT_PER_REMOTE_ADDRESS: ThrottleRule = {
 };
 
 /**
- * Creates an in-process verification throttle backed by `rate-limiter-flexible`'s
- * `RateLimiterMemory`. State is per process: with several processes each one throttles on
- * its own, so the effective limit is multiplied by the number of processes.
+ * Creates a verification throttle backed by `rate-limiter-flexible`, by default
+ * `RateLimiterMemory`: state per process, so with several processes each one throttles on
+ * its own and the effective limit is multiplied by the number of processes. Give
+ * `createLimiter` (a `RateLimiterRedis`) to share the counters across processes.
  *
  * @throws RangeError when a rule has a non-positive or non-integer count, or a non-positive duration.
  */
 export function createVerificationThrottle(
   options: VerificationThrottleOptions = {},
 ): VerificationThrottle {
+  const create = options.createLimiter ?? ((o: ThrottleLimiterOptions) => new RateLimiterMemory(o));
   const byTokenId = new RuleLimiter(
     'token-id',
     validRule('perTokenId', options.perTokenId ?? DEFAULT_PER_TOKEN_ID),
+    create,
   );
   const byRemoteAddress = new RuleLimiter(
     'remote-address',
     validRule('perRemoteAddress', options.perRemoteAddress ?? DEFAULT_PER_REMOTE_ADDRESS),
+    create,
   );
   return {
     async isBlocked({ tokenId, remoteAddress }) {
@@ -89,12 +106,16 @@ export const noVerificationThrottle: VerificationThrottle = {
 
 /** One rule applied to one kind of key. */
 class RuleLimiter {
-  private readonly limiter: RateLimiterMemory;
+  private readonly limiter: RateLimiterAbstract;
 
-  constructor(keyPrefix: string, rule: ThrottleRule) {
+  constructor(
+    keyPrefix: string,
+    rule: ThrottleRule,
+    create: (options: ThrottleLimiterOptions) => RateLimiterAbstract,
+  ) {
     // The limiter blocks once consumption exceeds `points`, so allowing `failures - 1` makes
     // the `failures`-th failure the one that starts the block.
-    this.limiter = new RateLimiterMemory({
+    this.limiter = create({
       keyPrefix,
       points: rule.failures - 1,
       duration: rule.windowSeconds,
@@ -113,7 +134,7 @@ class RuleLimiter {
     try {
       await this.limiter.consume(key);
     } catch (rejection) {
-      // The memory limiter rejects with its result object when over the limit: that is the
+      // A limiter rejects with its result object when over the limit: that is the
       // expected outcome here, not an error. Anything else is.
       if (rejection instanceof Error) throw rejection;
     }

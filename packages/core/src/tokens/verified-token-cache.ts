@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { CachePurge } from './cache-purge-bus.js';
 
 /** Settings of {@link VerifiedTokenCache}. */
 export interface VerifiedTokenCacheOptions {
@@ -8,6 +9,8 @@ export interface VerifiedTokenCacheOptions {
   maxEntries?: number;
   /** Clock in epoch ms; injectable so tests are exact. */
   now?: () => number;
+  /** Called after each local purge or clear (to tell other processes); not for {@link VerifiedTokenCache.applyPurge}. */
+  onPurge?: (purge: CachePurge) => void;
 }
 
 interface CacheEntry<T> {
@@ -27,12 +30,14 @@ const DEFAULT_MAX_ENTRIES = 10_000;
  * The cache only answers "this exact raw token verified less than `ttlMs` ago". A hit must
  * still be checked against token status and expiry by the caller, and revoking or rotating a
  * token in this process must call {@link VerifiedTokenCache.purgeTokenId}; other processes
- * see the change at the latest when their entry expires.
+ * see the change through `onPurge` (a `CachePurgeBus`) at once, or at the latest when
+ * their entry expires.
  */
 export class VerifiedTokenCache<T> {
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
+  private readonly onPurge: ((purge: CachePurge) => void) | undefined;
   /** Insertion order is expiry order (one TTL for all), so the first entry is the oldest. */
   private readonly entries = new Map<string, CacheEntry<T>>();
   /** Bumped by every purge and clear; see {@link VerifiedTokenCache.version}. */
@@ -50,6 +55,7 @@ export class VerifiedTokenCache<T> {
     this.ttlMs = ttlMs;
     this.maxEntries = maxEntries;
     this.now = now;
+    this.onPurge = options.onPurge;
   }
 
   /** The value cached for this raw token, or `undefined` when absent or expired. */
@@ -95,16 +101,26 @@ export class VerifiedTokenCache<T> {
 
   /** Forgets every entry of this token id: call it when the token is revoked or rotated. */
   purgeTokenId(tokenId: string): void {
-    this.purges += 1;
-    for (const [key, entry] of this.entries) {
-      if (entry.tokenId === tokenId) this.entries.delete(key);
-    }
+    this.applyPurge({ kind: 'token', tokenId });
+    this.onPurge?.({ kind: 'token', tokenId });
   }
 
   /** Forgets everything. */
   clear(): void {
+    this.applyPurge({ kind: 'all' });
+    this.onPurge?.({ kind: 'all' });
+  }
+
+  /** Applies a purge another process announced, without announcing it again. */
+  applyPurge(purge: CachePurge): void {
     this.purges += 1;
-    this.entries.clear();
+    if (purge.kind === 'all') {
+      this.entries.clear();
+      return;
+    }
+    for (const [key, entry] of this.entries) {
+      if (entry.tokenId === purge.tokenId) this.entries.delete(key);
+    }
   }
 
   private dropExpired(now: number): void {

@@ -123,6 +123,26 @@ describe('VerifiedTokenCache', () => {
     expect(cache.get(TOKEN_B)).toBe('b');
   });
 
+  it('announces its own purges through onPurge and applies announced ones without echoing them', () => {
+    const announced: unknown[] = [];
+    const cache = new VerifiedTokenCache<string>({ onPurge: (purge) => announced.push(purge) });
+    cache.set(TOKEN_A, ID_A, 'a');
+    cache.set(TOKEN_B, ID_B, 'b');
+    cache.purgeTokenId(ID_A);
+    cache.clear();
+    expect(announced).toEqual([{ kind: 'token', tokenId: ID_A }, { kind: 'all' }]);
+    cache.set(TOKEN_A, ID_A, 'a');
+    cache.set(TOKEN_B, ID_B, 'b');
+    const before = cache.version();
+    cache.applyPurge({ kind: 'token', tokenId: ID_B });
+    expect(cache.get(TOKEN_B)).toBeUndefined();
+    expect(cache.get(TOKEN_A)).toBe('a');
+    expect(cache.version()).toBe(before + 1);
+    cache.applyPurge({ kind: 'all' });
+    expect(cache.get(TOKEN_A)).toBeUndefined();
+    expect(announced).toHaveLength(2);
+  });
+
   it('purges by exact id only', () => {
     const cache = new VerifiedTokenCache<string>();
     cache.set(TOKEN_A, ID_A, 'a');
