@@ -13,8 +13,10 @@ import {
 import { createFetchHandler } from '@covgate/fetch';
 import { createNodeHandler } from '@covgate/node-bridge';
 import pino, { type Logger } from 'pino';
+import { answerClientErrors } from './client-errors.js';
 import type { ServerConfig } from './config.js';
 import { developmentSessionSecret } from './development-secrets.js';
+import { drainOnClose } from './draining-server.js';
 import { redisRateLimit } from './redis-rate-limit.js';
 
 /** A running reference server. */
@@ -85,7 +87,10 @@ export async function apiOptionsFor(
   const oauth = oauthOptionsFor(config, store);
   if (oauth) options.oauth = oauth;
   const redis = config.redisUrl ? redisRateLimit(config.redisUrl, logger) : undefined;
-  if (redis) options.rateLimit = { ...options.rateLimit, createLimiter: redis.createLimiter };
+  if (redis) {
+    options.rateLimit = { ...options.rateLimit, createLimiter: redis.createLimiter };
+    options.readinessChecks = [() => redis.ping()];
+  }
   return {
     options,
     dispose: async () => {
@@ -99,18 +104,26 @@ export interface ServedApi {
   server: Server;
   /** `http://host:port` it listens on. */
   url: string;
-  /** Stops accepting connections and waits for in-flight requests. */
+  /**
+   * Stops accepting connections, answers the requests already received (with
+   * `Connection: close`), closes idle keep-alive connections and resolves when all are closed.
+   */
   close(): Promise<void>;
 }
 
-/** Serves an API on `node:http`: the node bridge feeding the Fetch adapter. */
+/**
+ * Serves an API on `node:http`: the node bridge feeding the Fetch adapter. With a `logger`,
+ * requests Node's parser refuses are answered and logged in the API's shape too.
+ */
 export async function serveApi(
   api: CovgateApi,
-  listen: { host: string; port: number; basePath?: string },
+  listen: { host: string; port: number; basePath?: string; logger?: Logger },
 ): Promise<ServedApi> {
   const fetchHandler = createFetchHandler(api, { basePath: listen.basePath });
   const server = createServer(createNodeHandler({ handle: fetchHandler }));
   server.keepAliveTimeout = 5_000;
+  const drain = drainOnClose(server);
+  if (listen.logger) answerClientErrors(server, listen.logger);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(listen.port, listen.host, () => resolve());
@@ -120,11 +133,7 @@ export async function serveApi(
   return {
     server,
     url: `http://${host}:${address.port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }),
+    close: () => drain.close(),
   };
 }
 
@@ -136,7 +145,7 @@ export async function startReferenceServer(
 ): Promise<ReferenceServer> {
   const { options, dispose } = await apiOptionsFor(config, store, logger);
   const api = createApi(options);
-  const served = await serveApi(api, { host: config.host, port: config.port });
+  const served = await serveApi(api, { host: config.host, port: config.port, logger });
   return {
     server: served.server,
     api,

@@ -17,9 +17,11 @@ export {
   type RateLimitOptions,
 } from './http/rate-limit.js';
 export { MAX_BODY_BYTES } from './http/request-body.js';
+export { READINESS_DEADLINE_MS } from './http/routes/health.js';
 export { OAUTH_ERRORS } from './http/routes/oauth.js';
 export { OAUTH_STATE_COOKIE } from './http/routes/oauth-cookies.js';
 export { WEBHOOK_ERRORS } from './http/routes/webhooks.js';
+export type { ReadinessCheck } from './http/services.js';
 export {
   type CodeExchange,
   type CodeHost,

@@ -36,7 +36,7 @@ export interface CovgateExpressOptions {
 /**
  * Express 5 middleware serving covgate: `app.use('/coverage', covgate(api))`.
  *
- * It answers covgate's paths (`/health`, `/v1/...`, `/auth/...`, relative to the mount
+ * It answers covgate's paths (`/health`, `/health/ready`, `/v1/...`, `/auth/...`, relative to the mount
  * point) and calls `next()` for everything else (see `exclusive`), and for methods a Fetch
  * `Request` cannot carry. Failures of covgate itself go to `next(err)`. The client address
  * is `req.ip`, so the application's `trust proxy` setting applies.

@@ -45,7 +45,7 @@ export interface CovgateHapiOptions {
 }
 
 /**
- * Hapi 21 plugin serving covgate's paths (`/health`, `/v1/...`, `/auth/...`) under the
+ * Hapi 21 plugin serving covgate's paths (`/health`, `/health/ready`, `/v1/...`, `/auth/...`) under the
  * registration prefix, and adding the `covgate` auth scheme for host routes:
  *
  * ```ts
@@ -112,13 +112,14 @@ export const covgatePlugin = {
 
     server.auth.scheme('covgate', covgateAuthScheme);
     server.route(
-      (options.exclusive ? ['/{path*}'] : ['/health', '/v1/{path*}', '/auth/{path*}']).map(
-        (path) => ({
-          method: '*',
-          path,
-          options: routeOptions,
-        }),
-      ),
+      (options.exclusive
+        ? ['/{path*}']
+        : ['/health', '/health/ready', '/v1/{path*}', '/auth/{path*}']
+      ).map((path) => ({
+        method: '*',
+        path,
+        options: routeOptions,
+      })),
     );
   },
 } satisfies Plugin<CovgateHapiOptions>;

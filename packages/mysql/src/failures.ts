@@ -1,3 +1,5 @@
+import { StoreFailureError } from '@covgate/core';
+
 /**
  * Component prefixes of infrastructure log lines, the service's five. User look-ups happen
  * only while signing in, so they log as `sessions`.
@@ -13,9 +15,9 @@ export interface StoreLogger {
  * Thrown for infrastructure failures (connection lost, server error...). Its message names
  * the component, the operation and the driver's error code only: never a host name, a query,
  * a parameter or a credential, so it is safe for any layer to show or log. The details went
- * to the store's logger.
+ * to the store's logger, so the API does not log it again.
  */
-export class MySqlStoreError extends Error {
+export class MySqlStoreError extends StoreFailureError {
   /** Driver or server error code, such as `ECONNREFUSED` or `ER_LOCK_WAIT_TIMEOUT`. */
   readonly code: string;
 

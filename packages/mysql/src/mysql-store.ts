@@ -15,6 +15,7 @@ import { and, desc, eq, lt, or, type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/mysql2';
 import { createPool, type Pool, type ResultSetHeader, type SslOptions } from 'mysql2/promise';
 import { parseMySqlUrl } from './connection-url.js';
+import { DEFAULT_DEADLINE_MS, withDeadline } from './deadline.js';
 import { retryDeadlocks } from './deadlock-retry.js';
 import {
   errorCode,
@@ -51,6 +52,11 @@ export interface MySqlStoreOptions {
   ssl?: SslOptions;
   /** Receives infrastructure failure lines (default `console`). */
   logger?: StoreLogger;
+  /**
+   * Milliseconds one store call may take, waiting for a pooled connection, connecting and
+   * querying included (default 2000); past it the call fails with code `ETIMEDOUT`.
+   */
+  deadlineMs?: number;
 }
 
 const executionColumns = {
@@ -94,6 +100,10 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
   const logger = options.logger ?? console;
   const { pool, owned, secrets } = openPool(options);
   const db = drizzle(pool);
+  const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  if (!Number.isInteger(deadlineMs) || deadlineMs < 1) {
+    throw new Error('deadlineMs must be a positive integer');
+  }
 
   async function guard<T>(
     component: StoreComponent,
@@ -102,7 +112,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
     conflict?: string,
   ): Promise<T> {
     try {
-      return await work();
+      return await withDeadline(deadlineMs, work);
     } catch (error) {
       if (error instanceof StoreConflictError) throw error;
       if (conflict !== undefined && isDuplicateKey(error)) throw new StoreConflictError(conflict);
@@ -390,6 +400,12 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
           .delete(webhookEvents)
           .where(and(eq(webhookEvents.provider, provider), eq(webhookEvents.eventId, eventId)));
       }),
+
+    // Not through guard: a load balancer probing a down database every few seconds must
+    // not flood the log; the probe's 503 is the report.
+    ping: async () => {
+      await withDeadline(deadlineMs, () => pool.query('SELECT 1'));
+    },
 
     close: async () => {
       if (owned) await pool.end();

@@ -4,6 +4,9 @@ import type { MySqlUrl, SslMode } from './connection-url.js';
 /** Connection pool size when none is given. */
 export const DEFAULT_POOL_SIZE = 10;
 
+/** Requests allowed to wait for a pooled connection; past it a call fails at once. */
+export const DEFAULT_QUEUE_LIMIT = 100;
+
 /** TLS settings each `sslmode` implies; fields of an explicit `ssl` option override them. */
 const TLS_FOR_MODE: Record<Exclude<SslMode, 'disable'>, SslOptions> = {
   require: { rejectUnauthorized: false, verifyIdentity: false },
@@ -37,15 +40,30 @@ export interface PoolSettings {
   poolSize?: number;
   /** TLS options passed to mysql2; giving them turns TLS on. */
   ssl?: SslOptions;
+  /** Milliseconds a new connection may take to open (default 2000). */
+  connectTimeoutMs?: number;
 }
 
-/** The mysql2 pool options: {@link connectionOptionsFor} plus the pool size. */
+/**
+ * The mysql2 pool options: {@link connectionOptionsFor} plus the pool size, a connect
+ * timeout and a bounded wait queue ({@link DEFAULT_QUEUE_LIMIT}), so a stalled server
+ * cannot pile up waiting requests without end.
+ */
 export function poolOptionsFor(url: MySqlUrl, settings: PoolSettings = {}): PoolOptions {
   const poolSize = settings.poolSize ?? DEFAULT_POOL_SIZE;
   if (!Number.isInteger(poolSize) || poolSize < 1) {
     throw new Error('poolSize must be a positive integer');
   }
-  return { ...connectionOptionsFor(url, settings.ssl), connectionLimit: poolSize };
+  const connectTimeout = settings.connectTimeoutMs ?? 2_000;
+  if (!Number.isInteger(connectTimeout) || connectTimeout < 1) {
+    throw new Error('connectTimeoutMs must be a positive integer');
+  }
+  return {
+    ...connectionOptionsFor(url, settings.ssl),
+    connectionLimit: poolSize,
+    connectTimeout,
+    queueLimit: DEFAULT_QUEUE_LIMIT,
+  };
 }
 
 function tlsFor(

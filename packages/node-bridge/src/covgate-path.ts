@@ -1,5 +1,5 @@
 /**
- * Whether covgate answers this path: `/health`, `/v1` and everything under `/v1/`, `/auth`
+ * Whether covgate answers this path: `/health`, `/health/ready`, `/v1` and everything under `/v1/`, `/auth`
  * and everything under `/auth/`. Exact and case-sensitive, like covgate's router, so
  * `/healthz`, `/v10` or `/HEALTH` belong to the host application.
  *
@@ -8,6 +8,7 @@
 export function isCovgatePath(pathname: string): boolean {
   return (
     pathname === '/health' ||
+    pathname === '/health/ready' ||
     pathname === '/v1' ||
     pathname.startsWith('/v1/') ||
     pathname === '/auth' ||

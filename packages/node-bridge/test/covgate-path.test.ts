@@ -4,6 +4,7 @@ import { isCovgatePath } from '../src/index.js';
 describe('isCovgatePath', () => {
   it.each([
     '/health',
+    '/health/ready',
     '/v1',
     '/v1/',
     '/v1/executions',

@@ -1,3 +1,5 @@
+import { StoreFailureError } from '@covgate/core';
+
 /**
  * Component prefixes of infrastructure log lines, the service's five. User look-ups happen
  * only while signing in, so they log as `sessions`.
@@ -13,9 +15,9 @@ export interface StoreLogger {
  * Thrown for infrastructure failures (disk full, file locked, corrupt database...). Its
  * message names the component, the operation and SQLite's error code only: never a query, a
  * parameter or a path, so it is safe for any layer to show or log. The details went to the
- * store's logger.
+ * store's logger, so the API does not log it again.
  */
-export class SqliteStoreError extends Error {
+export class SqliteStoreError extends StoreFailureError {
   /** SQLite's error code, such as `SQLITE_BUSY` or `SQLITE_FULL`. */
   readonly code: string;
 

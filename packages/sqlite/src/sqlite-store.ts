@@ -37,8 +37,11 @@ import {
 /** Where the embedded database lives when no `url` is given: `covgate.db` in the working directory. */
 export const DEFAULT_SQLITE_URL = 'file:./covgate.db';
 
-/** How long a write waits for another process's lock on the file before failing. */
-const BUSY_TIMEOUT_MS = 5000;
+/**
+ * How long a write waits for another process's lock on the file before failing: the same
+ * 2 s bound as every other store call, so a locked file answers 500 instead of hanging.
+ */
+const BUSY_TIMEOUT_MS = 2000;
 
 /** Options of {@link createSqliteStore}. */
 export interface SqliteStoreOptions {
@@ -414,6 +417,10 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
           .delete(webhookEvents)
           .where(and(eq(webhookEvents.provider, provider), eq(webhookEvents.eventId, eventId)));
       }),
+
+    ping: async () => {
+      await client.execute('SELECT 1');
+    },
 
     close: async () => {
       client.close();

@@ -30,6 +30,7 @@ export const ERRORS = {
   payloadTooLarge: 'payload too large',
   rateLimited: 'rate limit exceeded',
   internal: 'internal error',
+  notReady: 'not ready',
 } as const;
 
 /**

@@ -25,7 +25,13 @@ import { createPlanRateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { resolveRequestId } from './request-id.js';
 import { Router } from './router.js';
 import { coreRoutes } from './routes/route-table.js';
-import type { ApiServices, CachedTokenIdentity, RequestScope, RouteHandler } from './services.js';
+import type {
+  ApiServices,
+  CachedTokenIdentity,
+  ReadinessCheck,
+  RequestScope,
+  RouteHandler,
+} from './services.js';
 import { sessionCookieName } from './session-cookie.js';
 
 /** Options of {@link createApi}. Only `store` and `sessionSecret` are required. */
@@ -75,6 +81,11 @@ export interface CreateApiOptions {
    * `provider-a` and `provider-b` without secrets, which answer `500`. See `docs/webhooks.md`.
    */
   webhooks?: WebhookOptions;
+  /**
+   * Dependencies besides the store that `GET /health/ready` asks (for example a Redis
+   * `PING`); each must answer within 2 s.
+   */
+  readinessChecks?: readonly ReadinessCheck[];
 }
 
 /** Methods of every path for CORS preflights. */
@@ -110,6 +121,7 @@ function buildServices(options: CreateApiOptions): ApiServices {
     throttle: options.verificationThrottle ?? createVerificationThrottle(),
     rateLimiter: createPlanRateLimiter(options.rateLimit ?? {}, logger),
     randomBytes: options.randomBytes ?? ((size) => cryptoRandomBytes(size)),
+    readinessChecks: options.readinessChecks ?? [],
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { StoreFailureError } from '../storage/store.js';
 import { InfrastructureError } from './api-error.js';
 
 /** Component prefixes of infrastructure log lines. */
@@ -14,7 +15,8 @@ export type Component =
 /**
  * Runs a storage (or other infrastructure) call; a failure (a store conflict no route
  * expects, such as an id collision, included) is logged as `[component] <message>` and
- * rethrown as an {@link InfrastructureError}, which the API answers with a bare
+ * rethrown as an {@link InfrastructureError} (a {@link StoreFailureError} is not logged
+ * again: its store did), which the API answers with a bare
  * `500 {"error":"internal error"}`.
  */
 export async function infra<T>(
@@ -26,6 +28,8 @@ export async function infra<T>(
     return await operation();
   } catch (error) {
     if (error instanceof InfrastructureError) throw error;
+    // The store logged it already, with its prefix: one line per failure.
+    if (error instanceof StoreFailureError) throw new InfrastructureError(component);
     const message = error instanceof Error ? error.message : String(error);
     logger.error(`[${component}] ${message}`);
     throw new InfrastructureError(component);

@@ -56,8 +56,9 @@ function headersFor(
 
 /**
  * Per-token limiter by organisation plan, through `rate-limiter-flexible`. When the
- * limiter's store fails, the request is served (fail open) and the failure is logged as
- * `[ratelimit] ...`: an outage of Redis must not take the API down.
+ * limiter's store fails (refused, timed out), the request is served (fail open) and the
+ * outage is logged once as `[ratelimit] ...`, its end once more: an outage of Redis must
+ * not take the API down.
  */
 export function createPlanRateLimiter(options: RateLimitOptions, logger: Logger): PlanRateLimiter {
   if (options.enabled === false) {
@@ -81,11 +82,18 @@ export function createPlanRateLimiter(options: RateLimitOptions, logger: Logger)
     }
     return limiter;
   };
+  // One line when the limiter's store starts failing and one when it answers again: an
+  // outage under load must not write a line per request.
+  let unavailable = false;
   return {
     async consume(tokenId, plan) {
       const limit = limits[plan];
       try {
         const result = await limiterFor(plan).consume(tokenId, 1);
+        if (unavailable) {
+          unavailable = false;
+          logger.info('[ratelimit] limiter available again, limits enforced');
+        }
         return {
           allowed: true,
           headers: headersFor(limit, result.remainingPoints, result.msBeforeNext),
@@ -102,8 +110,11 @@ export function createPlanRateLimiter(options: RateLimitOptions, logger: Logger)
             },
           };
         }
-        const message = rejection instanceof Error ? rejection.message : String(rejection);
-        logger.error(`[ratelimit] limiter unavailable, serving request: ${message}`);
+        if (!unavailable) {
+          unavailable = true;
+          const message = rejection instanceof Error ? rejection.message : String(rejection);
+          logger.error(`[ratelimit] limiter unavailable, serving requests unlimited: ${message}`);
+        }
         return { allowed: true, headers: {} };
       }
     },

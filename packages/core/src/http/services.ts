@@ -45,7 +45,12 @@ export interface ApiServices {
   throttle: VerificationThrottle;
   rateLimiter: PlanRateLimiter;
   randomBytes: (size: number) => Uint8Array;
+  /** Dependencies besides the store that readiness waits for (Redis...). */
+  readinessChecks: readonly ReadinessCheck[];
 }
+
+/** Resolves when a dependency answers, rejects otherwise. */
+export type ReadinessCheck = () => Promise<void>;
 
 /** One request as route handlers see it. */
 export interface RequestScope {

@@ -261,6 +261,11 @@ class MemoryStore implements Store {
     this.#webhookClaims.delete(pairKey(provider, eventId));
   }
 
+  /** Always answers while open: memory never stalls. */
+  async ping(): Promise<void> {
+    this.#assertOpen();
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
   }

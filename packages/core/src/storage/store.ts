@@ -118,6 +118,18 @@ export class StoreConflictError extends Error {
   }
 }
 
+/**
+ * An infrastructure failure (connection lost, deadline passed...) that the store has
+ * already logged with its component prefix. The API answers it with `500 internal error`
+ * without logging it a second time; store implementations extend it for that.
+ */
+export class StoreFailureError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreFailureError';
+  }
+}
+
 /** Organisations. */
 export interface OrganisationStore {
   /** Inserts an organisation; throws {@link StoreConflictError} when the id or slug exists. */
@@ -213,6 +225,11 @@ export interface Store
     SessionStore,
     ExecutionStore,
     WebhookEventStore {
+  /**
+   * Resolves when the store answers a trivial query within its deadline, else rejects;
+   * used by the readiness check. Stores without it are always ready.
+   */
+  ping?(): Promise<void>;
   /** Releases connections; the store is unusable afterwards. */
   close(): Promise<void>;
 }

@@ -8,6 +8,15 @@ class UnavailableLimiter extends RateLimiterMemory {
   }
 }
 
+/** A limiter whose store is down while `outage.down` is true. */
+class FlakyLimiter extends RateLimiterMemory {
+  static down = true;
+  override consume(key: string | number, points?: number) {
+    if (FlakyLimiter.down) return Promise.reject(new Error('Command timed out'));
+    return super.consume(key, points);
+  }
+}
+
 describe('rate limiting when its store is down', () => {
   it('serves the request (fail open) and logs a [ratelimit] line without details of the token', async () => {
     const fx = await apiFixture({
@@ -19,8 +28,31 @@ describe('rate limiting when its store is down', () => {
     expect(response.headers.get('ratelimit-limit')).toBeNull();
     const lines = fx.logLines.filter((line) => line.includes('[ratelimit]'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('limiter unavailable, serving request: connect ECONNREFUSED');
+    expect(lines[0]).toContain(
+      'limiter unavailable, serving requests unlimited: connect ECONNREFUSED',
+    );
     expect(fx.logLines.join('\n')).not.toContain(token);
+  });
+
+  it('logs an outage once, however many requests it serves, and its end once', async () => {
+    FlakyLimiter.down = true;
+    const fx = await apiFixture({
+      rateLimit: { createLimiter: (options) => new FlakyLimiter(options) },
+    });
+    const { token } = await fx.insertToken();
+    const path = `/v1/executions?org=${fx.org.slug}&repo=r`;
+    for (let i = 0; i < 5; i++) expect((await fx.get(path, token)).status).toBe(200);
+    FlakyLimiter.down = false;
+    const limited = await fx.get(path, token);
+    expect(limited.status).toBe(200);
+    expect(limited.headers.get('ratelimit-limit')).not.toBeNull();
+    await fx.get(path, token);
+    const lines = fx.logLines.filter((line) => line.includes('[ratelimit]'));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain(
+      '[ratelimit] limiter unavailable, serving requests unlimited: Command timed out',
+    );
+    expect(lines[1]).toContain('[ratelimit] limiter available again, limits enforced');
   });
 
   it('uses the limiter a createLimiter option builds, per plan', async () => {

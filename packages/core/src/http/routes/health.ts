@@ -1,5 +1,41 @@
+import { ERRORS } from '../api-error.js';
 import { jsonResponse } from '../json-response.js';
-import type { RouteHandler } from '../services.js';
+import type { ReadinessCheck, RouteHandler } from '../services.js';
+
+/** How long readiness waits for each dependency (the store's own deadline is the same 2 s). */
+export const READINESS_DEADLINE_MS = 2_000;
 
 /** `GET /health`: liveness, no authentication. */
 export const getHealth: RouteHandler = async () => jsonResponse(200, { status: 'ok' });
+
+/**
+ * `GET /health/ready`: readiness, no authentication. `200 {"status":"ready"}` when the
+ * store (its `ping`; stores without one are always ready) and every configured dependency
+ * answer within {@link READINESS_DEADLINE_MS}, else `503 {"error":"not ready"}`, so a load
+ * balancer stops sending traffic to a process that would only answer 500.
+ */
+export const getReadiness: RouteHandler = async ({ services }) => {
+  const checks: ReadinessCheck[] = [...services.readinessChecks];
+  const { store } = services;
+  if (store.ping) checks.push(() => store.ping?.() ?? Promise.resolve());
+  const answers = await Promise.all(checks.map((check) => answersInTime(check)));
+  return answers.every(Boolean)
+    ? jsonResponse(200, { status: 'ready' })
+    : jsonResponse(503, { error: ERRORS.notReady });
+};
+
+async function answersInTime(check: ReadinessCheck): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), READINESS_DEADLINE_MS);
+  });
+  const answered = check().then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([answered, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

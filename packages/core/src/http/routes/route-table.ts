@@ -6,7 +6,7 @@ import { postAuthValidate } from './auth-validate.js';
 import { getBadge } from './badge.js';
 import { getCurrentSession } from './current-session.js';
 import { createExecution, listExecutions } from './executions.js';
-import { getHealth } from './health.js';
+import { getHealth, getReadiness } from './health.js';
 import { oauthRoutes } from './oauth.js';
 import { postOrganisation } from './organisations.js';
 import { listRepos } from './repos.js';
@@ -31,6 +31,7 @@ export interface RouteFeatures {
 export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
   return [
     { method: 'GET', pattern: '/health', handler: getHealth },
+    { method: 'GET', pattern: '/health/ready', handler: getReadiness },
     { method: 'POST', pattern: '/v1/auth/validate', handler: postAuthValidate },
     { method: 'GET', pattern: '/v1/executions', handler: listExecutions },
     { method: 'POST', pattern: '/v1/executions', handler: createExecution },

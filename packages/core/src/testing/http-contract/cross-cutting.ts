@@ -13,6 +13,13 @@ export function crossCuttingContract(options: HttpContractOptions): void {
       expect(await response.json()).toEqual({ status: 'ok' });
     });
 
+    it('answers GET /health/ready with 200 {"status":"ready"} as JSON', async () => {
+      const response = await ctx.request('/health/ready');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await response.text()).toBe('{"status":"ready"}');
+    });
+
     it('echoes a well-formed X-Request-ID', async () => {
       const response = await ctx.request('/health', {
         headers: { 'x-request-id': 'abc.DEF_1:2-3' },

@@ -81,6 +81,19 @@ export function internalErrorsContract(options: HttpContractOptions): void {
       }
     });
 
+    it('answers GET /health/ready with 503 {"error":"not ready"} when the store fails its ping, while /health stays 200', async () => {
+      const ready = await ctx.request('/health/ready');
+      expect(ready.status).toBe(200);
+      expect(await ready.text()).toBe('{"status":"ready"}');
+      broken.add('ping');
+      const notReady = await ctx.request('/health/ready');
+      expect(notReady.status).toBe(503);
+      expect(notReady.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(notReady.headers.get('x-request-id')).toBeTruthy();
+      expect(await notReady.text()).toBe('{"error":"not ready"}');
+      expect((await ctx.request('/health')).status).toBe(200);
+    });
+
     it('does not count store failures as failed verifications: the token works once the store is back', async () => {
       const org = await ctx.createOrganisation('team');
       const token = await ctx.createToken(org);
