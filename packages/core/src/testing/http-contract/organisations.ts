@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { randomSuffix } from '../fixtures.js';
 import { type ContractContext, type HttpContractOptions, useContractServer } from './harness.js';
 
 function create(ctx: ContractContext, body: unknown, token: string | null = ctx.serviceToken) {
@@ -16,15 +17,18 @@ function create(ctx: ContractContext, body: unknown, token: string | null = ctx.
 export function organisationsContract(options: HttpContractOptions): void {
   describe('organisations', () => {
     const ctx = useContractServer(options);
+    // Stores may outlive a run (MySQL): every slug is new.
+    const unique = (slug: string) => `${slug}-${randomSuffix()}`;
 
     it('creates an organisation behind the service token, with defaults and an audit line', async () => {
-      const response = await create(ctx, { slug: 'acme-labs' });
+      const slug = unique('acme-labs');
+      const response = await create(ctx, { slug });
       expect(response.status).toBe(201);
       const body = (await response.json()) as Record<string, string>;
       expect(body).toEqual({
         id: body.id,
-        slug: 'acme-labs',
-        name: 'acme-labs',
+        slug,
+        name: slug,
         plan: 'free',
         created_at: ctx.clock
           .now()
@@ -33,19 +37,24 @@ export function organisationsContract(options: HttpContractOptions): void {
       });
       expect(body.id).toMatch(/^org_[0-9a-z]{26}$/);
       expect(ctx.auditLines.at(-1)).toBe(
-        `[audit] organisation.create org_id=${body.id} slug=acme-labs`,
+        `[audit] organisation.create org_id=${body.id} slug=${slug}`,
       );
-      const stored = await ctx.store.findOrganisationBySlug('acme-labs');
-      expect(stored).toMatchObject({ id: body.id, name: 'acme-labs', plan: 'free' });
+      const stored = await ctx.store.findOrganisationBySlug(slug);
+      expect(stored).toMatchObject({ id: body.id, name: slug, plan: 'free' });
 
-      const named = await create(ctx, { slug: 'initech', name: 'Initech Ltd', plan: 'team' });
+      const named = await create(ctx, {
+        slug: unique('initech'),
+        name: 'Initech Ltd',
+        plan: 'team',
+      });
       expect(await named.json()).toMatchObject({ name: 'Initech Ltd', plan: 'team' });
     });
 
     it('answers 409 {"error":"conflict"} for a taken slug, without an audit line', async () => {
-      expect((await create(ctx, { slug: 'twice' })).status).toBe(201);
+      const slug = unique('twice');
+      expect((await create(ctx, { slug })).status).toBe(201);
       const lines = ctx.auditLines.length;
-      const again = await create(ctx, { slug: 'twice', name: 'Other' });
+      const again = await create(ctx, { slug, name: 'Other' });
       expect(again.status).toBe(409);
       expect(await again.json()).toEqual({ error: 'conflict' });
       expect(ctx.auditLines.length).toBe(lines);
@@ -66,15 +75,16 @@ export function organisationsContract(options: HttpContractOptions): void {
     });
 
     it('refuses invalid bodies with 400 naming the field', async () => {
+      const ok = unique('ok');
       const cases: [unknown, string][] = [
         [{}, 'invalid parameter: slug'],
         [{ slug: 'Acme' }, 'invalid parameter: slug'],
         [{ slug: '-acme' }, 'invalid parameter: slug'],
         [{ slug: 'acme-' }, 'invalid parameter: slug'],
         [{ slug: 'a'.repeat(65) }, 'invalid parameter: slug'],
-        [{ slug: 'ok', name: '' }, 'invalid parameter: name'],
-        [{ slug: 'ok', name: 'a\nb' }, 'invalid parameter: name'],
-        [{ slug: 'ok', plan: 'gold' }, 'invalid parameter: plan'],
+        [{ slug: ok, name: '' }, 'invalid parameter: name'],
+        [{ slug: ok, name: 'a\nb' }, 'invalid parameter: name'],
+        [{ slug: ok, plan: 'gold' }, 'invalid parameter: plan'],
         ['[1]', 'malformed request'],
       ];
       for (const [body, error] of cases) {
@@ -82,25 +92,25 @@ export function organisationsContract(options: HttpContractOptions): void {
         expect(response.status, JSON.stringify(body)).toBe(400);
         expect(await response.json()).toEqual({ error });
       }
-      expect(await ctx.store.findOrganisationBySlug('ok')).toBeNull();
+      expect(await ctx.store.findOrganisationBySlug(ok)).toBeNull();
     });
 
     it('answers 401 invalid token without or with a wrong service token, with an audit line', async () => {
+      const sneaky = unique('sneaky');
       for (const token of [null, 'wrong', `${ctx.serviceToken}x`]) {
-        const response = await create(ctx, { slug: 'sneaky' }, token);
+        const response = await create(ctx, { slug: sneaky }, token);
         expect(response.status).toBe(401);
         expect(await response.json()).toEqual({ error: 'invalid token' });
         expect(ctx.auditLines.at(-1)).toMatch(
           /^\[audit\] organisation\.create\.denied reason=invalid_service_token remote=\S+$/,
         );
       }
-      expect(await ctx.store.findOrganisationBySlug('sneaky')).toBeNull();
+      expect(await ctx.store.findOrganisationBySlug(sneaky)).toBeNull();
     });
 
     it('goes from an empty store to a listed execution: organisation, session, token, ingest, list', async () => {
-      const org = (await (await create(ctx, { slug: 'from-scratch' })).json()) as {
-        id: string;
-      };
+      const slug = unique('from-scratch');
+      const org = (await (await create(ctx, { slug })).json()) as { id: string };
       const session = await ctx.request('/v1/sessions/create', {
         method: 'POST',
         headers: {
@@ -122,7 +132,7 @@ export function organisationsContract(options: HttpContractOptions): void {
         body: JSON.stringify({ repo: 'web', branch: 'main', coverage: 84.6 }),
       });
       const record = await ingest.json();
-      const list = await ctx.request('/v1/executions?org=from-scratch&repo=web', {
+      const list = await ctx.request(`/v1/executions?org=${slug}&repo=web`, {
         headers: { authorization: `Bearer ${secret}` },
       });
       expect(await list.json()).toEqual({ executions: [record], total: 1 });
