@@ -20,6 +20,13 @@ const adapters = [
   { name: 'fetch', app: 'fetch-app.mjs', page: 'adapters/node-bridge.md' },
 ] as const;
 
+/** The quick starts include the same path script beside their own application files. */
+const quickStarts = [
+  { name: 'express quick start', app: 'express-app.mjs', page: 'quickstart/embed-express.md' },
+  { name: 'hapi quick start', app: 'hapi-app.mjs', page: 'quickstart/embed-hapi.md' },
+  { name: 'fetch quick start', app: 'fetch-app.mjs', page: 'quickstart/embed-fetch.md' },
+] as const;
+
 const built = ['core', 'express', 'hapi', 'fetch'].every((name) =>
   existsSync(join(repo, 'packages', name, 'dist', 'index.js')),
 );
@@ -52,11 +59,14 @@ describe('adapter docs: the path from an empty store to a listed execution', () 
     expect(readme).toContain(await snippet(PATH_SCRIPT));
   });
 
-  it.each(adapters)('$name: the adapter page includes the sample files', async (adapter) => {
-    const page = await readFile(join(docs, adapter.page), 'utf8');
-    expect(page).toContain(`<<< @/snippets/${adapter.app}{js}`);
-    expect(page).toContain(`<<< @/snippets/${PATH_SCRIPT}`);
-  });
+  it.each([...adapters, ...quickStarts])(
+    '$name: the page includes the sample files',
+    async (adapter) => {
+      const page = await readFile(join(docs, adapter.page), 'utf8');
+      expect(page).toContain(`<<< @/snippets/${adapter.app}{js}`);
+      expect(page).toContain(`<<< @/snippets/${PATH_SCRIPT}`);
+    },
+  );
 });
 
 describe.skipIf(!built && process.env.CI !== '1')('adapter path samples, run', () => {
@@ -68,7 +78,7 @@ describe.skipIf(!built && process.env.CI !== '1')('adapter path samples, run', (
     await rm(workDir, { recursive: true, force: true });
   });
 
-  describe.each(adapters)('$name', (adapter) => {
+  describe.each([adapters[0], ...quickStarts])('$name', (adapter) => {
     let app: Started | undefined;
     afterAll(() => stop(app));
 
