@@ -24,7 +24,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     text: 'Introduction',
     items: [
       { text: 'What is covgate?', link: '/guide/what-is-covgate' },
-      { text: 'Quick start: gate CI with the CLI', link: '/quickstart/ci' },
+      { text: 'Quick start: gate CI', link: '/quickstart/ci' },
       { text: 'Quick start: self-host the server', link: '/quickstart/self-host' },
       { text: 'Quick start: embed in Express', link: '/quickstart/embed-express' },
       { text: 'Quick start: embed in Hapi', link: '/quickstart/embed-hapi' },

@@ -86,5 +86,55 @@ describe.skipIf(!built && process.env.CI !== '1')('quick-start samples', () => {
       expectWalkthroughOutput(walkthrough.stdout);
       expect(await readFile(join(workDir, 'badge.svg'), 'utf8')).toContain('84%');
     });
+
+    it('gates CI: the ci-gate sample exits 0 on pass and 1 on fail', async () => {
+      const admin = await run(
+        process.execPath,
+        [join(serverDist, 'admin.js'), 'bootstrap', 'acme'],
+        {
+          cwd: workDir,
+          env: { ...baseEnv(), COVGATE_DATA_DIR: dataDir() },
+        },
+      );
+      const session = /COVGATE_SESSION=(cvgs_[0-9a-f]{64})/.exec(admin.stdout)?.[1];
+      const created = await fetch(`${server?.url}/v1/tokens`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'ci-gate' }),
+      });
+      expect(created.status).toBe(201);
+      const { secret } = (await created.json()) as { secret: string };
+      const gate = (branch: string, coverage: string) =>
+        run('bash', [join(snippets, 'ci-gate.sh')], {
+          cwd: workDir,
+          env: {
+            ...baseEnv(),
+            COVGATE_URL: server?.url,
+            COVGATE_TOKEN: secret,
+            REPO: 'api',
+            BRANCH: branch,
+            COVERAGE: coverage,
+          },
+        });
+
+      const passed = await gate('main', '90.5');
+      expect(passed.stderr).toBe('');
+      expect(passed.code).toBe(0);
+      expect(JSON.parse(passed.stdout)).toMatchObject({
+        repo: 'api',
+        branch: 'main',
+        outcome: 'pass',
+        delta: '0.00',
+      });
+
+      const failed = await gate('feature/x', '88');
+      expect(failed.code).toBe(1);
+      expect(JSON.parse(failed.stdout)).toMatchObject({
+        branch: 'feature/x',
+        outcome: 'fail',
+        delta: '-2.50',
+      });
+      expect(failed.stderr).toBe('covgate: coverage gate failed for api@feature/x\n');
+    });
   });
 });

@@ -66,7 +66,7 @@ describe.skipIf((!siteBuilt && process.env.CI !== '1') || (!browserAvailable && 
       const actions = await page.locator('.VPHero .actions a').allTextContents();
       expect(actions.map((text) => text.trim())).toEqual([
         'What is covgate?',
-        'Gate CI with the CLI',
+        'Gate CI',
         'Self-host the server',
         'Embed the API',
       ]);

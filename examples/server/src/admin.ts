@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { formatAuditLine } from '@covgate/core';
+import { createAuditLogger, OrganisationInputError } from '@covgate/core';
 import pino from 'pino';
 import { bootstrapOrganisation } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -42,10 +42,8 @@ async function main(): Promise<void> {
       userId: values.user,
       sessionSecret,
       sessionLifetimeSeconds: config.sessionLifetimeSeconds,
+      audit: createAuditLogger({ write: (line) => process.stderr.write(`${line}\n`) }),
     });
-    process.stderr.write(
-      `${formatAuditLine({ type: 'session.create', userId: values.user, orgId: result.organisation.id, sessionId: result.sessionId })}\n`,
-    );
     process.stdout.write(
       [
         `organisation: ${result.organisation.slug} (${result.organisation.id}, plan ${result.organisation.plan})${result.created ? '' : ' [existing]'}`,
@@ -64,7 +62,18 @@ async function main(): Promise<void> {
   }
 }
 
+/** What the operator reads for a refused slug: the rule rather than the API's field name. */
+function inputMessage(error: OrganisationInputError): string {
+  return error.message.startsWith('invalid parameter')
+    ? `organisation ${error.field} refused: the slug must be 1-64 of a-z, 0-9 and inner hyphens`
+    : error.message;
+}
+
 main().catch((error: unknown) => {
+  if (error instanceof OrganisationInputError) {
+    process.stderr.write(`covgate-admin: ${inputMessage(error)}\n`);
+    process.exit(2);
+  }
   const message = error instanceof ConfigError ? error.message : (error as Error).message;
   process.stderr.write(`covgate-admin: ${message}\n`);
   process.exit(1);

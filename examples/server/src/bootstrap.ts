@@ -1,5 +1,7 @@
 import {
+  type AuditLogger,
   createIdGenerator,
+  createOrganisation,
   formatTimestamp,
   generateSessionToken,
   hashSessionToken,
@@ -20,6 +22,8 @@ export interface BootstrapInput {
   sessionSecret: string;
   sessionLifetimeSeconds: number | undefined;
   now?: Date;
+  /** Receives `organisation.create` (when made here) and `session.create`. */
+  audit?: AuditLogger;
 }
 
 /** What it made; the session token is the only copy. */
@@ -31,34 +35,28 @@ export interface BootstrapResult {
   expiresAt: string;
 }
 
-const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
-
 /**
- * Creates an organisation (or finds the existing one with that slug) and a first session,
- * with the same lifetime rules and token HMAC as the API, so a newcomer can call the API
- * at once.
+ * Creates an organisation through core's `createOrganisation` (or finds the existing one with
+ * that slug) and a first session, with the same lifetime rules and token HMAC as the API, so
+ * a newcomer can call the API at once.
+ *
+ * @throws OrganisationInputError - the slug is malformed or reserved.
  */
 export async function bootstrapOrganisation(
   store: Store,
   input: BootstrapInput,
 ): Promise<BootstrapResult> {
-  if (!SLUG.test(input.slug)) {
-    throw new Error('organisation slug must be 1-64 of a-z, 0-9 and inner hyphens');
-  }
   const now = wholeSeconds(input.now ?? new Date());
   const ids = createIdGenerator();
   let organisation = await store.findOrganisationBySlug(input.slug);
   let created = false;
   if (!organisation) {
-    organisation = {
-      id: ids.organisationId(),
-      slug: input.slug,
-      name: input.slug,
-      plan: input.plan,
-      createdAt: now,
-    };
     try {
-      await store.createOrganisation(organisation);
+      organisation = await createOrganisation(
+        store,
+        { slug: input.slug, plan: input.plan },
+        { clock: { now: () => now }, ids, ...(input.audit ? { audit: input.audit } : {}) },
+      );
       created = true;
     } catch (error) {
       if (!(error instanceof StoreConflictError)) throw error;
@@ -76,6 +74,12 @@ export async function bootstrapOrganisation(
     expiresAt: sessionExpiresAt(now, lifetime),
   };
   await store.insertSession(session);
+  input.audit?.record({
+    type: 'session.create',
+    userId: input.userId,
+    orgId: organisation.id,
+    sessionId: session.id,
+  });
   return {
     organisation,
     created,

@@ -1,19 +1,20 @@
 #!/usr/bin/env node
-import pino from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { openStore } from './open-store.js';
 import { startReferenceServer } from './reference-server.js';
+import { createServerLogger, readableLogs } from './server-logger.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
-  const logger = pino({ base: null });
+  // One stream on stdout: readable in development, JSON everywhere else.
+  const logger = createServerLogger({ readable: readableLogs(process.env.NODE_ENV) });
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`covgate: ${error.message}\n`);
+      logger.fatal(`covgate: ${error.message}`);
       process.exit(1);
     }
     throw error;
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`covgate: failed to start: ${(error as Error).message}\n`);
+  createServerLogger({ readable: readableLogs(process.env.NODE_ENV) }).fatal(
+    `covgate: failed to start: ${(error as Error).message}`,
+  );
   process.exit(1);
 });

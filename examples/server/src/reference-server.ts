@@ -20,6 +20,7 @@ import { developmentSessionSecret } from './development-secrets.js';
 import { drainOnClose } from './draining-server.js';
 import { redisCachePurges } from './redis-cache-purges.js';
 import { redisRateLimit } from './redis-rate-limit.js';
+import { loggerAuditSink } from './server-logger.js';
 
 /** A running reference server. */
 export interface ReferenceServer {
@@ -70,6 +71,7 @@ export async function apiOptionsFor(
   const options: CreateApiOptions = {
     store,
     logger,
+    auditSink: loggerAuditSink(logger),
     sessionSecret,
     serviceToken: config.serviceToken,
     tokenPepper: config.tokenPepper,
@@ -128,7 +130,15 @@ export async function serveApi(
   listen: { host: string; port: number; basePath?: string; logger?: Logger },
 ): Promise<ServedApi> {
   const fetchHandler = createFetchHandler(api, { basePath: listen.basePath });
-  const server = createServer(createNodeHandler({ handle: fetchHandler }));
+  const onError = listen.logger
+    ? (error: unknown) =>
+        listen.logger?.error(
+          `[covgate] request failed: ${(error as Error)?.message ?? String(error)}`,
+        )
+    : undefined;
+  const server = createServer(
+    createNodeHandler({ handle: fetchHandler }, onError ? { onError } : {}),
+  );
   server.keepAliveTimeout = 5_000;
   const drain = drainOnClose(server);
   if (listen.logger) answerClientErrors(server, listen.logger);

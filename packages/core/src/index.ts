@@ -44,6 +44,8 @@ export {
   type MemoryUsedStateRegistryOptions,
   type UsedStateRegistry,
 } from './oauth/used-states.js';
+export * from './organisations/create-organisation.js';
+export * from './organisations/organisation-input.js';
 export * from './sessions/session-rules.js';
 export * from './sessions/session-token-hash.js';
 export * from './storage/memory-store.js';

@@ -1,3 +1,7 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   buildExecution,
   buildOrganisation,
@@ -5,6 +9,8 @@ import {
   runStoreConformanceSuite,
 } from '@covgate/core/testing';
 import { createMySqlStore, MySqlStoreError, migrate } from '@covgate/mysql';
+import { drizzle } from 'drizzle-orm/mysql2';
+import { migrate as applyMigrations } from 'drizzle-orm/mysql2/migrator';
 import { createConnection, createPool } from 'mysql2/promise';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -67,6 +73,60 @@ if (serverUrl === undefined || serverUrl === '') {
         expect((rows as Array<{ n: number }>)[0]?.n).toBe(2);
       } finally {
         await connection.end();
+      }
+    });
+
+    it("fills the repositories' latest record for data written before migration 0001", async () => {
+      // A fresh database at migration 0000 only: the shipped folder with a journal cut after 0000.
+      const before = mkdtempSync(join(tmpdir(), 'covgate-mysql-0000-'));
+      // Its own database per run: other runs may use the server at the same time.
+      const database = `covgate_test_backfill_${process.pid}_${Date.now()}`;
+      const backfillUrl = new URL(url);
+      backfillUrl.pathname = `/${database}`;
+      const admin = await createConnection(url);
+      try {
+        await admin.query(`CREATE DATABASE \`${database}\``);
+      } finally {
+        await admin.end();
+      }
+      try {
+        cpSync(fileURLToPath(new URL('../drizzle', import.meta.url)), before, { recursive: true });
+        const journalPath = join(before, 'meta', '_journal.json');
+        const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
+        journal.entries = journal.entries.slice(0, 1);
+        writeFileSync(journalPath, JSON.stringify(journal));
+        const connection = await createConnection(backfillUrl.toString());
+        try {
+          await applyMigrations(drizzle(connection), { migrationsFolder: before });
+          await connection.query(
+            `INSERT INTO executions (id, org_id, repo, branch, outcome, delta, coverage, created_at) VALUES
+              ('exe_a', 'org_1', 'web', 'main', 'pass', '0.00', 80, '2026-03-01 12:00:00'),
+              ('exe_c', 'org_1', 'web', 'dev', 'fail', '-2.00', 78, '2026-03-01 12:00:05'),
+              ('exe_b', 'org_1', 'web', 'main', 'pass', '0.00', 80, '2026-03-01 12:00:05'),
+              ('exe_d', 'org_1', 'api', 'main', 'warn', '-0.60', 70, '2026-03-01 12:00:02')`,
+          );
+          await connection.query(
+            `INSERT INTO execution_counters (org_id, repo, total) VALUES ('org_1', 'web', 3), ('org_1', 'api', 1)`,
+          );
+        } finally {
+          await connection.end();
+        }
+        await migrate({ url: backfillUrl.toString() });
+        const store = createMySqlStore({ url: backfillUrl.toString() });
+        try {
+          const repos = await store.listRepositories('org_1');
+          expect(repos.map((r) => [r.repo, r.total, r.latest.id, r.latest.commit])).toEqual([
+            ['web', 3, 'exe_c', null],
+            ['api', 1, 'exe_d', null],
+          ]);
+        } finally {
+          await store.close();
+        }
+      } finally {
+        rmSync(before, { recursive: true, force: true });
+        const cleanup = await createConnection(url);
+        await cleanup.query(`DROP DATABASE IF EXISTS \`${database}\``);
+        await cleanup.end();
       }
     });
 

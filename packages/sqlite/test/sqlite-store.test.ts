@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -9,6 +9,8 @@ import {
 } from '@covgate/core/testing';
 import { createSqliteStore, migrate, SqliteStoreError } from '@covgate/sqlite';
 import { createClient } from '@libsql/client';
+import { drizzle } from 'drizzle-orm/libsql';
+import { migrate as applyMigrations } from 'drizzle-orm/libsql/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const directory = mkdtempSync(join(tmpdir(), 'covgate-sqlite-'));
@@ -34,6 +36,44 @@ async function firstRow(url: string, query: string): Promise<Record<string, unkn
 }
 
 describe('sqlite store', () => {
+  it("fills the repositories' latest record for data written before migration 0001", async () => {
+    // A database at migration 0000 only: the shipped folder with a journal cut after 0000.
+    const shipped = new URL('../drizzle', import.meta.url);
+    const before = join(directory, 'migrations-0000');
+    cpSync(shipped, before, { recursive: true });
+    const journalPath = join(before, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
+    journal.entries = journal.entries.slice(0, 1);
+    writeFileSync(journalPath, JSON.stringify(journal));
+    const url = fileUrl('backfill.db');
+    const client = createClient({ url });
+    try {
+      await applyMigrations(drizzle(client), { migrationsFolder: before });
+      const at = (seconds: number) => 1_772_366_400_000 + seconds * 1000;
+      await client.batch([
+        `INSERT INTO executions (id, org_id, repo, branch, outcome, delta, coverage, created_at) VALUES
+          ('exe_a', 'org_1', 'web', 'main', 'pass', '0.00', 80, ${at(0)}),
+          ('exe_c', 'org_1', 'web', 'dev', 'fail', '-2.00', 78, ${at(5)}),
+          ('exe_b', 'org_1', 'web', 'main', 'pass', '0.00', 80, ${at(5)}),
+          ('exe_d', 'org_1', 'api', 'main', 'warn', '-0.60', 70, ${at(2)})`,
+        `INSERT INTO execution_counters (org_id, repo, total) VALUES ('org_1', 'web', 3), ('org_1', 'api', 1)`,
+      ]);
+    } finally {
+      client.close();
+    }
+
+    const store = await createSqliteStore({ url });
+    try {
+      const repos = await store.listRepositories('org_1');
+      expect(repos.map((r) => [r.repo, r.total, r.latest.id, r.latest.commit])).toEqual([
+        ['web', 3, 'exe_c', null],
+        ['api', 1, 'exe_d', null],
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keeps every record after the store is closed and the file reopened', async () => {
     const url = fileUrl('persistence.db');
     const org = buildOrganisation();

@@ -26,7 +26,9 @@ export type AuditEvent =
       agentType: string;
     }
   | { type: 'token.rotate'; oldId: string; newId: string }
-  | { type: 'token.revoke'; tokenId: string };
+  | { type: 'token.revoke'; tokenId: string }
+  | { type: 'organisation.create'; orgId: string; slug: string }
+  | { type: 'organisation.create.denied'; remote: string };
 
 /**
  * Formats an event as its single audit line, for example
@@ -73,6 +75,13 @@ export function formatAuditLine(event: AuditEvent): string {
       return auditLine(event.type, [field('old_id', event.oldId), field('new_id', event.newId)]);
     case 'token.revoke':
       return auditLine(event.type, [field('token_id', event.tokenId)]);
+    case 'organisation.create':
+      return auditLine(event.type, [field('org_id', event.orgId), field('slug', event.slug)]);
+    case 'organisation.create.denied':
+      return auditLine(event.type, [
+        field('reason', 'invalid_service_token'),
+        field('remote', event.remote),
+      ]);
   }
 }
 

@@ -8,6 +8,7 @@ import { getCurrentSession } from './current-session.js';
 import { createExecution, listExecutions } from './executions.js';
 import { getHealth, getReadiness } from './health.js';
 import { oauthRoutes } from './oauth.js';
+import { postOrganisation } from './organisations.js';
 import { listRepos } from './repos.js';
 import { createSession, deleteSession } from './sessions.js';
 import {
@@ -34,6 +35,7 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
     { method: 'POST', pattern: '/v1/auth/validate', handler: postAuthValidate },
     { method: 'GET', pattern: '/v1/executions', handler: listExecutions },
     { method: 'POST', pattern: '/v1/executions', handler: createExecution },
+    { method: 'POST', pattern: '/v1/organisations', handler: postOrganisation },
     { method: 'GET', pattern: '/v1/repos', handler: listRepos },
     { method: 'GET', pattern: '/v1/session', handler: getCurrentSession },
     { method: 'POST', pattern: '/v1/sessions/create', handler: createSession },

@@ -7,6 +7,7 @@ import { dashboardReadsContract } from './dashboard-reads.js';
 import { executionsContract } from './executions.js';
 import type { HttpContractOptions } from './harness.js';
 import { internalErrorsContract } from './internal-errors.js';
+import { organisationsContract } from './organisations.js';
 import { rateLimitContract } from './rate-limit.js';
 import { sessionsContract } from './sessions.js';
 import { tokensContract } from './tokens.js';
@@ -22,6 +23,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     dashboardReadsContract(options);
     authValidateContract(options);
     sessionsContract(options);
+    organisationsContract(options);
     tokensContract(options);
     badgeContract(options);
     rateLimitContract(options);

@@ -246,6 +246,7 @@ const OPS = {
   list: 'GET /v1/executions',
   ingest: 'POST /v1/executions',
   createSession: 'POST /v1/sessions/create',
+  createOrganisation: 'POST /v1/organisations',
   currentSession: 'GET /v1/session',
   repos: 'GET /v1/repos',
   logout: 'DELETE /v1/sessions/{session_id}',
@@ -270,6 +271,7 @@ const run = (coverage: number, branch = 'main') => ({ repo: 'web', branch, cover
 export async function runScenario(s: Scenario): Promise<void> {
   await s.breakStorage();
   await crossCutting(s);
+  await organisations(s);
   const fixtures = await createCredentials(s);
   await readTokens(s, fixtures);
   await executions(s, fixtures);
@@ -295,6 +297,25 @@ async function crossCutting(s: Scenario): Promise<void> {
     headers: { origin: DASHBOARD_ORIGIN, 'access-control-request-method': 'POST' },
   });
   await s.send('Preflight', '/not/a/route', { method: 'OPTIONS' });
+}
+
+/** `POST /v1/organisations` with every answer. */
+async function organisations(s: Scenario): Promise<void> {
+  const create = (body: unknown, headers = bearer(SERVICE_TOKEN), api = s.api) =>
+    s.send(OPS.createOrganisation, '/v1/organisations', jsonInit('POST', body, headers), api);
+  await create({ slug: 'scenario-org', name: 'Scenario', plan: 'team', extra: 1 });
+  await create({ slug: 'scenario-org' });
+  await create({ slug: 'Bad' });
+  await create({ slug: 'github-42' });
+  await create('[1]');
+  await create({ slug: 'x' }, {});
+  await create(TOO_LARGE);
+  await s.send(OPS.createOrganisation, '/v1/organisations', {
+    method: 'POST',
+    headers: { ...bearer(SERVICE_TOKEN), 'content-type': 'text/plain' },
+    body: 'slug=x',
+  });
+  await create({ slug: 'broken-store' }, bearer(SERVICE_TOKEN), s.brokenApi);
 }
 
 /** Sessions through `POST /v1/sessions/create` and a token through `POST /v1/tokens`, with their errors. */

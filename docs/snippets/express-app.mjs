@@ -1,0 +1,21 @@
+// An Express 5 application (ES module) with covgate mounted at /coverage beside its own routes.
+
+import { createApi, createMemoryStore } from '@covgate/core';
+import { covgate } from '@covgate/express';
+import express from 'express';
+
+const api = createApi({
+  store: createMemoryStore(), // @covgate/sqlite or @covgate/mysql to keep data
+  sessionSecret: process.env.SESSION_SECRET,
+  serviceToken: process.env.SERVICE_TOKEN,
+  secureCookies: false, // plain-HTTP development only
+});
+
+const app = express();
+app.use('/coverage', covgate(api)); // before any body parser: webhook signatures need raw bytes
+app.use(express.json());
+app.get('/', (_req, res) => res.send('my application'));
+
+const server = app.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', () => {
+  console.log(`listening on http://127.0.0.1:${server.address().port}/coverage`);
+});

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { createOrganisation } from '../../organisations/create-organisation.js';
+import { OrganisationInputError } from '../../organisations/organisation-input.js';
+import { type Organisation, StoreConflictError } from '../../storage/store.js';
+import { formatTimestamp } from '../../time/timestamp.js';
+import { ApiError, ERRORS } from '../api-error.js';
+import { bearerToken } from '../credentials.js';
+import { infra } from '../infrastructure.js';
+import { jsonResponse } from '../json-response.js';
+import { readJsonBody } from '../request-body.js';
+import { isServiceToken } from '../service-token.js';
+import type { RouteHandler } from '../services.js';
+import { parseBody } from '../validation.js';
+
+/** Types only: the rules of each field live in `checkOrganisationInput`, shared with code. */
+const createOrganisationBody = z.object({
+  slug: z.string(),
+  name: z.string().optional(),
+  plan: z.enum(['free', 'team', 'enterprise']).optional(),
+});
+
+/**
+ * `POST /v1/organisations`: internal, behind `SERVICE_TOKEN` (constant-time). Check order:
+ * `401` service token, `413`/`415`/`400` body, `400` reserved slug, `409` slug taken.
+ */
+export const postOrganisation: RouteHandler = async (scope) => {
+  const { services } = scope;
+  if (!isServiceToken(bearerToken(scope.request), services.settings.serviceToken)) {
+    services.audit.record({ type: 'organisation.create.denied', remote: scope.remoteAddress });
+    throw new ApiError(401, ERRORS.invalidToken);
+  }
+  const input = parseBody(createOrganisationBody, await readJsonBody(scope.request));
+  const outcome: { organisation?: Organisation; refused?: string; conflict?: boolean } =
+    await infra(services.logger, 'organisations', async () => {
+      try {
+        const organisation = await createOrganisation(services.store, input, {
+          clock: services.clock,
+          ids: services.ids,
+          audit: services.audit,
+        });
+        return { organisation };
+      } catch (error) {
+        // Refusals are answers, not infrastructure failures: keep them out of the error log.
+        if (error instanceof OrganisationInputError) return { refused: error.message };
+        if (error instanceof StoreConflictError) return { conflict: true };
+        throw error;
+      }
+    });
+  if (outcome.refused !== undefined) throw new ApiError(400, outcome.refused);
+  if (outcome.conflict) throw new ApiError(409, 'conflict');
+  const organisation = outcome.organisation as Organisation;
+  return jsonResponse(201, {
+    id: organisation.id,
+    slug: organisation.slug,
+    name: organisation.name,
+    plan: organisation.plan,
+    created_at: formatTimestamp(organisation.createdAt),
+  });
+};
