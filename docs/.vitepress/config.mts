@@ -116,14 +116,12 @@ export default defineConfig({
         const source =
           (env as { realPath?: string; path?: string }).realPath ?? (env as { path?: string }).path;
         if (token && href && source && /^\.\.?\//.test(href)) {
-          const target = resolve(dirname(source), href.split('#')[0] ?? '');
+          const fragmentAt = href.indexOf('#');
+          const path = fragmentAt === -1 ? href : href.slice(0, fragmentAt);
+          const fragment = fragmentAt === -1 ? '' : href.slice(fragmentAt);
+          const target = resolve(dirname(source), path);
           if (relative(docsDir, target).startsWith('..')) {
-            token.attrSet(
-              'href',
-              REPOSITORY_BLOB +
-                relative(repoDir, target) +
-                (href.includes('#') ? `#${href.split('#')[1]}` : ''),
-            );
+            token.attrSet('href', REPOSITORY_BLOB + relative(repoDir, target) + fragment);
             token.attrSet('target', '_blank');
           }
         }

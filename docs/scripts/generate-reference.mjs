@@ -12,7 +12,7 @@ const repoDir = join(docsDir, '..');
 const packagesDir = join(repoDir, 'packages');
 const generatedSidebar = join(docsDir, '.vitepress', 'generated');
 
-/** Published packages with a library entry point (a bin-only package has nothing to document). */
+/** Folders of the published packages with a library entry point (a bin-only package has nothing to document). */
 async function documentedPackages() {
   const names = (await readdir(packagesDir)).sort();
   const found = [];
@@ -22,7 +22,7 @@ async function documentedPackages() {
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
     if (manifest.private) continue;
     if (!existsSync(join(packagesDir, name, 'src', 'index.ts'))) continue;
-    found.push({ dir: join(packagesDir, name) });
+    found.push(join(packagesDir, name));
   }
   return found;
 }
@@ -32,7 +32,7 @@ async function writePackageReference() {
   const outDir = join(docsDir, 'reference', 'packages');
   const app = await Application.bootstrapWithPlugins({
     entryPointStrategy: 'packages',
-    entryPoints: packages.map((pkg) => pkg.dir),
+    entryPoints: packages,
     packageOptions: {
       entryPoints: ['src/index.ts'],
       tsconfig: join(docsDir, 'tsconfig.typedoc.json'),
