@@ -9,6 +9,11 @@ export default defineConfig({
     // Tests run against the TypeScript sources of the workspace packages, not their builds.
     alias: [
       { find: /^@covgate\/core\/testing$/, replacement: `${packagesDir}core/src/testing.ts` },
+      {
+        find: /^@covgate\/core\/testing\/vitest$/,
+        replacement: `${packagesDir}core/src/testing-vitest.ts`,
+      },
+      { find: /^@covgate\/core\/github$/, replacement: `${packagesDir}core/src/github.ts` },
       { find: /^@covgate\/example-shared$/, replacement: `${examplesDir}shared/src/index.ts` },
       { find: /^@covgate\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/index.ts` },
     ],
@@ -18,6 +23,7 @@ export default defineConfig({
       'packages/*/test/**/*.test.ts',
       'examples/*/test/**/*.test.ts',
       'docs/test/**/*.test.ts',
+      'test/**/*.test.ts',
     ],
     testTimeout: 20_000,
     hookTimeout: 30_000,

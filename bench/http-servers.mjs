@@ -49,10 +49,23 @@ async function covgateApi() {
     store,
     sessionSecret: 'bench-session-secret-0123456789abcdef',
     tokenHasher: hasher,
-    logger: pino({ base: null }, pino.destination({ dest: '/dev/null', sync: false })),
+    logger: pino(
+      { base: null },
+      pino.destination({ dest: '/dev/null', sync: false, minLength: 4096 }),
+    ),
     auditSink: { write() {} },
-    rateLimit: { limits: { enterprise: 1_000_000_000 } },
+    rateLimit: {
+      limits: { enterprise: 1_000_000_000 },
+      organisationLimits: { enterprise: 1_000_000_000 },
+    },
   });
+  // Warm the verified-token cache: the load must not start with 50 argon2 verifications.
+  const warm = await api.handle(
+    new Request('http://127.0.0.1/v1/executions?org=bench&repo=web&limit=10', {
+      headers: { authorization: `Bearer ${token}` },
+    }),
+  );
+  if (warm.status !== 200) throw new Error(`warm-up request answered ${warm.status}`);
   return { api, token };
 }
 
@@ -71,9 +84,36 @@ async function start() {
       });
       return { port: await listen(server) };
     }
+    case 'hono': {
+      const { Hono } = await import('hono');
+      const { serve } = await import('@hono/node-server');
+      const app = new Hono();
+      app.get('/health', (c) => c.json({ status: 'ok' }));
+      const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+      await new Promise((resolve) => server.once('listening', resolve));
+      return { port: server.address().port };
+    }
+    case 'fastify': {
+      const { default: Fastify } = await import('fastify');
+      const app = Fastify();
+      app.get('/health', async () => ({ status: 'ok' }));
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      return { port: app.server.address().port };
+    }
     case 'covgate-fetch': {
       const { api, token } = await covgateApi();
       const server = createServer(createNodeHandler({ handle: createFetchHandler(api) }));
+      return { port: await listen(server), token };
+    }
+    case 'covgate-hono-listener': {
+      const { getRequestListener } = await import('@hono/node-server');
+      const { api, token } = await covgateApi();
+      const handler = createFetchHandler(api);
+      const server = createServer(
+        getRequestListener((request, env) =>
+          handler(request, { remoteAddress: env.incoming.socket.remoteAddress }),
+        ),
+      );
       return { port: await listen(server), token };
     }
     case 'bare-express': {

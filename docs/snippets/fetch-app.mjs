@@ -8,8 +8,9 @@ const api = createApi({
   sessionSecret: process.env.SESSION_SECRET,
   serviceToken: process.env.SERVICE_TOKEN,
   secureCookies: false, // plain-HTTP development only
+  basePath: '/coverage', // the API answers under /coverage, 404 elsewhere
 });
-const handler = createFetchHandler(api, { basePath: '/coverage' });
+const handler = createFetchHandler(api);
 
 // Bun: Bun.serve({ fetch: handler }); Deno: Deno.serve(handler); Workers: export default { fetch: handler }
 serve(

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,22 +31,6 @@ const built = ['core', 'express', 'hapi', 'fetch'].every((name) =>
 );
 if (!built) {
   console.warn('[covgate] adapter path samples SKIPPED: run `pnpm build` first (`pnpm test` does)');
-}
-
-/** Whether `require('@covgate/core')` works yet (the CommonJS sample needs it). */
-function canRequireCore(): boolean {
-  try {
-    createRequire(join(docs, 'package.json'))('@covgate/core');
-    return true;
-  } catch {
-    return false;
-  }
-}
-const requireWorks = built && canRequireCore();
-if (built && !requireWorks) {
-  console.warn(
-    '[covgate] adapter path sample express-app.cjs SKIPPED: @covgate/core cannot be require()d yet',
-  );
 }
 
 const snippet = async (file: string) => (await readFile(join(snippets, file), 'utf8')).trimEnd();
@@ -82,43 +65,39 @@ describe.skipIf(!built && process.env.CI !== '1')('adapter path samples, run', (
     let app: Started | undefined;
     afterAll(() => stop(app));
 
-    const runnable = adapter.app.endsWith('.cjs') ? requireWorks : true;
-    it.skipIf(!runnable)(
-      'creates the organisation, session and token, ingests a run and lists it',
-      async () => {
-        const env = {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
-          PORT: '0',
-          SESSION_SECRET: 'adapter-path-session-secret-0123456789abcdef0123456789',
-          SERVICE_TOKEN: 'adapter-path-service-token-0123456789abcdef0123456789',
-        };
-        // Run from docs/ so the samples resolve the packages as an application would.
-        app = await startListening([join(snippets, adapter.app)], { cwd: docs, env });
-        const result = await run('bash', [join(snippets, PATH_SCRIPT)], {
-          cwd: workDir,
-          env: { ...env, COVGATE_URL: app.url },
-        });
-        expect(result.stderr).toBe('');
-        expect(result.code).toBe(0);
-        const listed = JSON.parse(result.stdout) as {
-          executions: Record<string, unknown>[];
-          total: number;
-        };
-        expect(listed.total).toBe(1);
-        expect(listed.executions).toEqual([
-          {
-            id: expect.stringMatching(/^exe_[0-9a-z]{26}$/),
-            repo: 'web',
-            branch: 'main',
-            outcome: 'pass',
-            delta: '0.00',
-            coverage: 84.13,
-            commit: null,
-            created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
-          },
-        ]);
-      },
-    );
+    it('creates the organisation, session and token, ingests a run and lists it', async () => {
+      const env = {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        PORT: '0',
+        SESSION_SECRET: 'adapter-path-session-secret-0123456789abcdef0123456789',
+        SERVICE_TOKEN: 'adapter-path-service-token-0123456789abcdef0123456789',
+      };
+      // Run from docs/ so the samples resolve the packages as an application would.
+      app = await startListening([join(snippets, adapter.app)], { cwd: docs, env });
+      const result = await run('bash', [join(snippets, PATH_SCRIPT)], {
+        cwd: workDir,
+        env: { ...env, COVGATE_URL: app.url },
+      });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const listed = JSON.parse(result.stdout) as {
+        executions: Record<string, unknown>[];
+        total: number;
+      };
+      expect(listed.total).toBe(1);
+      expect(listed.executions).toEqual([
+        {
+          id: expect.stringMatching(/^exe_[0-9a-z]{26}$/),
+          repo: 'web',
+          branch: 'main',
+          outcome: 'pass',
+          delta: '0.00',
+          coverage: 84.13,
+          commit: null,
+          created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
+        },
+      ]);
+    });
   });
 });

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMemoryStore, createTokenHasher, providerB } from '@covgate/core';
+import { createMemoryStore, createTokenHasher } from '@covgate/core';
+import { providerB } from '@covgate/webhook-signature';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 

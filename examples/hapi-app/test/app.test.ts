@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { createMemoryStore, createTokenHasher, providerB, type Store } from '@covgate/core';
+import { createMemoryStore, createTokenHasher, type Store } from '@covgate/core';
 import { buildOrganisation } from '@covgate/core/testing';
+import { providerB } from '@covgate/webhook-signature';
 import type { Server } from '@hapi/hapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppOptions, createApp } from '../src/app.js';

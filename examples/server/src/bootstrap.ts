@@ -1,5 +1,6 @@
 import {
   type AuditLogger,
+  checkOrganisationInput,
   createIdGenerator,
   createOrganisation,
   formatTimestamp,
@@ -40,7 +41,8 @@ export interface BootstrapResult {
  * that slug) and a first session, with the same lifetime rules and token HMAC as the API, so
  * a newcomer can call the API at once.
  *
- * @throws OrganisationInputError - the slug is malformed or reserved.
+ * @throws OrganisationInputError - the slug is malformed or reserved (checked before the
+ *   existing organisation is looked up, so a personal organisation is never reused).
  */
 export async function bootstrapOrganisation(
   store: Store,
@@ -48,6 +50,9 @@ export async function bootstrapOrganisation(
 ): Promise<BootstrapResult> {
   const now = wholeSeconds(input.now ?? new Date());
   const ids = createIdGenerator();
+  // Before any look-up: reusing an existing organisation must not hand out a session in a
+  // personal one (`github-4242`) either.
+  checkOrganisationInput({ slug: input.slug, plan: input.plan });
   let organisation = await store.findOrganisationBySlug(input.slug);
   let created = false;
   if (!organisation) {

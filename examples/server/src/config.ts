@@ -1,4 +1,4 @@
-import { parseAllowedOrigins } from '@covgate/core';
+import { parseAllowedOrigins, parseTrustProxy } from '@covgate/core';
 import { parseMySqlUrl } from '@covgate/mysql';
 
 /** Settings of the reference server, read from the environment. */
@@ -19,6 +19,18 @@ export interface ServerConfig {
   sessionLifetimeSeconds: number | undefined;
   redisUrl: string | undefined;
   enterpriseRateLimit: number | undefined;
+  /** Trusted reverse proxies (`TRUST_PROXY`): addresses and CIDR ranges. */
+  trustProxy: string[];
+  /** `SESSION_RATE_LIMIT`: requests per minute of one session. */
+  sessionRateLimit: number | undefined;
+  /** `TOKEN_CREATE_RATE_LIMIT`: token creations and rotations per minute of one organisation. */
+  tokenCreateRateLimit: number | undefined;
+  /** `MAX_TOKENS_PER_ORG`: active and rotating tokens one organisation may hold. */
+  maxTokensPerOrg: number | undefined;
+  /** `ARGON2_MAX_CONCURRENT`: argon2 verifications running at once. */
+  argon2MaxConcurrent: number | undefined;
+  /** `ARGON2_MAX_QUEUED`: argon2 verifications waiting; beyond, `503`. */
+  argon2MaxQueued: number | undefined;
   providerAWebhookSecret: string | undefined;
   providerBWebhookSecret: string | undefined;
   githubClientId: string | undefined;
@@ -54,6 +66,15 @@ function integer(env: NodeJS.ProcessEnv, name: string, problems: string[]): numb
   return Number(raw);
 }
 
+/** A yes/no setting: `1`/`true` or `0`/`false`; unset is no. */
+function flag(env: NodeJS.ProcessEnv, name: string, problems: string[]): boolean {
+  const value = optional(env, name);
+  if (value === undefined || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  problems.push(`${name} must be 1, true, 0 or false`);
+  return false;
+}
+
 function databaseHasTls(url: string): boolean {
   return parseMySqlUrl(url).tls;
 }
@@ -61,7 +82,7 @@ function databaseHasTls(url: string): boolean {
 /**
  * Reads the configuration. With `NODE_ENV=production` it enforces the production
  * checklist: `SERVICE_TOKEN` and `SESSION_SECRET` present and at least 32 characters, and a
- * `DATABASE_URL` with TLS. Throws {@link ConfigError} listing every offending setting by name.
+ * `DATABASE_URL` with TLS, unless `COVGATE_ALLOW_EMBEDDED_STORE=1` keeps the embedded store. Throws {@link ConfigError} listing every offending setting by name.
  */
 export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
   const problems: string[] = [];
@@ -76,7 +97,15 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
     problems.push((error as Error).message);
   }
 
+  let trustProxy: string[] = [];
+  try {
+    trustProxy = parseTrustProxy(optional(env, 'TRUST_PROXY'));
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+
   const databaseUrl = optional(env, 'DATABASE_URL');
+  const allowEmbeddedStore = flag(env, 'COVGATE_ALLOW_EMBEDDED_STORE', problems);
   if (databaseUrl !== undefined) {
     try {
       parseMySqlUrl(databaseUrl);
@@ -104,6 +133,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
     sessionLifetimeSeconds: integer(env, 'SESSION_TTL_SECONDS', problems),
     redisUrl: optional(env, 'REDIS_URL'),
     enterpriseRateLimit: integer(env, 'ENTERPRISE_RATE_LIMIT', problems),
+    trustProxy,
+    sessionRateLimit: integer(env, 'SESSION_RATE_LIMIT', problems),
+    tokenCreateRateLimit: integer(env, 'TOKEN_CREATE_RATE_LIMIT', problems),
+    maxTokensPerOrg: integer(env, 'MAX_TOKENS_PER_ORG', problems),
+    argon2MaxConcurrent: integer(env, 'ARGON2_MAX_CONCURRENT', problems),
+    argon2MaxQueued: integer(env, 'ARGON2_MAX_QUEUED', problems),
     providerAWebhookSecret: optional(env, 'PROVIDER_A_WEBHOOK_SECRET'),
     providerBWebhookSecret: optional(env, 'PROVIDER_B_WEBHOOK_SECRET'),
     githubClientId: optional(env, 'GITHUB_CLIENT_ID'),
@@ -123,9 +158,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
       }
     }
     if (databaseUrl === undefined) {
-      problems.push(
-        'DATABASE_URL is required in production (mysql://... with sslmode=require or verify-full)',
-      );
+      if (!allowEmbeddedStore) {
+        problems.push(
+          'DATABASE_URL is required in production (mysql://... with sslmode=require or verify-full), or COVGATE_ALLOW_EMBEDDED_STORE=1 to keep the embedded SQLite store',
+        );
+      }
     } else if (
       !problems.some((p) => p.startsWith('DATABASE_URL')) &&
       !databaseHasTls(databaseUrl)

@@ -6,13 +6,13 @@ import {
   createApi,
   createPersonalOrganisationResolver,
   createVerificationThrottle,
-  githubCodeHost,
-  providerA,
-  providerB,
   type Store,
 } from '@covgate/core';
+import { githubCodeHost } from '@covgate/core/github';
+import { type DashboardHandler, serveDashboard } from '@covgate/dashboard';
 import { createFetchHandler } from '@covgate/fetch';
 import { createNodeHandler } from '@covgate/node-bridge';
+import { providerA, providerB } from '@covgate/webhook-signature';
 import pino, { type Logger } from 'pino';
 import { answerClientErrors } from './client-errors.js';
 import type { ServerConfig } from './config.js';
@@ -39,7 +39,7 @@ export interface ReferenceServer {
  */
 function oauthOptionsFor(config: ServerConfig, store: Store): CreateApiOptions['oauth'] {
   if (!config.githubClientId || !config.githubClientSecret) return undefined;
-  const local = `http://localhost:${config.port}`;
+  const local = localUrl(config);
   const base = config.githubBaseUrl?.replace(/\/+$/, '');
   return {
     codeHosts: {
@@ -56,9 +56,40 @@ function oauthOptionsFor(config: ServerConfig, store: Store): CreateApiOptions['
         ...(config.githubApiBaseUrl ? { apiBaseUrl: config.githubApiBaseUrl } : {}),
       }),
     },
-    dashboardUrl: config.dashboardUrl ?? `${local}/`,
+    dashboardUrl: dashboardUrlOf(config),
     resolveIdentity: createPersonalOrganisationResolver({ store }),
   };
+}
+
+/** Path the reference server serves the dashboard under. */
+export const DASHBOARD_PATH = '/dashboard';
+
+function localUrl(config: ServerConfig): string {
+  return `http://localhost:${config.port}`;
+}
+
+/** `DASHBOARD_URL`, by default the dashboard this server serves: `http://localhost:<port>/dashboard/`. */
+export function dashboardUrlOf(config: ServerConfig): string {
+  return config.dashboardUrl ?? `${localUrl(config)}${DASHBOARD_PATH}/`;
+}
+
+/**
+ * `ALLOWED_ORIGINS`, plus the origin of the default dashboard URL when `DASHBOARD_URL` is
+ * unset: the dashboard this server serves at `http://localhost:<port>` must be able to make
+ * cookie-authenticated writes (token management, sign-out) without further configuration.
+ */
+export function allowedOriginsOf(config: ServerConfig): string[] {
+  if (config.dashboardUrl !== undefined) return config.allowedOrigins;
+  const origin = new URL(dashboardUrlOf(config)).origin;
+  return config.allowedOrigins.includes(origin)
+    ? config.allowedOrigins
+    : [...config.allowedOrigins, origin];
+}
+
+/** The dashboard at `/dashboard/`, with a sign-in button per configured code host. */
+export function dashboardFor(config: ServerConfig): DashboardHandler {
+  const codeHosts = config.githubClientId && config.githubClientSecret ? ['github'] : [];
+  return serveDashboard({ basePath: DASHBOARD_PATH, codeHosts });
 }
 
 /** Builds the API options the configuration describes. */
@@ -75,13 +106,23 @@ export async function apiOptionsFor(
     sessionSecret,
     serviceToken: config.serviceToken,
     tokenPepper: config.tokenPepper,
-    allowedOrigins: config.allowedOrigins,
+    allowedOrigins: allowedOriginsOf(config),
     sessionLifetimeSeconds: config.sessionLifetimeSeconds,
     secureCookies: config.secureCookies,
     rateLimit: {
       ...(config.enterpriseRateLimit ? { limits: { enterprise: config.enterpriseRateLimit } } : {}),
+      ...(config.sessionRateLimit ? { sessionPerMinute: config.sessionRateLimit } : {}),
+      ...(config.tokenCreateRateLimit
+        ? { tokenCreationsPerMinute: config.tokenCreateRateLimit }
+        : {}),
+      ...(config.maxTokensPerOrg ? { activeTokensPerOrganisation: config.maxTokensPerOrg } : {}),
+    },
+    verificationConcurrency: {
+      ...(config.argon2MaxConcurrent ? { maxConcurrent: config.argon2MaxConcurrent } : {}),
+      ...(config.argon2MaxQueued !== undefined ? { maxQueued: config.argon2MaxQueued } : {}),
     },
   };
+  if (config.trustProxy.length > 0) options.trustProxy = config.trustProxy;
   options.webhooks = {
     providers: [
       { ...providerA, secret: config.providerAWebhookSecret },
@@ -127,9 +168,20 @@ export interface ServedApi {
  */
 export async function serveApi(
   api: CovgateApi,
-  listen: { host: string; port: number; basePath?: string; logger?: Logger },
+  listen: {
+    host: string;
+    port: number;
+    logger?: Logger;
+    /** Answers the dashboard's paths before the API sees the request. */
+    dashboard?: DashboardHandler;
+  },
 ): Promise<ServedApi> {
-  const fetchHandler = createFetchHandler(api, { basePath: listen.basePath });
+  const apiHandler = createFetchHandler(api);
+  const dashboard = listen.dashboard;
+  const fetchHandler = dashboard
+    ? async (...args: Parameters<typeof apiHandler>) =>
+        (await dashboard(args[0])) ?? apiHandler(...args)
+    : apiHandler;
   const onError = listen.logger
     ? (error: unknown) =>
         listen.logger?.error(
@@ -163,7 +215,12 @@ export async function startReferenceServer(
 ): Promise<ReferenceServer> {
   const { options, dispose } = await apiOptionsFor(config, store, logger);
   const api = createApi(options);
-  const served = await serveApi(api, { host: config.host, port: config.port, logger });
+  const served = await serveApi(api, {
+    host: config.host,
+    port: config.port,
+    logger,
+    dashboard: dashboardFor(config),
+  });
   return {
     server: served.server,
     api,

@@ -32,6 +32,8 @@ if (!runnable) {
 /** The bound of every store and Redis call, as documented in docs/configuration.md. */
 const DEADLINE_MS = 2_000;
 const STALL_MS = Number(process.env.COVGATE_CLUSTER_STALL_MS ?? 20_000);
+/** The stall the retrying clients ride out: several deadlines long, short enough for CI. */
+const RETRY_STALL_MS = 6_000;
 const SESSION_SECRET = 'cluster-session-secret-0123456789abcdef';
 const silent = pino({ base: null }, new Writable({ write: (_c, _e, done) => done() }));
 
@@ -361,6 +363,90 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
     const logged = jsonLines(a).filter((line) => line.msg === 'request' && line.parserError);
     expect(logged.map((line) => line.status)).toEqual([400, 431]);
   });
+
+  it('stores each ingest once when clients retry with idempotency keys across both processes after a stall', async () => {
+    const repo = `retry-${Date.now().toString(36)}`;
+    const keys = new Set<string>();
+    const acknowledged = new Set<string>();
+    let requests = 0;
+    let failures = 0;
+    let retried = 0;
+    let replayed = 0;
+    let running = true;
+    const keyedIngest = (server: BuiltServer, key: string, coverage: number) =>
+      fetch(`${server.url}/v1/executions`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${apiToken}`,
+          'content-type': 'application/json',
+          'idempotency-key': key,
+        },
+        body: JSON.stringify({ org: slug, repo, branch: 'main', coverage }),
+      });
+    /** One client: a new key per run, retried on the other process until it is acknowledged. */
+    const client = async (name: string, first: number) => {
+      for (let run = 0; running; run++) {
+        const key = `${name}-${run}`;
+        const coverage = 50 + (run % 50);
+        keys.add(key);
+        for (let attempt = 0; attempt < 40; attempt++) {
+          if (attempt > 0) {
+            retried++;
+            await sleep(250);
+          }
+          requests++;
+          try {
+            const response = await keyedIngest(started()[(first + attempt) % 2]!, key, coverage);
+            await response.text();
+            if (response.status === 201) {
+              acknowledged.add(key);
+              if (response.headers.get('idempotent-replayed') === 'true') replayed++;
+              break;
+            }
+            failures++;
+          } catch {
+            failures++;
+          }
+        }
+      }
+    };
+    const clients = Array.from({ length: 8 }, (_, i) => client(`c${i}`, i % 2));
+    await sleep(1_000);
+    mysqlProxy.stall();
+    try {
+      await sleep(RETRY_STALL_MS);
+    } finally {
+      mysqlProxy.resume();
+    }
+    await sleep(1_000);
+    running = false;
+    await Promise.all(clients);
+
+    const connection = await createConnection(databaseUrl);
+    const [rows] = await connection.query('SELECT COUNT(*) AS n FROM executions WHERE repo = ?', [
+      repo,
+    ]);
+    const [counters] = await connection.query(
+      'SELECT total FROM execution_counters WHERE repo = ?',
+      [repo],
+    );
+    const [keyRows] = await connection.query(
+      'SELECT COUNT(*) AS n FROM idempotency_keys k JOIN executions e ON e.id = k.execution_id WHERE e.repo = ?',
+      [repo],
+    );
+    await connection.end();
+    const stored = Number((rows as Array<{ n: number }>)[0]?.n);
+    const total = Number((counters as Array<{ total: number }>)[0]?.total);
+    console.log(
+      `[cluster] retries with idempotency keys after a ${RETRY_STALL_MS} ms MariaDB stall: ${keys.size} distinct keys, ${acknowledged.size} acknowledged, ${requests} requests, ${failures} failed attempts, ${retried} retries, ${replayed} answered as replays (Idempotent-Replayed), ${stored} rows stored (duplicate-free: ${stored === keys.size}), counter ${total}`,
+    );
+    expect(failures).toBeGreaterThan(0);
+    expect(retried).toBeGreaterThan(0);
+    expect(acknowledged.size).toBe(keys.size);
+    expect(stored).toBe(keys.size);
+    expect(total).toBe(keys.size);
+    expect(Number((keyRows as Array<{ n: number }>)[0]?.n)).toBe(keys.size);
+  }, 90_000);
 
   it('drains on SIGTERM under load: every acknowledged ingest stored, exit code 0', async () => {
     const [a, b] = started();

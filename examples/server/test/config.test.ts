@@ -27,6 +27,44 @@ describe('reference server configuration', () => {
     expect(config.production).toBe(false);
   });
 
+  it('reads TRUST_PROXY as a list of addresses and CIDR ranges, empty when unset', () => {
+    expect(loadConfig({}).trustProxy).toEqual([]);
+    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, ::1 ,192.0.2.7' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '::1',
+      '192.0.2.7',
+    ]);
+  });
+
+  it('refuses a TRUST_PROXY entry that is not an address or range, naming it', () => {
+    expect(problemsOf({ TRUST_PROXY: '10.0.0.0/8,proxy.internal' })).toEqual([
+      'TRUST_PROXY: "proxy.internal" is not an IP address or CIDR range',
+    ]);
+    expect(problemsOf({ TRUST_PROXY: '10.0.0.0/33' })).toEqual([
+      'TRUST_PROXY: "10.0.0.0/33" is not an IP address or CIDR range',
+    ]);
+  });
+
+  it('reads the request limits and the argon2 bounds as integers', () => {
+    const config = loadConfig({
+      SESSION_RATE_LIMIT: '120',
+      TOKEN_CREATE_RATE_LIMIT: '5',
+      MAX_TOKENS_PER_ORG: '50',
+      ARGON2_MAX_CONCURRENT: '2',
+      ARGON2_MAX_QUEUED: '8',
+    });
+    expect([
+      config.sessionRateLimit,
+      config.tokenCreateRateLimit,
+      config.maxTokensPerOrg,
+      config.argon2MaxConcurrent,
+      config.argon2MaxQueued,
+    ]).toEqual([120, 5, 50, 2, 8]);
+    expect(problemsOf({ MAX_TOKENS_PER_ORG: 'many' })).toEqual([
+      'MAX_TOKENS_PER_ORG must be a positive integer',
+    ]);
+  });
+
   it('starts in production when the checklist is met', () => {
     expect(loadConfig(PRODUCTION).production).toBe(true);
   });
@@ -65,10 +103,26 @@ describe('reference server configuration', () => {
     expect(problemsOf({ ...PRODUCTION, DATABASE_URL: `${url}?sslmode=require` })).toEqual([]);
   });
 
-  it('refuses production on the embedded store', () => {
-    expect(problemsOf({ ...PRODUCTION, DATABASE_URL: undefined })[0]).toMatch(
-      /^DATABASE_URL is required/,
-    );
+  it('refuses production on the embedded store unless the operator allows it', () => {
+    expect(problemsOf({ ...PRODUCTION, DATABASE_URL: undefined })).toEqual([
+      'DATABASE_URL is required in production (mysql://... with sslmode=require or verify-full), or COVGATE_ALLOW_EMBEDDED_STORE=1 to keep the embedded SQLite store',
+    ]);
+    for (const no of ['0', 'false']) {
+      expect(
+        problemsOf({ ...PRODUCTION, DATABASE_URL: undefined, COVGATE_ALLOW_EMBEDDED_STORE: no }),
+      ).toHaveLength(1);
+    }
+  });
+
+  it('starts production on the embedded store with COVGATE_ALLOW_EMBEDDED_STORE=1', () => {
+    for (const yes of ['1', 'true']) {
+      const env = { ...PRODUCTION, DATABASE_URL: undefined, COVGATE_ALLOW_EMBEDDED_STORE: yes };
+      expect(problemsOf(env)).toEqual([]);
+      expect(loadConfig(env).databaseUrl).toBeUndefined();
+    }
+    expect(problemsOf({ ...PRODUCTION, COVGATE_ALLOW_EMBEDDED_STORE: 'yes' })).toEqual([
+      'COVGATE_ALLOW_EMBEDDED_STORE must be 1, true, 0 or false',
+    ]);
   });
 
   it('refuses an invalid ALLOWED_ORIGINS entry at start-up', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createApi } from '@covgate/core';
-import { runHttpContractSuite } from '@covgate/core/testing';
+import { runHttpContractSuite } from '@covgate/core/testing/vitest';
 import { createMySqlStore, migrate } from '@covgate/mysql';
 import { createSqliteStore } from '@covgate/sqlite';
 import { afterAll, beforeAll, describe, it } from 'vitest';

@@ -1,5 +1,5 @@
 import { createApi } from '@covgate/core';
-import { runHttpContractSuite } from '@covgate/core/testing';
+import { runHttpContractSuite } from '@covgate/core/testing/vitest';
 import { serveApi } from '../src/reference-server.js';
 
 runHttpContractSuite('reference server (node:http + Fetch adapter)', {
@@ -11,10 +11,9 @@ runHttpContractSuite('reference server (node:http + Fetch adapter)', {
 
 runHttpContractSuite('Fetch adapter under a base path', {
   start: async (options) => {
-    const served = await serveApi(createApi(options), {
+    const served = await serveApi(createApi({ ...options, basePath: '/coverage' }), {
       host: '127.0.0.1',
       port: 0,
-      basePath: '/coverage',
     });
     return { baseUrl: `${served.url}/coverage`, close: served.close };
   },

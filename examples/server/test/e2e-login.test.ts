@@ -273,6 +273,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
         id: 'evt_e2e_upgrade_0001',
         object: 'event',
         type: 'customer.subscription.updated',
+        created: nowSeconds(),
         data: {
           object: { id: 'sub_e2e', metadata: { covgate_org_id: ids.orgId, plan: 'team' } },
         },

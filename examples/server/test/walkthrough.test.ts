@@ -117,6 +117,15 @@ describe.skipIf(!built && process.env.CI !== '1')(
       expect(await badge.text()).toContain('84%');
     });
 
+    it('refuses to bootstrap a code-host slug (kept for personal organisations), exit code 2', async () => {
+      const refused = await run('admin.js', ['bootstrap', 'github-4242'], env);
+      expect(refused.code).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toBe(
+        'covgate-admin: reserved slug: github-... is kept for personal organisations\n',
+      );
+    });
+
     it('keeps data on disk across a restart of the admin command', async () => {
       const again = await run('admin.js', ['bootstrap', 'acme'], env);
       expect(again.stdout).toContain('[existing]');

@@ -1,11 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import {
-  type CreateApiOptions,
-  createMemoryStore,
-  type Organisation,
-  providerA,
-  providerB,
-} from '@covgate/core';
+import { type CreateApiOptions, createMemoryStore, type Organisation } from '@covgate/core';
+import { providerA, providerB } from '@covgate/webhook-signature';
 import { seedDemoOrganisation } from './demo-organisation.js';
 import { readSettings, type Settings, SettingsError } from './settings.js';
 

@@ -1,22 +1,36 @@
-export * from '@covgate/env-filter';
-export * from '@covgate/webhook-signature';
 export * from './audit/audit-line.js';
 export * from './audit/audit-sink.js';
 export * from './auth/identity.js';
 export * from './auth/scopes.js';
+export {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_LIFETIME_SECONDS,
+  IDEMPOTENT_REPLAYED_HEADER,
+  isValidIdempotencyKey,
+} from './executions/idempotency.js';
 export * from './gate/delta-format.js';
 export * from './gate/gate-evaluation.js';
+export { type AdapterFailure, adapterFailureResponse } from './http/adapter-failure.js';
 export { ApiError, ERRORS } from './http/api-error.js';
 export * from './http/api-types.js';
-export { normaliseBasePath, OUTSIDE_BASE_PATH } from './http/base-path.js';
+export { normaliseBasePath } from './http/base-path.js';
+export { InvalidTrustProxyError, parseTrustProxy } from './http/client-address.js';
 export { InvalidAllowedOriginError, parseAllowedOrigins } from './http/cors.js';
+export { COVGATE_PATHS, isCovgatePath } from './http/covgate-paths.js';
+export { replyOf } from './http/covgate-response.js';
 export { type CreateApiOptions, createApi } from './http/create-api.js';
+export { MAX_JSON_DEPTH } from './http/json-depth.js';
 export {
   DEFAULT_PLAN_LIMITS,
+  DEFAULT_REQUEST_LIMITS,
+  type LimiterSpec,
+  ORGANISATION_CEILING_FACTOR,
   type PlanLimits,
   type RateLimitOptions,
 } from './http/rate-limit.js';
-export { MAX_BODY_BYTES } from './http/request-body.js';
+export type { Reply } from './http/reply.js';
+export { MAX_BODY_BYTES, MAX_JSON_BODY_BYTES } from './http/request-body.js';
+export { IDEMPOTENCY_ERRORS } from './http/routes/executions.js';
 export { READINESS_DEADLINE_MS } from './http/routes/health.js';
 export { OAUTH_ERRORS } from './http/routes/oauth.js';
 export { OAUTH_STATE_COOKIE } from './http/routes/oauth-cookies.js';
@@ -29,7 +43,6 @@ export {
   type CodeHostFailure,
   type CodeHostUser,
 } from './oauth/code-host.js';
-export { type GithubCodeHostOptions, githubCodeHost } from './oauth/github-code-host.js';
 export type {
   OAuthOptions,
   ResolvedIdentity,
@@ -56,8 +69,16 @@ export type * from './tokens/cache-purge-bus.js';
 export * from './tokens/token-format.js';
 export * from './tokens/token-hash.js';
 export * from './tokens/token-status.js';
+export {
+  createVerificationGate,
+  type VerificationGate,
+  type VerificationGateOptions,
+  VerificationOverloadError,
+  type VerificationPriority,
+} from './tokens/verification-gate.js';
 export * from './tokens/verification-throttle.js';
 export * from './tokens/verified-token-cache.js';
 export { createPlanChangeProcessor } from './webhooks/plan-processor.js';
 export { type PlanChange, subscriptionPlanChange } from './webhooks/subscription-plan.js';
+export { webhookEventTime } from './webhooks/webhook-event.js';
 export type { WebhookEvent, WebhookOptions, WebhookReceiver } from './webhooks/webhook-options.js';

@@ -1,15 +1,14 @@
 /**
- * `@covgate/core/testing`: the storage conformance suite, the HTTP contract suite and fixture
- * builders, for testing `Store` implementations and code built on covgate. Needs `vitest`
- * (an optional peer dependency of `@covgate/core`).
+ * `@covgate/core/testing`: fixture builders, test tokens and the types of the suites, for
+ * testing `Store` implementations and code built on covgate under any test runner (vitest,
+ * jest, `node:test`...): nothing here imports a test runner. The vitest suites themselves are
+ * in `@covgate/core/testing/vitest`.
  */
 
-export {
-  runStoreConformanceSuite,
-  type StoreConformanceOptions,
-} from './testing/conformance/suite.js';
+export type { StoreConformanceOptions } from './testing/conformance/options.js';
 export {
   buildExecution,
+  buildIdempotencyClaim,
   buildOrganisation,
   buildSession,
   buildTokenRecord,
@@ -24,8 +23,7 @@ export type {
   HttpContractOptions,
   StartedServer,
   StartServer,
-} from './testing/http-contract/harness.js';
-export { runHttpContractSuite } from './testing/http-contract/suite.js';
+} from './testing/http-contract/contract-types.js';
 export {
   type IssuedTestToken,
   type IssueTestTokenOptions,

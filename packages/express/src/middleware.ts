@@ -1,11 +1,8 @@
-import type { CovgateApi } from '@covgate/core';
+import { type CovgateApi, isCovgatePath } from '@covgate/core';
 import {
   errorResponseFor,
-  isCovgatePath,
   logToConsole,
   pathAndQueryOf,
-  remoteAddressOf,
-  requestContext,
   splitPathAndQuery,
   toFetchRequest,
   UnsupportedMethodError,
@@ -24,7 +21,7 @@ export interface CovgateExpressOptions {
    * hide every route that follows.
    */
   exclusive?: boolean;
-  /** Body limit in bytes. Default 1 MiB. */
+  /** Body limit in bytes. Default: the core's `MAX_BODY_BYTES`. */
   maxBodyBytes?: number;
   /**
    * Receives covgate's own misconfiguration reports (a body parser that ran first without
@@ -46,10 +43,12 @@ export interface CovgateExpressOptions {
  * covgate answers `500 {"error":"internal error"}` and reports why through `onError`.
  */
 export function covgate(
-  api: Pick<CovgateApi, 'handle'>,
+  api: Pick<CovgateApi, 'handle'> & { readonly basePath?: string },
   options: CovgateExpressOptions = {},
 ): RequestHandler {
   const onError = options.onError ?? logToConsole;
+  // Express strips the mount path from req.url; the API answers under its own basePath.
+  const basePath = api.basePath ?? '';
   return (req, res, next) => {
     const target = pathAndQueryOf(req.url);
     if (!options.exclusive && !isCovgatePath(splitPathAndQuery(target).pathname)) {
@@ -59,9 +58,9 @@ export function covgate(
     let request: Request;
     try {
       request = toFetchRequest(req, {
-        url: target,
+        url: `${basePath}${target}`,
         body: bodyReadByParser(req),
-        maxBodyBytes: options.maxBodyBytes,
+        ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
       });
     } catch (error) {
       if (error instanceof UnsupportedMethodError) {
@@ -75,7 +74,7 @@ export function covgate(
       return;
     }
     api
-      .handle(request, requestContext(res, req.ip ?? remoteAddressOf(req)))
+      .handle(request, { remoteAddress: req.ip ?? req.socket.remoteAddress })
       .then((response) => writeFetchResponse(res, response))
       .catch(next);
   };

@@ -1,5 +1,5 @@
 import { createApi } from '@covgate/core';
-import { runHttpContractSuite } from '@covgate/core/testing';
+import { runHttpContractSuite } from '@covgate/core/testing/vitest';
 import express from 'express';
 import { listen } from '../../node-bridge/test/support/http-server.js';
 import { covgate } from '../src/index.js';

@@ -1,4 +1,4 @@
-import { ApiError, type CovgateApi, type RequestContext } from '@covgate/core';
+import { ApiError, type CovgateApi, ERRORS, type RequestContext } from '@covgate/core';
 import { toFetchRequest, UnsupportedMethodError } from '@covgate/node-bridge';
 import type { AuthCredentials, ServerAuthScheme } from '@hapi/hapi';
 import { hapiError } from './hapi-error.js';
@@ -78,5 +78,5 @@ function authenticatorOf(
 }
 
 function invalidToken(): Error {
-  return hapiError(401, { error: 'invalid token' });
+  return hapiError(401, { error: ERRORS.invalidToken });
 }

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { responseTextOf } from '@covgate/node-bridge';
+import { replyOf } from '@covgate/core';
 import type { ResponseObject, ResponseToolkit } from '@hapi/hapi';
 
 /**
@@ -17,19 +17,28 @@ export function toHapiResponse(
   response: Response,
   onStreamError: (error: unknown) => void,
 ): ResponseObject {
-  let source: Readable | string | undefined = responseTextOf(response);
-  if (source === undefined && response.body !== null) {
+  const reply = replyOf(response);
+  if (reply !== undefined) {
+    const answer = h.response(reply.body ?? undefined).code(reply.status);
+    answer.charset();
+    const { headers } = reply;
+    for (const name in headers) answer.header(name, headers[name] as string);
+    for (const cookie of reply.cookies ?? []) answer.header('set-cookie', cookie, { append: true });
+    return answer;
+  }
+  let source: Readable | undefined;
+  if (response.body !== null) {
     const stream = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
     stream.on('error', onStreamError);
     source = stream;
   }
-  const reply = h.response(source).code(response.status);
-  reply.charset();
+  const answer = h.response(source).code(response.status);
+  answer.charset();
   for (const [name, value] of response.headers) {
-    if (name !== 'set-cookie') reply.header(name, value);
+    if (name !== 'set-cookie') answer.header(name, value);
   }
   for (const cookie of response.headers.getSetCookie()) {
-    reply.header('set-cookie', cookie, { append: true });
+    answer.header('set-cookie', cookie, { append: true });
   }
-  return reply;
+  return answer;
 }

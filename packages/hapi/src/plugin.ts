@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
-import type { CovgateApi } from '@covgate/core';
+import { COVGATE_PATHS, type CovgateApi, MAX_BODY_BYTES } from '@covgate/core';
 import {
-  DEFAULT_MAX_BODY_BYTES,
   erroredBody,
   errorResponseFor,
   hasRequestBody,
@@ -9,7 +8,6 @@ import {
   limitedBodyStream,
   logToConsole,
   PayloadTooLargeError,
-  requestContext,
   toFetchRequest,
 } from '@covgate/node-bridge';
 import type {
@@ -27,7 +25,7 @@ import { toHapiResponse } from './hapi-response.js';
 /** Options of {@link covgatePlugin}. */
 export interface CovgateHapiOptions {
   /** The covgate API to serve (`createApi(...)` of `@covgate/core`). */
-  api: Pick<CovgateApi, 'handle'>;
+  api: Pick<CovgateApi, 'handle'> & { readonly basePath?: string };
   /**
    * Whether covgate owns every path under the registration prefix and answers those it does
    * not serve with `404 {"error":"not found"}` (one catch-all route; more specific routes
@@ -35,7 +33,7 @@ export interface CovgateHapiOptions {
    * Hapi's 404.
    */
   exclusive?: boolean;
-  /** Body limit in bytes. Default 1 MiB. */
+  /** Body limit in bytes. Default: the core's `MAX_BODY_BYTES`. */
   maxBodyBytes?: number;
   /**
    * Receives failures the client only sees as `500 {"error":"internal error"}`, and
@@ -61,9 +59,11 @@ export const covgatePlugin = {
   requirements: { hapi: '>=21.0.0' },
   register(server, options) {
     const { api } = options;
-    const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
     const onError = options.onError ?? logToConsole;
     const prefix = server.realm.modifiers.route.prefix ?? '';
+    // Hapi strips the registration prefix; the API answers under its own basePath.
+    const basePath = api.basePath ?? '';
 
     async function answer(
       request: HapiRequest,
@@ -72,13 +72,12 @@ export const covgatePlugin = {
     ) {
       try {
         const fetchRequest = toFetchRequest(request.raw.req, {
-          url: covgatePathOf(request, prefix),
+          url: `${basePath}${covgatePathOf(request, prefix)}`,
           body,
         });
-        const response = await api.handle(
-          fetchRequest,
-          requestContext(request.raw.res, request.info.remoteAddress),
-        );
+        const response = await api.handle(fetchRequest, {
+          remoteAddress: request.info.remoteAddress,
+        });
         return toHapiResponse(h, response, onError);
       } catch (error) {
         if (!isClientError(error)) onError(error);
@@ -114,7 +113,7 @@ export const covgatePlugin = {
     server.route(
       (options.exclusive
         ? ['/{path*}']
-        : ['/health', '/health/ready', '/v1/{path*}', '/auth/{path*}']
+        : [...COVGATE_PATHS.exact, ...COVGATE_PATHS.trees.map((tree) => `${tree}/{path*}`)]
       ).map((path) => ({
         method: '*',
         path,

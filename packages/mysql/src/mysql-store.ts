@@ -1,8 +1,11 @@
 import {
   type ExecutionRecord,
+  type IdempotencyKeyClaim,
+  type KeyedInsertResult,
   type ListExecutionsQuery,
   type Organisation,
   type Plan,
+  type PlanChangeResult,
   type RepositorySummary,
   type SessionRecord,
   type Store,
@@ -11,8 +14,8 @@ import {
   type User,
   wholeSeconds,
 } from '@covgate/core';
-import { and, desc, eq, lt, or, type SQL, sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/mysql2';
+import { and, desc, eq, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { drizzle, type MySql2Database } from 'drizzle-orm/mysql2';
 import { createPool, type Pool, type ResultSetHeader, type SslOptions } from 'mysql2/promise';
 import { parseMySqlUrl } from './connection-url.js';
 import { DEFAULT_DEADLINE_MS, withDeadline } from './deadline.js';
@@ -30,6 +33,7 @@ import { toTokenRecord, toTokenRow } from './rows.js';
 import {
   executionCounters,
   executions,
+  idempotencyKeys,
   organisations,
   sessions,
   tokens,
@@ -59,6 +63,15 @@ export interface MySqlStoreOptions {
   deadlineMs?: number;
 }
 
+/** The columns of an {@link Organisation} (the personal link and plan time stay inside). */
+const organisationColumns = {
+  id: organisations.id,
+  slug: organisations.slug,
+  name: organisations.name,
+  plan: organisations.plan,
+  createdAt: organisations.createdAt,
+};
+
 const executionColumns = {
   id: executions.id,
   orgId: executions.orgId,
@@ -86,6 +99,12 @@ const firstCounterRow = (record: ExecutionRecord) => ({
   latestId: record.id,
   latestCreatedAt: wholeSeconds(record.createdAt),
 });
+
+/** Writes a key's row, or an execution's rows, in a transaction or alone. */
+type Writer = Pick<MySql2Database, 'insert'>;
+
+/** How often a keyed insert that met a dead key deletes it and tries again. */
+const KEYED_INSERT_ATTEMPTS = 3;
 
 /** Rows changed (or matched: mysql2 sets FOUND_ROWS) by a write. */
 const affected = (result: [ResultSetHeader, unknown]): number => result[0].affectedRows;
@@ -121,8 +140,8 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
     }
   }
 
-  const findOrganisation = async (where: SQL | undefined) => {
-    const [row] = await db.select().from(organisations).where(where).limit(1);
+  const findOrganisation = async (where: SQL | undefined): Promise<Organisation | null> => {
+    const [row] = await db.select(organisationColumns).from(organisations).where(where).limit(1);
     return row ?? null;
   };
 
@@ -140,6 +159,41 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
     const [row] = await db.select().from(sessions).where(where).limit(1);
     return row ?? null;
   };
+
+  /** The execution's row and its counter update: one transaction with what the caller adds. */
+  const writeExecution = async (tx: Writer, record: ExecutionRecord): Promise<void> => {
+    await tx.insert(executions).values({ ...record, createdAt: wholeSeconds(record.createdAt) });
+    await tx
+      .insert(executionCounters)
+      .values(firstCounterRow(record))
+      .onDuplicateKeyUpdate({
+        // MySQL applies these left to right, each seeing the previous ones: the id
+        // is decided against the old instant, which then only ever grows.
+        set: {
+          total: sql`\`total\` + 1`,
+          latestId: sql`CASE WHEN ${VALUES_ARE_NEWER} THEN VALUES(\`latest_id\`) ELSE \`latest_id\` END`,
+          latestCreatedAt: sql`CASE WHEN \`latest_created_at\` IS NULL OR VALUES(\`latest_created_at\`) > \`latest_created_at\` THEN VALUES(\`latest_created_at\`) ELSE \`latest_created_at\` END`,
+        },
+      });
+  };
+
+  /** An organisation's key, live or dead, with the execution it points at. */
+  const findKey = async (orgId: string, key: string) => {
+    const [row] = await db
+      .select({
+        requestDigest: idempotencyKeys.requestDigest,
+        expiresAt: idempotencyKeys.expiresAt,
+        record: executionColumns,
+      })
+      .from(idempotencyKeys)
+      .innerJoin(executions, eq(executions.id, idempotencyKeys.executionId))
+      .where(and(eq(idempotencyKeys.orgId, orgId), eq(idempotencyKeys.key, key)))
+      .limit(1);
+    return row ?? null;
+  };
+
+  const isLive = (key: { expiresAt: Date }, now: Date): boolean =>
+    key.expiresAt.getTime() > wholeSeconds(now).getTime();
 
   const latestOnBranch = async (
     orgId: string,
@@ -189,6 +243,39 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
         const result = await db.update(organisations).set({ plan }).where(eq(organisations.id, id));
         return affected(result) > 0;
       }),
+
+    applyPlanChange: (id: string, plan: Plan, eventAt: Date) =>
+      guard('organisations', 'applyPlanChange', async (): Promise<PlanChangeResult> => {
+        const at = wholeSeconds(eventAt);
+        const result = await db
+          .update(organisations)
+          .set({ plan, planChangedAt: at })
+          .where(
+            and(
+              eq(organisations.id, id),
+              or(isNull(organisations.planChangedAt), lte(organisations.planChangedAt, at)),
+            ),
+          );
+        if (affected(result) > 0) return 'applied';
+        return (await findOrganisation(eq(organisations.id, id))) ? 'stale' : 'unknown';
+      }),
+
+    createPersonalOrganisation: (org: Organisation, userId: string) =>
+      guard(
+        'organisations',
+        'createPersonalOrganisation',
+        async () => {
+          await db
+            .insert(organisations)
+            .values({ ...org, createdAt: wholeSeconds(org.createdAt), personalUserId: userId });
+        },
+        'organisation id or slug already exists, or the user has a personal organisation',
+      ),
+
+    findPersonalOrganisation: (userId: string) =>
+      guard('organisations', 'findPersonalOrganisation', () =>
+        findOrganisation(eq(organisations.personalUserId, userId)),
+      ),
 
     findOrCreateUser: (candidate: User) =>
       guard(
@@ -312,28 +399,72 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
       guard(
         'executions',
         'insertExecution',
-        () =>
-          retryDeadlocks(() =>
-            db.transaction(async (tx) => {
-              await tx
-                .insert(executions)
-                .values({ ...record, createdAt: wholeSeconds(record.createdAt) });
-              await tx
-                .insert(executionCounters)
-                .values(firstCounterRow(record))
-                .onDuplicateKeyUpdate({
-                  // MySQL applies these left to right, each seeing the previous ones: the id
-                  // is decided against the old instant, which then only ever grows.
-                  set: {
-                    total: sql`\`total\` + 1`,
-                    latestId: sql`CASE WHEN ${VALUES_ARE_NEWER} THEN VALUES(\`latest_id\`) ELSE \`latest_id\` END`,
-                    latestCreatedAt: sql`CASE WHEN \`latest_created_at\` IS NULL OR VALUES(\`latest_created_at\`) > \`latest_created_at\` THEN VALUES(\`latest_created_at\`) ELSE \`latest_created_at\` END`,
-                  },
-                });
-            }),
-          ),
+        () => retryDeadlocks(() => db.transaction((tx) => writeExecution(tx, record))),
         'execution id already exists',
       ),
+
+    insertKeyedExecution: (record: ExecutionRecord, claim: IdempotencyKeyClaim) =>
+      guard('executions', 'insertKeyedExecution', async (): Promise<KeyedInsertResult> => {
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            // The key first: a concurrent request with the same key waits on its row lock
+            // here, before touching the execution or its counter, and then fails.
+            await retryDeadlocks(() =>
+              db.transaction(async (tx) => {
+                await tx.insert(idempotencyKeys).values({
+                  orgId: record.orgId,
+                  key: claim.key,
+                  requestDigest: claim.requestDigest,
+                  executionId: record.id,
+                  createdAt: wholeSeconds(claim.createdAt),
+                  expiresAt: wholeSeconds(claim.expiresAt),
+                });
+                await writeExecution(tx, record);
+              }),
+            );
+            return { inserted: true };
+          } catch (error) {
+            if (!isDuplicateKey(error)) throw error;
+            const existing = await findKey(record.orgId, claim.key);
+            if (existing === null) throw new StoreConflictError('execution id already exists');
+            if (isLive(existing, claim.createdAt)) {
+              return {
+                inserted: false,
+                requestDigest: existing.requestDigest,
+                record: existing.record,
+              };
+            }
+            if (attempt >= KEYED_INSERT_ATTEMPTS) throw error;
+            await db
+              .delete(idempotencyKeys)
+              .where(
+                and(
+                  eq(idempotencyKeys.orgId, record.orgId),
+                  eq(idempotencyKeys.key, claim.key),
+                  lte(idempotencyKeys.expiresAt, wholeSeconds(claim.createdAt)),
+                ),
+              );
+          }
+        }
+      }),
+
+    findIdempotentExecution: (orgId: string, key: string, now: Date) =>
+      guard('executions', 'findIdempotentExecution', async () => {
+        const existing = await findKey(orgId, key);
+        return existing !== null && isLive(existing, now)
+          ? { requestDigest: existing.requestDigest, record: existing.record }
+          : null;
+      }),
+
+    deleteExpiredIdempotencyKeys: (now: Date, limit: number) =>
+      guard('executions', 'deleteExpiredIdempotencyKeys', async () => {
+        const result = await db
+          .delete(idempotencyKeys)
+          .where(lte(idempotencyKeys.expiresAt, wholeSeconds(now)))
+          .orderBy(idempotencyKeys.expiresAt)
+          .limit(limit);
+        return affected(result);
+      }),
 
     listExecutions: (query: ListExecutionsQuery) =>
       guard('executions', 'listExecutions', () => {

@@ -22,6 +22,11 @@ const exactVarchar = customType<{ data: string; config: { length: number } }>({
     `varchar(${config?.length ?? 255}) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`,
 });
 
+/** A `varchar` of ASCII compared byte for byte, for values that are ASCII by contract. */
+const asciiVarchar = customType<{ data: string; config: { length: number } }>({
+  dataType: (config) => `varchar(${config?.length ?? 255}) CHARACTER SET ascii COLLATE ascii_bin`,
+});
+
 /** A `text` in full Unicode, whatever the server's default character set. */
 const unicodeText = customType<{ data: string }>({
   dataType: () => 'text CHARACTER SET utf8mb4 COLLATE utf8mb4_bin',
@@ -43,8 +48,15 @@ export const organisations = mysqlTable(
     name: exactVarchar('name', NAME).notNull(),
     plan: mysqlEnum('plan', ['free', 'team', 'enterprise']).notNull(),
     createdAt: timestamp('created_at').notNull(),
+    /** The user whose personal organisation this is (null for every other organisation). */
+    personalUserId: exactVarchar('personal_user_id', ID),
+    /** Provider time of the last plan change applied from a webhook event. */
+    planChangedAt: timestamp('plan_changed_at'),
   },
-  (t) => [uniqueIndex('organisations_slug_uq').on(t.slug)],
+  (t) => [
+    uniqueIndex('organisations_slug_uq').on(t.slug),
+    uniqueIndex('organisations_personal_user_uq').on(t.personalUserId),
+  ],
 );
 
 /** Users known through the code host; one row per (provider, external id). */
@@ -164,4 +176,27 @@ export const webhookEvents = mysqlTable(
     claimedAt: timestamp('claimed_at').notNull(),
   },
   (t) => [primaryKey({ name: 'webhook_events_pk', columns: [t.provider, t.eventId] })],
+);
+
+/**
+ * Idempotency keys of ingests, unique per organisation, each pointing at the execution its
+ * first request recorded; written in the execution's transaction.
+ */
+export const idempotencyKeys = mysqlTable(
+  'idempotency_keys',
+  {
+    orgId: exactVarchar('org_id', ID).notNull(),
+    /** Visible ASCII only, so an ASCII binary column keeps the key short and exact. */
+    key: asciiVarchar('idempotency_key', { length: 255 }).notNull(),
+    /** Hex SHA-256 of the canonical request. */
+    requestDigest: asciiVarchar('request_digest', { length: 64 }).notNull(),
+    executionId: exactVarchar('execution_id', ID).notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'idempotency_keys_pk', columns: [t.orgId, t.key] }),
+    // The sweep of expired keys reads only the dead ones.
+    index('idempotency_keys_expires_idx').on(t.expiresAt),
+  ],
 );

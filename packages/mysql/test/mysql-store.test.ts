@@ -2,13 +2,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  buildExecution,
-  buildOrganisation,
-  buildTokenRecord,
-  runStoreConformanceSuite,
-} from '@covgate/core/testing';
-import { createMySqlStore, MySqlStoreError, migrate } from '@covgate/mysql';
+import { buildExecution, buildOrganisation, buildTokenRecord } from '@covgate/core/testing';
+import { runStoreConformanceSuite } from '@covgate/core/testing/vitest';
+import { createMySqlStore, MIGRATIONS_FOLDER, MySqlStoreError, migrate } from '@covgate/mysql';
 import { drizzle } from 'drizzle-orm/mysql2';
 import { migrate as applyMigrations } from 'drizzle-orm/mysql2/migrator';
 import { createConnection, createPool } from 'mysql2/promise';
@@ -17,8 +13,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 const serverUrl = process.env.COVGATE_MYSQL_URL;
 const required = process.env.COVGATE_REQUIRE_MYSQL === '1';
 
-/** Tests run in their own database on the server named by `COVGATE_MYSQL_URL`. */
-const TEST_DATABASE = 'covgate_test';
+/**
+ * Tests run in their own database on the server named by `COVGATE_MYSQL_URL`, named after that
+ * URL's database so that two checkouts testing against one server at once keep out of each
+ * other's way.
+ */
+const TEST_DATABASE = `covgate_${serverUrl ? new URL(serverUrl).pathname.slice(1) || 'test' : 'test'}`;
 
 function testDatabaseUrl(base: string): string {
   const url = new URL(base);
@@ -62,7 +62,10 @@ if (serverUrl === undefined || serverUrl === '') {
     await migrate({ url });
   });
 
-  runStoreConformanceSuite('mysql', { createStore: async () => createMySqlStore({ url }) });
+  runStoreConformanceSuite('mysql', {
+    createStore: async () => createMySqlStore({ url }),
+    createPeerStore: async () => createMySqlStore({ url }),
+  });
 
   describe('MySQL store', () => {
     it('applies migrations idempotently, concurrently too', async () => {
@@ -70,9 +73,69 @@ if (serverUrl === undefined || serverUrl === '') {
       const connection = await createConnection(url);
       try {
         const [rows] = await connection.query('SELECT COUNT(*) AS n FROM __drizzle_migrations');
-        expect((rows as Array<{ n: number }>)[0]?.n).toBe(2);
+        const shipped = JSON.parse(
+          readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8'),
+        );
+        expect(shipped.entries.length).toBeGreaterThanOrEqual(4);
+        expect((rows as Array<{ n: number }>)[0]?.n).toBe(shipped.entries.length);
       } finally {
         await connection.end();
+      }
+    });
+
+    it('links personal organisations made before migration 0003 to their users, never older namesakes', async () => {
+      const before = mkdtempSync(join(tmpdir(), 'covgate-mysql-0002-'));
+      const database = `covgate_test_personal_${process.pid}_${Date.now()}`;
+      const backfillUrl = new URL(url);
+      backfillUrl.pathname = `/${database}`;
+      const admin = await createConnection(url);
+      try {
+        await admin.query(`CREATE DATABASE \`${database}\``);
+      } finally {
+        await admin.end();
+      }
+      try {
+        cpSync(fileURLToPath(new URL('../drizzle', import.meta.url)), before, { recursive: true });
+        const journalPath = join(before, 'meta', '_journal.json');
+        const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
+        journal.entries = journal.entries.filter((entry: { tag: string }) => entry.tag < '0003');
+        writeFileSync(journalPath, JSON.stringify(journal));
+        const connection = await createConnection(backfillUrl.toString());
+        try {
+          await applyMigrations(drizzle(connection), { migrationsFolder: before });
+          await connection.query(
+            `INSERT INTO users (id, provider, external_id, login, created_at) VALUES
+              ('usr_1', 'github', '4242', 'octo', '2026-03-01 12:00:00'),
+              ('usr_2', 'github', '4243', 'late', '2026-03-01 12:00:00')`,
+          );
+          await connection.query(
+            `INSERT INTO organisations (id, slug, name, plan, created_at) VALUES
+              ('org_1', 'github-4242', 'octo', 'free', '2026-03-01 12:00:00'),
+              ('org_2', 'github-4243', 'Made by an admin first', 'team', '2026-03-01 11:58:20'),
+              ('org_3', 'acme', 'Acme', 'free', '2026-03-01 12:00:00')`,
+          );
+        } finally {
+          await connection.end();
+        }
+        await migrate({ url: backfillUrl.toString() });
+        const store = createMySqlStore({ url: backfillUrl.toString() });
+        try {
+          expect(await store.findPersonalOrganisation('usr_1')).toEqual({
+            id: 'org_1',
+            slug: 'github-4242',
+            name: 'octo',
+            plan: 'free',
+            createdAt: new Date('2026-03-01T12:00:00Z'),
+          });
+          expect(await store.findPersonalOrganisation('usr_2')).toBeNull();
+        } finally {
+          await store.close();
+        }
+      } finally {
+        rmSync(before, { recursive: true, force: true });
+        const cleanup = await createConnection(url);
+        await cleanup.query(`DROP DATABASE IF EXISTS \`${database}\``);
+        await cleanup.end();
       }
     });
 

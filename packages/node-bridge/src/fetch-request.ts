@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { DEFAULT_MAX_BODY_BYTES } from './body-limit.js';
+import { MAX_BODY_BYTES } from '@covgate/core';
 import { declaresTooLargeBody, hasRequestBody, limitedBodyStream } from './limited-body-stream.js';
 import { PayloadTooLargeError } from './payload-too-large-error.js';
 import { requestHeadersOf } from './request-headers.js';
@@ -9,14 +9,14 @@ import { isFetchMethod, UnsupportedMethodError } from './unsupported-method-erro
 
 /** Options of {@link toFetchRequest}. */
 export interface ToFetchRequestOptions {
-  /** Path and query as covgate sees them (mount prefix removed). Default: `req.url`. */
+  /** Path and query as covgate sees them. Default: `req.url`. */
   url?: string;
   /**
    * Origin of the request URL, e.g. `https://ci.example.com`. Default: from the socket
    * (TLS or not) and a well-formed `Host` header, else `http://localhost`.
    */
   origin?: string;
-  /** Body limit in bytes. Default {@link DEFAULT_MAX_BODY_BYTES} (1 MiB). */
+  /** Body limit in bytes. Default `MAX_BODY_BYTES` of `@covgate/core` (the core's own). */
   maxBodyBytes?: number;
   /**
    * The body when a framework already read it: the exact bytes received (never a
@@ -24,13 +24,113 @@ export interface ToFetchRequestOptions {
    * for no body. Default: streamed from `req`.
    */
   body?: Uint8Array | ReadableStream<Uint8Array> | null;
-  /** Aborts the request, typically {@link clientDisconnectSignal}. */
-  signal?: AbortSignal;
+}
+
+const NativeRequest = globalThis.Request;
+const STATE = Symbol('covgate.nodeRequest');
+
+interface NodeRequestState {
+  req: IncomingMessage;
+  method: string;
+  url: string;
+  options: ToFetchRequestOptions;
+  headers: Headers | undefined;
+  native: Request | undefined;
 }
 
 /**
- * Builds the Fetch `Request` covgate's core answers from a Node request: method, every
- * header, and the body as a lazily read, size-limited stream (or the given bytes).
+ * A Fetch `Request` read from a Node request on demand: method, URL and headers are plain
+ * values, and a native `Request` (with its `AbortSignal` and body stream, which on Node 20
+ * cost more than the rest of a small request) is built only when something reads the body
+ * or another property. `instanceof Request` holds.
+ */
+class NodeRequest {
+  [STATE]: NodeRequestState;
+
+  constructor(state: NodeRequestState) {
+    this[STATE] = state;
+  }
+
+  get method(): string {
+    return this[STATE].method;
+  }
+
+  get url(): string {
+    return this[STATE].url;
+  }
+
+  get headers(): Headers {
+    const state = this[STATE];
+    state.headers ??= headersOf(state);
+    return state.headers;
+  }
+}
+
+function headersOf(state: NodeRequestState): Headers {
+  const headers = requestHeadersOf(state.req);
+  const { body } = state.options;
+  if (body instanceof Uint8Array && body.byteLength > 0 && hasBody(state.method)) {
+    // The framework may have decoded the transfer; the bytes given are what covgate gets.
+    headers.delete('transfer-encoding');
+    headers.set('content-length', String(body.byteLength));
+  }
+  return headers;
+}
+
+function hasBody(method: string): boolean {
+  return method !== 'GET' && method !== 'HEAD';
+}
+
+function nativeOf(request: NodeRequest): Request {
+  const state = request[STATE];
+  if (state.native === undefined) {
+    const body = hasBody(state.method) ? bodyOf(state.req, state.options) : null;
+    const init: RequestInit & { duplex?: 'half' } = {
+      method: state.method,
+      headers: request.headers,
+      body,
+    };
+    if (body instanceof ReadableStream) init.duplex = 'half';
+    state.native = new NativeRequest(state.url, init);
+  }
+  return state.native;
+}
+
+for (const name of [
+  'body',
+  'bodyUsed',
+  'cache',
+  'credentials',
+  'destination',
+  'duplex',
+  'integrity',
+  'keepalive',
+  'mode',
+  'redirect',
+  'referrer',
+  'referrerPolicy',
+  'signal',
+] as const) {
+  Object.defineProperty(NodeRequest.prototype, name, {
+    get(this: NodeRequest) {
+      return (nativeOf(this) as unknown as Record<string, unknown>)[name];
+    },
+  });
+}
+for (const name of ['arrayBuffer', 'blob', 'bytes', 'clone', 'formData', 'json', 'text'] as const) {
+  Object.defineProperty(NodeRequest.prototype, name, {
+    value(this: NodeRequest) {
+      const native = nativeOf(this) as unknown as Record<string, () => unknown>;
+      return native[name]?.call(native);
+    },
+  });
+}
+Object.setPrototypeOf(NodeRequest.prototype, NativeRequest.prototype);
+
+/**
+ * The Fetch `Request` covgate's core answers, from a Node request: method, every header
+ * (repeated ones joined, so a duplicated `Authorization` is seen), and the body as a lazily
+ * read, size-limited stream (or the given bytes).
  *
  * Over the limit (declared, or counted while streaming), reading the body fails with
  * {@link PayloadTooLargeError} (`status` 413) and the core answers
@@ -42,27 +142,21 @@ export interface ToFetchRequestOptions {
 export function toFetchRequest(req: IncomingMessage, options: ToFetchRequestOptions = {}): Request {
   const method = req.method ?? 'GET';
   if (!isFetchMethod(method)) throw new UnsupportedMethodError(method);
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const origin = options.origin ?? requestOriginOf(req);
-  const url = new URL(`${origin}${pathAndQueryOf(options.url ?? req.url ?? '/')}`);
-  const headers = requestHeadersOf(req);
-  const body = method === 'GET' || method === 'HEAD' ? null : bodyOf(req, options, maxBodyBytes);
-  if (options.body instanceof Uint8Array && body !== null) {
-    // The framework may have decoded the transfer; the bytes given are what covgate gets.
-    headers.delete('transfer-encoding');
-    headers.set('content-length', String(options.body.byteLength));
-  }
-  const init: RequestInit & { duplex?: 'half' } = { method, headers, body };
-  if (body instanceof ReadableStream) init.duplex = 'half';
-  if (options.signal !== undefined) init.signal = options.signal;
-  return new Request(url, init);
+  // The URL parser normalises the path (dot segments, percent-encoding) as a Request would.
+  const url = new URL(`${origin}${pathAndQueryOf(options.url ?? req.url ?? '/')}`).href;
+  return new NodeRequest({
+    req,
+    method,
+    url,
+    options,
+    headers: undefined,
+    native: undefined,
+  }) as unknown as Request;
 }
 
-function bodyOf(
-  req: IncomingMessage,
-  options: ToFetchRequestOptions,
-  maxBodyBytes: number,
-): BodyInit | null {
+function bodyOf(req: IncomingMessage, options: ToFetchRequestOptions): BodyInit | null {
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   if (options.body === undefined) {
     if (!hasRequestBody(req)) return null;
     if (declaresTooLargeBody(req, maxBodyBytes)) {

@@ -1,5 +1,5 @@
 import { type ServerResponse, validateHeaderName, validateHeaderValue } from 'node:http';
-import { responseTextOf } from './response-text.js';
+import { type Reply, replyOf } from '@covgate/core';
 
 /**
  * Writes a Fetch `Response` to a Node response: status, headers (each `Set-Cookie` as its
@@ -12,6 +12,11 @@ import { responseTextOf } from './response-text.js';
  * destroyed, since the status line is already sent.
  */
 export async function writeFetchResponse(res: ServerResponse, response: Response): Promise<void> {
+  const reply = replyOf(response);
+  if (reply !== undefined) {
+    writeReply(res, reply);
+    return;
+  }
   const headers = [...response.headers].filter(([name]) => name !== 'set-cookie');
   const cookies = response.headers.getSetCookie();
   // Fetch accepts a few control characters Node refuses; check everything before touching
@@ -26,16 +31,34 @@ export async function writeFetchResponse(res: ServerResponse, response: Response
   if (response.statusText !== '') res.statusMessage = response.statusText;
   for (const [name, value] of headers) res.setHeader(name, value);
   if (cookies.length > 0) res.appendHeader('set-cookie', cookies);
-  const text = responseTextOf(response);
-  if (text !== undefined && !response.bodyUsed) {
-    res.end(text);
-    return;
-  }
   if (response.body === null) {
     res.end();
     return;
   }
   await pipeBody(response.body, res);
+}
+
+/**
+ * Writes a reply of covgate's core as it is, without a Fetch `Response` in between: one
+ * `writeHead` with the header record and the body text. Headers a host framework set stay
+ * (covgate's win on the same name), and cookies are added to the host's.
+ */
+function writeReply(res: ServerResponse, reply: Readonly<Reply>): void {
+  const { headers, cookies, body } = reply;
+  if (cookies !== undefined && cookies.length > 0) {
+    for (const cookie of cookies) validateHeaderValue('set-cookie', cookie);
+    res.appendHeader('set-cookie', cookies);
+  }
+  if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));
+  try {
+    res.writeHead(reply.status, headers);
+  } catch (error) {
+    // Leave `res` clean for the error answer: nothing of this reply may go out with it.
+    for (const name in headers) res.removeHeader(name);
+    if (cookies !== undefined && cookies.length > 0) res.removeHeader('set-cookie');
+    throw error;
+  }
+  res.end(body ?? undefined);
 }
 
 async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {

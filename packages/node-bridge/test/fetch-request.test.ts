@@ -83,14 +83,6 @@ describe('toFetchRequest', () => {
     expect(seen.failure).toEqual({ name: 'PayloadTooLargeError', status: 413 });
   });
 
-  it('follows the given abort signal', () => {
-    const controller = new AbortController();
-    const req = Object.assign(new IncomingMessage(new Socket()), { method: 'GET', url: '/health' });
-    const request = toFetchRequest(req, { signal: controller.signal });
-    controller.abort();
-    expect(request.signal.aborted).toBe(true);
-  });
-
   it('refuses TRACE with an error that says 405', () => {
     const req = Object.assign(new IncomingMessage(new Socket()), { method: 'TRACE', url: '/' });
     expect(() => toFetchRequest(req)).toThrow(expect.objectContaining({ status: 405 }));

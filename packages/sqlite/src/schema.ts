@@ -24,8 +24,15 @@ export const organisations = sqliteTable(
     name: text('name').notNull(),
     plan: text('plan', { enum: ['free', 'team', 'enterprise'] }).notNull(),
     createdAt: timestamp('created_at').notNull(),
+    /** The user whose personal organisation this is (null for every other organisation). */
+    personalUserId: text('personal_user_id'),
+    /** Provider time of the last plan change applied from a webhook event. */
+    planChangedAt: timestamp('plan_changed_at'),
   },
-  (t) => [uniqueIndex('organisations_slug_uq').on(t.slug)],
+  (t) => [
+    uniqueIndex('organisations_slug_uq').on(t.slug),
+    uniqueIndex('organisations_personal_user_uq').on(t.personalUserId),
+  ],
 );
 
 /** Users known through the code host; one row per (provider, external id). */
@@ -135,4 +142,26 @@ export const webhookEvents = sqliteTable(
     claimedAt: timestamp('claimed_at').notNull(),
   },
   (t) => [primaryKey({ name: 'webhook_events_pk', columns: [t.provider, t.eventId] })],
+);
+
+/**
+ * Idempotency keys of ingests, unique per organisation, each pointing at the execution its
+ * first request recorded; written in the execution's transaction.
+ */
+export const idempotencyKeys = sqliteTable(
+  'idempotency_keys',
+  {
+    orgId: text('org_id').notNull(),
+    key: text('idempotency_key').notNull(),
+    /** Hex SHA-256 of the canonical request. */
+    requestDigest: text('request_digest').notNull(),
+    executionId: text('execution_id').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'idempotency_keys_pk', columns: [t.orgId, t.key] }),
+    // The sweep of expired keys reads only the dead ones.
+    index('idempotency_keys_expires_idx').on(t.expiresAt),
+  ],
 );

@@ -1,8 +1,11 @@
 import {
   type ExecutionRecord,
+  type IdempotencyKeyClaim,
+  type KeyedInsertResult,
   type ListExecutionsQuery,
   type Organisation,
   type Plan,
+  type PlanChangeResult,
   type RepositorySummary,
   type SessionRecord,
   type Store,
@@ -12,7 +15,7 @@ import {
   wholeSeconds,
 } from '@covgate/core';
 import { createClient } from '@libsql/client';
-import { and, desc, eq, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/libsql';
 import {
   errorCode,
@@ -27,6 +30,7 @@ import {
   BASELINE_ELIGIBLE,
   executionCounters,
   executions,
+  idempotencyKeys,
   organisations,
   sessions,
   tokens,
@@ -52,6 +56,15 @@ export interface SqliteStoreOptions {
   /** Receives infrastructure failure lines (default `console`). */
   logger?: StoreLogger;
 }
+
+/** The columns of an {@link Organisation} (the personal link and plan time stay inside). */
+const organisationColumns = {
+  id: organisations.id,
+  slug: organisations.slug,
+  name: organisations.name,
+  plan: organisations.plan,
+  createdAt: organisations.createdAt,
+};
 
 const executionColumns = {
   id: executions.id,
@@ -80,6 +93,9 @@ const firstCounterRow = (record: ExecutionRecord) => ({
   latestId: record.id,
   latestCreatedAt: wholeSeconds(record.createdAt),
 });
+
+/** How often a keyed insert that met a dead key deletes it and tries again. */
+const KEYED_INSERT_ATTEMPTS = 3;
 
 /** Coverage kept to two decimals, as MySQL's `DECIMAL(5,2)` does. */
 const twoDecimals = (value: number): number => Math.round(value * 100) / 100;
@@ -134,8 +150,8 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
 
   const first = async <T>(rows: Promise<T[]>): Promise<T | null> => (await rows)[0] ?? null;
 
-  const findOrganisation = (where: SQL) =>
-    first(db.select().from(organisations).where(where).limit(1));
+  const findOrganisation = (where: SQL): Promise<Organisation | null> =>
+    first(db.select(organisationColumns).from(organisations).where(where).limit(1));
 
   const findUser = (where: SQL | undefined) => first(db.select().from(users).where(where).limit(1));
 
@@ -143,6 +159,46 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
     first(db.select().from(tokens).where(eq(tokens.id, id)).limit(1));
 
   const findSession = (where: SQL) => first(db.select().from(sessions).where(where).limit(1));
+
+  /** The execution's row and its counter update, to run in one batch with what the caller adds. */
+  const executionWrites = (record: ExecutionRecord) =>
+    [
+      db.insert(executions).values({
+        ...record,
+        coverage: twoDecimals(record.coverage),
+        createdAt: wholeSeconds(record.createdAt),
+      }),
+      db
+        .insert(executionCounters)
+        .values(firstCounterRow(record))
+        .onConflictDoUpdate({
+          target: [executionCounters.orgId, executionCounters.repo],
+          // SQLite evaluates every SET expression against the row before the update.
+          set: {
+            total: sql`"total" + 1`,
+            latestId: sql`CASE WHEN ${EXCLUDED_IS_NEWER} THEN excluded."latest_id" ELSE "latest_id" END`,
+            latestCreatedAt: sql`CASE WHEN ${EXCLUDED_IS_NEWER} THEN excluded."latest_created_at" ELSE "latest_created_at" END`,
+          },
+        }),
+    ] as const;
+
+  /** An organisation's key, live or dead, with the execution it points at. */
+  const findKey = (orgId: string, key: string) =>
+    first(
+      db
+        .select({
+          requestDigest: idempotencyKeys.requestDigest,
+          expiresAt: idempotencyKeys.expiresAt,
+          record: executionColumns,
+        })
+        .from(idempotencyKeys)
+        .innerJoin(executions, eq(executions.id, idempotencyKeys.executionId))
+        .where(and(eq(idempotencyKeys.orgId, orgId), eq(idempotencyKeys.key, key)))
+        .limit(1),
+    );
+
+  const isLive = (key: { expiresAt: Date }, now: Date): boolean =>
+    key.expiresAt.getTime() > wholeSeconds(now).getTime();
 
   const latestOnBranch = (orgId: string, repo: string, branch: string, baselineOnly: boolean) =>
     first(
@@ -188,6 +244,39 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
         const result = await db.update(organisations).set({ plan }).where(eq(organisations.id, id));
         return result.rowsAffected > 0;
       }),
+
+    applyPlanChange: (id: string, plan: Plan, eventAt: Date) =>
+      guard('organisations', 'applyPlanChange', async (): Promise<PlanChangeResult> => {
+        const at = wholeSeconds(eventAt);
+        const result = await db
+          .update(organisations)
+          .set({ plan, planChangedAt: at })
+          .where(
+            and(
+              eq(organisations.id, id),
+              or(isNull(organisations.planChangedAt), lte(organisations.planChangedAt, at)),
+            ),
+          );
+        if (result.rowsAffected > 0) return 'applied';
+        return (await findOrganisation(eq(organisations.id, id))) ? 'stale' : 'unknown';
+      }),
+
+    createPersonalOrganisation: (org: Organisation, userId: string) =>
+      guard(
+        'organisations',
+        'createPersonalOrganisation',
+        async () => {
+          await db
+            .insert(organisations)
+            .values({ ...org, createdAt: wholeSeconds(org.createdAt), personalUserId: userId });
+        },
+        'organisation id or slug already exists, or the user has a personal organisation',
+      ),
+
+    findPersonalOrganisation: (userId: string) =>
+      guard('organisations', 'findPersonalOrganisation', () =>
+        findOrganisation(eq(organisations.personalUserId, userId)),
+      ),
 
     findOrCreateUser: (candidate: User) =>
       guard(
@@ -329,28 +418,73 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
         'executions',
         'insertExecution',
         async () => {
-          await db.batch([
-            db.insert(executions).values({
-              ...record,
-              coverage: twoDecimals(record.coverage),
-              createdAt: wholeSeconds(record.createdAt),
-            }),
-            db
-              .insert(executionCounters)
-              .values(firstCounterRow(record))
-              .onConflictDoUpdate({
-                target: [executionCounters.orgId, executionCounters.repo],
-                // SQLite evaluates every SET expression against the row before the update.
-                set: {
-                  total: sql`"total" + 1`,
-                  latestId: sql`CASE WHEN ${EXCLUDED_IS_NEWER} THEN excluded."latest_id" ELSE "latest_id" END`,
-                  latestCreatedAt: sql`CASE WHEN ${EXCLUDED_IS_NEWER} THEN excluded."latest_created_at" ELSE "latest_created_at" END`,
-                },
-              }),
-          ]);
+          await db.batch(executionWrites(record));
         },
         'execution id already exists',
       ),
+
+    insertKeyedExecution: (record: ExecutionRecord, claim: IdempotencyKeyClaim) =>
+      guard('executions', 'insertKeyedExecution', async (): Promise<KeyedInsertResult> => {
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            // One batch, one transaction: the key, the execution and its counter, or nothing.
+            await db.batch([
+              db.insert(idempotencyKeys).values({
+                orgId: record.orgId,
+                key: claim.key,
+                requestDigest: claim.requestDigest,
+                executionId: record.id,
+                createdAt: wholeSeconds(claim.createdAt),
+                expiresAt: wholeSeconds(claim.expiresAt),
+              }),
+              ...executionWrites(record),
+            ]);
+            return { inserted: true };
+          } catch (error) {
+            if (!isDuplicateKey(error)) throw error;
+            const existing = await findKey(record.orgId, claim.key);
+            if (existing === null) throw new StoreConflictError('execution id already exists');
+            if (isLive(existing, claim.createdAt)) {
+              return {
+                inserted: false,
+                requestDigest: existing.requestDigest,
+                record: existing.record,
+              };
+            }
+            if (attempt >= KEYED_INSERT_ATTEMPTS) throw error;
+            await db
+              .delete(idempotencyKeys)
+              .where(
+                and(
+                  eq(idempotencyKeys.orgId, record.orgId),
+                  eq(idempotencyKeys.key, claim.key),
+                  lte(idempotencyKeys.expiresAt, wholeSeconds(claim.createdAt)),
+                ),
+              );
+          }
+        }
+      }),
+
+    findIdempotentExecution: (orgId: string, key: string, now: Date) =>
+      guard('executions', 'findIdempotentExecution', async () => {
+        const existing = await findKey(orgId, key);
+        return existing !== null && isLive(existing, now)
+          ? { requestDigest: existing.requestDigest, record: existing.record }
+          : null;
+      }),
+
+    deleteExpiredIdempotencyKeys: (now: Date, limit: number) =>
+      guard('executions', 'deleteExpiredIdempotencyKeys', async () => {
+        // SQLite's DELETE takes no LIMIT unless compiled with it: pick the rows by rowid.
+        const dead = db
+          .select({ rowid: sql`rowid` })
+          .from(idempotencyKeys)
+          .where(lte(idempotencyKeys.expiresAt, wholeSeconds(now)))
+          .orderBy(idempotencyKeys.expiresAt)
+          .limit(limit);
+        const result = await db.delete(idempotencyKeys).where(inArray(sql`rowid`, dead));
+        return result.rowsAffected;
+      }),
 
     listExecutions: (query: ListExecutionsQuery) =>
       guard('executions', 'listExecutions', () => {

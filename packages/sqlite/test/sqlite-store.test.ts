@@ -1,13 +1,9 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  buildExecution,
-  buildOrganisation,
-  buildTokenRecord,
-  runStoreConformanceSuite,
-} from '@covgate/core/testing';
-import { createSqliteStore, migrate, SqliteStoreError } from '@covgate/sqlite';
+import { buildExecution, buildOrganisation, buildTokenRecord } from '@covgate/core/testing';
+import { runStoreConformanceSuite } from '@covgate/core/testing/vitest';
+import { createSqliteStore, MIGRATIONS_FOLDER, migrate, SqliteStoreError } from '@covgate/sqlite';
 import { createClient } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
 import { migrate as applyMigrations } from 'drizzle-orm/libsql/migrator';
@@ -20,6 +16,7 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 runStoreConformanceSuite('sqlite file', {
   createStore: () => createSqliteStore({ url: fileUrl('conformance.db') }),
+  createPeerStore: () => createSqliteStore({ url: fileUrl('conformance.db'), migrate: false }),
 });
 runStoreConformanceSuite('sqlite :memory:', {
   createStore: () => createSqliteStore({ url: ':memory:' }),
@@ -74,6 +71,48 @@ describe('sqlite store', () => {
     }
   });
 
+  it('links personal organisations made before migration 0003 to their users, never older namesakes', async () => {
+    // A database before migration 0003: the shipped folder with a journal cut before it.
+    const shipped = new URL('../drizzle', import.meta.url);
+    const before = join(directory, 'migrations-before-0003');
+    cpSync(shipped, before, { recursive: true });
+    const journalPath = join(before, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
+    journal.entries = journal.entries.filter((entry: { tag: string }) => entry.tag < '0003');
+    writeFileSync(journalPath, JSON.stringify(journal));
+    const url = fileUrl('personal-backfill.db');
+    const client = createClient({ url });
+    const at = (seconds: number) => 1_772_366_400_000 + seconds * 1000;
+    try {
+      await applyMigrations(drizzle(client), { migrationsFolder: before });
+      await client.batch([
+        `INSERT INTO users (id, provider, external_id, login, created_at) VALUES
+          ('usr_1', 'github', '4242', 'octo', ${at(0)}),
+          ('usr_2', 'github', '4243', 'late', ${at(0)})`,
+        `INSERT INTO organisations (id, slug, name, plan, created_at) VALUES
+          ('org_1', 'github-4242', 'octo', 'free', ${at(0)}),
+          ('org_2', 'github-4243', 'Made by an admin first', 'team', ${at(-100)}),
+          ('org_3', 'acme', 'Acme', 'free', ${at(0)})`,
+      ]);
+    } finally {
+      client.close();
+    }
+
+    const store = await createSqliteStore({ url });
+    try {
+      expect(await store.findPersonalOrganisation('usr_1')).toEqual({
+        id: 'org_1',
+        slug: 'github-4242',
+        name: 'octo',
+        plan: 'free',
+        createdAt: new Date(at(0)),
+      });
+      expect(await store.findPersonalOrganisation('usr_2')).toBeNull();
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keeps every record after the store is closed and the file reopened', async () => {
     const url = fileUrl('persistence.db');
     const org = buildOrganisation();
@@ -107,7 +146,13 @@ describe('sqlite store', () => {
     const store = await createSqliteStore({ url });
     await store.close();
 
-    expect(await firstRow(url, 'SELECT COUNT(*) AS n FROM __drizzle_migrations')).toEqual({ n: 2 });
+    const shipped = JSON.parse(
+      readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8'),
+    );
+    expect(shipped.entries.length).toBeGreaterThanOrEqual(4);
+    expect(await firstRow(url, 'SELECT COUNT(*) AS n FROM __drizzle_migrations')).toEqual({
+      n: shipped.entries.length,
+    });
   });
 
   it('keeps coverage to two decimals, like a DECIMAL(5,2) column', async () => {

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Folder of the built reference server (`pnpm --filter @covgate/example-server build`). */
+/** Folder of the built reference server (`pnpm --filter @covgate/server build`). */
 export const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 
 /** Whether `dist/main.js` exists. */

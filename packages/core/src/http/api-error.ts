@@ -31,15 +31,6 @@ export const ERRORS = {
   rateLimited: 'rate limit exceeded',
   internal: 'internal error',
   notReady: 'not ready',
+  serviceUnavailable: 'service unavailable',
+  tokenLimitReached: 'token limit reached',
 } as const;
-
-/**
- * An infrastructure failure (store, limiter...) already logged with its component prefix.
- * Maps to a plain 500.
- */
-export class InfrastructureError extends Error {
-  constructor(readonly component: string) {
-    super(`${component} failure`);
-    this.name = 'InfrastructureError';
-  }
-}

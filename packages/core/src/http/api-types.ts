@@ -4,19 +4,6 @@ import type { Identity } from '../auth/identity.js';
 export interface RequestContext {
   /** The peer's IP address, used for audit lines, throttling and the access log. */
   remoteAddress?: string;
-  /**
-   * Fires when the client went away before the response was written. Adapters create it
-   * on first access only: wiring it into every `Request` would cost more than the rest of a
-   * small request on Node 20.
-   */
-  readonly signal?: AbortSignal;
-  /**
-   * Set by adapters that write the text a response carries under
-   * `Symbol.for('covgate.responseText')`. The core may then build such responses without a
-   * body stream, which on Node 20 costs more than the rest of a small request. Callers that
-   * do not set it always get ordinary responses.
-   */
-  readonly acceptsResponseText?: boolean;
 }
 
 /** A covgate API instance: the whole service as one function of a request. */
@@ -36,4 +23,11 @@ export interface CovgateApi {
    * `429`), and with another error for an infrastructure failure.
    */
   authenticate(request: Request, context?: RequestContext): Promise<Identity | null>;
+
+  /**
+   * Where the API is mounted (`createApi({ basePath })`), `''` at the root. `handle` answers
+   * paths under it and `404 {"error":"not found"}` anywhere else; adapters of frameworks
+   * that strip their own mount prefix (Express, Hapi) put it back in front.
+   */
+  readonly basePath: string;
 }

@@ -1,11 +1,4 @@
 /**
- * The path an adapter hands the core for a request outside its base path: no covgate route
- * matches it, so the core answers `404 {"error":"not found"}` with its usual headers.
- * `@covgate/node-bridge` uses the same marker.
- */
-export const OUTSIDE_BASE_PATH = '/__outside_base_path__';
-
-/**
  * Brings a mount prefix to the form `/a/b` (no trailing slash); `''` for the root.
  *
  * @throws Error when the prefix does not start with `/` or holds characters a path cannot.

@@ -44,26 +44,58 @@ export function isOriginAllowed(origin: string | null, allowed: ReadonlySet<stri
 }
 
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
-const ALLOWED_REQUEST_HEADERS = 'authorization, content-type, x-request-id';
+const ALLOWED_REQUEST_HEADERS = 'authorization, content-type, x-request-id, idempotency-key';
 const EXPOSED_HEADERS =
-  'x-request-id, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, etag';
+  'x-request-id, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, etag, idempotent-replayed';
+/** Methods of every path for CORS preflights. */
+export const PREFLIGHT_METHODS = 'GET, HEAD, POST, PATCH, DELETE, OPTIONS';
 
-/** CORS headers for a response; `Vary: Origin` always, the rest only for allowed origins. */
-export function corsHeaders(
-  origin: string | null,
-  allowed: ReadonlySet<string>,
-  preflight: { allowMethods: string } | null,
-): Record<string, string> {
-  const headers: Record<string, string> = { vary: 'Origin' };
-  if (!isOriginAllowed(origin, allowed)) return headers;
-  headers['access-control-allow-origin'] = origin as string;
-  headers['access-control-allow-credentials'] = 'true';
-  if (preflight) {
-    headers['access-control-allow-methods'] = preflight.allowMethods;
-    headers['access-control-allow-headers'] = ALLOWED_REQUEST_HEADERS;
-    headers['access-control-max-age'] = PREFLIGHT_MAX_AGE_SECONDS;
-  } else {
-    headers['access-control-expose-headers'] = EXPOSED_HEADERS;
+/** The CORS headers of one allowed origin, for ordinary answers and for preflights. */
+interface OriginHeaders {
+  actual: Readonly<Record<string, string>>;
+  preflight: Readonly<Record<string, string>>;
+}
+
+/**
+ * CORS headers for a response; `Vary: Origin` always, the rest only for allowed origins.
+ * Everything is worked out once per allowed origin when the API is created: a request only
+ * looks its `Origin` up.
+ */
+export class CorsPolicy {
+  private readonly byOrigin = new Map<string, OriginHeaders>();
+
+  constructor(readonly allowed: ReadonlySet<string>) {
+    for (const origin of allowed) {
+      const common = {
+        vary: 'Origin',
+        'access-control-allow-origin': origin,
+        'access-control-allow-credentials': 'true',
+      };
+      this.byOrigin.set(origin, {
+        actual: { ...common, 'access-control-expose-headers': EXPOSED_HEADERS },
+        preflight: {
+          ...common,
+          'access-control-allow-methods': PREFLIGHT_METHODS,
+          'access-control-allow-headers': ALLOWED_REQUEST_HEADERS,
+          'access-control-max-age': PREFLIGHT_MAX_AGE_SECONDS,
+        },
+      });
+    }
   }
-  return headers;
+
+  /**
+   * Adds the CORS headers of a request's `Origin` to `headers`, leaving any of the same
+   * name a route already set.
+   */
+  apply(headers: Record<string, string>, origin: string | null, preflight: boolean): void {
+    const entry = origin === null ? undefined : this.byOrigin.get(origin);
+    if (entry === undefined) {
+      if (headers.vary === undefined) headers.vary = 'Origin';
+      return;
+    }
+    const add = preflight ? entry.preflight : entry.actual;
+    for (const name in add) {
+      if (headers[name] === undefined) headers[name] = add[name] as string;
+    }
+  }
 }

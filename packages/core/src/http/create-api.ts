@@ -3,6 +3,7 @@ import pino, { type Logger } from 'pino';
 import { redactTokens } from '../audit/audit-line.js';
 import { type AuditSink, createAuditLogger, stdoutAuditSink } from '../audit/audit-sink.js';
 import type { Identity } from '../auth/identity.js';
+import { InfrastructureError } from '../infrastructure/infra.js';
 import { type OAuthOptions, resolveOAuthOptions } from '../oauth/oauth-options.js';
 import { resolveSessionLifetimeSeconds } from '../sessions/session-rules.js';
 import type { Store } from '../storage/store.js';
@@ -11,19 +12,25 @@ import { type Clock, systemClock } from '../time/timestamp.js';
 import type { CachePurge, CachePurgeBus } from '../tokens/cache-purge-bus.js';
 import { createTokenHasher, type TokenHasher } from '../tokens/token-hash.js';
 import {
+  createVerificationGate,
+  type VerificationGateOptions,
+} from '../tokens/verification-gate.js';
+import {
   createVerificationThrottle,
   type VerificationThrottle,
 } from '../tokens/verification-throttle.js';
 import { VerifiedTokenCache } from '../tokens/verified-token-cache.js';
 import { resolveWebhookOptions, type WebhookOptions } from '../webhooks/webhook-options.js';
-import { ApiError, ERRORS, InfrastructureError } from './api-error.js';
+import { ApiError, ERRORS } from './api-error.js';
 import type { CovgateApi, RequestContext } from './api-types.js';
 import { authenticate } from './authenticate.js';
 import { normaliseBasePath } from './base-path.js';
-import { corsHeaders, parseAllowedOrigins } from './cors.js';
-import { errorResponse, withResponseBody } from './json-response.js';
-import { createPlanRateLimiter, type RateLimitOptions } from './rate-limit.js';
-import { resolveRequestId } from './request-id.js';
+import { createClientAddressResolver, looksProxied } from './client-address.js';
+import { CorsPolicy, parseAllowedOrigins } from './cors.js';
+import { toResponse } from './covgate-response.js';
+import { createRequestRateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { emptyReply, errorReply, type Reply } from './reply.js';
+import { Scope } from './request-scope.js';
 import { Router } from './router.js';
 import { coreRoutes } from './routes/route-table.js';
 import type {
@@ -52,12 +59,28 @@ export interface CreateApiOptions {
   /** Secure cookies with the `__Host-` prefix; default true (set false for plain-HTTP development). */
   secureCookies?: boolean;
   /**
-   * Path prefix the API is mounted under (for example `/coverage`), when an adapter strips
-   * one: the OAuth state cookie must carry the browser-visible path of the callback.
+   * Path prefix the API is mounted under (for example `/coverage`): `handle` answers only
+   * under it (`404` elsewhere), and the OAuth state cookie carries the browser-visible path
+   * of the callback.
    */
   basePath?: string;
-  /** Per-token rate limiting by plan. */
+  /**
+   * Request limits: per token by plan with an organisation ceiling, per session, token
+   * creations per minute and active tokens per organisation.
+   */
   rateLimit?: RateLimitOptions;
+  /**
+   * Cap on concurrent argon2 verifications and the length of their queue; verifications
+   * beyond it answer `503 {"error":"service unavailable"}` with `Retry-After`.
+   */
+  verificationConcurrency?: Omit<VerificationGateOptions, 'onOverload'>;
+  /**
+   * Trusted reverse proxies (`TRUST_PROXY`): IP addresses or CIDR ranges, as a
+   * comma-separated string or a list. When the peer is one of them, the client address is
+   * the right-most `X-Forwarded-For` entry that is not; without it, forwarded headers are
+   * ignored. Invalid entries throw `InvalidTrustProxyError`.
+   */
+  trustProxy?: string | readonly string[];
   /** Access and infrastructure log (pino); defaults to JSON lines on stdout. */
   logger?: Logger;
   /** Destination of `[audit]` lines; defaults to stdout. */
@@ -94,9 +117,6 @@ export interface CreateApiOptions {
   cachePurgeBus?: CachePurgeBus;
 }
 
-/** Methods of every path for CORS preflights. */
-const PREFLIGHT_METHODS = 'GET, HEAD, POST, PATCH, DELETE, OPTIONS';
-
 /** The verified-token cache, its purges carried to other processes by `cachePurgeBus`. */
 function sharedTokenCache(
   options: CreateApiOptions,
@@ -125,6 +145,7 @@ function buildServices(options: CreateApiOptions): ApiServices {
       allowedOrigins: parseAllowedOrigins(options.allowedOrigins),
       secureCookies,
       sessionCookieName: sessionCookieName(secureCookies),
+      basePath: normaliseBasePath(options.basePath),
       oauthCookiePath: `${normaliseBasePath(options.basePath)}/auth`,
     },
     store: options.store,
@@ -137,15 +158,25 @@ function buildServices(options: CreateApiOptions): ApiServices {
       createTokenHasher(options.tokenPepper ? { pepper: options.tokenPepper } : {}),
     tokenCache: sharedTokenCache(options, clock),
     throttle: options.verificationThrottle ?? createVerificationThrottle(),
-    rateLimiter: createPlanRateLimiter(options.rateLimit ?? {}, logger),
+    verificationGate: createVerificationGate({
+      ...options.verificationConcurrency,
+      onOverload: (state, load) => {
+        if (state === 'started') {
+          logger.warn(
+            `[ratelimit] token verifications over capacity (${load.running} running, ${load.queued} queued): answering 503 until the queue drains`,
+          );
+        } else logger.info('[ratelimit] token verifications within capacity again');
+      },
+    }),
+    rateLimiter: createRequestRateLimiter(options.rateLimit ?? {}, logger),
     randomBytes: options.randomBytes ?? ((size) => cryptoRandomBytes(size)),
     readinessChecks: options.readinessChecks ?? [],
   };
 }
 
-function errorToResponse(error: unknown, scope: RequestScope): Response {
+function errorToReply(error: unknown, scope: RequestScope): Reply {
   if (error instanceof ApiError) {
-    return errorResponse(error.status, error.publicMessage, error.headers);
+    return errorReply(error.status, error.publicMessage, error.headers);
   }
   const message = error instanceof Error ? error.message : String(error);
   if (!(error instanceof InfrastructureError)) {
@@ -154,26 +185,12 @@ function errorToResponse(error: unknown, scope: RequestScope): Response {
       `[api] unhandled error: ${message}`,
     );
   }
-  return errorResponse(500, ERRORS.internal);
+  return errorReply(500, ERRORS.internal);
 }
 
-/**
- * Adds the per-request headers. Responses built by the API have mutable headers, so this
- * avoids copying the response; one with immutable headers (for example a `fetch()` result
- * returned by a custom route) is copied first.
- */
-function withHeaders(response: Response, headers: Headers): Response {
-  let target = response;
-  try {
-    target.headers.set('x-request-id', headers.get('x-request-id') ?? '');
-  } catch {
-    target = new Response(response.body, response);
-  }
-  for (const [name, value] of headers) {
-    if (name === 'set-cookie') target.headers.append(name, value);
-    else if (!target.headers.has(name)) target.headers.set(name, value);
-  }
-  return target;
+/** Paths in the access log: token-shaped segments redacted (the check skips the regex). */
+function loggedPath(pathname: string): string {
+  return pathname.includes('cvg') ? redactTokens(pathname) : pathname;
 }
 
 /**
@@ -182,6 +199,8 @@ function withHeaders(response: Response, headers: Headers): Response {
  */
 export function createApi(options: CreateApiOptions): CovgateApi {
   const services = buildServices(options);
+  const cors = new CorsPolicy(services.settings.allowedOrigins);
+  const { logger } = services;
   const router = new Router<RouteHandler>(
     coreRoutes({
       oauth: options.oauth
@@ -191,29 +210,33 @@ export function createApi(options: CreateApiOptions): CovgateApi {
     }),
   );
 
-  async function route(scope: RequestScope): Promise<Response> {
-    const { request } = scope;
-    if (request.method === 'OPTIONS') return new Response(null, { status: 204 });
-    const match = router.match(request.method, scope.url.pathname);
-    if (match.kind === 'not-found') throw new ApiError(404, ERRORS.notFound);
-    if (match.kind === 'method-not-allowed') {
-      throw new ApiError(405, ERRORS.methodNotAllowed, { allow: match.allow.join(', ') });
+  function route(scope: Scope): Promise<Reply> | Reply {
+    const { method } = scope.request;
+    if (method === 'OPTIONS') return emptyReply(204);
+    const match = router.match(method, scope.routePath);
+    if (match.kind === 'found') {
+      scope.params = match.params;
+      return match.handler(scope);
     }
-    scope.params = match.params;
-    return match.handler(scope);
+    if (match.kind === 'not-found') throw new ApiError(404, ERRORS.notFound);
+    throw new ApiError(405, ERRORS.methodNotAllowed, { allow: match.allow });
   }
 
-  function scopeOf(request: Request, context: RequestContext): RequestScope {
-    return {
-      request,
-      url: new URL(request.url),
-      params: {},
-      requestId: resolveRequestId(request.headers.get('x-request-id')),
-      remoteAddress: context.remoteAddress || 'unknown',
-      remoteAddressKnown: Boolean(context.remoteAddress),
-      services,
-      responseHeaders: new Headers(),
-    };
+  const clientAddress = createClientAddressResolver(options.trustProxy);
+  let warnedAboutProxy = clientAddress.trusting;
+  /** Once per instance: every client behind an undeclared proxy shares one address. */
+  function warnAboutProxy(peer: string | undefined, headers: Headers): void {
+    if (warnedAboutProxy || !looksProxied(peer, headers)) return;
+    warnedAboutProxy = true;
+    services.logger.warn(
+      `[proxy] request from private address ${peer} with X-Forwarded-For/Forwarded but TRUST_PROXY is not set: forwarded headers are ignored, so every client behind this proxy shares its address (and its failed-verification throttle); set TRUST_PROXY to the proxy's address or range`,
+    );
+  }
+
+  function scopeOf(request: Request, context: RequestContext): Scope {
+    const peer = context.remoteAddress || undefined;
+    warnAboutProxy(peer, request.headers);
+    return new Scope(request, clientAddress.resolve(peer, request.headers), services);
   }
 
   async function authenticateForHost(
@@ -227,37 +250,44 @@ export function createApi(options: CreateApiOptions): CovgateApi {
       if (!(error instanceof ApiError)) throw error;
       if (error.status === 401) return null;
       throw new ApiError(error.status, error.publicMessage, {
-        ...Object.fromEntries(scope.responseHeaders),
+        ...scope.extraHeaders?.values,
         ...error.headers,
       });
     }
   }
 
+  /** Completes a reply in place with the headers every answer of this request gets. */
+  function finish(reply: Reply, scope: Scope): Response {
+    const { headers } = reply;
+    const extra = scope.extraHeaders;
+    if (extra !== undefined) {
+      for (const name in extra.values) {
+        if (headers[name] === undefined) headers[name] = extra.values[name] as string;
+      }
+      if (extra.cookies.length > 0) reply.cookies = [...extra.cookies, ...(reply.cookies ?? [])];
+    }
+    const { request } = scope;
+    cors.apply(headers, request.headers.get('origin'), request.method === 'OPTIONS');
+    headers['x-request-id'] = scope.requestId;
+    return toResponse(reply);
+  }
+
   async function handle(request: Request, context: RequestContext = {}): Promise<Response> {
     const started = performance.now();
     const scope = scopeOf(request, context);
-    let response: Response;
+    let reply: Reply;
     try {
-      response = await route(scope);
+      reply = await route(scope);
     } catch (error) {
-      response = errorToResponse(error, scope);
+      reply = errorToReply(error, scope);
     }
-    const origin = request.headers.get('origin');
-    const preflight = request.method === 'OPTIONS' ? { allowMethods: PREFLIGHT_METHODS } : null;
-    for (const [name, value] of Object.entries(
-      corsHeaders(origin, services.settings.allowedOrigins, preflight),
-    )) {
-      scope.responseHeaders.set(name, value);
-    }
-    scope.responseHeaders.set('x-request-id', scope.requestId);
-    response = withHeaders(response, scope.responseHeaders);
-    if (!context.acceptsResponseText) response = withResponseBody(response);
-    services.logger.info(
+    const response = finish(reply, scope);
+    logger.info(
       {
         requestId: scope.requestId,
         method: request.method,
-        path: redactTokens(scope.url.pathname),
-        status: response.status,
+        path: loggedPath(scope.routePath || scope.pathname),
+        status: reply.status,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
         remoteAddress: scope.remoteAddress,
         userAgent: request.headers.get('user-agent') ?? undefined,
@@ -267,5 +297,5 @@ export function createApi(options: CreateApiOptions): CovgateApi {
     return response;
   }
 
-  return { handle, authenticate: authenticateForHost };
+  return { handle, authenticate: authenticateForHost, basePath: services.settings.basePath };
 }

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Plan } from '../storage/store.js';
 
-/** Requests per minute per token of each plan. */
+/** Requests per minute of each plan. */
 export interface PlanLimits {
   free: number;
   team: number;
@@ -12,21 +12,49 @@ export interface PlanLimits {
 /** The spec's intended model: free 60, team 600; enterprise is configurable. */
 export const DEFAULT_PLAN_LIMITS: PlanLimits = { free: 60, team: 600, enterprise: 6000 };
 
-/** Options of per-token rate limiting. */
+/** How much more than one token all tokens of an organisation may send together, by default. */
+export const ORGANISATION_CEILING_FACTOR = 2;
+
+/** Defaults of the limits that are not per plan. */
+export const DEFAULT_REQUEST_LIMITS = {
+  /** Requests per minute of one session. */
+  sessionPerMinute: 300,
+  /** `POST /v1/tokens` and rotations per minute of one organisation. */
+  tokenCreationsPerMinute: 10,
+  /** Active and rotating tokens one organisation may hold. */
+  activeTokensPerOrganisation: 100,
+} as const;
+
+/** What a limiter factory is asked to build. */
+export interface LimiterSpec {
+  /** The plan of a per-plan limiter; absent for the session and token-creation limiters. */
+  plan?: Plan;
+  points: number;
+  duration: number;
+  keyPrefix: string;
+}
+
+/** Options of request rate limiting. */
 export interface RateLimitOptions {
-  /** Per-plan limits per minute; defaults to {@link DEFAULT_PLAN_LIMITS}. */
+  /** Per-token limits per minute by plan; defaults to {@link DEFAULT_PLAN_LIMITS}. */
   limits?: Partial<PlanLimits>;
   /**
-   * Builds the limiter of one plan (for example `RateLimiterRedis` to share counters between
+   * Per-organisation ceilings per minute by plan, shared by all the organisation's tokens,
+   * so minting tokens does not multiply the plan. Default: twice the per-token limit.
+   */
+  organisationLimits?: Partial<PlanLimits>;
+  /** Requests per minute of one session (dashboard). Default 300. */
+  sessionPerMinute?: number;
+  /** Token creations (and rotations) per minute of one organisation. Default 10. */
+  tokenCreationsPerMinute?: number;
+  /** Active and rotating tokens one organisation may hold. Default 100. */
+  activeTokensPerOrganisation?: number;
+  /**
+   * Builds the limiter of one rule (for example `RateLimiterRedis` to share counters between
    * processes). Defaults to `RateLimiterMemory`.
    */
-  createLimiter?: (options: {
-    plan: Plan;
-    points: number;
-    duration: number;
-    keyPrefix: string;
-  }) => RateLimiterAbstract;
-  /** Set false to switch rate limiting off. */
+  createLimiter?: (options: LimiterSpec) => RateLimiterAbstract;
+  /** Set false to switch rate limiting off (the active-token ceiling stays). */
   enabled?: boolean;
 }
 
@@ -35,12 +63,20 @@ export type RateLimitDecision =
   | { allowed: true; headers: Record<string, string> }
   | { allowed: false; headers: Record<string, string>; retryAfterSeconds: number };
 
-/** Consumes one request of a token's per-minute budget. */
-export interface PlanRateLimiter {
-  consume(tokenId: string, plan: Plan): Promise<RateLimitDecision>;
+/** Consumes one unit of the per-minute budgets a request counts against. */
+export interface RequestRateLimiter {
+  /** One request of an API token: its own budget and its organisation's ceiling. */
+  consumeToken(tokenId: string, orgId: string, plan: Plan): Promise<RateLimitDecision>;
+  /** One request of a session. */
+  consumeSession(sessionId: string): Promise<RateLimitDecision>;
+  /** One token creation or rotation of an organisation. */
+  consumeTokenCreation(orgId: string): Promise<RateLimitDecision>;
+  /** Active and rotating tokens one organisation may hold. */
+  readonly activeTokensPerOrganisation: number;
 }
 
 const WINDOW_SECONDS = 60;
+const ALLOW: RateLimitDecision = { allowed: true, headers: {} };
 
 function headersFor(
   limit: number,
@@ -54,69 +90,139 @@ function headersFor(
   };
 }
 
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new RangeError(`rateLimit.${name} must be a positive integer`);
+  }
+  return value;
+}
+
 /**
- * Per-token limiter by organisation plan, through `rate-limiter-flexible`. When the
- * limiter's store fails (refused, timed out), the request is served (fail open) and the
+ * Request limiter through `rate-limiter-flexible`: per token by the organisation's plan with
+ * an organisation-wide ceiling, per session, and token creations per organisation. When
+ * the limiter's store fails (refused, timed out), the request is served (fail open) and the
  * outage is logged once as `[ratelimit] ...`, its end once more: an outage of Redis must
  * not take the API down.
+ *
+ * @throws RangeError when a limit is not a positive integer.
  */
-export function createPlanRateLimiter(options: RateLimitOptions, logger: Logger): PlanRateLimiter {
+export function createRequestRateLimiter(
+  options: RateLimitOptions,
+  logger: Logger,
+): RequestRateLimiter {
+  const activeTokensPerOrganisation = positiveInteger(
+    'activeTokensPerOrganisation',
+    options.activeTokensPerOrganisation ?? DEFAULT_REQUEST_LIMITS.activeTokensPerOrganisation,
+  );
   if (options.enabled === false) {
-    return { consume: async () => ({ allowed: true, headers: {} }) };
+    return {
+      consumeToken: async () => ALLOW,
+      consumeSession: async () => ALLOW,
+      consumeTokenCreation: async () => ALLOW,
+      activeTokensPerOrganisation,
+    };
   }
   const limits: PlanLimits = { ...DEFAULT_PLAN_LIMITS, ...options.limits };
-  const create =
-    options.createLimiter ??
-    ((o: { points: number; duration: number; keyPrefix: string }) => new RateLimiterMemory(o));
-  const limiters = new Map<Plan, RateLimiterAbstract>();
-  const limiterFor = (plan: Plan): RateLimiterAbstract => {
-    let limiter = limiters.get(plan);
-    if (!limiter) {
-      limiter = create({
-        plan,
-        points: limits[plan],
-        duration: WINDOW_SECONDS,
-        keyPrefix: `covgate-rl-${plan}`,
-      });
-      limiters.set(plan, limiter);
-    }
-    return limiter;
+  const organisationLimits: PlanLimits = {
+    free: limits.free * ORGANISATION_CEILING_FACTOR,
+    team: limits.team * ORGANISATION_CEILING_FACTOR,
+    enterprise: limits.enterprise * ORGANISATION_CEILING_FACTOR,
+    ...options.organisationLimits,
   };
+  const sessionLimit = positiveInteger(
+    'sessionPerMinute',
+    options.sessionPerMinute ?? DEFAULT_REQUEST_LIMITS.sessionPerMinute,
+  );
+  const creationLimit = positiveInteger(
+    'tokenCreationsPerMinute',
+    options.tokenCreationsPerMinute ?? DEFAULT_REQUEST_LIMITS.tokenCreationsPerMinute,
+  );
+  const create = options.createLimiter ?? ((spec: LimiterSpec) => new RateLimiterMemory(spec));
+  const cached = new Map<string, RateLimiterAbstract>();
+  const limiter = (keyPrefix: string, points: number, plan?: Plan): RateLimiterAbstract => {
+    let found = cached.get(keyPrefix);
+    if (!found) {
+      found = create({ ...(plan ? { plan } : {}), points, duration: WINDOW_SECONDS, keyPrefix });
+      cached.set(keyPrefix, found);
+    }
+    return found;
+  };
+
   // One line when the limiter's store starts failing and one when it answers again: an
   // outage under load must not write a line per request.
   let unavailable = false;
-  return {
-    async consume(tokenId, plan) {
-      const limit = limits[plan];
-      try {
-        const result = await limiterFor(plan).consume(tokenId, 1);
-        if (unavailable) {
-          unavailable = false;
-          logger.info('[ratelimit] limiter available again, limits enforced');
-        }
-        return {
-          allowed: true,
-          headers: headersFor(limit, result.remainingPoints, result.msBeforeNext),
-        };
-      } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) {
-          const retryAfterSeconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-          return {
-            allowed: false,
-            retryAfterSeconds,
-            headers: {
-              ...headersFor(limit, 0, rejection.msBeforeNext),
-              'retry-after': String(retryAfterSeconds),
-            },
-          };
-        }
-        if (!unavailable) {
-          unavailable = true;
-          const message = rejection instanceof Error ? rejection.message : String(rejection);
-          logger.error(`[ratelimit] limiter unavailable, serving requests unlimited: ${message}`);
-        }
-        return { allowed: true, headers: {} };
+  async function consume(
+    from: RateLimiterAbstract,
+    key: string,
+    limit: number,
+  ): Promise<RateLimitDecision | null> {
+    try {
+      const result = await from.consume(key, 1);
+      if (unavailable) {
+        unavailable = false;
+        logger.info('[ratelimit] limiter available again, limits enforced');
       }
+      return {
+        allowed: true,
+        headers: headersFor(limit, result.remainingPoints, result.msBeforeNext),
+      };
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) {
+        const retryAfterSeconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+        return {
+          allowed: false,
+          retryAfterSeconds,
+          headers: {
+            ...headersFor(limit, 0, rejection.msBeforeNext),
+            'retry-after': String(retryAfterSeconds),
+          },
+        };
+      }
+      if (!unavailable) {
+        unavailable = true;
+        const message = rejection instanceof Error ? rejection.message : String(rejection);
+        logger.error(`[ratelimit] limiter unavailable, serving requests unlimited: ${message}`);
+      }
+      return null;
+    }
+  }
+
+  return {
+    activeTokensPerOrganisation,
+    async consumeToken(tokenId, orgId, plan) {
+      const own = await consume(
+        limiter(`covgate-rl-${plan}`, limits[plan], plan),
+        tokenId,
+        limits[plan],
+      );
+      if (own === null) return ALLOW;
+      if (!own.allowed) return own;
+      const ceiling = organisationLimits[plan];
+      const orgLimiter = limiter(`covgate-rl-org-${plan}`, ceiling, plan);
+      const org = await consume(orgLimiter, orgId, ceiling);
+      if (org === null) return own;
+      if (!org.allowed) {
+        // The token's own budget is not spent by a request its organisation refused.
+        await limiter(`covgate-rl-${plan}`, limits[plan], plan)
+          .reward(tokenId, 1)
+          .catch(() => undefined);
+        return org;
+      }
+      // The headers describe whichever budget is closer to running out.
+      const remaining = (d: RateLimitDecision) => Number(d.headers['ratelimit-remaining']);
+      return remaining(org) < remaining(own) ? org : own;
+    },
+    async consumeSession(sessionId) {
+      return (
+        (await consume(limiter('covgate-rl-session', sessionLimit), sessionId, sessionLimit)) ??
+        ALLOW
+      );
+    },
+    async consumeTokenCreation(orgId) {
+      return (
+        (await consume(limiter('covgate-rl-token-create', creationLimit), orgId, creationLimit)) ??
+        ALLOW
+      );
     },
   };
 }

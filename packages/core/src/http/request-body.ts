@@ -1,7 +1,11 @@
 import { ApiError, ERRORS } from './api-error.js';
+import { exceedsJsonDepth } from './json-depth.js';
 
-/** Largest accepted request body: 1 MiB. */
+/** Largest accepted request body: 1 MiB (the webhook receivers, and the Node bridge). */
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Largest accepted JSON body on every route but the webhook receivers: 64 KiB. */
+export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
 function payloadTooLarge(): ApiError {
   return new ApiError(413, ERRORS.payloadTooLarge);
@@ -64,15 +68,18 @@ export function isJsonContentType(value: string | null): boolean {
 }
 
 /**
- * Reads a JSON body. Returns `undefined` for an empty body (routes decide whether a body is
- * required). A non-empty body must be `application/json` (`415`) and parse (`400`).
+ * Reads a JSON body of at most {@link MAX_JSON_BODY_BYTES} (`413`). Returns `undefined` for an
+ * empty body (routes decide whether a body is required). A non-empty body must be
+ * `application/json` (`415`), nest at most `MAX_JSON_DEPTH` deep (`400`, checked on the bytes
+ * before parsing) and parse (`400`).
  */
 export async function readJsonBody(request: Request): Promise<unknown> {
-  const bytes = await readRawBody(request);
+  const bytes = await readRawBody(request, MAX_JSON_BODY_BYTES);
   if (bytes.byteLength === 0) return undefined;
   if (!isJsonContentType(request.headers.get('content-type'))) {
     throw new ApiError(415, ERRORS.unsupportedMediaType);
   }
+  if (exceedsJsonDepth(bytes)) throw new ApiError(400, ERRORS.malformedRequest);
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch {

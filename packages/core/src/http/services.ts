@@ -5,9 +5,12 @@ import type { Plan, Store } from '../storage/store.js';
 import type { IdGenerator } from '../time/ids.js';
 import type { Clock } from '../time/timestamp.js';
 import type { TokenHasher } from '../tokens/token-hash.js';
+import type { VerificationGate } from '../tokens/verification-gate.js';
 import type { VerificationThrottle } from '../tokens/verification-throttle.js';
 import type { VerifiedTokenCache } from '../tokens/verified-token-cache.js';
-import type { PlanRateLimiter } from './rate-limit.js';
+import type { ExtraHeaders } from './extra-headers.js';
+import type { RequestRateLimiter } from './rate-limit.js';
+import type { Reply } from './reply.js';
 
 /** What the verified-token cache keeps: the identity and until when it may be reused. */
 export interface CachedTokenIdentity {
@@ -28,6 +31,8 @@ export interface ApiSettings {
   secureCookies: boolean;
   /** Cookie name of the session: `__Host-covgate_session` when secure. */
   sessionCookieName: string;
+  /** Where the API is mounted (`/coverage`), `''` at the root: requests outside it are 404. */
+  basePath: string;
   /** `Path` of the OAuth state cookie: the mount path followed by `/auth`. */
   oauthCookiePath: string;
 }
@@ -43,7 +48,9 @@ export interface ApiServices {
   hasher: TokenHasher;
   tokenCache: VerifiedTokenCache<CachedTokenIdentity>;
   throttle: VerificationThrottle;
-  rateLimiter: PlanRateLimiter;
+  /** Cap on concurrent argon2 verifications, with its short queue. */
+  verificationGate: VerificationGate;
+  rateLimiter: RequestRateLimiter;
   randomBytes: (size: number) => Uint8Array;
   /** Dependencies besides the store that readiness waits for (Redis...). */
   readinessChecks: readonly ReadinessCheck[];
@@ -54,18 +61,29 @@ export type ReadinessCheck = () => Promise<void>;
 
 /** One request as route handlers see it. */
 export interface RequestScope {
-  request: Request;
-  url: URL;
+  readonly request: Request;
+  /**
+   * The request URL without the API's base path, parsed on first use (most requests only
+   * need {@link routePath}).
+   */
+  readonly url: URL;
+  /** The path of the request URL, base path included. */
+  readonly pathname: string;
+  /**
+   * The path the route table sees: {@link pathname} without the API's base path, or a path
+   * no route matches when the request is outside it.
+   */
+  readonly routePath: string;
   params: Record<string, string>;
-  requestId: string;
+  readonly requestId: string;
   /** The peer address, or `unknown` for logs and audit lines when the adapter gave none. */
-  remoteAddress: string;
+  readonly remoteAddress: string;
   /** Whether the adapter supplied the peer address (per-address throttling needs one). */
-  remoteAddressKnown: boolean;
-  services: ApiServices;
+  readonly remoteAddressKnown: boolean;
+  readonly services: ApiServices;
   /** Headers every response of this request gets (rate-limit headers, cleared cookies...). */
-  responseHeaders: Headers;
+  readonly responseHeaders: ExtraHeaders;
 }
 
 /** A route handler. */
-export type RouteHandler = (scope: RequestScope) => Promise<Response>;
+export type RouteHandler = (scope: RequestScope) => Promise<Reply>;

@@ -5,19 +5,29 @@ import type { ResolvedIdentity, ResolveIdentityInput } from './oauth-options.js'
 
 /** Options of {@link createPersonalOrganisationResolver}. */
 export interface PersonalOrganisationResolverOptions {
-  store: Pick<Store, 'findOrCreateUser' | 'findOrganisationBySlug' | 'createOrganisation'>;
+  store: Pick<
+    Store,
+    'findOrCreateUser' | 'findPersonalOrganisation' | 'createPersonalOrganisation'
+  >;
   /** Clock of `createdAt` values (tests); the system clock by default. */
   clock?: Clock;
   /** Id generator (tests); a fresh one on `clock` by default. */
   ids?: IdGenerator;
 }
 
+/** Slug attempts before giving up: the preferred slug, then suffixed ones. */
+const SLUG_ATTEMPTS = 3;
+const SUFFIX_LENGTH = 8;
+
 /**
  * The reference server's `resolveIdentity`: each code-host account gets a covgate user and a
- * personal organisation on the free plan, both created at its first login. The organisation's
- * slug is `<code host>-<account id>` (e.g. `github-583231`): built from the stable account id,
- * never the login, because a login can be renamed and then taken by someone else.
- * Concurrent first logins of one account end with the same user and organisation.
+ * personal organisation on the free plan, both created at its first login. The organisation
+ * is linked to the user by id (`findPersonalOrganisation`) and never looked up by slug, so an
+ * organisation that merely carries the slug `<code host>-<account id>` is never joined. The
+ * preferred slug is `<code host>-<account id>` (e.g. `github-583231`), built from the stable
+ * account id, never the login; when another organisation already holds it, a suffix from the
+ * new organisation's id is added (`github-583231-7k2m9xq4`). Concurrent first logins of one
+ * account end with the same user and organisation.
  */
 export function createPersonalOrganisationResolver(
   options: PersonalOrganisationResolverOptions,
@@ -34,31 +44,34 @@ export function createPersonalOrganisationResolver(
       login: user.login,
       createdAt,
     });
-    const slug = `${codeHost}-${user.id}`;
     const org =
-      (await store.findOrganisationBySlug(slug)) ??
-      (await createOrganisation(store, {
-        id: ids.organisationId(),
-        slug,
-        name: user.login,
-        plan: 'free',
-        createdAt,
+      (await store.findPersonalOrganisation(stored.id)) ??
+      (await createPersonalOrganisation(store, stored.id, () => {
+        const id = ids.organisationId();
+        return { id, slug: `${codeHost}-${user.id}`, name: user.login, plan: 'free', createdAt };
       }));
     return { userId: stored.id, orgId: org.id };
   };
 }
 
-async function createOrganisation(
+async function createPersonalOrganisation(
   store: PersonalOrganisationResolverOptions['store'],
-  org: Organisation,
+  userId: string,
+  candidate: () => Organisation,
 ): Promise<Organisation> {
-  try {
-    await store.createOrganisation(org);
-    return org;
-  } catch (error) {
-    if (!(error instanceof StoreConflictError)) throw error;
-    const winner = await store.findOrganisationBySlug(org.slug);
-    if (!winner) throw error;
-    return winner;
+  for (let attempt = 0; ; attempt += 1) {
+    const org = candidate();
+    if (attempt > 0) org.slug = `${org.slug}-${org.id.slice(-SUFFIX_LENGTH)}`;
+    try {
+      await store.createPersonalOrganisation(org, userId);
+      return org;
+    } catch (error) {
+      if (!(error instanceof StoreConflictError)) throw error;
+      // A concurrent first login of the same account won: its organisation is the one.
+      const winner = await store.findPersonalOrganisation(userId);
+      if (winner) return winner;
+      // Otherwise the slug belongs to an organisation that is not this user's.
+      if (attempt + 1 >= SLUG_ATTEMPTS) throw error;
+    }
   }
 }

@@ -2,9 +2,13 @@ import { compareOldestFirst } from './record-order.js';
 import { SortedExecutions } from './sorted-executions.js';
 import {
   type ExecutionRecord,
+  type IdempotencyKeyClaim,
+  type IdempotentExecution,
+  type KeyedInsertResult,
   type ListExecutionsQuery,
   type Organisation,
   type Plan,
+  type PlanChangeResult,
   type RepositorySummary,
   type SessionRecord,
   type Store,
@@ -22,8 +26,29 @@ interface RepoExecutions {
   latest: ExecutionRecord | null;
 }
 
+/** A stored idempotency key: its request digest, its execution and when it dies. */
+interface StoredIdempotencyKey {
+  requestDigest: string;
+  record: ExecutionRecord;
+  expiresAt: Date;
+}
+
 /** Records go in and out as deep copies, so no caller can reach the stored objects. */
-const copy = <T>(value: T): T => structuredClone(value);
+/**
+ * A copy no caller can change the stored record through. Records hold strings, numbers,
+ * booleans, null, dates and arrays of strings, which a field-by-field copy covers at a
+ * fraction of `structuredClone`'s cost (the store is on the path of every request).
+ */
+function copy<T>(value: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
+    if (field instanceof Date) out[key] = new Date(field.getTime());
+    else if (Array.isArray(field)) out[key] = [...field];
+    else if (typeof field === 'object' && field !== null) out[key] = structuredClone(field);
+    else out[key] = field;
+  }
+  return out as T;
+}
 
 /** A map key for a pair of strings that no choice of the strings can make ambiguous. */
 const pairKey = (first: string, second: string): string => JSON.stringify([first, second]);
@@ -37,6 +62,9 @@ class MemoryStore implements Store {
   #closed = false;
   readonly #organisations = new Map<string, Organisation>();
   readonly #organisationIdBySlug = new Map<string, string>();
+  readonly #personalOrganisationIdByUser = new Map<string, string>();
+  /** Time of the last plan change applied by {@link applyPlanChange}, per organisation id. */
+  readonly #planChangedAt = new Map<string, number>();
   readonly #users = new Map<string, User>();
   readonly #userIdByIdentity = new Map<string, string>();
   readonly #tokens = new Map<string, TokenRecord>();
@@ -46,17 +74,11 @@ class MemoryStore implements Store {
   readonly #executionIds = new Set<string>();
   readonly #executionsByOrg = new Map<string, Map<string, RepoExecutions>>();
   readonly #webhookClaims = new Map<string, Date>();
+  readonly #idempotencyKeys = new Map<string, StoredIdempotencyKey>();
 
   async createOrganisation(org: Organisation): Promise<void> {
     this.#assertOpen();
-    if (this.#organisations.has(org.id)) {
-      throw new StoreConflictError(`organisation id already exists: ${org.id}`);
-    }
-    if (this.#organisationIdBySlug.has(org.slug)) {
-      throw new StoreConflictError(`organisation slug already exists: ${org.slug}`);
-    }
-    this.#organisations.set(org.id, copy(org));
-    this.#organisationIdBySlug.set(org.slug, org.id);
+    this.#addOrganisation(org);
   }
 
   async findOrganisationById(id: string): Promise<Organisation | null> {
@@ -76,6 +98,33 @@ class MemoryStore implements Store {
     if (!org) return false;
     org.plan = plan;
     return true;
+  }
+
+  async applyPlanChange(id: string, plan: Plan, eventAt: Date): Promise<PlanChangeResult> {
+    this.#assertOpen();
+    const org = this.#organisations.get(id);
+    if (!org) return 'unknown';
+    const at = Math.floor(eventAt.getTime() / 1000) * 1000;
+    const last = this.#planChangedAt.get(id);
+    if (last !== undefined && at < last) return 'stale';
+    org.plan = plan;
+    this.#planChangedAt.set(id, at);
+    return 'applied';
+  }
+
+  async createPersonalOrganisation(org: Organisation, userId: string): Promise<void> {
+    this.#assertOpen();
+    if (this.#personalOrganisationIdByUser.has(userId)) {
+      throw new StoreConflictError(`user already has a personal organisation: ${userId}`);
+    }
+    this.#addOrganisation(org);
+    this.#personalOrganisationIdByUser.set(userId, org.id);
+  }
+
+  async findPersonalOrganisation(userId: string): Promise<Organisation | null> {
+    this.#assertOpen();
+    const id = this.#personalOrganisationIdByUser.get(userId);
+    return id === undefined ? null : this.#copyOrNull(this.#organisations.get(id));
   }
 
   async findOrCreateUser(candidate: User): Promise<User> {
@@ -190,6 +239,10 @@ class MemoryStore implements Store {
 
   async insertExecution(record: ExecutionRecord): Promise<void> {
     this.#assertOpen();
+    this.#addExecution(record);
+  }
+
+  #addExecution(record: ExecutionRecord): void {
     if (this.#executionIds.has(record.id)) {
       throw new StoreConflictError(`execution id already exists: ${record.id}`);
     }
@@ -205,6 +258,45 @@ class MemoryStore implements Store {
     repo.count += 1;
     if (repo.latest === null || compareOldestFirst(repo.latest, stored) < 0) repo.latest = stored;
     this.#executionIds.add(record.id);
+  }
+
+  async insertKeyedExecution(
+    record: ExecutionRecord,
+    claim: IdempotencyKeyClaim,
+  ): Promise<KeyedInsertResult> {
+    this.#assertOpen();
+    const existing = this.#liveKey(record.orgId, claim.key, claim.createdAt);
+    if (existing) return { inserted: false, ...existing };
+    // No await between the look-up and the writes: concurrent calls cannot interleave.
+    this.#addExecution(record);
+    this.#idempotencyKeys.set(pairKey(record.orgId, claim.key), {
+      requestDigest: claim.requestDigest,
+      record: copy(record),
+      expiresAt: new Date(claim.expiresAt),
+    });
+    return { inserted: true };
+  }
+
+  async findIdempotentExecution(
+    orgId: string,
+    key: string,
+    now: Date,
+  ): Promise<IdempotentExecution | null> {
+    this.#assertOpen();
+    return this.#liveKey(orgId, key, now);
+  }
+
+  async deleteExpiredIdempotencyKeys(now: Date, limit: number): Promise<number> {
+    this.#assertOpen();
+    let deleted = 0;
+    for (const [key, stored] of this.#idempotencyKeys) {
+      if (deleted >= limit) break;
+      if (stored.expiresAt.getTime() <= now.getTime()) {
+        this.#idempotencyKeys.delete(key);
+        deleted += 1;
+      }
+    }
+    return deleted;
   }
 
   async listExecutions(query: ListExecutionsQuery): Promise<ExecutionRecord[]> {
@@ -278,6 +370,23 @@ class MemoryStore implements Store {
     return value === undefined ? null : copy(value);
   }
 
+  #liveKey(orgId: string, key: string, now: Date): IdempotentExecution | null {
+    const stored = this.#idempotencyKeys.get(pairKey(orgId, key));
+    if (!stored || stored.expiresAt.getTime() <= now.getTime()) return null;
+    return { requestDigest: stored.requestDigest, record: copy(stored.record) };
+  }
+
+  #addOrganisation(org: Organisation): void {
+    if (this.#organisations.has(org.id)) {
+      throw new StoreConflictError(`organisation id already exists: ${org.id}`);
+    }
+    if (this.#organisationIdBySlug.has(org.slug)) {
+      throw new StoreConflictError(`organisation slug already exists: ${org.slug}`);
+    }
+    this.#organisations.set(org.id, copy(org));
+    this.#organisationIdBySlug.set(org.slug, org.id);
+  }
+
   #addToken(token: TokenRecord): void {
     if (this.#tokens.has(token.id)) {
       throw new StoreConflictError(`token id already exists: ${token.id}`);
@@ -312,7 +421,7 @@ class MemoryStore implements Store {
 
 /**
  * Creates an empty in-memory {@link Store}: the reference implementation that the
- * conformance suite in `@covgate/core/testing` is written against. Data lives only as long
+ * conformance suite in `@covgate/core/testing/vitest` is written against. Data lives only as long
  * as the process; use it for tests, development and single-process demos.
  */
 export function createMemoryStore(): Store {

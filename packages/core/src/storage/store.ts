@@ -1,7 +1,7 @@
 /**
  * Storage interfaces: domain methods named after what the API needs, implemented by the
  * memory, embedded (SQLite) and MySQL stores and proven by the conformance suite in
- * `@covgate/core/testing`.
+ * `@covgate/core/testing/vitest`.
  *
  * All timestamps are `Date` values with whole-second precision (stores may truncate
  * milliseconds; the API never relies on them).
@@ -110,6 +110,33 @@ export interface ListExecutionsQuery {
   after?: ExecutionCursor;
 }
 
+/**
+ * The idempotency key an ingest was sent with, to be stored with its execution. Keys are
+ * scoped per organisation: the record's `orgId` and `key` together are unique.
+ */
+export interface IdempotencyKeyClaim {
+  /** The `Idempotency-Key` header as sent: 1-255 visible ASCII characters, case-sensitive. */
+  key: string;
+  /** Hex SHA-256 of the canonical request; a repeat with another digest is a conflict. */
+  requestDigest: string;
+  /** When the claim is made: a stored key with `expiresAt` at or before it is dead. */
+  createdAt: Date;
+  /** When the key stops being remembered (at least 24 h after `createdAt`). */
+  expiresAt: Date;
+}
+
+/** A live idempotency key and the execution it recorded. */
+export interface IdempotentExecution {
+  requestDigest: string;
+  record: ExecutionRecord;
+}
+
+/** What {@link ExecutionStore.insertKeyedExecution} did. */
+export type KeyedInsertResult =
+  | { inserted: true }
+  /** A live key of the organisation existed: nothing was written. */
+  | ({ inserted: false } & IdempotentExecution);
+
 /** Thrown by a store when a unique value (organisation slug, token id...) already exists. */
 export class StoreConflictError extends Error {
   constructor(message: string) {
@@ -138,7 +165,25 @@ export interface OrganisationStore {
   findOrganisationBySlug(slug: string): Promise<Organisation | null>;
   /** Changes the plan; returns false when the organisation does not exist. */
   setOrganisationPlan(id: string, plan: Plan): Promise<boolean>;
+  /**
+   * Applies a plan change that a provider stamped at `eventAt` (whole seconds), atomically and
+   * only when no later change has been applied: `applied` when `eventAt` is at or after the
+   * last applied change's time (or none was applied yet), `stale` (nothing changed) when it is
+   * before it, `unknown` when the organisation does not exist. {@link setOrganisationPlan}
+   * neither reads nor moves that time.
+   */
+  applyPlanChange(id: string, plan: Plan, eventAt: Date): Promise<PlanChangeResult>;
+  /**
+   * Inserts an organisation as the personal organisation of user `userId` (one per user).
+   * Throws {@link StoreConflictError} when the id or slug exists or the user already has one.
+   */
+  createPersonalOrganisation(org: Organisation, userId: string): Promise<void>;
+  /** The personal organisation linked to user `userId`, never looked up by slug. */
+  findPersonalOrganisation(userId: string): Promise<Organisation | null>;
 }
+
+/** Outcome of {@link OrganisationStore.applyPlanChange}. */
+export type PlanChangeResult = 'applied' | 'stale' | 'unknown';
 
 /** Users signed in through the code host. */
 export interface UserStore {
@@ -204,6 +249,28 @@ export interface ExecutionStore {
   findBaseline(orgId: string, repo: string, branch: string): Promise<ExecutionRecord | null>;
   /** Latest record of any outcome of the repo on `branch`: what the badge shows. */
   findLatestExecution(orgId: string, repo: string, branch: string): Promise<ExecutionRecord | null>;
+  /**
+   * Like {@link insertExecution}, and in the same transaction stores `claim` under the unique
+   * (`record.orgId`, `claim.key`). When a live key (`expiresAt` after `claim.createdAt`)
+   * already exists, writes nothing and returns it with its execution; a dead one is replaced.
+   * Of any number of concurrent calls with one key, exactly one inserts and every other one
+   * returns that one's execution.
+   */
+  insertKeyedExecution(
+    record: ExecutionRecord,
+    claim: IdempotencyKeyClaim,
+  ): Promise<KeyedInsertResult>;
+  /** The organisation's key with its execution when it is live at `now`, else null. */
+  findIdempotentExecution(
+    orgId: string,
+    key: string,
+    now: Date,
+  ): Promise<IdempotentExecution | null>;
+  /**
+   * Deletes at most `limit` keys whose `expiresAt` is at or before `now` (their executions
+   * stay) and returns how many it deleted.
+   */
+  deleteExpiredIdempotencyKeys(now: Date, limit: number): Promise<number>;
 }
 
 /** Idempotency claims of inbound webhook events. */

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 import type {
   ExecutionRecord,
+  IdempotencyKeyClaim,
   Organisation,
   SessionRecord,
   TokenRecord,
@@ -113,6 +114,23 @@ export function buildExecution(overrides: Partial<ExecutionRecord> = {}): Execut
     coverage: 80,
     commit: null,
     createdAt: new Date(FIXTURE_TIME),
+    ...overrides,
+  };
+}
+
+/**
+ * An idempotency key claim with a fresh key and digest, made at {@link FIXTURE_TIME} and
+ * remembered 24 hours; `overrides` replace any field (`expiresAt` follows a given `createdAt`).
+ */
+export function buildIdempotencyClaim(
+  overrides: Partial<IdempotencyKeyClaim> = {},
+): IdempotencyKeyClaim {
+  const createdAt = overrides.createdAt ?? new Date(FIXTURE_TIME);
+  return {
+    key: `key-${randomSuffix()}`,
+    requestDigest: randomBytes(32).toString('hex'),
+    createdAt,
+    expiresAt: secondsAfter(createdAt, 24 * 60 * 60),
     ...overrides,
   };
 }

@@ -1,17 +1,21 @@
 import type { Logger } from 'pino';
-import { infra } from '../http/infrastructure.js';
+import { infra } from '../infrastructure/infra.js';
 import type { Store } from '../storage/store.js';
 import { subscriptionPlanChange } from './subscription-plan.js';
+import { webhookEventTime } from './webhook-event.js';
 import type { WebhookEvent } from './webhook-options.js';
 
 /**
- * The default event processor: applies {@link subscriptionPlanChange} to the store. Events
- * that cannot be applied (not a subscription event, no organisation id, no valid plan, an
- * unknown organisation) are acknowledged and logged, because a retry cannot repair them;
- * a storage failure throws, so the claim is released and the provider retries.
+ * The default event processor: applies {@link subscriptionPlanChange} to the store in the
+ * order of the provider's event time ({@link webhookEventTime}), not of arrival: an event
+ * older than the last change applied to the organisation is acknowledged and not applied, so
+ * a late retry of an old upgrade cannot undo a later cancellation. Events that cannot be
+ * applied (not a subscription event, no organisation id, no valid plan, no event time, an
+ * unknown organisation, stale) are acknowledged and logged, because a retry cannot repair
+ * them; a storage failure throws, so the claim is released and the provider retries.
  */
 export function createPlanChangeProcessor(
-  store: Pick<Store, 'setOrganisationPlan'>,
+  store: Pick<Store, 'applyPlanChange'>,
   logger: Logger,
 ): (event: WebhookEvent) => Promise<void> {
   return async (event) => {
@@ -23,12 +27,21 @@ export function createPlanChangeProcessor(
       }
       return;
     }
-    const updated = await infra(logger, 'organisations', () =>
-      store.setOrganisationPlan(change.orgId, change.plan),
+    const eventAt = webhookEventTime(event.payload);
+    if (eventAt === null) {
+      logger.warn(`[webhooks] ${label} ignored: no event time (created or created_at)`);
+      return;
+    }
+    const result = await infra(logger, 'organisations', () =>
+      store.applyPlanChange(change.orgId, change.plan, eventAt),
     );
-    if (updated) {
+    if (result === 'applied') {
       logger.info(
         `[webhooks] ${label}: organisation ${change.orgId} is now on plan ${change.plan}`,
+      );
+    } else if (result === 'stale') {
+      logger.info(
+        `[webhooks] ${label} ignored: older than the last plan change applied to organisation ${change.orgId}`,
       );
     } else {
       logger.warn(`[webhooks] ${label} ignored: unknown organisation ${change.orgId}`);

@@ -29,3 +29,22 @@ export function webhookEventType(body: Readonly<Record<string, unknown>>): strin
   }
   return '';
 }
+
+/** Event times later than this (Unix seconds, year 9999) are not times at all. */
+const MAX_EVENT_SECONDS = 253_402_300_799;
+
+/**
+ * When the provider created the event (pure): body `created` (Stripe-like) or `created_at`
+ * (Razorpay-like), whole Unix seconds. Plan changes are ordered by it, never by arrival, since
+ * providers retry failed deliveries late and out of order. Null when neither is a positive
+ * integer number of seconds.
+ */
+export function webhookEventTime(body: Readonly<Record<string, unknown>>): Date | null {
+  for (const key of ['created', 'created_at']) {
+    const value = Object.hasOwn(body, key) ? body[key] : undefined;
+    if (typeof value === 'number' && Number.isInteger(value) && value > 0) {
+      return value <= MAX_EVENT_SECONDS ? new Date(value * 1000) : null;
+    }
+  }
+  return null;
+}

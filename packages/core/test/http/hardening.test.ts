@@ -96,7 +96,7 @@ describe('hardening', () => {
         resolveIdentity: async () => ({ userId: 'usr_1', orgId: 'org_1' }),
       },
     });
-    const start = await fx.api.handle(new Request('http://localhost/auth/github'));
+    const start = await fx.api.handle(new Request('http://localhost/coverage/auth/github'));
     expect(start.status).toBe(302);
     expect(start.headers.get('set-cookie')).toMatch(
       /^covgate_oauth_state=[^;]+; Max-Age=600; Path=\/coverage\/auth;/,

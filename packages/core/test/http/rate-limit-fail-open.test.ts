@@ -56,12 +56,12 @@ describe('rate limiting when its store is down', () => {
   });
 
   it('uses the limiter a createLimiter option builds, per plan', async () => {
-    const built: { plan: string; points: number }[] = [];
+    const built: { plan: string | undefined; points: number; keyPrefix: string }[] = [];
     const fx = await apiFixture({
       rateLimit: {
         limits: { enterprise: 2 },
         createLimiter: (options) => {
-          built.push({ plan: options.plan, points: options.points });
+          built.push({ plan: options.plan, points: options.points, keyPrefix: options.keyPrefix });
           return new RateLimiterMemory(options);
         },
       },
@@ -74,6 +74,9 @@ describe('rate limiting when its store is down', () => {
     expect(limited.status).toBe(429);
     expect(await limited.json()).toEqual({ error: 'rate limit exceeded' });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(built).toEqual([{ plan: 'enterprise', points: 2 }]);
+    expect(built).toEqual([
+      { plan: 'enterprise', points: 2, keyPrefix: 'covgate-rl-enterprise' },
+      { plan: 'enterprise', points: 4, keyPrefix: 'covgate-rl-org-enterprise' },
+    ]);
   });
 });

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import {
   type CreateApiOptions,
   createPersonalOrganisationResolver,
-  githubCodeHost,
   type OAuthOptions,
 } from '@covgate/core';
+import { githubCodeHost } from '@covgate/core/github';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   API_ORIGIN,
@@ -249,6 +249,48 @@ describe('GET /auth/{code_host}/callback', () => {
     expect(ids[0]).toBe(ids[1]);
     const org = await t.store.findOrganisationBySlug(`github-${ACCOUNT.id}`);
     expect(org).toMatchObject({ name: ACCOUNT.login, plan: 'free' });
+  });
+
+  it('never joins an organisation that only carries the account’s slug: a personal one linked by id instead', async () => {
+    const t = setup();
+    // Made before this release, when nothing reserved the prefix (inserted directly).
+    const squatter = {
+      id: 'org_01jsquatter0000000000000000',
+      slug: `github-${ACCOUNT.id}`,
+      name: 'Squatter',
+      plan: 'enterprise' as const,
+      createdAt: new Date('2026-01-01T00:00:00Z'),
+    };
+    await t.store.createOrganisation(squatter);
+
+    const sessions: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const { cookie, callbackUrl } = await returnFromCodeHost(t);
+      const response = await callback(t, callbackUrl, cookie);
+      expect(response.status).toBe(302);
+      sessions.push(cookiePair(setCookie(response, 'covgate_session')!));
+    }
+    const read = async (session: string) =>
+      (await (await t.request('/v1/session', { headers: { cookie: session } })).json()) as Record<
+        string,
+        unknown
+      >;
+    const first = await read(sessions[0]!);
+    const second = await read(sessions[1]!);
+
+    expect(first.org_id).not.toBe(squatter.id);
+    expect(first.org).toMatch(new RegExp(`^github-${ACCOUNT.id}-[0-9a-z]{8}$`));
+    expect(first.plan).toBe('free');
+    expect([second.user_id, second.org_id, second.org]).toEqual([
+      first.user_id,
+      first.org_id,
+      first.org,
+    ]);
+    expect(await t.store.findPersonalOrganisation(first.user_id as string)).toMatchObject({
+      id: first.org_id,
+      name: ACCOUNT.login,
+    });
+    expect(await t.store.findOrganisationBySlug(squatter.slug)).toEqual(squatter);
   });
 
   it('refuses a replayed state cookie and state pair with 400 invalid state', async () => {

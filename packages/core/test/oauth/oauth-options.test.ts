@@ -1,4 +1,5 @@
-import { githubCodeHost, type OAuthOptions } from '@covgate/core';
+import type { OAuthOptions } from '@covgate/core';
+import { githubCodeHost } from '@covgate/core/github';
 import { describe, expect, it } from 'vitest';
 import { createApiUnderTest } from './support/api-under-test.js';
 

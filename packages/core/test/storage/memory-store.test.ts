@@ -5,9 +5,9 @@ import {
   buildTokenRecord,
   buildUser,
   FIXTURE_TIME,
-  runStoreConformanceSuite,
   secondsAfter,
 } from '@covgate/core/testing';
+import { runStoreConformanceSuite } from '@covgate/core/testing/vitest';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 

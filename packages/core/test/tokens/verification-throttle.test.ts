@@ -3,17 +3,32 @@ import {
   createVerificationThrottle,
   noVerificationThrottle,
   type VerificationSubject,
+  type VerificationThrottle,
 } from '../../src/tokens/verification-throttle.js';
 
 const ID_A = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 const ID_B = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
 
+/** One failed verification: a reservation that fails. */
+async function recordFailure(throttle: VerificationThrottle, subject: VerificationSubject) {
+  const decision = await throttle.reserve(subject);
+  return decision.allowed ? decision.reservation.failed() : decision.started;
+}
+
+/** Whether a reservation is refused now (an allowed one is cancelled, leaving no trace). */
+async function isBlocked(throttle: VerificationThrottle, subject: VerificationSubject) {
+  const decision = await throttle.reserve(subject);
+  if (!decision.allowed) return true;
+  await decision.reservation.cancel();
+  return false;
+}
+
 async function fail(
-  throttle: ReturnType<typeof createVerificationThrottle>,
+  throttle: VerificationThrottle,
   times: number,
   subject: (i: number) => VerificationSubject,
 ): Promise<void> {
-  for (let i = 0; i < times; i += 1) await throttle.recordFailure(subject(i));
+  for (let i = 0; i < times; i += 1) await recordFailure(throttle, subject(i));
 }
 
 describe('createVerificationThrottle', () => {
@@ -27,23 +42,23 @@ describe('createVerificationThrottle', () => {
   it('does not block a token id after 9 failures, and blocks it at the 10th', async () => {
     const throttle = createVerificationThrottle();
     await fail(throttle, 9, () => ({ tokenId: ID_A }));
-    expect(await throttle.isBlocked({ tokenId: ID_A })).toBe(false);
-    await throttle.recordFailure({ tokenId: ID_A });
-    expect(await throttle.isBlocked({ tokenId: ID_A })).toBe(true);
+    expect(await isBlocked(throttle, { tokenId: ID_A })).toBe(false);
+    await recordFailure(throttle, { tokenId: ID_A });
+    expect(await isBlocked(throttle, { tokenId: ID_A })).toBe(true);
   });
 
   it('leaves other token ids unaffected by a blocked one', async () => {
     const throttle = createVerificationThrottle();
     await fail(throttle, 10, () => ({ tokenId: ID_A }));
-    expect(await throttle.isBlocked({ tokenId: ID_B })).toBe(false);
-    expect(await throttle.isBlocked({ tokenId: ID_A.toUpperCase() })).toBe(false);
+    expect(await isBlocked(throttle, { tokenId: ID_B })).toBe(false);
+    expect(await isBlocked(throttle, { tokenId: ID_A.toUpperCase() })).toBe(false);
   });
 
   it('blocks a token id whatever address the failures come from', async () => {
     const throttle = createVerificationThrottle();
     await fail(throttle, 10, (i) => ({ tokenId: ID_A, remoteAddress: `198.51.100.${i}` }));
-    expect(await throttle.isBlocked({ tokenId: ID_A, remoteAddress: '203.0.113.7' })).toBe(true);
-    expect(await throttle.isBlocked({ remoteAddress: '198.51.100.1' })).toBe(false);
+    expect(await isBlocked(throttle, { tokenId: ID_A, remoteAddress: '203.0.113.7' })).toBe(true);
+    expect(await isBlocked(throttle, { remoteAddress: '198.51.100.1' })).toBe(false);
   });
 
   it('blocks a remote address at its 30th failure across distinct token ids', async () => {
@@ -53,36 +68,36 @@ describe('createVerificationThrottle', () => {
       tokenId: i.toString(16).padStart(32, '0'),
       remoteAddress: address,
     }));
-    expect(await throttle.isBlocked({ remoteAddress: address })).toBe(false);
-    await throttle.recordFailure({ remoteAddress: address });
-    expect(await throttle.isBlocked({ remoteAddress: address })).toBe(true);
-    expect(await throttle.isBlocked({ remoteAddress: address, tokenId: ID_B })).toBe(true);
-    expect(await throttle.isBlocked({ remoteAddress: '2001:db8::2', tokenId: ID_B })).toBe(false);
+    expect(await isBlocked(throttle, { remoteAddress: address })).toBe(false);
+    await recordFailure(throttle, { remoteAddress: address });
+    expect(await isBlocked(throttle, { remoteAddress: address })).toBe(true);
+    expect(await isBlocked(throttle, { remoteAddress: address, tokenId: ID_B })).toBe(true);
+    expect(await isBlocked(throttle, { remoteAddress: '2001:db8::2', tokenId: ID_B })).toBe(false);
   });
 
   it('counts failures without a token id against the remote address alone', async () => {
     const throttle = createVerificationThrottle();
     await fail(throttle, 30, () => ({ remoteAddress: '192.0.2.1' }));
-    expect(await throttle.isBlocked({ remoteAddress: '192.0.2.1' })).toBe(true);
+    expect(await isBlocked(throttle, { remoteAddress: '192.0.2.1' })).toBe(true);
   });
 
   it('forgets failures older than the window', async () => {
     const throttle = createVerificationThrottle();
     await fail(throttle, 9, () => ({ tokenId: ID_A }));
     vi.advanceTimersByTime(60_000);
-    await throttle.recordFailure({ tokenId: ID_A });
-    expect(await throttle.isBlocked({ tokenId: ID_A })).toBe(false);
+    await recordFailure(throttle, { tokenId: ID_A });
+    expect(await isBlocked(throttle, { tokenId: ID_A })).toBe(false);
   });
 
   it('unblocks a token id once the 300 s block has passed', async () => {
     const throttle = createVerificationThrottle();
     await fail(throttle, 10, () => ({ tokenId: ID_A }));
     vi.advanceTimersByTime(299_000);
-    expect(await throttle.isBlocked({ tokenId: ID_A })).toBe(true);
+    expect(await isBlocked(throttle, { tokenId: ID_A })).toBe(true);
     vi.advanceTimersByTime(1_000);
-    expect(await throttle.isBlocked({ tokenId: ID_A })).toBe(false);
-    await throttle.recordFailure({ tokenId: ID_A });
-    expect(await throttle.isBlocked({ tokenId: ID_A })).toBe(false);
+    expect(await isBlocked(throttle, { tokenId: ID_A })).toBe(false);
+    await recordFailure(throttle, { tokenId: ID_A });
+    expect(await isBlocked(throttle, { tokenId: ID_A })).toBe(false);
   });
 
   it('does not extend the block when failures keep coming during it', async () => {
@@ -91,7 +106,7 @@ describe('createVerificationThrottle', () => {
     vi.advanceTimersByTime(200_000);
     await fail(throttle, 20, () => ({ tokenId: ID_A }));
     vi.advanceTimersByTime(100_000);
-    expect(await throttle.isBlocked({ tokenId: ID_A })).toBe(false);
+    expect(await isBlocked(throttle, { tokenId: ID_A })).toBe(false);
   });
 
   it('applies custom rules per kind of subject', async () => {
@@ -101,21 +116,21 @@ describe('createVerificationThrottle', () => {
     });
     await fail(throttle, 2, () => ({ tokenId: ID_A }));
     await fail(throttle, 3, () => ({ remoteAddress: '192.0.2.9' }));
-    expect(await throttle.isBlocked({ tokenId: ID_A })).toBe(true);
-    expect(await throttle.isBlocked({ remoteAddress: '192.0.2.9' })).toBe(true);
+    expect(await isBlocked(throttle, { tokenId: ID_A })).toBe(true);
+    expect(await isBlocked(throttle, { remoteAddress: '192.0.2.9' })).toBe(true);
     vi.advanceTimersByTime(10_000);
-    expect(await throttle.isBlocked({ tokenId: ID_A })).toBe(false);
-    expect(await throttle.isBlocked({ remoteAddress: '192.0.2.9' })).toBe(true);
+    expect(await isBlocked(throttle, { tokenId: ID_A })).toBe(false);
+    expect(await isBlocked(throttle, { remoteAddress: '192.0.2.9' })).toBe(true);
     vi.advanceTimersByTime(10_000);
-    expect(await throttle.isBlocked({ remoteAddress: '192.0.2.9' })).toBe(false);
+    expect(await isBlocked(throttle, { remoteAddress: '192.0.2.9' })).toBe(false);
   });
 
   it('blocks at the first failure when the rule allows one', async () => {
     const throttle = createVerificationThrottle({
       perTokenId: { failures: 1, windowSeconds: 60, blockSeconds: 60 },
     });
-    await throttle.recordFailure({ tokenId: ID_A });
-    expect(await throttle.isBlocked({ tokenId: ID_A })).toBe(true);
+    await recordFailure(throttle, { tokenId: ID_A });
+    expect(await isBlocked(throttle, { tokenId: ID_A })).toBe(true);
   });
 
   it('ignores a subject with neither id nor address', async () => {
@@ -123,17 +138,17 @@ describe('createVerificationThrottle', () => {
       perTokenId: { failures: 1, windowSeconds: 60, blockSeconds: 60 },
       perRemoteAddress: { failures: 1, windowSeconds: 60, blockSeconds: 60 },
     });
-    await throttle.recordFailure({});
-    expect(await throttle.isBlocked({})).toBe(false);
-    expect(await throttle.isBlocked({ tokenId: ID_A, remoteAddress: '192.0.2.1' })).toBe(false);
+    await recordFailure(throttle, {});
+    expect(await isBlocked(throttle, {})).toBe(false);
+    expect(await isBlocked(throttle, { tokenId: ID_A, remoteAddress: '192.0.2.1' })).toBe(false);
   });
 
   it('keeps the two kinds of key apart even for the same string', async () => {
     const throttle = createVerificationThrottle({
       perTokenId: { failures: 1, windowSeconds: 60, blockSeconds: 60 },
     });
-    await throttle.recordFailure({ tokenId: 'shared' });
-    expect(await throttle.isBlocked({ remoteAddress: 'shared' })).toBe(false);
+    await recordFailure(throttle, { tokenId: 'shared' });
+    expect(await isBlocked(throttle, { remoteAddress: 'shared' })).toBe(false);
   });
 
   it.each([
@@ -151,13 +166,101 @@ describe('createVerificationThrottle', () => {
   });
 });
 
+describe('atomic reservations', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('lets exactly 10 of 200 concurrent guesses on one token id reach verification', async () => {
+    const throttle = createVerificationThrottle();
+    const decisions = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        throttle.reserve({ tokenId: ID_A, remoteAddress: `198.51.100.${i}` }),
+      ),
+    );
+    expect(decisions.filter((decision) => decision.allowed)).toHaveLength(10);
+    const started = decisions.flatMap((decision) => (decision.allowed ? [] : decision.started));
+    expect(started).toEqual([
+      {
+        bucket: 'token_id',
+        key: ID_A,
+        seconds: 300,
+        reason: '10 failed verifications within 60 s',
+      },
+    ]);
+  });
+
+  it('gives a successful verification back, so successes never block', async () => {
+    const throttle = createVerificationThrottle();
+    for (let i = 0; i < 50; i += 1) {
+      const decision = await throttle.reserve({ tokenId: ID_A, remoteAddress: '192.0.2.1' });
+      if (!decision.allowed) throw new Error(`reservation ${i} refused`);
+      await decision.reservation.succeeded();
+    }
+    expect(await isBlocked(throttle, { tokenId: ID_A, remoteAddress: '192.0.2.1' })).toBe(false);
+  });
+
+  it('reports the block the 10th failure starts, once, with its reason', async () => {
+    const throttle = createVerificationThrottle();
+    await fail(throttle, 9, () => ({ tokenId: ID_A }));
+    expect(await recordFailure(throttle, { tokenId: ID_A })).toEqual([
+      {
+        bucket: 'token_id',
+        key: ID_A,
+        seconds: 300,
+        reason: '10 failed verifications within 60 s',
+      },
+    ]);
+    expect(await recordFailure(throttle, { tokenId: ID_A })).toEqual([]);
+  });
+
+  it('exempts a token id verified from an address from its block, from that address only', async () => {
+    const throttle = createVerificationThrottle();
+    const owner = { tokenId: ID_A, remoteAddress: '203.0.113.7' };
+    const decision = await throttle.reserve(owner);
+    if (!decision.allowed) throw new Error('refused');
+    expect(decision.reservation.trusted).toBe(false);
+    await decision.reservation.succeeded();
+    await fail(throttle, 12, (i) => ({ tokenId: ID_A, remoteAddress: `198.51.100.${i}` }));
+    expect(await isBlocked(throttle, { tokenId: ID_A, remoteAddress: '198.51.100.200' })).toBe(
+      true,
+    );
+    const again = await throttle.reserve(owner);
+    expect(again.allowed && again.reservation.trusted).toBe(true);
+  });
+
+  it('still counts failures of a trusted pair against its address', async () => {
+    const throttle = createVerificationThrottle();
+    const owner = { tokenId: ID_A, remoteAddress: '203.0.113.7' };
+    const first = await throttle.reserve(owner);
+    if (!first.allowed) throw new Error('refused');
+    await first.reservation.succeeded();
+    await fail(throttle, 30, () => owner);
+    expect(await isBlocked(throttle, owner)).toBe(true);
+  });
+
+  it('forgets the trusted pair after trustedPairSeconds', async () => {
+    const throttle = createVerificationThrottle({ trustedPairSeconds: 60 });
+    const owner = { tokenId: ID_A, remoteAddress: '203.0.113.7' };
+    const first = await throttle.reserve(owner);
+    if (!first.allowed) throw new Error('refused');
+    await first.reservation.succeeded();
+    vi.advanceTimersByTime(60_000);
+    const later = await throttle.reserve(owner);
+    expect(later.allowed && later.reservation.trusted).toBe(false);
+  });
+});
+
 describe('noVerificationThrottle', () => {
   it('never blocks, however many failures are recorded', async () => {
     for (let i = 0; i < 100; i += 1) {
-      await noVerificationThrottle.recordFailure({ tokenId: ID_A, remoteAddress: '192.0.2.1' });
+      await recordFailure(noVerificationThrottle, { tokenId: ID_A, remoteAddress: '192.0.2.1' });
     }
     expect(
-      await noVerificationThrottle.isBlocked({ tokenId: ID_A, remoteAddress: '192.0.2.1' }),
+      await isBlocked(noVerificationThrottle, { tokenId: ID_A, remoteAddress: '192.0.2.1' }),
     ).toBe(false);
   });
 });

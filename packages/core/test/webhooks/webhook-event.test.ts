@@ -1,6 +1,10 @@
-import { providerA, providerB } from '@covgate/core';
+import { providerA, providerB } from '@covgate/webhook-signature';
 import { describe, expect, it } from 'vitest';
-import { webhookEventId, webhookEventType } from '../../src/webhooks/webhook-event.js';
+import {
+  webhookEventId,
+  webhookEventTime,
+  webhookEventType,
+} from '../../src/webhooks/webhook-event.js';
 
 const noHeaders = new Headers();
 
@@ -47,5 +51,23 @@ describe('webhookEventType', () => {
     expect(webhookEventType({ event: 'b' })).toBe('b');
     expect(webhookEventType({ type: 5, event: 'b' })).toBe('b');
     expect(webhookEventType({})).toBe('');
+  });
+});
+
+describe('webhookEventTime', () => {
+  it('reads Stripe-like created and Razorpay-like created_at as whole Unix seconds', () => {
+    expect(webhookEventTime({ created: 1_772_366_400 })?.toISOString()).toBe(
+      '2026-03-01T12:00:00.000Z',
+    );
+    expect(webhookEventTime({ created_at: 1_772_366_401 })?.toISOString()).toBe(
+      '2026-03-01T12:00:01.000Z',
+    );
+  });
+
+  it('has no time for a missing, fractional, negative, zero, textual or absurd value', () => {
+    for (const created of [undefined, 1.5, -1, 0, '1772366400', 253_402_300_800, null]) {
+      expect(webhookEventTime({ created })).toBeNull();
+    }
+    expect(webhookEventTime({})).toBeNull();
   });
 });

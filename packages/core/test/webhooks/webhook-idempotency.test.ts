@@ -1,4 +1,5 @@
-import { providerA, providerB, type Store, type WebhookEvent } from '@covgate/core';
+import type { Store, WebhookEvent } from '@covgate/core';
+import { providerA, providerB } from '@covgate/webhook-signature';
 import { describe, expect, it } from 'vitest';
 import { createApiUnderTest } from '../oauth/support/api-under-test.js';
 import {

@@ -1,4 +1,5 @@
-import { providerA, providerB, stripePreset, type WebhookEvent } from '@covgate/core';
+import type { WebhookEvent } from '@covgate/core';
+import { providerA, providerB, stripePreset } from '@covgate/webhook-signature';
 import { describe, expect, it } from 'vitest';
 import { createApiUnderTest } from '../oauth/support/api-under-test.js';
 import {

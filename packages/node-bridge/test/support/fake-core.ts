@@ -1,5 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { FetchApi, RequestContext } from '../../src/fetch-api.js';
+import type { CovgateApi, RequestContext } from '@covgate/core';
+
+/** What the bridge serves. */
+export type FetchApi = Pick<CovgateApi, 'handle'>;
 
 /** What the fake core saw of one request. */
 export interface Echo {
@@ -53,9 +56,7 @@ export interface FakeCore {
   seen: Request[];
   /** The response stream of `/v1/endless` or `/v1/stalled` was cancelled. */
   responseCancelled: Signal;
-  /** The request signal of `/v1/slow` fired. */
-  requestAborted: Signal;
-  /** `/v1/endless`, `/v1/stalled` or `/v1/slow` started. */
+  /** `/v1/endless` or `/v1/stalled` started. */
   started: Signal;
   /** How many chunks `/v1/stream` produced so far. */
   readonly streamedChunks: number;
@@ -70,7 +71,6 @@ const encoder = new TextEncoder();
 export function createFakeCore(): FakeCore {
   const seen: Request[] = [];
   const responseCancelled = signal();
-  const requestAborted = signal();
   const started = signal();
   let streamedChunks = 0;
 
@@ -159,14 +159,6 @@ export function createFakeCore(): FakeCore {
         });
         return new Response(body);
       }
-      case '/v1/slow': {
-        started.fire();
-        await new Promise<void>((resolve) => {
-          context?.signal?.addEventListener('abort', () => resolve(), { once: true });
-        });
-        requestAborted.fire();
-        return Response.json({ error: 'client gone' });
-      }
       case '/v1/throw':
         throw new Error('database password is hunter2 at db.internal:5432');
       case '/v1/webhook': {
@@ -200,7 +192,6 @@ export function createFakeCore(): FakeCore {
     api,
     seen,
     responseCancelled,
-    requestAborted,
     started,
     get streamedChunks() {
       return streamedChunks;

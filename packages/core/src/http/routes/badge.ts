@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { makeBadge } from 'badge-maker';
 import { z } from 'zod';
+import { infra } from '../../infrastructure/infra.js';
 import { ApiError } from '../api-error.js';
-import { infra } from '../infrastructure.js';
-import { emptyResponse, textResponse } from '../json-response.js';
+import { emptyReply, textReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
 
 const badgeQuery = z.object({
@@ -59,10 +59,7 @@ export const getBadge: RouteHandler = async (scope) => {
   const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 27)}"`;
   const headers = { 'cache-control': CACHE_CONTROL, etag };
   if (matchesEtag(scope.request.headers.get('if-none-match'), etag)) {
-    return emptyResponse(304, headers);
+    return emptyReply(304, headers);
   }
-  return textResponse(svg, {
-    status: 200,
-    headers: { ...headers, 'content-type': 'image/svg+xml; charset=utf-8' },
-  });
+  return textReply(200, svg, { ...headers, 'content-type': 'image/svg+xml; charset=utf-8' });
 };

@@ -1,8 +1,8 @@
+import { infra } from '../../infrastructure/infra.js';
 import { formatTimestamp } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticateSessionOnly } from '../authenticate.js';
-import { infra } from '../infrastructure.js';
-import { jsonResponse } from '../json-response.js';
+import { jsonReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
 
 /**
@@ -18,7 +18,7 @@ export const getCurrentSession: RouteHandler = async (scope) => {
   );
   // authenticate() has just found it; a concurrent removal reads as an ended session.
   if (!org) throw new ApiError(401, ERRORS.invalidToken);
-  return jsonResponse(200, {
+  return jsonReply(200, {
     session_id: identity.sessionId,
     user_id: identity.userId,
     org_id: org.id,

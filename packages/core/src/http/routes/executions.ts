@@ -1,13 +1,22 @@
 import { z } from 'zod';
 import { checkOrgAccess, type Identity } from '../../auth/identity.js';
 import { hasScope } from '../../auth/scopes.js';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_SWEEP,
+  IDEMPOTENT_REPLAYED_HEADER,
+  idempotencyKeyExpiry,
+  ingestDigest,
+  isValidIdempotencyKey,
+  takeSweepTurn,
+} from '../../executions/idempotency.js';
 import { evaluateGate } from '../../gate/gate-evaluation.js';
-import type { ExecutionRecord } from '../../storage/store.js';
+import { infra } from '../../infrastructure/infra.js';
+import type { ExecutionRecord, IdempotentExecution } from '../../storage/store.js';
 import { wholeSeconds } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticate } from '../authenticate.js';
-import { infra } from '../infrastructure.js';
-import { jsonResponse } from '../json-response.js';
+import { jsonReply, type Reply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';
 import { parseBody } from '../validation.js';
@@ -76,7 +85,7 @@ export const listExecutions: RouteHandler = async (scope) => {
   const page = records.slice(0, limit);
   const body: Record<string, unknown> = { executions: page.map(executionToJson), total };
   if (rawCursor !== null) body.next_cursor = nextCursor(records, page);
-  return jsonResponse(200, body);
+  return jsonReply(200, body);
 };
 
 function nextCursor(fetched: ExecutionRecord[], page: ExecutionRecord[]): string | null {
@@ -111,18 +120,65 @@ const ingestBody = z
   })
   .refine((body) => body.warn_threshold <= body.fail_threshold, { path: ['warn_threshold'] });
 
+/** Public messages of the idempotent ingest. */
+export const IDEMPOTENCY_ERRORS = {
+  invalidKey: `invalid header: ${IDEMPOTENCY_KEY_HEADER}`,
+  keyReused: 'idempotency key already used for another request',
+} as const;
+
+/** The `Idempotency-Key` header: null when absent, else a valid key or `400`. */
+function readIdempotencyKey(headers: Headers): string | null {
+  const key = headers.get(IDEMPOTENCY_KEY_HEADER);
+  if (key === null) return null;
+  if (!isValidIdempotencyKey(key)) throw new ApiError(400, IDEMPOTENCY_ERRORS.invalidKey);
+  return key;
+}
+
+/** The first answer again (with `Idempotent-Replayed: true`), or `409` for another request. */
+function replay(existing: IdempotentExecution, requestDigest: string): Reply {
+  if (existing.requestDigest !== requestDigest) {
+    throw new ApiError(409, IDEMPOTENCY_ERRORS.keyReused);
+  }
+  return jsonReply(201, executionToJson(existing.record), {
+    [IDEMPOTENT_REPLAYED_HEADER.toLowerCase()]: 'true',
+  });
+}
+
 /**
  * `POST /v1/executions` (decided; not in the spec): records a run and evaluates the gate
- * server-side against the latest `pass`/`warn` coverage of `base_branch`.
+ * server-side against the latest `pass`/`warn` coverage of `base_branch`. With an
+ * `Idempotency-Key` the record and the key are stored in one transaction; a repeat within
+ * 24 h answers the first record again, or `409` when its request differs.
  */
 export const createExecution: RouteHandler = async (scope: RequestScope) => {
   const identity = await authenticate(scope);
   requireExecuteScope(identity);
+  const key = readIdempotencyKey(scope.request.headers);
   const input = parseBody(ingestBody, await readJsonBody(scope.request));
   if (input.org !== undefined && checkOrgAccess(identity, input.org) === 'forbidden') {
     throw new ApiError(403, ERRORS.forbidden);
   }
   const { store, logger, clock, ids } = scope.services;
+  const now = wholeSeconds(clock.now());
+  const requestDigest =
+    key === null
+      ? ''
+      : ingestDigest({
+          orgId: identity.orgId,
+          repo: input.repo,
+          branch: input.branch,
+          coverage: input.coverage,
+          baseBranch: input.base_branch,
+          commit: input.commit ?? null,
+          warnThreshold: input.warn_threshold,
+          failThreshold: input.fail_threshold,
+        });
+  if (key !== null) {
+    const existing = await infra(logger, 'executions', () =>
+      store.findIdempotentExecution(identity.orgId, key, now),
+    );
+    if (existing) return replay(existing, requestDigest);
+  }
   const baseline = await infra(logger, 'executions', () =>
     store.findBaseline(identity.orgId, input.repo, input.base_branch),
   );
@@ -141,8 +197,21 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     delta: gate.delta,
     coverage: gate.coverage,
     commit: input.commit ?? null,
-    createdAt: wholeSeconds(clock.now()),
+    createdAt: now,
   };
-  await infra(logger, 'executions', () => store.insertExecution(record));
-  return jsonResponse(201, executionToJson(record));
+  if (key === null) {
+    await infra(logger, 'executions', () => store.insertExecution(record));
+    return jsonReply(201, executionToJson(record));
+  }
+  const claim = { key, requestDigest, createdAt: now, expiresAt: idempotencyKeyExpiry(now) };
+  const result = await infra(logger, 'executions', () => store.insertKeyedExecution(record, claim));
+  // A concurrent request with the same key won the race: its answer is this one's too.
+  if (!result.inserted) return replay(result, requestDigest);
+  if (takeSweepTurn(store, now)) {
+    // The ingest is stored: a failed sweep (logged by the store) must not fail it.
+    await infra(logger, 'executions', () =>
+      store.deleteExpiredIdempotencyKeys(now, IDEMPOTENCY_SWEEP.batchSize),
+    ).catch(() => {});
+  }
+  return jsonReply(201, executionToJson(record));
 };

@@ -1,12 +1,13 @@
 import { ERRORS } from '../api-error.js';
-import { jsonResponse } from '../json-response.js';
+import { jsonReply, textReply } from '../reply.js';
 import type { ReadinessCheck, RouteHandler } from '../services.js';
 
 /** How long readiness waits for each dependency (the store's own deadline is the same 2 s). */
 export const READINESS_DEADLINE_MS = 2_000;
 
 /** `GET /health`: liveness, no authentication. */
-export const getHealth: RouteHandler = async () => jsonResponse(200, { status: 'ok' });
+export const getHealth: RouteHandler = async () =>
+  textReply(200, '{"status":"ok"}', { 'content-type': 'application/json; charset=utf-8' });
 
 /**
  * `GET /health/ready`: readiness, no authentication. `200 {"status":"ready"}` when the
@@ -20,8 +21,8 @@ export const getReadiness: RouteHandler = async ({ services }) => {
   if (store.ping) checks.push(() => store.ping?.() ?? Promise.resolve());
   const answers = await Promise.all(checks.map((check) => answersInTime(check)));
   return answers.every(Boolean)
-    ? jsonResponse(200, { status: 'ready' })
-    : jsonResponse(503, { error: ERRORS.notReady });
+    ? jsonReply(200, { status: 'ready' })
+    : jsonReply(503, { error: ERRORS.notReady });
 };
 
 async function answersInTime(check: ReadinessCheck): Promise<boolean> {

@@ -1,3 +1,4 @@
+import { infra } from '../../infrastructure/infra.js';
 import { type CodeHost, CodeHostError, type CodeHostUser } from '../../oauth/code-host.js';
 import {
   createLoginState,
@@ -12,7 +13,7 @@ import type { OAuthSettings, ResolvedIdentity } from '../../oauth/oauth-options.
 import { withinTimeBudget } from '../../oauth/time-budget.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { cookieValue } from '../credentials.js';
-import { infra } from '../infrastructure.js';
+import type { Reply } from '../reply.js';
 import type { Route } from '../router.js';
 import type { RequestScope, RouteHandler } from '../services.js';
 import { sessionCookie } from '../session-cookie.js';
@@ -206,8 +207,6 @@ function onlyValue(url: URL, name: string): string | null {
   return values.length === 1 ? (values[0] as string) : null;
 }
 
-function redirect(location: string, cookies: string[]): Response {
-  const headers = new Headers({ location, 'cache-control': 'no-store' });
-  for (const cookie of cookies) headers.append('set-cookie', cookie);
-  return new Response(null, { status: 302, headers });
+function redirect(location: string, cookies: string[]): Reply {
+  return { status: 302, body: null, headers: { location, 'cache-control': 'no-store' }, cookies };
 }

@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { infra } from '../../infrastructure/infra.js';
 import { createOrganisation } from '../../organisations/create-organisation.js';
 import { OrganisationInputError } from '../../organisations/organisation-input.js';
 import { type Organisation, StoreConflictError } from '../../storage/store.js';
 import { formatTimestamp } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { bearerToken } from '../credentials.js';
-import { infra } from '../infrastructure.js';
-import { jsonResponse } from '../json-response.js';
+import { jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
 import { isServiceToken } from '../service-token.js';
 import type { RouteHandler } from '../services.js';
@@ -49,7 +49,7 @@ export const postOrganisation: RouteHandler = async (scope) => {
   if (outcome.refused !== undefined) throw new ApiError(400, outcome.refused);
   if (outcome.conflict) throw new ApiError(409, 'conflict');
   const organisation = outcome.organisation as Organisation;
-  return jsonResponse(201, {
+  return jsonReply(201, {
     id: organisation.id,
     slug: organisation.slug,
     name: organisation.name,

@@ -1,8 +1,8 @@
 import { checkOrgAccess } from '../../auth/identity.js';
+import { infra } from '../../infrastructure/infra.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticate } from '../authenticate.js';
-import { infra } from '../infrastructure.js';
-import { jsonResponse } from '../json-response.js';
+import { jsonReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
 import { executionToJson } from './execution-json.js';
 import { requireExecuteScope, requireQueryParameter } from './executions.js';
@@ -20,7 +20,7 @@ export const listRepos: RouteHandler = async (scope) => {
   if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
   const { store, logger } = scope.services;
   const repos = await infra(logger, 'executions', () => store.listRepositories(identity.orgId));
-  return jsonResponse(200, {
+  return jsonReply(200, {
     repos: repos.map((summary) => ({
       repo: summary.repo,
       total: summary.total,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { infra } from '../../infrastructure/infra.js';
 import { sessionExpiresAt } from '../../sessions/session-rules.js';
 import { hashSessionToken } from '../../sessions/session-token-hash.js';
 import type { SessionRecord } from '../../storage/store.js';
@@ -7,8 +8,7 @@ import { generateSessionToken } from '../../tokens/token-format.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticateSessionOnly } from '../authenticate.js';
 import { bearerToken, findCredential } from '../credentials.js';
-import { infra } from '../infrastructure.js';
-import { emptyResponse, jsonResponse } from '../json-response.js';
+import { emptyReply, jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
 import { isServiceToken } from '../service-token.js';
 import type { ApiServices, RouteHandler } from '../services.js';
@@ -75,7 +75,7 @@ export const createSession: RouteHandler = async (scope) => {
   );
   if (!org) throw new ApiError(400, 'invalid parameter: org_id');
   const { record, token } = await startSession(services, input.user_id, org.id);
-  return jsonResponse(201, {
+  return jsonReply(201, {
     session_id: record.id,
     token,
     user_id: record.userId,
@@ -102,9 +102,7 @@ export const deleteSession: RouteHandler = async (scope) => {
   if (!deleted) throw new ApiError(404, ERRORS.notFound);
   services.audit.record({ type: 'session.delete', sessionId });
   const credential = findCredential(scope.request, services.settings.sessionCookieName);
-  const headers: Record<string, string> =
-    credential?.source === 'cookie'
-      ? { 'set-cookie': clearedSessionCookie(services.settings) }
-      : {};
-  return emptyResponse(204, headers);
+  const reply = emptyReply(204);
+  if (credential?.source === 'cookie') reply.cookies = [clearedSessionCookie(services.settings)];
+  return reply;
 };

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { SCOPES } from '../../auth/scopes.js';
+import { infra } from '../../infrastructure/infra.js';
 import type { TokenRecord } from '../../storage/store.js';
 import { formatTimestamp, wholeSeconds } from '../../time/timestamp.js';
 import { generateApiToken, isTokenId } from '../../tokens/token-format.js';
-import { effectiveTokenStatus } from '../../tokens/token-status.js';
+import { effectiveTokenStatus, isTokenUsable } from '../../tokens/token-status.js';
 import { ApiError, ERRORS } from '../api-error.js';
+import { enforce } from '../auth/request-limits.js';
 import { authenticateSessionOnly, type SessionIdentity } from '../authenticate.js';
-import { infra } from '../infrastructure.js';
-import { emptyResponse, jsonResponse } from '../json-response.js';
+import { emptyReply, jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
 import type { ApiServices, RequestScope, RouteHandler } from '../services.js';
 import { parseBody } from '../validation.js';
@@ -87,26 +88,53 @@ async function newTokenRecord(
   return { record, secret: token };
 }
 
+/**
+ * Token-management limits of an organisation: creations (and rotations) per minute, then,
+ * when the new token adds to the usable ones, the ceiling on active and rotating tokens.
+ * Concurrent creations can pass the ceiling by at most the creations allowed per minute.
+ */
+async function limitTokenCreation(
+  scope: RequestScope,
+  orgId: string,
+  addsUsableToken: boolean,
+): Promise<void> {
+  const { rateLimiter, store, logger, clock } = scope.services;
+  enforce(scope, await rateLimiter.consumeTokenCreation(orgId));
+  if (!addsUsableToken) return;
+  const ceiling = rateLimiter.activeTokensPerOrganisation;
+  const tokens = await infra(logger, 'tokens', () => store.listTokensByOrg(orgId));
+  const now = clock.now();
+  const usable = tokens.filter((token) => isTokenUsable(token, now)).length;
+  if (usable >= ceiling) {
+    // Waiting does not help (a token must be revoked first), so no Retry-After.
+    throw new ApiError(429, ERRORS.tokenLimitReached, {
+      'ratelimit-limit': String(ceiling),
+      'ratelimit-remaining': '0',
+    });
+  }
+}
+
 /** `GET /v1/tokens`: the session organisation's tokens, newest first. */
 export const listTokens: RouteHandler = async (scope) => {
   const identity = await authenticateSessionOnly(scope);
   const { store, logger, clock } = scope.services;
   const tokens = await infra(logger, 'tokens', () => store.listTokensByOrg(identity.orgId));
   const now = clock.now();
-  return jsonResponse(200, { tokens: tokens.map((token) => tokenToJson(token, now)) });
+  return jsonReply(200, { tokens: tokens.map((token) => tokenToJson(token, now)) });
 };
 
 /** `GET /v1/tokens/{id}`. */
 export const getToken: RouteHandler = async (scope) => {
   const identity = await authenticateSessionOnly(scope);
   const token = await findOwnToken(scope, identity);
-  return jsonResponse(200, tokenToJson(token, scope.services.clock.now()));
+  return jsonReply(200, tokenToJson(token, scope.services.clock.now()));
 };
 
 /** `POST /v1/tokens`: the raw value is in this response only. */
 export const createToken: RouteHandler = async (scope) => {
   const identity = await authenticateSessionOnly(scope);
   const input = parseBody(createTokenBody, await readJsonBody(scope.request));
+  await limitTokenCreation(scope, identity.orgId, true);
   const { services } = scope;
   const { record, secret } = await newTokenRecord(services, {
     orgId: identity.orgId,
@@ -122,7 +150,7 @@ export const createToken: RouteHandler = async (scope) => {
     scopes: record.scopes,
     agentType: record.agentType,
   });
-  return jsonResponse(201, {
+  return jsonReply(201, {
     id: record.id,
     secret,
     name: record.name,
@@ -147,7 +175,7 @@ export const patchToken: RouteHandler = async (scope) => {
   );
   if (!updated) throw new ApiError(404, ERRORS.notFound);
   tokenCache.purgeTokenId(token.id);
-  return jsonResponse(200, tokenToJson(updated, clock.now()));
+  return jsonReply(200, tokenToJson(updated, clock.now()));
 };
 
 /** `DELETE /v1/tokens/{id}`: invalid at once, in this process's cache too. */
@@ -158,7 +186,7 @@ export const revokeToken: RouteHandler = async (scope) => {
   await infra(logger, 'tokens', () => store.revokeToken(token.id));
   tokenCache.purgeTokenId(token.id);
   if (token.status !== 'revoked') audit.record({ type: 'token.revoke', tokenId: token.id });
-  return emptyResponse(204);
+  return emptyReply(204);
 };
 
 /** `POST /v1/tokens/{id}/rotate`: a new token; the old one lives until the grace period ends. */
@@ -170,13 +198,15 @@ export const rotateToken: RouteHandler = async (scope) => {
   if (effectiveTokenStatus(old, services.clock.now()) !== 'active') {
     throw new ApiError(409, 'token is not active');
   }
+  const graceSeconds = input.grace_period_seconds ?? ROTATION_GRACE_SECONDS.default;
+  // A rotation without grace replaces the token; with grace both stay usable for a while.
+  await limitTokenCreation(scope, old.orgId, graceSeconds > 0);
   const { record, secret } = await newTokenRecord(services, {
     orgId: old.orgId,
     name: old.name,
     scopes: old.scopes,
     agentType: old.agentType,
   });
-  const graceSeconds = input.grace_period_seconds ?? ROTATION_GRACE_SECONDS.default;
   // Whole seconds, as stored: a grace of 0 ends now, any other is rounded up so that it is
   // never shorter than asked.
   const graceEndsAt =
@@ -189,7 +219,7 @@ export const rotateToken: RouteHandler = async (scope) => {
   if (!rotated) throw new ApiError(409, 'token is not active');
   services.tokenCache.purgeTokenId(old.id);
   services.audit.record({ type: 'token.rotate', oldId: old.id, newId: record.id });
-  return jsonResponse(200, {
+  return jsonReply(200, {
     id: record.id,
     secret,
     old_token_id: old.id,

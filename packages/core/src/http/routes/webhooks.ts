@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { verifyWebhook } from '@covgate/webhook-signature';
+import { InfrastructureError, infra } from '../../infrastructure/infra.js';
 import { createPlanChangeProcessor } from '../../webhooks/plan-processor.js';
 import { webhookEventId, webhookEventType } from '../../webhooks/webhook-event.js';
 import {
@@ -7,9 +9,9 @@ import {
   type WebhookReceiver,
   type WebhookSettings,
 } from '../../webhooks/webhook-options.js';
-import { ApiError, ERRORS, InfrastructureError } from '../api-error.js';
-import { infra } from '../infrastructure.js';
-import { jsonResponse } from '../json-response.js';
+import { ApiError, ERRORS } from '../api-error.js';
+import { exceedsJsonDepth } from '../json-depth.js';
+import { jsonReply } from '../reply.js';
 import { isJsonContentType, readRawBody } from '../request-body.js';
 import type { Route } from '../router.js';
 import type { RequestScope, RouteHandler } from '../services.js';
@@ -21,6 +23,9 @@ export const WEBHOOK_ERRORS = {
   missingEventId: 'missing event id',
 } as const;
 
+/** Deepest nesting of a webhook body (provider payloads nest about 8 deep). */
+const WEBHOOK_JSON_DEPTH = 64;
+
 /** `POST /v1/webhooks/{provider}`: one receiver per configured provider. */
 export function webhookRoutes(webhooks: WebhookSettings): Route<RouteHandler>[] {
   return [
@@ -31,8 +36,9 @@ export function webhookRoutes(webhooks: WebhookSettings): Route<RouteHandler>[] 
 /**
  * Order: unknown provider `404` -> secret unset `500` -> signature header absent `401` ->
  * body (1 MiB) -> signature or timestamp refused `401` -> not JSON `415` -> unparsable or not
- * an object `400` -> no event id `400` -> claim (provider, id): seen `200 duplicate` ->
- * process: `200`, or release the claim and `500`.
+ * an object `400` -> no event id `400` -> claim (provider, id), and for the raw-body scheme
+ * (provider B) (provider, digest of the raw body) too: either seen `200 duplicate` ->
+ * process: `200`, or release the claims and `500`.
  */
 function receiveWebhook(webhooks: WebhookSettings): RouteHandler {
   return async (scope) => {
@@ -60,15 +66,69 @@ function receiveWebhook(webhooks: WebhookSettings): RouteHandler {
       type: webhookEventType(body),
       payload: body,
     };
-    const claimed = await infra(services.logger, 'webhooks', () =>
-      services.store.claimWebhookEvent(receiver.name, id, services.clock.now()),
-    );
-    if (!claimed) return jsonResponse(200, { received: true, duplicate: true });
-    await processClaimed(scope, webhooks, event);
+    const claims = [id];
+    if (receiver.scheme === 'raw-body') claims.push(bodyDigestKey(payload));
+    if (!(await claimAll(scope, receiver.name, claims))) {
+      return jsonReply(200, { received: true, duplicate: true });
+    }
+    await processClaimed(scope, webhooks, event, claims);
     // A processed event may have changed a plan: cached identities carry the old one.
     services.tokenCache.clear();
-    return jsonResponse(200, { received: true });
+    return jsonReply(200, { received: true });
   };
+}
+
+/**
+ * The second claim key of a raw-body (provider B) event. Its signature covers neither a time
+ * nor, when the id comes from the unsigned event-id header, the id: a captured delivery
+ * replayed under a new event id must still be a duplicate. No provider event id has this form.
+ */
+function bodyDigestKey(payload: Uint8Array): string {
+  return `body-sha256:${createHash('sha256').update(payload).digest('hex')}`;
+}
+
+/**
+ * Claims every key of one event, in order; false when any was claimed before (a duplicate).
+ * The keys claimed by a duplicate stay claimed, so the same replay sent again is a duplicate
+ * at once; when a claim fails, the keys claimed before it are released so the provider's
+ * retry is processed.
+ */
+async function claimAll(
+  scope: RequestScope,
+  provider: string,
+  keys: readonly string[],
+): Promise<boolean> {
+  const { services } = scope;
+  const claimed: string[] = [];
+  try {
+    for (const key of keys) {
+      const fresh = await infra(services.logger, 'webhooks', () =>
+        services.store.claimWebhookEvent(provider, key, services.clock.now()),
+      );
+      if (!fresh) return false;
+      claimed.push(key);
+    }
+    return true;
+  } catch (error) {
+    await releaseAll(scope, provider, claimed);
+    throw error;
+  }
+}
+
+/** Releases claims, logging (never throwing) when the store refuses. */
+async function releaseAll(
+  scope: RequestScope,
+  provider: string,
+  keys: readonly string[],
+): Promise<void> {
+  const { services } = scope;
+  await infra(services.logger, 'webhooks', async () => {
+    for (const key of keys) await services.store.releaseWebhookEvent(provider, key);
+  }).catch(() => {
+    services.logger.error(
+      `[webhooks] ${provider} claims ${keys.join(', ')} stay claimed: their retries will be answered as duplicates`,
+    );
+  });
 }
 
 function verifySignature(
@@ -94,6 +154,9 @@ function parseBody(request: Request, payload: Uint8Array): Readonly<Record<strin
   if (!isJsonContentType(request.headers.get('content-type'))) {
     throw new ApiError(415, ERRORS.unsupportedMediaType);
   }
+  // Signed by the provider, so deeper than the API's own bodies may go, but still bounded.
+  if (exceedsJsonDepth(payload, WEBHOOK_JSON_DEPTH))
+    throw new ApiError(400, ERRORS.malformedRequest);
   let body: unknown;
   try {
     body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payload));
@@ -110,6 +173,7 @@ async function processClaimed(
   scope: RequestScope,
   webhooks: WebhookSettings,
   event: WebhookEvent,
+  claims: readonly string[],
 ): Promise<void> {
   const { services } = scope;
   const process = webhooks.onEvent ?? createPlanChangeProcessor(services.store, services.logger);
@@ -120,13 +184,7 @@ async function processClaimed(
     services.logger.error(
       `[webhooks] ${event.provider} event ${event.id} failed, releasing it for a retry: ${message}`,
     );
-    await infra(services.logger, 'webhooks', () =>
-      services.store.releaseWebhookEvent(event.provider, event.id),
-    ).catch(() => {
-      services.logger.error(
-        `[webhooks] ${event.provider} event ${event.id} stays claimed: its retries will be answered as duplicates`,
-      );
-    });
+    await releaseAll(scope, event.provider, claims);
     throw new InfrastructureError('webhooks');
   }
 }

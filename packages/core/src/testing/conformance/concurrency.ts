@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildExecution,
+  buildIdempotencyClaim,
   buildTokenRecord,
   FIXTURE_TIME,
   newPrefixedId,
@@ -10,9 +11,40 @@ import {
 import { givenOrganisation } from './parents.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
-/** Conformance tests of the guarantees that must hold under concurrent calls. */
-export function describeConcurrency(store: StoreUnderTest): void {
+/**
+ * Conformance tests of the guarantees that must hold under concurrent calls; `peer` is a
+ * second store on the same data when the suite has one, else the store under test.
+ */
+export function describeConcurrency(store: StoreUnderTest, peer: StoreUnderTest): void {
   describe('concurrency', () => {
+    it('stores exactly one of 20 parallel keyed inserts with one key, and every caller gets it', async () => {
+      const orgId = await givenOrganisation(store());
+      const repo = `repo-${randomSuffix()}`;
+      const claim = buildIdempotencyClaim();
+      const records = Array.from({ length: 20 }, () => buildExecution({ orgId, repo }));
+
+      const results = await Promise.all(
+        records.map((record, index) =>
+          (index % 2 === 0 ? store() : peer()).insertKeyedExecution(record, {
+            ...claim,
+            requestDigest: `digest-${index}`,
+          }),
+        ),
+      );
+
+      const winners = results.flatMap((result, index) => (result.inserted ? [index] : []));
+      expect(winners).toHaveLength(1);
+      const winner = winners[0]!;
+      const answer = {
+        inserted: false,
+        requestDigest: `digest-${winner}`,
+        record: records[winner],
+      };
+      expect(results.filter((result) => !result.inserted)).toEqual(Array(19).fill(answer));
+      expect(await store().countExecutions(orgId, repo)).toBe(1);
+      expect(await peer().listExecutions({ orgId, repo, limit: 100 })).toEqual([records[winner]]);
+    });
+
     it('counts and lists exactly 50 executions inserted in parallel', async () => {
       const orgId = await givenOrganisation(store());
       const repo = `repo-${randomSuffix()}`;

@@ -2,21 +2,15 @@ import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../../storage/store.js';
 import { describeConcurrency } from './concurrency.js';
 import { describeExecutions } from './executions.js';
+import { describeIdempotencyKeys } from './idempotency-keys.js';
+import type { StoreConformanceOptions } from './options.js';
 import { describeOrganisations } from './organisations.js';
 import { describeSessions } from './sessions.js';
 import { describeTokens } from './tokens.js';
 import { describeUsers } from './users.js';
 import { describeWebhookEvents } from './webhook-events.js';
 
-/** How the conformance suite gets the store under test. */
-export interface StoreConformanceOptions {
-  /**
-   * Called before each test. Returns a ready store; it need not be empty, because every
-   * test works on fresh random ids and slugs (a shared database that is not truncated between
-   * tests works). The suite calls `close()` on it after each test.
-   */
-  createStore: () => Promise<Store>;
-}
+export type { StoreConformanceOptions };
 
 /**
  * Registers the storage conformance tests (vitest `describe`/`it`) for a `Store`
@@ -31,15 +25,18 @@ export interface StoreConformanceOptions {
 export function runStoreConformanceSuite(name: string, options: StoreConformanceOptions): void {
   describe(`${name} store conformance`, () => {
     let current: Store | undefined;
+    let peer: Store | undefined;
 
     beforeEach(async () => {
       current = await options.createStore();
+      peer = await options.createPeerStore?.();
     });
 
     afterEach(async () => {
-      const store = current;
+      const stores = [current, peer];
       current = undefined;
-      await store?.close();
+      peer = undefined;
+      await Promise.all(stores.map((store) => store?.close()));
     });
 
     const store = (): Store => {
@@ -52,7 +49,8 @@ export function runStoreConformanceSuite(name: string, options: StoreConformance
     describeTokens(store);
     describeSessions(store);
     describeExecutions(store);
+    describeIdempotencyKeys(store);
     describeWebhookEvents(store);
-    describeConcurrency(store);
+    describeConcurrency(store, () => peer ?? store());
   });
 }

@@ -156,7 +156,6 @@ export function authValidateContract(options: HttpContractOptions): void {
         'null',
         '42',
         'true',
-        {},
         { token: 123 },
         { token: null },
         { token: [token.secret] },
@@ -177,6 +176,30 @@ export function authValidateContract(options: HttpContractOptions): void {
           expect(await response.json()).toEqual(MALFORMED);
         }
       }
+    });
+
+    it('validates the Bearer token when the body is the empty object {}', async () => {
+      await setup();
+      const response = await validate(token.secret, {});
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({
+        valid: true,
+        org_id: org.id,
+        org: org.slug,
+        token_id: token.id,
+        scopes: ['execute'],
+        expires_at: null,
+      });
+    });
+
+    it('answers {} without an Authorization header like no body: 401 missing_token', async () => {
+      await setup();
+      const marker = auditMark(ctx);
+      const response = await validate(null, {});
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual(INVALID_TOKEN);
+      expect(marker()).toHaveLength(1);
+      expect(marker()[0]).toMatch(deniedLine(response, 'missing_token'));
     });
 
     it('answers 401, never 500 or 200, for a body token with spaces, control characters or non-ASCII', async () => {

@@ -102,6 +102,66 @@ export function crossCuttingContract(options: HttpContractOptions): void {
       expect(await response.json()).toEqual({ error: 'payload too large' });
     });
 
+    /** A session-create body of exactly `size` bytes (unknown fields are ignored). */
+    const sessionBodyOf = (orgId: string, size: number): string => {
+      const base = JSON.stringify({ user_id: 'usr_1', org_id: orgId, pad: '' });
+      return base.replace('"pad":""', `"pad":"${'x'.repeat(size - base.length)}"`);
+    };
+
+    it('accepts a JSON body of exactly 64 KiB and refuses 64 KiB + 1 byte with 413', async () => {
+      const org = await ctx.createOrganisation();
+      const send = (body: string) =>
+        ctx.request('/v1/sessions/create', {
+          method: 'POST',
+          headers: bearerJson(ctx.serviceToken),
+          body,
+        });
+
+      const atLimit = await send(sessionBodyOf(org.id, 64 * 1024));
+      const over = await send(sessionBodyOf(org.id, 64 * 1024 + 1));
+
+      expect(atLimit.status).toBe(201);
+      expect(over.status).toBe(413);
+      expect(await over.json()).toEqual({ error: 'payload too large' });
+    });
+
+    it('accepts JSON nested 16 deep and refuses 17 deep with 400 {"error":"malformed request"}', async () => {
+      const org = await ctx.createOrganisation();
+      // The object itself is level 1, so 15 arrays inside make 16.
+      const nested = (arrays: number) =>
+        `{"user_id":"usr_1","org_id":"${org.id}","extra":${'['.repeat(arrays)}"[{"${']'.repeat(arrays)}}`;
+      const send = (body: string) =>
+        ctx.request('/v1/sessions/create', {
+          method: 'POST',
+          headers: bearerJson(ctx.serviceToken),
+          body,
+        });
+
+      const deepest = await send(nested(15));
+      const tooDeep = await send(nested(16));
+
+      expect(deepest.status).toBe(201);
+      expect(tooDeep.status).toBe(400);
+      expect(await tooDeep.json()).toEqual({ error: 'malformed request' });
+    });
+
+    it('answers 1 MiB of nested [ on /v1/auth/validate with 413, and 64 KiB of it with 400', async () => {
+      const send = (body: string) =>
+        ctx.request('/v1/auth/validate', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+
+      const mebibyte = await send('['.repeat(1024 * 1024));
+      const limit = await send('['.repeat(64 * 1024));
+
+      expect(mebibyte.status).toBe(413);
+      expect(await mebibyte.json()).toEqual({ error: 'payload too large' });
+      expect(limit.status).toBe(400);
+      expect(await limit.json()).toEqual({ error: 'malformed request' });
+    });
+
     it('sets Vary: Origin on every response and CORS headers only for listed origins', async () => {
       const allowed = await ctx.request('/health', { headers: { origin: ctx.allowedOrigin } });
       expect(allowed.headers.get('vary')).toContain('Origin');

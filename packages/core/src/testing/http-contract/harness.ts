@@ -4,52 +4,19 @@ import { afterAll, beforeAll } from 'vitest';
 import { createMemoryAuditSink } from '../../audit/audit-sink.js';
 import type { CreateApiOptions } from '../../http/create-api.js';
 import { createMemoryStore } from '../../storage/memory-store.js';
-import type { Organisation, Plan, Store } from '../../storage/store.js';
-import { createManualClock, type ManualClock } from '../../time/timestamp.js';
+import type { Organisation, Plan } from '../../storage/store.js';
+import { createManualClock } from '../../time/timestamp.js';
 import { createTokenHasher } from '../../tokens/token-hash.js';
 import { buildOrganisation } from '../fixtures.js';
 import { issueTestToken } from '../test-tokens.js';
+import type {
+  ContractContext,
+  HttpContractOptions,
+  StartedServer,
+  StartServer,
+} from './contract-types.js';
 
-/** A server under test, started by an adapter around the API options the suite chose. */
-export interface StartedServer {
-  /** URL under which covgate's paths live: `${baseUrl}/health` is the health check. */
-  baseUrl: string;
-  close(): Promise<void>;
-}
-
-/** Starts covgate behind one adapter (Fetch on node:http, Express, Hapi...). */
-export type StartServer = (options: CreateApiOptions) => Promise<StartedServer>;
-
-/** Options of the HTTP contract suite. */
-export interface HttpContractOptions {
-  start: StartServer;
-  /** Builds the store for each server; the memory store by default. */
-  createStore?: () => Promise<Store>;
-}
-
-/** Everything a contract test needs about the running server. */
-export interface ContractContext {
-  baseUrl: string;
-  store: Store;
-  clock: ManualClock;
-  auditLines: string[];
-  logLines: () => Record<string, unknown>[];
-  serviceToken: string;
-  allowedOrigin: string;
-  /** Sends a request to a covgate path (`/v1/...`). */
-  request(path: string, init?: RequestInit): Promise<Response>;
-  /** Creates an organisation directly in the store. */
-  createOrganisation(plan?: Plan): Promise<Organisation>;
-  /** Creates a session through `POST /v1/sessions/create` and returns its bearer token. */
-  createSession(org: Organisation, userId?: string): Promise<{ token: string; sessionId: string }>;
-  /** Creates an API token through `POST /v1/tokens` with a session of `org`. */
-  createToken(
-    org: Organisation,
-    body?: Record<string, unknown>,
-  ): Promise<{ id: string; secret: string; sessionToken: string }>;
-  /** Inserts a token straight into the store (for scopes the API cannot grant). */
-  insertToken(org: Organisation, scopes: string[]): Promise<{ id: string; secret: string }>;
-}
+export type { ContractContext, HttpContractOptions, StartedServer, StartServer };
 
 export const SERVICE_TOKEN = 'contract-service-token-0123456789abcdef0123456789';
 export const ALLOWED_ORIGIN = 'https://dashboard.example.com';

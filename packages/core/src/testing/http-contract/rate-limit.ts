@@ -95,7 +95,7 @@ export function rateLimitContract(options: HttpContractOptions): void {
         await expectLimited(await listExecutions(ctx, secret, org.slug), 8);
       });
 
-      it('does not rate-limit session requests nor count them against the tokens of the session', async () => {
+      it('does not count session requests against the tokens of the session', async () => {
         const org = await ctx.createOrganisation('free');
         const { secret, sessionToken } = await ctx.createToken(org);
         for (let i = 0; i < 6; i++) {
@@ -103,9 +103,109 @@ export function rateLimitContract(options: HttpContractOptions): void {
             headers: { authorization: `Bearer ${sessionToken}` },
           });
           expect(response.status).toBe(200);
-          expect(response.headers.get('ratelimit-limit')).toBeNull();
         }
         await spend(ctx, org, secret, 5, 5);
+      });
+
+      it('does not multiply the plan by minting tokens: the organisation ceiling is twice a token', async () => {
+        const org = await ctx.createOrganisation('free');
+        const tokens = [await ctx.createToken(org), await ctx.createToken(org)];
+        const third = await ctx.createToken(org);
+        await spend(ctx, org, tokens[0]!.secret, 5, 5);
+        for (let sent = 1; sent <= 5; sent++) {
+          const response = await listExecutions(ctx, tokens[1]!.secret, org.slug);
+          expect(response.status, `request ${sent}`).toBe(200);
+        }
+        await expectLimited(await listExecutions(ctx, third.secret, org.slug), 10);
+      });
+    });
+
+    describe('with a session limit of 8 per minute', () => {
+      const ctx = useContractServer(options, { rateLimit: { sessionPerMinute: 8 } });
+
+      it('answers the 9th request of a session within a minute with 429 and the headers of token limits', async () => {
+        const org = await ctx.createOrganisation('free');
+        const { token } = await ctx.createSession(org);
+        for (let sent = 1; sent <= 8; sent++) {
+          const response = await ctx.request('/v1/tokens', {
+            headers: { authorization: `Bearer ${token}` },
+          });
+          expect(response.status, `request ${sent}`).toBe(200);
+          expect(limitHeaders(response), `request ${sent}`).toEqual({
+            limit: 8,
+            remaining: 8 - sent,
+          });
+        }
+        const limited = await ctx.request('/v1/tokens', {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        await expectLimited(limited, 8);
+        const other = await ctx.createSession(org);
+        const fresh = await ctx.request('/v1/tokens', {
+          headers: { authorization: `Bearer ${other.token}` },
+        });
+        expect(fresh.status).toBe(200);
+      });
+    });
+
+    describe('token management (3 creations per minute, 4 usable tokens per organisation)', () => {
+      const ctx = useContractServer(options, {
+        rateLimit: { tokenCreationsPerMinute: 3, activeTokensPerOrganisation: 4 },
+      });
+
+      it('answers 100 concurrent creations with one session: 3 created, 97 refused with 429', async () => {
+        const org = await ctx.createOrganisation('free');
+        const { token } = await ctx.createSession(org);
+        const responses = await Promise.all(
+          Array.from({ length: 100 }, () =>
+            sendJson(ctx, 'POST', '/v1/tokens', token, { name: 'flood' }),
+          ),
+        );
+        const statuses = responses.map((response) => response.status);
+        expect(statuses.filter((status) => status === 201)).toHaveLength(3);
+        expect(statuses.filter((status) => status === 429)).toHaveLength(97);
+        await expectLimited(responses.find((response) => response.status === 429)!, 3);
+        expect(await ctx.store.listTokensByOrg(org.id)).toHaveLength(3);
+      });
+
+      it('refuses a token beyond 4 usable ones with 429 token limit reached, until one is revoked', async () => {
+        const org = await ctx.createOrganisation('free');
+        const inserted = [];
+        for (let i = 0; i < 4; i++) inserted.push(await ctx.insertToken(org, ['execute']));
+        const { token } = await ctx.createSession(org);
+        const refused = await sendJson(ctx, 'POST', '/v1/tokens', token, { name: 'fifth' });
+        expect(refused.status).toBe(429);
+        expect(await refused.json()).toEqual({ error: 'token limit reached' });
+        expect(refused.headers.get('ratelimit-limit')).toBe('4');
+        expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+        expect(refused.headers.get('retry-after')).toBeNull();
+        const rotateWithGrace = await sendJson(
+          ctx,
+          'POST',
+          `/v1/tokens/${inserted[0]!.id}/rotate`,
+          token,
+          { grace_period_seconds: 60 },
+        );
+        expect(rotateWithGrace.status).toBe(429);
+        expect(await rotateWithGrace.json()).toEqual({ error: 'token limit reached' });
+        const revoke = await ctx.request(`/v1/tokens/${inserted[1]!.id}`, {
+          method: 'DELETE',
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(revoke.status).toBe(204);
+        const created = await sendJson(ctx, 'POST', '/v1/tokens', token, { name: 'fifth' });
+        expect(created.status).toBe(201);
+      });
+
+      it('lets a rotation without grace replace a token at the ceiling', async () => {
+        const org = await ctx.createOrganisation('free');
+        const inserted = [];
+        for (let i = 0; i < 4; i++) inserted.push(await ctx.insertToken(org, ['execute']));
+        const { token } = await ctx.createSession(org);
+        const rotated = await sendJson(ctx, 'POST', `/v1/tokens/${inserted[0]!.id}/rotate`, token, {
+          grace_period_seconds: 0,
+        });
+        expect(rotated.status).toBe(200);
       });
     });
 

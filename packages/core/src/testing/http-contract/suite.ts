@@ -6,11 +6,13 @@ import { crossCuttingContract } from './cross-cutting.js';
 import { dashboardReadsContract } from './dashboard-reads.js';
 import { executionsContract } from './executions.js';
 import type { HttpContractOptions } from './harness.js';
+import { idempotencyContract } from './idempotency.js';
 import { internalErrorsContract } from './internal-errors.js';
 import { organisationsContract } from './organisations.js';
 import { rateLimitContract } from './rate-limit.js';
 import { sessionsContract } from './sessions.js';
 import { tokensContract } from './tokens.js';
+import { verificationHardeningContract } from './verification-hardening.js';
 
 /**
  * The black-box HTTP contract of covgate, run over a real socket against one adapter.
@@ -20,6 +22,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
   describe(`HTTP contract: ${name}`, () => {
     crossCuttingContract(options);
     executionsContract(options);
+    idempotencyContract(options);
     dashboardReadsContract(options);
     authValidateContract(options);
     sessionsContract(options);
@@ -27,6 +30,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     tokensContract(options);
     badgeContract(options);
     rateLimitContract(options);
+    verificationHardeningContract(options);
     auditContract(options);
     internalErrorsContract(options);
   });

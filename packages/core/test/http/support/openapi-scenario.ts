@@ -128,6 +128,15 @@ export class Scenario {
   readonly api: CovgateApi;
   /** An API over a closed store, without OAuth and without webhook secrets: 500s and 501s. */
   readonly brokenApi: CovgateApi;
+  /**
+   * An API that runs one argon2 verification at once with no queue, whose verifications
+   * wait for {@link Scenario.holdVerifications}: every other one is shed with `503`.
+   */
+  readonly overloadedApi: CovgateApi;
+  /** While set, verifications of {@link Scenario.overloadedApi} wait for it. */
+  holdVerifications: Promise<void> | null = null;
+  /** Resolved when a held verification has started. */
+  verificationStarted: (() => void) | null = null;
   private readonly brokenStore = createMemoryStore();
   /** The organisation the OAuth `resolveIdentity` hook signs everyone into. */
   oauthOrgId = '';
@@ -156,6 +165,18 @@ export class Scenario {
       },
     });
     this.brokenApi = createApi(baseOptions(this.brokenStore, this.clock));
+    this.overloadedApi = createApi({
+      ...baseOptions(this.store, this.clock),
+      verificationConcurrency: { maxConcurrent: 1, maxQueued: 0 },
+      tokenHasher: {
+        hash: (token) => hasher.hash(token),
+        verify: async (hash, token) => {
+          this.verificationStarted?.();
+          if (this.holdVerifications) await this.holdVerifications;
+          return hasher.verify(hash, token);
+        },
+      },
+    });
   }
 
   /** Closes the broken API's store, so that every storage call there fails. */
@@ -283,6 +304,7 @@ export async function runScenario(s: Scenario): Promise<void> {
   await oauthLogin(s, fixtures);
   await logout(s, fixtures);
   await rateLimits(s, fixtures);
+  await overload(s, fixtures);
 }
 
 async function crossCutting(s: Scenario): Promise<void> {
@@ -426,6 +448,11 @@ async function executions(s: Scenario, f: Fixtures): Promise<void> {
     body: 'web,main,80',
   });
   await ingest(run(80), bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
+  const keyed = { ...f.asToken, 'idempotency-key': 'scenario-run-1' };
+  await ingest(run(82.5, 'feature/keyed'), keyed);
+  await ingest(run(82.5, 'feature/keyed'), keyed);
+  await ingest(run(82.6, 'feature/keyed'), keyed);
+  await ingest(run(82.5, 'feature/keyed'), { ...f.asToken, 'idempotency-key': 'not a key' });
 
   const query = `org=${encodeURIComponent(f.org.slug)}&repo=web`;
   const list = (search: string, headers: Record<string, string> = {}, api = s.api) =>
@@ -661,4 +688,48 @@ async function rateLimits(s: Scenario, f: Fixtures): Promise<void> {
   await s.send(OPS.revokeToken, f.tokenPath, { method: 'DELETE', headers });
   await s.send(OPS.rotateToken, `${f.tokenPath}/rotate`, { method: 'POST', headers });
   await s.send(OPS.logout, `/v1/sessions/${f.session.session_id}`, { method: 'DELETE', headers });
+}
+
+/** One verification holds the only argon2 slot: every route an API token calls answers 503. */
+async function overload(s: Scenario, f: Fixtures): Promise<void> {
+  let release = () => {};
+  s.holdVerifications = new Promise((resolve) => {
+    release = resolve;
+  });
+  const started = new Promise<void>((resolve) => {
+    s.verificationStarted = resolve;
+  });
+  const unknown = (i: number) => bearer(`cvg_${i.toString(16).padStart(8, '0')}${'5a'.repeat(16)}`);
+  const held = s.overloadedApi.handle(
+    new Request(`${ORIGIN}/v1/auth/validate`, { method: 'POST', headers: unknown(0) }),
+    { remoteAddress: '198.51.100.9' },
+  );
+  await started;
+  const api = s.overloadedApi;
+  const tokenPath = f.tokenPath;
+  await s.send(OPS.list, `/v1/executions?org=${f.org.slug}&repo=web`, { headers: unknown(1) }, api);
+  await s.send(OPS.ingest, '/v1/executions', jsonInit('POST', run(80), unknown(2)), api);
+  await s.send(OPS.validate, '/v1/auth/validate', { method: 'POST', headers: unknown(3) }, api);
+  await s.send(OPS.repos, `/v1/repos?org=${f.org.slug}`, { headers: unknown(4) }, api);
+  await s.send(OPS.currentSession, '/v1/session', { headers: unknown(5) }, api);
+  await s.send(OPS.listTokens, '/v1/tokens', { headers: unknown(6) }, api);
+  await s.send(OPS.createToken, '/v1/tokens', jsonInit('POST', { name: 'x' }, unknown(7)), api);
+  await s.send(OPS.getToken, tokenPath, { headers: unknown(8) }, api);
+  await s.send(OPS.patchToken, tokenPath, jsonInit('PATCH', { name: 'x' }, unknown(9)), api);
+  await s.send(OPS.revokeToken, tokenPath, { method: 'DELETE', headers: unknown(10) }, api);
+  await s.send(
+    OPS.rotateToken,
+    `${tokenPath}/rotate`,
+    { method: 'POST', headers: unknown(11) },
+    api,
+  );
+  await s.send(
+    OPS.logout,
+    `/v1/sessions/${f.session.session_id}`,
+    { method: 'DELETE', headers: unknown(12) },
+    api,
+  );
+  release();
+  await held;
+  s.holdVerifications = null;
 }

@@ -69,20 +69,32 @@ export function eventId(prefix = 'evt_'): string {
   return `${prefix}${counter.toString().padStart(6, '0')}`;
 }
 
-/** A Stripe-shaped subscription event (provider A). */
+/** A Stripe-shaped subscription event (provider A), created `created` (Unix seconds). */
 export function stripeEvent(
   type: string,
   metadata: Record<string, unknown>,
   id = eventId(),
+  created = NOW_SECONDS,
 ): string {
-  return JSON.stringify({ id, object: 'event', type, data: { object: { id: 'sub_1', metadata } } });
+  return JSON.stringify({
+    id,
+    object: 'event',
+    type,
+    created,
+    data: { object: { id: 'sub_1', metadata } },
+  });
 }
 
-/** A Razorpay-shaped subscription event (provider B); Razorpay bodies carry no `id`. */
-export function razorpayEvent(event: string, notes: Record<string, unknown>): string {
+/** A Razorpay-shaped subscription event (provider B) created at `createdAt`; Razorpay bodies carry no `id`. */
+export function razorpayEvent(
+  event: string,
+  notes: Record<string, unknown>,
+  createdAt = NOW_SECONDS,
+): string {
   return JSON.stringify({
     entity: 'event',
     event,
     payload: { subscription: { entity: { id: 'sub_1', notes } } },
+    created_at: createdAt,
   });
 }

@@ -1,0 +1,33 @@
+// The attacking side of verification-flood.mjs, in its own process so that sending and
+// answering 400 requests does not delay the measured client's own event loop.
+// Message in: { baseUrl, count, token?, firstAddress, health? }; out: { started } then
+// { statuses }. With `health`, the burst is `GET /health` (no token, no argon2).
+function randomToken() {
+  const hex = [...crypto.getRandomValues(new Uint8Array(20))]
+    .map((byte) => byte.toString(16).padStart(2, '0'))
+    .join('');
+  return `cvg_${hex}`;
+}
+
+function address(n) {
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+process.on('message', async ({ baseUrl, count, token, firstAddress, health }) => {
+  const requests = Array.from({ length: count }, (_, i) =>
+    fetch(`${baseUrl}${health ? '/health' : '/v1/auth/validate'}`, {
+      method: health ? 'GET' : 'POST',
+      headers: {
+        ...(health ? {} : { authorization: `Bearer ${token ?? randomToken()}` }),
+        'x-forwarded-for': address(firstAddress + i),
+      },
+    }).then(async (response) => {
+      await response.arrayBuffer();
+      return response.status;
+    }),
+  );
+  process.send({ started: true });
+  const statuses = {};
+  for (const status of await Promise.all(requests)) statuses[status] = (statuses[status] ?? 0) + 1;
+  process.send({ statuses });
+});

@@ -1,0 +1,41 @@
+import { createMemoryStore, OrganisationInputError } from '@covgate/core';
+import { describe, expect, it } from 'vitest';
+import { bootstrapOrganisation } from '../src/bootstrap.js';
+
+const input = {
+  plan: 'free' as const,
+  userId: 'usr_admin',
+  sessionSecret: 'bootstrap-test-session-secret-0123456789',
+  sessionLifetimeSeconds: undefined,
+  now: new Date('2026-03-01T12:00:00Z'),
+};
+
+describe('bootstrapOrganisation', () => {
+  it('never reuses a personal organisation: a code-host slug is refused before any look-up', async () => {
+    const store = createMemoryStore();
+    const personal = {
+      id: 'org_01jpersonal00000000000000000',
+      slug: 'github-4242',
+      name: 'octocat',
+      plan: 'team' as const,
+      createdAt: new Date('2026-02-01T00:00:00Z'),
+    };
+    await store.createPersonalOrganisation(personal, 'usr_01jowner0000000000000000000');
+
+    const attempt = bootstrapOrganisation(store, { ...input, slug: 'github-4242' });
+
+    await expect(attempt).rejects.toBeInstanceOf(OrganisationInputError);
+    await expect(attempt).rejects.toThrow(
+      'reserved slug: github-... is kept for personal organisations',
+    );
+  });
+
+  it('reuses an ordinary organisation of that slug', async () => {
+    const store = createMemoryStore();
+    const first = await bootstrapOrganisation(store, { ...input, slug: 'acme' });
+    const again = await bootstrapOrganisation(store, { ...input, slug: 'acme' });
+
+    expect([first.created, again.created]).toEqual([true, false]);
+    expect(again.organisation).toEqual(first.organisation);
+  });
+});

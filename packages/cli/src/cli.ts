@@ -1,0 +1,250 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import packageJson from '../package.json' with { type: 'json' };
+import { CliError, EXIT } from './errors.js';
+import type { Io } from './io.js';
+import { REPORT_FORMATS } from './reports/types.js';
+
+const VERSION: string = packageJson.version;
+
+// Commands load their modules (execa, env-ci, the XML parser, the client) only when they run,
+// so `covgate --version` and `--help` start fast.
+const commands = {
+  gate: () => import('./commands/gate.js'),
+  login: () => import('./commands/login.js'),
+  tokens: () => import('./commands/tokens.js'),
+  validate: () => import('./commands/validate.js'),
+  wait: () => import('./commands/wait.js'),
+};
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function threshold(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 100) {
+    throw new InvalidArgumentError('a number of percentage points above 0 and at most 100');
+  }
+  return n;
+}
+
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 604_800)
+    throw new InvalidArgumentError('whole seconds from 0 to 604800');
+  return n;
+}
+
+const GATE_EXAMPLES = `
+Examples:
+  $ covgate run -- npx c8 --reporter=lcov node --test
+  $ covgate run --report coverage/lcov.info --fail-on-warn -- npm test
+  $ covgate report --report packages/a/coverage/lcov.info --report packages/b/coverage.xml
+  $ covgate report --report coverage.out --repo api --branch main --json
+
+Environment:
+  COVGATE_TOKEN        API token with the execute scope (or COVGATE_TOKEN_FILE: a file holding it)
+  COVGATE_URL          service URL (default http://localhost:8080)
+  GITHUB_STEP_SUMMARY  when set, a Markdown summary is appended to it
+
+Exit codes: 0 pass or warn, 1 gate failed (run: or the test command's own code),
+2 usage or report error, 3 service unreachable or token refused.`;
+
+function gateOptions(command: Command): Command {
+  return command
+    .option(
+      '--report <path>',
+      'coverage report to read; repeat to merge several (default: the first found of coverage/lcov.info, ...)',
+      collect,
+      [],
+    )
+    .addOption(
+      new Option('--format <format>', 'report format')
+        .choices(['auto', ...REPORT_FORMATS])
+        .default('auto'),
+    )
+    .option('--repo <name>', 'repository name (default: from CI or git)')
+    .option('--branch <name>', "branch (default: from CI or git; a pull request's head branch)")
+    .option('--commit <sha>', 'commit id, 7-64 hex characters (default: from CI or git)')
+    .option(
+      '--base-branch <name>',
+      "branch whose latest passing run is the baseline (default: the pull request's target, else the server's: main)",
+    )
+    .option(
+      '--warn-threshold <points>',
+      'drop in points above which the run warns (server default 0.5)',
+      threshold,
+    )
+    .option(
+      '--fail-threshold <points>',
+      'drop in points above which the run fails (server default 1.0)',
+      threshold,
+    )
+    .option('--fail-on-warn', 'exit 1 on warn as well', false)
+    .option('--org <slug>', "organisation slug, checked against the token's")
+    .option('--url <url>', 'service URL (default: COVGATE_URL, else http://localhost:8080)')
+    .option('--json', 'print one JSON object on stdout and nothing else', false);
+}
+
+interface Parsed {
+  report: string[];
+  format: 'auto' | (typeof REPORT_FORMATS)[number];
+  repo?: string;
+  branch?: string;
+  commit?: string;
+  baseBranch?: string;
+  warnThreshold?: number;
+  failThreshold?: number;
+  failOnWarn: boolean;
+  org?: string;
+  url?: string;
+  json: boolean;
+  passEnv?: string[];
+}
+
+function toGate(o: Parsed) {
+  return { ...o, passEnv: o.passEnv ?? [] };
+}
+
+/** Builds the `covgate` program; each action stores its exit code through `done`. */
+export function createProgram(io: Io, done: (code: number) => void): Command {
+  const program = new Command('covgate')
+    .description(
+      'Gate CI on coverage: run the tests with a filtered environment, read the coverage report, post it to covgate, exit with the verdict.',
+    )
+    .version(VERSION, '-v, --version')
+    .option('--debug', 'print stack traces of unexpected errors')
+    .enablePositionalOptions()
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ covgate run -- npx c8 --reporter=lcov node --test
+  $ covgate report --report coverage/lcov.info
+  $ covgate wait --repo web
+
+Exit codes: 0 pass or warn, 1 gate failed, 2 usage or report error, 3 service unreachable or token refused.
+Documentation: https://github.com/covgate/covgate/blob/main/docs/cli.md`,
+    )
+    .showHelpAfterError('(run covgate --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(s.startsWith('error:') ? `covgate: ${s}` : s),
+    });
+  const child = (cmd: Command) => cmd.exitOverride().configureOutput(program.configureOutput());
+
+  gateOptions(child(program.command('run')))
+    .summary('run the tests, then read the report, post it and exit with the verdict')
+    .description(
+      'Runs <command> with a filtered environment (PATH, HOME, toolchain and CI variables; never DATABASE_URL, SERVICE_TOKEN, COVGATE_TOKEN...). If it fails, exits with its code and posts nothing; else reads the report, posts the run and exits with the verdict.',
+    )
+    .option('--pass-env <name>', 'also pass this variable to the command (repeatable)', collect, [])
+    .argument('<command...>', 'the test command, after --')
+    .passThroughOptions()
+    .addHelpText('after', GATE_EXAMPLES)
+    .action(async (command: string[], o: Parsed) =>
+      done(await (await commands.gate()).gate(toGate(o), io, VERSION, command)),
+    );
+
+  gateOptions(child(program.command('report')))
+    .summary('read the report, post it and exit with the verdict')
+    .description(
+      'Reads the coverage report(s), posts the run and exits with the verdict; the tests already ran.',
+    )
+    .addHelpText('after', GATE_EXAMPLES)
+    .action(async (o: Parsed) => done(await (await commands.gate()).gate(toGate(o), io, VERSION)));
+
+  child(program.command('validate'))
+    .summary('check COVGATE_TOKEN and print its organisation and scopes')
+    .option('--url <url>', 'service URL')
+    .option('--json', 'print the answer as JSON', false)
+    .action(async (o: { url?: string; json: boolean }) =>
+      done(await (await commands.validate()).validate(o, io, VERSION)),
+    );
+
+  child(program.command('login'))
+    .summary('store a session token read from stdin in your config folder (mode 0600)')
+    .option('--url <url>', 'service URL the session belongs to')
+    .option('--json', 'print the result as JSON', false)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ covgate login --url https://covgate.example.com < session.txt\n  $ echo "$COVGATE_SESSION" | covgate login',
+    )
+    .action(async (o: { url?: string; json: boolean }) =>
+      done(await (await commands.login()).login(o, io, VERSION)),
+    );
+
+  const tokens = child(program.command('tokens')).summary(
+    'list, create, rotate and revoke API tokens (needs `covgate login`)',
+  );
+  const tokenCommand = (name: string) =>
+    child(tokens.command(name))
+      .option('--url <url>', 'service URL')
+      .option('--json', 'print JSON', false);
+  tokenCommand('list')
+    .summary("list the organisation's tokens")
+    .action(async (o: { url?: string; json: boolean }) =>
+      done(await (await commands.tokens()).listTokens(o, io, VERSION)),
+    );
+  tokenCommand('create')
+    .summary('create a token with the execute scope and print its secret (shown once)')
+    .argument('<name>', 'a name for the token, e.g. ci')
+    .action(async (name: string, o: { url?: string; json: boolean }) =>
+      done(await (await commands.tokens()).createToken(name, o, io, VERSION)),
+    );
+  tokenCommand('rotate')
+    .summary('issue a new token; the old one stays valid for the grace period')
+    .argument('<id>', 'the token id')
+    .option('--grace <seconds>', 'grace period of the old token (server default 86400)', seconds)
+    .action(async (id: string, o: { url?: string; json: boolean; grace?: number }) =>
+      done(await (await commands.tokens()).rotateToken(id, o, io, VERSION)),
+    );
+  tokenCommand('revoke')
+    .summary('revoke a token at once')
+    .argument('<id>', 'the token id')
+    .action(async (id: string, o: { url?: string; json: boolean }) =>
+      done(await (await commands.tokens()).revokeToken(id, o, io, VERSION)),
+    );
+
+  child(program.command('wait'))
+    .summary(
+      "wait for a repository's first run (every 5 s, up to 10 minutes) and print its verdict",
+    )
+    .requiredOption('--repo <name>', 'repository name')
+    .option('--org <slug>', "organisation slug (default: the credential's)")
+    .option('--url <url>', 'service URL')
+    .option('--json', 'print the record as JSON', false)
+    .action(async (o: { repo: string; org?: string; url?: string; json: boolean }) =>
+      done(await (await commands.wait()).wait(o, io, VERSION)),
+    );
+
+  return program;
+}
+
+/**
+ * Runs `covgate` with the given arguments (without `node` and the script) and resolves with
+ * the exit code; errors become one line on stderr, never a stack trace unless `--debug`.
+ */
+export async function main(args: readonly string[], io: Io): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = createProgram(io, (c) => {
+    code = c;
+  });
+  try {
+    await program.parseAsync([...args], { from: 'user' });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (error instanceof CliError) {
+      io.stderr.write(`covgate: ${error.message}\n`);
+      return error.exitCode;
+    }
+    const debug = args.includes('--debug');
+    io.stderr.write(
+      `covgate: unexpected error: ${debug ? ((error as Error).stack ?? String(error)) : String((error as Error).message ?? error)}${debug ? '' : ' (run with --debug for details)'}\n`,
+    );
+    return EXIT.usage;
+  }
+}

@@ -1,0 +1,187 @@
+import { appendFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { detectContext } from '../ci.js';
+import { readApiToken } from '../credentials.js';
+import { CliError, EXIT, usageError } from '../errors.js';
+import { type Io, paintFor } from '../io.js';
+import { type CoverageSummary, mergeReports } from '../reports/merge.js';
+import { readReport } from '../reports/read-report.js';
+import { type ParsedReport, ReportError, type ReportFormat } from '../reports/types.js';
+import { runTestCommand, testCommandEnv } from '../runner.js';
+import { clientFor, serviceError, serviceUrl } from '../service.js';
+import { buildVerdict, stepSummary, verdictLine } from '../verdict.js';
+
+/** The options of `covgate run` and `covgate report`. */
+export interface GateOptions {
+  report: string[];
+  format: ReportFormat | 'auto';
+  repo?: string;
+  branch?: string;
+  commit?: string;
+  baseBranch?: string;
+  warnThreshold?: number;
+  failThreshold?: number;
+  url?: string;
+  org?: string;
+  json: boolean;
+  failOnWarn: boolean;
+  passEnv: string[];
+}
+
+/** Where reports are looked for, in this order, when no `--report` is given. */
+export const DEFAULT_REPORT_PATHS: readonly string[] = [
+  'coverage/lcov.info',
+  'coverage/coverage-final.json',
+  'coverage/cobertura-coverage.xml',
+  'coverage/clover.xml',
+  'coverage.xml',
+  'coverage.json',
+  'coverage.out',
+  'target/site/jacoco/jacoco.xml',
+  'build/reports/jacoco/test/jacocoTestReport.xml',
+];
+
+const COMMIT = /^[0-9a-fA-F]{7,64}$/;
+
+/**
+ * `covgate run` (with `command`) and `covgate report` (without): check the options, run the
+ * test command with a filtered environment, read and merge the reports, post the run, print
+ * the verdict. Resolves with the exit code.
+ */
+export async function gate(
+  options: GateOptions,
+  io: Io,
+  version: string,
+  command?: string[],
+): Promise<number> {
+  const url = serviceUrl(options.url, io.env);
+  const token = await readApiToken(io.env);
+  const target = resolveTarget(options, io);
+  const childEnv = command ? testCommandEnv(io.env, options.passEnv) : undefined;
+
+  if (command && childEnv) {
+    const code = await runTestCommand(command, {
+      env: childEnv,
+      cwd: io.cwd,
+      stdout: options.json ? 'stderr' : 'stdout',
+    });
+    if (code !== 0) {
+      io.stderr.write(`covgate: the test command exited with code ${code}; nothing was posted\n`);
+      return code;
+    }
+  }
+
+  const paths = options.report.length > 0 ? options.report : [await findDefaultReport(io.cwd)];
+  const reports: { path: string; parsed: ParsedReport }[] = [];
+  for (const path of paths) {
+    try {
+      reports.push({ path, parsed: await readReport(resolve(io.cwd, path), options.format) });
+    } catch (error) {
+      // Name the file as the user wrote it, not its absolute form.
+      if (error instanceof ReportError) throw usageError(`${path}: ${error.problem}`);
+      throw error;
+    }
+  }
+  const summary = mergeReports(reports.map((r) => r.parsed));
+  if (summary.coverable === 0) {
+    throw usageError(
+      `${paths.join(', ')}: no coverable lines in the report${paths.length > 1 ? 's' : ''}`,
+    );
+  }
+  if (!options.json) io.stderr.write(`covgate: ${describe(summary, reports)}\n`);
+
+  const client = clientFor(io, url, token, version);
+  let record: Awaited<ReturnType<typeof client.createExecution>>;
+  try {
+    record = await client.createExecution({
+      body: {
+        repo: target.repo,
+        branch: target.branch,
+        coverage: summary.percent,
+        ...(target.baseBranch ? { base_branch: target.baseBranch } : {}),
+        ...(target.commit ? { commit: target.commit } : {}),
+        ...(options.org ? { org: options.org } : {}),
+        ...(options.warnThreshold !== undefined ? { warn_threshold: options.warnThreshold } : {}),
+        ...(options.failThreshold !== undefined ? { fail_threshold: options.failThreshold } : {}),
+      },
+    });
+  } catch (error) {
+    throw serviceError(error, url);
+  }
+
+  const verdict = buildVerdict({
+    summary,
+    reports: reports.map((r) => ({ path: r.path, format: r.parsed.format })),
+    baseBranch: target.baseBranch ?? 'main',
+    record,
+    failOnWarn: options.failOnWarn,
+  });
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(verdict)}\n`);
+  } else {
+    io.stdout.write(`${verdictLine(verdict, paintFor(io.stdout, io.env))}\n`);
+    if (verdict.outcome === 'warn' && verdict.exit_code === 1)
+      io.stderr.write('covgate: the gate warned and --fail-on-warn is set\n');
+  }
+  const summaryFile = io.env.GITHUB_STEP_SUMMARY;
+  if (summaryFile) {
+    try {
+      await appendFile(summaryFile, stepSummary(verdict));
+    } catch (error) {
+      io.stderr.write(
+        `covgate: GITHUB_STEP_SUMMARY could not be written (${(error as NodeJS.ErrnoException).code ?? 'error'})\n`,
+      );
+    }
+  }
+  return verdict.exit_code;
+}
+
+function resolveTarget(
+  options: GateOptions,
+  io: Io,
+): { repo: string; branch: string; commit?: string; baseBranch?: string } {
+  const detected =
+    options.repo && options.branch && options.commit ? {} : detectContext(io.env, io.cwd);
+  const repo = options.repo ?? detected.repo;
+  const branch = options.branch ?? detected.branch;
+  if (!repo) throw usageError('cannot tell the repository from CI or git: pass --repo NAME');
+  if (!branch) throw usageError('cannot tell the branch from CI or git: pass --branch NAME');
+  if (options.commit !== undefined && !COMMIT.test(options.commit)) {
+    throw usageError(
+      `--commit ${options.commit}: not a commit id (7 to 64 hexadecimal characters)`,
+    );
+  }
+  // A detected commit that is not hex (some CI systems report other ids) is left out.
+  const commit =
+    options.commit ??
+    (detected.commit && COMMIT.test(detected.commit) ? detected.commit : undefined);
+  const baseBranch = options.baseBranch ?? detected.baseBranch;
+  return { repo, branch, ...(commit ? { commit } : {}), ...(baseBranch ? { baseBranch } : {}) };
+}
+
+async function findDefaultReport(cwd: string): Promise<string> {
+  for (const path of DEFAULT_REPORT_PATHS) {
+    try {
+      if ((await stat(resolve(cwd, path))).isFile()) return path;
+    } catch {
+      // Not there; try the next one.
+    }
+  }
+  throw new CliError(
+    `no coverage report found (looked for ${DEFAULT_REPORT_PATHS.join(', ')}): pass --report PATH`,
+    EXIT.usage,
+  );
+}
+
+function describe(
+  summary: CoverageSummary,
+  reports: { path: string; parsed: ParsedReport }[],
+): string {
+  const formats = [...new Set(reports.map((r) => r.parsed.format))].join(', ');
+  const what =
+    reports.length === 1
+      ? `${reports[0]?.path} (${formats})`
+      : `${reports.length} reports (${formats})`;
+  const unit = formats === 'go' ? 'statements' : 'lines';
+  return `${what}: ${summary.covered} of ${summary.coverable} ${unit} in ${summary.files} files, ${summary.percent.toFixed(2)}%`;
+}

@@ -1,0 +1,28 @@
+import { readApiToken } from '../credentials.js';
+import type { Io } from '../io.js';
+import { clientFor, serviceError, serviceUrl } from '../service.js';
+
+/** `covgate validate`: checks `COVGATE_TOKEN` with the service and prints its organisation and scopes. */
+export async function validate(
+  options: { url?: string; json: boolean },
+  io: Io,
+  version: string,
+): Promise<number> {
+  const url = serviceUrl(options.url, io.env);
+  const token = await readApiToken(io.env);
+  let answer: Awaited<ReturnType<ReturnType<typeof clientFor>['validateToken']>>;
+  try {
+    answer = await clientFor(io, url, token, version).validateToken({ body: {} });
+  } catch (error) {
+    throw serviceError(error, url);
+  }
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(answer)}\n`);
+  } else {
+    const grace = answer.expires_at ? `, valid until ${answer.expires_at} (rotated)` : '';
+    io.stdout.write(
+      `valid: token ${answer.token_id} of organisation ${answer.org}, scopes ${answer.scopes.join(', ') || '(none)'}${grace}\n`,
+    );
+  }
+  return 0;
+}

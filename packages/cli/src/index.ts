@@ -1,0 +1,35 @@
+/**
+ * The report-reading and verdict parts of the `covgate` command-line client, for tools that
+ * want covgate's line coverage of a report without the command: parsers of lcov, Cobertura,
+ * Clover, JaCoCo, Istanbul JSON, Go cover profiles and coverage.py JSON, format detection,
+ * merging, and the verdict line. The command itself is the `covgate` bin.
+ *
+ * @packageDocumentation
+ */
+export { EXIT } from './errors.js';
+export { parseClover } from './reports/clover.js';
+export { parseCobertura } from './reports/cobertura.js';
+export { parseCoveragePy } from './reports/coverage-py.js';
+export { detectFormat } from './reports/detect.js';
+export { parseGoProfile } from './reports/go.js';
+export { parseIstanbul } from './reports/istanbul.js';
+export { parseJacoco } from './reports/jacoco.js';
+export { parseLcov } from './reports/lcov.js';
+export { type CoverageSummary, mergeReports, percentOf } from './reports/merge.js';
+export { parseReport, readReport } from './reports/read-report.js';
+export {
+  type FileCoverage,
+  MalformedReport,
+  type ParsedReport,
+  REPORT_FORMATS,
+  ReportError,
+  type ReportFormat,
+} from './reports/types.js';
+export {
+  baselineOf,
+  exitCodeOf,
+  type Paint,
+  stepSummary,
+  type Verdict,
+  verdictLine,
+} from './verdict.js';

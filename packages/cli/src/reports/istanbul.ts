@@ -1,0 +1,67 @@
+import { type FileCoverage, MalformedReport, type ParsedReport } from './types.js';
+import { count, fileFromUnits, recordHits } from './units.js';
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** True when a parsed JSON document is an Istanbul `coverage-summary.json`. */
+export function isIstanbulSummary(doc: unknown): boolean {
+  return isObject(doc) && isObject(doc.total) && isObject(doc.total.lines);
+}
+
+/** True when a parsed JSON document is an Istanbul `coverage-final.json` (a file coverage map). */
+export function isIstanbulFinal(doc: unknown): boolean {
+  if (!isObject(doc)) return false;
+  const first = Object.values(doc)[0];
+  const data = isObject(first) && isObject(first.data) ? first.data : first;
+  return isObject(data) && isObject(data.statementMap) && isObject(data.s);
+}
+
+/**
+ * Reads an Istanbul JSON report, either form (c8, nyc, Jest, Vitest):
+ * - `coverage-summary.json` (`json-summary` reporter): each file's `lines.covered` of
+ *   `lines.total`, the numbers istanbul's text summary prints;
+ * - `coverage-final.json` (`json` reporter): lines as istanbul's `getLineCoverage()` derives
+ *   them, the start line of each statement, covered when any statement starting on it ran.
+ */
+export function parseIstanbul(doc: unknown): ParsedReport {
+  if (isIstanbulSummary(doc)) return { format: 'istanbul', files: summaryFiles(doc as Json) };
+  if (isIstanbulFinal(doc)) return { format: 'istanbul', files: finalFiles(doc as Json) };
+  throw new MalformedReport('not an Istanbul coverage-summary.json or coverage-final.json');
+}
+
+function summaryFiles(doc: Json): FileCoverage[] {
+  const files: FileCoverage[] = [];
+  for (const [path, entry] of Object.entries(doc)) {
+    if (path === 'total') continue;
+    if (!isObject(entry) || !isObject(entry.lines)) {
+      throw new MalformedReport(`the entry of ${path} has no lines summary`);
+    }
+    const coverable = count(entry.lines.total, `lines.total of ${path}`);
+    const covered = count(entry.lines.covered, `lines.covered of ${path}`);
+    if (covered > coverable) throw new MalformedReport(`${path} covers more lines than it has`);
+    files.push({ path, coverable, covered });
+  }
+  return files;
+}
+
+function finalFiles(doc: Json): FileCoverage[] {
+  const files: FileCoverage[] = [];
+  for (const [key, entry] of Object.entries(doc)) {
+    const data = isObject(entry) && isObject(entry.data) ? entry.data : entry;
+    if (!isObject(data) || !isObject(data.statementMap) || !isObject(data.s)) {
+      throw new MalformedReport(`the entry of ${key} has no statementMap and s`);
+    }
+    const units = new Map<number | string, number>();
+    for (const [id, statement] of Object.entries(data.statementMap)) {
+      const start = isObject(statement) && isObject(statement.start) ? statement.start : undefined;
+      const line = count(start?.line, `statement ${id} of ${key}: start.line`);
+      recordHits(units, line, count(data.s[id] ?? 0, `s[${id}] of ${key}`));
+    }
+    files.push(fileFromUnits(typeof data.path === 'string' ? data.path : key, units));
+  }
+  return files;
+}

@@ -1,0 +1,60 @@
+/** The formats `covgate` reads, as `--format` names them. */
+export const REPORT_FORMATS = [
+  'lcov',
+  'cobertura',
+  'clover',
+  'jacoco',
+  'istanbul',
+  'go',
+  'coverage-py',
+] as const;
+
+/** One coverage report format. */
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/**
+ * The coverage of one source file.
+ *
+ * `units` gives the map of each coverable unit (a line number, or for Go a statement block) to
+ * its hit count, so the same file seen in several reports is merged unit by unit; it is a
+ * function because only such files need it. Summary-only formats (`coverage-summary.json`,
+ * lcov records without `DA` lines) have no `units`, only the counts.
+ */
+export interface FileCoverage {
+  /** The file's path as the report names it. */
+  path: string;
+  /** Coverable units, weighed by `weights` when present (Go: statements per block). */
+  coverable: number;
+  /** Covered units (hit at least once). */
+  covered: number;
+  /** Hit count per unit (line number, or a Go block's position). */
+  units?: () => Map<number | string, number>;
+  /** Weight per unit when it is not 1 (Go: the block's statement count). */
+  weights?: Map<number | string, number>;
+}
+
+/** A parsed report: its format and the coverage of each file it names, each path once. */
+export interface ParsedReport {
+  format: ReportFormat;
+  files: FileCoverage[];
+}
+
+/** A report that cannot be read: the message names the file and what is wrong. */
+export class ReportError extends Error {
+  override readonly name = 'ReportError';
+  /**
+   * @param file - the report's path as the user gave it
+   * @param problem - what is wrong, e.g. `not valid JSON`
+   */
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+  ) {
+    super(`${file}: ${problem}`);
+  }
+}
+
+/** Thrown by parsers for malformed content; the caller adds the file name. */
+export class MalformedReport extends Error {
+  override readonly name = 'MalformedReport';
+}

@@ -1,0 +1,371 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run, type Started, startListening, stop } from '../../../docs/test/support/processes.js';
+import { C8, writeSampleProject } from './support.js';
+
+// End to end over real HTTP: the built `covgate` bin against the built reference server on
+// its embedded store, as a CI job would run them.
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const serverDist = fileURLToPath(new URL('../../../examples/server/dist/', import.meta.url));
+const built = existsSync(bin) && existsSync(join(serverDist, 'main.js'));
+if (!built)
+  console.warn('[covgate] CLI end-to-end tests SKIPPED: run `pnpm build` first (`pnpm test` does)');
+
+const BRANCH_COMMIT = 'ABCDEF0123456789abcdef0123456789abcdef01';
+
+describe.skipIf(!built && process.env.CI !== '1')(
+  'covgate against the reference server',
+  { timeout: 60_000 },
+  () => {
+    let workDir: string;
+    let server: Started;
+    let token: string;
+    let session: string;
+    let covered: string;
+    let uncovered: string;
+
+    const baseEnv = () => ({ PATH: process.env.PATH, HOME: workDir, NO_COLOR: '1' });
+    const covgate = (args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) =>
+      run(process.execPath, [bin, ...args], {
+        cwd: options.cwd ?? covered,
+        env: { ...baseEnv(), COVGATE_URL: server.url, COVGATE_TOKEN: token, ...options.env },
+      });
+    const list = async (repo: string) => {
+      const answer = await fetch(`${server.url}/v1/executions?org=acme&repo=${repo}&limit=100`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return (await answer.json()) as {
+        total: number;
+        executions: { branch: string; commit: string | null; coverage: number; outcome: string }[];
+      };
+    };
+
+    beforeAll(async () => {
+      workDir = await mkdtemp(join(tmpdir(), 'covgate-cli-e2e-'));
+      const env = {
+        PATH: process.env.PATH,
+        HOME: workDir,
+        PORT: '0',
+        COVGATE_DATA_DIR: join(workDir, 'data'),
+      };
+      server = await startListening([join(serverDist, 'main.js')], { cwd: workDir, env });
+      const admin = await run(
+        process.execPath,
+        [join(serverDist, 'admin.js'), 'bootstrap', 'acme'],
+        {
+          cwd: workDir,
+          env,
+        },
+      );
+      session = /COVGATE_SESSION=(cvgs_[0-9a-f]{64})/.exec(admin.stdout)?.[1] as string;
+      const created = await fetch(`${server.url}/v1/tokens`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'ci' }),
+      });
+      token = ((await created.json()) as { secret: string }).secret;
+      covered = await writeSampleProject({ coverClassify: true });
+      uncovered = await writeSampleProject({ coverClassify: false });
+    }, 60_000);
+
+    afterAll(async () => {
+      await stop(server);
+      await rm(workDir, { recursive: true, force: true });
+      await rm(covered, { recursive: true, force: true });
+      await rm(uncovered, { recursive: true, force: true });
+    });
+
+    it('runs the tests under c8 with a filtered environment, posts the run and passes', async () => {
+      const dump = join(workDir, 'env-seen.txt');
+      const summary = join(workDir, 'step-summary.md');
+      const result = await covgate(
+        [
+          'run',
+          '--repo',
+          'web',
+          '--branch',
+          'main',
+          '--commit',
+          BRANCH_COMMIT,
+          '--pass-env',
+          'COVGATE_ENV_DUMP',
+          '--',
+          C8,
+          '--reporter=lcov',
+          process.execPath,
+          '--test',
+          'test/',
+        ],
+        {
+          env: {
+            SERVICE_TOKEN: 'service-secret-of-the-parent',
+            DATABASE_URL: 'mysql://root:pw@db/prod',
+            REDIS_URL: 'redis://cache',
+            COVGATE_ENV_DUMP: dump,
+            GITHUB_STEP_SUMMARY: summary,
+          },
+        },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      // The test runner's own output streamed through.
+      expect(result.stdout).toContain('# pass 2');
+      expect(result.stdout).toContain(
+        'pass web@main: coverage 57.69%, baseline 57.69% on main, delta 0.00\n',
+      );
+      expect(result.stderr).toBe(
+        'covgate: coverage/lcov.info (lcov): 15 of 26 lines in 1 files, 57.69%\n',
+      );
+
+      const seen = (await readFile(dump, 'utf8')).split('\n');
+      for (const name of [
+        'SERVICE_TOKEN',
+        'DATABASE_URL',
+        'REDIS_URL',
+        'COVGATE_TOKEN',
+        'COVGATE_URL',
+      ]) {
+        expect(seen).not.toContain(name);
+      }
+      expect(seen).toContain('PATH');
+      expect(seen).toContain('COVGATE_ENV_DUMP');
+
+      const records = await list('web');
+      expect(records.total).toBe(1);
+      expect(records.executions[0]).toMatchObject({
+        branch: 'main',
+        coverage: 57.69,
+        outcome: 'pass',
+        commit: BRANCH_COMMIT.toLowerCase(),
+      });
+      expect(await readFile(summary, 'utf8')).toContain(
+        '| 57.69% | 57.69% (`main`) | 0.00 | pass | 15 / 26 |',
+      );
+    });
+
+    it('exits 1 with fail when coverage drops below the fail threshold', async () => {
+      const tests = await covgate(
+        [
+          'run',
+          '--repo',
+          'web',
+          '--branch',
+          'feature/drop',
+          '--',
+          C8,
+          '--reporter=lcov',
+          process.execPath,
+          '--test',
+          'test/',
+        ],
+        { cwd: uncovered },
+      );
+      expect(tests.code, tests.stderr).toBe(1);
+      expect(tests.stdout).toMatch(
+        /fail web@feature\/drop: coverage (\d+\.\d\d)%, baseline 57\.69% on main, delta -\d+\.\d\d\n$/,
+      );
+      const records = await list('web');
+      expect(records.total).toBe(2);
+      expect(records.executions[0]).toMatchObject({ branch: 'feature/drop', outcome: 'fail' });
+    });
+
+    it("passes on the test command's own exit code and posts nothing when it fails", async () => {
+      const failing = await covgate([
+        'run',
+        '--repo',
+        'web',
+        '--branch',
+        'broken',
+        '--',
+        process.execPath,
+        '-e',
+        'process.exitCode = 7',
+      ]);
+      expect(failing.code).toBe(7);
+      expect(failing.stderr).toBe(
+        'covgate: the test command exited with code 7; nothing was posted\n',
+      );
+      expect((await list('web')).total).toBe(2);
+    });
+
+    it('prints one JSON object and nothing else on stdout with --json (the tests print to stderr)', async () => {
+      const result = await covgate([
+        'run',
+        '--json',
+        '--repo',
+        'api',
+        '--branch',
+        'main',
+        '--',
+        C8,
+        '--reporter=lcov',
+        process.execPath,
+        '--test',
+        'test/',
+      ]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain('# pass 2');
+      const verdict = JSON.parse(result.stdout);
+      expect(verdict).toMatchObject({
+        outcome: 'pass',
+        repo: 'api',
+        branch: 'main',
+        base_branch: 'main',
+        coverage: 57.69,
+        baseline: 57.69,
+        delta: '0.00',
+        covered_lines: 15,
+        coverable_lines: 26,
+        files: 1,
+        reports: [{ path: 'coverage/lcov.info', format: 'lcov' }],
+        exit_code: 0,
+      });
+      expect(verdict.execution_id).toMatch(/^exe_/);
+    });
+
+    it('exits 3 when the service cannot be reached, without posting or a stack trace', async () => {
+      const result = await covgate(
+        ['report', '--repo', 'web', '--branch', 'main', '--report', 'coverage/lcov.info'],
+        {
+          env: { COVGATE_URL: 'http://127.0.0.1:9' },
+        },
+      );
+      expect(result.code).toBe(3);
+      expect(result.stderr).toMatch(
+        /^covgate: .*\ncovgate: cannot reach the covgate service at http:\/\/127\.0\.0\.1:9 \(.*\); check --url \/ COVGATE_URL\n$/,
+      );
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    });
+
+    it('exits 3 when the service refuses the token, and never prints the token', async () => {
+      const wrong = `cvg_${'0'.repeat(40)}`;
+      const result = await covgate(
+        ['report', '--repo', 'web', '--branch', 'main', '--report', 'coverage/lcov.info'],
+        { env: { COVGATE_TOKEN: wrong } },
+      );
+      expect(result.code).toBe(3);
+      expect(result.stderr).toContain(
+        'covgate: the service refused the credential (401 invalid token',
+      );
+      expect(result.stdout + result.stderr).not.toContain(wrong);
+    });
+
+    it('exits 2 naming a malformed report, with no stack trace', async () => {
+      await writeFile(join(workDir, 'broken.info'), 'SF:a.js\nDA:1,1\n<html>\nend_of_record\n');
+      const result = await covgate(
+        ['report', '--repo', 'web', '--branch', 'main', '--report', '../broken.info'],
+        { cwd: join(workDir, 'data') },
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe('covgate: ../broken.info: line 3: not an lcov entry\n');
+      expect(result.stdout).toBe('');
+    });
+
+    it('exits 2 on a usage error before running anything', async () => {
+      const noToken = await covgate(
+        ['run', '--repo', 'web', '--branch', 'main', '--', process.execPath, '-e', '0'],
+        { env: { COVGATE_TOKEN: '' } },
+      );
+      expect(noToken.code).toBe(2);
+      expect(noToken.stderr).toBe(
+        'covgate: no API token: set COVGATE_TOKEN (or COVGATE_TOKEN_FILE to a file holding it), e.g. from your CI secrets\n',
+      );
+      const forbidden = await covgate([
+        'run',
+        '--pass-env',
+        'DATABASE_URL',
+        '--repo',
+        'web',
+        '--branch',
+        'main',
+        '--',
+        process.execPath,
+        '-e',
+        '0',
+      ]);
+      expect(forbidden.code).toBe(2);
+      expect(forbidden.stderr).toBe(
+        'covgate: --pass-env DATABASE_URL: this variable is never passed to the test command\n',
+      );
+      const badFormat = await covgate(['report', '--format', 'xml']);
+      expect(badFormat.code).toBe(2);
+      expect(badFormat.stderr).toContain(
+        "covgate: error: option '--format <format>' argument 'xml' is invalid.",
+      );
+    });
+
+    it('validates the token, logs in, manages tokens and waits for a first run', async () => {
+      const validated = await covgate(['validate']);
+      expect(validated.code).toBe(0);
+      expect(validated.stdout).toMatch(
+        /^valid: token [0-9a-f]{32} of organisation acme, scopes execute\n$/,
+      );
+
+      const configDir = join(workDir, 'config');
+      const env = { COVGATE_CONFIG_DIR: configDir, COVGATE_TOKEN: '' };
+      const loginRun = run(
+        'sh',
+        ['-c', `printf '%s\\n' "$S" | "${process.execPath}" "${bin}" login`],
+        {
+          cwd: workDir,
+          env: { ...baseEnv(), ...env, COVGATE_URL: server.url, S: session },
+        },
+      );
+      const loggedIn = await loginRun;
+      expect(loggedIn.code, loggedIn.stderr).toBe(0);
+      expect(loggedIn.stderr).toMatch(
+        /^covgate: logged in to http:\/\/127\.0\.0\.1:\d+ for organisation acme until \S+Z; stored in .*config\.json\n$/,
+      );
+      const file = join(configDir, 'config.json');
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ url: server.url, session });
+
+      // From here on the stored login is the credential, and its URL the service's.
+      const people = (args: string[]) => covgate(args, { env: { ...env, COVGATE_URL: '' } });
+      const created = await people(['tokens', 'create', 'laptop']);
+      expect(created.code, created.stderr).toBe(0);
+      expect(created.stdout).toMatch(/^cvg_[0-9a-f]{40}\n$/);
+      const listed = await people(['tokens', 'list', '--json']);
+      const tokens = JSON.parse(listed.stdout).tokens as {
+        id: string;
+        name: string;
+        status: string;
+      }[];
+      const laptop = tokens.find((t) => t.name === 'laptop');
+      expect(laptop?.status).toBe('active');
+      const rotated = await people([
+        'tokens',
+        'rotate',
+        laptop?.id as string,
+        '--grace',
+        '0',
+        '--json',
+      ]);
+      expect(JSON.parse(rotated.stdout)).toMatchObject({
+        old_token_id: laptop?.id,
+        old_token_status: 'revoked',
+      });
+      const newId = JSON.parse(rotated.stdout).id as string;
+      const revoked = await people(['tokens', 'revoke', newId]);
+      expect([revoked.code, revoked.stderr]).toEqual([0, `covgate: token ${newId} revoked\n`]);
+      const table = await people(['tokens', 'list']);
+      expect(table.stdout.split('\n')[0]).toMatch(
+        /^ID {32}NAME +STATUS +SCOPES +CREATED +LAST USED$/,
+      );
+      expect(table.stdout).toMatch(
+        new RegExp(`\\n${newId}  laptop +revoked +execute +\\S+Z +never\\n`),
+      );
+
+      // `api` has one record (the --json run): the poll finds it at once.
+      const waited = await covgate(['wait', '--repo', 'api']);
+      expect([waited.code, waited.stdout]).toEqual([
+        0,
+        'pass api@main: coverage 57.69%, delta 0.00\n',
+      ]);
+      expect(waited.stderr).toBe('covgate: waiting for the first run of acme/api (every 5 s)\n');
+    });
+  },
+);

@@ -1,0 +1,256 @@
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { detectFormat } from '../src/reports/detect.js';
+import { mergeReports, percentOf } from '../src/reports/merge.js';
+import { parseReport, readReport } from '../src/reports/read-report.js';
+import { ReportError } from '../src/reports/types.js';
+import { runC8, writeSampleProject } from './support.js';
+
+const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
+
+describe('reports made by c8 (istanbul reporters) in this test', () => {
+  let dir: string;
+  let total: { lines: { total: number; covered: number; pct: number } };
+
+  beforeAll(async () => {
+    dir = await writeSampleProject({ coverClassify: true });
+    await runC8(dir);
+    const summary = JSON.parse(
+      await readFile(join(dir, 'coverage', 'coverage-summary.json'), 'utf8'),
+    );
+    total = summary.total;
+  }, 60_000);
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it.each([
+    ['lcov.info', 'lcov'],
+    ['cobertura-coverage.xml', 'cobertura'],
+    ['clover.xml', 'clover'],
+    ['coverage-summary.json', 'istanbul'],
+    ['coverage-final.json', 'istanbul'],
+  ])('reads %s as %s with the lines c8 counted', async (file, format) => {
+    const report = await readReport(join(dir, 'coverage', file));
+    expect(report.format).toBe(format);
+    const summary = mergeReports([report]);
+    // c8's own summary of the same run; the sample leaves lines uncovered, so this is no 100%.
+    expect(total.lines.covered).toBeLessThan(total.lines.total);
+    expect([summary.covered, summary.coverable]).toEqual([total.lines.covered, total.lines.total]);
+    expect(summary.percent).toBe(percentOf(total.lines.covered, total.lines.total));
+    // istanbul truncates to two decimals, covgate rounds half away from zero like the API.
+    expect(Math.abs(summary.percent - total.lines.pct)).toBeLessThan(0.01 + 1e-9);
+  });
+
+  it('merges reports of one run that name the file alike into the same lines', async () => {
+    const read = (f: string) => readReport(join(dir, 'coverage', f));
+    // lcov and Cobertura name the file relative to the project, Clover and JSON absolutely.
+    for (const pair of [
+      ['lcov.info', 'cobertura-coverage.xml'],
+      ['clover.xml', 'coverage-final.json'],
+    ]) {
+      const merged = mergeReports(await Promise.all(pair.map(read)));
+      expect([merged.covered, merged.coverable, merged.files]).toEqual([
+        total.lines.covered,
+        total.lines.total,
+        1,
+      ]);
+    }
+  });
+});
+
+describe('reports made by the real tools (fixtures, see fixtures/README.md)', () => {
+  it('reads the Go cover profile as go test -cover: 8 of 14 statements, 57.1%', async () => {
+    const report = await readReport(join(fixtures, 'go', 'coverage.out'));
+    expect(report.format).toBe('go');
+    expect(mergeReports([report])).toEqual({ covered: 8, coverable: 14, percent: 57.14, files: 1 });
+  });
+
+  it('reads coverage.py JSON as coverage report: 15 of 22 statements, 68.18%', async () => {
+    const report = await readReport(join(fixtures, 'coverage-py', 'coverage.json'));
+    expect(report.format).toBe('coverage-py');
+    const doc = JSON.parse(await readFile(join(fixtures, 'coverage-py', 'coverage.json'), 'utf8'));
+    expect([doc.totals.covered_lines, doc.totals.num_statements]).toEqual([15, 22]);
+    expect(mergeReports([report])).toEqual({
+      covered: 15,
+      coverable: 22,
+      percent: 68.18,
+      files: 2,
+    });
+  });
+
+  it('reads a coverage.py --branch report by its lines (68.18), not its branch-weighted 66.67', async () => {
+    const path = join(fixtures, 'coverage-py', 'coverage-branch.json');
+    const doc = JSON.parse(await readFile(path, 'utf8'));
+    expect(doc.totals.percent_covered).toBeCloseTo(66.67, 2);
+    expect(mergeReports([await readReport(path)]).percent).toBe(68.18);
+  });
+
+  it("reads JaCoCo XML as JaCoCo's LINE counter: 8 of 14 lines, 57.14%", async () => {
+    const path = join(fixtures, 'jacoco', 'jacoco.xml');
+    const text = await readFile(path, 'utf8');
+    const counters = [...text.matchAll(/<counter type="LINE" missed="(\d+)" covered="(\d+)"\/>/g)];
+    const [, missed, covered] = counters.at(-1) as RegExpMatchArray;
+    expect([Number(covered), Number(missed)]).toEqual([8, 6]);
+    const report = await readReport(path);
+    expect(report.format).toBe('jacoco');
+    expect(report.files.map((f) => f.path)).toEqual(['example/shapes/Shapes.java']);
+    expect(mergeReports([report])).toEqual({ covered: 8, coverable: 14, percent: 57.14, files: 1 });
+  });
+});
+
+describe('malformed, empty and unknown reports', () => {
+  const bad: [string, string, string][] = [
+    ['empty', '', 'the file is empty'],
+    ['blank', '  \n\n', 'the file is empty'],
+    [
+      'unknown',
+      'hello world\n',
+      'not a coverage report covgate knows (lcov, Cobertura, Clover, JaCoCo, Istanbul JSON, Go cover profile, coverage.py JSON); name one with --format',
+    ],
+    [
+      'unknown JSON',
+      '{"a": 1}',
+      'not a coverage report covgate knows (lcov, Cobertura, Clover, JaCoCo, Istanbul JSON, Go cover profile, coverage.py JSON); name one with --format',
+    ],
+    ['lcov DA outside a record', 'TN:\nDA:1,1\n', 'line 2: DA outside a record (no SF: before it)'],
+    [
+      'lcov DA without a count',
+      'SF:a.js\nDA:1\nend_of_record\n',
+      'line 2: not a DA:<line>,<count> entry',
+    ],
+    ['lcov record never ended', 'SF:a.js\nDA:1,1\n', 'record of a.js has no end_of_record'],
+    ['lcov garbage line', 'SF:a.js\nDA:1,1\n<html>\nend_of_record\n', 'line 3: not an lcov entry'],
+    ['lcov without records', 'TN:\n', 'the lcov report lists no files'],
+    [
+      'truncated XML',
+      '<?xml version="1.0"?>\n<coverage line-rate="1"><packages>',
+      'not well-formed XML (line 1: Invalid \'[    "coverage",    "packages"]\' found.)',
+    ],
+    [
+      'Cobertura without packages',
+      '<coverage line-rate="1"></coverage>',
+      'the cobertura report lists no files',
+    ],
+    [
+      'Cobertura line without hits',
+      '<coverage><packages><package><classes><class filename="a.py"><lines><line number="1"/></lines></class></classes></package></packages></coverage>',
+      'a <line> hits is not a count: undefined',
+    ],
+    [
+      'unknown XML',
+      '<html><body/></html>',
+      'not a coverage report covgate knows (lcov, Cobertura, Clover, JaCoCo, Istanbul JSON, Go cover profile, coverage.py JSON); name one with --format',
+    ],
+    [
+      'Go profile with a bad block',
+      'mode: set\nmain.go:1.1,2.2 one 1\n',
+      'line 2: not "file:start,end statements count"',
+    ],
+    [
+      'Istanbul summary without lines',
+      '{"total":{"lines":{"total":1,"covered":1}},"a.js":{"statements":{}}}',
+      'the entry of a.js has no lines summary',
+    ],
+  ];
+
+  it.each(bad)('%s: says what is wrong', (_name, text, message) => {
+    expect(() => parseReport(text)).toThrow(message);
+  });
+
+  it('names the file the user gave when it is missing or malformed', async () => {
+    await expect(readReport('no/such/lcov.info')).rejects.toThrow(
+      new ReportError('no/such/lcov.info', 'no such file'),
+    );
+    await expect(readReport(fixtures)).rejects.toThrow(`${fixtures}: is a folder, not a report`);
+  });
+
+  it('reads a report as the --format given, and fails when it is another', () => {
+    const lcov = 'SF:a.js\nDA:1,1\nDA:2,0\nend_of_record\n';
+    expect(parseReport(lcov, 'lcov').format).toBe('lcov');
+    expect(() => parseReport(lcov, 'cobertura')).toThrow('not well-formed XML');
+    expect(() => parseReport(lcov, 'istanbul')).toThrow(/^not valid JSON/);
+  });
+});
+
+describe('format detection', () => {
+  it.each([
+    ['TN:\nSF:a.js\n', 'lcov'],
+    ['SF:a.js\nend_of_record\n', 'lcov'],
+    [
+      '\uFEFF<?xml version="1.0" ?>\n<!DOCTYPE coverage SYSTEM "x.dtd">\n<coverage line-rate="0.5">',
+      'cobertura',
+    ],
+    [
+      '<?xml version="1.0"?>\n<!-- c -->\n<coverage generated="1" clover="3.2.0">\n  <project timestamp="1">',
+      'clover',
+    ],
+    [
+      '<?xml version="1.0"?><!DOCTYPE report PUBLIC "-//JACOCO//DTD Report 1.1//EN" "report.dtd"><report name="x">',
+      'jacoco',
+    ],
+    ['mode: atomic\na.go:1.1,2.2 1 0\n', 'go'],
+    ['{"meta":{},"files":{},"totals":{}}', 'coverage-py'],
+    ['{"total":{"lines":{"total":0}}}', 'istanbul'],
+    ['{"/a.js":{"path":"/a.js","statementMap":{},"s":{}}}', 'istanbul'],
+  ])('%j is %s', (text, format) => {
+    expect(detectFormat(text)).toBe(format);
+  });
+});
+
+describe('line counting and merging', () => {
+  it('unites the lines of a file named twice, covered in either', () => {
+    const a = parseReport('SF:a.js\nDA:1,1\nDA:2,0\nDA:3,0\nend_of_record\n');
+    const b = parseReport(
+      'SF:a.js\nDA:2,5\nDA:4,0\nend_of_record\nSF:b.js\nDA:1,0\nend_of_record\n',
+    );
+    expect(mergeReports([a, b])).toEqual({ covered: 2, coverable: 5, percent: 40, files: 2 });
+  });
+
+  it('uses LF/LH of an lcov record without DA lines', () => {
+    const report = parseReport('SF:a.c\nLF:8\nLH:3\nend_of_record\n');
+    expect(mergeReports([report])).toEqual({ covered: 3, coverable: 8, percent: 37.5, files: 1 });
+  });
+
+  it('counts a Go block listed twice (-coverpkg) once, covered if either copy ran', () => {
+    const report = parseReport(
+      'mode: set\nx/a.go:1.1,3.2 2 0\nx/a.go:4.1,5.2 1 1\nmode: set\nx/a.go:1.1,3.2 2 1\n',
+    );
+    expect(mergeReports([report])).toEqual({ covered: 3, coverable: 3, percent: 100, files: 1 });
+  });
+
+  it('counts only the class-level lines of Cobertura, not their copies under methods', () => {
+    const xml = `<coverage><packages><package name="p"><classes><class name="A" filename="a.py">
+      <methods><method name="f"><lines><line number="1" hits="1"/></lines></method></methods>
+      <lines><line number="1" hits="1"/><line number="2" hits="0"/></lines></class>
+      <class name="A$Inner" filename="a.py"><lines><line number="3" hits="2"/></lines></class>
+      </classes></package></packages></coverage>`;
+    expect(mergeReports([parseReport(xml)])).toEqual({
+      covered: 2,
+      coverable: 3,
+      percent: 66.67,
+      files: 1,
+    });
+  });
+
+  it('counts Clover stmt and cond lines, not method declarations', () => {
+    const xml = `<coverage clover="4"><project><package name="p"><file name="A.php" path="/src/A.php">
+      <line num="3" type="method" name="f" count="1"/><line num="4" type="stmt" count="1"/>
+      <line num="5" type="cond" truecount="0" falsecount="1"/><line num="6" type="stmt" count="0"/>
+      </file></package></project></coverage>`;
+    expect(mergeReports([parseReport(xml)])).toEqual({
+      covered: 2,
+      coverable: 3,
+      percent: 66.67,
+      files: 1,
+    });
+  });
+
+  it('rounds half away from zero to two decimals, like the API', () => {
+    expect(percentOf(1, 800)).toBe(0.13);
+    expect(percentOf(2, 3)).toBe(66.67);
+    expect(percentOf(1, 3)).toBe(33.33);
+    expect(percentOf(7, 7)).toBe(100);
+    expect(percentOf(0, 0)).toBe(0);
+  });
+});

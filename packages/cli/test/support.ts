@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+/** The c8 binary installed with the package's dev dependencies. */
+export const C8 = fileURLToPath(new URL('../node_modules/.bin/c8', import.meta.url));
+
+/** A small project: a module and a `node --test` suite that covers part of it. */
+export async function writeSampleProject(options: { coverClassify: boolean }): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'covgate-cli-'));
+  await mkdir(join(dir, 'src'));
+  await mkdir(join(dir, 'test'));
+  await writeFile(
+    join(dir, 'src', 'shapes.mjs'),
+    `export function area(w, h) {
+  if (w < 0 || h < 0) {
+    throw new Error('negative side');
+  }
+  return w * h;
+}
+
+export function classify(a, b, c) {
+  if (a === b && b === c) {
+    return 'equilateral';
+  }
+  if (a === b || b === c || a === c) {
+    return 'isosceles';
+  }
+  if (a + b <= c || a + c <= b || b + c <= a) {
+    return 'impossible';
+  }
+  return 'scalene';
+}
+
+export function perimeter(w, h) {
+  let total = 0;
+  total += 2 * w;
+  total += 2 * h;
+  return total;
+}
+`,
+  );
+  await writeFile(
+    join(dir, 'test', 'shapes.test.mjs'),
+    `import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { area, classify } from '../src/shapes.mjs';
+
+test('area', () => assert.equal(area(3, 4), 12));
+${options.coverClassify ? "test('classify', () => { assert.equal(classify(2, 2, 2), 'equilateral'); assert.equal(classify(3, 4, 5), 'scalene'); });" : ''}
+// The end-to-end tests read which variables the test command saw.
+if (process.env.COVGATE_ENV_DUMP) writeFileSync(process.env.COVGATE_ENV_DUMP, Object.keys(process.env).sort().join('\\n'));
+`,
+  );
+  return dir;
+}
+
+/** Runs c8 with every reporter covgate reads over `node --test` in `dir`. */
+export async function runC8(dir: string): Promise<void> {
+  await promisify(execFile)(
+    C8,
+    [
+      '--reporter=lcov',
+      '--reporter=cobertura',
+      '--reporter=clover',
+      '--reporter=json-summary',
+      '--reporter=json',
+      '--reports-dir=coverage',
+      process.execPath,
+      '--test',
+      'test/',
+    ],
+    { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME } },
+  );
+}

@@ -1,0 +1,300 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { detectContext, repoFromRemote } from '../src/ci.js';
+import { pollFirstExecution } from '../src/commands/wait.js';
+import { configDir, readApiToken, readConfig, writeConfig } from '../src/credentials.js';
+import { colourEnabled, paintFor } from '../src/io.js';
+import { testCommandEnv } from '../src/runner.js';
+import { baselineOf, exitCodeOf, stepSummary, type Verdict, verdictLine } from '../src/verdict.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'covgate-cli-unit-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const noGit = () => undefined;
+
+describe('CI detection', () => {
+  it('reads a GitHub Actions pull request: head branch, base branch, commit, repo from the slug', async () => {
+    const event = join(dir, 'event.json');
+    await writeFile(
+      event,
+      JSON.stringify({ pull_request: { number: 42, base: { ref: 'refs/heads/develop' } } }),
+    );
+    const context = detectContext(
+      {
+        GITHUB_ACTIONS: 'true',
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: event,
+        GITHUB_REF: 'refs/pull/42/merge',
+        GITHUB_HEAD_REF: 'feature/login',
+        GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
+        GITHUB_REPOSITORY: 'acme/web',
+      },
+      dir,
+      noGit,
+    );
+    expect(context).toEqual({
+      service: 'github',
+      repo: 'web',
+      branch: 'feature/login',
+      baseBranch: 'develop',
+      pullRequest: '42',
+      commit: '0123456789abcdef0123456789abcdef01234567',
+    });
+  });
+
+  it('reads a GitHub Actions push', () => {
+    const context = detectContext(
+      {
+        GITHUB_ACTIONS: 'true',
+        GITHUB_EVENT_NAME: 'push',
+        GITHUB_REF: 'refs/heads/main',
+        GITHUB_SHA: 'abcdef1',
+        GITHUB_REPOSITORY: 'acme/api',
+      },
+      dir,
+      noGit,
+    );
+    expect(context).toEqual({ service: 'github', repo: 'api', branch: 'main', commit: 'abcdef1' });
+  });
+
+  it('reads a GitLab merge request pipeline', () => {
+    const context = detectContext(
+      {
+        GITLAB_CI: 'true',
+        CI_COMMIT_SHA: 'fedcba9876543210',
+        CI_COMMIT_REF_NAME: 'feature/x',
+        CI_MERGE_REQUEST_ID: '7',
+        CI_MERGE_REQUEST_IID: '7',
+        CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main',
+        CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'feature/x',
+        CI_PROJECT_PATH: 'group/sub/project',
+      },
+      dir,
+      noGit,
+    );
+    expect(context).toMatchObject({
+      service: 'gitlab',
+      repo: 'project',
+      branch: 'feature/x',
+      baseBranch: 'main',
+      commit: 'fedcba9876543210',
+    });
+  });
+
+  it('falls back to the git checkout outside CI', () => {
+    const answers: Record<string, string> = {
+      'config --get remote.origin.url': 'git@github.com:acme/widgets.git',
+      'rev-parse HEAD': '1111111111111111111111111111111111111111',
+      'rev-parse --abbrev-ref HEAD': 'topic',
+    };
+    // env-ci runs git itself for branch and commit; covgate asks only for the repository.
+    const context = detectContext({}, dir, (args) => answers[args.join(' ')]);
+    expect(context.repo).toBe('widgets');
+  });
+
+  it.each([
+    ['git@github.com:acme/widgets.git', 'widgets'],
+    ['https://gitlab.com/group/sub/project.git', 'project'],
+    ['https://github.com/acme/widgets/', 'widgets'],
+    ['ssh://git@host:2222/acme/widgets', 'widgets'],
+  ])('names the repository of remote %s %s', (url, name) => {
+    expect(repoFromRemote(url)).toBe(name);
+  });
+});
+
+describe('the test command environment', () => {
+  const parent = {
+    PATH: '/usr/bin',
+    HOME: '/home/ci',
+    CI: 'true',
+    DATABASE_URL: 'mysql://secret',
+    SERVICE_TOKEN: 's',
+    SESSION_SECRET: 's',
+    REDIS_URL: 'redis://x',
+    PROVIDER_A_WEBHOOK_SECRET: 'a',
+    PROVIDER_B_WEBHOOK_SECRET: 'b',
+    COVGATE_TOKEN: 'cvg_x',
+    COVGATE_TOKEN_FILE: '/run/secret',
+    COVGATE_SESSION: 'cvgs_x',
+    MY_FIXTURE_DIR: '/data',
+    AWS_SECRET_ACCESS_KEY: 'k',
+  };
+
+  it('keeps the allowlist and the --pass-env names, never the secrets or covgate credentials', () => {
+    expect(testCommandEnv(parent, ['MY_FIXTURE_DIR'])).toEqual({
+      CI: 'true',
+      HOME: '/home/ci',
+      MY_FIXTURE_DIR: '/data',
+      PATH: '/usr/bin',
+    });
+    expect(testCommandEnv(parent, [])).toEqual({ CI: 'true', HOME: '/home/ci', PATH: '/usr/bin' });
+  });
+
+  it.each(['DATABASE_URL', 'service_token', 'COVGATE_TOKEN', 'COVGATE_SESSION', 'REDIS_URL'])(
+    'refuses --pass-env %s',
+    (name) => {
+      expect(() => testCommandEnv(parent, [name])).toThrow(
+        `--pass-env ${name}: this variable is never passed to the test command`,
+      );
+    },
+  );
+});
+
+const verdict: Verdict = {
+  outcome: 'warn',
+  repo: 'web',
+  branch: 'feature/a|b',
+  base_branch: 'main',
+  commit: '0123456789abcdef0123',
+  coverage: 83.5,
+  baseline: 84.25,
+  delta: '-0.75',
+  covered_lines: 167,
+  coverable_lines: 200,
+  files: 3,
+  reports: [{ path: 'coverage/lcov.info', format: 'lcov' }],
+  execution_id: 'exe_1',
+  created_at: '2026-11-22T19:00:00Z',
+  exit_code: 0,
+};
+
+describe('output', () => {
+  it('prints one verdict line, coloured only when asked', () => {
+    const plain = paintFor({ write: () => true, isTTY: false }, {});
+    expect(verdictLine(verdict, plain)).toBe(
+      'warn web@feature/a|b: coverage 83.50%, baseline 84.25% on main, delta -0.75',
+    );
+    const coloured = paintFor({ write: () => true, isTTY: true }, {});
+    expect(verdictLine(verdict, coloured)).toBe(
+      '\u001b[33m\u001b[1mwarn\u001b[22m\u001b[39m web@feature/a|b: coverage 83.50%, baseline 84.25% on main, delta -0.75',
+    );
+  });
+
+  it.each([
+    [true, {}, true],
+    [false, {}, false],
+    [true, { NO_COLOR: '1' }, false],
+    [true, { TERM: 'dumb' }, false],
+    [false, { FORCE_COLOR: '1' }, true],
+    [true, { FORCE_COLOR: '1', NO_COLOR: '1' }, false],
+  ])('colour on a TTY %s with %j: %s', (isTTY, env, expected) => {
+    expect(colourEnabled({ write: () => true, isTTY }, env)).toBe(expected);
+  });
+
+  it('writes a Markdown step summary whose table user-controlled names cannot break', () => {
+    expect(stepSummary(verdict)).toBe(
+      [
+        '### ⚠️ covgate: warn',
+        '',
+        '`web` on `feature/a b` at `0123456789ab`',
+        '',
+        '| coverage | baseline | delta | outcome | lines |',
+        '|---:|---:|---:|---|---:|',
+        '| 83.50% | 84.25% (`main`) | -0.75 | warn | 167 / 200 |',
+        '',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('exits 1 on fail, and on warn with --fail-on-warn', () => {
+    expect([
+      exitCodeOf('pass', true),
+      exitCodeOf('warn', false),
+      exitCodeOf('warn', true),
+      exitCodeOf('fail', false),
+    ]).toEqual([0, 0, 1, 1]);
+  });
+
+  it('derives the baseline from coverage and delta', () => {
+    expect([baselineOf(83.5, '-0.75'), baselineOf(90.1, '+0.10'), baselineOf(70, '0.00')]).toEqual([
+      84.25, 90, 70,
+    ]);
+  });
+});
+
+describe('credentials', () => {
+  it('reads the token from COVGATE_TOKEN, else from COVGATE_TOKEN_FILE, trimmed', async () => {
+    const file = join(dir, 'token');
+    await writeFile(file, 'cvg_fromfile\n');
+    expect(await readApiToken({ COVGATE_TOKEN: ' cvg_direct ', COVGATE_TOKEN_FILE: file })).toBe(
+      'cvg_direct',
+    );
+    expect(await readApiToken({ COVGATE_TOKEN_FILE: file })).toBe('cvg_fromfile');
+    await expect(readApiToken({ COVGATE_TOKEN_FILE: join(dir, 'none') })).rejects.toThrow(
+      `COVGATE_TOKEN_FILE ${join(dir, 'none')}: cannot be read (ENOENT)`,
+    );
+  });
+
+  it('puts the config in the platform config folder', () => {
+    expect(configDir({ HOME: '/h' }, 'linux')).toBe('/h/.config/covgate');
+    expect(configDir({ HOME: '/h', XDG_CONFIG_HOME: '/x' }, 'linux')).toBe('/x/covgate');
+    expect(configDir({ HOME: '/h' }, 'darwin')).toBe('/h/Library/Preferences/covgate');
+    expect(configDir({ HOME: '/h', COVGATE_CONFIG_DIR: '/c' }, 'linux')).toBe('/c');
+  });
+
+  it('writes the config readable by its owner only, even over a wider existing file', async () => {
+    const env = { COVGATE_CONFIG_DIR: join(dir, 'cfg') };
+    const file = await writeConfig(env, { url: 'http://a', session: 'cvgs_1' });
+    const { chmod } = await import('node:fs/promises');
+    await chmod(file, 0o644);
+    await writeConfig(env, { url: 'http://b', session: 'cvgs_2' });
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(join(dir, 'cfg'))).mode & 0o777).toBe(0o700);
+    expect(await readConfig(env)).toEqual({ url: 'http://b', session: 'cvgs_2' });
+    expect(await readFile(file, 'utf8')).toBe(
+      '{\n  "url": "http://b",\n  "session": "cvgs_2"\n}\n',
+    );
+  });
+});
+
+describe('the onboarding poll', () => {
+  const empty = { executions: [], total: 0 };
+  const record = {
+    id: 'exe_1',
+    repo: 'web',
+    branch: 'main',
+    outcome: 'pass' as const,
+    delta: '0.00',
+    coverage: 80,
+    commit: null,
+    created_at: '2026-11-22T19:00:00Z',
+  };
+
+  it('polls every interval until total > 0 and returns the first record', async () => {
+    let clock = 0;
+    const sleeps: number[] = [];
+    const answers = [empty, empty, { executions: [record], total: 1 }];
+    const first = await pollFirstExecution({
+      list: async () => answers.shift() as typeof empty,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        clock += ms;
+      },
+      now: () => clock,
+    });
+    expect(first).toEqual(record);
+    expect(sleeps).toEqual([5000, 5000]);
+  });
+
+  it('gives up after 10 minutes: 121 polls at 0, 5, ... 600 s', async () => {
+    let clock = 0;
+    let polls = 0;
+    const first = await pollFirstExecution({
+      list: async () => {
+        polls++;
+        return empty;
+      },
+      sleep: async (ms) => {
+        clock += ms;
+      },
+      now: () => clock,
+    });
+    expect([first, polls, clock]).toEqual([undefined, 121, 600_000]);
+  });
+});

@@ -1,0 +1,258 @@
+import createClient, { type Client } from 'openapi-fetch';
+import { CovgateApiError } from './errors.js';
+import type { paths } from './generated/openapi.js';
+import {
+  abortableSleep,
+  backoffDelayMs,
+  isIdempotentRequest,
+  parseRetryAfterSeconds,
+  type ResolvedRetryOptions,
+  type RetryOptions,
+  resolveRetryOptions,
+} from './retry.js';
+import { createRetryingFetch, type RetryEvent } from './retrying-fetch.js';
+import type {
+  BadgeParams,
+  CreatedOrganisation,
+  CreatedSession,
+  CreatedToken,
+  CreateOrganisationInput,
+  CreateSessionInput,
+  CreateTokenInput,
+  CurrentSession,
+  Execution,
+  ExecutionInput,
+  ExecutionList,
+  Health,
+  ListExecutionsQuery,
+  ListRepositoriesQuery,
+  Ready,
+  RepositoryList,
+  RotatedToken,
+  RotateTokenInput,
+  Token,
+  TokenList,
+  UpdateTokenInput,
+  ValidatedToken,
+  ValidateTokenInput,
+} from './types.js';
+
+/** Options of {@link createCovgateClient}. */
+export interface CovgateClientOptions {
+  /** Where the API is, e.g. `http://localhost:8080` or `https://example.com/covgate/` (a trailing slash is fine). */
+  baseUrl: string;
+  /** An API token (`cvg_...`), a session token (`cvgs_...`) or the service token; sent as `Authorization: Bearer <token>`. */
+  token?: string;
+  /** The fetch to use; default `globalThis.fetch`. It is called with one `Request`. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** `credentials` of every request; `'same-origin'` or `'include'` for cookie sessions in a browser. */
+  credentials?: RequestCredentials;
+  /** Extra headers on every request. */
+  headers?: Record<string, string>;
+  /** Retry policy; see {@link RetryOptions}. */
+  retry?: RetryOptions;
+  /** `User-Agent` of every request in Node; ignored in browsers. */
+  userAgent?: string;
+  /** Called before each retry (for progress messages); see {@link RetryEvent}. */
+  onRetry?: (event: RetryEvent) => void;
+  /** How the client waits between attempts; default a timer that the call's `signal` interrupts. For tests. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Source of the back-off jitter, a number in [0, 1); default `Math.random`. For tests. */
+  random?: () => number;
+}
+
+/** Per-call options every method takes. */
+export interface CallOptions {
+  /** Aborts the call, including a wait between retries; the call then rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** The typed client of the covgate API; every method is named after the `operationId` of its route. */
+export interface CovgateClient {
+  /** `GET /health`: liveness, no authentication. */
+  getHealth(options?: CallOptions): Promise<Health>;
+  /** `GET /health/ready`: readiness of the store (and Redis); `503 not ready` throws a {@link CovgateApiError}. */
+  getReadiness(options?: CallOptions): Promise<Ready>;
+  /** `POST /v1/auth/validate`: validates the client's API token, or `body.token` when given. */
+  validateToken(args?: { body?: ValidateTokenInput } & CallOptions): Promise<ValidatedToken>;
+  /**
+   * `GET /v1/executions`: a page of a repository's runs, newest first. Pass `cursor: ''` to
+   * get `next_cursor`, then the previous page's `next_cursor` until it is `null`.
+   */
+  listExecutions(args: ListExecutionsQuery & CallOptions): Promise<ExecutionList>;
+  /**
+   * `POST /v1/executions`: records a run and returns it with the gate's outcome. Sends an
+   * `Idempotency-Key` (`idempotencyKey`, or a new UUID) that stays the same across the
+   * client's retries, so this call is retried on `5xx` and network errors.
+   */
+  createExecution(
+    args: { body: ExecutionInput; idempotencyKey?: string } & CallOptions,
+  ): Promise<Execution>;
+  /** `POST /v1/organisations`: needs the service token. */
+  createOrganisation(
+    args: { body: CreateOrganisationInput } & CallOptions,
+  ): Promise<CreatedOrganisation>;
+  /** `GET /v1/repos`: the organisation's repositories, most recently active first. */
+  listRepositories(args: ListRepositoriesQuery & CallOptions): Promise<RepositoryList>;
+  /** `GET /v1/session`: the session presented (Bearer session token or cookie). */
+  getCurrentSession(options?: CallOptions): Promise<CurrentSession>;
+  /** `POST /v1/sessions/create`: needs the service token; returns the one-time session token. */
+  createSession(args: { body: CreateSessionInput } & CallOptions): Promise<CreatedSession>;
+  /** `DELETE /v1/sessions/{session_id}`: logs out (the session's own credential or the service token). */
+  deleteSession(args: { session_id: string } & CallOptions): Promise<void>;
+  /** `GET /v1/tokens`: the organisation's API tokens (sessions only). */
+  listTokens(options?: CallOptions): Promise<TokenList>;
+  /** `POST /v1/tokens`: a new API token; `secret` is in this answer only. */
+  createToken(args: { body: CreateTokenInput } & CallOptions): Promise<CreatedToken>;
+  /** `GET /v1/tokens/{id}`: one API token. */
+  getToken(args: { id: string } & CallOptions): Promise<Token>;
+  /** `PATCH /v1/tokens/{id}`: renames a token or changes its scopes. */
+  updateToken(args: { id: string; body: UpdateTokenInput } & CallOptions): Promise<Token>;
+  /** `DELETE /v1/tokens/{id}`: revokes a token (again is fine). */
+  revokeToken(args: { id: string } & CallOptions): Promise<void>;
+  /** `POST /v1/tokens/{id}/rotate`: a new secret; the old one lives on for the grace period. */
+  rotateToken(args: { id: string; body?: RotateTokenInput } & CallOptions): Promise<RotatedToken>;
+  /** `GET /v1/badge/{org}/{repo}`: the SVG badge as text. */
+  getBadge(args: BadgeParams & CallOptions): Promise<string>;
+  /** The absolute URL of a badge, for an `<img src>` or a README; makes no request. */
+  badgeUrl(args: BadgeParams): string;
+  /** The underlying openapi-fetch client (same base URL, headers and retries, but it does not throw on error statuses). */
+  readonly raw: Client<paths>;
+}
+
+type Outcome<T> = { data?: T; error?: unknown; response: Response };
+
+/**
+ * Creates a typed client of the covgate API.
+ *
+ * @example
+ * ```ts
+ * const client = createCovgateClient({ baseUrl: 'http://localhost:8080', token: process.env.COVGATE_TOKEN });
+ * const run = await client.createExecution({ body: { repo: 'web', branch: 'main', coverage: 84.13 } });
+ * console.log(run.outcome, run.delta);
+ * ```
+ */
+export function createCovgateClient(options: CovgateClientOptions): CovgateClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const retry: ResolvedRetryOptions = resolveRetryOptions(options.retry);
+  const random = options.random ?? Math.random;
+  const sleep = options.sleep ?? abortableSleep;
+  const now = () => Date.now();
+  const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`;
+  if (options.userAgent !== undefined && typeof document === 'undefined') {
+    headers['User-Agent'] = options.userAgent;
+  }
+
+  const fetchWithRetries = createRetryingFetch({
+    fetch: baseFetch,
+    retry,
+    sleep,
+    now,
+    isRetryable: isIdempotentRequest,
+    delayFor: (attempt) => backoffDelayMs(attempt, retry, random),
+    parseRetryAfter: (value) => parseRetryAfterSeconds(value, now()),
+    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+  });
+
+  const raw = createClient<paths>({
+    baseUrl,
+    fetch: fetchWithRetries,
+    headers,
+    ...(options.credentials ? { credentials: options.credentials } : {}),
+  });
+
+  async function unwrap<T>(call: Promise<Outcome<T>>): Promise<T> {
+    const { data, error, response } = await call;
+    if (!response.ok) throw apiError(response, error, now());
+    return data as T;
+  }
+
+  function badgeUrl({ org, repo, ...query }: BadgeParams): string {
+    const search = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined) search.set(key, String(value));
+    }
+    const qs = search.toString();
+    return `${baseUrl}/v1/badge/${encodeURIComponent(org)}/${encodeURIComponent(repo)}${qs ? `?${qs}` : ''}`;
+  }
+
+  return {
+    raw,
+    badgeUrl,
+    getHealth: (o = {}) => unwrap(raw.GET('/health', { signal: o.signal })),
+    getReadiness: (o = {}) => unwrap(raw.GET('/health/ready', { signal: o.signal })),
+    validateToken: ({ body, signal } = {}) =>
+      unwrap(raw.POST('/v1/auth/validate', { ...(body ? { body } : {}), signal })),
+    listExecutions: ({ signal, ...query }) =>
+      unwrap(raw.GET('/v1/executions', { params: { query }, signal })),
+    createExecution: ({ body, idempotencyKey, signal }) =>
+      unwrap(
+        raw.POST('/v1/executions', {
+          body,
+          headers: { 'Idempotency-Key': idempotencyKey ?? randomUUID() },
+          signal,
+        }),
+      ),
+    createOrganisation: ({ body, signal }) =>
+      unwrap(raw.POST('/v1/organisations', { body, signal })),
+    listRepositories: ({ signal, ...query }) =>
+      unwrap(raw.GET('/v1/repos', { params: { query }, signal })),
+    getCurrentSession: (o = {}) => unwrap(raw.GET('/v1/session', { signal: o.signal })),
+    createSession: ({ body, signal }) => unwrap(raw.POST('/v1/sessions/create', { body, signal })),
+    deleteSession: ({ session_id, signal }) =>
+      unwrap(raw.DELETE('/v1/sessions/{session_id}', { params: { path: { session_id } }, signal })),
+    listTokens: (o = {}) => unwrap(raw.GET('/v1/tokens', { signal: o.signal })),
+    createToken: ({ body, signal }) => unwrap(raw.POST('/v1/tokens', { body, signal })),
+    getToken: ({ id, signal }) =>
+      unwrap(raw.GET('/v1/tokens/{id}', { params: { path: { id } }, signal })),
+    updateToken: ({ id, body, signal }) =>
+      unwrap(raw.PATCH('/v1/tokens/{id}', { params: { path: { id } }, body, signal })),
+    revokeToken: ({ id, signal }) =>
+      unwrap(raw.DELETE('/v1/tokens/{id}', { params: { path: { id } }, signal })),
+    rotateToken: ({ id, body, signal }) =>
+      unwrap(
+        raw.POST('/v1/tokens/{id}/rotate', {
+          params: { path: { id } },
+          ...(body ? { body } : {}),
+          signal,
+        }),
+      ),
+    getBadge: ({ org, repo, signal, ...query }) =>
+      unwrap(
+        raw.GET('/v1/badge/{org}/{repo}', {
+          params: { path: { org, repo }, query },
+          parseAs: 'text',
+          signal,
+        }),
+      ) as Promise<string>,
+  };
+}
+
+/** Builds the error of a non-2xx answer from its parsed body. */
+function apiError(response: Response, body: unknown, now: number): CovgateApiError {
+  const message =
+    typeof body === 'object' &&
+    body !== null &&
+    typeof (body as { error?: unknown }).error === 'string'
+      ? (body as { error: string }).error
+      : `HTTP ${response.status}`;
+  return new CovgateApiError({
+    status: response.status,
+    error: message,
+    requestId: response.headers.get('X-Request-ID'),
+    retryAfterSeconds: parseRetryAfterSeconds(response.headers.get('Retry-After'), now),
+  });
+}
+
+/** A UUID v4; `crypto.randomUUID` is missing in browsers outside secure contexts, so fall back to `getRandomValues`. */
+function randomUUID(): string {
+  if (typeof globalThis.crypto?.randomUUID === 'function') return globalThis.crypto.randomUUID();
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,58 @@
+import type { components, operations } from './generated/openapi.js';
+
+type Schemas = components['schemas'];
+
+/** Liveness answer of `GET /health`. */
+export type Health = Schemas['Health'];
+/** Readiness answer of `GET /health/ready`. */
+export type Ready = Schemas['Ready'];
+/** A coverage-gate run as the API returns it. */
+export type Execution = Schemas['Execution'];
+/** Body of `POST /v1/executions`. */
+export type ExecutionInput = Schemas['ExecutionInput'];
+/** A page of `GET /v1/executions`. */
+export type ExecutionList = Schemas['ExecutionList'];
+/** The gate's verdict of a run. */
+export type Outcome = Schemas['Outcome'];
+/** One repository of `GET /v1/repos`. */
+export type Repository = Schemas['Repository'];
+/** Answer of `GET /v1/repos`. */
+export type RepositoryList = Schemas['RepositoryList'];
+/** Body of `POST /v1/organisations`. */
+export type CreateOrganisationInput = Schemas['CreateOrganisationInput'];
+/** Answer of `POST /v1/organisations`. */
+export type CreatedOrganisation = Schemas['CreatedOrganisation'];
+/** Answer of `GET /v1/session`. */
+export type CurrentSession = Schemas['CurrentSession'];
+/** Body of `POST /v1/sessions/create`. */
+export type CreateSessionInput = Schemas['CreateSessionInput'];
+/** Answer of `POST /v1/sessions/create`, with the one-time session token. */
+export type CreatedSession = Schemas['CreatedSession'];
+/** Body of `POST /v1/auth/validate`. */
+export type ValidateTokenInput = Schemas['ValidateTokenInput'];
+/** Answer of `POST /v1/auth/validate`. */
+export type ValidatedToken = Schemas['ValidatedToken'];
+/** An API token as listed (never its secret). */
+export type Token = Schemas['Token'];
+/** Answer of `GET /v1/tokens`. */
+export type TokenList = Schemas['TokenList'];
+/** Body of `POST /v1/tokens`. */
+export type CreateTokenInput = Schemas['CreateTokenInput'];
+/** Answer of `POST /v1/tokens`, with the one-time secret. */
+export type CreatedToken = Schemas['CreatedToken'];
+/** Body of `PATCH /v1/tokens/{id}`. */
+export type UpdateTokenInput = Schemas['UpdateTokenInput'];
+/** Body of `POST /v1/tokens/{id}/rotate`. */
+export type RotateTokenInput = Schemas['RotateTokenInput'];
+/** Answer of `POST /v1/tokens/{id}/rotate`, with the new one-time secret. */
+export type RotatedToken = Schemas['RotatedToken'];
+
+/** Query parameters of `GET /v1/executions`. */
+export type ListExecutionsQuery = NonNullable<operations['listExecutions']['parameters']['query']>;
+/** Query parameters of `GET /v1/repos`. */
+export type ListRepositoriesQuery = NonNullable<
+  operations['listRepositories']['parameters']['query']
+>;
+/** Path and query parameters of `GET /v1/badge/{org}/{repo}`. */
+export type BadgeParams = NonNullable<operations['getBadge']['parameters']['path']> &
+  NonNullable<operations['getBadge']['parameters']['query']>;

@@ -1,0 +1,49 @@
+/** One request as the injected fetch saw it. */
+export interface Seen {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  credentials: RequestCredentials;
+}
+
+/** A fetch that answers from a script (a Response, or an error to throw) and records every request. */
+export function scriptedFetch(script: Array<Response | Error | (() => Response)>) {
+  const seen: Seen[] = [];
+  let next = 0;
+  const fetch = async (request: Request): Promise<Response> => {
+    seen.push({
+      method: request.method,
+      url: request.url,
+      headers: Object.fromEntries(request.headers),
+      body: await request.text(),
+      credentials: request.credentials,
+    });
+    const step = script[next++];
+    if (step === undefined) throw new Error(`unexpected request ${next}`);
+    if (step instanceof Error) throw step;
+    return typeof step === 'function' ? step() : step;
+  };
+  return { fetch, seen };
+}
+
+/** A JSON answer with the API's headers. */
+export function json(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
+  });
+}
+
+/** A sleep that only records the delays it was asked for. */
+export function recordingSleep() {
+  const delays: number[] = [];
+  const sleep = async (ms: number) => {
+    delays.push(ms);
+  };
+  return { sleep, delays };
+}

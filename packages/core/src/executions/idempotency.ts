@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+
+/** The request header that makes an ingest idempotent. */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/** The response header that marks an answer as the replay of an earlier one. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/** How long a key is remembered after the ingest that stored it: 24 h. */
+export const IDEMPOTENCY_KEY_LIFETIME_SECONDS = 86_400;
+
+/** 1-255 visible ASCII characters (`!` to `~`): no space, no control, nothing beyond ASCII. */
+const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * Whether a header value is a usable idempotency key. Two `Idempotency-Key` headers reach
+ * the server joined by `, `, whose space makes them refused too.
+ */
+export function isValidIdempotencyKey(value: string): boolean {
+  return KEY_SHAPE.test(value);
+}
+
+/** The ingest as the server understands it: what makes two requests the same request. */
+export interface CanonicalIngest {
+  orgId: string;
+  repo: string;
+  branch: string;
+  coverage: number;
+  baseBranch: string;
+  commit: string | null;
+  warnThreshold: number;
+  failThreshold: number;
+}
+
+/**
+ * Hex SHA-256 of an ingest after validation and defaults: key order, white space, the
+ * spelling of a number (`84.1`, `84.10`), a default left out or spelt out, the commit's
+ * letter case and the `org` field (the organisation comes from the credential) make no
+ * difference; any change of meaning does.
+ */
+export function ingestDigest(ingest: CanonicalIngest): string {
+  const canonical = JSON.stringify([
+    'covgate.ingest.v1',
+    ingest.orgId,
+    ingest.repo,
+    ingest.branch,
+    ingest.coverage,
+    ingest.baseBranch,
+    ingest.commit,
+    ingest.warnThreshold,
+    ingest.failThreshold,
+  ]);
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** The instant a key stored at `at` stops being remembered. */
+export function idempotencyKeyExpiry(at: Date): Date {
+  return new Date(at.getTime() + IDEMPOTENCY_KEY_LIFETIME_SECONDS * 1000);
+}
+
+/**
+ * Expired keys are deleted by the API itself, at most once an hour per store instance (one
+ * per process), up to this many keys at a time, after an ingest that stored a key: every
+ * process sweeps, so a cluster keeps the table to about one day of keys without a job.
+ */
+export const IDEMPOTENCY_SWEEP = { intervalMs: 3_600_000, batchSize: 1_000 } as const;
+
+const lastSweepAt = new WeakMap<object, number>();
+
+/** Whether `store` is due a sweep at `now`; answering true records `now` as its last sweep. */
+export function takeSweepTurn(store: object, now: Date): boolean {
+  const last = lastSweepAt.get(store);
+  const since = last === undefined ? Number.POSITIVE_INFINITY : now.getTime() - last;
+  if (since >= 0 && since < IDEMPOTENCY_SWEEP.intervalMs) return false;
+  lastSweepAt.set(store, now.getTime());
+  return true;
+}

@@ -1,0 +1,148 @@
+import { infra } from '../../infrastructure/infra.js';
+import type { Organisation, TokenRecord } from '../../storage/store.js';
+import { parseApiToken } from '../../tokens/token-format.js';
+import { isTokenUsable } from '../../tokens/token-status.js';
+import { VerificationOverloadError } from '../../tokens/verification-gate.js';
+import type { ThrottleBlock, ThrottleReservation } from '../../tokens/verification-throttle.js';
+import { ApiError, ERRORS } from '../api-error.js';
+import type { ApiServices, RequestScope } from '../services.js';
+import type { TokenIdentity } from './identities.js';
+
+/** Seconds a shed verification is told to wait (`Retry-After`). */
+export const OVERLOAD_RETRY_AFTER_SECONDS = 1;
+
+const TOUCH_INTERVAL_MS = 60_000;
+const dummyHashes = new WeakMap<ApiServices, Promise<string>>();
+
+/**
+ * An argon2 hash to verify against when the token id is unknown, so an unknown id costs
+ * the same time as a wrong secret.
+ */
+function dummyHash(services: ApiServices): Promise<string> {
+  let hash = dummyHashes.get(services);
+  if (!hash) {
+    hash = services.hasher.hash(`cvg_${'0'.repeat(40)}`);
+    dummyHashes.set(services, hash);
+  }
+  return hash;
+}
+
+function touchLater(services: ApiServices, token: TokenRecord): void {
+  const now = services.clock.now();
+  if (token.lastUsedAt && now.getTime() - token.lastUsedAt.getTime() < TOUCH_INTERVAL_MS) return;
+  infra(services.logger, 'tokens', () => services.store.touchToken(token.id, now)).catch(
+    () => undefined,
+  );
+}
+
+/** One log line per block a failure started, with its reason. */
+function logBlocks(services: ApiServices, blocks: readonly ThrottleBlock[]): void {
+  for (const block of blocks) {
+    const subject = block.bucket === 'token_id' ? `token_id=${block.key}` : `remote=${block.key}`;
+    services.logger.warn(
+      `[ratelimit] verification blocked ${subject} for ${block.seconds} s: ${block.reason}`,
+    );
+  }
+}
+
+function overloaded(): ApiError {
+  return new ApiError(503, ERRORS.serviceUnavailable, {
+    'retry-after': String(OVERLOAD_RETRY_AFTER_SECONDS),
+  });
+}
+
+/** Runs argon2 through the concurrency gate; shed work answers `503` with `Retry-After`. */
+async function verifySecret(
+  services: ApiServices,
+  reservation: ThrottleReservation,
+  hash: string,
+  raw: string,
+): Promise<boolean> {
+  try {
+    return await services.verificationGate.run(reservation.trusted ? 'trusted' : 'normal', () =>
+      services.hasher.verify(hash, raw),
+    );
+  } catch (error) {
+    if (!(error instanceof VerificationOverloadError)) throw error;
+    throw overloaded();
+  }
+}
+
+/**
+ * Verifies an API token (`cvg_...`): a token verified seconds ago is served from the cache;
+ * otherwise one failure is reserved in the throttle *before* argon2 runs (given back on
+ * success), and argon2 runs within the verification gate. Null for every kind of failure.
+ */
+export async function loginWithApiToken(
+  scope: RequestScope,
+  raw: string,
+): Promise<{ identity: TokenIdentity; plan: Organisation['plan'] } | null> {
+  const { services } = scope;
+  const parsed = parseApiToken(raw);
+  if (!parsed) return null;
+  // A cache hit is an exact match with a token verified seconds ago: no argon2, no throttle.
+  const now = services.clock.now();
+  const cached = services.tokenCache.get(raw);
+  if (cached && (cached.validUntil === null || now < cached.validUntil)) {
+    return { identity: cached.identity, plan: cached.plan };
+  }
+  // Work that would be shed anyway is refused before it costs a throttle update and a store
+  // lookup: under a flood that is most requests.
+  const { verificationGate } = services;
+  if (!verificationGate.admits('trusted')) throw overloaded();
+  // Without a known client address there is no per-address bucket: one shared "unknown"
+  // bucket would let anyone lock every such client out.
+  const decision = await services.throttle.reserve({
+    tokenId: parsed.id,
+    ...(scope.remoteAddressKnown ? { remoteAddress: scope.remoteAddress } : {}),
+  });
+  if (!decision.allowed) {
+    logBlocks(services, decision.started);
+    return null;
+  }
+  const { reservation } = decision;
+  if (!reservation.trusted && !verificationGate.admits('normal')) {
+    await reservation.cancel();
+    throw overloaded();
+  }
+  const cacheVersion = services.tokenCache.version();
+
+  let record: TokenRecord | null;
+  let verified: boolean;
+  try {
+    record = await infra(services.logger, 'tokens', () => services.store.findTokenById(parsed.id));
+    const hash = record ? record.hash : await dummyHash(services);
+    verified = (await verifySecret(services, reservation, hash, raw)) && record !== null;
+  } catch (error) {
+    // Neither a store failure nor a shed request is a failed guess.
+    await reservation.cancel();
+    throw error;
+  }
+  if (!record || !verified) {
+    logBlocks(services, await reservation.failed());
+    return null;
+  }
+  await reservation.succeeded();
+  if (!isTokenUsable(record, now)) return null;
+  const org = await infra(services.logger, 'organisations', () =>
+    services.store.findOrganisationById(record.orgId),
+  );
+  if (!org) return null;
+
+  const identity: TokenIdentity = {
+    kind: 'token',
+    tokenId: record.id,
+    orgId: org.id,
+    orgSlug: org.slug,
+    scopes: [...record.scopes],
+    expiresAt: record.status === 'rotating' ? record.gracePeriodEndsAt : null,
+  };
+  services.tokenCache.set(
+    raw,
+    record.id,
+    { identity, plan: org.plan, validUntil: identity.expiresAt },
+    cacheVersion,
+  );
+  touchLater(services, record);
+  return { identity, plan: org.plan };
+}

@@ -1,0 +1,16 @@
+import { defineConfig } from 'tsup';
+
+const entry = ['src/index.ts', 'src/testing.ts', 'src/testing-vitest.ts', 'src/github.ts'];
+
+export default defineConfig([
+  { entry, format: 'esm', dts: true, clean: true, target: 'node20' },
+  {
+    entry,
+    format: 'cjs',
+    dts: true,
+    target: 'node20',
+    // arctic and badge-maker (and their own dependencies) are published as ES modules only,
+    // which `require()` cannot load before Node 20.19: the CommonJS build carries its own copy.
+    noExternal: ['arctic', 'badge-maker'],
+  },
+]);

@@ -1,0 +1,39 @@
+import {
+  CovgateApiError,
+  type CovgateClient,
+  CovgateNetworkError,
+  createCovgateClient,
+} from '@covgate/client';
+import type { DashboardConfig } from './config.js';
+
+/** The API as the browser reaches it, as an absolute URL without a trailing slash. */
+export function apiUrlOf(config: DashboardConfig, location: Location): string {
+  return new URL(config.api || '/', location.href).href.replace(/\/+$/, '');
+}
+
+/** The typed client, authenticated by the session cookie. */
+export function createClient(apiUrl: string, location: Location): CovgateClient {
+  const sameOrigin = new URL(apiUrl).origin === location.origin;
+  return createCovgateClient({
+    baseUrl: apiUrl,
+    credentials: sameOrigin ? 'same-origin' : 'include',
+  });
+}
+
+/** Whether the error means the session is gone (sign in again). */
+export function isSignedOut(error: unknown): boolean {
+  return error instanceof CovgateApiError && error.status === 401;
+}
+
+/** A sentence for a person, never a stack trace. */
+export function describeError(error: unknown): string {
+  if (error instanceof CovgateApiError) {
+    if (error.status === 429) return 'Too many requests: wait a moment and try again.';
+    const request = error.requestId ? ` (request ${error.requestId})` : '';
+    return `The server answered ${error.status}: ${error.error}${request}.`;
+  }
+  if (error instanceof CovgateNetworkError) {
+    return 'The covgate server could not be reached. Check your connection and try again.';
+  }
+  return `Something went wrong: ${(error as Error)?.message ?? String(error)}`;
+}

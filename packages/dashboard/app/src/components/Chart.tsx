@@ -1,0 +1,133 @@
+import type { Execution } from '@covgate/client';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { CHART_SERIES, chartColumns } from '../chart-data.js';
+import { formatCoverage, formatDelta, formatTimestamp, OUTCOME_LABEL } from '../format.js';
+
+const COLOURS = { pass: '#1a7f37', warn: '#b35900', fail: '#cf222e' } as const;
+
+function pointsDrawn(u: uPlot): number {
+  let drawn = 0;
+  for (let i = 2; i < u.series.length; i++) {
+    const column = u.data[i] ?? [];
+    const [from, to] = u.series[i]?.idxs ?? [0, -1];
+    for (let j = from; j <= to; j++) if (column[j] != null) drawn++;
+  }
+  return drawn;
+}
+
+/**
+ * Coverage over time, one point per execution: filled dots and a line for the base branch,
+ * hollow dots for other branches, coloured by outcome (the text readout names it too).
+ */
+export function HistoryChart(props: {
+  executions: readonly Execution[];
+  baseBranch: string | null;
+}) {
+  const host = useRef<HTMLDivElement>(null);
+  const [hovered, setHovered] = useState<Execution | null>(null);
+
+  useEffect(() => {
+    const element = host.current;
+    if (!element) return;
+    const { data, executions } = chartColumns(props.executions, props.baseBranch);
+    const width = () => Math.max(280, element.clientWidth);
+    const series: uPlot.Series[] = [
+      {},
+      ...CHART_SERIES.map((s): uPlot.Series => {
+        const colour = s.outcome ? COLOURS[s.outcome] : '#57606a';
+        if (s.outcome === null) {
+          return {
+            label: 'base branch',
+            stroke: '#8c959f',
+            width: 1.5,
+            spanGaps: true,
+            points: { show: false },
+          };
+        }
+        return {
+          label: s.key,
+          stroke: colour,
+          width: 0,
+          paths: () => null,
+          points: {
+            show: true,
+            size: s.base ? 7 : 8,
+            width: s.base ? 1 : 2,
+            stroke: colour,
+            fill: s.base ? colour : '#ffffff',
+          },
+        };
+      }),
+    ];
+    const plot = new uPlot(
+      {
+        width: width(),
+        height: 260,
+        series,
+        legend: { show: false },
+        scales: {
+          y: {
+            range: (_u, min, max) => [
+              Math.max(0, Math.floor(min - 2)),
+              Math.min(100, Math.ceil(max + 2)),
+            ],
+          },
+        },
+        axes: [{}, { values: (_u, ticks) => ticks.map((t) => `${t}%`), size: 56 }],
+        cursor: { drag: { x: false, y: false }, points: { show: false } },
+        hooks: {
+          draw: [(u) => element.setAttribute('data-points', String(pointsDrawn(u)))],
+          setCursor: [
+            (u) => {
+              const index = u.cursor.idx;
+              setHovered(index == null ? null : (executions[index] ?? null));
+            },
+          ],
+        },
+      },
+      data,
+      element,
+    );
+    const resize = new ResizeObserver(() => plot.setSize({ width: width(), height: 260 }));
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+    };
+  }, [props.executions, props.baseBranch]);
+
+  return (
+    <figure class="chart">
+      <div
+        ref={host}
+        class="chart-canvas"
+        role="img"
+        aria-label={`Coverage history: ${props.executions.length} runs, oldest on the left`}
+      />
+      <figcaption>
+        <span class="key">
+          <span class="dot filled" aria-hidden="true" /> base branch ({props.baseBranch ?? 'none'})
+        </span>
+        <span class="key">
+          <span class="dot hollow" aria-hidden="true" /> other branches
+        </span>
+        <span class="key">
+          <span class="dot outcome-pass" aria-hidden="true" /> pass
+        </span>
+        <span class="key">
+          <span class="dot outcome-warn" aria-hidden="true" /> warn
+        </span>
+        <span class="key">
+          <span class="dot outcome-fail" aria-hidden="true" /> fail
+        </span>
+      </figcaption>
+      <p class="readout" aria-live="off">
+        {hovered
+          ? `${formatTimestamp(hovered.created_at)} · ${hovered.branch} · ${formatCoverage(hovered.coverage)} · ${OUTCOME_LABEL[hovered.outcome]} · ${formatDelta(hovered.delta)}`
+          : 'Point at the chart to read a run.'}
+      </p>
+    </figure>
+  );
+}

@@ -1,0 +1,105 @@
+import type { Execution } from '@covgate/client';
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { OUTCOME_LABEL } from '../format.js';
+import { href, onLinkClick } from '../router.js';
+
+/** An in-app link (no reload). */
+export function Link(props: { to: string; children: ComponentChildren; class?: string }) {
+  return (
+    <a href={href(props.to)} onClick={onLinkClick} class={props.class}>
+      {props.children}
+    </a>
+  );
+}
+
+/** Loading state. */
+export function Loading(props: { what: string }) {
+  return (
+    <p class="state loading" role="status" aria-live="polite">
+      Loading {props.what}…
+    </p>
+  );
+}
+
+/** Error state with a retry. */
+export function ErrorState(props: { message: string; onRetry?: () => void }) {
+  return (
+    <div class="state error" role="alert">
+      <p>{props.message}</p>
+      {props.onRetry ? (
+        <button type="button" onClick={props.onRetry}>
+          Try again
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** The outcome as a word in a coloured tag. */
+export function OutcomeTag(props: { outcome: Execution['outcome'] }) {
+  return <span class={`outcome outcome-${props.outcome}`}>{OUTCOME_LABEL[props.outcome]}</span>;
+}
+
+/** Copies `text` to the clipboard, saying so for screen readers too. */
+export function CopyButton(props: { text: string; label: string }) {
+  const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(props.text);
+      setCopied('copied');
+    } catch {
+      setCopied('failed');
+    }
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => setCopied('idle'), 2000);
+  };
+  return (
+    <button type="button" class="copy" onClick={copy} aria-label={`Copy ${props.label}`}>
+      {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Select and copy' : 'Copy'}
+      <span class="visually-hidden" aria-live="polite">
+        {copied === 'copied' ? `${props.label} copied` : ''}
+      </span>
+    </button>
+  );
+}
+
+/** A block of code or text to copy. */
+export function CodeBlock(props: { code: string; label: string }) {
+  return (
+    <figure class="code-block" aria-label={props.label}>
+      <pre>
+        <code>{props.code}</code>
+      </pre>
+      <CopyButton text={props.code} label={props.label} />
+    </figure>
+  );
+}
+
+/** A one-time secret: shown once, with a copy button and a warning. */
+export function SecretPanel(props: {
+  secret: string;
+  title: string;
+  children?: ComponentChildren;
+}) {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <section class="secret" aria-label={props.title} tabIndex={-1} ref={ref}>
+      <h3>{props.title}</h3>
+      <p class="warning">
+        <strong>Copy it now.</strong> This is the only time covgate shows this token; it keeps only
+        a hash of it.
+      </p>
+      <div class="code-block">
+        <code class="secret-value" data-testid="secret">
+          {props.secret}
+        </code>
+        <CopyButton text={props.secret} label="token" />
+      </div>
+      {props.children}
+    </section>
+  );
+}

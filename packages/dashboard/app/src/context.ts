@@ -1,0 +1,22 @@
+import type { CovgateClient, CurrentSession } from '@covgate/client';
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+
+/** What every page of a signed-in user needs. */
+export interface AppContext {
+  client: CovgateClient;
+  session: CurrentSession;
+  /** Absolute API URL without a trailing slash. */
+  apiUrl: string;
+  /** Call when a request answered 401: the app shows the sign-in page. */
+  signedOut: () => void;
+}
+
+export const App = createContext<AppContext | null>(null);
+
+/** The signed-in context; pages render only inside it. */
+export function useApp(): AppContext {
+  const app = useContext(App);
+  if (!app) throw new Error('useApp outside a signed-in app');
+  return app;
+}

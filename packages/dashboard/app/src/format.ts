@@ -1,0 +1,81 @@
+import type { Execution } from '@covgate/client';
+
+/** Outcome words shown beside every outcome colour (colour is never the only signal). */
+export const OUTCOME_LABEL: Record<Execution['outcome'], string> = {
+  pass: 'Pass',
+  warn: 'Warn',
+  fail: 'Fail',
+};
+
+/** `84.13%`, always two decimals. */
+export function formatCoverage(coverage: number): string {
+  return `${coverage.toFixed(2)}%`;
+}
+
+/** `+1.25 pts` / `0.00 pts`: the API's delta string with its unit. */
+export function formatDelta(delta: string): string {
+  return `${delta} pts`;
+}
+
+/** `2026-11-22 19:03 UTC` from the API's `2026-11-22T19:03:41Z`. */
+export function formatTimestamp(timestamp: string): string {
+  return `${timestamp.slice(0, 10)} ${timestamp.slice(11, 16)} UTC`;
+}
+
+/** `9:05` for 545 000 ms; rounds up so the countdown reaches 0:00 at the deadline. */
+export function formatCountdown(milliseconds: number): string {
+  const total = Math.max(0, Math.ceil(milliseconds / 1000));
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
+}
+
+/**
+ * The branch drawn as the baseline: the records carry no base branch, so `main` when the
+ * history has it, else `master`, else the branch with the most records.
+ */
+export function pickBaseBranch(executions: readonly Pick<Execution, 'branch'>[]): string | null {
+  const counts = new Map<string, number>();
+  for (const { branch } of executions) counts.set(branch, (counts.get(branch) ?? 0) + 1);
+  if (counts.has('main')) return 'main';
+  if (counts.has('master')) return 'master';
+  let best: string | null = null;
+  for (const [branch, count] of counts) {
+    if (best === null || count > (counts.get(best) ?? 0)) best = branch;
+  }
+  return best;
+}
+
+/** Absolute URL of the badge of a repository. */
+export function badgeUrl(apiUrl: string, org: string, repo: string): string {
+  return `${apiUrl}/v1/badge/${encodeURIComponent(org)}/${encodeURIComponent(repo)}`;
+}
+
+/** The Markdown a README needs to show the badge, linking to the repository's page. */
+export function badgeMarkdown(badge: string, pageUrl: string): string {
+  return `[![coverage](${badge})](${pageUrl})`;
+}
+
+/** Quotes a value for a POSIX shell when it holds anything but safe characters. */
+export function shellQuote(value: string): string {
+  return /^[A-Za-z0-9_./:@%+=-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The exact commands to gate a local run of the tests with the new token. */
+export function runCommand(options: { apiUrl: string; repo: string; secret: string }): string {
+  return [
+    `export COVGATE_URL=${shellQuote(options.apiUrl)}`,
+    `export COVGATE_TOKEN=${shellQuote(options.secret)}`,
+    `npx --yes @covgate/cli run --repo ${shellQuote(options.repo)} -- npm test`,
+  ].join('\n');
+}
+
+/** A GitHub Actions step that gates each CI run; the token lives in a repository secret. */
+export function githubActionsSnippet(options: { apiUrl: string; repo: string }): string {
+  return [
+    '- name: Coverage gate',
+    `  run: npx --yes @covgate/cli run --repo ${shellQuote(options.repo)} -- npm test`,
+    '  env:',
+    `    COVGATE_URL: ${options.apiUrl}`,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: GitHub Actions expression syntax
+    '    COVGATE_TOKEN: ${{ secrets.COVGATE_TOKEN }}',
+  ].join('\n');
+}

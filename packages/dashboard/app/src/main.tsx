@@ -1,0 +1,169 @@
+import type { CurrentSession } from '@covgate/client';
+import { render } from 'preact';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { apiUrlOf, createClient, describeError, isSignedOut } from './api.js';
+import { ErrorState, Link, Loading } from './components/ui.js';
+import { readConfig } from './config.js';
+import { App, type AppContext } from './context.js';
+import { Onboarding } from './pages/Onboarding.js';
+import { Repo } from './pages/Repo.js';
+import { Repos } from './pages/Repos.js';
+import { SignIn } from './pages/SignIn.js';
+import { Tokens } from './pages/Tokens.js';
+import { type Route, setBasePath, useRoute } from './router.js';
+import './styles.css';
+
+const config = readConfig(document);
+setBasePath(config.basePath);
+const apiUrl = apiUrlOf(config, window.location);
+const client = createClient(apiUrl, window.location);
+
+type SessionState =
+  | { state: 'loading' }
+  | { state: 'signed-in'; session: CurrentSession }
+  | { state: 'signed-out'; message?: string }
+  | { state: 'error'; message: string };
+
+function titleOf(route: Route): string {
+  switch (route.page) {
+    case 'repo':
+      return `${route.repo} · covgate`;
+    case 'tokens':
+      return 'API tokens · covgate';
+    case 'onboarding':
+      return 'Add a repository · covgate';
+    case 'not-found':
+      return 'Not found · covgate';
+    default:
+      return 'Repositories · covgate';
+  }
+}
+
+function Page(props: { route: Route }) {
+  switch (props.route.page) {
+    case 'repo':
+      return <Repo repo={props.route.repo} key={props.route.repo} />;
+    case 'tokens':
+      return <Tokens />;
+    case 'onboarding':
+      return <Onboarding />;
+    case 'not-found':
+      return (
+        <section>
+          <h1>Page not found</h1>
+          <p>
+            <Link to="/">Back to the repositories</Link>
+          </p>
+        </section>
+      );
+    default:
+      return <Repos />;
+  }
+}
+
+function Dashboard() {
+  const route = useRoute();
+  const [session, setSession] = useState<SessionState>({ state: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const [signingOut, setSigningOut] = useState<string | null>(null);
+  const main = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    client.getCurrentSession({ signal: controller.signal }).then(
+      (value) => setSession({ state: 'signed-in', session: value }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        if (isSignedOut(error)) setSession({ state: 'signed-out' });
+        else setSession({ state: 'error', message: describeError(error) });
+      },
+    );
+    return () => controller.abort();
+  }, [attempt]);
+
+  useEffect(() => {
+    document.title = titleOf(route);
+    main.current?.focus({ preventScroll: true });
+  }, [route.page, route.page === 'repo' ? route.repo : '']);
+
+  const context = useMemo<AppContext | null>(
+    () =>
+      session.state === 'signed-in'
+        ? {
+            client,
+            session: session.session,
+            apiUrl,
+            signedOut: () =>
+              setSession({ state: 'signed-out', message: 'Your session ended. Sign in again.' }),
+          }
+        : null,
+    [session],
+  );
+
+  if (session.state === 'loading') {
+    return (
+      <main id="main" class="boot">
+        <Loading what="your session" />
+      </main>
+    );
+  }
+  if (session.state === 'error') {
+    return (
+      <main id="main">
+        <ErrorState message={session.message} onRetry={() => setAttempt((n) => n + 1)} />
+      </main>
+    );
+  }
+  if (session.state === 'signed-out' || !context) {
+    return (
+      <SignIn
+        apiUrl={apiUrl}
+        codeHosts={config.codeHosts}
+        message={session.state === 'signed-out' ? session.message : undefined}
+      />
+    );
+  }
+
+  const signOut = async () => {
+    setSigningOut('Signing out…');
+    try {
+      await client.deleteSession({ session_id: context.session.session_id });
+      setSession({ state: 'signed-out', message: 'You are signed out.' });
+      setSigningOut(null);
+    } catch (error) {
+      if (isSignedOut(error)) setSession({ state: 'signed-out', message: 'You are signed out.' });
+      setSigningOut(isSignedOut(error) ? null : describeError(error));
+    }
+  };
+
+  return (
+    <App.Provider value={context}>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <Link to="/" class="brand">
+          covgate
+        </Link>
+        <nav aria-label="Main">
+          <Link to="/">Repositories</Link>
+          <Link to="/tokens">Tokens</Link>
+        </nav>
+        <span class="org" title={`plan: ${context.session.plan}`}>
+          {context.session.org} <span class="plan">{context.session.plan}</span>
+        </span>
+        <button type="button" class="signout" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      {signingOut && signingOut !== 'Signing out…' ? <ErrorState message={signingOut} /> : null}
+      <main id="main" tabIndex={-1} ref={main}>
+        <Page route={route} />
+      </main>
+    </App.Provider>
+  );
+}
+
+const root = document.getElementById('app') as HTMLElement;
+root.textContent = '';
+render(<Dashboard />, root);

@@ -1,0 +1,42 @@
+import { useEffect, useRef } from 'preact/hooks';
+
+const HOST_NAMES: Record<string, string> = {
+  github: 'GitHub',
+  gitlab: 'GitLab',
+  bitbucket: 'Bitbucket',
+};
+
+/** The sign-in page: one button per code host with an OAuth route on the API. */
+export function SignIn(props: { apiUrl: string; codeHosts: string[]; message?: string }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <main class="signin" id="main">
+      <h1 tabIndex={-1} ref={heading}>
+        Sign in to covgate
+      </h1>
+      <p>Coverage history, API tokens and setup for your organisation.</p>
+      {props.message ? (
+        <p class="state notice" role="status">
+          {props.message}
+        </p>
+      ) : null}
+      {props.codeHosts.length === 0 ? (
+        <p class="state error" role="alert">
+          This server has no code-host login configured (for GitHub: <code>GITHUB_CLIENT_ID</code>{' '}
+          and <code>GITHUB_CLIENT_SECRET</code>).
+        </p>
+      ) : (
+        <ul class="signin-hosts">
+          {props.codeHosts.map((host) => (
+            <li key={host}>
+              <a class="button primary" href={`${props.apiUrl}/auth/${encodeURIComponent(host)}`}>
+                Sign in with {HOST_NAMES[host] ?? host}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,294 @@
+import type { Token } from '@covgate/client';
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { describeError, isSignedOut } from '../api.js';
+import { ErrorState, Loading, SecretPanel } from '../components/ui.js';
+import { useApp } from '../context.js';
+import { formatTimestamp } from '../format.js';
+import { useLoad } from '../hooks.js';
+
+const GRACE_CHOICES = [
+  { seconds: 0, label: 'none: the old token stops at once' },
+  { seconds: 3600, label: '1 hour' },
+  { seconds: 86_400, label: '24 hours' },
+  { seconds: 604_800, label: '7 days' },
+] as const;
+
+type Action = { kind: 'rotate'; token: Token } | { kind: 'revoke'; token: Token } | null;
+
+type Result =
+  | { kind: 'created'; name: string; secret: string }
+  | { kind: 'rotated'; name: string; secret: string; graceEndsAt: string; oldStatus: string }
+  | { kind: 'revoked'; name: string }
+  | null;
+
+/** API tokens: list, create, rotate with a grace period, revoke with confirmation. */
+export function Tokens() {
+  const { client, signedOut } = useApp();
+  const [version, setVersion] = useState(0);
+  const [tokens, reload] = useLoad((signal) => client.listTokens({ signal }), String(version));
+  const [action, setAction] = useState<Action>(null);
+  const [result, setResult] = useState<Result>(null);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const run = async (work: () => Promise<Result>) => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      setResult(await work());
+      setAction(null);
+      setVersion((n) => n + 1);
+    } catch (error) {
+      if (isSignedOut(error)) signedOut();
+      else setFailure(describeError(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="tokens-title">
+      <h1 id="tokens-title">API tokens</h1>
+      <p>
+        CI jobs send a token with the <code>execute</code> scope to record their runs. Rotate a
+        token to replace it without breaking running jobs; revoke it when it may have leaked.
+      </p>
+      <CreateToken
+        busy={busy}
+        onCreate={(name) =>
+          run(async () => {
+            const created = await client.createToken({ body: { name } });
+            return { kind: 'created', name: created.name, secret: created.secret };
+          })
+        }
+      />
+      {failure ? <ErrorState message={failure} /> : null}
+      {result?.kind === 'created' ? (
+        <SecretPanel secret={result.secret} title={`New token “${result.name}”`} />
+      ) : null}
+      {result?.kind === 'rotated' ? (
+        <SecretPanel secret={result.secret} title={`New secret for “${result.name}”`}>
+          <p>
+            {result.oldStatus === 'revoked'
+              ? 'The old token was revoked at once.'
+              : `The old token keeps working until ${formatTimestamp(result.graceEndsAt)}.`}
+          </p>
+        </SecretPanel>
+      ) : null}
+      {result?.kind === 'revoked' ? (
+        <p class="state notice" role="status">
+          Token “{result.name}” revoked: requests with it are refused from now on.
+        </p>
+      ) : null}
+      {action?.kind === 'rotate' ? (
+        <RotateDialog
+          token={action.token}
+          busy={busy}
+          onCancel={() => setAction(null)}
+          onConfirm={(grace) =>
+            run(async () => {
+              const rotated = await client.rotateToken({
+                id: action.token.id,
+                body: { grace_period_seconds: grace },
+              });
+              return {
+                kind: 'rotated',
+                name: action.token.name,
+                secret: rotated.secret,
+                graceEndsAt: rotated.grace_period_ends_at,
+                oldStatus: rotated.old_token_status,
+              };
+            })
+          }
+        />
+      ) : null}
+      {action?.kind === 'revoke' ? (
+        <Confirm
+          title={`Revoke “${action.token.name}”?`}
+          text="Every request with this token is refused from now on. This cannot be undone."
+          confirm="Revoke token"
+          busy={busy}
+          onCancel={() => setAction(null)}
+          onConfirm={() =>
+            run(async () => {
+              await client.revokeToken({ id: action.token.id });
+              return { kind: 'revoked', name: action.token.name };
+            })
+          }
+        />
+      ) : null}
+      <h2>Tokens</h2>
+      {tokens.state === 'loading' ? <Loading what="tokens" /> : null}
+      {tokens.state === 'error' ? <ErrorState message={tokens.message} onRetry={reload} /> : null}
+      {tokens.state === 'ready' && tokens.value.tokens.length === 0 ? (
+        <p class="state empty">No tokens yet. Create one above for your CI.</p>
+      ) : null}
+      {tokens.state === 'ready' && tokens.value.tokens.length > 0 ? (
+        <div class="table-scroll">
+          <table class="tokens">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Status</th>
+                <th scope="col" class="wide">
+                  Created
+                </th>
+                <th scope="col" class="wide">
+                  Last used
+                </th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.value.tokens.map((token) => (
+                <tr key={token.id} data-token-id={token.id}>
+                  <th scope="row">
+                    {token.name}
+                    <span class="token-id">{token.id.slice(0, 8)}</span>
+                  </th>
+                  <td>
+                    <span class={`status status-${token.status}`}>{token.status}</span>
+                    {token.status === 'rotating' && token.grace_period_ends_at ? (
+                      <span class="until">until {formatTimestamp(token.grace_period_ends_at)}</span>
+                    ) : null}
+                  </td>
+                  <td class="wide">{formatTimestamp(token.created_at)}</td>
+                  <td class="wide">
+                    {token.last_used_at ? formatTimestamp(token.last_used_at) : 'never'}
+                  </td>
+                  <td>
+                    <div class="actions">
+                      {token.status === 'active' ? (
+                        <button
+                          type="button"
+                          onClick={() => setAction({ kind: 'rotate', token })}
+                          aria-label={`Rotate ${token.name}`}
+                        >
+                          Rotate
+                        </button>
+                      ) : null}
+                      {token.status !== 'revoked' ? (
+                        <button
+                          type="button"
+                          class="danger"
+                          onClick={() => setAction({ kind: 'revoke', token })}
+                          aria-label={`Revoke ${token.name}`}
+                        >
+                          Revoke
+                        </button>
+                      ) : null}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+/** Name a new token. */
+export function CreateToken(props: {
+  busy: boolean;
+  onCreate: (name: string) => void;
+  defaultName?: string;
+  label?: string;
+}) {
+  const [name, setName] = useState(props.defaultName ?? '');
+  return (
+    <form
+      class="inline-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (name.trim() !== '') props.onCreate(name.trim());
+      }}
+    >
+      <label>
+        Token name
+        <input
+          name="token-name"
+          value={name}
+          maxLength={100}
+          required
+          placeholder="ci"
+          onInput={(event) => setName((event.target as HTMLInputElement).value)}
+        />
+      </label>
+      <button type="submit" class="primary" disabled={props.busy}>
+        {props.busy ? 'Creating…' : (props.label ?? 'Create token')}
+      </button>
+    </form>
+  );
+}
+
+function Confirm(props: {
+  title: string;
+  text: string;
+  confirm: string;
+  busy: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+  children?: ComponentChildren;
+}) {
+  const first = useRef<HTMLButtonElement>(null);
+  useEffect(() => first.current?.focus(), []);
+  return (
+    <div
+      class="confirm"
+      role="alertdialog"
+      aria-labelledby="confirm-title"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') props.onCancel();
+      }}
+    >
+      <h2 id="confirm-title">{props.title}</h2>
+      <p>{props.text}</p>
+      {props.children}
+      <div class="buttons">
+        <button type="button" onClick={props.onCancel} ref={first}>
+          Cancel
+        </button>
+        <button type="button" class="danger" onClick={props.onConfirm} disabled={props.busy}>
+          {props.busy ? 'Working…' : props.confirm}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function RotateDialog(props: {
+  token: Token;
+  busy: boolean;
+  onCancel: () => void;
+  onConfirm: (graceSeconds: number) => void;
+}) {
+  const [grace, setGrace] = useState(86_400);
+  return (
+    <Confirm
+      title={`Rotate “${props.token.name}”?`}
+      text="A new secret is issued with the same name and scopes. The old one keeps working for the grace period, so CI jobs can switch without failing."
+      confirm="Rotate token"
+      busy={props.busy}
+      onCancel={props.onCancel}
+      onConfirm={() => props.onConfirm(grace)}
+    >
+      <label>
+        Grace period of the old token
+        <select
+          name="grace"
+          value={String(grace)}
+          onChange={(event) => setGrace(Number((event.target as HTMLSelectElement).value))}
+        >
+          {GRACE_CHOICES.map((choice) => (
+            <option key={choice.seconds} value={String(choice.seconds)}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+      </label>
+    </Confirm>
+  );
+}

@@ -1,0 +1,6 @@
+export {
+  DASHBOARD_ASSET_CACHE_CONTROL,
+  DASHBOARD_PAGE_CACHE_CONTROL,
+  dashboardContentSecurityPolicy,
+} from './headers.js';
+export { type DashboardHandler, type ServeDashboardOptions, serveDashboard } from './serve.js';

@@ -1,0 +1,436 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type BuiltServer,
+  freePort,
+  isServerBuilt,
+  startBuiltServer,
+} from '../../../examples/server/test/support/built-server.js';
+import {
+  type FakeGithub,
+  startFakeGithub,
+} from '../../../examples/server/test/support/fake-github.js';
+import { providerASignature } from '../../../examples/server/test/support/provider-a-signature.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const appBuilt = existsSync(fileURLToPath(new URL('../dist/app/index.html', import.meta.url)));
+const screenshotsDir = fileURLToPath(new URL('../screenshots/', import.meta.url));
+const browserAvailable = existsSync(CHROMIUM);
+const browserRequired = process.env.COVGATE_REQUIRE_BROWSER === '1';
+const built = appBuilt && isServerBuilt();
+if (!built) {
+  console.warn(
+    '[covgate] dashboard browser test SKIPPED: run `pnpm build` first (`pnpm test` does)',
+  );
+}
+if (!browserAvailable && !browserRequired) {
+  console.warn(
+    `[covgate] dashboard browser test SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium)`,
+  );
+}
+
+const CLIENT_ID = 'Iv1.dashboard-browser';
+const CLIENT_SECRET = 'dashboard-browser-client-secret-41c7';
+const ACCOUNT = { id: 770012, login: 'octo-dash' };
+const ORG = `github-${ACCOUNT.id}`;
+const WEBHOOK_SECRET = 'whsec_dashboard_browser_5e1a';
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const BIG = 1000;
+const json = { 'content-type': 'application/json' };
+
+describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !browserRequired))(
+  'the dashboard on the built reference server in Chromium',
+  () => {
+    let github: FakeGithub;
+    let server: BuiltServer;
+    let dataDir: string;
+    let browser: Browser;
+    let context: BrowserContext;
+    let page: Page;
+    let origin: string;
+    let secret: string;
+    let firstRunAt: string;
+    const cspViolations: string[] = [];
+    const pageErrors: string[] = [];
+
+    const nav = (name: string) =>
+      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
+    const dashboard = (path = '') => `${origin}/dashboard/${path}`;
+    // A burst of requests missing the verified-token cache can be shed (503 with Retry-After)
+    // on a loaded machine; the idempotency key makes the retry safe.
+    const ingest = async (token: string, body: Record<string, unknown>) => {
+      const key = randomUUID();
+      for (let attempt = 1; ; attempt++) {
+        const response = await fetch(`${origin}/v1/executions`, {
+          method: 'POST',
+          headers: { ...json, authorization: `Bearer ${token}`, 'idempotency-key': key },
+          body: JSON.stringify(body),
+        });
+        if (response.status !== 503 || attempt === 5) return response;
+        const seconds = Number(response.headers.get('retry-after') ?? '1');
+        await new Promise((resolve) => setTimeout(resolve, Math.min(seconds, 2) * 1000));
+      }
+    };
+
+    async function shoot(name: string, target: Page = page): Promise<void> {
+      await target.screenshot({
+        path: join(screenshotsDir, `${name}-desktop.png`),
+        fullPage: true,
+      });
+      const viewport = target.viewportSize() ?? DESKTOP;
+      await target.setViewportSize(PHONE);
+      await target.waitForTimeout(150);
+      await target.screenshot({ path: join(screenshotsDir, `${name}-phone.png`), fullPage: true });
+      await target.setViewportSize(viewport);
+    }
+
+    function watch(target: Page): void {
+      target.on('console', (message) => {
+        if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+      });
+      target.on('pageerror', (error) => pageErrors.push(error.message));
+    }
+
+    async function signIn(target: Page): Promise<void> {
+      await target.goto(dashboard());
+      await target.getByRole('link', { name: 'Sign in with GitHub' }).click();
+      await target.waitForURL(dashboard());
+      await target.getByRole('button', { name: 'Sign out' }).waitFor();
+    }
+
+    beforeAll(async () => {
+      github = await startFakeGithub({
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+        account: ACCOUNT,
+      });
+      dataDir = await mkdtemp(join(tmpdir(), 'covgate-dashboard-browser-'));
+      const port = await freePort();
+      // The defaults under test: OAUTH_REDIRECT_URL, DASHBOARD_URL and ALLOWED_ORIGINS unset,
+      // so the dashboard lives at http://localhost:<port>/dashboard/.
+      server = await startBuiltServer({
+        PATH: process.env.PATH,
+        PORT: String(port),
+        COVGATE_DATA_DIR: dataDir,
+        GITHUB_CLIENT_ID: CLIENT_ID,
+        GITHUB_CLIENT_SECRET: CLIENT_SECRET,
+        GITHUB_BASE_URL: github.baseUrl,
+        GITHUB_API_BASE_URL: github.apiBaseUrl,
+        PROVIDER_A_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        ENTERPRISE_RATE_LIMIT: '100000',
+      });
+      origin = `http://localhost:${port}`;
+      await mkdir(screenshotsDir, { recursive: true });
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
+      });
+      context = await browser.newContext({ viewport: DESKTOP });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+      page = await context.newPage();
+      watch(page);
+    });
+
+    afterAll(async () => {
+      await browser?.close();
+      server?.kill();
+      await github?.close();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
+
+    it('answers the dashboard with the exact security and caching headers', async () => {
+      const index = await fetch(dashboard('tokens'));
+      expect(index.status).toBe(200);
+      expect(index.headers.get('content-security-policy')).toBe(CSP);
+      expect(index.headers.get('cache-control')).toBe('no-store');
+      const html = await index.text();
+      expect(html).toContain('<base href="/dashboard/">');
+      expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+      expect(html).not.toMatch(/<style|\sstyle=/);
+      const script = /src="\.\/(assets\/index-[\w-]+\.js)"/.exec(html)?.[1] as string;
+      const asset = await fetch(dashboard(script), { headers: { 'accept-encoding': 'gzip' } });
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(asset.headers.get('content-security-policy')).toBe(CSP);
+      const missing = await fetch(dashboard('assets/index-missing.js'));
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get('content-security-policy')).toBe(CSP);
+      expect(missing.headers.get('cache-control')).toBe('no-store');
+      const bare = await fetch(`${origin}/dashboard`, { redirect: 'manual' });
+      expect(bare.status).toBe(308);
+      expect(bare.headers.get('location')).toBe('/dashboard/');
+      // The API's own 404 is untouched outside the base path.
+      const api = await fetch(`${origin}/dashboards`);
+      expect(api.status).toBe(404);
+      expect(await api.json()).toEqual({ error: 'not found' });
+    });
+
+    it('shows the sign-in page to a visitor without a session', async () => {
+      await page.goto(dashboard());
+      await page.getByRole('heading', { name: 'Sign in to covgate' }).waitFor();
+      expect(
+        await page.getByRole('link', { name: 'Sign in with GitHub' }).getAttribute('href'),
+      ).toBe(`${origin}/auth/github`);
+      await shoot('sign-in');
+    });
+
+    it('signs in through the code host and lands on the onboarding wizard', async () => {
+      await signIn(page);
+      await page.getByRole('heading', { name: 'Set up your first repository' }).waitFor();
+      expect(await page.locator('.org').textContent()).toBe(`${ORG} free`);
+      expect(github.requests).toEqual([
+        'GET /login/oauth/authorize',
+        'POST /login/oauth/access_token',
+        'GET /api/v3/user',
+      ]);
+      await shoot('onboarding-start');
+    });
+
+    it('creates a token in the wizard and shows the first run ingested over HTTP within one poll', async () => {
+      await page.getByLabel('Repository name').fill('web');
+      await page.getByRole('button', { name: 'Create token' }).click();
+      secret = (await page.getByTestId('secret').textContent()) as string;
+      expect(secret).toMatch(/^cvg_[0-9a-f]{40}$/);
+      await expect(
+        page.getByRole('figure', { name: 'covgate run command' }).locator('pre').textContent(),
+      ).resolves.toBe(
+        `export COVGATE_URL=${origin}\nexport COVGATE_TOKEN=${secret}\nnpx --yes @covgate/cli run --repo web -- npm test`,
+      );
+      await expect(
+        page.getByRole('figure', { name: 'GitHub Actions step' }).locator('pre').textContent(),
+      ).resolves.toContain(
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: GitHub Actions expression syntax
+        'COVGATE_TOKEN: ${{ secrets.COVGATE_TOKEN }}',
+      );
+      await page.getByRole('button', { name: 'Copy token' }).click();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+      const countdown = await page.getByTestId('countdown').textContent();
+      expect(countdown).toMatch(/^(10:00|9:5\d)$/);
+      await shoot('onboarding-waiting');
+
+      const ingested = await ingest(secret, { repo: 'web', branch: 'main', coverage: 84.13 });
+      expect(ingested.status).toBe(201);
+      const first = (await ingested.json()) as { created_at: string };
+      firstRunAt = `${first.created_at.slice(0, 10)} ${first.created_at.slice(11, 16)} UTC`;
+      const started = Date.now();
+      await page.getByText('First run received:').waitFor({ timeout: 7_000 });
+      expect(Date.now() - started).toBeLessThan(6_000);
+      expect(await page.getByTestId('onboarding-status').textContent()).toBe(
+        'First run received: Pass 84.13%, delta 0.00 pts on main.Open web',
+      );
+      await shoot('onboarding-done');
+    });
+
+    it('draws one chart point per run and pages the feed with the cursor', async () => {
+      // Enterprise plan with a high limit, so a thousand runs can be sent over HTTP.
+      const session = (await (await page.request.get(`${origin}/v1/session`)).json()) as {
+        org_id: string;
+      };
+      const body = JSON.stringify({
+        id: 'evt_dashboard_enterprise',
+        object: 'event',
+        type: 'customer.subscription.updated',
+        created: Math.floor(Date.now() / 1000),
+        data: {
+          object: {
+            id: 'sub_dash',
+            metadata: { covgate_org_id: session.org_id, plan: 'enterprise' },
+          },
+        },
+      });
+      const upgraded = await fetch(`${origin}/v1/webhooks/provider-a`, {
+        method: 'POST',
+        headers: {
+          ...json,
+          'provider-a-signature': providerASignature(
+            body,
+            WEBHOOK_SECRET,
+            Math.floor(Date.now() / 1000),
+          ),
+        },
+        body,
+      });
+      expect(upgraded.status).toBe(200);
+
+      const coverages = [84.5, 83.7, 82.9, 85.1, 85.0, 84.2];
+      for (let i = 1; i < 45; i++) {
+        const response = await ingest(secret, {
+          repo: 'web',
+          branch: i % 3 === 0 ? `feature/f${i}` : 'main',
+          coverage: coverages[i % coverages.length],
+          commit: (0xabc0000 + i).toString(16),
+        });
+        expect(response.status).toBe(201);
+      }
+      await page.getByRole('link', { name: 'Open web' }).click();
+      await page.getByRole('heading', { name: 'web', level: 1 }).waitFor();
+      await page.waitForSelector('.chart-canvas[data-points="45"]');
+      await page.locator('.chart-canvas .u-over').hover({ position: { x: 40, y: 100 } });
+      expect(await page.locator('.executions li').count()).toBe(20);
+      expect(await page.locator('.feed .note').textContent()).toBe('20 of 45 runs, newest first.');
+      await expect(
+        page.getByRole('figure', { name: 'badge Markdown' }).locator('pre').textContent(),
+      ).resolves.toBe(
+        `[![coverage](${origin}/v1/badge/${ORG}/web)](${origin}/dashboard/repos/web)`,
+      );
+      await shoot('repository');
+      await page.getByRole('button', { name: 'Load more' }).click();
+      await page.waitForFunction(() => document.querySelectorAll('.executions li').length === 40);
+      await page.getByRole('button', { name: 'Load more' }).click();
+      await page.waitForFunction(() => document.querySelectorAll('.executions li').length === 45);
+      expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+      expect(await page.locator('.executions li').last().textContent()).toBe(
+        `Pass84.13%0.00 ptsmain${firstRunAt}`,
+      );
+    }, 60_000);
+
+    it('lists the repositories with their latest run and badge', async () => {
+      const tasks: Promise<Response>[] = [];
+      for (let i = 0; i < BIG; i++) {
+        tasks.push(
+          ingest(secret, {
+            repo: 'big',
+            branch: i % 4 === 0 ? 'feature/x' : 'main',
+            coverage: 70 + ((i * 7) % 30) / 2,
+          }),
+        );
+        if (tasks.length === 10)
+          expect((await Promise.all(tasks.splice(0))).map((r) => r.status)).toEqual(
+            Array(10).fill(201),
+          );
+      }
+      await nav('Repositories').click();
+      await page.getByRole('heading', { name: 'Repositories' }).waitFor();
+      const rows = await page.locator('table.repos tbody tr th').allTextContents();
+      expect(rows).toEqual(['big', 'web']);
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('table.repos img')].every(
+          (img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0,
+        ),
+      );
+      await shoot('repositories');
+    }, 120_000);
+
+    it('rotates a token with a grace period and revokes one after confirmation', async () => {
+      await nav('Tokens').click();
+      await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+      await page.locator('table.tokens tbody tr').first().waitFor();
+      expect(await page.locator('table.tokens tbody tr .status').allTextContents()).toEqual([
+        'active',
+      ]);
+      await shoot('tokens');
+
+      await page.getByRole('button', { name: 'Rotate ci' }).click();
+      await page.getByLabel('Grace period of the old token').selectOption('3600');
+      await shoot('tokens-rotate');
+      await page.getByRole('button', { name: 'Rotate token' }).click();
+      const rotated = (await page.getByTestId('secret').textContent()) as string;
+      expect(rotated).toMatch(/^cvg_[0-9a-f]{40}$/);
+      expect(rotated).not.toBe(secret);
+      await page.waitForFunction(
+        () => document.querySelectorAll('table.tokens tbody tr').length === 2,
+      );
+      expect(await page.locator('table.tokens tbody tr .status').allTextContents()).toEqual([
+        'active',
+        'rotating',
+      ]);
+      await shoot('tokens-rotated');
+      // Both work during the grace period.
+      for (const token of [secret, rotated]) {
+        expect((await ingest(token, { repo: 'web', branch: 'main', coverage: 84 })).status).toBe(
+          201,
+        );
+      }
+
+      await page.getByRole('button', { name: 'Revoke ci' }).first().click();
+      await page.getByRole('alertdialog').waitFor();
+      await shoot('tokens-revoke');
+      await page.getByRole('button', { name: 'Revoke token' }).click();
+      await page.getByText('Token “ci” revoked').waitFor();
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('table.tokens tbody tr .status')]
+          .map((s) => s.textContent)
+          .includes('revoked'),
+      );
+      expect(await page.locator('table.tokens tbody tr .status').allTextContents()).toEqual([
+        'revoked',
+        'rotating',
+      ]);
+      expect((await ingest(rotated, { repo: 'web', branch: 'main', coverage: 84 })).status).toBe(
+        401,
+      );
+      expect((await ingest(secret, { repo: 'web', branch: 'main', coverage: 84 })).status).toBe(
+        201,
+      );
+    });
+
+    it('signs out: the cookie is cleared and the sign-in page is back', async () => {
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'Sign in to covgate' }).waitFor();
+      expect(await page.getByText('You are signed out.').count()).toBe(1);
+      const cookies = await context.cookies(origin);
+      expect(cookies.find((cookie) => cookie.name === 'covgate_session')).toBeUndefined();
+      const after = await page.request.get(`${origin}/v1/session`);
+      expect(after.status()).toBe(401);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Sign in to covgate' }).waitFor();
+      await shoot('signed-out');
+    });
+
+    it('loads small and renders a thousand runs quickly, with no CSP violation', async () => {
+      const fresh = await browser.newContext({ viewport: DESKTOP });
+      const measured = await fresh.newPage();
+      watch(measured);
+      await signIn(measured);
+      await measured.close();
+
+      const cold = await fresh.newPage();
+      watch(cold);
+      // Signing in loaded the app into the cache: measure a first visit.
+      await (await fresh.newCDPSession(cold)).send('Network.clearBrowserCache');
+      await cold.goto(dashboard('repos/big'));
+      await cold.waitForSelector(`.chart-canvas[data-points="${BIG}"]`, { timeout: 30_000 });
+      const timing = await cold.evaluate(() => {
+        const navigation = performance.getEntriesByType(
+          'navigation',
+        )[0] as PerformanceNavigationTiming;
+        const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+        const shell = resources.filter((r) => /\/dashboard\//.test(r.name));
+        const api = resources.filter((r) => /\/v1\//.test(r.name));
+        return {
+          rendered: performance.now(),
+          shellBytes: navigation.transferSize + shell.reduce((sum, r) => sum + r.transferSize, 0),
+          apiBytes: api.reduce((sum, r) => sum + r.transferSize, 0),
+          apiCalls: api.length,
+        };
+      });
+      await shoot('repository-1000', cold);
+      console.log(
+        `[covgate] dashboard first load: ${timing.shellBytes} B transferred for the app (gzip), ` +
+          `${timing.apiBytes} B for ${timing.apiCalls} API calls; repository page with ${BIG} runs ` +
+          `rendered (chart drawn) ${Math.round(timing.rendered)} ms after navigation start`,
+      );
+      expect(timing.shellBytes).toBeLessThan(80_000);
+      await fresh.close();
+      expect(cspViolations).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    }, 60_000);
+  },
+);
