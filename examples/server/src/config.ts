@@ -15,6 +15,12 @@ export interface ServerConfig {
   serviceToken: string | undefined;
   sessionSecret: string | undefined;
   tokenPepper: string | undefined;
+  /** `SERVICE_TOKEN_PREVIOUS`: the service token being rotated out, still accepted. */
+  previousServiceToken: string | undefined;
+  /** `SESSION_SECRET_PREVIOUS`: sessions stored under it stay valid until they expire. */
+  previousSessionSecret: string | undefined;
+  /** `TOKEN_PEPPER_PREVIOUS`: tokens hashed under it verify and are re-hashed. */
+  previousTokenPepper: string | undefined;
   allowedOrigins: string[];
   sessionLifetimeSeconds: number | undefined;
   redisUrl: string | undefined;
@@ -33,6 +39,10 @@ export interface ServerConfig {
   argon2MaxQueued: number | undefined;
   providerAWebhookSecret: string | undefined;
   providerBWebhookSecret: string | undefined;
+  /** `PROVIDER_A_WEBHOOK_SECRET_PREVIOUS`: signatures made with it still verify. */
+  previousProviderAWebhookSecret: string | undefined;
+  /** `PROVIDER_B_WEBHOOK_SECRET_PREVIOUS`: signatures made with it still verify. */
+  previousProviderBWebhookSecret: string | undefined;
   githubClientId: string | undefined;
   githubClientSecret: string | undefined;
   oauthRedirectUrl: string | undefined;
@@ -80,8 +90,38 @@ function databaseHasTls(url: string): boolean {
 }
 
 /**
+ * A `<NAME>_PREVIOUS` is the value a rotation moves away from: it needs the current value
+ * beside it (else the server would accept the old secret alone).
+ */
+function rotationProblems(config: ServerConfig): string[] {
+  const pairs: Array<[string, string | undefined, string | undefined]> = [
+    ['SERVICE_TOKEN', config.serviceToken, config.previousServiceToken],
+    ['SESSION_SECRET', config.sessionSecret, config.previousSessionSecret],
+    ['TOKEN_PEPPER', config.tokenPepper, config.previousTokenPepper],
+    [
+      'PROVIDER_A_WEBHOOK_SECRET',
+      config.providerAWebhookSecret,
+      config.previousProviderAWebhookSecret,
+    ],
+    [
+      'PROVIDER_B_WEBHOOK_SECRET',
+      config.providerBWebhookSecret,
+      config.previousProviderBWebhookSecret,
+    ],
+  ];
+  return pairs.flatMap(([name, current, previous]) =>
+    previous !== undefined && current === undefined
+      ? [
+          `${name}_PREVIOUS needs ${name}: set the new value as ${name} and the old one as ${name}_PREVIOUS`,
+        ]
+      : [],
+  );
+}
+
+/**
  * Reads the configuration. With `NODE_ENV=production` it enforces the production
- * checklist: `SERVICE_TOKEN` and `SESSION_SECRET` present and at least 32 characters, and a
+ * checklist: `SERVICE_TOKEN` and `SESSION_SECRET` present and at least 32 characters (their
+ * `_PREVIOUS` values too, when set), and a
  * `DATABASE_URL` with TLS, unless `COVGATE_ALLOW_EMBEDDED_STORE=1` keeps the embedded store. Throws {@link ConfigError} listing every offending setting by name.
  */
 export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
@@ -129,6 +169,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
     serviceToken: optional(env, 'SERVICE_TOKEN'),
     sessionSecret: optional(env, 'SESSION_SECRET'),
     tokenPepper: optional(env, 'TOKEN_PEPPER'),
+    previousServiceToken: optional(env, 'SERVICE_TOKEN_PREVIOUS'),
+    previousSessionSecret: optional(env, 'SESSION_SECRET_PREVIOUS'),
+    previousTokenPepper: optional(env, 'TOKEN_PEPPER_PREVIOUS'),
     allowedOrigins,
     sessionLifetimeSeconds: integer(env, 'SESSION_TTL_SECONDS', problems),
     redisUrl: optional(env, 'REDIS_URL'),
@@ -141,6 +184,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
     argon2MaxQueued: integer(env, 'ARGON2_MAX_QUEUED', problems),
     providerAWebhookSecret: optional(env, 'PROVIDER_A_WEBHOOK_SECRET'),
     providerBWebhookSecret: optional(env, 'PROVIDER_B_WEBHOOK_SECRET'),
+    previousProviderAWebhookSecret: optional(env, 'PROVIDER_A_WEBHOOK_SECRET_PREVIOUS'),
+    previousProviderBWebhookSecret: optional(env, 'PROVIDER_B_WEBHOOK_SECRET_PREVIOUS'),
     githubClientId: optional(env, 'GITHUB_CLIENT_ID'),
     githubClientSecret: optional(env, 'GITHUB_CLIENT_SECRET'),
     oauthRedirectUrl: optional(env, 'OAUTH_REDIRECT_URL'),
@@ -149,11 +194,21 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
     dashboardUrl: optional(env, 'DASHBOARD_URL'),
   };
 
+  problems.push(...rotationProblems(config));
   if (production) {
     for (const name of ['SERVICE_TOKEN', 'SESSION_SECRET'] as const) {
       const value = name === 'SERVICE_TOKEN' ? config.serviceToken : config.sessionSecret;
       if (value === undefined) problems.push(`${name} is required in production`);
       else if (value.length < MIN_SECRET_LENGTH) {
+        problems.push(`${name} must be at least ${MIN_SECRET_LENGTH} characters`);
+      }
+    }
+    const previous = {
+      SERVICE_TOKEN_PREVIOUS: config.previousServiceToken,
+      SESSION_SECRET_PREVIOUS: config.previousSessionSecret,
+    };
+    for (const [name, value] of Object.entries(previous)) {
+      if (value !== undefined && value.length < MIN_SECRET_LENGTH) {
         problems.push(`${name} must be at least ${MIN_SECRET_LENGTH} characters`);
       }
     }

@@ -106,6 +106,11 @@ export async function apiOptionsFor(
     sessionSecret,
     serviceToken: config.serviceToken,
     tokenPepper: config.tokenPepper,
+    ...(config.previousSessionSecret
+      ? { previousSessionSecret: config.previousSessionSecret }
+      : {}),
+    ...(config.previousServiceToken ? { previousServiceToken: config.previousServiceToken } : {}),
+    ...(config.previousTokenPepper ? { previousTokenPepper: config.previousTokenPepper } : {}),
     allowedOrigins: allowedOriginsOf(config),
     sessionLifetimeSeconds: config.sessionLifetimeSeconds,
     secureCookies: config.secureCookies,
@@ -125,8 +130,16 @@ export async function apiOptionsFor(
   if (config.trustProxy.length > 0) options.trustProxy = config.trustProxy;
   options.webhooks = {
     providers: [
-      { ...providerA, secret: config.providerAWebhookSecret },
-      { ...providerB, secret: config.providerBWebhookSecret },
+      {
+        ...providerA,
+        secret: config.providerAWebhookSecret,
+        secrets: [config.previousProviderAWebhookSecret],
+      },
+      {
+        ...providerB,
+        secret: config.providerBWebhookSecret,
+        secrets: [config.previousProviderBWebhookSecret],
+      },
     ],
   };
   const oauth = oauthOptionsFor(config, store);

@@ -125,6 +125,57 @@ describe('reference server configuration', () => {
     ]);
   });
 
+  it('reads the _PREVIOUS value of each rotatable secret', () => {
+    const config = loadConfig({
+      SERVICE_TOKEN: 'service-new',
+      SERVICE_TOKEN_PREVIOUS: 'service-old',
+      SESSION_SECRET: 'session-new',
+      SESSION_SECRET_PREVIOUS: 'session-old',
+      TOKEN_PEPPER: 'pepper-new',
+      TOKEN_PEPPER_PREVIOUS: 'pepper-old',
+      PROVIDER_A_WEBHOOK_SECRET: 'a-new',
+      PROVIDER_A_WEBHOOK_SECRET_PREVIOUS: 'a-old',
+      PROVIDER_B_WEBHOOK_SECRET: 'b-new',
+      PROVIDER_B_WEBHOOK_SECRET_PREVIOUS: ' ',
+    });
+    expect([
+      config.previousServiceToken,
+      config.previousSessionSecret,
+      config.previousTokenPepper,
+      config.previousProviderAWebhookSecret,
+      config.previousProviderBWebhookSecret,
+    ]).toEqual(['service-old', 'session-old', 'pepper-old', 'a-old', undefined]);
+  });
+
+  it('refuses a _PREVIOUS value without the current one, naming both settings', () => {
+    expect(
+      problemsOf({ TOKEN_PEPPER_PREVIOUS: 'pepper-old', PROVIDER_B_WEBHOOK_SECRET_PREVIOUS: 'b' }),
+    ).toEqual([
+      'TOKEN_PEPPER_PREVIOUS needs TOKEN_PEPPER: set the new value as TOKEN_PEPPER and the old one as TOKEN_PEPPER_PREVIOUS',
+      'PROVIDER_B_WEBHOOK_SECRET_PREVIOUS needs PROVIDER_B_WEBHOOK_SECRET: set the new value as PROVIDER_B_WEBHOOK_SECRET and the old one as PROVIDER_B_WEBHOOK_SECRET_PREVIOUS',
+    ]);
+  });
+
+  it('refuses short previous secrets in production, naming the setting only', () => {
+    expect(
+      problemsOf({
+        ...PRODUCTION,
+        SERVICE_TOKEN_PREVIOUS: 'short-old-service-token',
+        SESSION_SECRET_PREVIOUS: 'short-old-session-secret',
+      }),
+    ).toEqual([
+      'SERVICE_TOKEN_PREVIOUS must be at least 32 characters',
+      'SESSION_SECRET_PREVIOUS must be at least 32 characters',
+    ]);
+    expect(
+      problemsOf({
+        ...PRODUCTION,
+        SERVICE_TOKEN_PREVIOUS: STRONG,
+        SESSION_SECRET_PREVIOUS: STRONG,
+      }),
+    ).toEqual([]);
+  });
+
   it('refuses an invalid ALLOWED_ORIGINS entry at start-up', () => {
     for (const bad of ['*', 'https://a.com/', 'https://a.com/path', 'a.com', 'https://*.a.com']) {
       expect(problemsOf({ ALLOWED_ORIGINS: bad })[0]).toMatch(/^ALLOWED_ORIGINS: /);

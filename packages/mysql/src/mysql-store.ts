@@ -367,6 +367,15 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
           .where(eq(tokens.id, id));
       }),
 
+    replaceTokenHash: (id: string, expectedHash: string, newHash: string) =>
+      guard('tokens', 'replaceTokenHash', async () => {
+        const result = await db
+          .update(tokens)
+          .set({ hash: newHash })
+          .where(and(eq(tokens.id, id), eq(tokens.hash, expectedHash)));
+        return affected(result) > 0;
+      }),
+
     insertSession: (session: SessionRecord) =>
       guard(
         'sessions',

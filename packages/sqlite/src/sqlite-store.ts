@@ -385,6 +385,15 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
           .where(eq(tokens.id, id));
       }),
 
+    replaceTokenHash: (id: string, expectedHash: string, newHash: string) =>
+      guard('tokens', 'replaceTokenHash', async () => {
+        const result = await db
+          .update(tokens)
+          .set({ hash: newHash })
+          .where(and(eq(tokens.id, id), eq(tokens.hash, expectedHash)));
+        return result.rowsAffected > 0;
+      }),
+
     insertSession: (session: SessionRecord) =>
       guard(
         'sessions',

@@ -27,6 +27,8 @@ export type AuditEvent =
     }
   | { type: 'token.rotate'; oldId: string; newId: string }
   | { type: 'token.revoke'; tokenId: string }
+  /** A token verified under the previous `TOKEN_PEPPER` and was re-hashed under the current one. */
+  | { type: 'token.rehash'; tokenId: string }
   | { type: 'organisation.create'; orgId: string; slug: string }
   | { type: 'organisation.create.denied'; remote: string };
 
@@ -74,6 +76,7 @@ export function formatAuditLine(event: AuditEvent): string {
     case 'token.rotate':
       return auditLine(event.type, [field('old_id', event.oldId), field('new_id', event.newId)]);
     case 'token.revoke':
+    case 'token.rehash':
       return auditLine(event.type, [field('token_id', event.tokenId)]);
     case 'organisation.create':
       return auditLine(event.type, [field('org_id', event.orgId), field('slug', event.slug)]);

@@ -10,7 +10,11 @@ import type { Store } from '../storage/store.js';
 import { createIdGenerator } from '../time/ids.js';
 import { type Clock, systemClock } from '../time/timestamp.js';
 import type { CachePurge, CachePurgeBus } from '../tokens/cache-purge-bus.js';
-import { createTokenHasher, type TokenHasher } from '../tokens/token-hash.js';
+import {
+  createTokenHasher,
+  type TokenHasher,
+  type TokenHasherOptions,
+} from '../tokens/token-hash.js';
 import {
   createVerificationGate,
   type VerificationGateOptions,
@@ -48,10 +52,29 @@ export interface CreateApiOptions {
   store: Store;
   /** Key of the HMAC under which session tokens are stored (`SESSION_SECRET`). */
   sessionSecret: string;
+  /**
+   * The session secret being rotated out (`SESSION_SECRET_PREVIOUS`): sessions stored
+   * under it stay valid until they expire, and OAuth logins begun under it can finish. New
+   * sessions are always stored under `sessionSecret`. Unset or empty: none. See
+   * `docs/operations/rotation.md`.
+   */
+  previousSessionSecret?: string;
   /** Pre-shared secret of `POST /v1/sessions/create` (`SERVICE_TOKEN`); unset refuses all. */
   serviceToken?: string;
+  /**
+   * The service token being rotated out (`SERVICE_TOKEN_PREVIOUS`): accepted like
+   * `serviceToken` (constant time, both always compared). Unset or empty: none.
+   */
+  previousServiceToken?: string;
   /** Server-side pepper of token hashes (`TOKEN_PEPPER`). */
   tokenPepper?: string;
+  /**
+   * The pepper being rotated out (`TOKEN_PEPPER_PREVIOUS`; needs `tokenPepper`): a token
+   * hashed under it still verifies and is re-hashed under `tokenPepper` at that
+   * verification (`Store.replaceTokenHash`, audit line `token.rehash`). Ignored when
+   * `tokenHasher` is given: pass `previousPepper` to `createTokenHasher` instead.
+   */
+  previousTokenPepper?: string;
   /** CORS allowlist (`ALLOWED_ORIGINS`): a comma-separated string or an array of origins. */
   allowedOrigins?: string | readonly string[];
   /** Session lifetime in seconds; default 24 h, at most 7 days (larger values throw). */
@@ -132,6 +155,15 @@ function sharedTokenCache(
   return cache;
 }
 
+/** `tokenPepper` and `previousTokenPepper` as {@link createTokenHasher} takes them. */
+function pepperOptions(options: CreateApiOptions): TokenHasherOptions {
+  const { tokenPepper, previousTokenPepper } = options;
+  return {
+    ...(tokenPepper ? { pepper: tokenPepper } : {}),
+    ...(previousTokenPepper ? { previousPepper: previousTokenPepper } : {}),
+  };
+}
+
 function buildServices(options: CreateApiOptions): ApiServices {
   if (!options.sessionSecret) throw new Error('sessionSecret (SESSION_SECRET) is required');
   const secureCookies = options.secureCookies ?? true;
@@ -140,7 +172,12 @@ function buildServices(options: CreateApiOptions): ApiServices {
   return {
     settings: {
       serviceToken: options.serviceToken || undefined,
+      previousServiceToken: options.previousServiceToken || undefined,
       sessionSecret: options.sessionSecret,
+      previousSessionSecret:
+        options.previousSessionSecret && options.previousSessionSecret !== options.sessionSecret
+          ? options.previousSessionSecret
+          : undefined,
       sessionLifetimeSeconds: resolveSessionLifetimeSeconds(options.sessionLifetimeSeconds),
       allowedOrigins: parseAllowedOrigins(options.allowedOrigins),
       secureCookies,
@@ -153,9 +190,7 @@ function buildServices(options: CreateApiOptions): ApiServices {
     ids: createIdGenerator({ now: () => clock.now().getTime() }),
     logger,
     audit: createAuditLogger(options.auditSink ?? stdoutAuditSink),
-    hasher:
-      options.tokenHasher ??
-      createTokenHasher(options.tokenPepper ? { pepper: options.tokenPepper } : {}),
+    hasher: options.tokenHasher ?? createTokenHasher(pepperOptions(options)),
     tokenCache: sharedTokenCache(options, clock),
     throttle: options.verificationThrottle ?? createVerificationThrottle(),
     verificationGate: createVerificationGate({
@@ -204,7 +239,7 @@ export function createApi(options: CreateApiOptions): CovgateApi {
   const router = new Router<RouteHandler>(
     coreRoutes({
       oauth: options.oauth
-        ? resolveOAuthOptions(options.oauth, services.settings.sessionSecret, services.clock)
+        ? resolveOAuthOptions(options.oauth, services.settings, services.clock)
         : undefined,
       webhooks: resolveWebhookOptions(options.webhooks),
     }),

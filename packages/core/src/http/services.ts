@@ -24,7 +24,11 @@ export interface CachedTokenIdentity {
 /** Settings resolved once at `createApi` time. */
 export interface ApiSettings {
   serviceToken: string | undefined;
+  /** `SERVICE_TOKEN_PREVIOUS`: also accepted during a rotation; never empty. */
+  previousServiceToken: string | undefined;
   sessionSecret: string;
+  /** `SESSION_SECRET_PREVIOUS`: sessions stored under it are still found; never empty. */
+  previousSessionSecret: string | undefined;
   sessionLifetimeSeconds: number;
   allowedOrigins: ReadonlySet<string>;
   /** Cookies carry `Secure` and the `__Host-` prefix. */

@@ -46,6 +46,8 @@ export interface OAuthSettings {
   usedStates: UsedStateRegistry;
   /** Seals state cookies (derived from `SESSION_SECRET`). */
   stateKey: Buffer;
+  /** Also opens state cookies during a rotation (derived from `SESSION_SECRET_PREVIOUS`). */
+  previousStateKey: Buffer | undefined;
 }
 
 const CODE_HOST_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -59,9 +61,10 @@ const MAX_TIMEOUT_MS = 120_000;
  */
 export function resolveOAuthOptions(
   options: OAuthOptions,
-  sessionSecret: string,
+  secrets: { sessionSecret: string; previousSessionSecret?: string | undefined },
   clock: Clock,
 ): OAuthSettings {
+  const { sessionSecret, previousSessionSecret } = secrets;
   const codeHosts = new Map(Object.entries(options.codeHosts ?? {}));
   if (codeHosts.size === 0)
     throw new TypeError('oauth.codeHosts: at least one code host is required');
@@ -88,6 +91,7 @@ export function resolveOAuthOptions(
     usedStates:
       options.usedStates ?? createMemoryUsedStateRegistry({ now: () => clock.now().getTime() }),
     stateKey: loginStateKey(sessionSecret),
+    previousStateKey: previousSessionSecret ? loginStateKey(previousSessionSecret) : undefined,
   };
 }
 

@@ -205,6 +205,14 @@ class MemoryStore implements Store {
     if (token) token.lastUsedAt = new Date(at);
   }
 
+  async replaceTokenHash(id: string, expectedHash: string, newHash: string): Promise<boolean> {
+    this.#assertOpen();
+    const token = this.#tokens.get(id);
+    if (!token || token.hash !== expectedHash) return false;
+    token.hash = newHash;
+    return true;
+  }
+
   async insertSession(session: SessionRecord): Promise<void> {
     this.#assertOpen();
     if (this.#sessions.has(session.id)) {

@@ -215,6 +215,14 @@ export interface TokenStore {
   rotateToken(oldId: string, replacement: TokenRecord, gracePeriodEndsAt: Date): Promise<boolean>;
   /** Records the last successful use. */
   touchToken(id: string, at: Date): Promise<void>;
+  /**
+   * Compare-and-set of a token's hash, for re-hashing under a new `TOKEN_PEPPER`: replaces
+   * `hash` with `newHash` only while the stored hash is still `expectedHash`, and changes
+   * nothing else (status, grace end, scopes), so a concurrent revoke or rotation keeps its
+   * effect. Returns false (changing nothing) when the token does not exist or its hash
+   * differs.
+   */
+  replaceTokenHash(id: string, expectedHash: string, newHash: string): Promise<boolean>;
 }
 
 /** Server-side sessions. */

@@ -10,7 +10,16 @@ export interface TokenHasher {
    * was made with another pepper.
    */
   verify(hash: string, token: string): Promise<boolean>;
+  /**
+   * Like {@link TokenHasher.verify}, and says which pepper matched: `current`, `previous`
+   * (the hash was made under the previous pepper of a rotation, so the caller re-hashes the
+   * token with {@link TokenHasher.hash}) or null. Hashers without it know one pepper only.
+   */
+  match?(hash: string, token: string): Promise<PepperMatch>;
 }
+
+/** Which pepper a stored token hash was made with, or null when the token does not match. */
+export type PepperMatch = 'current' | 'previous' | null;
 
 /** Settings of {@link createTokenHasher}. */
 export interface TokenHasherOptions {
@@ -20,6 +29,13 @@ export interface TokenHasherOptions {
    * stored hash. Omit it to hash without a pepper; an empty string is refused.
    */
   pepper?: string;
+  /**
+   * The pepper being rotated out (`TOKEN_PEPPER_PREVIOUS`): hashes made under it still
+   * verify, through {@link TokenHasher.match}, which reports them as `previous` so they are
+   * re-hashed under `pepper`. Needs `pepper`; ignored when empty or equal to it. Each
+   * failed verification then costs two argon2 runs, so drop it once the rotation is over.
+   */
+  previousPepper?: string;
   /** Memory cost in KiB; OWASP default 19456 (19 MiB). */
   memoryCost?: number;
   /** Number of passes; OWASP default 2. */
@@ -52,19 +68,36 @@ export function createTokenHasher(options: TokenHasherOptions = {}): TokenHasher
     'parallelism',
     options.parallelism ?? OWASP_ARGON2ID.parallelism,
   );
+  const { previousPepper } = options;
+  if (previousPepper && pepper === undefined) {
+    throw new RangeError('TOKEN_PEPPER_PREVIOUS needs TOKEN_PEPPER: the pepper it rotates to');
+  }
   const secret = pepper === undefined ? undefined : new TextEncoder().encode(pepper);
+  const previousSecret =
+    previousPepper && previousPepper !== pepper
+      ? new TextEncoder().encode(previousPepper)
+      : undefined;
+  const verifyWith = async (key: Uint8Array | undefined, hash: string, token: string) => {
+    try {
+      return await argon2Verify(hash, token, { secret: key });
+    } catch {
+      // A stored hash that does not parse cannot match anything.
+      return false;
+    }
+  };
+  const match = async (hash: string, token: string): Promise<PepperMatch> => {
+    if (await verifyWith(secret, hash, token)) return 'current';
+    // Every miss under the current pepper tries the previous one as well, so an unknown id
+    // (checked against a dummy hash) costs what a wrong secret costs.
+    if (previousSecret && (await verifyWith(previousSecret, hash, token))) return 'previous';
+    return null;
+  };
 
   return {
     hash: (token) =>
       argon2Hash(token, { algorithm: ARGON2ID, memoryCost, timeCost, parallelism, secret }),
-    async verify(hash, token) {
-      try {
-        return await argon2Verify(hash, token, { secret });
-      } catch {
-        // A stored hash that does not parse cannot match anything.
-        return false;
-      }
-    },
+    verify: async (hash, token) => (await match(hash, token)) !== null,
+    match,
   };
 }
 

@@ -12,6 +12,7 @@ import {
   cookiePair,
   createApiUnderTest,
   DASHBOARD_ORIGIN,
+  SESSION_SECRET,
   setCookie,
 } from './support/api-under-test.js';
 import {
@@ -291,6 +292,22 @@ describe('GET /auth/{code_host}/callback', () => {
       name: ACCOUNT.login,
     });
     expect(await t.store.findOrganisationBySlug(squatter.slug)).toEqual(squatter);
+  });
+
+  it('finishes a login begun before a SESSION_SECRET rotation while the old secret is the previous one', async () => {
+    const NEW_SECRET = 'rotated-session-secret-abcdef0123456789abcdef';
+    const { cookie, callbackUrl } = await returnFromCodeHost(setup());
+    const dropped = setup({}, { sessionSecret: NEW_SECRET });
+    await expectError(await callback(dropped, callbackUrl, cookie), 400, 'invalid state');
+
+    const rotating = setup(
+      {},
+      { sessionSecret: NEW_SECRET, previousSessionSecret: SESSION_SECRET },
+    );
+    const response = await callback(rotating, callbackUrl, cookie);
+
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe(DASHBOARD_URL);
   });
 
   it('refuses a replayed state cookie and state pair with 400 invalid state', async () => {

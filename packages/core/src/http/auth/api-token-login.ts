@@ -1,6 +1,7 @@
 import { infra } from '../../infrastructure/infra.js';
 import type { Organisation, TokenRecord } from '../../storage/store.js';
 import { parseApiToken } from '../../tokens/token-format.js';
+import type { PepperMatch } from '../../tokens/token-hash.js';
 import { isTokenUsable } from '../../tokens/token-status.js';
 import { VerificationOverloadError } from '../../tokens/verification-gate.js';
 import type { ThrottleBlock, ThrottleReservation } from '../../tokens/verification-throttle.js';
@@ -35,6 +36,23 @@ function touchLater(services: ApiServices, token: TokenRecord): void {
   );
 }
 
+/**
+ * Stores the token's hash under the current pepper (compare-and-set on the old hash, so a
+ * concurrent re-hash or revoke wins) and records `token.rehash`. A store failure is logged
+ * and leaves the old hash, which the previous pepper still verifies next time.
+ */
+async function replaceHash(scope: RequestScope, record: TokenRecord, newHash: string) {
+  const { services } = scope;
+  try {
+    const replaced = await infra(services.logger, 'tokens', () =>
+      services.store.replaceTokenHash(record.id, record.hash, newHash),
+    );
+    if (replaced) services.audit.record({ type: 'token.rehash', tokenId: record.id });
+  } catch {
+    // Logged by `infra`; the request itself succeeded.
+  }
+}
+
 /** One log line per block a failure started, with its reason. */
 function logBlocks(services: ApiServices, blocks: readonly ThrottleBlock[]): void {
   for (const block of blocks) {
@@ -51,16 +69,31 @@ function overloaded(): ApiError {
   });
 }
 
-/** Runs argon2 through the concurrency gate; shed work answers `503` with `Retry-After`. */
+/** Which pepper matched; hashers that know one pepper only say `current` or null. */
+async function matchPepper(services: ApiServices, hash: string, raw: string): Promise<PepperMatch> {
+  const { hasher } = services;
+  if (hasher.match) return hasher.match(hash, raw);
+  return (await hasher.verify(hash, raw)) ? 'current' : null;
+}
+
+/**
+ * Runs argon2 through the concurrency gate; shed work answers `503` with `Retry-After`. A
+ * match under the previous pepper also computes the new hash in the same slot.
+ */
 async function verifySecret(
   services: ApiServices,
   reservation: ThrottleReservation,
   hash: string,
   raw: string,
-): Promise<boolean> {
+): Promise<{ match: PepperMatch; rehash?: string }> {
   try {
-    return await services.verificationGate.run(reservation.trusted ? 'trusted' : 'normal', () =>
-      services.hasher.verify(hash, raw),
+    return await services.verificationGate.run(
+      reservation.trusted ? 'trusted' : 'normal',
+      async () => {
+        const match = await matchPepper(services, hash, raw);
+        if (match !== 'previous') return { match };
+        return { match, rehash: await services.hasher.hash(raw) };
+      },
     );
   } catch (error) {
     if (!(error instanceof VerificationOverloadError)) throw error;
@@ -109,10 +142,13 @@ export async function loginWithApiToken(
 
   let record: TokenRecord | null;
   let verified: boolean;
+  let rehash: string | undefined;
   try {
     record = await infra(services.logger, 'tokens', () => services.store.findTokenById(parsed.id));
     const hash = record ? record.hash : await dummyHash(services);
-    verified = (await verifySecret(services, reservation, hash, raw)) && record !== null;
+    const result = await verifySecret(services, reservation, hash, raw);
+    verified = result.match !== null && record !== null;
+    rehash = result.rehash;
   } catch (error) {
     // Neither a store failure nor a shed request is a failed guess.
     await reservation.cancel();
@@ -124,6 +160,7 @@ export async function loginWithApiToken(
   }
   await reservation.succeeded();
   if (!isTokenUsable(record, now)) return null;
+  if (rehash !== undefined) await replaceHash(scope, record, rehash);
   const org = await infra(services.logger, 'organisations', () =>
     services.store.findOrganisationById(record.orgId),
   );

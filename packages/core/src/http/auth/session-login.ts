@@ -1,9 +1,26 @@
 import { infra } from '../../infrastructure/infra.js';
 import { isSessionExpired } from '../../sessions/session-rules.js';
 import { hashSessionToken } from '../../sessions/session-token-hash.js';
+import type { SessionRecord } from '../../storage/store.js';
 import { parseSessionToken } from '../../tokens/token-format.js';
 import type { RequestScope } from '../services.js';
 import type { SessionIdentity } from './identities.js';
+
+/**
+ * The session stored under the HMAC of `token` with `SESSION_SECRET` or, during a rotation,
+ * with `SESSION_SECRET_PREVIOUS` (sessions created before the rotation).
+ */
+async function findSession(scope: RequestScope, token: string): Promise<SessionRecord | null> {
+  const { services } = scope;
+  const { sessionSecret, previousSessionSecret } = services.settings;
+  const lookUp = (secret: string) =>
+    infra(services.logger, 'sessions', () =>
+      services.store.findSessionByTokenHash(hashSessionToken(token, secret)),
+    );
+  const current = await lookUp(sessionSecret);
+  if (current !== null || previousSessionSecret === undefined) return current;
+  return lookUp(previousSessionSecret);
+}
 
 /**
  * Looks a session token (`cvgs_...`) up by its HMAC; null when it is malformed, unknown,
@@ -16,10 +33,7 @@ export async function loginWithSession(
   const { services } = scope;
   const token = parseSessionToken(raw);
   if (!token) return null;
-  const tokenHash = hashSessionToken(token, services.settings.sessionSecret);
-  const session = await infra(services.logger, 'sessions', () =>
-    services.store.findSessionByTokenHash(tokenHash),
-  );
+  const session = await findSession(scope, token);
   if (!session || isSessionExpired(session.expiresAt, services.clock.now())) return null;
   const org = await infra(services.logger, 'organisations', () =>
     services.store.findOrganisationById(session.orgId),

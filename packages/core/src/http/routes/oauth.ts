@@ -114,6 +114,19 @@ function completeLogin(oauth: OAuthSettings | undefined): RouteHandler {
   };
 }
 
+/** Opens the state cookie under the current key or, during a rotation, the previous one. */
+function openSealedState(
+  sealed: string,
+  codeHost: string,
+  oauth: OAuthSettings,
+  services: RequestScope['services'],
+): LoginState | null {
+  const now = services.clock.now();
+  const current = openLoginState(sealed, codeHost, oauth.stateKey, now);
+  if (current !== null || oauth.previousStateKey === undefined) return current;
+  return openLoginState(sealed, codeHost, oauth.previousStateKey, now);
+}
+
 async function claimLoginState(
   scope: RequestScope,
   oauth: OAuthSettings,
@@ -122,8 +135,7 @@ async function claimLoginState(
   const { services } = scope;
   const sealed = cookieValue(scope.request, OAUTH_STATE_COOKIE);
   const presented = onlyValue(scope.url, 'state');
-  const login =
-    sealed === null ? null : openLoginState(sealed, codeHost, oauth.stateKey, services.clock.now());
+  const login = sealed === null ? null : openSealedState(sealed, codeHost, oauth, services);
   if (login === null || presented === null || !statesMatch(login.state, presented)) {
     throw new ApiError(400, OAUTH_ERRORS.invalidState);
   }

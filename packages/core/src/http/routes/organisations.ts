@@ -25,7 +25,13 @@ const createOrganisationBody = z.object({
  */
 export const postOrganisation: RouteHandler = async (scope) => {
   const { services } = scope;
-  if (!isServiceToken(bearerToken(scope.request), services.settings.serviceToken)) {
+  if (
+    !isServiceToken(
+      bearerToken(scope.request),
+      services.settings.serviceToken,
+      services.settings.previousServiceToken,
+    )
+  ) {
     services.audit.record({ type: 'organisation.create.denied', remote: scope.remoteAddress });
     throw new ApiError(401, ERRORS.invalidToken);
   }

@@ -62,7 +62,13 @@ export async function startSession(
 /** `POST /v1/sessions/create`: internal, behind `SERVICE_TOKEN` (constant-time). */
 export const createSession: RouteHandler = async (scope) => {
   const { services } = scope;
-  if (!isServiceToken(bearerToken(scope.request), services.settings.serviceToken)) {
+  if (
+    !isServiceToken(
+      bearerToken(scope.request),
+      services.settings.serviceToken,
+      services.settings.previousServiceToken,
+    )
+  ) {
     services.audit.record({
       type: 'session.create.denied',
       remote: scope.remoteAddress,
@@ -91,7 +97,11 @@ export const createSession: RouteHandler = async (scope) => {
 export const deleteSession: RouteHandler = async (scope) => {
   const { services } = scope;
   const sessionId = scope.params.session_id as string;
-  const byService = isServiceToken(bearerToken(scope.request), services.settings.serviceToken);
+  const byService = isServiceToken(
+    bearerToken(scope.request),
+    services.settings.serviceToken,
+    services.settings.previousServiceToken,
+  );
   if (!byService) {
     const identity = await authenticateSessionOnly(scope);
     if (identity.sessionId !== sessionId) throw new ApiError(404, ERRORS.notFound);

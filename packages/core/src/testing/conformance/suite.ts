@@ -6,6 +6,7 @@ import { describeIdempotencyKeys } from './idempotency-keys.js';
 import type { StoreConformanceOptions } from './options.js';
 import { describeOrganisations } from './organisations.js';
 import { describeSessions } from './sessions.js';
+import { describeTokenHashes } from './token-hashes.js';
 import { describeTokens } from './tokens.js';
 import { describeUsers } from './users.js';
 import { describeWebhookEvents } from './webhook-events.js';
@@ -47,6 +48,7 @@ export function runStoreConformanceSuite(name: string, options: StoreConformance
     describeOrganisations(store);
     describeUsers(store);
     describeTokens(store);
+    describeTokenHashes(store, () => peer ?? store());
     describeSessions(store);
     describeExecutions(store);
     describeIdempotencyKeys(store);
