@@ -44,8 +44,14 @@ export interface BuiltServer {
   kill(): void;
 }
 
-/** Spawns `node dist/main.js` with exactly `env` and waits for its listening line. */
-export async function startBuiltServer(env: NodeJS.ProcessEnv): Promise<BuiltServer> {
+/**
+ * Spawns `node dist/main.js` with exactly `env` and waits for its listening line, by default
+ * up to 15 s (`listenTimeoutMs`: more where a loaded machine starts several processes).
+ */
+export async function startBuiltServer(
+  env: NodeJS.ProcessEnv,
+  options: { listenTimeoutMs?: number } = {},
+): Promise<BuiltServer> {
   const child: ChildProcess = spawn(process.execPath, [join(DIST, 'main.js')], { env });
   let stdout = '';
   let stderr = '';
@@ -94,7 +100,10 @@ export async function startBuiltServer(env: NodeJS.ProcessEnv): Promise<BuiltSer
       child.on('exit', onExit);
     });
 
-  const listening = await waitForLine(/covgate listening on (http:\/\/[^"\s]+)/, 15_000);
+  const listening = await waitForLine(
+    /covgate listening on (http:\/\/[^"\s]+)/,
+    options.listenTimeoutMs ?? 15_000,
+  );
   return {
     url: listening[1] as string,
     stdout: () => stdout,
