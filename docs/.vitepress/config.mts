@@ -49,7 +49,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'Configuration', link: '/configuration' },
       { text: 'Production checklist', link: '/operations/production-checklist' },
-      { text: 'Secret rotation', link: '/rotation' },
+      { text: 'Secret rotation', link: '/operations/rotation' },
       { text: 'Backups', link: '/operations/backups' },
       { text: 'Stores (SQLite, MySQL)', link: '/stores' },
     ],

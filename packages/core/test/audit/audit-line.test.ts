@@ -111,6 +111,12 @@ describe('formatAuditLine patterns', () => {
       '[audit] token.revoke token_id=abc',
     );
   });
+
+  it('writes token.rehash', () => {
+    expect(formatAuditLine({ type: 'token.rehash', tokenId: 'abc' })).toBe(
+      '[audit] token.rehash token_id=abc',
+    );
+  });
 });
 
 describe('formatAuditLine with hostile values', () => {
