@@ -147,7 +147,7 @@ describe.skipIf(!runnable)('rotating every secret on running servers under traff
     const apiToken = ((await created.json()) as { secret: string }).secret;
 
     /** What the clients and providers hold: switched to the new values after `accept`. */
-    const held = {
+    const held: Record<'serviceToken' | 'a' | 'b', string> = {
       serviceToken: SECRETS.SERVICE_TOKEN[0],
       a: SECRETS.PROVIDER_A_WEBHOOK_SECRET[0],
       b: SECRETS.PROVIDER_B_WEBHOOK_SECRET[0],
