@@ -6,11 +6,12 @@ import {
 } from '../../src/tokens/verification-gate.js';
 
 /** A gate whose tasks only finish when the test says so, with the order they started in. */
-function manualGate(maxConcurrent: number, maxQueued: number) {
+function manualGate(maxConcurrent: number, maxQueued: number, reservedForTrusted = 0) {
   const overloads: string[] = [];
   const gate = createVerificationGate({
     maxConcurrent,
     maxQueued,
+    reservedForTrusted,
     onOverload: (state, load) => overloads.push(`${state} ${load.running}/${load.queued}`),
   });
   const started: string[] = [];
@@ -78,6 +79,53 @@ describe('verification gate', () => {
     expect([...fx.outcomes]).toEqual([['n2', 'shed']]);
     await fx.finish('a');
     expect(fx.started).toEqual(['a', 'owner']);
+  });
+
+  it('starts a trusted verification at once in a reserved slot, which normal ones never take', async () => {
+    const fx = manualGate(2, 2, 1);
+    for (const name of ['a', 'b', 'n1', 'n2', 'n3']) fx.submit(name);
+    await fx.settled();
+    expect([...fx.outcomes]).toEqual([['n3', 'shed']]);
+    expect(fx.gate.admits('trusted')).toBe(true);
+    fx.submit('owner', 'trusted');
+    await fx.settled();
+    expect(fx.started).toEqual(['a', 'b', 'owner']);
+    expect(fx.gate.load()).toEqual({ running: 3, queued: 2 });
+    // The owner finishing frees only the reserved slot: the normal waiters still wait.
+    await fx.finish('owner');
+    expect(fx.started).toEqual(['a', 'b', 'owner']);
+    fx.submit('t2', 'trusted');
+    fx.submit('t3', 'trusted');
+    await fx.settled();
+    expect(fx.started).toEqual(['a', 'b', 'owner', 't2']);
+    // A freed normal slot goes to the waiting trusted verification first.
+    await fx.finish('a');
+    expect(fx.started).toEqual(['a', 'b', 'owner', 't2', 't3']);
+    await fx.finish('b');
+    expect(fx.started).toEqual(['a', 'b', 'owner', 't2', 't3']);
+    await fx.finish('t2');
+    expect(fx.started).toEqual(['a', 'b', 'owner', 't2', 't3', 'n1']);
+    // t3 found the queue full and took the place of the newest normal waiter.
+    expect([...fx.outcomes]).toEqual([
+      ['n3', 'shed'],
+      ['owner', 'done'],
+      ['n2', 'shed'],
+      ['a', 'done'],
+      ['b', 'done'],
+      ['t2', 'done'],
+    ]);
+  });
+
+  it('refuses bounds that cannot work', () => {
+    expect(() => createVerificationGate({ maxConcurrent: 0 })).toThrow(
+      new RangeError('maxConcurrent must be a positive integer'),
+    );
+    expect(() => createVerificationGate({ maxQueued: -1 })).toThrow(
+      new RangeError('maxQueued must be a non-negative integer'),
+    );
+    expect(() => createVerificationGate({ reservedForTrusted: 1.5 })).toThrow(
+      new RangeError('reservedForTrusted must be a non-negative integer'),
+    );
   });
 
   it('sheds a trusted verification too when only trusted ones wait', async () => {

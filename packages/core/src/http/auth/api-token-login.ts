@@ -95,16 +95,23 @@ export async function loginWithApiToken(
   if (cached && (cached.validUntil === null || now < cached.validUntil)) {
     return { identity: cached.identity, plan: cached.plan };
   }
-  // Work that would be shed anyway is refused before it costs a throttle update and a store
-  // lookup: under a flood that is most requests.
-  const { verificationGate } = services;
-  if (!verificationGate.admits('trusted')) throw overloaded();
   // Without a known client address there is no per-address bucket: one shared "unknown"
   // bucket would let anyone lock every such client out.
-  const decision = await services.throttle.reserve({
+  const subject = {
     tokenId: parsed.id,
     ...(scope.remoteAddressKnown ? { remoteAddress: scope.remoteAddress } : {}),
-  });
+  };
+  // Work that would be shed anyway is refused before it costs a throttle reservation and a
+  // store lookup: under a flood that is most requests. Only a token verified from this
+  // address may still get in then.
+  const { verificationGate } = services;
+  if (
+    !verificationGate.admits('normal') &&
+    !(verificationGate.admits('trusted') && (await services.throttle.isTrusted(subject)))
+  ) {
+    throw overloaded();
+  }
+  const decision = await services.throttle.reserve(subject);
   if (!decision.allowed) {
     logBlocks(services, decision.started);
     return null;
