@@ -150,7 +150,7 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
       ENTERPRISE_RATE_LIMIT: '1000000',
       COVGATE_DATA_DIR: dataDir,
     };
-    servers = [await startBuiltServer(env), await startBuiltServer(env)];
+    servers = await Promise.all([startBuiltServer(env), startBuiltServer(env)]);
     const [a] = started();
     const created = await fetch(`${a.url}/v1/tokens`, {
       method: 'POST',
@@ -159,7 +159,8 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
     });
     expect(created.status).toBe(201);
     apiToken = ((await created.json()) as { secret: string }).secret;
-  }, 60_000);
+    // Two server start-ups: up to 35 s each on a loaded machine under Node 24.
+  }, 180_000);
 
   afterAll(async () => {
     for (const server of servers) server.kill();
