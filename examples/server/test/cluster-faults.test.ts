@@ -360,7 +360,7 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
     // The goal is 100 ms (measured on an idle machine for the closing note); a loaded CI
     // machine delays the pub/sub hop by more. Without the purge the refusal would only come
     // when the verified-token cache entry expires (10 s), which this bound still catches.
-    expect(elapsed).toBeLessThan(1_000);
+    expect(elapsed).toBeLessThan(3_000);
   });
 
   it('shares the failed-verification throttle: 10 wrong guesses split over both processes block the token id', async () => {
