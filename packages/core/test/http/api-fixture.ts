@@ -14,7 +14,8 @@ export async function apiFixture(overrides: Partial<CreateApiOptions> = {}) {
   const store = createMemoryStore();
   const audit = createMemoryAuditSink();
   const clock = createManualClock(new Date('2026-03-01T12:00:00Z'));
-  const hasher = createTokenHasher({ memoryCost: 1024, timeCost: 1 });
+  // Tokens are inserted with the API's own hasher, so an injected one (a fake) verifies them.
+  const hasher = overrides.tokenHasher ?? createTokenHasher({ memoryCost: 1024, timeCost: 1 });
   const logLines: string[] = [];
   const logger = pino(
     { base: null },
