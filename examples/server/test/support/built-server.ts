@@ -46,7 +46,7 @@ export interface BuiltServer {
 
 /**
  * Spawns `node dist/main.js` with exactly `env` and waits for its listening line, by default
- * up to 15 s (`listenTimeoutMs`: more where a loaded machine starts several processes).
+ * up to 60 s (`listenTimeoutMs`: more where a loaded machine starts several processes).
  */
 export async function startBuiltServer(
   env: NodeJS.ProcessEnv,
@@ -100,9 +100,12 @@ export async function startBuiltServer(
       child.on('exit', onExit);
     });
 
+  // Loading a built server takes 10 to 25 s on a loaded 2-core machine under Node 22 and 24,
+  // whose module loader is about twice as slow as Node 20's here (package.json lookups, see
+  // nodejs/node#60397); a hang still fails.
   const listening = await waitForLine(
     /covgate listening on (http:\/\/[^"\s]+)/,
-    options.listenTimeoutMs ?? 15_000,
+    options.listenTimeoutMs ?? 60_000,
   );
   return {
     url: listening[1] as string,
