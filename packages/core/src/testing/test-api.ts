@@ -70,24 +70,21 @@ export function captureLogs(): LogCapture {
   };
 }
 
-/** API options of {@link createTestApi}, or a function of its store and clock that makes them. */
-export type TestApiOverrides =
-  | Partial<CreateApiOptions>
-  | ((base: { store: Store; clock: ManualClock }) => Partial<CreateApiOptions>);
-
-/** What {@link createTestApi} builds the API on; each has a default. */
-export interface TestApiOptions {
-  /** Default: a new memory store. */
-  store?: Store;
+/**
+ * Options of {@link createTestApi}: any `createApi` option (they win over the test defaults),
+ * a manual `clock`, and `logs` to share one capture with a store's logger.
+ */
+export type TestApiOptions = Omit<Partial<CreateApiOptions>, 'clock'> & {
   /** Default: a manual clock at {@link TEST_START}. */
   clock?: ManualClock;
-  /** Default: a new {@link captureLogs}; pass one to share it with a store's logger. */
+  /** Default: a new {@link captureLogs}; its logger is the API's unless `logger` is given. */
   logs?: LogCapture;
-  /** Default: {@link createCheapTokenHasher}. */
-  tokenHasher?: TokenHasher;
-  /** API options that win over the test defaults. */
-  api?: TestApiOverrides;
-}
+};
+
+/** {@link TestApiOptions}, or a function of the default store and clock that makes them. */
+export type TestApiOverrides =
+  | TestApiOptions
+  | ((base: { store: Store; clock: ManualClock }) => TestApiOptions);
 
 /** An API built by {@link createTestApi}, with what tests need to drive and observe it. */
 export interface TestApi {
@@ -114,26 +111,27 @@ export interface TestApi {
  * Builds a covgate API called in-process (no socket) for tests under any runner: a memory
  * store, a manual clock at {@link TEST_START}, the cheap token hasher, a memory audit sink
  * and captured logs, with test secrets, insecure cookies and {@link TEST_DASHBOARD_ORIGIN}
- * allowed. Any part can be replaced through `options`.
+ * allowed. Every part can be replaced through `overrides`.
  */
-export function createTestApi(options: TestApiOptions = {}): TestApi {
-  const store = options.store ?? createMemoryStore();
-  const clock = options.clock ?? createManualClock(TEST_START);
-  const logs = options.logs ?? captureLogs();
+export function createTestApi(overrides: TestApiOverrides = {}): TestApi {
+  const defaults = { store: createMemoryStore(), clock: createManualClock(TEST_START) };
+  const options = typeof overrides === 'function' ? overrides(defaults) : overrides;
+  const { logs = captureLogs(), ...apiOptions } = options;
+  const store = options.store ?? defaults.store;
+  const clock = options.clock ?? defaults.clock;
   const tokenHasher = options.tokenHasher ?? cheapHasher;
   const audit = createMemoryAuditSink();
-  const overrides = options.api ?? {};
   const api = createApi({
-    store,
     sessionSecret: TEST_SESSION_SECRET,
     serviceToken: TEST_SERVICE_TOKEN,
     allowedOrigins: [TEST_DASHBOARD_ORIGIN],
     secureCookies: false,
     auditSink: audit,
     logger: logs.logger,
+    ...apiOptions,
+    store,
     clock,
     tokenHasher,
-    ...(typeof overrides === 'function' ? overrides({ store, clock }) : overrides),
   });
   const request = (path: string, init?: RequestInit, remoteAddress = TEST_REMOTE_ADDRESS) =>
     api.handle(new Request(path.startsWith('http') ? path : `${TEST_API_ORIGIN}${path}`, init), {
