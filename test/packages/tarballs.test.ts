@@ -100,6 +100,9 @@ const baseEnv = () => ({
   PATH: process.env.PATH,
   HOME: process.env.HOME,
   npm_config_cache: process.env.npm_config_cache,
+  // Node 22 and 24 from the registry trust only their own CA list; a machine behind a TLS proxy
+  // names its CA bundle here, and npm run by those versions needs it to reach the registry.
+  NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS,
 });
 
 async function npmInstall(cwd: string, dependencies: Record<string, string>): Promise<void> {

@@ -2,6 +2,7 @@ import type { RateLimitOptions, VerificationThrottleOptions } from '@covgate/cor
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { watchRedisOutage } from './redis-outage.js';
 
 /** Bound of every Redis command and of opening the connection, in milliseconds. */
 export const REDIS_DEADLINE_MS = 2_000;
@@ -16,7 +17,10 @@ export interface RedisRateLimit {
   createThrottleLimiter: NonNullable<VerificationThrottleOptions['createLimiter']>;
   /** Resolves once connected; requests before that are served (fail open). */
   ready: Promise<void>;
-  /** Resolves when Redis answers a `PING` within {@link REDIS_DEADLINE_MS}, else rejects. */
+  /**
+   * Resolves when Redis answers a `PING` within {@link REDIS_DEADLINE_MS}, else rejects; rejects
+   * at once during an outage in progress (a command failed and no `PING` has answered since).
+   */
   ping(): Promise<void>;
   dispose(): Promise<void>;
 }
@@ -25,7 +29,8 @@ export interface RedisRateLimit {
  * Connects to `REDIS_URL` for rate limiting. Commands are not queued while Redis is down
  * and every command has a deadline ({@link REDIS_DEADLINE_MS}), so a refused, dropped or
  * stalled Redis makes the limiter fail within the bound and covgate serves the request
- * (fail open). Core's limiter logs each outage once; the connection itself logs only its
+ * (fail open). Once a command has failed, the limiters skip Redis until it answers a `PING`
+ * again, so one request waits for Redis at most one deadline in all. Core's limiter logs each outage once; the connection itself logs only its
  * losses and recoveries, not every reconnection attempt.
  */
 export function redisRateLimit(url: string, logger: Logger): RedisRateLimit {
@@ -46,21 +51,32 @@ export function redisRateLimit(url: string, logger: Logger): RedisRateLimit {
     lost = false;
   });
   const ready = new Promise<void>((resolve) => client.once('ready', () => resolve()));
+  const outage = watchRedisOutage(client);
+  const storeClient = outage.storeClient;
   return {
     createLimiter: ({ points, duration, keyPrefix }) =>
-      new RateLimiterRedis({ storeClient: client, points, duration, keyPrefix }),
+      new RateLimiterRedis({
+        storeClient,
+        rejectIfRedisNotReady: true,
+        points,
+        duration,
+        keyPrefix,
+      }),
     createThrottleLimiter: (options) =>
       new RateLimiterRedis({
         ...options,
-        storeClient: client,
+        storeClient,
+        rejectIfRedisNotReady: true,
         keyPrefix: `covgate-vt-${options.keyPrefix}`,
         insuranceLimiter: new RateLimiterMemory(options),
       }),
     ready,
     async ping() {
+      if (outage.down) throw new Error('redis outage in progress');
       await client.ping();
     },
     async dispose() {
+      outage.dispose();
       client.disconnect();
     },
   };

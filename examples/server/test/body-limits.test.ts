@@ -1,6 +1,9 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BuiltServer,
@@ -14,22 +17,8 @@ if (!built) {
   console.warn('[covgate] body-limit test SKIPPED: build the reference server first');
 }
 
-/** A body that streams `text` in 16 KiB chunks with no Content-Length (chunked encoding). */
-function chunked(text: string): { body: ReadableStream<Uint8Array>; duplex: 'half' } {
-  const bytes = new TextEncoder().encode(text);
-  let offset = 0;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (offset >= bytes.length) {
-        controller.close();
-        return;
-      }
-      controller.enqueue(bytes.subarray(offset, offset + 16 * 1024));
-      offset += 16 * 1024;
-    },
-  });
-  return { body, duplex: 'half' };
-}
+/** The attack, sent from another process: see support/body-attack.mjs. */
+const attackScript = fileURLToPath(new URL('./support/body-attack.mjs', import.meta.url));
 
 describe.skipIf(!built)('request bodies on the built reference server', () => {
   let server: BuiltServer;
@@ -51,35 +40,29 @@ describe.skipIf(!built)('request bodies on the built reference server', () => {
   });
 
   it('answers 1 MiB of nested [ on /v1/auth/validate at once while /health stays fast', async () => {
-    const validate = (init: RequestInit) =>
-      fetch(`${server.url}/v1/auth/validate`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        ...init,
-      });
-    const mebibyte = '['.repeat(1024 * 1024);
-    const underLimit = '['.repeat(64 * 1024);
-    // Six of each in flight together: declared 1 MiB, streamed 1 MiB, and 64 KiB (the limit).
-    const attacks = [
-      ...Array.from({ length: 6 }, () => validate({ body: mebibyte })),
-      ...Array.from({ length: 6 }, () => validate(chunked(mebibyte) as RequestInit)),
-      ...Array.from({ length: 6 }, () => validate({ body: underLimit })),
-    ];
-    const healthTimes: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    const health = async () => {
       const started = performance.now();
-      const health = await fetch(`${server.url}/health`);
-      healthTimes.push(performance.now() - started);
-      expect(health.status).toBe(200);
-      expect(await health.json()).toEqual({ status: 'ok' });
-    }
-    const answers = await Promise.all(
-      attacks.map(async (response) => {
-        const answer = await response;
-        return [answer.status, await answer.text()];
-      }),
-    );
-
+      const answer = await fetch(`${server.url}/health`);
+      const ms = performance.now() - started;
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({ status: 'ok' });
+      return ms;
+    };
+    // What /health costs on this machine right now, without bodies in flight: on a loaded CI
+    // machine that alone can exceed the 300 ms the check below allows on an idle one.
+    await health(); // The first request of a fresh process is slower (connection, JIT).
+    const baseline: number[] = [];
+    for (let i = 0; i < 5; i++) baseline.push(await health());
+    const attack = spawn(process.execPath, [attackScript, server.url], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const output = createInterface({ input: attack.stdout });
+    const lines = output[Symbol.asyncIterator]();
+    expect((await lines.next()).value).toBe('in flight');
+    const healthTimes: number[] = [];
+    for (let i = 0; i < 5; i++) healthTimes.push(await health());
+    const answers: unknown = JSON.parse(String((await lines.next()).value));
+    output.close();
     const tooLarge = [413, '{"error":"payload too large"}'];
     const malformed = [400, '{"error":"malformed request"}'];
     expect(answers).toEqual([
@@ -87,6 +70,10 @@ describe.skipIf(!built)('request bodies on the built reference server', () => {
       ...Array.from({ length: 6 }, () => malformed),
     ]);
     // Parsed, six such bodies held /health for about 450 ms; scanned, they cost microseconds.
-    expect(Math.max(...healthTimes)).toBeLessThan(300);
+    // The bound is 300 ms on top of the slowest /health of the baseline taken just before.
+    console.log(
+      `[body-limits] /health ${healthTimes.map(Math.round).join(', ')} ms with bodies in flight, baseline ${baseline.map(Math.round).join(', ')} ms`,
+    );
+    expect(Math.max(...healthTimes)).toBeLessThan(300 + Math.max(...baseline));
   });
 });

@@ -10,7 +10,8 @@ import {
 import { buildOrganisation, issueTestToken } from '@covgate/core/testing';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type RedisRateLimit, redisRateLimit } from '../src/redis-rate-limit.js';
+import { REDIS_DEADLINE_MS, type RedisRateLimit, redisRateLimit } from '../src/redis-rate-limit.js';
+import { type FaultProxy, startFaultProxy } from './support/fault-proxy.js';
 
 const redisUrl = process.env.COVGATE_REDIS_URL;
 if (!redisUrl) {
@@ -39,8 +40,11 @@ describe.skipIf(!redisUrl && process.env.COVGATE_REQUIRE_REDIS !== '1')(
   'rate limits shared through Redis',
   () => {
     const limiters: RedisRateLimit[] = [];
+    const proxies: FaultProxy[] = [];
     afterAll(async () => {
       await Promise.all(limiters.map((limiter) => limiter.dispose()));
+      for (const proxy of proxies) proxy.resume();
+      await Promise.all(proxies.map((proxy) => proxy.close()));
     });
 
     it('counts one token across two processes against one limit', async () => {
@@ -96,6 +100,82 @@ describe.skipIf(!redisUrl && process.env.COVGATE_REQUIRE_REDIS !== '1')(
         }),
       );
       expect(response.status).toBe(200);
+    });
+    it('waits for a stalled Redis at most one deadline per request, skips it until it answers again, then limits again', async () => {
+      if (!redisUrl) throw new Error('COVGATE_REQUIRE_REDIS=1 but COVGATE_REDIS_URL is unset');
+      const direct = new URL(redisUrl);
+      const proxy = await startFaultProxy({
+        host: direct.hostname,
+        port: Number(direct.port || 6379),
+      });
+      proxies.push(proxy);
+      const proxied = new URL(redisUrl);
+      proxied.hostname = '127.0.0.1';
+      proxied.port = String(proxy.port);
+      const limiter = redisRateLimit(proxied.toString(), silent);
+      limiters.push(limiter);
+      await limiter.ready;
+      const org = buildOrganisation({ plan: 'enterprise' });
+      const { store, token: first } = await storeWithToken(org, 'first');
+      const { token: second } = await issueTestToken(store, {
+        orgId: org.id,
+        hasher,
+        name: 'second',
+        createdAt: new Date(),
+      });
+      const api = createApi({
+        store,
+        sessionSecret: 'redis-test-session-secret-0123456789',
+        tokenHasher: hasher,
+        logger: silent,
+        auditSink: { write() {} },
+        rateLimit: { limits: { enterprise: 1000 }, createLimiter: limiter.createLimiter },
+        verificationThrottle: createVerificationThrottle({
+          createLimiter: limiter.createThrottleLimiter,
+        }),
+      });
+      const timedList = async (token: string) => {
+        const start = performance.now();
+        const response = await api.handle(
+          new Request(`http://localhost/v1/executions?org=${org.slug}&repo=r`, {
+            headers: { authorization: `Bearer ${token}` },
+          }),
+        );
+        return { response, ms: performance.now() - start };
+      };
+      proxy.stall();
+      try {
+        // Neither token is cached: each request asks Redis for the verification throttle and
+        // then for the rate limit. Deadlines fire late under load, never early: a request that
+        // waited two of them in sequence cannot be answered within two deadlines.
+        const stalled = await timedList(first);
+        expect(stalled.response.status).toBe(200);
+        expect(stalled.response.headers.get('ratelimit-limit')).toBeNull();
+        expect(stalled.ms).toBeLessThan(2 * REDIS_DEADLINE_MS);
+        // The outage is known now: the next request does not wait for Redis at all.
+        const during = await timedList(second);
+        expect(during.response.status).toBe(200);
+        expect(during.ms).toBeLessThan(REDIS_DEADLINE_MS);
+        const readiness = performance.now();
+        await expect(limiter.ping()).rejects.toThrow('redis outage in progress');
+        expect(performance.now() - readiness).toBeLessThan(REDIS_DEADLINE_MS);
+      } finally {
+        proxy.resume();
+      }
+      // The probe's PING answers once Redis does; then limits are enforced again.
+      const resumed = performance.now();
+      let answered = false;
+      while (!answered && performance.now() - resumed < 10_000) {
+        answered = await limiter.ping().then(
+          () => true,
+          () => false,
+        );
+        if (!answered) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(answered).toBe(true);
+      const after = await timedList(first);
+      expect(after.response.status).toBe(200);
+      expect(after.response.headers.get('ratelimit-limit')).toBe('1000');
     });
     it('shares atomic throttling between two processes: 200 concurrent guesses cost 10 verifications', async () => {
       if (!redisUrl) throw new Error('COVGATE_REQUIRE_REDIS=1 but COVGATE_REDIS_URL is unset');

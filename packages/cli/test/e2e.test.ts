@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, type Started, startListening, stop } from '../../../docs/test/support/processes.js';
-import { C8, writeSampleProject } from './support.js';
+import { C8, SAMPLE_TEST_FILE, writeSampleProject } from './support.js';
 
 // End to end over real HTTP: the built `covgate` bin against the built reference server on
 // its embedded store, as a CI job would run them.
@@ -98,7 +98,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
           '--reporter=lcov',
           process.execPath,
           '--test',
-          'test/',
+          SAMPLE_TEST_FILE,
         ],
         {
           env: {
@@ -159,7 +159,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
           '--reporter=lcov',
           process.execPath,
           '--test',
-          'test/',
+          SAMPLE_TEST_FILE,
         ],
         { cwd: uncovered },
       );
@@ -204,7 +204,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
         '--reporter=lcov',
         process.execPath,
         '--test',
-        'test/',
+        SAMPLE_TEST_FILE,
       ]);
       expect(result.code, result.stderr).toBe(0);
       expect(result.stderr).toContain('# pass 2');

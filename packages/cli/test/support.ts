@@ -8,6 +8,12 @@ import { promisify } from 'node:util';
 /** The c8 binary installed with the package's dev dependencies. */
 export const C8 = fileURLToPath(new URL('../node_modules/.bin/c8', import.meta.url));
 
+/**
+ * The sample project's test file, named explicitly: Node 22 and later read `node --test test/`
+ * as a file named `test`, not as a folder to search.
+ */
+export const SAMPLE_TEST_FILE = 'test/shapes.test.mjs';
+
 /** A small project: a module and a `node --test` suite that covers part of it. */
 export async function writeSampleProject(options: { coverClassify: boolean }): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'covgate-cli-'));
@@ -44,7 +50,7 @@ export function perimeter(w, h) {
 `,
   );
   await writeFile(
-    join(dir, 'test', 'shapes.test.mjs'),
+    join(dir, SAMPLE_TEST_FILE),
     `import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -72,7 +78,7 @@ export async function runC8(dir: string): Promise<void> {
       '--reports-dir=coverage',
       process.execPath,
       '--test',
-      'test/',
+      SAMPLE_TEST_FILE,
     ],
     { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME } },
   );

@@ -76,6 +76,11 @@ export {
   VerificationOverloadError,
   type VerificationPriority,
 } from './tokens/verification-gate.js';
+export {
+  createVerificationPace,
+  type VerificationPace,
+  type VerificationPaceOptions,
+} from './tokens/verification-pace.js';
 export * from './tokens/verification-throttle.js';
 export * from './tokens/verified-token-cache.js';
 export { createPlanChangeProcessor } from './webhooks/plan-processor.js';

@@ -15,6 +15,7 @@ import {
   createVerificationGate,
   type VerificationGateOptions,
 } from '../tokens/verification-gate.js';
+import { createVerificationPace, type VerificationPace } from '../tokens/verification-pace.js';
 import {
   createVerificationThrottle,
   type VerificationThrottle,
@@ -93,6 +94,11 @@ export interface CreateApiOptions {
   tokenHasher?: TokenHasher;
   /** Replaces the default failed-verification throttle. */
   verificationThrottle?: VerificationThrottle;
+  /**
+   * How an unknown token id spends the time of a verification without argon2 (tests inject
+   * a controllable one). Default: {@link createVerificationPace} with its defaults.
+   */
+  verificationPace?: VerificationPace;
   /** TTL of the verified-token cache in ms (at most 10 000). */
   tokenCacheTtlMs?: number;
   /**
@@ -158,6 +164,7 @@ function buildServices(options: CreateApiOptions): ApiServices {
       createTokenHasher(options.tokenPepper ? { pepper: options.tokenPepper } : {}),
     tokenCache: sharedTokenCache(options, clock),
     throttle: options.verificationThrottle ?? createVerificationThrottle(),
+    verificationPace: options.verificationPace ?? createVerificationPace(),
     verificationGate: createVerificationGate({
       ...options.verificationConcurrency,
       onOverload: (state, load) => {

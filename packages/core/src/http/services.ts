@@ -6,6 +6,7 @@ import type { IdGenerator } from '../time/ids.js';
 import type { Clock } from '../time/timestamp.js';
 import type { TokenHasher } from '../tokens/token-hash.js';
 import type { VerificationGate } from '../tokens/verification-gate.js';
+import type { VerificationPace } from '../tokens/verification-pace.js';
 import type { VerificationThrottle } from '../tokens/verification-throttle.js';
 import type { VerifiedTokenCache } from '../tokens/verified-token-cache.js';
 import type { ExtraHeaders } from './extra-headers.js';
@@ -50,6 +51,8 @@ export interface ApiServices {
   throttle: VerificationThrottle;
   /** Cap on concurrent argon2 verifications, with its short queue. */
   verificationGate: VerificationGate;
+  /** The time of a verification, imitated for unknown token ids. */
+  verificationPace: VerificationPace;
   rateLimiter: RequestRateLimiter;
   randomBytes: (size: number) => Uint8Array;
   /** Dependencies besides the store that readiness waits for (Redis...). */

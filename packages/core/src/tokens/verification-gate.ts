@@ -7,6 +7,11 @@ export interface VerificationGateOptions {
   /** Verifications waiting for a slot; one more is shed. Default 16. */
   maxQueued?: number;
   /**
+   * Slots beyond `maxConcurrent` that only `trusted` verifications may take, so a known
+   * client starts at once instead of waiting for the flood's running verifications. Default 1.
+   */
+  reservedForTrusted?: number;
+  /**
    * Told once when shedding starts and once when the queue has drained again, so an
    * overload writes two log lines, not one per refused request.
    */
@@ -28,9 +33,9 @@ export class VerificationOverloadError extends Error {
  * A cap on concurrent argon2 verifications with a short bounded queue, so a flood of bad
  * tokens costs a bounded amount of CPU and memory and never an unbounded wait. Work beyond
  * the queue is refused at once ({@link VerificationOverloadError}). A `trusted`
- * verification (a token already verified from this address) waits ahead of `normal` ones
- * and, when the queue is full, takes the place of the newest `normal` waiter, so a flood
- * of unknown tokens cannot shut out a known client.
+ * verification (a token already verified from this address) may also take the reserved
+ * slots, waits ahead of `normal` ones and, when the queue is full, takes the place of the
+ * newest `normal` waiter, so a flood of unknown tokens cannot shut out a known client.
  */
 export interface VerificationGate {
   /** Runs `task` when a slot is free; rejects with {@link VerificationOverloadError} when shed. */
@@ -54,21 +59,31 @@ interface Waiter {
 export function createVerificationGate(options: VerificationGateOptions = {}): VerificationGate {
   const maxConcurrent = options.maxConcurrent ?? Math.min(4, Math.max(1, availableParallelism()));
   const maxQueued = options.maxQueued ?? 16;
+  const reserved = options.reservedForTrusted ?? 1;
   if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1) {
     throw new RangeError('maxConcurrent must be a positive integer');
   }
   if (!Number.isInteger(maxQueued) || maxQueued < 0) {
     throw new RangeError('maxQueued must be a non-negative integer');
   }
+  if (!Number.isInteger(reserved) || reserved < 0) {
+    throw new RangeError('reservedForTrusted must be a non-negative integer');
+  }
+  const limit = (priority: VerificationPriority) =>
+    priority === 'trusted' ? maxConcurrent + reserved : maxConcurrent;
   let running = 0;
   let shedding = false;
   const trusted: Waiter[] = [];
   const normal: Waiter[] = [];
 
   const release = () => {
-    const next = trusted.shift() ?? normal.shift();
-    if (next) next.start();
-    else running -= 1;
+    running -= 1;
+    const next = running < limit('trusted') ? trusted.shift() : undefined;
+    const following = next ?? (running < limit('normal') ? normal.shift() : undefined);
+    if (following) {
+      running += 1;
+      following.start();
+    }
     if (shedding && trusted.length + normal.length === 0) {
       shedding = false;
       options.onOverload?.('ended', { running, queued: 0 });
@@ -82,7 +97,7 @@ export function createVerificationGate(options: VerificationGateOptions = {}): V
   };
 
   const admit = (priority: VerificationPriority): Promise<void> | null => {
-    if (running < maxConcurrent) {
+    if (running < limit(priority)) {
       running += 1;
       return null;
     }
@@ -102,7 +117,7 @@ export function createVerificationGate(options: VerificationGateOptions = {}): V
 
   return {
     admits(priority) {
-      if (running < maxConcurrent || trusted.length + normal.length < maxQueued) return true;
+      if (running < limit(priority) || trusted.length + normal.length < maxQueued) return true;
       if (priority === 'trusted' && normal.length > 0) return true;
       shed();
       return false;

@@ -55,6 +55,12 @@ export interface ThrottleReservation {
 export interface VerificationThrottle {
   /** Reserves one failure in every bucket of the subject, or reports that one is blocked. */
   reserve(subject: VerificationSubject): Promise<ThrottleDecision>;
+  /**
+   * Whether a reservation for this subject would be trusted (its token verified from its
+   * address recently), without reserving anything: lets an overloaded API refuse everybody
+   * else before they cost a reservation.
+   */
+  isTrusted(subject: VerificationSubject): Promise<boolean>;
 }
 
 /** One throttling rule: `failures` failures within `windowSeconds` block for `blockSeconds`. */
@@ -135,13 +141,15 @@ export function createVerificationThrottle(
     blockDuration: 0,
   });
   const pairKey = (tokenId: string, address: string) => `${tokenId}@${address}`;
+  const isTrusted = async ({ tokenId, remoteAddress }: VerificationSubject) =>
+    tokenId !== undefined &&
+    remoteAddress !== undefined &&
+    (await trustedPairs.get(pairKey(tokenId, remoteAddress))) !== null;
 
   return {
+    isTrusted,
     async reserve({ tokenId, remoteAddress }) {
-      const trusted =
-        tokenId !== undefined &&
-        remoteAddress !== undefined &&
-        (await trustedPairs.get(pairKey(tokenId, remoteAddress))) !== null;
+      const trusted = await isTrusted({ tokenId, remoteAddress });
       const tokenKey = trusted ? undefined : tokenId;
       const tokenSlot = await byTokenId.reserve(tokenKey);
       if (!tokenSlot.allowed) return { allowed: false, started: tokenSlot.started };
@@ -189,6 +197,7 @@ export function createVerificationThrottle(
 
 /** A throttle that never blocks, for embedders who throttle elsewhere (proxy, WAF). */
 export const noVerificationThrottle: VerificationThrottle = {
+  isTrusted: async () => false,
   reserve: async () => ({
     allowed: true,
     reservation: {

@@ -53,7 +53,8 @@ function setup(oauth: Partial<OAuthOptions> = {}, more: TestApiOptions = {}) {
       codeHosts: { github: github() },
       dashboardUrl: DASHBOARD_URL,
       resolveIdentity: createPersonalOrganisationResolver({ store, clock }),
-      timeoutMs: 200,
+      // The default budget (10 s): a loaded machine can take more than a short budget to
+      // answer from the fake code host. The timeout tests set their own short budget.
       ...oauth,
     },
     ...more,

@@ -232,6 +232,25 @@ describe('atomic reservations', () => {
     expect(again.allowed && again.reservation.trusted).toBe(true);
   });
 
+  it('tells whether a subject is trusted without reserving anything', async () => {
+    const throttle = createVerificationThrottle();
+    const owner = { tokenId: ID_A, remoteAddress: '203.0.113.7' };
+    expect(await throttle.isTrusted(owner)).toBe(false);
+    const decision = await throttle.reserve(owner);
+    if (!decision.allowed) throw new Error('refused');
+    await decision.reservation.succeeded();
+    expect(await throttle.isTrusted(owner)).toBe(true);
+    expect(await throttle.isTrusted({ tokenId: ID_A, remoteAddress: '203.0.113.8' })).toBe(false);
+    expect(await throttle.isTrusted({ tokenId: ID_A })).toBe(false);
+    // Asking 40 times reserved nothing: the id's 10 failures are all still available.
+    for (let i = 0; i < 40; i++)
+      await throttle.isTrusted({ tokenId: ID_B, remoteAddress: '192.0.2.1' });
+    await fail(throttle, 9, (i) => ({ tokenId: ID_B, remoteAddress: `198.51.100.${i}` }));
+    expect(await isBlocked(throttle, { tokenId: ID_B, remoteAddress: '198.51.100.99' })).toBe(
+      false,
+    );
+  });
+
   it('still counts failures of a trusted pair against its address', async () => {
     const throttle = createVerificationThrottle();
     const owner = { tokenId: ID_A, remoteAddress: '203.0.113.7' };

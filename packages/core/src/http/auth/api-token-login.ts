@@ -15,8 +15,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 const dummyHashes = new WeakMap<ApiServices, Promise<string>>();
 
 /**
- * An argon2 hash to verify against when the token id is unknown, so an unknown id costs
- * the same time as a wrong secret.
+ * An argon2 hash to verify against when the token id is unknown and no recent verification
+ * time is known to imitate, so an unknown id still costs the time of a wrong secret.
  */
 function dummyHash(services: ApiServices): Promise<string> {
   let hash = dummyHashes.get(services);
@@ -51,16 +51,25 @@ function overloaded(): ApiError {
   });
 }
 
-/** Runs argon2 through the concurrency gate; shed work answers `503` with `Retry-After`. */
+/**
+ * Checks the secret within the concurrency gate; shed work answers `503` with `Retry-After`.
+ * A known id runs argon2 against its hash. An unknown id cannot match: it holds its place
+ * in the gate for the time of a recent verification (or verifies against a dummy hash while
+ * no recent time is known), so it answers like a wrong secret without spending argon2's CPU.
+ */
 async function verifySecret(
   services: ApiServices,
   reservation: ThrottleReservation,
-  hash: string,
+  record: TokenRecord | null,
   raw: string,
 ): Promise<boolean> {
+  const { hasher, verificationPace: pace } = services;
+  const hash = record ? record.hash : await dummyHash(services);
   try {
     return await services.verificationGate.run(reservation.trusted ? 'trusted' : 'normal', () =>
-      services.hasher.verify(hash, raw),
+      record
+        ? pace.measure(() => hasher.verify(hash, raw))
+        : pace.imitate(() => hasher.verify(hash, raw)).then(() => false),
     );
   } catch (error) {
     if (!(error instanceof VerificationOverloadError)) throw error;
@@ -86,16 +95,23 @@ export async function loginWithApiToken(
   if (cached && (cached.validUntil === null || now < cached.validUntil)) {
     return { identity: cached.identity, plan: cached.plan };
   }
-  // Work that would be shed anyway is refused before it costs a throttle update and a store
-  // lookup: under a flood that is most requests.
-  const { verificationGate } = services;
-  if (!verificationGate.admits('trusted')) throw overloaded();
   // Without a known client address there is no per-address bucket: one shared "unknown"
   // bucket would let anyone lock every such client out.
-  const decision = await services.throttle.reserve({
+  const subject = {
     tokenId: parsed.id,
     ...(scope.remoteAddressKnown ? { remoteAddress: scope.remoteAddress } : {}),
-  });
+  };
+  // Work that would be shed anyway is refused before it costs a throttle reservation and a
+  // store lookup: under a flood that is most requests. Only a token verified from this
+  // address may still get in then.
+  const { verificationGate } = services;
+  if (
+    !verificationGate.admits('normal') &&
+    !(verificationGate.admits('trusted') && (await services.throttle.isTrusted(subject)))
+  ) {
+    throw overloaded();
+  }
+  const decision = await services.throttle.reserve(subject);
   if (!decision.allowed) {
     logBlocks(services, decision.started);
     return null;
@@ -111,8 +127,7 @@ export async function loginWithApiToken(
   let verified: boolean;
   try {
     record = await infra(services.logger, 'tokens', () => services.store.findTokenById(parsed.id));
-    const hash = record ? record.hash : await dummyHash(services);
-    verified = (await verifySecret(services, reservation, hash, raw)) && record !== null;
+    verified = await verifySecret(services, reservation, record, raw);
   } catch (error) {
     // Neither a store failure nor a shed request is a failed guess.
     await reservation.cancel();
