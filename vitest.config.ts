@@ -29,7 +29,10 @@ export default defineConfig({
       'docs/test/**/*.test.ts',
       'test/**/*.test.ts',
     ],
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // Integration tests start built servers and CLIs: on a loaded 2-core CI machine under Node
+    // 22 and 24 (module loading about twice as slow as Node 20's) one start-up alone can take
+    // 10 to 25 s. A hung test still fails, a minute later.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });

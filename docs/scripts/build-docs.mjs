@@ -19,7 +19,11 @@ const report = await checkBuiltSite();
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 if (report.broken.length > 0) {
   console.error(`docs: ${report.broken.length} broken internal link(s) or anchor(s):`);
-  for (const link of report.broken) console.error(`  ${link.url} (on ${link.parent})`);
+  for (const link of report.broken) {
+    const why =
+      link.status === 0 ? `no answer: ${link.reason || 'unknown'}` : `status ${link.status}`;
+    console.error(`  ${link.url} (on ${link.parent}): ${why}`);
+  }
   process.exit(1);
 }
 console.log(

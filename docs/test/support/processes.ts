@@ -19,10 +19,12 @@ export function startListening(
   const chunks: string[] = [];
   const output = () => chunks.join('');
   return new Promise((resolve, reject) => {
+    // Loading a built server takes 10 to 25 s on a loaded 2-core machine under Node 22 and 24,
+    // whose module loader is about twice as slow as Node 20's here; a hang still fails.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`${args.join(' ')} did not start: ${output()}`));
-    }, options.timeoutMs ?? 20_000);
+    }, options.timeoutMs ?? 60_000);
     const onData = (chunk: Buffer) => {
       chunks.push(String(chunk));
       const match = /listening on (http:\/\/[^"\s]+)/.exec(output());

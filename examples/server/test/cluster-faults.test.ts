@@ -150,7 +150,7 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
       ENTERPRISE_RATE_LIMIT: '1000000',
       COVGATE_DATA_DIR: dataDir,
     };
-    servers = [await startBuiltServer(env), await startBuiltServer(env)];
+    servers = await Promise.all([startBuiltServer(env), startBuiltServer(env)]);
     const [a] = started();
     const created = await fetch(`${a.url}/v1/tokens`, {
       method: 'POST',
@@ -159,7 +159,8 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
     });
     expect(created.status).toBe(201);
     apiToken = ((await created.json()) as { secret: string }).secret;
-  }, 60_000);
+    // Two server start-ups: up to 35 s each on a loaded machine under Node 24.
+  }, 180_000);
 
   afterAll(async () => {
     for (const server of servers) server.kill();
@@ -359,7 +360,7 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
     // The goal is 100 ms (measured on an idle machine for the closing note); a loaded CI
     // machine delays the pub/sub hop by more. Without the purge the refusal would only come
     // when the verified-token cache entry expires (10 s), which this bound still catches.
-    expect(elapsed).toBeLessThan(1_000);
+    expect(elapsed).toBeLessThan(3_000);
   });
 
   it('shares the failed-verification throttle: 10 wrong guesses split over both processes block the token id', async () => {

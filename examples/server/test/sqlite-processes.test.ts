@@ -56,7 +56,7 @@ describe.skipIf(!runnable)('two processes on one SQLite file', () => {
     });
     expect(created.status).toBe(201);
     apiToken = ((await created.json()) as { secret: string }).secret;
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     for (const server of servers) server.kill();

@@ -70,7 +70,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
       token = ((await created.json()) as { secret: string }).secret;
       covered = await writeSampleProject({ coverClassify: true });
       uncovered = await writeSampleProject({ coverClassify: false });
-    }, 60_000);
+    }, 120_000);
 
     afterAll(async () => {
       await stop(server);

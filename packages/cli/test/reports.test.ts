@@ -21,7 +21,7 @@ describe('reports made by c8 (istanbul reporters) in this test', () => {
       await readFile(join(dir, 'coverage', 'coverage-summary.json'), 'utf8'),
     );
     total = summary.total;
-  }, 60_000);
+  }, 120_000);
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it.each([

@@ -61,6 +61,12 @@ export interface CovgateClientOptions {
   random?: () => number;
 }
 
+/** What {@link CovgateClient.loginUrl} takes. */
+export interface LoginUrlParams {
+  /** A code host with an OAuth login route on the server, e.g. `github` (a key of the server's `oauth.codeHosts`). */
+  codeHost: string;
+}
+
 /** Per-call options every method takes. */
 export interface CallOptions {
   /** Aborts the call, including a wait between retries; the call then rejects with the signal's reason. */
@@ -116,6 +122,20 @@ export interface CovgateClient {
   getBadge(args: BadgeParams & CallOptions): Promise<string>;
   /** The absolute URL of a badge, for an `<img src>` or a README; makes no request. */
   badgeUrl(args: BadgeParams): string;
+  /**
+   * The URL that starts a browser login through a code host (`GET /auth/{code_host}`), for a
+   * "Sign in" link; makes no request. The server answers it with a redirect to the code host
+   * and, after the callback, sends the browser to its configured dashboard URL. That target
+   * is fixed on the server (so the route cannot be an open redirect): no return path can be
+   * passed here.
+   *
+   * @example
+   * ```ts
+   * createCovgateClient({ baseUrl: 'https://api.example.com/covgate/' }).loginUrl({ codeHost: 'github' });
+   * // 'https://api.example.com/covgate/auth/github'
+   * ```
+   */
+  loginUrl(args: LoginUrlParams): string;
   /** The underlying openapi-fetch client (same base URL, headers and retries, but it does not throw on error statuses). */
   readonly raw: Client<paths>;
 }
@@ -182,6 +202,7 @@ export function createCovgateClient(options: CovgateClientOptions): CovgateClien
   return {
     raw,
     badgeUrl,
+    loginUrl: ({ codeHost }) => `${baseUrl}/auth/${encodeURIComponent(codeHost)}`,
     getHealth: (o = {}) => unwrap(raw.GET('/health', { signal: o.signal })),
     getReadiness: (o = {}) => unwrap(raw.GET('/health/ready', { signal: o.signal })),
     validateToken: ({ body, signal } = {}) =>

@@ -10,6 +10,7 @@ export {
   type CovgateClient,
   type CovgateClientOptions,
   createCovgateClient,
+  type LoginUrlParams,
 } from './client.js';
 export { CovgateApiError, CovgateNetworkError } from './errors.js';
 export type { components, operations, paths } from './generated/openapi.js';

@@ -122,6 +122,22 @@ describe('requests', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('builds the OAuth login URL under the base URL without a request', () => {
+    const { client, seen } = setup([]);
+    expect(client.loginUrl({ codeHost: 'github' })).toBe(
+      'https://covgate.example.com/api/auth/github',
+    );
+    expect(client.loginUrl({ codeHost: 'git/lab?x' })).toBe(
+      'https://covgate.example.com/api/auth/git%2Flab%3Fx',
+    );
+    const root = createCovgateClient({ baseUrl: 'http://localhost:8080' });
+    expect(root.loginUrl({ codeHost: 'github' })).toBe('http://localhost:8080/auth/github');
+    // A same-origin client in a browser: a path the browser resolves against the page.
+    const sameOrigin = createCovgateClient({ baseUrl: '/', credentials: 'same-origin' });
+    expect(sameOrigin.loginUrl({ codeHost: 'github' })).toBe('/auth/github');
+    expect(seen).toHaveLength(0);
+  });
+
   it('passes credentials for cookie sessions and sends no Authorization without a token', async () => {
     const { fetch, seen } = scriptedFetch([json(200, { status: 'ok' })]);
     const client = createCovgateClient({

@@ -265,6 +265,14 @@ describe.skipIf(!serverBuilt && process.env.CI !== '1')(
       expect(limited.message).not.toContain(secret);
     });
 
+    it('points loginUrl at the OAuth login route (501 on a server without code hosts)', async () => {
+      const url = client().loginUrl({ codeHost: 'github' });
+      expect(url).toBe(`${server.url}/auth/github`);
+      const answer = await fetch(url, { redirect: 'manual' });
+      expect(answer.status).toBe(501);
+      expect(await answer.json()).toEqual({ error: 'not implemented' });
+    });
+
     it('turns an unreachable server into CovgateNetworkError after the retries', async () => {
       const requests: number[] = [];
       const down = createCovgateClient({

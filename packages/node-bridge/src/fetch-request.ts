@@ -4,7 +4,7 @@ import { declaresTooLargeBody, hasRequestBody, limitedBodyStream } from './limit
 import { PayloadTooLargeError } from './payload-too-large-error.js';
 import { requestHeadersOf } from './request-headers.js';
 import { requestOriginOf } from './request-origin.js';
-import { pathAndQueryOf } from './request-target.js';
+import { pathAndQueryOf, requestUrlOf } from './request-target.js';
 import { isFetchMethod, UnsupportedMethodError } from './unsupported-method-error.js';
 
 /** Options of {@link toFetchRequest}. */
@@ -144,7 +144,7 @@ export function toFetchRequest(req: IncomingMessage, options: ToFetchRequestOpti
   if (!isFetchMethod(method)) throw new UnsupportedMethodError(method);
   const origin = options.origin ?? requestOriginOf(req);
   // The URL parser normalises the path (dot segments, percent-encoding) as a Request would.
-  const url = new URL(`${origin}${pathAndQueryOf(options.url ?? req.url ?? '/')}`).href;
+  const url = requestUrlOf(origin, pathAndQueryOf(options.url ?? req.url ?? '/'));
   return new NodeRequest({
     req,
     method,

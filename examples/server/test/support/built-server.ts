@@ -94,7 +94,10 @@ export async function startBuiltServer(env: NodeJS.ProcessEnv): Promise<BuiltSer
       child.on('exit', onExit);
     });
 
-  const listening = await waitForLine(/covgate listening on (http:\/\/[^"\s]+)/, 15_000);
+  // Loading a built server takes 10 to 25 s on a loaded 2-core machine under Node 22 and 24,
+  // whose module loader is about twice as slow as Node 20's here (package.json lookups, see
+  // nodejs/node#60397); a hang still fails.
+  const listening = await waitForLine(/covgate listening on (http:\/\/[^"\s]+)/, 60_000);
   return {
     url: listening[1] as string,
     stdout: () => stdout,

@@ -40,14 +40,22 @@ interface StoredIdempotencyKey {
  * fraction of `structuredClone`'s cost (the store is on the path of every request).
  */
 function copy<T>(value: T): T {
+  const source = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
-    if (field instanceof Date) out[key] = new Date(field.getTime());
+  // for...in over a plain record (no inherited enumerable keys): no entries array per copy.
+  for (const key in source) {
+    const field = source[key];
+    if (typeof field !== 'object' || field === null) out[key] = field;
+    else if (field instanceof Date) out[key] = new Date(field.getTime());
     else if (Array.isArray(field)) out[key] = [...field];
-    else if (typeof field === 'object' && field !== null) out[key] = structuredClone(field);
-    else out[key] = field;
+    else out[key] = structuredClone(field);
   }
   return out as T;
+}
+
+/** {@link copy} of an execution record, whose only field that is not a scalar is its date. */
+function copyExecution(record: ExecutionRecord): ExecutionRecord {
+  return { ...record, createdAt: new Date(record.createdAt.getTime()) };
 }
 
 /** A map key for a pair of strings that no choice of the strings can make ambiguous. */
@@ -302,7 +310,7 @@ class MemoryStore implements Store {
   async listExecutions(query: ListExecutionsQuery): Promise<ExecutionRecord[]> {
     this.#assertOpen();
     const repo = this.#findRepo(query.orgId, query.repo);
-    return repo ? repo.all.newestFirst(query.limit, query.after).map(copy) : [];
+    return repo ? repo.all.newestFirst(query.limit, query.after).map(copyExecution) : [];
   }
 
   async countExecutions(orgId: string, repo: string): Promise<number> {

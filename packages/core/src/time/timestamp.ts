@@ -16,13 +16,31 @@ const TIMESTAMP_SHAPE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
  * @throws RangeError for an invalid date or a year outside 0000..9999 (not representable).
  */
 export function formatTimestamp(date: Date): string {
+  const seconds = Math.floor(date.getTime() / 1000);
+  const day = Math.floor(seconds / SECONDS_PER_DAY);
+  // NaN (an invalid date) never equals the remembered day: toISOString then throws.
+  if (day !== formattedDay.day) formattedDay = { day, prefix: datePrefix(date) };
+  const second = seconds - day * SECONDS_PER_DAY;
+  return `${formattedDay.prefix}${TWO_DIGITS[Math.floor(second / 3600)]}:${TWO_DIGITS[Math.floor(second / 60) % 60]}:${TWO_DIGITS[second % 60]}Z`;
+}
+
+const SECONDS_PER_DAY = 86_400;
+const TWO_DIGITS = Array.from({ length: 60 }, (_, n) => String(n).padStart(2, '0'));
+
+/**
+ * `YYYY-MM-DDT` of the last day formatted: lists of executions are mostly one day's, and
+ * `toISOString` costs more than the rest of formatting a timestamp.
+ */
+let formattedDay = { day: Number.NaN, prefix: '' };
+
+function datePrefix(date: Date): string {
   // toISOString throws RangeError itself for an invalid date.
   const iso = date.toISOString();
   // `YYYY-MM-DDThh:mm:ss.sssZ`; other lengths carry a `+YYYYYY`/`-YYYYYY` expanded year.
   if (iso.length !== 24) {
     throw new RangeError(`year of ${iso} is outside 0000..9999`);
   }
-  return `${iso.slice(0, 19)}Z`;
+  return iso.slice(0, 11);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { CachePurge } from './cache-purge-bus.js';
 
 /** Settings of {@link VerifiedTokenCache}. */
@@ -131,6 +131,12 @@ export class VerifiedTokenCache<T> {
   }
 }
 
+// One-shot `crypto.hash` (Node 20.12 and later) skips the Hash object of `createHash`.
+const sha256Hex: (value: string) => string =
+  typeof crypto.hash === 'function'
+    ? (value) => crypto.hash('sha256', value, 'hex')
+    : (value) => crypto.createHash('sha256').update(value, 'utf8').digest('hex');
+
 function cacheKey(rawToken: string): string {
-  return createHash('sha256').update(rawToken, 'utf8').digest('hex');
+  return sha256Hex(rawToken);
 }

@@ -25,6 +25,28 @@ describe('formatTimestamp', () => {
     expect(formatTimestamp(at('9999-12-31T23:59:59.999Z'))).toBe('9999-12-31T23:59:59Z');
   });
 
+  it('agrees with toISOString for every kind of instant, whatever was formatted before', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: -62_167_219_200_000, max: 253_402_300_799_999 }), {
+          minLength: 1,
+          maxLength: 20,
+        }),
+        (times) => {
+          for (const ms of times) {
+            const date = new Date(ms);
+            expect(formatTimestamp(date)).toBe(`${date.toISOString().slice(0, 19)}Z`);
+            // The next second: often the same day, formatted from the remembered date part.
+            const later = new Date(ms + 1000);
+            if (later.getTime() <= 253_402_300_799_999) {
+              expect(formatTimestamp(later)).toBe(`${later.toISOString().slice(0, 19)}Z`);
+            }
+          }
+        },
+      ),
+    );
+  });
+
   it('rejects an invalid date and years the shape cannot hold', () => {
     expect(() => formatTimestamp(new Date(Number.NaN))).toThrow(RangeError);
     expect(() => formatTimestamp(at('+010000-01-01T00:00:00Z'))).toThrow(RangeError);

@@ -44,11 +44,6 @@ export function pickBaseBranch(executions: readonly Pick<Execution, 'branch'>[])
   return best;
 }
 
-/** Absolute URL of the badge of a repository. */
-export function badgeUrl(apiUrl: string, org: string, repo: string): string {
-  return `${apiUrl}/v1/badge/${encodeURIComponent(org)}/${encodeURIComponent(repo)}`;
-}
-
 /** The Markdown a README needs to show the badge, linking to the repository's page. */
 export function badgeMarkdown(badge: string, pageUrl: string): string {
   return `[![coverage](${badge})](${pageUrl})`;

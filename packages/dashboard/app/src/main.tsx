@@ -117,7 +117,7 @@ function Dashboard() {
   if (session.state === 'signed-out' || !context) {
     return (
       <SignIn
-        apiUrl={apiUrl}
+        loginUrl={(codeHost) => client.loginUrl({ codeHost })}
         codeHosts={config.codeHosts}
         message={session.state === 'signed-out' ? session.message : undefined}
       />

@@ -6,7 +6,6 @@ import { CodeBlock, ErrorState, Link, Loading, OutcomeTag } from '../components/
 import { useApp } from '../context.js';
 import {
   badgeMarkdown,
-  badgeUrl,
   formatCoverage,
   formatDelta,
   formatTimestamp,
@@ -26,7 +25,7 @@ interface History {
 
 /** One repository: history chart, badge, executions feed. */
 export function Repo(props: { repo: string }) {
-  const { client, session, apiUrl } = useApp();
+  const { client, session } = useApp();
   const [history, reload] = useLoad<History>(async (signal) => {
     const executions: Execution[] = [];
     let cursor: string | null = '';
@@ -46,7 +45,7 @@ export function Repo(props: { repo: string }) {
     return { executions, total };
   }, props.repo);
 
-  const badge = badgeUrl(apiUrl, session.org, props.repo);
+  const badge = client.badgeUrl({ org: session.org, repo: props.repo });
   const page = new URL(href(`/repos/${encodeURIComponent(props.repo)}`), window.location.href).href;
 
   return (

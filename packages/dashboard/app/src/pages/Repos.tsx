@@ -1,12 +1,12 @@
 import { ErrorState, Link, Loading, OutcomeTag } from '../components/ui.js';
 import { useApp } from '../context.js';
-import { badgeUrl, formatCoverage, formatTimestamp } from '../format.js';
+import { formatCoverage, formatTimestamp } from '../format.js';
 import { useLoad } from '../hooks.js';
 import { Onboarding } from './Onboarding.js';
 
 /** The organisation's repositories with their latest run; onboarding when there is none. */
 export function Repos() {
-  const { client, session, apiUrl } = useApp();
+  const { client, session } = useApp();
   const [repos, reload] = useLoad(
     (signal) => client.listRepositories({ org: session.org, signal }),
     session.org,
@@ -56,7 +56,7 @@ export function Repos() {
                 <td class="wide number">{repo.total}</td>
                 <td class="wide">
                   <img
-                    src={badgeUrl(apiUrl, session.org, repo.repo)}
+                    src={client.badgeUrl({ org: session.org, repo: repo.repo })}
                     alt={`${repo.repo} coverage badge`}
                     height={20}
                   />

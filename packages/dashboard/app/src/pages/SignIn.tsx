@@ -7,7 +7,12 @@ const HOST_NAMES: Record<string, string> = {
 };
 
 /** The sign-in page: one button per code host with an OAuth route on the API. */
-export function SignIn(props: { apiUrl: string; codeHosts: string[]; message?: string }) {
+export function SignIn(props: {
+  /** The URL that starts the login at a code host: the client's `loginUrl`. */
+  loginUrl: (codeHost: string) => string;
+  codeHosts: string[];
+  message?: string;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -30,7 +35,7 @@ export function SignIn(props: { apiUrl: string; codeHosts: string[]; message?: s
         <ul class="signin-hosts">
           {props.codeHosts.map((host) => (
             <li key={host}>
-              <a class="button primary" href={`${props.apiUrl}/auth/${encodeURIComponent(host)}`}>
+              <a class="button primary" href={props.loginUrl(host)}>
                 Sign in with {HOST_NAMES[host] ?? host}
               </a>
             </li>
