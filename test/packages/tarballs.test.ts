@@ -329,7 +329,7 @@ describe.skipIf(!built && process.env.CI !== '1')('packed tarballs', () => {
       ['--test', '--test-reporter=tap', 'fixtures.test.mjs', 'fixtures.test.cjs'],
       { cwd: app, env: baseEnv() },
     );
-    expect(result.stdout).toContain('# pass 2');
+    expect(result.stdout).toContain('# pass 4');
     expect(result.stdout).toContain('# fail 0');
     expect(result.code).toBe(0);
   });
