@@ -14,6 +14,10 @@ export default defineConfig({
         replacement: `${packagesDir}core/src/testing-vitest.ts`,
       },
       { find: /^@covgate\/core\/github$/, replacement: `${packagesDir}core/src/github.ts` },
+      {
+        find: /^@covgate\/core\/storage-kit$/,
+        replacement: `${packagesDir}core/src/storage-kit.ts`,
+      },
       { find: /^@covgate\/example-shared$/, replacement: `${examplesDir}shared/src/index.ts` },
       { find: /^@covgate\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/index.ts` },
     ],

@@ -1,6 +1,12 @@
 import { defineConfig } from 'tsup';
 
-const entry = ['src/index.ts', 'src/testing.ts', 'src/testing-vitest.ts', 'src/github.ts'];
+const entry = [
+  'src/index.ts',
+  'src/testing.ts',
+  'src/testing-vitest.ts',
+  'src/github.ts',
+  'src/storage-kit.ts',
+];
 
 export default defineConfig([
   { entry, format: 'esm', dts: true, clean: true, target: 'node20' },
@@ -9,6 +15,10 @@ export default defineConfig([
     format: 'cjs',
     dts: true,
     target: 'node20',
+    // Shared chunks as in the ES build: one copy of each class across entries, so that a
+    // StoreConflictError thrown through `@covgate/core/storage-kit` is the one `instanceof`
+    // checks in `@covgate/core` know.
+    splitting: true,
     // arctic and badge-maker (and their own dependencies) are published as ES modules only,
     // which `require()` cannot load before Node 20.19: the CommonJS build carries its own copy.
     noExternal: ['arctic', 'badge-maker'],

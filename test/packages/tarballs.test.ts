@@ -329,7 +329,7 @@ describe.skipIf(!built && process.env.CI !== '1')('packed tarballs', () => {
       ['--test', '--test-reporter=tap', 'fixtures.test.mjs', 'fixtures.test.cjs'],
       { cwd: app, env: baseEnv() },
     );
-    expect(result.stdout).toContain('# pass 2');
+    expect(result.stdout).toContain('# pass 4');
     expect(result.stdout).toContain('# fail 0');
     expect(result.code).toBe(0);
   });
@@ -386,6 +386,52 @@ describe.skipIf(!built && process.env.CI !== '1')('packed tarballs', () => {
       await exited;
     }
   }, 120_000);
+
+  // The client against a tiny local service: one health answer and one refusal in the API's shape.
+  const clientScript = `
+    const http = require('node:http');
+    const server = http.createServer((req, res) => {
+      const status = req.url === '/health' ? 200 : 401;
+      const body = status === 200 ? { status: 'ok' } : { error: 'invalid token' };
+      res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req-1' });
+      res.end(JSON.stringify(body));
+    });
+    server.listen(0, '127.0.0.1', async () => {
+      const { createCovgateClient, CovgateApiError } = CLIENT;
+      const client = createCovgateClient({
+        baseUrl: 'http://127.0.0.1:' + server.address().port,
+        token: 'cvg_' + '0'.repeat(40),
+      });
+      const health = await client.getHealth();
+      const refused = await client.validateToken().catch((error) => error);
+      console.log(JSON.stringify({
+        health,
+        refused: refused instanceof CovgateApiError,
+        status: refused.status,
+        message: refused.message,
+      }));
+      server.close();
+    });
+  `;
+
+  it.each([
+    ['client.cjs', "require('@covgate/client')"],
+    ['client.mjs', "await import('@covgate/client')"],
+  ])('@covgate/client works from its tarball (%s)', async (name, load) => {
+    // The ES module gets `require` for node:http only; the client itself comes through `load`.
+    const prelude = name.endsWith('.mjs')
+      ? "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n"
+      : '';
+    await writeFile(join(app, name), `${prelude}const CLIENT = ${load};\n${clientScript}`);
+    const result = await run(process.execPath, [name], { cwd: app, env: baseEnv() });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({
+      health: { status: 'ok' },
+      refused: true,
+      status: 401,
+      message: '401 invalid token (request req-1)',
+    });
+  });
 
   const utilities = `
     const { filterEnv } = UTIL_ENV;

@@ -25,6 +25,21 @@ export type {
   StartServer,
 } from './testing/http-contract/contract-types.js';
 export {
+  captureLogs,
+  createCheapTokenHasher,
+  createTestApi,
+  type LogCapture,
+  TEST_API_ORIGIN,
+  TEST_DASHBOARD_ORIGIN,
+  TEST_REMOTE_ADDRESS,
+  TEST_SERVICE_TOKEN,
+  TEST_SESSION_SECRET,
+  TEST_START,
+  type TestApi,
+  type TestApiOptions,
+  type TestApiOverrides,
+} from './testing/test-api.js';
+export {
   type IssuedTestToken,
   type IssueTestTokenOptions,
   issueTestToken,

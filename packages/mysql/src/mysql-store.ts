@@ -1,7 +1,6 @@
 import {
   type ExecutionRecord,
   type IdempotencyKeyClaim,
-  type KeyedInsertResult,
   type ListExecutionsQuery,
   type Organisation,
   type Plan,
@@ -14,20 +13,25 @@ import {
   type User,
   wholeSeconds,
 } from '@covgate/core';
+import {
+  createStoreGuard,
+  DEFAULT_DEADLINE_MS,
+  EXECUTION_FIELDS,
+  firstCounterRow,
+  insertKeyedExecution,
+  liveExecution,
+  ORGANISATION_FIELDS,
+  pickColumns,
+  type StoreLogger,
+  sessionRow,
+  withDeadline,
+} from '@covgate/core/storage-kit';
 import { and, desc, eq, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { drizzle, type MySql2Database } from 'drizzle-orm/mysql2';
 import { createPool, type Pool, type ResultSetHeader, type SslOptions } from 'mysql2/promise';
 import { parseMySqlUrl } from './connection-url.js';
-import { DEFAULT_DEADLINE_MS, withDeadline } from './deadline.js';
 import { retryDeadlocks } from './deadlock-retry.js';
-import {
-  errorCode,
-  failureLine,
-  isDuplicateKey,
-  MySqlStoreError,
-  type StoreComponent,
-  type StoreLogger,
-} from './failures.js';
+import { isDuplicateKey, MySqlStoreError } from './failures.js';
 import { poolOptionsFor } from './pool-options.js';
 import { toTokenRecord, toTokenRow } from './rows.js';
 import {
@@ -64,25 +68,8 @@ export interface MySqlStoreOptions {
 }
 
 /** The columns of an {@link Organisation} (the personal link and plan time stay inside). */
-const organisationColumns = {
-  id: organisations.id,
-  slug: organisations.slug,
-  name: organisations.name,
-  plan: organisations.plan,
-  createdAt: organisations.createdAt,
-};
-
-const executionColumns = {
-  id: executions.id,
-  orgId: executions.orgId,
-  repo: executions.repo,
-  branch: executions.branch,
-  outcome: executions.outcome,
-  delta: executions.delta,
-  coverage: executions.coverage,
-  commit: executions.commit,
-  createdAt: executions.createdAt,
-};
+const organisationColumns = pickColumns(organisations, ORGANISATION_FIELDS);
+const executionColumns = pickColumns(executions, EXECUTION_FIELDS);
 
 const newestFirst = [desc(executions.createdAt), desc(executions.id)];
 
@@ -91,20 +78,8 @@ const VALUES_ARE_NEWER = sql.raw(
   '(`latest_id` IS NULL OR `latest_created_at` IS NULL OR VALUES(`latest_created_at`) > `latest_created_at` OR (VALUES(`latest_created_at`) = `latest_created_at` AND VALUES(`latest_id`) > `latest_id`))',
 );
 
-/** The counter row of a repository's first record. */
-const firstCounterRow = (record: ExecutionRecord) => ({
-  orgId: record.orgId,
-  repo: record.repo,
-  total: 1,
-  latestId: record.id,
-  latestCreatedAt: wholeSeconds(record.createdAt),
-});
-
 /** Writes a key's row, or an execution's rows, in a transaction or alone. */
 type Writer = Pick<MySql2Database, 'insert'>;
-
-/** How often a keyed insert that met a dead key deletes it and tries again. */
-const KEYED_INSERT_ATTEMPTS = 3;
 
 /** Rows changed (or matched: mysql2 sets FOUND_ROWS) by a write. */
 const affected = (result: [ResultSetHeader, unknown]): number => result[0].affectedRows;
@@ -120,25 +95,13 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
   const { pool, owned, secrets } = openPool(options);
   const db = drizzle(pool);
   const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
-  if (!Number.isInteger(deadlineMs) || deadlineMs < 1) {
-    throw new Error('deadlineMs must be a positive integer');
-  }
-
-  async function guard<T>(
-    component: StoreComponent,
-    operation: string,
-    work: () => Promise<T>,
-    conflict?: string,
-  ): Promise<T> {
-    try {
-      return await withDeadline(deadlineMs, work);
-    } catch (error) {
-      if (error instanceof StoreConflictError) throw error;
-      if (conflict !== undefined && isDuplicateKey(error)) throw new StoreConflictError(conflict);
-      logger.error(failureLine(component, operation, error, secrets));
-      throw new MySqlStoreError(component, operation, errorCode(error));
-    }
-  }
+  const guard = createStoreGuard({
+    logger,
+    isDuplicateKey,
+    failure: (component, operation, code) => new MySqlStoreError(component, operation, code),
+    secrets,
+    deadlineMs,
+  });
 
   const findOrganisation = async (where: SQL | undefined): Promise<Organisation | null> => {
     const [row] = await db.select(organisationColumns).from(organisations).where(where).limit(1);
@@ -191,9 +154,6 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
       .limit(1);
     return row ?? null;
   };
-
-  const isLive = (key: { expiresAt: Date }, now: Date): boolean =>
-    key.expiresAt.getTime() > wholeSeconds(now).getTime();
 
   const latestOnBranch = async (
     orgId: string,
@@ -372,11 +332,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
         'sessions',
         'insertSession',
         async () => {
-          await db.insert(sessions).values({
-            ...session,
-            createdAt: wholeSeconds(session.createdAt),
-            expiresAt: wholeSeconds(session.expiresAt),
-          });
+          await db.insert(sessions).values(sessionRow(session));
         },
         'session id or token hash already exists',
       ),
@@ -404,12 +360,13 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
       ),
 
     insertKeyedExecution: (record: ExecutionRecord, claim: IdempotencyKeyClaim) =>
-      guard('executions', 'insertKeyedExecution', async (): Promise<KeyedInsertResult> => {
-        for (let attempt = 1; ; attempt += 1) {
-          try {
-            // The key first: a concurrent request with the same key waits on its row lock
-            // here, before touching the execution or its counter, and then fails.
-            await retryDeadlocks(() =>
+      guard('executions', 'insertKeyedExecution', () =>
+        insertKeyedExecution(claim, {
+          isDuplicateKey,
+          // The key first: a concurrent request with the same key waits on its row lock
+          // here, before touching the execution or its counter, and then fails.
+          insert: () =>
+            retryDeadlocks(() =>
               db.transaction(async (tx) => {
                 await tx.insert(idempotencyKeys).values({
                   orgId: record.orgId,
@@ -421,20 +378,9 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
                 });
                 await writeExecution(tx, record);
               }),
-            );
-            return { inserted: true };
-          } catch (error) {
-            if (!isDuplicateKey(error)) throw error;
-            const existing = await findKey(record.orgId, claim.key);
-            if (existing === null) throw new StoreConflictError('execution id already exists');
-            if (isLive(existing, claim.createdAt)) {
-              return {
-                inserted: false,
-                requestDigest: existing.requestDigest,
-                record: existing.record,
-              };
-            }
-            if (attempt >= KEYED_INSERT_ATTEMPTS) throw error;
+            ),
+          findKey: () => findKey(record.orgId, claim.key),
+          deleteDeadKey: async () => {
             await db
               .delete(idempotencyKeys)
               .where(
@@ -444,17 +390,14 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
                   lte(idempotencyKeys.expiresAt, wholeSeconds(claim.createdAt)),
                 ),
               );
-          }
-        }
-      }),
+          },
+        }),
+      ),
 
     findIdempotentExecution: (orgId: string, key: string, now: Date) =>
-      guard('executions', 'findIdempotentExecution', async () => {
-        const existing = await findKey(orgId, key);
-        return existing !== null && isLive(existing, now)
-          ? { requestDigest: existing.requestDigest, record: existing.record }
-          : null;
-      }),
+      guard('executions', 'findIdempotentExecution', async () =>
+        liveExecution(await findKey(orgId, key), now),
+      ),
 
     deleteExpiredIdempotencyKeys: (now: Date, limit: number) =>
       guard('executions', 'deleteExpiredIdempotencyKeys', async () => {

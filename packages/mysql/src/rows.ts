@@ -1,17 +1,10 @@
-import { type TokenRecord, wholeSeconds } from '@covgate/core';
+import type { TokenRecord } from '@covgate/core';
+import { tokenTimestamps } from '@covgate/core/storage-kit';
 import type { tokens } from './schema.js';
-
-const wholeSecondOrNull = (at: Date | null): Date | null => (at === null ? null : wholeSeconds(at));
 
 /** The `tokens` row of a token: scopes as a JSON array, timestamps in whole seconds. */
 export function toTokenRow(token: TokenRecord): typeof tokens.$inferInsert {
-  return {
-    ...token,
-    scopes: JSON.stringify(token.scopes),
-    createdAt: wholeSeconds(token.createdAt),
-    lastUsedAt: wholeSecondOrNull(token.lastUsedAt),
-    gracePeriodEndsAt: wholeSecondOrNull(token.gracePeriodEndsAt),
-  };
+  return { ...tokenTimestamps(token), scopes: JSON.stringify(token.scopes) };
 }
 
 /** The token of a `tokens` row; throws when its scopes column is not a JSON string array. */

@@ -1,6 +1,7 @@
+import { errorCode, failureLine, redact } from '@covgate/core/storage-kit';
 import { describe, expect, it } from 'vitest';
 import { DEADLOCK_ATTEMPTS, retryDeadlocks } from '../src/deadlock-retry.js';
-import { errorCode, failureLine, isDuplicateKey, redact } from '../src/failures.js';
+import { isDuplicateKey } from '../src/failures.js';
 
 /** A mysql2 error as drizzle throws it: wrapped, the SQL and its parameters in the message. */
 function drizzleWrapped(driver: { code: string; errno: number; message: string }): Error {

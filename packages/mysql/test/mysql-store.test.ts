@@ -2,7 +2,13 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildExecution, buildOrganisation, buildTokenRecord } from '@covgate/core/testing';
+import {
+  buildExecution,
+  buildOrganisation,
+  buildTokenRecord,
+  captureLogs,
+  createTestApi,
+} from '@covgate/core/testing';
 import { runStoreConformanceSuite } from '@covgate/core/testing/vitest';
 import { createMySqlStore, MIGRATIONS_FOLDER, MySqlStoreError, migrate } from '@covgate/mysql';
 import { drizzle } from 'drizzle-orm/mysql2';
@@ -316,6 +322,30 @@ if (serverUrl === undefined || serverUrl === '') {
           expect(text).not.toContain(deadUrl);
           expect(text.toLowerCase()).not.toContain('select');
         }
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('logs a failure once: the store line, then the access line, nothing from the API', async () => {
+      const logs = captureLogs();
+      const store = createMySqlStore({ url: deadUrl, logger: logs.storeLogger });
+      const t = createTestApi({ store, logs });
+      try {
+        const response = await t.request('/v1/auth/validate', {
+          method: 'POST',
+          headers: { authorization: `Bearer cvg_${'a'.repeat(40)}` },
+        });
+
+        expect(response.status).toBe(500);
+        expect(await response.text()).toBe('{"error":"internal error"}');
+        expect(logs.lines().map(({ level, msg }) => ({ level, msg }))).toEqual([
+          {
+            level: 50,
+            msg: '[tokens] findTokenById failed: ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:1',
+          },
+          { level: 30, msg: 'request' },
+        ]);
       } finally {
         await store.close();
       }

@@ -1,7 +1,6 @@
 import {
   type ExecutionRecord,
   type IdempotencyKeyClaim,
-  type KeyedInsertResult,
   type ListExecutionsQuery,
   type Organisation,
   type Plan,
@@ -14,17 +13,22 @@ import {
   type User,
   wholeSeconds,
 } from '@covgate/core';
+import {
+  createStoreGuard,
+  EXECUTION_FIELDS,
+  firstCounterRow,
+  insertKeyedExecution,
+  liveExecution,
+  ORGANISATION_FIELDS,
+  pickColumns,
+  type StoreLogger,
+  sessionRow,
+  tokenTimestamps,
+} from '@covgate/core/storage-kit';
 import { createClient } from '@libsql/client';
 import { and, desc, eq, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/libsql';
-import {
-  errorCode,
-  failureLine,
-  isDuplicateKey,
-  SqliteStoreError,
-  type StoreComponent,
-  type StoreLogger,
-} from './failures.js';
+import { isDuplicateKey, SqliteStoreError } from './failures.js';
 import { migrate } from './migrate.js';
 import {
   BASELINE_ELIGIBLE,
@@ -58,25 +62,8 @@ export interface SqliteStoreOptions {
 }
 
 /** The columns of an {@link Organisation} (the personal link and plan time stay inside). */
-const organisationColumns = {
-  id: organisations.id,
-  slug: organisations.slug,
-  name: organisations.name,
-  plan: organisations.plan,
-  createdAt: organisations.createdAt,
-};
-
-const executionColumns = {
-  id: executions.id,
-  orgId: executions.orgId,
-  repo: executions.repo,
-  branch: executions.branch,
-  outcome: executions.outcome,
-  delta: executions.delta,
-  coverage: executions.coverage,
-  commit: executions.commit,
-  createdAt: executions.createdAt,
-};
+const organisationColumns = pickColumns(organisations, ORGANISATION_FIELDS);
+const executionColumns = pickColumns(executions, EXECUTION_FIELDS);
 
 const newestFirst = [desc(executions.createdAt), desc(executions.id)];
 
@@ -85,29 +72,8 @@ const EXCLUDED_IS_NEWER = sql.raw(
   `("latest_id" IS NULL OR excluded."latest_created_at" > "latest_created_at" OR (excluded."latest_created_at" = "latest_created_at" AND excluded."latest_id" > "latest_id"))`,
 );
 
-/** The counter row of a repository's first record. */
-const firstCounterRow = (record: ExecutionRecord) => ({
-  orgId: record.orgId,
-  repo: record.repo,
-  total: 1,
-  latestId: record.id,
-  latestCreatedAt: wholeSeconds(record.createdAt),
-});
-
-/** How often a keyed insert that met a dead key deletes it and tries again. */
-const KEYED_INSERT_ATTEMPTS = 3;
-
 /** Coverage kept to two decimals, as MySQL's `DECIMAL(5,2)` does. */
 const twoDecimals = (value: number): number => Math.round(value * 100) / 100;
-
-const wholeSecondOrNull = (at: Date | null): Date | null => (at === null ? null : wholeSeconds(at));
-
-const tokenRow = (token: TokenRecord) => ({
-  ...token,
-  createdAt: wholeSeconds(token.createdAt),
-  lastUsedAt: wholeSecondOrNull(token.lastUsedAt),
-  gracePeriodEndsAt: wholeSecondOrNull(token.gracePeriodEndsAt),
-});
 
 /**
  * Opens the embedded {@link Store}: one SQLite file through libsql's prebuilt engine, no
@@ -132,21 +98,13 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
     throw error;
   }
 
-  async function guard<T>(
-    component: StoreComponent,
-    operation: string,
-    work: () => Promise<T>,
-    conflict?: string,
-  ): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof StoreConflictError) throw error;
-      if (conflict !== undefined && isDuplicateKey(error)) throw new StoreConflictError(conflict);
-      logger.error(failureLine(component, operation, error));
-      throw new SqliteStoreError(component, operation, errorCode(error));
-    }
-  }
+  // No deadline: libsql runs each statement synchronously, and the busy timeout bounds the
+  // only wait, a lock held by another process.
+  const guard = createStoreGuard({
+    logger,
+    isDuplicateKey,
+    failure: (component, operation, code) => new SqliteStoreError(component, operation, code),
+  });
 
   const first = async <T>(rows: Promise<T[]>): Promise<T | null> => (await rows)[0] ?? null;
 
@@ -196,9 +154,6 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
         .where(and(eq(idempotencyKeys.orgId, orgId), eq(idempotencyKeys.key, key)))
         .limit(1),
     );
-
-  const isLive = (key: { expiresAt: Date }, now: Date): boolean =>
-    key.expiresAt.getTime() > wholeSeconds(now).getTime();
 
   const latestOnBranch = (orgId: string, repo: string, branch: string, baselineOnly: boolean) =>
     first(
@@ -304,7 +259,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
         'tokens',
         'insertToken',
         async () => {
-          await db.insert(tokens).values(tokenRow(token));
+          await db.insert(tokens).values(tokenTimestamps(token));
         },
         'token id already exists',
       ),
@@ -344,7 +299,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
         'rotateToken',
         async () => {
           const isActive = and(eq(tokens.id, oldId), eq(tokens.status, 'active'));
-          const row = tokenRow(replacement);
+          const row = tokenTimestamps(replacement);
           // One transaction: insert the replacement only while the old token is active, then
           // mark the old one rotating. Atomic across connections and processes alike.
           const [inserted] = await db.batch([
@@ -390,11 +345,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
         'sessions',
         'insertSession',
         async () => {
-          await db.insert(sessions).values({
-            ...session,
-            createdAt: wholeSeconds(session.createdAt),
-            expiresAt: wholeSeconds(session.expiresAt),
-          });
+          await db.insert(sessions).values(sessionRow(session));
         },
         'session id or token hash already exists',
       ),
@@ -424,10 +375,11 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
       ),
 
     insertKeyedExecution: (record: ExecutionRecord, claim: IdempotencyKeyClaim) =>
-      guard('executions', 'insertKeyedExecution', async (): Promise<KeyedInsertResult> => {
-        for (let attempt = 1; ; attempt += 1) {
-          try {
-            // One batch, one transaction: the key, the execution and its counter, or nothing.
+      guard('executions', 'insertKeyedExecution', () =>
+        insertKeyedExecution(claim, {
+          isDuplicateKey,
+          // One batch, one transaction: the key, the execution and its counter, or nothing.
+          insert: async () => {
             await db.batch([
               db.insert(idempotencyKeys).values({
                 orgId: record.orgId,
@@ -439,19 +391,9 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
               }),
               ...executionWrites(record),
             ]);
-            return { inserted: true };
-          } catch (error) {
-            if (!isDuplicateKey(error)) throw error;
-            const existing = await findKey(record.orgId, claim.key);
-            if (existing === null) throw new StoreConflictError('execution id already exists');
-            if (isLive(existing, claim.createdAt)) {
-              return {
-                inserted: false,
-                requestDigest: existing.requestDigest,
-                record: existing.record,
-              };
-            }
-            if (attempt >= KEYED_INSERT_ATTEMPTS) throw error;
+          },
+          findKey: () => findKey(record.orgId, claim.key),
+          deleteDeadKey: async () => {
             await db
               .delete(idempotencyKeys)
               .where(
@@ -461,17 +403,14 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
                   lte(idempotencyKeys.expiresAt, wholeSeconds(claim.createdAt)),
                 ),
               );
-          }
-        }
-      }),
+          },
+        }),
+      ),
 
     findIdempotentExecution: (orgId: string, key: string, now: Date) =>
-      guard('executions', 'findIdempotentExecution', async () => {
-        const existing = await findKey(orgId, key);
-        return existing !== null && isLive(existing, now)
-          ? { requestDigest: existing.requestDigest, record: existing.record }
-          : null;
-      }),
+      guard('executions', 'findIdempotentExecution', async () =>
+        liveExecution(await findKey(orgId, key), now),
+      ),
 
     deleteExpiredIdempotencyKeys: (now: Date, limit: number) =>
       guard('executions', 'deleteExpiredIdempotencyKeys', async () => {

@@ -1,7 +1,13 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildExecution, buildOrganisation, buildTokenRecord } from '@covgate/core/testing';
+import {
+  buildExecution,
+  buildOrganisation,
+  buildTokenRecord,
+  captureLogs,
+  createTestApi,
+} from '@covgate/core/testing';
 import { runStoreConformanceSuite } from '@covgate/core/testing/vitest';
 import { createSqliteStore, MIGRATIONS_FOLDER, migrate, SqliteStoreError } from '@covgate/sqlite';
 import { createClient } from '@libsql/client';
@@ -226,6 +232,28 @@ describe('sqlite store', () => {
       '[tokens] findTokenById failed: CLIENT_CLOSED',
     );
     expect(lines[0]).toMatch(/^\[tokens\] findTokenById failed: CLIENT_CLOSED/);
+  });
+
+  it('logs a failure once: the store line, then the access line, nothing from the API', async () => {
+    const logs = captureLogs();
+    const store = await createSqliteStore({ url: ':memory:', logger: logs.storeLogger });
+    const t = createTestApi({ store, logs });
+    await store.close();
+
+    const response = await t.request('/v1/auth/validate', {
+      method: 'POST',
+      headers: { authorization: `Bearer cvg_${'a'.repeat(40)}` },
+    });
+
+    expect(response.status).toBe(500);
+    expect(await response.text()).toBe('{"error":"internal error"}');
+    expect(logs.lines().map(({ level, msg }) => ({ level, msg }))).toEqual([
+      {
+        level: 50,
+        msg: '[tokens] findTokenById failed: CLIENT_CLOSED: CLIENT_CLOSED: The client is closed',
+      },
+      { level: 30, msg: 'request' },
+    ]);
   });
 
   it('refuses to open a file that is not a SQLite database', async () => {

@@ -1,13 +1,9 @@
+import { createTestApi, TEST_DASHBOARD_ORIGIN, TEST_SERVICE_TOKEN } from '@covgate/core/testing';
 import { describe, expect, it } from 'vitest';
-import {
-  createApiUnderTest,
-  DASHBOARD_ORIGIN,
-  SERVICE_TOKEN,
-  setCookie,
-} from '../oauth/support/api-under-test.js';
+import { setCookie } from '../oauth/support/cookies.js';
 
 async function signedIn(secureCookies = false) {
-  const t = createApiUnderTest({ secureCookies });
+  const t = createTestApi({ secureCookies });
   const org = await t.createOrganisation();
   const session = await t.createSession(org);
   const name = secureCookies ? '__Host-covgate_session' : 'covgate_session';
@@ -15,7 +11,7 @@ async function signedIn(secureCookies = false) {
 }
 
 function createToken(
-  t: ReturnType<typeof createApiUnderTest>,
+  t: ReturnType<typeof createTestApi>,
   headers: Record<string, string>,
 ): Promise<Response> {
   return t.request('/v1/tokens', {
@@ -50,11 +46,11 @@ describe('cookie sessions', () => {
       undefined,
       'https://evil.example',
       'null',
-      `${DASHBOARD_ORIGIN}/`,
-      `${DASHBOARD_ORIGIN}.evil.example`,
-      DASHBOARD_ORIGIN.toUpperCase(),
-      DASHBOARD_ORIGIN.replace('https:', 'http:'),
-      `${DASHBOARD_ORIGIN}:443`,
+      `${TEST_DASHBOARD_ORIGIN}/`,
+      `${TEST_DASHBOARD_ORIGIN}.evil.example`,
+      TEST_DASHBOARD_ORIGIN.toUpperCase(),
+      TEST_DASHBOARD_ORIGIN.replace('https:', 'http:'),
+      `${TEST_DASHBOARD_ORIGIN}:443`,
     ];
     for (const origin of refused) {
       const response = await createToken(t, {
@@ -70,10 +66,10 @@ describe('cookie sessions', () => {
 
   it('creates a token with the cookie and the allowed Origin (201)', async () => {
     const { t, cookie } = await signedIn();
-    const response = await createToken(t, { cookie, origin: DASHBOARD_ORIGIN });
+    const response = await createToken(t, { cookie, origin: TEST_DASHBOARD_ORIGIN });
     expect(response.status).toBe(201);
     expect(await response.json()).toMatchObject({ name: 'from the dashboard', status: 'active' });
-    expect(response.headers.get('access-control-allow-origin')).toBe(DASHBOARD_ORIGIN);
+    expect(response.headers.get('access-control-allow-origin')).toBe(TEST_DASHBOARD_ORIGIN);
     expect(response.headers.get('access-control-allow-credentials')).toBe('true');
   });
 
@@ -87,14 +83,14 @@ describe('cookie sessions', () => {
     const { t, session, cookie } = await signedIn();
     const response = await t.request(`/v1/sessions/${session.sessionId}`, {
       method: 'DELETE',
-      headers: { cookie, origin: DASHBOARD_ORIGIN },
+      headers: { cookie, origin: TEST_DASHBOARD_ORIGIN },
     });
     expect(response.status).toBe(204);
     const cleared = setCookie(response, 'covgate_session');
     expect(cleared).toMatch(/^covgate_session=;/);
     expect(cleared).toContain('Max-Age=0');
     expect(cleared).toContain('Path=/');
-    expect(t.auditLines.at(-1)).toBe(`[audit] session.delete session_id=${session.sessionId}`);
+    expect(t.audit.lines.at(-1)).toBe(`[audit] session.delete session_id=${session.sessionId}`);
     expect((await t.request('/v1/tokens', { headers: { cookie } })).status).toBe(401);
   });
 
@@ -114,7 +110,7 @@ describe('cookie sessions', () => {
     const { t, session } = await signedIn();
     const response = await t.request(`/v1/sessions/${session.sessionId}`, {
       method: 'DELETE',
-      headers: { authorization: `Bearer ${SERVICE_TOKEN}` },
+      headers: { authorization: `Bearer ${TEST_SERVICE_TOKEN}` },
     });
     expect(response.status).toBe(204);
     expect(setCookie(response, 'covgate_session')).toBeUndefined();
@@ -134,7 +130,7 @@ describe('cookie sessions', () => {
       const { t, session, cookie } = await signedIn(true);
       const response = await t.request(`/v1/sessions/${session.sessionId}`, {
         method: 'DELETE',
-        headers: { cookie, origin: DASHBOARD_ORIGIN },
+        headers: { cookie, origin: TEST_DASHBOARD_ORIGIN },
       });
       expect(response.status).toBe(204);
       const cleared = setCookie(response, '__Host-covgate_session')!;
@@ -151,7 +147,7 @@ describe('cookie sessions', () => {
     for (const method of ['GET', 'POST']) {
       const response = await t.request('/v1/tokens', {
         method,
-        headers: { cookie: `covgate_session=${token.secret}`, origin: DASHBOARD_ORIGIN },
+        headers: { cookie: `covgate_session=${token.secret}`, origin: TEST_DASHBOARD_ORIGIN },
       });
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({ error: 'invalid token' });
@@ -160,7 +156,7 @@ describe('cookie sessions', () => {
       headers: { cookie: `covgate_session=${token.secret}` },
     });
     expect(executions.status).toBe(401);
-    expect(t.auditLines.at(-1)).toMatch(/reason=invalid_or_expired_token/);
+    expect(t.audit.lines.at(-1)).toMatch(/reason=invalid_or_expired_token/);
   });
 
   it('refuses a malformed, unknown or expired session cookie with 401', async () => {

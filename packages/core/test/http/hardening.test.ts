@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { githubCodeHost } from '../../src/oauth/github-code-host.js';
 import { StoreConflictError } from '../../src/storage/store.js';
+import { TEST_SERVICE_TOKEN } from '../../src/testing/test-api.js';
 import { createTokenHasher } from '../../src/tokens/token-hash.js';
 import { apiFixture } from './api-fixture.js';
 
-const SERVICE = 'fixture-service-token-0123456789abcdef';
+const SERVICE = TEST_SERVICE_TOKEN;
 
 async function sessionOf(fx: Awaited<ReturnType<typeof apiFixture>>): Promise<string> {
   const response = await fx.api.handle(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TEST_SERVICE_TOKEN } from '../../src/testing/test-api.js';
 import { apiFixture } from './api-fixture.js';
 
 function wrongSecretOf(token: string): string {
@@ -63,7 +64,7 @@ describe('failed-verification throttle over HTTP', () => {
       new Request('http://localhost/v1/sessions/create', {
         method: 'POST',
         headers: {
-          authorization: 'Bearer fixture-service-token-0123456789abcdef',
+          authorization: `Bearer ${TEST_SERVICE_TOKEN}`,
           'content-type': 'application/json',
         },
         body: JSON.stringify({ user_id: 'usr_1', org_id: fx.org.id }),

@@ -1,19 +1,15 @@
 import { createHash } from 'node:crypto';
-import {
-  type CreateApiOptions,
-  createPersonalOrganisationResolver,
-  type OAuthOptions,
-} from '@covgate/core';
+import { createPersonalOrganisationResolver, type OAuthOptions } from '@covgate/core';
 import { githubCodeHost } from '@covgate/core/github';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  API_ORIGIN,
-  type ApiUnderTest,
-  cookiePair,
-  createApiUnderTest,
-  DASHBOARD_ORIGIN,
-  setCookie,
-} from './support/api-under-test.js';
+  createTestApi,
+  TEST_API_ORIGIN,
+  TEST_DASHBOARD_ORIGIN,
+  type TestApi,
+  type TestApiOptions,
+} from '@covgate/core/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cookiePair, setCookie } from './support/cookies.js';
 import {
   ACCOUNT,
   CLIENT_ID,
@@ -24,8 +20,8 @@ import {
 } from './support/fake-code-host.js';
 
 const STATE_COOKIE = 'covgate_oauth_state';
-const REDIRECT_URI = `${API_ORIGIN}/auth/github/callback`;
-const DASHBOARD_URL = `${DASHBOARD_ORIGIN}/welcome`;
+const REDIRECT_URI = `${TEST_API_ORIGIN}/auth/github/callback`;
+const DASHBOARD_URL = `${TEST_DASHBOARD_ORIGIN}/welcome`;
 
 let host: FakeCodeHost;
 beforeAll(async () => {
@@ -51,8 +47,8 @@ function github(overrides: { tokenUrl?: string; redirectUri?: string } = {}) {
   });
 }
 
-function setup(oauth: Partial<OAuthOptions> = {}, more: Partial<CreateApiOptions> = {}) {
-  return createApiUnderTest(({ store, clock }) => ({
+function setup(oauth: Partial<OAuthOptions> = {}, more: TestApiOptions = {}) {
+  return createTestApi(({ store, clock }) => ({
     oauth: {
       codeHosts: { github: github() },
       dashboardUrl: DASHBOARD_URL,
@@ -66,7 +62,7 @@ function setup(oauth: Partial<OAuthOptions> = {}, more: Partial<CreateApiOptions
 }
 
 /** `GET /auth/{codeHost}`: the state cookie (as a `Cookie` pair) and the authorize URL. */
-async function begin(t: ApiUnderTest, codeHost = 'github') {
+async function begin(t: TestApi, codeHost = 'github') {
   const response = await t.request(`/auth/${codeHost}`);
   const stateCookie = setCookie(response, STATE_COOKIE);
   if (response.status !== 302 || !stateCookie) throw new Error(`begin: ${response.status}`);
@@ -84,12 +80,12 @@ async function authorize(location: URL): Promise<URL> {
 }
 
 /** A started login whose browser is back at the callback URL, not yet requested. */
-async function returnFromCodeHost(t: ApiUnderTest) {
+async function returnFromCodeHost(t: TestApi) {
   const started = await begin(t);
   return { cookie: started.cookie, callbackUrl: await authorize(started.location) };
 }
 
-function callback(t: ApiUnderTest, url: URL | string, cookie?: string): Promise<Response> {
+function callback(t: TestApi, url: URL | string, cookie?: string): Promise<Response> {
   return t.request(String(url), cookie === undefined ? undefined : { headers: { cookie } });
 }
 
@@ -182,7 +178,7 @@ describe('GET /auth/{code_host}', () => {
   });
 
   it('answers 501 not implemented on both routes when OAuth is not configured', async () => {
-    const t = createApiUnderTest();
+    const t = createTestApi();
     for (const path of ['/auth/github', '/auth/github/callback?code=x&state=y']) {
       const response = await t.request(path);
       expect(response.status).toBe(501);
@@ -207,8 +203,8 @@ describe('GET /auth/{code_host}/callback', () => {
     expect(session).toContain('SameSite=Lax');
     expect(session).toContain('Path=/;');
     expect(session).toContain(`Max-Age=${24 * 60 * 60}`);
-    expect(t.auditLines).toHaveLength(1);
-    expect(t.auditLines[0]).toMatch(
+    expect(t.audit.lines).toHaveLength(1);
+    expect(t.audit.lines[0]).toMatch(
       /^\[audit\] session\.create user_id=usr_[0-9a-z]{26} org_id=org_[0-9a-z]{26} session_id=ses_[0-9a-z]{26}$/,
     );
   });
@@ -245,7 +241,7 @@ describe('GET /auth/{code_host}/callback', () => {
     for (let i = 0; i < 2; i++) {
       const { cookie, callbackUrl } = await returnFromCodeHost(t);
       expect((await callback(t, callbackUrl, cookie)).status).toBe(302);
-      ids.push(/user_id=(\S+) org_id=(\S+)/.exec(t.auditLines[i]!)!.slice(1).join(' '));
+      ids.push(/user_id=(\S+) org_id=(\S+)/.exec(t.audit.lines[i]!)!.slice(1).join(' '));
     }
     expect(ids[0]).toBe(ids[1]);
     const org = await t.store.findOrganisationBySlug(`github-${ACCOUNT.id}`);
@@ -398,7 +394,7 @@ describe('GET /auth/{code_host}/callback', () => {
     const { cookie, callbackUrl } = await returnFromCodeHost(t);
     const response = await callback(t, withParams(callbackUrl, { code: 'not-issued' }), cookie);
     await expectError(response, 400, 'invalid code');
-    expect(t.logMessages()).toContain(
+    expect(t.logs.messages()).toContain(
       '[oauth] github code exchange failed (invalid-code): token endpoint error bad_verification_code',
     );
   });
@@ -427,10 +423,10 @@ describe('GET /auth/{code_host}/callback', () => {
     host.authorizeError = 'redirect_uri_mismatch';
     const { cookie, callbackUrl } = await returnFromCodeHost(t);
     await expectError(await callback(t, callbackUrl, cookie), 502, 'code host error');
-    expect(t.logMessages()).toContain(
+    expect(t.logs.messages()).toContain(
       '[oauth] github refused the authorization: redirect_uri_mismatch',
     );
-    expect(t.rawLog()).not.toContain(LEAK_MARKER);
+    expect(t.logs.rawLines.join('\n')).not.toContain(LEAK_MARKER);
   });
 
   it('checks the state before a code-host error', async () => {
@@ -456,11 +452,11 @@ describe('GET /auth/{code_host}/callback', () => {
     const text = await response.text();
     expect(JSON.parse(text)).toEqual({ error: 'code host error' });
     expect(text).not.toContain(LEAK_MARKER);
-    expect(t.logMessages()).toContain(`[oauth] github code exchange failed (failed): ${detail}`);
+    expect(t.logs.messages()).toContain(`[oauth] github code exchange failed (failed): ${detail}`);
   });
 
   it('answers wrong client credentials with 502 code host error', async () => {
-    const t = createApiUnderTest(({ store, clock }) => ({
+    const t = createTestApi(({ store, clock }) => ({
       oauth: {
         codeHosts: {
           github: githubCodeHost({
@@ -494,8 +490,10 @@ describe('GET /auth/{code_host}/callback', () => {
       host.userMode = mode;
       const { cookie, callbackUrl } = await returnFromCodeHost(t);
       await expectError(await callback(t, callbackUrl, cookie), 502, 'code host error');
-      expect(t.logMessages()).toContain(`[oauth] github code exchange failed (failed): ${detail}`);
-      expect(t.auditLines).toEqual([]);
+      expect(t.logs.messages()).toContain(
+        `[oauth] github code exchange failed (failed): ${detail}`,
+      );
+      expect(t.audit.lines).toEqual([]);
     },
   );
 
@@ -509,10 +507,10 @@ describe('GET /auth/{code_host}/callback', () => {
       const { cookie, callbackUrl } = await returnFromCodeHost(t);
       host[mode] = 'hang';
       await expectError(await callback(t, callbackUrl, cookie), 504, 'code host timeout');
-      expect(t.logMessages()).toContain(
+      expect(t.logs.messages()).toContain(
         '[oauth] github code exchange failed (timeout): no answer within 200 ms',
       );
-      expect(t.auditLines).toEqual([]);
+      expect(t.audit.lines).toEqual([]);
     },
   );
 
@@ -520,7 +518,7 @@ describe('GET /auth/{code_host}/callback', () => {
     const t = setup({ codeHosts: { github: github({ tokenUrl: 'http://127.0.0.1:1/token' }) } });
     const { cookie, callbackUrl } = await returnFromCodeHost(t);
     await expectError(await callback(t, callbackUrl, cookie), 502, 'code host unavailable');
-    expect(t.logMessages()).toContain(
+    expect(t.logs.messages()).toContain(
       '[oauth] github code exchange failed (unavailable): token endpoint unreachable',
     );
   });
@@ -533,15 +531,15 @@ describe('GET /auth/{code_host}/callback', () => {
     });
     const { cookie, callbackUrl } = await returnFromCodeHost(t);
     await expectError(await callback(t, callbackUrl, cookie), 500, 'internal error');
-    expect(t.logMessages()).toContain('[oauth] resolveIdentity failed: directory down');
-    expect(t.auditLines).toEqual([]);
+    expect(t.logs.messages()).toContain('[oauth] resolveIdentity failed: directory down');
+    expect(t.audit.lines).toEqual([]);
   });
 
   it('answers 500 when resolveIdentity names an organisation that does not exist', async () => {
     const t = setup({ resolveIdentity: async () => ({ userId: 'usr_x', orgId: 'org_missing' }) });
     const { cookie, callbackUrl } = await returnFromCodeHost(t);
     await expectError(await callback(t, callbackUrl, cookie), 500, 'internal error');
-    expect(t.logMessages()).toContain(
+    expect(t.logs.messages()).toContain(
       '[oauth] resolveIdentity returned an unknown organisation org_missing',
     );
   });
@@ -574,7 +572,7 @@ describe('GET /auth/{code_host}/callback', () => {
     host.tokenMode = 'error-json-400';
     const failed = await returnFromCodeHost(t);
     await callback(t, failed.callbackUrl, failed.cookie);
-    const log = t.rawLog();
+    const log = t.logs.rawLines.join('\n');
     const sealed = decodeURIComponent(cookie.slice(`${STATE_COOKIE}=`.length));
     for (const secret of [
       CLIENT_SECRET,

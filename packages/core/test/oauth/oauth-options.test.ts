@@ -1,7 +1,7 @@
 import type { OAuthOptions } from '@covgate/core';
 import { githubCodeHost } from '@covgate/core/github';
+import { createTestApi } from '@covgate/core/testing';
 import { describe, expect, it } from 'vitest';
-import { createApiUnderTest } from './support/api-under-test.js';
 
 const github = githubCodeHost({
   clientId: 'id',
@@ -15,7 +15,7 @@ const valid: OAuthOptions = {
 };
 
 function start(oauth: OAuthOptions) {
-  return () => createApiUnderTest({ oauth });
+  return () => createTestApi({ oauth });
 }
 
 describe('the oauth option of createApi', () => {

@@ -1,7 +1,7 @@
 import type { Store } from '@covgate/core';
+import { createTestApi } from '@covgate/core/testing';
 import { providerA, providerB } from '@covgate/webhook-signature';
 import { describe, expect, it } from 'vitest';
-import { createApiUnderTest } from '../oauth/support/api-under-test.js';
 import {
   eventId,
   NOW_SECONDS,
@@ -19,7 +19,7 @@ const providers = [
 ];
 
 function setup() {
-  return createApiUnderTest({ webhooks: { providers } });
+  return createTestApi({ webhooks: { providers } });
 }
 
 async function planOf(store: Store, orgId: string) {
@@ -90,14 +90,14 @@ describe('default processing: subscription events set the organisation plan', ()
       expect(response.status).toBe(200);
     }
     expect(await planOf(t.store, org.id)).toBe('free');
-    const warnings = t.logMessages().filter((message) => message.startsWith('[webhooks]'));
+    const warnings = t.logs.messages().filter((message) => message.startsWith('[webhooks]'));
     expect(warnings).toHaveLength(unusable.length);
     expect(warnings.at(-1)).toMatch(/ignored: unknown organisation org_does_not_exist$/);
   });
 
   it('answers 500 and releases the event when the plan cannot be stored, then applies the retry', async () => {
     let failures = 1;
-    const t = createApiUnderTest(({ store }) => ({
+    const t = createTestApi(({ store }) => ({
       store: new Proxy(store, {
         get(target, property) {
           const value = Reflect.get(target, property, target);
@@ -118,7 +118,7 @@ describe('default processing: subscription events set the organisation plan', ()
       plan: 'team',
     });
     expect((await sendProviderA(t, event)).status).toBe(500);
-    expect(t.logMessages()).toContain('[organisations] database gone');
+    expect(t.logs.messages()).toContain('[organisations] database gone');
     expect(await planOf(t.store, org.id)).toBe('free');
     expect((await sendProviderA(t, event)).status).toBe(200);
     expect(await planOf(t.store, org.id)).toBe('team');
@@ -180,7 +180,7 @@ describe('plan changes in the provider’s event order, not arrival order', () =
     expect(late.status).toBe(200);
     expect(await late.json()).toEqual({ received: true });
     expect(await planOf(t.store, org.id)).toBe('free');
-    expect(t.logMessages()).toContain(
+    expect(t.logs.messages()).toContain(
       `[webhooks] provider-a event evt_enterprise (customer.subscription.updated) ignored: older than the last plan change applied to organisation ${org.id}`,
     );
     // The late event was claimed: its next retry is a plain duplicate.
@@ -244,7 +244,7 @@ describe('plan changes in the provider’s event order, not arrival order', () =
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ received: true });
     expect(await planOf(t.store, org.id)).toBe('free');
-    expect(t.logMessages()).toContain(
+    expect(t.logs.messages()).toContain(
       '[webhooks] provider-a event evt_timeless (customer.subscription.updated) ignored: no event time (created or created_at)',
     );
   });
@@ -274,7 +274,7 @@ describe('provider B de-duplication on the raw body as well as the event id', ()
 
   it('processes the retry of a provider B event whose processing failed (both claims released)', async () => {
     let failures = 1;
-    const t = createApiUnderTest(({ store }) => ({
+    const t = createTestApi(({ store }) => ({
       store: new Proxy(store, {
         get(target, property) {
           const value = Reflect.get(target, property, target);

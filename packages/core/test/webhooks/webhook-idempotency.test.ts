@@ -1,7 +1,7 @@
 import type { Store, WebhookEvent } from '@covgate/core';
+import { createTestApi } from '@covgate/core/testing';
 import { providerA, providerB } from '@covgate/webhook-signature';
 import { describe, expect, it } from 'vitest';
-import { createApiUnderTest } from '../oauth/support/api-under-test.js';
 import {
   eventId,
   PROVIDER_A_SECRET,
@@ -22,7 +22,7 @@ function body(id: string): string {
 describe('webhook idempotency', () => {
   it('processes 20 concurrent duplicate deliveries exactly once', async () => {
     let calls = 0;
-    const t = createApiUnderTest({
+    const t = createTestApi({
       webhooks: {
         providers,
         onEvent: async () => {
@@ -44,7 +44,7 @@ describe('webhook idempotency', () => {
 
   it('answers a redelivery of a processed event with 200 duplicate and does not process it', async () => {
     const events: WebhookEvent[] = [];
-    const t = createApiUnderTest({
+    const t = createTestApi({
       webhooks: { providers, onEvent: async (event) => void events.push(event) },
     });
     const payload = body(eventId());
@@ -61,7 +61,7 @@ describe('webhook idempotency', () => {
 
   it('releases the claim when processing fails, answers 500, and processes the retry', async () => {
     let calls = 0;
-    const t = createApiUnderTest({
+    const t = createTestApi({
       webhooks: {
         providers,
         onEvent: async () => {
@@ -74,7 +74,7 @@ describe('webhook idempotency', () => {
     const failed = await sendProviderA(t, body(id));
     expect(failed.status).toBe(500);
     expect(await failed.json()).toEqual({ error: 'internal error' });
-    expect(t.logMessages()).toContain(
+    expect(t.logs.messages()).toContain(
       `[webhooks] provider-a event ${id} failed, releasing it for a retry: ledger unavailable`,
     );
     const retry = await sendProviderA(t, body(id));
@@ -90,7 +90,7 @@ describe('webhook idempotency', () => {
 
   it('keys events by provider and id: the same id at two providers is two events', async () => {
     const events: WebhookEvent[] = [];
-    const t = createApiUnderTest({
+    const t = createTestApi({
       webhooks: { providers, onEvent: async (event) => void events.push(event) },
     });
     expect((await sendProviderA(t, body('evt_same'))).status).toBe(200);
@@ -103,7 +103,7 @@ describe('webhook idempotency', () => {
 
   it('claims the event before processing and answers 500 when the claim cannot be stored', async () => {
     let calls = 0;
-    const t = createApiUnderTest(({ store }) => ({
+    const t = createTestApi(({ store }) => ({
       store: withFailingClaims(store),
       webhooks: {
         providers,
@@ -116,11 +116,11 @@ describe('webhook idempotency', () => {
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({ error: 'internal error' });
     expect(calls).toBe(0);
-    expect(t.logMessages()).toContain('[webhooks] claim storage down');
+    expect(t.logs.messages()).toContain('[webhooks] claim storage down');
   });
 
   it('does not claim an event whose signature fails', async () => {
-    const t = createApiUnderTest({ webhooks: { providers, onEvent: async () => undefined } });
+    const t = createTestApi({ webhooks: { providers, onEvent: async () => undefined } });
     const id = eventId();
     expect((await sendProviderA(t, body(id), { secret: 'whsec_wrong' })).status).toBe(401);
     expect(await t.store.claimWebhookEvent('provider-a', id, new Date())).toBe(true);

@@ -1,7 +1,7 @@
 import type { WebhookEvent } from '@covgate/core';
+import { createTestApi } from '@covgate/core/testing';
 import { providerA, providerB, stripePreset } from '@covgate/webhook-signature';
 import { describe, expect, it } from 'vitest';
-import { createApiUnderTest } from '../oauth/support/api-under-test.js';
 import {
   eventId,
   NOW_SECONDS,
@@ -18,7 +18,7 @@ const STRIPE_SECRET = 'whsec_stripe_preset_secret';
 
 function setup() {
   const events: WebhookEvent[] = [];
-  const t = createApiUnderTest({
+  const t = createTestApi({
     webhooks: {
       providers: [
         { ...providerA, secret: PROVIDER_A_SECRET },
@@ -105,7 +105,7 @@ describe('webhook signatures', () => {
   });
 
   it('answers 500 internal error when the secret is unset, whatever the signature', async () => {
-    const t = createApiUnderTest({
+    const t = createTestApi({
       webhooks: {
         providers: [
           { ...providerA, secret: undefined },
@@ -117,16 +117,16 @@ describe('webhook signatures', () => {
     await expectError(await sendProviderA(t, payload), 500, 'internal error');
     await expectError(await postWebhook(t, 'provider-a', payload, {}), 500, 'internal error');
     await expectError(await sendProviderB(t, payload), 500, 'internal error');
-    expect(t.logMessages()).toContain(
+    expect(t.logs.messages()).toContain(
       '[webhooks] provider-a secret not configured (PROVIDER_A_WEBHOOK_SECRET)',
     );
-    expect(t.logMessages()).toContain(
+    expect(t.logs.messages()).toContain(
       '[webhooks] provider-b secret not configured (PROVIDER_B_WEBHOOK_SECRET)',
     );
   });
 
   it('serves provider-a and provider-b without secrets (500) when webhooks are not configured', async () => {
-    const t = createApiUnderTest();
+    const t = createTestApi();
     await expectError(await sendProviderA(t, body()), 500, 'internal error');
     await expectError(await sendProviderB(t, body()), 500, 'internal error');
   });
@@ -203,7 +203,7 @@ describe('webhook signatures', () => {
       await expectError(await sendProviderA(t, body(), { timestamp }), 401, 'invalid signature');
     }
     expect(events).toEqual([]);
-    expect(t.logMessages()).toContain(
+    expect(t.logs.messages()).toContain(
       '[webhooks] provider-a signature refused: timestamp_outside_tolerance',
     );
   });
@@ -229,7 +229,7 @@ describe('webhook signatures', () => {
   });
 
   it('accepts a header with several v1 entries when one matches, and an old secret while rotating', async () => {
-    const t = createApiUnderTest({
+    const t = createTestApi({
       webhooks: {
         providers: [{ ...providerA, secret: 'whsec_new', secrets: ['whsec_old'] }],
         onEvent: async () => undefined,

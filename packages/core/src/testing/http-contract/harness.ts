@@ -1,13 +1,11 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { createMemoryAuditSink } from '../../audit/audit-sink.js';
 import type { CreateApiOptions } from '../../http/create-api.js';
 import { createMemoryStore } from '../../storage/memory-store.js';
 import type { Organisation, Plan } from '../../storage/store.js';
 import { createManualClock } from '../../time/timestamp.js';
-import { createTokenHasher } from '../../tokens/token-hash.js';
 import { buildOrganisation } from '../fixtures.js';
+import { captureLogs, createCheapTokenHasher } from '../test-api.js';
 import { issueTestToken } from '../test-tokens.js';
 import type {
   ContractContext,
@@ -24,7 +22,7 @@ export const ALLOWED_ORIGIN = 'https://dashboard.example.com';
 export const CONTRACT_START = new Date('2026-03-01T12:00:00Z');
 
 /** Cheap argon2 parameters: the suite checks behaviour, not hashing cost. */
-const testHasher = createTokenHasher({ memoryCost: 1024, timeCost: 1, pepper: 'contract-pepper' });
+const testHasher = createCheapTokenHasher('contract-pepper');
 
 /**
  * Starts one server for the enclosing `describe` and returns a context filled in before the
@@ -40,16 +38,7 @@ export function useContractServer(
     const store = options.createStore ? await options.createStore() : createMemoryStore();
     const audit = createMemoryAuditSink();
     const clock = createManualClock(CONTRACT_START);
-    const logged: string[] = [];
-    const logger = pino(
-      { base: null },
-      new Writable({
-        write(chunk, _encoding, done) {
-          logged.push(...String(chunk).split('\n').filter(Boolean));
-          done();
-        },
-      }),
-    );
+    const logs = captureLogs();
     server = await options.start({
       store,
       sessionSecret: 'contract-session-secret-0123456789abcdef',
@@ -57,7 +46,7 @@ export function useContractServer(
       allowedOrigins: [ALLOWED_ORIGIN],
       secureCookies: false,
       auditSink: audit,
-      logger,
+      logger: logs.logger,
       clock,
       tokenHasher: testHasher,
       ...overrides,
@@ -68,7 +57,7 @@ export function useContractServer(
       store,
       clock,
       auditLines: audit.lines,
-      logLines: () => logged.map((line) => JSON.parse(line) as Record<string, unknown>),
+      logLines: logs.lines,
       serviceToken: SERVICE_TOKEN,
       allowedOrigin: ALLOWED_ORIGIN,
       request: (path: string, init?: RequestInit) => fetch(`${baseUrl}${path}`, init),

@@ -1,14 +1,10 @@
-import { Writable } from 'node:stream';
 import {
   providerA,
   providerB,
   signRawBodyPayload,
   signTimestampedPayload,
 } from '@covgate/webhook-signature';
-import pino from 'pino';
-import { createMemoryAuditSink } from '../../../src/audit/audit-sink.js';
 import type { CovgateApi } from '../../../src/http/api-types.js';
-import { type CreateApiOptions, createApi } from '../../../src/http/create-api.js';
 import { MAX_BODY_BYTES } from '../../../src/http/request-body.js';
 import { Router } from '../../../src/http/router.js';
 import { coreRoutes } from '../../../src/http/routes/route-table.js';
@@ -20,9 +16,13 @@ import {
 import { createMemoryStore } from '../../../src/storage/memory-store.js';
 import type { Organisation, Plan, Store } from '../../../src/storage/store.js';
 import { buildOrganisation } from '../../../src/testing/fixtures.js';
+import {
+  createCheapTokenHasher,
+  createTestApi,
+  type TestApiOptions,
+} from '../../../src/testing/test-api.js';
 import { issueTestToken } from '../../../src/testing/test-tokens.js';
 import { createManualClock, type ManualClock } from '../../../src/time/timestamp.js';
-import { createTokenHasher } from '../../../src/tokens/token-hash.js';
 import { resolveWebhookOptions } from '../../../src/webhooks/webhook-options.js';
 import type { Exchange } from './openapi-document.js';
 
@@ -31,7 +31,7 @@ const DASHBOARD_ORIGIN = 'https://dashboard.example.com';
 const SERVICE_TOKEN = 'openapi-service-token-0123456789abcdef0123456789';
 const PROVIDER_A_SECRET = 'whsec_openapi_provider_a';
 const PROVIDER_B_SECRET = 'openapi_provider_b';
-const hasher = createTokenHasher({ memoryCost: 1024, timeCost: 1 });
+const hasher = createCheapTokenHasher();
 const TOO_LARGE = 'x'.repeat(MAX_BODY_BYTES + 1);
 const WELL_FORMED_API_TOKEN = `cvg_${'a'.repeat(40)}`;
 const WELL_FORMED_SESSION_TOKEN = `cvgs_${'a'.repeat(64)}`;
@@ -66,18 +66,16 @@ const brokenCodeHost: CodeHost = {
   exchangeCode: async () => ({ id: '1', login: 'nobody' }),
 };
 
-function baseOptions(store: Store, clock: ManualClock): CreateApiOptions {
-  return {
+/** An API of the scenario on `store` and `clock`, with the scenario's secrets. */
+function scenarioApi(store: Store, clock: ManualClock, options: TestApiOptions = {}): CovgateApi {
+  return createTestApi({
     store,
+    clock,
     sessionSecret: 'openapi-session-secret-0123456789abcdef0123',
     serviceToken: SERVICE_TOKEN,
-    allowedOrigins: [DASHBOARD_ORIGIN],
-    secureCookies: false,
-    auditSink: createMemoryAuditSink(),
-    logger: pino({ base: null }, new Writable({ write: (_chunk, _encoding, done) => done() })),
-    clock,
     tokenHasher: hasher,
-  };
+    ...options,
+  }).api;
 }
 
 function jsonInit(
@@ -142,8 +140,7 @@ export class Scenario {
   oauthOrgId = '';
 
   constructor() {
-    this.api = createApi({
-      ...baseOptions(this.store, this.clock),
+    this.api = scenarioApi(this.store, this.clock, {
       // One request a minute for enterprise tokens, so that 429 is quick to reach.
       rateLimit: { limits: { enterprise: 1 } },
       oauth: {
@@ -164,9 +161,8 @@ export class Scenario {
         },
       },
     });
-    this.brokenApi = createApi(baseOptions(this.brokenStore, this.clock));
-    this.overloadedApi = createApi({
-      ...baseOptions(this.store, this.clock),
+    this.brokenApi = scenarioApi(this.brokenStore, this.clock);
+    this.overloadedApi = scenarioApi(this.store, this.clock, {
       verificationConcurrency: { maxConcurrent: 1, maxQueued: 0 },
       tokenHasher: {
         hash: (token) => hasher.hash(token),

@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { TEST_START, type TestApi } from '@covgate/core/testing';
 import Stripe from 'stripe';
-import type { ApiUnderTest } from '../../oauth/support/api-under-test.js';
-import { START } from '../../oauth/support/api-under-test.js';
 
 // The official Stripe SDK is the independent signer of provider A headers.
 const stripe = new Stripe('sk_test_not_a_real_key');
@@ -9,7 +8,7 @@ const stripe = new Stripe('sk_test_not_a_real_key');
 export const PROVIDER_A_SECRET = 'whsec_provider_a_test_secret';
 export const PROVIDER_B_SECRET = 'provider-b-test-secret';
 /** The API clock's start in Unix seconds. */
-export const NOW_SECONDS = START.getTime() / 1000;
+export const NOW_SECONDS = TEST_START.getTime() / 1000;
 
 /** A header made by the Stripe SDK: `t=<timestamp>,v1=<hex>`. */
 export function stripeSignature(
@@ -27,7 +26,7 @@ export function rawBodySignature(body: string | Uint8Array, secret = PROVIDER_B_
 
 /** Posts a webhook to `/v1/webhooks/{provider}` as JSON with the given headers. */
 export function postWebhook(
-  t: ApiUnderTest,
+  t: TestApi,
   provider: string,
   body: string | Uint8Array<ArrayBuffer>,
   headers: Record<string, string>,
@@ -41,7 +40,7 @@ export function postWebhook(
 
 /** Posts a provider A event signed by the Stripe SDK. */
 export function sendProviderA(
-  t: ApiUnderTest,
+  t: TestApi,
   body: string,
   options: { timestamp?: number; secret?: string } = {},
 ): Promise<Response> {
@@ -52,7 +51,7 @@ export function sendProviderA(
 
 /** Posts a provider B event signed with node:crypto, with an optional event-id header. */
 export function sendProviderB(
-  t: ApiUnderTest,
+  t: TestApi,
   body: string,
   options: { eventId?: string; secret?: string } = {},
 ): Promise<Response> {

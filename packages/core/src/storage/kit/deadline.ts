@@ -18,7 +18,7 @@ export class DeadlineExceededError extends Error {
  * answers to nobody, and a late write is no different from one whose answer was lost.
  */
 export function withDeadline<T>(ms: number, work: () => Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const expiry = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new DeadlineExceededError(ms)), ms);
   });

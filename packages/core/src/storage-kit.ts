@@ -1,0 +1,39 @@
+/**
+ * `@covgate/core/storage-kit`: the plumbing every SQL `Store` shares, free of any database
+ * driver: the guard each store call runs through (deadline, duplicate key to
+ * `StoreConflictError`, one log line per failure, the dialect's `StoreFailureError`), the
+ * failure lines with secrets redacted, the column lists and row mappers, and the
+ * idempotent-insert loop. A dialect keeps its schema, its queries and its error classifier.
+ * See docs/stores.md, "Writing a store with the kit".
+ */
+
+export {
+  DEFAULT_DEADLINE_MS,
+  DeadlineExceededError,
+  withDeadline,
+} from './storage/kit/deadline.js';
+export {
+  errorCode,
+  failureLine,
+  redact,
+  rootCause,
+  type StoreComponent,
+  type StoreLogger,
+} from './storage/kit/failures.js';
+export { createStoreGuard, type StoreGuard, type StoreGuardOptions } from './storage/kit/guard.js';
+export {
+  insertKeyedExecution,
+  KEYED_INSERT_ATTEMPTS,
+  type KeyedInsertSteps,
+  liveExecution,
+  type StoredIdempotencyKey,
+} from './storage/kit/keyed-insert.js';
+export {
+  EXECUTION_FIELDS,
+  firstCounterRow,
+  ORGANISATION_FIELDS,
+  pickColumns,
+  sessionRow,
+  tokenTimestamps,
+  wholeSecondOrNull,
+} from './storage/kit/rows.js';

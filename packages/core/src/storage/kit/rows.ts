@@ -1,0 +1,67 @@
+import { wholeSeconds } from '../../time/timestamp.js';
+import type { ExecutionRecord, Organisation, SessionRecord, TokenRecord } from '../store.js';
+
+/** The fields of an {@link Organisation}, in order: the columns a store selects for one. */
+export const ORGANISATION_FIELDS = ['id', 'slug', 'name', 'plan', 'createdAt'] as const;
+
+/** The fields of an {@link ExecutionRecord}, in order: the columns a store selects for one. */
+export const EXECUTION_FIELDS = [
+  'id',
+  'orgId',
+  'repo',
+  'branch',
+  'outcome',
+  'delta',
+  'coverage',
+  'commit',
+  'createdAt',
+] as const;
+
+// Fails to compile when a field is added to the interface but not to its list.
+type Missing<T, Fields extends readonly unknown[]> = Exclude<keyof T, Fields[number]>;
+const everyField: [
+  Missing<Organisation, typeof ORGANISATION_FIELDS>,
+  Missing<ExecutionRecord, typeof EXECUTION_FIELDS>,
+] = [undefined as never, undefined as never];
+void everyField;
+
+/**
+ * The named columns of an ORM table object, as the select map of a query: with drizzle,
+ * `pickColumns(executions, EXECUTION_FIELDS)` selects exactly an {@link ExecutionRecord}.
+ */
+export function pickColumns<Table extends object, Field extends keyof Table>(
+  table: Table,
+  fields: readonly Field[],
+): Pick<Table, Field> {
+  const picked = {} as Pick<Table, Field>;
+  for (const field of fields) picked[field] = table[field];
+  return picked;
+}
+
+/** `wholeSeconds` of an instant that may be absent. */
+export const wholeSecondOrNull = (at: Date | null): Date | null =>
+  at === null ? null : wholeSeconds(at);
+
+/** A token with its instants truncated to whole seconds, as every store keeps them. */
+export const tokenTimestamps = (token: TokenRecord): TokenRecord => ({
+  ...token,
+  createdAt: wholeSeconds(token.createdAt),
+  lastUsedAt: wholeSecondOrNull(token.lastUsedAt),
+  gracePeriodEndsAt: wholeSecondOrNull(token.gracePeriodEndsAt),
+});
+
+/** A session with its instants truncated to whole seconds. */
+export const sessionRow = (session: SessionRecord): SessionRecord => ({
+  ...session,
+  createdAt: wholeSeconds(session.createdAt),
+  expiresAt: wholeSeconds(session.expiresAt),
+});
+
+/** The per-repository counter row of a repository's first execution record. */
+export const firstCounterRow = (record: ExecutionRecord) => ({
+  orgId: record.orgId,
+  repo: record.repo,
+  total: 1,
+  latestId: record.id,
+  latestCreatedAt: wholeSeconds(record.createdAt),
+});

@@ -1,0 +1,183 @@
+import {
+  createStoreGuard,
+  DeadlineExceededError,
+  errorCode,
+  failureLine,
+  insertKeyedExecution,
+  KEYED_INSERT_ATTEMPTS,
+  liveExecution,
+  pickColumns,
+  rootCause,
+  type StoreComponent,
+} from '@covgate/core/storage-kit';
+import { describe, expect, it } from 'vitest';
+import { StoreConflictError, StoreFailureError } from '../../src/storage/store.js';
+import { buildExecution, buildIdempotencyClaim, secondsAfter } from '../../src/testing/fixtures.js';
+
+class DialectError extends StoreFailureError {
+  constructor(component: StoreComponent, operation: string, code: string) {
+    super(`[${component}] ${operation} failed: ${code}`);
+  }
+}
+
+/** An ORM wrapper around a driver error, the SQL and its parameters in its message. */
+const wrapped = (code: string, message: string): Error =>
+  new Error('Failed query: select * from tokens where id = ?\nparams: secret-id', {
+    cause: Object.assign(new Error(message), { code }),
+  });
+
+function guardWith(options: { deadlineMs?: number; secrets?: string[] } = {}) {
+  const lines: string[] = [];
+  const guard = createStoreGuard({
+    logger: { error: (line) => lines.push(line) },
+    isDuplicateKey: (error) => errorCode(error) === 'DUP',
+    failure: (component, operation, code) => new DialectError(component, operation, code),
+    ...options,
+  });
+  return { guard, lines };
+}
+
+describe('createStoreGuard', () => {
+  it('logs one line without the query and throws the dialect error naming the code only', async () => {
+    const { guard, lines } = guardWith({ secrets: ['pw-42'] });
+
+    const error = await guard('tokens', 'findTokenById', async () => {
+      throw wrapped('ECONNRESET', 'connection to pw-42 reset');
+    }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(DialectError);
+    expect((error as Error).message).toBe('[tokens] findTokenById failed: ECONNRESET');
+    expect(lines).toEqual(['[tokens] findTokenById failed: ECONNRESET: connection to *** reset']);
+  });
+
+  it('logs a failure of a nested guarded call once, where it happened', async () => {
+    const { guard, lines } = guardWith();
+
+    const error = await guard('executions', 'outer', () =>
+      guard('executions', 'inner', async () => {
+        throw wrapped('EPIPE', 'broken pipe');
+      }),
+    ).catch((e: unknown) => e);
+
+    expect((error as Error).message).toBe('[executions] inner failed: EPIPE');
+    expect(lines).toEqual(['[executions] inner failed: EPIPE: broken pipe']);
+  });
+
+  it('turns a duplicate key into the conflict named by the call, and logs nothing', async () => {
+    const { guard, lines } = guardWith();
+    const duplicate = async () => {
+      throw wrapped('DUP', 'Duplicate entry');
+    };
+
+    await expect(
+      guard('tokens', 'insertToken', duplicate, 'token id already exists'),
+    ).rejects.toThrow(new StoreConflictError('token id already exists'));
+    await expect(
+      guard('sessions', 'own', async () => {
+        throw new StoreConflictError('user id already exists');
+      }),
+    ).rejects.toBeInstanceOf(StoreConflictError);
+    expect(lines).toEqual([]);
+  });
+
+  it('logs a duplicate key where no conflict is expected as a failure', async () => {
+    const { guard, lines } = guardWith();
+
+    await expect(
+      guard('webhooks', 'claimWebhookEvent', async () => {
+        throw wrapped('DUP', 'Duplicate entry');
+      }),
+    ).rejects.toThrow('[webhooks] claimWebhookEvent failed: DUP');
+    expect(lines).toEqual(['[webhooks] claimWebhookEvent failed: DUP: Duplicate entry']);
+  });
+
+  it('fails a call past its deadline with ETIMEDOUT', async () => {
+    const { guard, lines } = guardWith({ deadlineMs: 5 });
+
+    const error = await guard('tokens', 'findTokenById', () => new Promise(() => {})).catch(
+      (e: unknown) => e,
+    );
+
+    expect((error as Error).message).toBe('[tokens] findTokenById failed: ETIMEDOUT');
+    expect(lines).toEqual(['[tokens] findTokenById failed: ETIMEDOUT: no answer within 5 ms']);
+    expect(new DeadlineExceededError(5).code).toBe('ETIMEDOUT');
+  });
+
+  it('refuses a deadline that is not a positive integer', () => {
+    for (const deadlineMs of [0, -1, 1.5]) {
+      expect(() => guardWith({ deadlineMs })).toThrow('deadlineMs must be a positive integer');
+    }
+  });
+});
+
+describe('failure lines', () => {
+  it('find the first error with a code under the wrappers, else the innermost', () => {
+    const driver = Object.assign(new Error('inner'), { code: 'SQLITE_BUSY' });
+    const outer = new Error('wrapper', { cause: new Error('middle', { cause: driver }) });
+
+    expect(rootCause(outer)).toBe(driver);
+    expect(errorCode(new TypeError('x'))).toBe('TypeError');
+    expect(failureLine('webhooks', 'claim', 'boom')).toBe('[webhooks] claim failed: UNKNOWN: boom');
+  });
+});
+
+describe('row helpers', () => {
+  it('pick the named columns of a table object', () => {
+    expect(pickColumns({ id: 'c1', name: 'c2', secret: 'c3' }, ['id', 'name'])).toEqual({
+      id: 'c1',
+      name: 'c2',
+    });
+  });
+
+  it('treat a key expiring at the claim instant as dead', () => {
+    const record = buildExecution();
+    const now = new Date('2026-03-01T12:00:00.900Z');
+    const key = { requestDigest: 'd', expiresAt: new Date('2026-03-01T12:00:00Z'), record };
+
+    expect(liveExecution(key, now)).toBeNull();
+    expect(liveExecution({ ...key, expiresAt: secondsAfter(now, 1) }, now)).toEqual({
+      requestDigest: 'd',
+      record,
+    });
+  });
+});
+
+describe('insertKeyedExecution', () => {
+  const duplicate = () => Object.assign(new Error('dup'), { code: 'DUP' });
+  const isDuplicateKey = (error: unknown) => errorCode(error) === 'DUP';
+
+  it('deletes a dead key and inserts again, at most KEYED_INSERT_ATTEMPTS times', async () => {
+    const claim = buildIdempotencyClaim();
+    const dead = { requestDigest: 'd', expiresAt: claim.createdAt, record: buildExecution() };
+    let inserts = 0;
+    let deletes = 0;
+
+    const error = await insertKeyedExecution(claim, {
+      isDuplicateKey,
+      insert: async () => {
+        inserts += 1;
+        throw duplicate();
+      },
+      findKey: async () => dead,
+      deleteDeadKey: async () => {
+        deletes += 1;
+      },
+    }).catch((e: unknown) => e);
+
+    expect((error as Error).message).toBe('dup');
+    expect([inserts, deletes]).toEqual([KEYED_INSERT_ATTEMPTS, KEYED_INSERT_ATTEMPTS - 1]);
+  });
+
+  it('answers a duplicate without a key as a duplicate execution id', async () => {
+    await expect(
+      insertKeyedExecution(buildIdempotencyClaim(), {
+        isDuplicateKey,
+        insert: async () => {
+          throw duplicate();
+        },
+        findKey: async () => null,
+        deleteDeadKey: async () => {},
+      }),
+    ).rejects.toThrow(new StoreConflictError('execution id already exists'));
+  });
+});
