@@ -98,6 +98,8 @@ describe.skipIf(!built && process.env.CI !== '1')(
           '--reporter=lcov',
           process.execPath,
           '--test',
+          // TAP on every Node version (Node 23 and later print spec lines even off a terminal).
+          '--test-reporter=tap',
           SAMPLE_TEST_FILE,
         ],
         {
@@ -159,6 +161,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
           '--reporter=lcov',
           process.execPath,
           '--test',
+          '--test-reporter=tap',
           SAMPLE_TEST_FILE,
         ],
         { cwd: uncovered },
@@ -204,6 +207,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
         '--reporter=lcov',
         process.execPath,
         '--test',
+        '--test-reporter=tap',
         SAMPLE_TEST_FILE,
       ]);
       expect(result.code, result.stderr).toBe(0);

@@ -70,6 +70,16 @@ function wrongSecretOf(token: string): string {
   return `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`;
 }
 
+/** The `n`th of many different wrong secrets for `token`'s id (distinct guesses, not repeats). */
+function guessOf(token: string, n: number): string {
+  const tail = n.toString(16).padStart(4, '0');
+  const guess = `${token.slice(0, -4)}${tail}`;
+  return guess === token ? wrongSecretOf(token) : guess;
+}
+
+const isGuessOf = (token: string) => (candidate: string) =>
+  candidate !== token && candidate.slice(0, -4) === token.slice(0, -4);
+
 /** Responses of the settled promises only, in request order. */
 async function answered(requests: Promise<Response>[]) {
   const marks = requests.map((request) =>
@@ -174,17 +184,22 @@ describe('a flood of bad tokens (issue 13)', () => {
 
   it('one token id: 40 concurrent guesses run 10 verifications, the owner does not wait for them', async () => {
     const fx = await floodFixture(2, 64);
-    const wrong = wrongSecretOf(fx.owner.token);
-    const guesses = Array.from({ length: 40 }, (_, i) => fx.validate(wrong, `10.1.0.${i}`));
+    const guesses = Array.from({ length: 40 }, (_, i) =>
+      fx.validate(guessOf(fx.owner.token, i), `10.1.0.${i}`),
+    );
     await fx.settle();
     const refused = await answered(guesses);
     expect(refused).toHaveLength(30);
     for (const response of refused) await expectAnswer(response, 401, INVALID_TOKEN);
-    expect(fx.argon2.verified).toEqual([wrong, wrong]);
+    expect(fx.argon2.verified).toEqual([guessOf(fx.owner.token, 0), guessOf(fx.owner.token, 1)]);
 
     const owner = fx.validate(fx.owner.token, OWNER);
     await fx.settle();
-    expect(fx.argon2.verified).toEqual([wrong, wrong, fx.owner.token]);
+    expect(fx.argon2.verified).toEqual([
+      guessOf(fx.owner.token, 0),
+      guessOf(fx.owner.token, 1),
+      fx.owner.token,
+    ]);
     const ownerVerification = fx.argon2.pending.find(({ token }) => token === fx.owner.token);
     ownerVerification?.answer();
     expect((await owner).status).toBe(200);
@@ -196,7 +211,7 @@ describe('a flood of bad tokens (issue 13)', () => {
     for (const response of await Promise.all(guesses)) {
       await expectAnswer(response, 401, INVALID_TOKEN);
     }
-    expect(fx.argon2.verified.filter((token) => token === wrong)).toHaveLength(10);
+    expect(fx.argon2.verified.filter(isGuessOf(fx.owner.token))).toHaveLength(10);
     expect(fx.sleeps).toEqual([]);
     expect(
       fx.logLines.map((line) => JSON.parse(line).msg).filter((msg) => msg.includes('blocked')),
@@ -207,11 +222,10 @@ describe('a flood of bad tokens (issue 13)', () => {
 
   it('mixed: unknown ids and guesses on a known id from many addresses; argon2 only for the guesses and the owner', async () => {
     const fx = await floodFixture(2, 64);
-    const wrong = wrongSecretOf(fx.owner.token);
     const flood: Promise<Response>[] = [];
     for (let i = 0; i < 20; i++) {
       flood.push(fx.validate(unknownToken(200 + i), `10.2.0.${i}`));
-      flood.push(fx.validate(wrong, `10.3.0.${i}`));
+      flood.push(fx.validate(guessOf(fx.owner.token, i), `10.3.0.${i}`));
     }
     await fx.settle();
     const refused = await answered(flood);
@@ -233,8 +247,42 @@ describe('a flood of bad tokens (issue 13)', () => {
     for (const response of await Promise.all(flood)) {
       await expectAnswer(response, 401, INVALID_TOKEN);
     }
-    expect(fx.argon2.verified.filter((token) => token === wrong)).toHaveLength(10);
+    expect(fx.argon2.verified.filter(isGuessOf(fx.owner.token))).toHaveLength(10);
     expect(fx.argon2.verified.filter((token) => token === fx.owner.token)).toHaveLength(1);
     expect(fx.argon2.verified).toHaveLength(11);
+  });
+
+  it('parallel jobs with one token past its cache entry share one verification: one argon2 run, every answer 200', async () => {
+    const fx = await floodFixture(2, 4);
+    // Fifty CI jobs, from the owner's address and from fresh ones, all with the same token.
+    const jobs = Array.from({ length: 50 }, (_, i) =>
+      fx.validate(fx.owner.token, i % 2 === 0 ? OWNER : `198.51.100.${i}`),
+    );
+    await fx.settle();
+    expect(fx.argon2.verified).toEqual([fx.owner.token]);
+    fx.argon2.pending.shift()?.answer();
+    const answers = await Promise.all(jobs);
+    expect(answers.map((response) => response.status)).toEqual(Array(50).fill(200));
+    // The shared answer went to the cache: the next request runs no argon2 at all.
+    expect((await fx.validate(fx.owner.token, '198.51.100.200')).status).toBe(200);
+    expect(fx.argon2.verified).toHaveLength(1);
+  });
+
+  it('the same wrong secret sent 30 times at once costs one verification and one failure', async () => {
+    const fx = await floodFixture(2, 4);
+    const wrong = wrongSecretOf(fx.owner.token);
+    const guesses = Array.from({ length: 30 }, () => fx.validate(wrong, '10.9.9.9'));
+    await fx.settle();
+    expect(fx.argon2.verified).toEqual([wrong]);
+    fx.argon2.pending.shift()?.answer();
+    for (const response of await Promise.all(guesses)) {
+      await expectAnswer(response, 401, INVALID_TOKEN);
+    }
+    // One failure on the token id and one on the address: the owner, elsewhere, is served.
+    const owner = fx.validate(fx.owner.token, '198.51.100.7');
+    await fx.settle();
+    fx.argon2.pending.shift()?.answer();
+    expect((await owner).status).toBe(200);
+    expect(fx.argon2.verified).toEqual([wrong, fx.owner.token]);
   });
 });

@@ -15,6 +15,30 @@ export const OVERLOAD_RETRY_AFTER_SECONDS = 1;
 const TOUCH_INTERVAL_MS = 60_000;
 const dummyHashes = new WeakMap<ApiServices, Promise<string>>();
 
+type ApiTokenLogin = { identity: TokenIdentity; plan: Organisation['plan'] };
+
+/**
+ * What a verification in progress tells the requests that presented the same token meanwhile:
+ * its answer once it got past the throttle and the gate, or that they must go their own way
+ * (it was refused before verifying: its address may be blocked where theirs is not).
+ */
+type SharedVerification =
+  | { kind: 'answer'; login: ApiTokenLogin | null }
+  | { kind: 'error'; error: unknown }
+  | { kind: 'own-way' };
+
+/** Per API: verifications in progress, by the exact token presented. */
+const verificationsInFlight = new WeakMap<ApiServices, Map<string, Promise<SharedVerification>>>();
+
+function inFlightOf(services: ApiServices): Map<string, Promise<SharedVerification>> {
+  let inFlight = verificationsInFlight.get(services);
+  if (!inFlight) {
+    inFlight = new Map();
+    verificationsInFlight.set(services, inFlight);
+  }
+  return inFlight;
+}
+
 /**
  * An argon2 hash to verify against when the token id is unknown and no recent verification
  * time is known to imitate, so an unknown id still costs the time of a wrong secret.
@@ -112,13 +136,14 @@ async function verifySecret(
 
 /**
  * Verifies an API token (`cvg_...`): a token verified seconds ago is served from the cache;
+ * a token already being verified for another request shares that verification's answer;
  * otherwise one failure is reserved in the throttle *before* argon2 runs (given back on
  * success), and argon2 runs within the verification gate. Null for every kind of failure.
  */
 export async function loginWithApiToken(
   scope: RequestScope,
   raw: string,
-): Promise<{ identity: TokenIdentity; plan: Organisation['plan'] } | null> {
+): Promise<ApiTokenLogin | null> {
   const { services } = scope;
   const parsed = parseApiToken(raw);
   if (!parsed) return null;
@@ -128,10 +153,55 @@ export async function loginWithApiToken(
   if (cached && (cached.validUntil === null || now < cached.validUntil)) {
     return { identity: cached.identity, plan: cached.plan };
   }
+  // Parallel CI jobs sharing a token whose cache entry just expired would otherwise each
+  // reserve a failure on the token id and lock the owner out; sharing the exact token's
+  // verification costs one argon2 run and one reservation. Only the same secret joins.
+  const inFlight = inFlightOf(services);
+  const pending = inFlight.get(raw);
+  if (pending) {
+    const shared = await pending;
+    if (shared.kind === 'answer') return shared.login;
+    if (shared.kind === 'error') throw shared.error;
+    return loginWithApiToken(scope, raw);
+  }
+  let share: (shared: SharedVerification) => void = () => undefined;
+  inFlight.set(
+    raw,
+    new Promise<SharedVerification>((resolve) => {
+      share = resolve;
+    }),
+  );
+  let admitted = false;
+  try {
+    const login = await verifyUncached(scope, parsed.id, raw, now, () => {
+      admitted = true;
+    });
+    share(admitted ? { kind: 'answer', login } : { kind: 'own-way' });
+    return login;
+  } catch (error) {
+    share(admitted ? { kind: 'error', error } : { kind: 'own-way' });
+    throw error;
+  } finally {
+    inFlight.delete(raw);
+  }
+}
+
+/**
+ * A verification past the cache: throttle reservation, store lookup, argon2 in the gate.
+ * `onAdmitted` is called once the throttle and the gate let it verify.
+ */
+async function verifyUncached(
+  scope: RequestScope,
+  tokenId: string,
+  raw: string,
+  now: Date,
+  onAdmitted: () => void,
+): Promise<ApiTokenLogin | null> {
+  const { services } = scope;
   // Without a known client address there is no per-address bucket: one shared "unknown"
   // bucket would let anyone lock every such client out.
   const subject = {
-    tokenId: parsed.id,
+    tokenId,
     ...(scope.remoteAddressKnown ? { remoteAddress: scope.remoteAddress } : {}),
   };
   // Work that would be shed anyway is refused before it costs a throttle reservation and a
@@ -154,13 +224,14 @@ export async function loginWithApiToken(
     await reservation.cancel();
     throw overloaded();
   }
+  onAdmitted();
   const cacheVersion = services.tokenCache.version();
 
   let record: TokenRecord | null;
   let verified: boolean;
   let rehash: string | undefined;
   try {
-    record = await infra(services.logger, 'tokens', () => services.store.findTokenById(parsed.id));
+    record = await infra(services.logger, 'tokens', () => services.store.findTokenById(tokenId));
     const result = await verifySecret(services, reservation, record, raw);
     verified = result.match !== null && record !== null;
     rehash = result.rehash;
