@@ -7,7 +7,7 @@ import {
   createVerificationThrottle,
   type Organisation,
 } from '@covgate/core';
-import { buildOrganisation, issueTestToken } from '@covgate/core/testing';
+import { buildOrganisation, guessAt, issueTestToken } from '@covgate/core/testing';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REDIS_DEADLINE_MS, type RedisRateLimit, redisRateLimit } from '../src/redis-rate-limit.js';
@@ -220,13 +220,9 @@ describe.skipIf(!redisUrl && process.env.COVGATE_REQUIRE_REDIS !== '1')(
       verifications = 0;
       // 200 different wrong secrets for the token's id (identical guesses in flight together
       // share one verification in a process, so they would not test the shared reservations).
-      const guessAt = (i: number) => {
-        const guess = `${token.slice(0, -4)}${i.toString(16).padStart(4, '0')}`;
-        return guess === token ? `${token.slice(0, -4)}ffff` : guess;
-      };
       const guesses = await Promise.all(
         Array.from({ length: 200 }, (_, i) =>
-          validate(apis[i % 2]!, guessAt(i), `10.${Math.floor(i / 250)}.${i % 250}.9`),
+          validate(apis[i % 2]!, guessAt(token, i), `10.${Math.floor(i / 250)}.${i % 250}.9`),
         ),
       );
       expect(guesses.map((response) => response.status)).toEqual(Array(200).fill(401));

@@ -40,7 +40,9 @@ export {
   type TestApiOverrides,
 } from './testing/test-api.js';
 export {
+  guessAt,
   type IssuedTestToken,
   type IssueTestTokenOptions,
   issueTestToken,
+  wrongSecretOf,
 } from './testing/test-tokens.js';

@@ -48,3 +48,18 @@ export async function issueTestToken(
   await store.insertToken(record);
   return { id, token, record };
 }
+
+/** `token` with its last hex digit changed: the same token id with a wrong secret. */
+export function wrongSecretOf(token: string): string {
+  return `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`;
+}
+
+/**
+ * The `n`th of many different wrong secrets for `token`'s id (its last 4 hex replaced by `n`).
+ * Identical guesses in flight together share one verification; distinct ones each reserve
+ * their own throttle failure, which is what tests of concurrent guessing need.
+ */
+export function guessAt(token: string, n: number): string {
+  const guess = `${token.slice(0, -4)}${n.toString(16).padStart(4, '0')}`;
+  return guess === token ? wrongSecretOf(token) : guess;
+}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { guessAt, wrongSecretOf } from '../../src/testing/test-tokens.js';
 import type { TokenHasher } from '../../src/tokens/token-hash.js';
 import { createVerificationPace } from '../../src/tokens/verification-pace.js';
 import { apiFixture } from './api-fixture.js';
@@ -64,17 +65,6 @@ async function floodFixture(maxConcurrent: number, maxQueued: number) {
 /** A syntactically valid token whose id is in no store: `cvg_` + 40 hex from `n`. */
 function unknownToken(n: number): string {
   return `cvg_${n.toString(16).padStart(8, '0')}${'4e'.repeat(16)}`;
-}
-
-function wrongSecretOf(token: string): string {
-  return `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`;
-}
-
-/** The `n`th of many different wrong secrets for `token`'s id (distinct guesses, not repeats). */
-function guessOf(token: string, n: number): string {
-  const tail = n.toString(16).padStart(4, '0');
-  const guess = `${token.slice(0, -4)}${tail}`;
-  return guess === token ? wrongSecretOf(token) : guess;
 }
 
 const isGuessOf = (token: string) => (candidate: string) =>
@@ -185,19 +175,19 @@ describe('a flood of bad tokens (issue 13)', () => {
   it('one token id: 40 concurrent guesses run 10 verifications, the owner does not wait for them', async () => {
     const fx = await floodFixture(2, 64);
     const guesses = Array.from({ length: 40 }, (_, i) =>
-      fx.validate(guessOf(fx.owner.token, i), `10.1.0.${i}`),
+      fx.validate(guessAt(fx.owner.token, i), `10.1.0.${i}`),
     );
     await fx.settle();
     const refused = await answered(guesses);
     expect(refused).toHaveLength(30);
     for (const response of refused) await expectAnswer(response, 401, INVALID_TOKEN);
-    expect(fx.argon2.verified).toEqual([guessOf(fx.owner.token, 0), guessOf(fx.owner.token, 1)]);
+    expect(fx.argon2.verified).toEqual([guessAt(fx.owner.token, 0), guessAt(fx.owner.token, 1)]);
 
     const owner = fx.validate(fx.owner.token, OWNER);
     await fx.settle();
     expect(fx.argon2.verified).toEqual([
-      guessOf(fx.owner.token, 0),
-      guessOf(fx.owner.token, 1),
+      guessAt(fx.owner.token, 0),
+      guessAt(fx.owner.token, 1),
       fx.owner.token,
     ]);
     const ownerVerification = fx.argon2.pending.find(({ token }) => token === fx.owner.token);
@@ -225,7 +215,7 @@ describe('a flood of bad tokens (issue 13)', () => {
     const flood: Promise<Response>[] = [];
     for (let i = 0; i < 20; i++) {
       flood.push(fx.validate(unknownToken(200 + i), `10.2.0.${i}`));
-      flood.push(fx.validate(guessOf(fx.owner.token, i), `10.3.0.${i}`));
+      flood.push(fx.validate(guessAt(fx.owner.token, i), `10.3.0.${i}`));
     }
     await fx.settle();
     const refused = await answered(flood);

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_SERVICE_TOKEN } from '../../src/testing/test-api.js';
+import { wrongSecretOf } from '../../src/testing/test-tokens.js';
 import { apiFixture } from './api-fixture.js';
-
-function wrongSecretOf(token: string): string {
-  return `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`;
-}
 
 describe('failed-verification throttle over HTTP', () => {
   it('blocks a token id after 10 wrong secrets, with the same 401 body', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTokenHasher, type TokenHasher } from '../../tokens/token-hash.js';
+import { guessAt, wrongSecretOf } from '../test-tokens.js';
 import { auditMark, remoteOf } from './contract-helpers.js';
 import { type ContractContext, type HttpContractOptions, useContractServer } from './harness.js';
 
@@ -20,16 +21,6 @@ function countingHasher(delayMs = 0): TokenHasher & { verifications: number } {
     },
   };
   return hasher;
-}
-
-function wrongSecretOf(token: string): string {
-  return `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`;
-}
-
-/** The `n`th of many different wrong secrets for `token`'s id (identical guesses in flight share one verification). */
-function guessOf(token: string, n: number): string {
-  const guess = `${token.slice(0, -4)}${n.toString(16).padStart(4, '0')}`;
-  return guess === token ? wrongSecretOf(token) : guess;
 }
 
 /** A random-looking API token with its own id (`cvg_` + 40 hex). */
@@ -143,7 +134,7 @@ export function verificationHardeningContract(options: HttpContractOptions): voi
         const before = hasher.verifications;
         const responses = await Promise.all(
           Array.from({ length: 200 }, (_, i) =>
-            validateAs(ctx, guessOf(secret, i), `192.0.2.${(i % 250) + 1}, 10.${i}.0.1`),
+            validateAs(ctx, guessAt(secret, i), `192.0.2.${(i % 250) + 1}, 10.${i}.0.1`),
           ),
         );
         expect(responses.map((response) => response.status)).toEqual(Array(200).fill(401));
