@@ -1,7 +1,13 @@
 // One server per process, started by http-throughput.mjs: `node http-servers.mjs <kind>`.
 // Prints `READY <port> <token>` when listening.
 import { createServer } from 'node:http';
-import { createApi, createMemoryStore, createTokenHasher, generateApiToken } from '@covgate/core';
+import {
+  batchedLogDestination,
+  createApi,
+  createMemoryStore,
+  createTokenHasher,
+  generateApiToken,
+} from '@covgate/core';
 import { createFetchHandler } from '@covgate/fetch';
 import { createNodeHandler } from '@covgate/node-bridge';
 import pino from 'pino';
@@ -49,10 +55,8 @@ async function covgateApi() {
     store,
     sessionSecret: 'bench-session-secret-0123456789abcdef',
     tokenHasher: hasher,
-    logger: pino(
-      { base: null },
-      pino.destination({ dest: '/dev/null', sync: false, minLength: 4096 }),
-    ),
+    // The reference server's production destination, writing to /dev/null.
+    logger: pino({ base: null }, batchedLogDestination('/dev/null')),
     auditSink: { write() {} },
     rateLimit: {
       limits: { enterprise: 1_000_000_000 },

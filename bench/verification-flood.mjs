@@ -37,16 +37,21 @@ const server = fork(join(root, 'examples/server/dist/main.js'), [], {
   stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
 });
 
+// Once the address is read, the server's log is drained unread: the measured client must
+// not spend its own event loop searching a growing log.
 const baseUrl = await new Promise((resolve, reject) => {
   let seen = '';
-  server.stdout.on('data', (chunk) => {
+  const onData = (chunk) => {
     seen += chunk;
     const match = /covgate listening on (http:\/\/[^\s"]+)/.exec(seen);
-    if (match) resolve(match[1]);
-  });
+    if (!match) return;
+    server.stdout.off('data', onData);
+    server.stdout.resume();
+    resolve(match[1]);
+  };
+  server.stdout.on('data', onData);
   server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
 });
-server.stdout.resume();
 
 function argon2Count() {
   return new Promise((resolve) => {

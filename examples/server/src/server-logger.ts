@@ -1,4 +1,4 @@
-import type { AuditSink } from '@covgate/core';
+import { type AuditSink, batchedLogDestination } from '@covgate/core';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 
@@ -30,7 +30,7 @@ export function createServerLogger(options: {
   destination?: DestinationStream;
 }): Logger {
   if (!options.readable) {
-    return pino({ base: null }, options.destination ?? pino.destination({ dest: 1, sync: true }));
+    return pino({ base: null }, options.destination ?? batchedLogDestination(1));
   }
   return pino(
     { base: null },

@@ -37,6 +37,10 @@ export { OAUTH_STATE_COOKIE } from './http/routes/oauth-cookies.js';
 export { WEBHOOK_ERRORS } from './http/routes/webhooks.js';
 export type { ReadinessCheck } from './http/services.js';
 export {
+  type BatchedLogDestination,
+  batchedLogDestination,
+} from './logging/batched-log-destination.js';
+export {
   type CodeExchange,
   type CodeHost,
   CodeHostError,

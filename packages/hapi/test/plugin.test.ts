@@ -32,6 +32,33 @@ describe('covgatePlugin: routing', () => {
     expect(echo.remoteAddress).toBe('127.0.0.1');
   });
 
+  it('hands the core a URL an onRequest extension rewrote, query included', async () => {
+    const { origin } = await startHapi({
+      prefix: '/coverage',
+      before: (server) => {
+        server.ext('onRequest', (request, h) => {
+          if (request.path === '/coverage/old') request.setUrl('/coverage/v1/echo?moved=yes');
+          return h.continue;
+        });
+      },
+    });
+    const echo = (await (await fetch(`${origin}/coverage/old?moved=no`)).json()) as Echo;
+    expect(echo.pathname).toBe('/v1/echo');
+    expect(echo.search).toBe('?moved=yes');
+  });
+
+  it('hands the core the path Hapi normalised, and no search for a bare question mark', async () => {
+    const { origin } = await startHapi({ prefix: '/coverage' });
+    const normalised = JSON.parse(
+      (await httpRequest(`${origin}/coverage/v1/%65cho?x=%41`)).body,
+    ) as Echo;
+    expect(normalised.pathname).toBe('/v1/echo');
+    expect(normalised.search).toBe('?x=%41');
+    const bare = JSON.parse((await httpRequest(`${origin}/coverage/v1/echo?`)).body) as Echo;
+    expect(bare.pathname).toBe('/v1/echo');
+    expect(bare.search).toBe('');
+  });
+
   it('serves /health at the root without a prefix', async () => {
     const { origin } = await startHapi();
     const echo = (await (await fetch(`${origin}/health`)).json()) as Echo;

@@ -64,6 +64,21 @@ class NodeRequest {
     state.headers ??= headersOf(state);
     return state.headers;
   }
+
+  /** `null` without building the native request when there is no body to read. */
+  get body(): ReadableStream<Uint8Array> | null {
+    const state = this[STATE];
+    if (state.native === undefined && !carriesBody(state)) return null;
+    return nativeOf(this).body;
+  }
+}
+
+/** Whether the request has a body a native `Request` would stream: the cheap check first. */
+function carriesBody(state: NodeRequestState): boolean {
+  if (!hasBody(state.method)) return false;
+  const { body } = state.options;
+  if (body === undefined) return hasRequestBody(state.req);
+  return body !== null && (body instanceof ReadableStream || body.byteLength > 0);
 }
 
 function headersOf(state: NodeRequestState): Headers {
@@ -97,7 +112,6 @@ function nativeOf(request: NodeRequest): Request {
 }
 
 for (const name of [
-  'body',
   'bodyUsed',
   'cache',
   'credentials',

@@ -83,6 +83,29 @@ describe('toFetchRequest', () => {
     expect(seen.failure).toEqual({ name: 'PayloadTooLargeError', status: 413 });
   });
 
+  it('says a request without a body has none, and one with a body has a stream', async () => {
+    const requestWith = (method: string, headers: Record<string, string>) =>
+      Object.assign(new IncomingMessage(new Socket()), {
+        method,
+        url: '/v1/auth/validate',
+        headers,
+      });
+    const bodyOf = (method: string, headers: Record<string, string>, options = {}) =>
+      toFetchRequest(requestWith(method, headers), options).body;
+    expect(bodyOf('GET', {})).toBeNull();
+    expect(bodyOf('POST', {})).toBeNull();
+    expect(bodyOf('POST', { 'content-length': '0' })).toBeNull();
+    expect(bodyOf('POST', { 'content-length': '12' }, { body: new Uint8Array(0) })).toBeNull();
+    expect(bodyOf('POST', { 'content-length': '12' }, { body: null })).toBeNull();
+    expect(bodyOf('POST', { 'content-length': '12' })).toBeInstanceOf(ReadableStream);
+    expect(bodyOf('POST', { 'transfer-encoding': 'chunked' })).toBeInstanceOf(ReadableStream);
+    expect(bodyOf('POST', {}, { body: new Uint8Array(3) })).toBeInstanceOf(ReadableStream);
+    const empty = toFetchRequest(requestWith('POST', {}));
+    expect(empty.body).toBeNull();
+    expect(await empty.text()).toBe('');
+    expect(empty.bodyUsed).toBe(false);
+  });
+
   it('refuses TRACE with an error that says 405', () => {
     const req = Object.assign(new IncomingMessage(new Socket()), { method: 'TRACE', url: '/' });
     expect(() => toFetchRequest(req)).toThrow(expect.objectContaining({ status: 405 }));

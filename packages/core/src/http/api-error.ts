@@ -3,18 +3,30 @@
  * Anything else thrown while handling a request becomes `500 {"error":"internal error"}`.
  */
 export class ApiError extends Error {
+  /** HTTP status code sent to the client. */
+  readonly status: number;
+  /** The `error` string of the JSON body; never holds secrets or internals. */
+  readonly publicMessage: string;
+  /** Extra response headers (for example `Allow` or `Retry-After`). */
+  readonly headers: Record<string, string>;
+
   /**
+   * Without a stack trace: an ApiError is an answer, never logged, and under a flood of bad
+   * requests capturing one per refusal cost more than the rest of the refusal.
+   *
    * @param status - HTTP status code sent to the client.
    * @param publicMessage - The `error` string of the JSON body; never holds secrets or internals.
    * @param headers - Extra response headers (for example `Allow` or `Retry-After`).
    */
-  constructor(
-    readonly status: number,
-    readonly publicMessage: string,
-    readonly headers: Record<string, string> = {},
-  ) {
+  constructor(status: number, publicMessage: string, headers: Record<string, string> = {}) {
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(publicMessage);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'ApiError';
+    this.status = status;
+    this.publicMessage = publicMessage;
+    this.headers = headers;
   }
 }
 

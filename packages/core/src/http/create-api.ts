@@ -4,6 +4,7 @@ import { redactTokens } from '../audit/audit-line.js';
 import { type AuditSink, createAuditLogger, stdoutAuditSink } from '../audit/audit-sink.js';
 import type { Identity } from '../auth/identity.js';
 import { InfrastructureError } from '../infrastructure/infra.js';
+import { batchedLogDestination } from '../logging/batched-log-destination.js';
 import { type OAuthOptions, resolveOAuthOptions } from '../oauth/oauth-options.js';
 import { resolveSessionLifetimeSeconds } from '../sessions/session-rules.js';
 import type { Store } from '../storage/store.js';
@@ -105,7 +106,10 @@ export interface CreateApiOptions {
    * ignored. Invalid entries throw `InvalidTrustProxyError`.
    */
   trustProxy?: string | readonly string[];
-  /** Access and infrastructure log (pino); defaults to JSON lines on stdout. */
+  /**
+   * Access and infrastructure log (pino); defaults to JSON lines on stdout, written once per
+   * event-loop turn ({@link batchedLogDestination}).
+   */
   logger?: Logger;
   /** Destination of `[audit]` lines; defaults to stdout. */
   auditSink?: AuditSink;
@@ -173,7 +177,7 @@ function pepperOptions(options: CreateApiOptions): TokenHasherOptions {
 function buildServices(options: CreateApiOptions): ApiServices {
   if (!options.sessionSecret) throw new Error('sessionSecret (SESSION_SECRET) is required');
   const secureCookies = options.secureCookies ?? true;
-  const logger = options.logger ?? pino({ base: null });
+  const logger = options.logger ?? pino({ base: null }, batchedLogDestination());
   const clock = options.clock ?? systemClock;
   return {
     settings: {
