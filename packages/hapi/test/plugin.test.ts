@@ -50,11 +50,13 @@ describe('covgatePlugin: routing', () => {
   it('hands the core the path Hapi normalised, and no search for a bare question mark', async () => {
     const { origin } = await startHapi({ prefix: '/coverage' });
     const normalised = JSON.parse(
-      (await httpRequest(`${origin}/coverage/v1/%65cho?x=%41`)).body,
+      (await httpRequest(`${origin}/coverage/v1/%65cho?x=%41`)).body.toString(),
     ) as Echo;
     expect(normalised.pathname).toBe('/v1/echo');
     expect(normalised.search).toBe('?x=%41');
-    const bare = JSON.parse((await httpRequest(`${origin}/coverage/v1/echo?`)).body) as Echo;
+    const bare = JSON.parse(
+      (await httpRequest(`${origin}/coverage/v1/echo?`)).body.toString(),
+    ) as Echo;
     expect(bare.pathname).toBe('/v1/echo');
     expect(bare.search).toBe('');
   });
