@@ -5,6 +5,7 @@
 //    or  node bench/http-throughput.mjs [--duration 6] [--rounds 2] [--connections 50] [--only kind,...]
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -57,11 +58,22 @@ function wrk(url, headers, seconds) {
   args.push(url);
   const out = execFileSync('taskset', args, { encoding: 'utf8' });
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
-  if (!rps) throw new Error(`unexpected wrk output:\n${out}`);
+  const requests = /(\d+) requests in/.exec(out);
+  if (!rps || !requests) throw new Error(`unexpected wrk output:\n${out}`);
   const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out);
   const errors = /Socket errors: (.*)/.exec(out);
   if (non2xx || errors) throw new Error(`${url}: ${non2xx?.[0] ?? ''} ${errors?.[0] ?? ''}`);
-  return Number(rps[1]);
+  return { rps: Number(rps[1]), requests: Number(requests[1]) };
+}
+
+/**
+ * CPU time the server process has used (user + system), in microseconds: a figure that a
+ * busy neighbour on a shared machine disturbs less than throughput. Clock ticks of 10 ms.
+ */
+function cpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of the line, 12 and 13 after "pid (comm) ".
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 async function measure(kind, path, withToken) {
@@ -70,7 +82,9 @@ async function measure(kind, path, withToken) {
     const headers = withToken ? { authorization: `Bearer ${token}` } : {};
     const url = `http://127.0.0.1:${port}${path}`;
     wrk(url, headers, warmup);
-    return wrk(url, headers, duration);
+    const cpuBefore = cpuMicros(child.pid);
+    const { rps, requests } = wrk(url, headers, duration);
+    return { rps, cpuPerRequest: (cpuMicros(child.pid) - cpuBefore) / requests };
   } finally {
     child.kill();
     await once(child, 'exit');
@@ -112,17 +126,23 @@ const scenarios = [
 
 const started = Date.now();
 const totals = new Map();
+const cpuCosts = new Map();
 for (let round = 0; round < rounds; round++) {
   for (const [label, kind, path, withToken] of scenarios) {
-    const rps = await measure(kind, path, withToken);
+    const { rps, cpuPerRequest } = await measure(kind, path, withToken);
     totals.set(label, [...(totals.get(label) ?? []), rps]);
-    process.stderr.write(`round ${round + 1}: ${label}: ${rps.toFixed(0)} req/s\n`);
+    cpuCosts.set(label, [...(cpuCosts.get(label) ?? []), cpuPerRequest]);
+    process.stderr.write(
+      `round ${round + 1}: ${label}: ${rps.toFixed(0)} req/s, ${cpuPerRequest.toFixed(1)} µs CPU/request\n`,
+    );
   }
 }
-const mean = (label) => {
-  const xs = totals.get(label) ?? [];
+const meanOf = (values) => (label) => {
+  const xs = values.get(label) ?? [];
   return xs.reduce((a, b) => a + b, 0) / xs.length;
 };
+const mean = meanOf(totals);
+const meanCpu = meanOf(cpuCosts);
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 const wrkVersion = /wrk [^\s]+/.exec(
   (() => {
@@ -141,8 +161,10 @@ console.log(
   `load: ${wrkVersion ?? 'wrk'} -t1 -c${connections} on CPU ${loadCpu}, each server alone on CPU ${serverCpu}; ${warmup} s warm-up + ${duration} s measured, ${rounds} rounds (mean); ${Math.round((Date.now() - started) / 1000)} s in all`,
 );
 console.log(`uptime at the end: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}\n`);
-console.log('| server | req/s | ratio | goal |');
-console.log('|---|---:|---:|---:|');
+console.log(
+  '| server | req/s | ratio | goal | server CPU µs/request | CPU ratio (baseline CPU / this CPU) |',
+);
+console.log('|---|---:|---:|---:|---:|---:|');
 const GOALS = {
   'covgate GET /health, Fetch adapter on the Node listener': 0.75,
   'covgate authenticated GET /v1/executions (memory store, warm cache)': 0.5,
@@ -156,5 +178,8 @@ for (const [label, , , , base] of scenarios) {
   const baseText = base === null ? ' (baseline)' : ` x ${base}`;
   const goalText =
     goal === undefined || ratio === null ? '' : `>= ${goal} ${ratio >= goal ? 'met' : 'missed'}`;
-  console.log(`| ${label} | ${mean(label).toFixed(0)} | ${ratioText}${baseText} | ${goalText} |`);
+  const cpuRatio = base && cpuCosts.has(base) ? (meanCpu(base) / meanCpu(label)).toFixed(2) : '';
+  console.log(
+    `| ${label} | ${mean(label).toFixed(0)} | ${ratioText}${baseText} | ${goalText} | ${meanCpu(label).toFixed(1)} | ${base === null ? '1.00' : cpuRatio} |`,
+  );
 }
