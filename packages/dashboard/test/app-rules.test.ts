@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { chartColumns } from '../app/src/chart-data.js';
 import {
   badgeMarkdown,
+  formatAxisTime,
   formatCountdown,
   githubActionsSnippet,
   pickBaseBranch,
@@ -77,10 +78,9 @@ describe('dashboard rules', () => {
       run(1, 'main', 'pass', '2026-11-22T10:00:00Z'),
     ];
     const { data, executions } = chartColumns(newestFirst, 'main');
-    const t = Date.parse('2026-11-22T10:00:00Z') / 1000;
     expect(executions.map((e) => e.id)).toEqual([1, 2, 3].map((n) => run(n, '', 'pass', '').id));
     expect(data).toEqual([
-      [t, t + 5, t + 5.001],
+      [0, 1, 2],
       [81, 82, null],
       [81, null, null],
       [null, 82, null],
@@ -89,6 +89,10 @@ describe('dashboard rules', () => {
       [null, null, null],
       [null, null, 83],
     ]);
+  });
+
+  it('labels the chart axis with the run time in UTC, without the year', () => {
+    expect(formatAxisTime('2026-11-22T09:05:59Z')).toBe('11-22 09:05');
   });
 
   it('routes paths under the base path and back', () => {

@@ -1,6 +1,6 @@
 import type { Execution } from '@covgate/client';
 
-/** uPlot's columns: x (unix seconds), then one column per series, null where it has no point. */
+/** uPlot's columns: x (the run's place, oldest 0), then one column per series, null where it has no point. */
 export type ChartColumns = [number[], ...(number | null)[][]];
 
 /** The series the chart draws, in column order after x. */
@@ -15,20 +15,17 @@ export const CHART_SERIES = [
 ] as const;
 
 /**
- * Columns for the history chart: oldest first, one x per execution, each execution a point in
- * exactly one outcome series (base branch or other), plus a line through the base branch.
- * Records sharing a second get distinct x values (+1 ms each) so none hides another.
+ * Columns for the history chart: oldest first, one x per execution (its place in the order,
+ * so runs evenly spaced however close in time; the axis labels them with their time), each
+ * execution a point in exactly one outcome series (base branch or other), plus a line
+ * through the base branch.
  */
 export function chartColumns(newestFirst: readonly Execution[], baseBranch: string | null) {
   const ordered = [...newestFirst].reverse();
   const x: number[] = [];
   const columns = CHART_SERIES.map(() => [] as (number | null)[]);
-  let previous = Number.NEGATIVE_INFINITY;
-  for (const execution of ordered) {
-    let t = Date.parse(execution.created_at) / 1000;
-    if (t <= previous) t = previous + 0.001;
-    previous = t;
-    x.push(t);
+  ordered.forEach((execution, place) => {
+    x.push(place);
     const base = execution.branch === baseBranch;
     CHART_SERIES.forEach((series, index) => {
       const column = columns[index] as (number | null)[];
@@ -36,6 +33,6 @@ export function chartColumns(newestFirst: readonly Execution[], baseBranch: stri
         series.base === base && (series.outcome === null || series.outcome === execution.outcome);
       column.push(match ? execution.coverage : null);
     });
-  }
+  });
   return { data: [x, ...columns] as ChartColumns, executions: ordered };
 }

@@ -22,6 +22,11 @@ export function formatTimestamp(timestamp: string): string {
   return `${timestamp.slice(0, 10)} ${timestamp.slice(11, 16)} UTC`;
 }
 
+/** A run's time on the chart's axis: `11-24 16:07` (UTC; the readout gives the year). */
+export function formatAxisTime(timestamp: string): string {
+  return `${timestamp.slice(5, 10)} ${timestamp.slice(11, 16)}`;
+}
+
 /** `9:05` for 545 000 ms; rounds up so the countdown reaches 0:00 at the deadline. */
 export function formatCountdown(milliseconds: number): string {
   const total = Math.max(0, Math.ceil(milliseconds / 1000));

@@ -3,9 +3,17 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { CHART_SERIES, chartColumns } from '../chart-data.js';
-import { formatCoverage, formatDelta, formatTimestamp, OUTCOME_LABEL } from '../format.js';
+import {
+  formatAxisTime,
+  formatCoverage,
+  formatDelta,
+  formatTimestamp,
+  OUTCOME_LABEL,
+} from '../format.js';
 
 const COLOURS = { pass: '#1a7f37', warn: '#b35900', fail: '#cf222e' } as const;
+/** Steps between labelled runs on the x axis: whole runs only. */
+const RUN_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000];
 
 function pointsDrawn(u: uPlot): number {
   let drawn = 0;
@@ -18,7 +26,8 @@ function pointsDrawn(u: uPlot): number {
 }
 
 /**
- * Coverage over time, one point per execution: filled dots and a line for the base branch,
+ * Coverage over the runs, one evenly spaced point per execution (oldest left, the axis
+ * labelled with the runs' times): filled dots and a line for the base branch,
  * hollow dots for other branches, coloured by outcome (the text readout names it too).
  */
 export function HistoryChart(props: {
@@ -68,6 +77,7 @@ export function HistoryChart(props: {
         series,
         legend: { show: false },
         scales: {
+          x: { time: false },
           y: {
             range: (_u, min, max) => [
               Math.max(0, Math.floor(min - 2)),
@@ -75,7 +85,18 @@ export function HistoryChart(props: {
             ],
           },
         },
-        axes: [{}, { values: (_u, ticks) => ticks.map((t) => `${t}%`), size: 56 }],
+        axes: [
+          {
+            incrs: RUN_STEPS,
+            space: 100,
+            values: (_u, ticks) =>
+              ticks.map((place) => {
+                const execution = executions[place];
+                return execution ? formatAxisTime(execution.created_at) : '';
+              }),
+          },
+          { values: (_u, ticks) => ticks.map((t) => `${t}%`), size: 56 },
+        ],
         cursor: { drag: { x: false, y: false }, points: { show: false } },
         hooks: {
           draw: [(u) => element.setAttribute('data-points', String(pointsDrawn(u)))],
