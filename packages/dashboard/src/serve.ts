@@ -199,8 +199,9 @@ export function serveDashboard(options: ServeDashboardOptions = {}): DashboardHa
     });
 
   return async (request) => {
-    const url = new URL(request.url);
-    const path = url.pathname;
+    // Every request of a server that mounts the dashboard in front of its API passes here:
+    // the path is read from the serialised URL, which is parsed only for the dashboard's own.
+    const path = pathnameOf(request.url);
     if (path !== basePath && !path.startsWith(`${basePath}/`)) return undefined;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return plain(405, 'method not allowed', { allow: 'GET, HEAD' });
@@ -210,7 +211,7 @@ export function serveDashboard(options: ServeDashboardOptions = {}): DashboardHa
         status: 308,
         headers: {
           ...securityHeaders,
-          location: `${basePath}/${url.search}`,
+          location: `${basePath}/${new URL(request.url).search}`,
           'cache-control': DASHBOARD_PAGE_CACHE_CONTROL,
         },
       });
@@ -241,4 +242,19 @@ export function serveDashboard(options: ServeDashboardOptions = {}): DashboardHa
     if (gzip) headers['content-encoding'] = 'gzip';
     return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
   };
+}
+
+/**
+ * The path of an absolute URL as `Request.url` serialises it (already normalised): from the
+ * first `/` after the authority to the query or fragment.
+ */
+function pathnameOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('://') + 3);
+  if (start === -1) return '/';
+  let end = url.length;
+  for (const stop of ['?', '#']) {
+    const at = url.indexOf(stop, start);
+    if (at !== -1 && at < end) end = at;
+  }
+  return url.slice(start, end);
 }

@@ -42,6 +42,14 @@ describe('serveDashboard', () => {
     expect(await get(handler, '/v1/executions?org=a&repo=b')).toBeUndefined();
     expect(await get(handler, '/dashboards')).toBeUndefined();
     expect(await get(handler, '/')).toBeUndefined();
+    expect(await get(handler, '/v1?next=/dashboard/')).toBeUndefined();
+    expect(await get(handler, '/x#/dashboard/')).toBeUndefined();
+  });
+
+  it('reads the path without the query or fragment', async () => {
+    const response = (await get(dashboard(), '/dashboard/tokens?tab=new#top')) as Response;
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
   });
 
   it('serves index.html with the base href and configuration, never cached', async () => {

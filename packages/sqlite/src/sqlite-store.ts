@@ -113,10 +113,56 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
 
   const findUser = (where: SQL | undefined) => first(db.select().from(users).where(where).limit(1));
 
-  const findToken = (id: string) =>
-    first(db.select().from(tokens).where(eq(tokens.id, id)).limit(1));
+  // The lookups of every authenticated request and every list, built once: drizzle spends as
+  // long building a query's SQL as libsql spends running it (about 80 µs each here).
+  const byId = sql.placeholder('id');
+  const prepared = {
+    tokenById: db.select().from(tokens).where(eq(tokens.id, byId)).limit(1).prepare(),
+    organisationById: db
+      .select(organisationColumns)
+      .from(organisations)
+      .where(eq(organisations.id, byId))
+      .limit(1)
+      .prepare(),
+    organisationBySlug: db
+      .select(organisationColumns)
+      .from(organisations)
+      .where(eq(organisations.slug, sql.placeholder('slug')))
+      .limit(1)
+      .prepare(),
+    sessionByTokenHash: db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
+      .limit(1)
+      .prepare(),
+    sessionById: db.select().from(sessions).where(eq(sessions.id, byId)).limit(1).prepare(),
+    userById: db.select().from(users).where(eq(users.id, byId)).limit(1).prepare(),
+    executionTotal: db
+      .select({ total: executionCounters.total })
+      .from(executionCounters)
+      .where(
+        and(
+          eq(executionCounters.orgId, sql.placeholder('orgId')),
+          eq(executionCounters.repo, sql.placeholder('repo')),
+        ),
+      )
+      .prepare(),
+    firstExecutions: db
+      .select(executionColumns)
+      .from(executions)
+      .where(
+        and(
+          eq(executions.orgId, sql.placeholder('orgId')),
+          eq(executions.repo, sql.placeholder('repo')),
+        ),
+      )
+      .orderBy(...newestFirst)
+      .limit(sql.placeholder('limit'))
+      .prepare(),
+  };
 
-  const findSession = (where: SQL) => first(db.select().from(sessions).where(where).limit(1));
+  const findToken = (id: string) => first(prepared.tokenById.all({ id }));
 
   /** The execution's row and its counter update, to run in one batch with what the caller adds. */
   const executionWrites = (record: ExecutionRecord) =>
@@ -186,12 +232,12 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
 
     findOrganisationById: (id: string) =>
       guard('organisations', 'findOrganisationById', () =>
-        findOrganisation(eq(organisations.id, id)),
+        first(prepared.organisationById.all({ id })),
       ),
 
     findOrganisationBySlug: (slug: string) =>
       guard('organisations', 'findOrganisationBySlug', () =>
-        findOrganisation(eq(organisations.slug, slug)),
+        first(prepared.organisationBySlug.all({ slug })),
       ),
 
     setOrganisationPlan: (id: string, plan: Plan) =>
@@ -252,7 +298,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
       ),
 
     findUserById: (id: string) =>
-      guard('sessions', 'findUserById', () => findUser(eq(users.id, id))),
+      guard('sessions', 'findUserById', () => first(prepared.userById.all({ id }))),
 
     insertToken: (token: TokenRecord) =>
       guard(
@@ -361,11 +407,11 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
 
     findSessionByTokenHash: (tokenHash: string) =>
       guard('sessions', 'findSessionByTokenHash', () =>
-        findSession(eq(sessions.tokenHash, tokenHash)),
+        first(prepared.sessionByTokenHash.all({ tokenHash })),
       ),
 
     findSessionById: (id: string) =>
-      guard('sessions', 'findSessionById', () => findSession(eq(sessions.id, id))),
+      guard('sessions', 'findSessionById', () => first(prepared.sessionById.all({ id }))),
 
     deleteSession: (id: string) =>
       guard('sessions', 'deleteSession', async () => {
@@ -437,6 +483,13 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
     listExecutions: (query: ListExecutionsQuery) =>
       guard('executions', 'listExecutions', () => {
         const { after } = query;
+        if (after === undefined) {
+          return prepared.firstExecutions.all({
+            orgId: query.orgId,
+            repo: query.repo,
+            limit: query.limit,
+          });
+        }
         return db
           .select(executionColumns)
           .from(executions)
@@ -444,12 +497,10 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
             and(
               eq(executions.orgId, query.orgId),
               eq(executions.repo, query.repo),
-              after === undefined
-                ? undefined
-                : or(
-                    lt(executions.createdAt, after.createdAt),
-                    and(eq(executions.createdAt, after.createdAt), lt(executions.id, after.id)),
-                  ),
+              or(
+                lt(executions.createdAt, after.createdAt),
+                and(eq(executions.createdAt, after.createdAt), lt(executions.id, after.id)),
+              ),
             ),
           )
           .orderBy(...newestFirst)
@@ -458,12 +509,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
 
     countExecutions: (orgId: string, repo: string) =>
       guard('executions', 'countExecutions', async () => {
-        const row = await first(
-          db
-            .select({ total: executionCounters.total })
-            .from(executionCounters)
-            .where(and(eq(executionCounters.orgId, orgId), eq(executionCounters.repo, repo))),
-        );
+        const row = await first(prepared.executionTotal.all({ orgId, repo }));
         return row?.total ?? 0;
       }),
 
