@@ -4,7 +4,9 @@
 //   2. the same under a burst of 400 concurrent bad tokens (a distributed attack: each from
 //      its own forwarded address, behind TRUST_PROXY=loopback);
 //   3. argon2 verifications caused by 200 concurrent different guesses on one token id.
-// Usage: pnpm bench:flood  (builds, then `node bench/verification-flood.mjs [--samples 7]`)
+// Usage: pnpm bench:flood  (builds, then `node bench/verification-flood.mjs [--samples 7] [--no-pin]`)
+// With two CPUs or more, the server runs on CPU 0 and the attacker and measuring client on
+// CPU 1 (`--no-pin` lets the kernel place them).
 import { execFileSync, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -18,6 +20,15 @@ const BURST = 400;
 const GUESSES = 200;
 const SERVICE_TOKEN = 'bench-service-token-0123456789abcdef0123456789';
 const OWNER = '203.0.113.7';
+
+const cpuCount = cpus().length;
+const PIN = cpuCount > 1 && !process.argv.includes('--no-pin');
+const SERVER_CPU = '0';
+const CLIENT_CPU = '1';
+/** Moves every thread of a process to one CPU (`taskset -a`, Debian's util-linux). */
+function pin(pid, cpu) {
+  execFileSync('taskset', ['-a', '-p', '-c', cpu, String(pid)], { stdio: 'ignore' });
+}
 
 const dataDir = mkdtempSync(join(tmpdir(), 'covgate-flood-'));
 const server = fork(join(root, 'examples/server/dist/main.js'), [], {
@@ -81,6 +92,14 @@ async function json(path, options, expected) {
 }
 
 const attacker = fork(join(root, 'bench/support/flood-client.mjs'), [], { stdio: 'inherit' });
+// As with wrk in http-throughput.mjs: the server (its argon2 threads included) on CPU 0, the
+// attacker and the measuring client on CPU 1, so the load generator does not take the
+// server's CPU. An attacker's own CPU is not the server's in a real flood.
+if (PIN) {
+  pin(server.pid, SERVER_CPU);
+  pin(attacker.pid, CLIENT_CPU);
+  pin(process.pid, CLIENT_CPU);
+}
 let nextAddress = 1;
 /**
  * Sends `count` concurrent validations from the attacker process, each from a fresh
@@ -206,7 +225,8 @@ try {
   const result = {
     date: new Date().toISOString(),
     node: process.version,
-    cpus: cpus().length,
+    cpus: cpuCount,
+    placement: PIN ? 'server on CPU 0; attacker and measuring client on CPU 1' : 'not pinned',
     uptime: execFileSync('uptime', { encoding: 'utf8' }).trim(),
     loadavg: loadavg().map((value) => Math.round(value * 100) / 100),
     legitimateUncachedValidate: {

@@ -1,4 +1,5 @@
 import './count-argon2.mjs';
+
 process.on('message', (message) => {
   if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
 });
