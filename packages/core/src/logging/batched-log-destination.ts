@@ -21,7 +21,13 @@ const unflushed = new Set<WeakRef<BatchedLogDestination>>();
 let exitHookInstalled = false;
 
 function flushAllOnExit(): void {
-  for (const ref of unflushed) ref.deref()?.flushSync();
+  for (const ref of unflushed) {
+    try {
+      ref.deref()?.flushSync();
+    } catch {
+      // A closed stdout at exit: nothing left to tell, and the exit code must stay the one given.
+    }
+  }
 }
 
 function keepForExit(destination: BatchedLogDestination): void {

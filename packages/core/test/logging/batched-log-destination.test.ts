@@ -63,6 +63,25 @@ describe('batchedLogDestination', () => {
     ]);
   });
 
+  it('keeps the exit code when the destination cannot be written at exit', () => {
+    const module = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { batchedLogDestination } from ${JSON.stringify(module)};
+         const destination = batchedLogDestination(${JSON.stringify(file)});
+         destination.write('never written\\n');
+         destination.flushSync = () => { throw new Error('EBADF'); };
+         process.exit(4);`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(4);
+  });
+
   it('writes what is pending when the process exits, also after an uncaught exception', () => {
     const module = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
     for (const [ending, status] of [
