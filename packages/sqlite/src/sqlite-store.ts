@@ -259,7 +259,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
             ),
           );
         if (result.rowsAffected > 0) return 'applied';
-        return (await findOrganisation(eq(organisations.id, id))) ? 'stale' : 'unknown';
+        return (await first(prepared.organisationById.all({ id }))) ? 'stale' : 'unknown';
       }),
 
     createPersonalOrganisation: (org: Organisation, userId: string) =>

@@ -75,7 +75,7 @@ export function batchedLogDestination(dest: number | string = 1): BatchedLogDest
     },
     flushSync() {
       if (pending.length === 0) return;
-      const text = pending.length === 1 ? (pending[0] as string) : pending.join('');
+      const text = pending.join('');
       pending = [];
       pendingChars = 0;
       target.write(text);

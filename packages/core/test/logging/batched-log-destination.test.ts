@@ -63,44 +63,39 @@ describe('batchedLogDestination', () => {
     ]);
   });
 
-  it('keeps the exit code when the destination cannot be written at exit', () => {
+  /** Runs `lines` in a child Node process after opening a destination on the test's file. */
+  function runWithDestination(lines: string) {
     const module = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
-    const child = spawnSync(
+    return spawnSync(
       process.execPath,
       [
         '--input-type=module',
         '-e',
         `import { batchedLogDestination } from ${JSON.stringify(module)};
          const destination = batchedLogDestination(${JSON.stringify(file)});
-         destination.write('never written\\n');
-         destination.flushSync = () => { throw new Error('EBADF'); };
-         process.exit(4);`,
+         ${lines}`,
       ],
       { encoding: 'utf8' },
+    );
+  }
+
+  it('keeps the exit code when the destination cannot be written at exit', () => {
+    const child = runWithDestination(
+      `destination.write('never written\\n');
+       destination.flushSync = () => { throw new Error('EBADF'); };
+       process.exit(4);`,
     );
     expect(child.stderr).toBe('');
     expect(child.status).toBe(4);
   });
 
   it('writes what is pending when the process exits, also after an uncaught exception', () => {
-    const module = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
     for (const [ending, status] of [
       ['process.exit(3)', 3],
       ["throw new Error('boom')", 1],
     ] as const) {
       rmSync(file, { force: true });
-      const child = spawnSync(
-        process.execPath,
-        [
-          '--input-type=module',
-          '-e',
-          `import { batchedLogDestination } from ${JSON.stringify(module)};
-           const destination = batchedLogDestination(${JSON.stringify(file)});
-           destination.write('last words\\n');
-           ${ending};`,
-        ],
-        { encoding: 'utf8' },
-      );
+      const child = runWithDestination(`destination.write('last words\\n');\n${ending};`);
       expect(child.status).toBe(status);
       expect(written()).toBe('last words\n');
     }
