@@ -48,6 +48,7 @@ async function covgateApi() {
       outcome: 'pass',
       delta: '0.00',
       coverage: 80,
+      commit: null,
       createdAt: new Date(Date.now() - (1000 - i) * 1000),
     });
   }

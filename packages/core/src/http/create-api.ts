@@ -38,6 +38,7 @@ import { createRequestRateLimiter, type RateLimitOptions } from './rate-limit.js
 import { emptyReply, errorReply, type Reply } from './reply.js';
 import { Scope } from './request-scope.js';
 import { Router } from './router.js';
+import { ExecutionJsonMemo } from './routes/execution-json-memo.js';
 import { coreRoutes } from './routes/route-table.js';
 import type {
   ApiServices,
@@ -215,6 +216,7 @@ function buildServices(options: CreateApiOptions): ApiServices {
       },
     }),
     rateLimiter: createRequestRateLimiter(options.rateLimit ?? {}, logger),
+    executionJson: new ExecutionJsonMemo(),
     randomBytes: options.randomBytes ?? ((size) => cryptoRandomBytes(size)),
     readinessChecks: options.readinessChecks ?? [],
   };

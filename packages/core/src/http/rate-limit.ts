@@ -147,6 +147,20 @@ export function createRequestRateLimiter(
     }
     return found;
   };
+  // The limiter of each plan, found without building its key prefix on every request.
+  const byPlan = (prefix: string, points: Readonly<Record<Plan, number>>) => {
+    const limiters = new Map<Plan, RateLimiterAbstract>();
+    return (plan: Plan): RateLimiterAbstract => {
+      let found = limiters.get(plan);
+      if (!found) {
+        found = limiter(`${prefix}${plan}`, points[plan], plan);
+        limiters.set(plan, found);
+      }
+      return found;
+    };
+  };
+  const tokenLimiter = byPlan('covgate-rl-', limits);
+  const organisationLimiter = byPlan('covgate-rl-org-', organisationLimits);
 
   // One line when the limiter's store starts failing and one when it answers again: an
   // outage under load must not write a line per request.
@@ -190,20 +204,14 @@ export function createRequestRateLimiter(
   return {
     activeTokensPerOrganisation,
     async consumeToken(tokenId, orgId, plan) {
-      const own = await consume(
-        limiter(`covgate-rl-${plan}`, limits[plan], plan),
-        tokenId,
-        limits[plan],
-      );
+      const own = await consume(tokenLimiter(plan), tokenId, limits[plan]);
       if (own === null) return ALLOW;
       if (!own.allowed) return own;
-      const ceiling = organisationLimits[plan];
-      const orgLimiter = limiter(`covgate-rl-org-${plan}`, ceiling, plan);
-      const org = await consume(orgLimiter, orgId, ceiling);
+      const org = await consume(organisationLimiter(plan), orgId, organisationLimits[plan]);
       if (org === null) return own;
       if (!org.allowed) {
         // The token's own budget is not spent by a request its organisation refused.
-        await limiter(`covgate-rl-${plan}`, limits[plan], plan)
+        await tokenLimiter(plan)
           .reward(tokenId, 1)
           .catch(() => undefined);
         return org;

@@ -20,6 +20,17 @@ export function pathnameOf(url: string): string {
   return url.slice(start, end);
 }
 
+/**
+ * The query of an absolute URL as `Request.url` serialises it: after the first `?`, up to
+ * a fragment; empty when there is none.
+ */
+export function queryOf(url: string): string {
+  const fragment = url.indexOf('#');
+  const end = fragment === -1 ? url.length : fragment;
+  const start = url.indexOf('?');
+  return start === -1 || start > end ? '' : url.slice(start + 1, end);
+}
+
 /** Never matched by a route: the path of requests outside the base path. */
 const OUTSIDE_BASE_PATH = '';
 
@@ -45,6 +56,7 @@ export class Scope implements RequestScope {
   readonly remoteAddress: string;
   readonly remoteAddressKnown: boolean;
   private parsedUrl: URL | undefined;
+  private parsedQuery: URLSearchParams | undefined;
   private extra: ExtraHeaders | undefined;
 
   /**
@@ -70,6 +82,17 @@ export class Scope implements RequestScope {
       if (this.routePath !== this.pathname) this.parsedUrl.pathname = this.routePath;
     }
     return this.parsedUrl;
+  }
+
+  /** The query parameters, read from the URL's query without parsing the whole URL. */
+  get query(): URLSearchParams {
+    if (this.parsedQuery === undefined) {
+      this.parsedQuery =
+        this.parsedUrl === undefined
+          ? new URLSearchParams(queryOf(this.request.url))
+          : this.parsedUrl.searchParams;
+    }
+    return this.parsedQuery;
   }
 
   get responseHeaders(): ExtraHeaders {

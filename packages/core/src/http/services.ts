@@ -12,6 +12,7 @@ import type { VerifiedTokenCache } from '../tokens/verified-token-cache.js';
 import type { ExtraHeaders } from './extra-headers.js';
 import type { RequestRateLimiter } from './rate-limit.js';
 import type { Reply } from './reply.js';
+import type { ExecutionJsonMemo } from './routes/execution-json-memo.js';
 
 /** What the verified-token cache keeps: the identity and until when it may be reused. */
 export interface CachedTokenIdentity {
@@ -58,6 +59,8 @@ export interface ApiServices {
   /** The time of a verification, imitated for unknown token ids. */
   verificationPace: VerificationPace;
   rateLimiter: RequestRateLimiter;
+  /** The JSON text of execution records listed recently. */
+  executionJson: ExecutionJsonMemo;
   randomBytes: (size: number) => Uint8Array;
   /** Dependencies besides the store that readiness waits for (Redis...). */
   readinessChecks: readonly ReadinessCheck[];
@@ -74,6 +77,8 @@ export interface RequestScope {
    * need {@link routePath}).
    */
   readonly url: URL;
+  /** The query parameters of the request URL (without parsing the rest of it). */
+  readonly query: URLSearchParams;
   /** The path of the request URL, base path included. */
   readonly pathname: string;
   /**

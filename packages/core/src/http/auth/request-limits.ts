@@ -6,9 +6,8 @@ import type { SessionIdentity, TokenIdentity } from './identities.js';
 
 /** Puts a decision's `RateLimit-*` headers on the response and refuses with `429` when over. */
 export function enforce(scope: RequestScope, decision: RateLimitDecision): void {
-  for (const [name, value] of Object.entries(decision.headers)) {
-    scope.responseHeaders.set(name, value);
-  }
+  const { headers } = decision;
+  for (const name in headers) scope.responseHeaders.set(name, headers[name] as string);
   if (!decision.allowed) throw new ApiError(429, ERRORS.rateLimited);
 }
 

@@ -36,7 +36,7 @@ function matchesEtag(header: string | null, etag: string): boolean {
  * used to enumerate organisations or repositories.
  */
 export const getBadge: RouteHandler = async (scope) => {
-  const parsed = badgeQuery.safeParse(Object.fromEntries(scope.url.searchParams));
+  const parsed = badgeQuery.safeParse(Object.fromEntries(scope.query));
   if (!parsed.success) {
     throw new ApiError(400, `invalid parameter: ${String(parsed.error.issues[0]?.path[0])}`);
   }

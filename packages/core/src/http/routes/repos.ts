@@ -16,7 +16,7 @@ import { requireExecuteScope, requireQueryParameter } from './executions.js';
 export const listRepos: RouteHandler = async (scope) => {
   const identity = await authenticate(scope);
   requireExecuteScope(identity);
-  const org = requireQueryParameter(scope.url.searchParams, 'org');
+  const org = requireQueryParameter(scope.query, 'org');
   if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
   const { store, logger } = scope.services;
   const repos = await infra(logger, 'executions', () => store.listRepositories(identity.orgId));

@@ -1,0 +1,108 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { executionToJson } from '../../src/http/routes/execution-json.js';
+import { ExecutionJsonMemo } from '../../src/http/routes/execution-json-memo.js';
+import type { ExecutionRecord } from '../../src/storage/store.js';
+
+function record(overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
+  return {
+    id: 'exe_01jdxk7p3q8m2n4r6t8v0w2y4z',
+    orgId: 'org_01jdxk7p3q8m2n4r6t8v0w2y4z',
+    repo: 'web',
+    branch: 'main',
+    outcome: 'pass',
+    delta: '+1.25',
+    coverage: 81.5,
+    commit: null,
+    createdAt: new Date('2026-11-24T10:15:30Z'),
+    ...overrides,
+  };
+}
+
+const EXPECTED_TEXT =
+  '{"id":"exe_01jdxk7p3q8m2n4r6t8v0w2y4z","repo":"web","branch":"main","outcome":"pass","delta":"+1.25","coverage":81.5,"commit":null,"created_at":"2026-11-24T10:15:30Z"}';
+
+describe('ExecutionJsonMemo', () => {
+  it('makes the text JSON.stringify makes of the wire form', () => {
+    const memo = new ExecutionJsonMemo();
+    expect(memo.textOf(record())).toBe(EXPECTED_TEXT);
+    expect(memo.textOf(record())).toBe(EXPECTED_TEXT);
+    expect(memo.size).toBe(1);
+  });
+
+  it('joins an array as JSON.stringify does, the empty one included', () => {
+    const memo = new ExecutionJsonMemo();
+    const second = record({ id: 'exe_01jdxk7p3q8m2n4r6t8v0w2y50', commit: 'abc1234' });
+    expect(memo.arrayText([])).toBe('[]');
+    expect(memo.arrayText([record()])).toBe(`[${EXPECTED_TEXT}]`);
+    expect(memo.arrayText([record(), second])).toBe(
+      JSON.stringify([executionToJson(record()), executionToJson(second)]),
+    );
+  });
+
+  it.each<[string, Partial<ExecutionRecord>]>([
+    ['repo', { repo: 'api' }],
+    ['branch', { branch: 'dev' }],
+    ['outcome', { outcome: 'fail' }],
+    ['delta', { delta: '-0.40' }],
+    ['coverage', { coverage: 81.51 }],
+    ['commit', { commit: 'deadbeef' }],
+    ['created_at', { createdAt: new Date('2026-11-24T10:15:31Z') }],
+  ])('never answers the remembered text for a record whose %s differs', (_field, change) => {
+    const memo = new ExecutionJsonMemo();
+    memo.textOf(record());
+    const changed = record(change);
+    expect(memo.textOf(changed)).toBe(JSON.stringify(executionToJson(changed)));
+    expect(memo.textOf(changed)).not.toBe(EXPECTED_TEXT);
+    expect(memo.size).toBe(1);
+  });
+
+  it('forgets the entry it remembered first when full, and stays at its bound', () => {
+    const memo = new ExecutionJsonMemo(2);
+    const ids = ['exe_a', 'exe_b', 'exe_c'];
+    for (const id of ids) memo.textOf(record({ id }));
+    expect(memo.size).toBe(2);
+    // exe_a was dropped: asking again remembers it anew, dropping exe_b.
+    memo.textOf(record({ id: 'exe_a' }));
+    expect(memo.size).toBe(2);
+    // A changed record replaces its own entry without dropping another.
+    memo.textOf(record({ id: 'exe_a', branch: 'dev' }));
+    expect(memo.size).toBe(2);
+  });
+
+  it('refuses a bound that is not a positive integer', () => {
+    for (const bad of [0, -1, 1.5, Number.NaN]) {
+      expect(() => new ExecutionJsonMemo(bad)).toThrow(
+        new RangeError('maxEntries must be a positive integer'),
+      );
+    }
+  });
+
+  it('matches JSON.stringify for any strings a store may hold, asked twice', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            id: fc.string({ minLength: 1, maxLength: 12 }),
+            repo: fc.string(),
+            branch: fc.string({ unit: 'binary' }),
+            delta: fc.string(),
+            coverage: fc.double({ min: 0, max: 100, noNaN: true }),
+            commit: fc.option(fc.string()),
+            seconds: fc.integer({ min: 0, max: 4_102_444_800 }),
+          }),
+          { maxLength: 8 },
+        ),
+        (fields) => {
+          const memo = new ExecutionJsonMemo(4);
+          const records = fields.map(({ seconds, ...rest }) =>
+            record({ ...rest, createdAt: new Date(seconds * 1000) }),
+          );
+          const expected = JSON.stringify(records.map(executionToJson));
+          expect(memo.arrayText(records)).toBe(expected);
+          expect(memo.arrayText(records)).toBe(expected);
+        },
+      ),
+    );
+  });
+});
