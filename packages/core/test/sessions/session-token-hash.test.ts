@@ -46,6 +46,8 @@ describe('hashSessionToken', () => {
   });
 
   it('refuses an empty secret', () => {
-    expect(() => hashSessionToken(TOKEN, '')).toThrow(RangeError);
+    expect(() => hashSessionToken(TOKEN, '')).toThrow(
+      new RangeError('SESSION_SECRET must not be empty'),
+    );
   });
 });

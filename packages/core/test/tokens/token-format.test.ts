@@ -58,7 +58,9 @@ describe('generateApiToken', () => {
   });
 
   it('refuses a random source that returns the wrong number of bytes', () => {
-    expect(() => generateApiToken(() => new Uint8Array(15))).toThrow(RangeError);
+    expect(() => generateApiToken(() => new Uint8Array(15))).toThrow(
+      new RangeError('random source returned 15 bytes, expected 16'),
+    );
   });
 });
 
@@ -116,6 +118,8 @@ describe('isTokenId', () => {
     ['a whole token', VALID_TOKEN],
     ['a number', 1234],
     ['undefined', undefined],
+    ['an object whose toString is an id', { toString: () => '0123456789abcdef0123456789abcdef' }],
+    ['an array holding an id', ['0123456789abcdef0123456789abcdef']],
   ])('rejects %s', (_label, value) => {
     expect(isTokenId(value)).toBe(false);
   });
@@ -136,7 +140,9 @@ describe('generateSessionToken', () => {
   });
 
   it('refuses a random source that returns the wrong number of bytes', () => {
-    expect(() => generateSessionToken(() => new Uint8Array(31))).toThrow(RangeError);
+    expect(() => generateSessionToken(() => new Uint8Array(31))).toThrow(
+      new RangeError('random source returned 31 bytes, expected 32'),
+    );
   });
 });
 
@@ -156,6 +162,10 @@ describe('parseSessionToken', () => {
     ['surrounding whitespace', ` ${valid} `],
     ['a non-string', 42],
     ['null', null],
+    ['characters before the prefix', `x${valid}`],
+    ['a line break before the prefix', `\n${valid}`],
+    ['an array holding a session token', [valid]],
+    ['an object whose toString is a session token', { toString: () => valid }],
   ])('rejects %s', (_label, raw) => {
     expect(parseSessionToken(raw)).toBeNull();
   });

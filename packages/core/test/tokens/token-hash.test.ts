@@ -86,15 +86,54 @@ describe('createTokenHasher', () => {
   });
 
   it('refuses an empty pepper, which argon2 would treat as no pepper at all', () => {
-    expect(() => createTokenHasher({ pepper: '' })).toThrow(RangeError);
+    expect(() => createTokenHasher({ pepper: '' })).toThrow(
+      new RangeError('TOKEN_PEPPER must not be empty; omit it to hash without a pepper'),
+    );
   });
 
   it.each([
-    ['a zero memory cost', { memoryCost: 0 }],
-    ['a fractional time cost', { timeCost: 1.5 }],
-    ['a negative parallelism', { parallelism: -1 }],
-    ['a NaN memory cost', { memoryCost: Number.NaN }],
-  ])('refuses %s', (_label, options) => {
-    expect(() => createTokenHasher(options)).toThrow(RangeError);
+    ['a zero memory cost', { memoryCost: 0 }, 'memoryCost must be a positive integer'],
+    ['a fractional time cost', { timeCost: 1.5 }, 'timeCost must be a positive integer'],
+    ['a negative parallelism', { parallelism: -1 }, 'parallelism must be a positive integer'],
+    ['a NaN memory cost', { memoryCost: Number.NaN }, 'memoryCost must be a positive integer'],
+  ])('refuses %s', (_label, options, message) => {
+    expect(() => createTokenHasher(options)).toThrow(new RangeError(message));
+  });
+});
+
+describe('createTokenHasher during a pepper rotation', () => {
+  const OLD = 'pepper-old-0123456789';
+  const NEW = 'pepper-new-0123456789';
+
+  it('says which pepper matched: the current one, the previous one, or none', async () => {
+    const underOld = await createTokenHasher({ ...FAST, pepper: OLD }).hash(TOKEN);
+    const underNew = await createTokenHasher({ ...FAST, pepper: NEW }).hash(TOKEN);
+    const unpeppered = await createTokenHasher(FAST).hash(TOKEN);
+    const rotating = createTokenHasher({ ...FAST, pepper: NEW, previousPepper: OLD });
+    expect(await rotating.match?.(underNew, TOKEN)).toBe('current');
+    expect(await rotating.match?.(underOld, TOKEN)).toBe('previous');
+    expect(await rotating.match?.(unpeppered, TOKEN)).toBeNull();
+    expect(await rotating.match?.(underOld, `${TOKEN.slice(0, -1)}0`)).toBeNull();
+    expect(await rotating.verify(underOld, TOKEN)).toBe(true);
+    expect(await rotating.match?.('not a PHC string', TOKEN)).toBeNull();
+  });
+
+  it('without a previous pepper, a hash under another pepper matches nothing', async () => {
+    const underOld = await createTokenHasher({ ...FAST, pepper: OLD }).hash(TOKEN);
+    expect(await createTokenHasher({ ...FAST, pepper: NEW }).match?.(underOld, TOKEN)).toBeNull();
+  });
+
+  it('treats a previous pepper equal to the current one as no rotation', async () => {
+    const underNew = await createTokenHasher({ ...FAST, pepper: NEW }).hash(TOKEN);
+    const same = createTokenHasher({ ...FAST, pepper: NEW, previousPepper: NEW });
+    expect(await same.match?.(underNew, TOKEN)).toBe('current');
+    expect(await same.match?.(await createTokenHasher(FAST).hash(TOKEN), TOKEN)).toBeNull();
+  });
+
+  it('refuses a previous pepper without a current one', () => {
+    expect(() => createTokenHasher({ previousPepper: OLD })).toThrow(
+      new RangeError('TOKEN_PEPPER_PREVIOUS needs TOKEN_PEPPER: the pepper it rotates to'),
+    );
+    expect(() => createTokenHasher({ pepper: NEW, previousPepper: OLD })).not.toThrow();
   });
 });

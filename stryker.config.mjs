@@ -1,0 +1,28 @@
+// Mutation testing of the security-critical modules: `pnpm mutate` (on demand, not in CI).
+// The goal is a mutation score of 90 % or more; a surviving mutant that changes behaviour
+// gets a test. The HTML report is written to reports/mutation/.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutate.config.ts' },
+  plugins: ['@stryker-mutator/vitest-runner'],
+  coverageAnalysis: 'perTest',
+  mutate: [
+    'packages/env-filter/src/**/*.ts',
+    'packages/webhook-signature/src/**/*.ts',
+    'packages/core/src/tokens/token-format.ts',
+    'packages/core/src/tokens/token-hash.ts',
+    'packages/core/src/tokens/token-status.ts',
+    'packages/core/src/auth/scopes.ts',
+    'packages/core/src/auth/identity.ts',
+    'packages/core/src/sessions/*.ts',
+    'packages/core/src/oauth/login-state.ts',
+    '!**/index.ts',
+  ],
+  thresholds: { high: 95, low: 90, break: 90 },
+  reporters: ['clear-text', 'progress', 'html'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  concurrency: 2,
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};

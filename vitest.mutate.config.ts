@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+import base from './vitest.config.js';
+
+// The unit tests of the security-critical modules `pnpm mutate` mutates (stryker.config.mjs):
+// no database, no browser, no built package, so each mutant runs in seconds.
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    include: [
+      'packages/env-filter/test/*.test.ts',
+      'packages/webhook-signature/test/*.test.ts',
+      'packages/core/test/tokens/token-format.test.ts',
+      'packages/core/test/tokens/token-hash.test.ts',
+      'packages/core/test/tokens/token-status.test.ts',
+      'packages/core/test/auth/*.test.ts',
+      'packages/core/test/sessions/*.test.ts',
+      'packages/core/test/oauth/login-state.test.ts',
+    ],
+  },
+});
