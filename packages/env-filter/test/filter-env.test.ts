@@ -165,19 +165,46 @@ describe('filterEnv: caller additions', () => {
   });
 
   it('refuses an empty prefix, which would forward everything', () => {
-    expect(() => filterEnv({ PATH: '/bin' }, { allowPrefixes: [''] })).toThrow(TypeError);
+    expect(() => filterEnv({ PATH: '/bin' }, { allowPrefixes: [''] })).toThrow(
+      new TypeError('filterEnv: options.allowPrefixes entries must be non-empty strings'),
+    );
   });
 
-  it('refuses option entries that are not strings', () => {
+  it('refuses option entries that are not non-empty strings, naming the option', () => {
     const notStrings = [42] as unknown as string[];
-    expect(() => filterEnv({}, { allow: notStrings })).toThrow(TypeError);
-    expect(() => filterEnv({}, { deny: notStrings })).toThrow(TypeError);
-    expect(() => filterEnv({}, { allow: 'PATH' as unknown as string[] })).toThrow(TypeError);
+    const entries = (option: string) =>
+      new TypeError(`filterEnv: options.${option} entries must be non-empty strings`);
+    const notArray = (option: string) =>
+      new TypeError(`filterEnv: options.${option} must be an array of strings`);
+    expect(() => filterEnv({}, { allow: notStrings })).toThrow(entries('allow'));
+    expect(() => filterEnv({}, { deny: notStrings })).toThrow(entries('deny'));
+    expect(() => filterEnv({}, { allowPrefixes: notStrings })).toThrow(entries('allowPrefixes'));
+    expect(() => filterEnv({}, { allow: [''] })).toThrow(entries('allow'));
+    expect(() => filterEnv({}, { deny: [''] })).toThrow(entries('deny'));
+    // A string entry that is not empty but an object that stringifies is refused too.
+    const stringLike = [{ length: 1, toString: () => 'PATH' }] as unknown as string[];
+    expect(() => filterEnv({}, { allow: stringLike })).toThrow(entries('allow'));
+    expect(() => filterEnv({}, { allow: 'PATH' as unknown as string[] })).toThrow(
+      notArray('allow'),
+    );
+    expect(() => filterEnv({}, { deny: 'X' as unknown as string[] })).toThrow(notArray('deny'));
+    expect(() => filterEnv({}, { allowPrefixes: 'X' as unknown as string[] })).toThrow(
+      notArray('allowPrefixes'),
+    );
+  });
+
+  it('treats absent options as none: nothing extra allowed or denied', () => {
+    expect(filterEnv({ PATH: '/bin', MY_VAR: 'x' }, {})).toEqual({ PATH: '/bin' });
+    expect(filterEnv({ PATH: '/bin', MY_VAR: 'x' }, { allow: undefined, deny: undefined })).toEqual(
+      { PATH: '/bin' },
+    );
   });
 
   it('refuses an env that is not an object', () => {
-    const notEnv = null as unknown as Record<string, string>;
-    expect(() => filterEnv(notEnv)).toThrow(TypeError);
+    const refusal = new TypeError('filterEnv: env must be an object');
+    for (const notEnv of [null, undefined, 'PATH=/bin', 42, true]) {
+      expect(() => filterEnv(notEnv as unknown as Record<string, string>)).toThrow(refusal);
+    }
   });
 });
 
