@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
 // The unit tests of the security-critical modules `pnpm mutate` mutates (stryker.config.mjs):
-// no database, no browser, no built package, so each mutant runs in seconds.
+// no database, no browser, no built package, so each mutant runs in seconds (the HTTP
+// contract suite on Express, in about three).
 export default defineConfig({
   ...base,
   test: {
@@ -16,6 +17,11 @@ export default defineConfig({
       'packages/core/test/auth/*.test.ts',
       'packages/core/test/sessions/*.test.ts',
       'packages/core/test/oauth/login-state.test.ts',
+      'packages/core/test/http/origin-and-proxy-config.test.ts',
+      'packages/core/test/http/secret-rotation.test.ts',
+      'packages/core/test/cookie-sessions/*.test.ts',
+      // The HTTP contract over a real socket: CORS, CSRF, client addresses, the service token.
+      'packages/express/test/contract.test.ts',
     ],
   },
 });
