@@ -33,7 +33,7 @@ export function jsonReply(status: number, body: unknown, headers?: Record<string
 
 /** A JSON reply whose body is `text`, already serialised. */
 export function jsonTextReply(status: number, text: string): Reply {
-  return { status, body: text, headers: { 'content-type': JSON_CONTENT_TYPE } };
+  return textReply(status, text, { 'content-type': JSON_CONTENT_TYPE });
 }
 
 /** The documented error shape `{ "error": message }`. */

@@ -4,16 +4,11 @@ import { executionToJson } from './execution-json.js';
 /** Records whose JSON text one API keeps by default (about 300 bytes each). */
 export const DEFAULT_EXECUTION_JSON_MEMO_ENTRIES = 10_000;
 
-interface MemoEntry {
-  repo: string;
-  branch: string;
-  outcome: ExecutionRecord['outcome'];
-  delta: string;
-  coverage: number;
-  commit: string | null;
-  createdAtMs: number;
-  text: string;
-}
+/** The record's fields its text shows (its time as a number), and the text. */
+type MemoEntry = Pick<
+  ExecutionRecord,
+  'repo' | 'branch' | 'outcome' | 'delta' | 'coverage' | 'commit'
+> & { createdAtMs: number; text: string };
 
 function sameRecord(entry: MemoEntry, record: ExecutionRecord): boolean {
   return (
