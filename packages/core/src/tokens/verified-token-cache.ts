@@ -101,14 +101,25 @@ export class VerifiedTokenCache<T> {
 
   /** Forgets every entry of this token id: call it when the token is revoked or rotated. */
   purgeTokenId(tokenId: string): void {
-    this.applyPurge({ kind: 'token', tokenId });
-    this.onPurge?.({ kind: 'token', tokenId });
+    this.purgeAndAnnounce({ kind: 'token', tokenId });
   }
 
   /** Forgets everything. */
   clear(): void {
-    this.applyPurge({ kind: 'all' });
-    this.onPurge?.({ kind: 'all' });
+    this.purgeAndAnnounce({ kind: 'all' });
+  }
+
+  /**
+   * Entries held, expired ones not yet dropped included (a gauge for metrics): every `set`
+   * first drops the expired ones, and a lookup drops the one it finds expired.
+   */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private purgeAndAnnounce(purge: CachePurge): void {
+    this.applyPurge(purge);
+    this.onPurge?.(purge);
   }
 
   /** Applies a purge another process announced, without announcing it again. */

@@ -1,7 +1,9 @@
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createVerificationThrottle,
   noVerificationThrottle,
+  type ThrottleLimiterOptions,
   type VerificationSubject,
   type VerificationThrottle,
 } from '../../src/tokens/verification-throttle.js';
@@ -281,5 +283,229 @@ describe('noVerificationThrottle', () => {
     expect(
       await isBlocked(noVerificationThrottle, { tokenId: ID_A, remoteAddress: '192.0.2.1' }),
     ).toBe(false);
+  });
+});
+
+describe('noVerificationThrottle answers', () => {
+  it('trusts nobody, reserves untrusted, and reports no block', async () => {
+    const subject = { tokenId: ID_A, remoteAddress: '192.0.2.1' };
+    expect(await noVerificationThrottle.isTrusted(subject)).toBe(false);
+    const decision = await noVerificationThrottle.reserve(subject);
+    if (!decision.allowed) throw new Error('refused');
+    expect(decision.reservation.trusted).toBe(false);
+    expect(await decision.reservation.failed()).toEqual([]);
+  });
+});
+
+describe('createVerificationThrottle options', () => {
+  it.each([
+    [
+      { perTokenId: { failures: 0, windowSeconds: 60, blockSeconds: 300 } },
+      'perTokenId.failures must be a positive integer',
+    ],
+    [
+      { perTokenId: { failures: 2.5, windowSeconds: 60, blockSeconds: 300 } },
+      'perTokenId.failures must be a positive integer',
+    ],
+    [
+      { perTokenId: { failures: 10, windowSeconds: 0, blockSeconds: 300 } },
+      'perTokenId.windowSeconds must be a positive number',
+    ],
+    [
+      { perTokenId: { failures: 10, windowSeconds: Number.POSITIVE_INFINITY, blockSeconds: 300 } },
+      'perTokenId.windowSeconds must be a positive number',
+    ],
+    [
+      { perTokenId: { failures: 10, windowSeconds: 60, blockSeconds: 0 } },
+      'perTokenId.blockSeconds must be a positive number',
+    ],
+    [
+      { perTokenId: { failures: 10, windowSeconds: 60, blockSeconds: Number.NaN } },
+      'perTokenId.blockSeconds must be a positive number',
+    ],
+    [
+      { perRemoteAddress: { failures: -1, windowSeconds: 60, blockSeconds: 300 } },
+      'perRemoteAddress.failures must be a positive integer',
+    ],
+    [
+      { perRemoteAddress: { failures: 30, windowSeconds: -60, blockSeconds: 300 } },
+      'perRemoteAddress.windowSeconds must be a positive number',
+    ],
+    [
+      { perRemoteAddress: { failures: 30, windowSeconds: 60, blockSeconds: -1 } },
+      'perRemoteAddress.blockSeconds must be a positive number',
+    ],
+    [{ trustedPairSeconds: 0 }, 'trustedPairSeconds must be a positive number'],
+    [{ trustedPairSeconds: -1 }, 'trustedPairSeconds must be a positive number'],
+    [
+      { trustedPairSeconds: Number.POSITIVE_INFINITY },
+      'trustedPairSeconds must be a positive number',
+    ],
+    [{ trustedPairSeconds: Number.NaN }, 'trustedPairSeconds must be a positive number'],
+  ])('refuses %j with a RangeError naming the option', (options, message) => {
+    expect(() => createVerificationThrottle(options)).toThrow(new RangeError(message));
+  });
+});
+
+/** A limiter factory that keeps every call each limiter receives, as `prefix method key`. */
+function recordingLimiters() {
+  const calls: string[] = [];
+  const options: ThrottleLimiterOptions[] = [];
+  const createLimiter = (limiterOptions: ThrottleLimiterOptions) => {
+    options.push(limiterOptions);
+    const limiter = new RateLimiterMemory(limiterOptions);
+    const { keyPrefix } = limiterOptions;
+    for (const method of ['consume', 'reward', 'get', 'set', 'block'] as const) {
+      const original = limiter[method].bind(limiter) as (...args: unknown[]) => unknown;
+      (limiter as unknown as Record<string, unknown>)[method] = (
+        key: string,
+        ...rest: unknown[]
+      ) => {
+        calls.push(`${keyPrefix} ${method} ${key}`);
+        return original(key, ...rest);
+      };
+    }
+    return limiter;
+  };
+  return { calls, options, createLimiter };
+}
+
+describe('the counters the throttle keeps', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('gives each rule its own limiter, named for a shared store', () => {
+    const { options, createLimiter } = recordingLimiters();
+    createVerificationThrottle({ createLimiter, trustedPairSeconds: 3_600 });
+    expect(options).toEqual([
+      { keyPrefix: 'token-id', points: 10, duration: 60, blockDuration: 300 },
+      { keyPrefix: 'remote-address', points: 30, duration: 60, blockDuration: 300 },
+      { keyPrefix: 'trusted-pair', points: 1, duration: 3_600, blockDuration: 0 },
+    ]);
+  });
+
+  it('touches no counter for the part of a subject that is unknown', async () => {
+    const { calls, createLimiter } = recordingLimiters();
+    const throttle = createVerificationThrottle({ createLimiter });
+    expect(await throttle.isTrusted({ remoteAddress: '192.0.2.1' })).toBe(false);
+    expect(await throttle.isTrusted({ tokenId: ID_A })).toBe(false);
+    expect(calls).toEqual([]);
+    const noId = await throttle.reserve({ remoteAddress: '192.0.2.1' });
+    if (!noId.allowed) throw new Error('refused');
+    await noId.reservation.succeeded();
+    const noAddress = await throttle.reserve({ tokenId: ID_A });
+    if (!noAddress.allowed) throw new Error('refused');
+    await noAddress.reservation.succeeded();
+    expect(calls).toEqual([
+      'remote-address consume 192.0.2.1',
+      'remote-address reward 192.0.2.1',
+      `token-id consume ${ID_A}`,
+      `token-id reward ${ID_A}`,
+    ]);
+  });
+
+  it('remembers a trusted pair only when both its token id and address are known', async () => {
+    const { calls, createLimiter } = recordingLimiters();
+    const throttle = createVerificationThrottle({ createLimiter });
+    const owner = await throttle.reserve({ tokenId: ID_A, remoteAddress: '192.0.2.1' });
+    if (!owner.allowed) throw new Error('refused');
+    await owner.reservation.succeeded();
+    expect(calls.filter((call) => call.startsWith('trusted-pair'))).toEqual([
+      `trusted-pair get ${ID_A}@192.0.2.1`,
+      `trusted-pair set ${ID_A}@192.0.2.1`,
+    ]);
+  });
+
+  it('reports the block an address reaches, with its bucket and reason', async () => {
+    const throttle = createVerificationThrottle({
+      perRemoteAddress: { failures: 2, windowSeconds: 30, blockSeconds: 120 },
+    });
+    expect(await recordFailure(throttle, { remoteAddress: '192.0.2.1' })).toEqual([]);
+    expect(await recordFailure(throttle, { remoteAddress: '192.0.2.1' })).toEqual([
+      {
+        bucket: 'remote_address',
+        key: '192.0.2.1',
+        seconds: 120,
+        reason: '2 failed verifications within 30 s',
+      },
+    ]);
+  });
+});
+
+describe('settling a reservation', () => {
+  it.each(['succeeded', 'failed', 'cancel'] as const)(
+    'refuses a second settlement after %s, whichever it is',
+    async (first) => {
+      const throttle = createVerificationThrottle();
+      const decision = await throttle.reserve({ tokenId: ID_A, remoteAddress: '192.0.2.1' });
+      if (!decision.allowed) throw new Error('refused');
+      await decision.reservation[first]();
+      for (const second of ['succeeded', 'failed', 'cancel'] as const) {
+        await expect(decision.reservation[second]()).rejects.toThrow(
+          new Error('a throttle reservation is settled once'),
+        );
+      }
+    },
+  );
+
+  it('reports a block once when a refused reservation started it while the last failure ran', async () => {
+    const throttle = createVerificationThrottle({
+      perTokenId: { failures: 2, windowSeconds: 60, blockSeconds: 300 },
+    });
+    await recordFailure(throttle, { tokenId: ID_A });
+    const last = await throttle.reserve({ tokenId: ID_A });
+    if (!last.allowed) throw new Error('refused');
+    const refused = await throttle.reserve({ tokenId: ID_A });
+    expect(refused).toEqual({
+      allowed: false,
+      started: [
+        {
+          bucket: 'token_id',
+          key: ID_A,
+          seconds: 300,
+          reason: '2 failed verifications within 60 s',
+        },
+      ],
+    });
+    expect(await last.reservation.failed()).toEqual([]);
+  });
+
+  it('still blocks when the failures counted expired while the last one was verified', async () => {
+    const { createLimiter } = recordingLimiters();
+    const forgetful = (options: ThrottleLimiterOptions) => {
+      const limiter = createLimiter(options);
+      limiter.get = async () => null;
+      return limiter;
+    };
+    const throttle = createVerificationThrottle({
+      createLimiter: forgetful,
+      perTokenId: { failures: 1, windowSeconds: 60, blockSeconds: 300 },
+    });
+    expect(await recordFailure(throttle, { tokenId: ID_A })).toEqual([
+      { bucket: 'token_id', key: ID_A, seconds: 300, reason: '1 failed verifications within 60 s' },
+    ]);
+    expect(await isBlocked(throttle, { tokenId: ID_A })).toBe(true);
+  });
+});
+
+describe('a throttle whose counters fail', () => {
+  it('refuses to reserve (fails closed) with the store error', async () => {
+    const outage = new Error('connect ECONNREFUSED 127.0.0.1:6379');
+    const throttle = createVerificationThrottle({
+      createLimiter: (options) => {
+        const limiter = new RateLimiterMemory(options);
+        limiter.consume = async () => {
+          throw outage;
+        };
+        return limiter;
+      },
+    });
+    await expect(throttle.reserve({ tokenId: ID_A, remoteAddress: '192.0.2.1' })).rejects.toBe(
+      outage,
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { inspect } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VerifiedTokenCache } from '../../src/tokens/verified-token-cache.js';
 
 const ID_A = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
@@ -175,5 +175,114 @@ describe('VerifiedTokenCache', () => {
     // ...but neither the raw token nor its secret suffix.
     expect(contents).not.toContain(TOKEN_A);
     expect(contents).not.toContain(`${ID_A}00000001`);
+  });
+});
+
+describe('VerifiedTokenCache options', () => {
+  it.each([
+    ['a zero TTL', { ttlMs: 0 }, 'ttlMs must be greater than 0 and at most 10000'],
+    ['a TTL over 10 s', { ttlMs: 10_001 }, 'ttlMs must be greater than 0 and at most 10000'],
+    ['a NaN TTL', { ttlMs: Number.NaN }, 'ttlMs must be greater than 0 and at most 10000'],
+    ['zero entries', { maxEntries: 0 }, 'maxEntries must be a positive integer'],
+    ['fractional entries', { maxEntries: 1.5 }, 'maxEntries must be a positive integer'],
+  ])('refuses %s with a RangeError naming the option', (_, options, message) => {
+    expect(() => new VerifiedTokenCache(options)).toThrow(new RangeError(message));
+  });
+
+  it('accepts the bounds: a 10 s TTL and a single entry', () => {
+    const cache = new VerifiedTokenCache<number>({ ttlMs: 10_000, maxEntries: 1 });
+    cache.set(TOKEN_A, ID_A, 1);
+    cache.set(TOKEN_B, ID_B, 2);
+    expect(cache.get(TOKEN_A)).toBeUndefined();
+    expect(cache.get(TOKEN_B)).toBe(2);
+  });
+});
+
+describe('VerifiedTokenCache versions', () => {
+  it('stores a verification stamped with the current version', () => {
+    const cache = new VerifiedTokenCache<string>();
+    cache.purgeTokenId(ID_B);
+    cache.set(TOKEN_A, ID_A, 'a', cache.version());
+    expect(cache.get(TOKEN_A)).toBe('a');
+  });
+
+  it('drops a verification stamped before a purge of any token, or a clear', () => {
+    const cache = new VerifiedTokenCache<string>();
+    const beforePurge = cache.version();
+    cache.purgeTokenId(ID_B);
+    cache.set(TOKEN_A, ID_A, 'a', beforePurge);
+    expect(cache.get(TOKEN_A)).toBeUndefined();
+    const beforeClear = cache.version();
+    cache.clear();
+    cache.set(TOKEN_A, ID_A, 'a', beforeClear);
+    expect(cache.get(TOKEN_A)).toBeUndefined();
+    const beforeAnnounced = cache.version();
+    cache.applyPurge({ kind: 'token', tokenId: ID_B });
+    cache.set(TOKEN_A, ID_A, 'a', beforeAnnounced);
+    expect(cache.get(TOKEN_A)).toBeUndefined();
+  });
+
+  it('hands onPurge the purge it applied', () => {
+    const seen: unknown[] = [];
+    const cache = new VerifiedTokenCache<string>({ onPurge: (purge) => seen.push(purge) });
+    cache.purgeTokenId(ID_A);
+    cache.clear();
+    expect(seen).toEqual([{ kind: 'token', tokenId: ID_A }, { kind: 'all' }]);
+    expect(cache.version()).toBe(2);
+  });
+});
+
+describe('VerifiedTokenCache memory', () => {
+  it('drops expired entries when a token is set, from the exact end of their TTL', () => {
+    const clock = manualClock();
+    const cache = new VerifiedTokenCache<number>({ ttlMs: 1_000, now: clock.now });
+    cache.set(TOKEN_A, ID_A, 1);
+    clock.advance(500);
+    cache.set(TOKEN_A_ROTATED_TWIN, ID_A, 2);
+    expect(cache.size).toBe(2);
+    clock.advance(500);
+    cache.set(TOKEN_B, ID_B, 3);
+    // TOKEN_A expired at exactly 1 000 ms and is gone; its twin has 500 ms left.
+    expect(cache.size).toBe(2);
+    clock.advance(500);
+    cache.set(TOKEN_B, ID_B, 4);
+    expect(cache.size).toBe(1);
+    expect(cache.get(TOKEN_B)).toBe(4);
+  });
+
+  it('drops an expired entry a lookup finds', () => {
+    const clock = manualClock();
+    const cache = new VerifiedTokenCache<number>({ ttlMs: 1_000, now: clock.now });
+    cache.set(TOKEN_A, ID_A, 1);
+    clock.advance(1_000);
+    expect(cache.get(TOKEN_A)).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+});
+
+describe('VerifiedTokenCache on Node releases without crypto.hash (before 20.12)', () => {
+  afterEach(() => {
+    vi.doUnmock('node:crypto');
+    vi.resetModules();
+  });
+
+  it('keys entries by the SHA-256 of the token all the same', async () => {
+    vi.resetModules();
+    vi.doMock('node:crypto', async (importOriginal) => ({
+      ...(await importOriginal<typeof import('node:crypto')>()),
+      hash: undefined,
+    }));
+    const { VerifiedTokenCache: OldNodeCache } = await import(
+      '../../src/tokens/verified-token-cache.js'
+    );
+    const cache = new OldNodeCache<string>();
+    cache.set(TOKEN_A, ID_A, 'a');
+    cache.set(TOKEN_B, ID_B, 'b');
+    expect(cache.get(TOKEN_A)).toBe('a');
+    expect(cache.get(TOKEN_B)).toBe('b');
+    expect(cache.get(TOKEN_A_ROTATED_TWIN)).toBeUndefined();
+    const contents = inspect(cache, { depth: Number.POSITIVE_INFINITY, showHidden: true });
+    expect(contents).toContain(createHash('sha256').update(TOKEN_A).digest('hex'));
+    expect(contents).not.toContain(TOKEN_A);
   });
 });
