@@ -15,6 +15,8 @@ export default {
     'packages/core/src/tokens/token-status.ts',
     'packages/core/src/tokens/verification-throttle.ts',
     'packages/core/src/tokens/verified-token-cache.ts',
+    'packages/core/src/tokens/verification-pace.ts',
+    'packages/core/src/time/precise-sleep.ts',
     'packages/core/src/auth/scopes.ts',
     'packages/core/src/auth/identity.ts',
     'packages/core/src/sessions/*.ts',

@@ -16,6 +16,8 @@ export default defineConfig({
       'packages/core/test/tokens/token-status.test.ts',
       'packages/core/test/tokens/verification-throttle.test.ts',
       'packages/core/test/tokens/verified-token-cache.test.ts',
+      'packages/core/test/tokens/verification-pace.test.ts',
+      'packages/core/test/time/precise-sleep.test.ts',
       'packages/core/test/auth/*.test.ts',
       'packages/core/test/sessions/*.test.ts',
       'packages/core/test/oauth/login-state.test.ts',

@@ -3,6 +3,9 @@
 // to CPU 1 (`taskset -c 1`), so the load generator does not compete with the server.
 // Usage: pnpm bench:http  (builds first)
 //    or  node bench/http-throughput.mjs [--duration 6] [--rounds 2] [--connections 50] [--only kind,...]
+//    or  node bench/http-throughput.mjs --paired 7 [--duration 3]: each covgate server and its
+//        baseline started once and loaded alternately (A B, B A, ...) N times; the median of the
+//        N ratios, so that a neighbour's load drifting over minutes moves both sides of a pair.
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -17,6 +20,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '2' },
     connections: { type: 'string', default: '50' },
     only: { type: 'string' },
+    paired: { type: 'string' },
   },
 });
 const duration = Number(values.duration);
@@ -39,6 +43,7 @@ const cpus = os.cpus().length;
 const serverCpu = '0';
 const loadCpu = cpus > 1 ? '1' : '0';
 
+/** Starts `node http-servers.mjs <kind>` on the server CPU; resolves once it listens. */
 async function startServer(kind) {
   const child = spawn('taskset', ['-c', serverCpu, process.execPath, serverScript, kind], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -76,18 +81,27 @@ function cpuMicros(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
+/** The server's CPU time per request over one measured wrk run (after a warm-up). */
+function loadOnce(server, path, withToken, seconds) {
+  const headers = withToken ? { authorization: `Bearer ${server.token}` } : {};
+  const url = `http://127.0.0.1:${server.port}${path}`;
+  const cpuBefore = cpuMicros(server.child.pid);
+  const { rps, requests } = wrk(url, headers, seconds);
+  return { rps, cpuPerRequest: (cpuMicros(server.child.pid) - cpuBefore) / requests };
+}
+
+async function stopServer(server) {
+  server.child.kill();
+  await once(server.child, 'exit');
+}
+
 async function measure(kind, path, withToken) {
-  const { child, port, token } = await startServer(kind);
+  const server = await startServer(kind);
   try {
-    const headers = withToken ? { authorization: `Bearer ${token}` } : {};
-    const url = `http://127.0.0.1:${port}${path}`;
-    wrk(url, headers, warmup);
-    const cpuBefore = cpuMicros(child.pid);
-    const { rps, requests } = wrk(url, headers, duration);
-    return { rps, cpuPerRequest: (cpuMicros(child.pid) - cpuBefore) / requests };
+    loadOnce(server, path, withToken, warmup);
+    return loadOnce(server, path, withToken, duration);
   } finally {
-    child.kill();
-    await once(child, 'exit');
+    await stopServer(server);
   }
 }
 
@@ -124,6 +138,73 @@ const scenarios = [
   ['covgate Hapi plugin', 'covgate-hapi', '/health', false, 'bare Hapi 21 route'],
 ].filter(([, kind]) => !values.only || values.only.split(',').some((k) => kind.startsWith(k)));
 
+const GOALS = {
+  'covgate GET /health, Fetch adapter on the Node listener': 0.75,
+  'covgate authenticated GET /v1/executions (memory store, warm cache)': 0.5,
+  'covgate Express middleware': 0.9,
+  'covgate Hapi plugin': 0.9,
+};
+const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+if (values.paired !== undefined) {
+  const pairs = Number(values.paired);
+  const started = Date.now();
+  const byLabel = new Map(scenarios.map((scenario) => [scenario[0], scenario]));
+  const rows = [];
+  for (const [label, kind, path, withToken, base] of scenarios) {
+    const baseline = base && byLabel.get(base);
+    if (!baseline) continue;
+    const [, baseKind, basePath, baseWithToken] = baseline;
+    const subject = await startServer(kind);
+    const reference = await startServer(baseKind);
+    try {
+      loadOnce(subject, path, withToken, warmup);
+      loadOnce(reference, basePath, baseWithToken, warmup);
+      const ratios = [];
+      const cpuRatios = [];
+      for (let pair = 0; pair < pairs; pair++) {
+        // Alternate which side goes first, so a drift over the pair favours neither.
+        const referenceFirst = pair % 2 === 1;
+        const b0 = referenceFirst ? loadOnce(reference, basePath, baseWithToken, duration) : null;
+        const a = loadOnce(subject, path, withToken, duration);
+        const b = b0 ?? loadOnce(reference, basePath, baseWithToken, duration);
+        ratios.push(a.rps / b.rps);
+        cpuRatios.push(b.cpuPerRequest / a.cpuPerRequest);
+        process.stderr.write(
+          `pair ${pair + 1}: ${label}: ${a.rps.toFixed(0)} vs ${b.rps.toFixed(0)} req/s = ${(a.rps / b.rps).toFixed(2)}\n`,
+        );
+      }
+      rows.push({ label, base, ratios, cpuRatios });
+    } finally {
+      await stopServer(subject);
+      await stopServer(reference);
+    }
+  }
+  console.log(
+    `machine: ${cpus} x ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
+  );
+  console.log(
+    `load: wrk -t1 -c${connections} on CPU ${loadCpu}, servers on CPU ${serverCpu}; ${pairs} alternated pairs of ${duration} s per row; ${Math.round((Date.now() - started) / 1000)} s in all`,
+  );
+  console.log(`uptime at the end: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}\n`);
+  console.log('| server | baseline | median ratio | ratios (min-max) | goal | median CPU ratio |');
+  console.log('|---|---|---:|---:|---:|---:|');
+  for (const { label, base, ratios, cpuRatios } of rows) {
+    const goal = GOALS[label];
+    const ratio = median(ratios);
+    const goalText = goal === undefined ? '' : `>= ${goal} ${ratio >= goal ? 'met' : 'missed'}`;
+    console.log(
+      `| ${label} | ${base} | ${ratio.toFixed(2)} | ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} | ${goalText} | ${median(cpuRatios).toFixed(2)} |`,
+    );
+  }
+  process.exit(0);
+}
+
 const started = Date.now();
 const totals = new Map();
 const cpuCosts = new Map();
@@ -143,7 +224,6 @@ const meanOf = (values) => (label) => {
 };
 const mean = meanOf(totals);
 const meanCpu = meanOf(cpuCosts);
-const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 const wrkVersion = /wrk [^\s]+/.exec(
   (() => {
     try {
@@ -165,12 +245,6 @@ console.log(
   '| server | req/s | ratio | goal | server CPU µs/request | CPU ratio (baseline CPU / this CPU) |',
 );
 console.log('|---|---:|---:|---:|---:|---:|');
-const GOALS = {
-  'covgate GET /health, Fetch adapter on the Node listener': 0.75,
-  'covgate authenticated GET /v1/executions (memory store, warm cache)': 0.5,
-  'covgate Express middleware': 0.9,
-  'covgate Hapi plugin': 0.9,
-};
 for (const [label, , , , base] of scenarios) {
   const ratio = base && totals.has(base) ? mean(label) / mean(base) : null;
   const goal = GOALS[label];

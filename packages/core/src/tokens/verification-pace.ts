@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { setTimeout as sleepFor } from 'node:timers/promises';
+import { preciseSleep } from '../time/precise-sleep.js';
 
 /** Settings of {@link createVerificationPace}. */
 export interface VerificationPaceOptions {
@@ -12,7 +12,11 @@ export interface VerificationPaceOptions {
   refreshAfterMs?: number;
   /** Monotonic milliseconds. Default `performance.now`. */
   now?: () => number;
-  /** Waits `ms` milliseconds without using the CPU. Default `setTimeout`. */
+  /**
+   * Waits `ms` milliseconds without blocking the event loop. Default: a timer for the whole
+   * milliseconds and turns of the event loop for the fraction, which a bare `setTimeout`
+   * would drop (making unknown ids measurably faster than wrong secrets).
+   */
   sleep?: (ms: number) => Promise<void>;
   /** Picks which kept duration an imitation waits: an integer in `[0, count)`. Default `crypto.randomInt`. */
   pick?: (count: number) => number;
@@ -46,7 +50,7 @@ export function createVerificationPace(options: VerificationPaceOptions = {}): V
     throw new RangeError('samples must be a positive integer');
   if (!(refreshAfterMs > 0)) throw new RangeError('refreshAfterMs must be positive');
   const now = options.now ?? (() => performance.now());
-  const sleep = options.sleep ?? ((ms: number) => sleepFor(ms));
+  const sleep = options.sleep ?? ((ms: number) => preciseSleep(ms, now));
   const pick = options.pick ?? ((count: number) => randomInt(count));
   const durations: number[] = [];
   let next = 0;

@@ -105,6 +105,57 @@ describe('verification pace', () => {
     expect(fx.slept).toEqual([20, 25]);
   });
 
+  it('keeps a duration exactly refreshAfterMs old, and refreshes it a millisecond later', async () => {
+    const fx = manualPace({ refreshAfterMs: 60_000 });
+    await fx.pace.measure(fx.verification(20));
+    fx.advance(60_000);
+    await fx.pace.imitate(fx.verification(30));
+    expect(fx.runs.count).toBe(1);
+    expect(fx.slept).toEqual([20]);
+    fx.advance(1);
+    await fx.pace.imitate(fx.verification(30));
+    expect(fx.runs.count).toBe(2);
+  });
+
+  it('refreshes again each time the newest duration has gone stale', async () => {
+    const fx = manualPace({ refreshAfterMs: 1_000 });
+    await fx.pace.imitate(fx.verification(10));
+    fx.advance(1_001);
+    await fx.pace.imitate(fx.verification(10));
+    fx.advance(1_001);
+    await fx.pace.imitate(fx.verification(10));
+    expect(fx.runs.count).toBe(3);
+    expect(fx.slept).toEqual([]);
+  });
+
+  it('runs every imitation for real while no duration is known, even side by side', async () => {
+    const fx = manualPace();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = async () => {
+      fx.runs.count += 1;
+      await gate;
+    };
+    const both = Promise.all([fx.pace.imitate(slow), fx.pace.imitate(slow)]);
+    await Promise.resolve();
+    expect(fx.runs.count).toBe(2);
+    release();
+    await both;
+    expect(fx.slept).toEqual([]);
+    expect(fx.picks).toEqual([]);
+  });
+
+  it('accepts a single kept sample', async () => {
+    const fx = manualPace({ samples: 1 });
+    await fx.pace.measure(fx.verification(10));
+    await fx.pace.measure(fx.verification(12));
+    await fx.pace.imitate(fx.verification(99));
+    expect(fx.picks).toEqual([1]);
+    expect(fx.slept).toEqual([12]);
+  });
+
   it('refuses a sample count or refresh age that cannot work', () => {
     expect(() => createVerificationPace({ samples: 0 })).toThrow(
       new RangeError('samples must be a positive integer'),
@@ -112,5 +163,30 @@ describe('verification pace', () => {
     expect(() => createVerificationPace({ refreshAfterMs: 0 })).toThrow(
       new RangeError('refreshAfterMs must be positive'),
     );
+  });
+});
+
+describe('the default wait of an imitation', () => {
+  it('lasts the fraction of a millisecond too, on the pace clock', async () => {
+    let time = 1_000;
+    const pace = createVerificationPace({ now: () => time });
+    await pace.measure(async () => {
+      time += 0.6;
+    });
+    let ended = false;
+    const imitation = pace
+      .imitate(async () => {
+        throw new Error('a kept duration is fresh: nothing runs for real');
+      })
+      .then(() => {
+        ended = true;
+      });
+    time += 0.599;
+    // A bare `setTimeout(0.6)` would have ended after 1 ms.
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    expect(ended).toBe(false);
+    time += 0.001;
+    await imitation;
+    expect(ended).toBe(true);
   });
 });
