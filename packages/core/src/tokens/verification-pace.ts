@@ -10,7 +10,10 @@ export interface VerificationPaceOptions {
    * and is measured, so the imitated time follows the machine. Default 60 000 ms.
    */
   refreshAfterMs?: number;
-  /** Monotonic milliseconds. Default `performance.now`. */
+  /**
+   * Monotonic milliseconds, to measure verifications and their age. Default
+   * `performance.now`. The default wait runs in real time whatever this clock says.
+   */
   now?: () => number;
   /**
    * Waits `ms` milliseconds without blocking the event loop. Default: a timer for the whole
@@ -50,7 +53,8 @@ export function createVerificationPace(options: VerificationPaceOptions = {}): V
     throw new RangeError('samples must be a positive integer');
   if (!(refreshAfterMs > 0)) throw new RangeError('refreshAfterMs must be positive');
   const now = options.now ?? (() => performance.now());
-  const sleep = options.sleep ?? ((ms: number) => preciseSleep(ms, now));
+  // Real time, whatever `now` is: a clock injected for measuring must not stall the waits.
+  const sleep = options.sleep ?? ((ms: number) => preciseSleep(ms));
   const pick = options.pick ?? ((count: number) => randomInt(count));
   const durations: number[] = [];
   let next = 0;
