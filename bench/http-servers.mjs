@@ -1,44 +1,18 @@
 // One server per process, started by http-throughput.mjs: `node http-servers.mjs <kind>`.
 // Prints `READY <port> <token>` when listening.
 import { createServer } from 'node:http';
-import {
-  batchedLogDestination,
-  createApi,
-  createMemoryStore,
-  createTokenHasher,
-  generateApiToken,
-} from '@covgate/core';
+import { batchedLogDestination, createApi, createTokenHasher } from '@covgate/core';
 import { createFetchHandler } from '@covgate/fetch';
 import { createNodeHandler } from '@covgate/node-bridge';
 import pino from 'pino';
+import { storeWithToken } from './support/seed.mjs';
 
 const kind = process.argv[2];
 const FIXED_BODY = JSON.stringify({ status: 'ok' });
 
 async function covgateApi() {
-  const store = createMemoryStore();
-  const org = {
-    id: 'org_01jbench0000000000000000000',
-    slug: 'bench',
-    name: 'bench',
-    plan: 'enterprise',
-    createdAt: new Date(),
-  };
-  await store.createOrganisation(org);
-  const { id, token } = generateApiToken();
   const hasher = createTokenHasher();
-  await store.insertToken({
-    id,
-    orgId: org.id,
-    name: 'bench',
-    scopes: ['execute'],
-    agentType: '',
-    hash: await hasher.hash(token),
-    status: 'active',
-    createdAt: new Date(),
-    lastUsedAt: null,
-    gracePeriodEndsAt: null,
-  });
+  const { store, org, token } = await storeWithToken('bench', hasher);
   for (let i = 0; i < 1000; i++) {
     await store.insertExecution({
       id: `exe_01jbench${String(i).padStart(17, '0')}`,

@@ -14,40 +14,19 @@ import { setTimeout as sleepFor } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import {
   createApi,
-  createMemoryStore,
   createTokenHasher,
   createVerificationPace,
   generateApiToken,
   noVerificationThrottle,
 } from '@covgate/core';
 import pino from 'pino';
+import { storeWithToken } from './support/seed.mjs';
 
 const { values } = parseArgs({ options: { samples: { type: 'string', default: '400' } } });
 const samples = Number(values.samples);
 
-const store = createMemoryStore();
-const org = {
-  id: 'org_01jtiming000000000000000000',
-  slug: 'timing',
-  name: 'timing',
-  plan: 'enterprise',
-  createdAt: new Date(),
-};
-await store.createOrganisation(org);
 const hasher = createTokenHasher();
-const known = generateApiToken();
-await store.insertToken({
-  id: known.id,
-  orgId: org.id,
-  name: 'timing',
-  scopes: ['execute'],
-  agentType: '',
-  hash: await hasher.hash(known.token),
-  status: 'active',
-  createdAt: new Date(),
-  lastUsedAt: null,
-  gracePeriodEndsAt: null,
-});
+const { store, tokenId: knownId } = await storeWithToken('timing', hasher);
 const apiWith = (verificationPace) =>
   createApi({
     store,
@@ -64,7 +43,7 @@ const apis = {
 };
 
 /** A token for the known id whose secret part is wrong (fresh random hex each time). */
-const wrongSecret = () => `cvg_${known.id}${generateApiToken().token.slice(-8)}`;
+const wrongSecret = () => `cvg_${knownId}${generateApiToken().token.slice(-8)}`;
 /** A well-formed token whose id is in no store. */
 const unknownId = () => generateApiToken().token;
 
