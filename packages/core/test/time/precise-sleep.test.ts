@@ -1,6 +1,19 @@
 import { setImmediate as nextTurn, setTimeout as sleepFor } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { preciseSleep } from '../../src/time/precise-sleep.js';
+
+/** The durations `preciseSleep` hands to the timer, in order. */
+const timerWaits = vi.hoisted((): number[] => []);
+vi.mock('node:timers/promises', async (importOriginal) => {
+  const timers = await importOriginal<typeof import('node:timers/promises')>();
+  return {
+    ...timers,
+    setTimeout: (ms: number) => {
+      timerWaits.push(ms);
+      return timers.setTimeout(ms);
+    },
+  };
+});
 
 /** A clock that only moves when told to, and a flag telling whether `sleep` has ended. */
 function watchedSleep(ms: number) {
@@ -67,17 +80,18 @@ describe('preciseSleep', () => {
     void sleep.then(() => {
       ended = true;
     });
+    timerWaits.length = 0;
     await turns(3);
     expect(ended).toBe(true);
+    expect(timerWaits).toEqual([]);
   });
 
-  it('waits on a timer, not on the CPU: 30 ms cost well under 15 ms of CPU time', async () => {
-    const before = process.cpuUsage();
+  it('waits the whole milliseconds on one timer, not by turning the event loop', async () => {
+    timerWaits.length = 0;
     const started = performance.now();
-    await preciseSleep(30);
-    const cpu = process.cpuUsage(before);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(30);
-    expect((cpu.user + cpu.system) / 1_000).toBeLessThan(15);
+    await preciseSleep(30.4);
+    expect(timerWaits).toEqual([30]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(30.4);
   });
 
   it('reads performance.now by default, so a wait under a millisecond is not skipped', async () => {
