@@ -74,13 +74,13 @@ describe('preciseSleep', () => {
 
   it('waits under a millisecond without a timer, which would last a whole one', async () => {
     let calls = 0;
+    timerWaits.length = 0;
     // The clock reads the end from its second reading on.
     const sleep = preciseSleep(0.3, () => (calls++ === 0 ? 1_000 : 1_000.3));
     let ended = false;
     void sleep.then(() => {
       ended = true;
     });
-    timerWaits.length = 0;
     await turns(3);
     expect(ended).toBe(true);
     expect(timerWaits).toEqual([]);
