@@ -9,6 +9,10 @@ import { storeWithToken } from './support/seed.mjs';
 
 const kind = process.argv[2];
 const FIXED_BODY = JSON.stringify({ status: 'ok' });
+// Knobs of `http-throughput.mjs --bounds` only: what a covgate server would gain without a
+// rule of the spec (the access line, the rate limit). Never set in the measured rows.
+const silentLogger = process.env.COVGATE_BENCH_LOGGER === 'silent';
+const rateLimitOff = process.env.COVGATE_BENCH_RATE_LIMIT === 'off';
 
 async function covgateApi() {
   const hasher = createTokenHasher();
@@ -31,9 +35,12 @@ async function covgateApi() {
     sessionSecret: 'bench-session-secret-0123456789abcdef',
     tokenHasher: hasher,
     // The reference server's production destination, writing to /dev/null.
-    logger: pino({ base: null }, batchedLogDestination('/dev/null')),
+    logger: silentLogger
+      ? pino({ level: 'silent' })
+      : pino({ base: null }, batchedLogDestination('/dev/null')),
     auditSink: { write() {} },
     rateLimit: {
+      enabled: !rateLimitOff,
       limits: { enterprise: 1_000_000_000 },
       organisationLimits: { enterprise: 1_000_000_000 },
     },

@@ -6,6 +6,9 @@
 //    or  node bench/http-throughput.mjs --paired 7 [--duration 3]: each covgate server and its
 //        baseline started once and loaded alternately (A B, B A, ...) N times; the median of the
 //        N ratios, so that a neighbour's load drifting over minutes moves both sides of a pair.
+//    or  node bench/http-throughput.mjs --bounds 5 [--duration 3]: the list and the Hapi plugin
+//        as shipped and without the access line and/or the rate limit (rules of the spec, so
+//        only as bounds), each group started once and loaded in rotated order N times.
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -21,6 +24,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     only: { type: 'string' },
     paired: { type: 'string' },
+    bounds: { type: 'string' },
   },
 });
 const duration = Number(values.duration);
@@ -43,10 +47,14 @@ const cpus = os.cpus().length;
 const serverCpu = '0';
 const loadCpu = cpus > 1 ? '1' : '0';
 
-/** Starts `node http-servers.mjs <kind>` on the server CPU; resolves once it listens. */
-async function startServer(kind) {
+/**
+ * Starts `node http-servers.mjs <kind>` on the server CPU; resolves once it listens. `env`
+ * adds the `--bounds` knobs.
+ */
+async function startServer(kind, env = {}) {
   const child = spawn('taskset', ['-c', serverCpu, process.execPath, serverScript, kind], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
   });
   let buffer = '';
   for await (const chunk of child.stdout) {
@@ -150,6 +158,68 @@ const median = (xs) => {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
+
+const SILENT = { COVGATE_BENCH_LOGGER: 'silent' };
+const NO_LIMIT = { COVGATE_BENCH_RATE_LIMIT: 'off' };
+// [label, server kind, path, authenticated, knobs]; the first of a group is its baseline.
+const BOUND_GROUPS = [
+  [
+    ['bare node:http, fixed JSON', 'bare-node', '/health', false, {}],
+    ['covgate authenticated GET /v1/executions, as shipped', 'covgate-fetch', LIST, true, {}],
+    ['the same without the rate limit', 'covgate-fetch', LIST, true, NO_LIMIT],
+    ['the same without the access line', 'covgate-fetch', LIST, true, SILENT],
+    ['the same without either', 'covgate-fetch', LIST, true, { ...SILENT, ...NO_LIMIT }],
+  ],
+  [
+    ['bare Hapi 21 route', 'bare-hapi', '/health', false, {}],
+    ['covgate Hapi plugin GET /health, as shipped', 'covgate-hapi', '/health', false, {}],
+    ['the same without the access line', 'covgate-hapi', '/health', false, SILENT],
+  ],
+];
+
+if (values.bounds !== undefined) {
+  const passes = Number(values.bounds);
+  const started = Date.now();
+  console.log('| server | baseline | median ratio | ratios (min-max) | median req/s |');
+  console.log('|---|---|---:|---:|---:|');
+  for (const group of BOUND_GROUPS) {
+    const servers = [];
+    try {
+      for (const [, kind, , , env] of group) servers.push(await startServer(kind, env));
+      for (const [i, [, , path, withToken]] of group.entries()) {
+        loadOnce(servers[i], path, withToken, warmup);
+      }
+      const rates = group.map(() => []);
+      for (let pass = 0; pass < passes; pass++) {
+        // Rotate the order, so a drift over a pass favours no member of the group.
+        for (let step = 0; step < group.length; step++) {
+          const i = (step + pass) % group.length;
+          const [label, , path, withToken] = group[i];
+          const { rps } = loadOnce(servers[i], path, withToken, duration);
+          rates[i].push(rps);
+          process.stderr.write(`pass ${pass + 1}: ${label}: ${rps.toFixed(0)} req/s\n`);
+        }
+      }
+      const [baseLabel] = group[0];
+      group.forEach(([label], i) => {
+        const ratios = rates[i].map((rps, pass) => rps / rates[0][pass]);
+        const range = `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}`;
+        console.log(
+          i === 0
+            ? `| ${label} | | 1.00 | | ${median(rates[i]).toFixed(0)} |`
+            : `| ${label} | ${baseLabel} | ${median(ratios).toFixed(2)} | ${range} | ${median(rates[i]).toFixed(0)} |`,
+        );
+      });
+    } finally {
+      for (const server of servers) await stopServer(server);
+    }
+  }
+  console.log(
+    `\nmachine: ${cpus} x ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}; wrk -t1 -c${connections} on CPU ${loadCpu}, servers on CPU ${serverCpu}; ${passes} rotated passes of ${duration} s; ${Math.round((Date.now() - started) / 1000)} s in all`,
+  );
+  console.log(`uptime at the end: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}`);
+  process.exit(0);
+}
 
 if (values.paired !== undefined) {
   const pairs = Number(values.paired);
