@@ -3,15 +3,17 @@
 // in-process without start-up), and the CLI's start-up against `node -e 0`. One command:
 //   pnpm --filter @covgate/cli build && node bench/cli.mjs [--files 200000] [--runs 5] [--startups 20]
 // Prints a Markdown table with the machine's load (`uptime`).
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { currentUptime } from './support/machine.mjs';
+import { median } from './support/stats.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -65,11 +67,6 @@ function timeProcess(args, env) {
     });
   });
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 // A stand-in service answering POST /v1/executions, so `covgate report` runs whole.
 const server = createServer((req, res) => {
@@ -158,15 +155,7 @@ try {
     startNode.push((await timeProcess(['-e', '0'], env)).ms);
   }
 
-  const uptime = (() => {
-    try {
-      return execFileSync('uptime', { encoding: 'utf8' }).trim();
-    } catch {
-      return `load average: ${loadavg()
-        .map((x) => x.toFixed(2))
-        .join(', ')}`;
-    }
-  })();
+  const uptime = currentUptime();
   const f = (ms) => `${ms.toFixed(0)} ms`;
   const rows = [
     [

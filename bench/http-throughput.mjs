@@ -15,6 +15,8 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { currentUptime, machineSummary } from './support/machine.mjs';
+import { median } from './support/stats.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -152,12 +154,38 @@ const GOALS = {
   'covgate Express middleware': 0.9,
   'covgate Hapi plugin': 0.9,
 };
-const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-const median = (xs) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
+
+/**
+ * Starts each member of a group once (all on the server CPU: the idle ones cost nothing),
+ * warms each up, then loads them `passes` times, the order rotated every pass so that a
+ * drift of the machine favours no member; stops them all. Per member, its runs in pass order.
+ *
+ * @param members - `[label, kind, path, authenticated, env]`
+ */
+async function rotatedRuns(members, passes) {
+  const servers = [];
+  try {
+    for (const [, kind, , , env] of members) servers.push(await startServer(kind, env));
+    for (const [i, [, , path, withToken]] of members.entries()) {
+      loadOnce(servers[i], path, withToken, warmup);
+    }
+    const runs = members.map(() => []);
+    for (let pass = 0; pass < passes; pass++) {
+      for (let step = 0; step < members.length; step++) {
+        const i = (step + pass) % members.length;
+        const [label, , path, withToken] = members[i];
+        const run = loadOnce(servers[i], path, withToken, duration);
+        runs[i].push(run);
+        process.stderr.write(`pass ${pass + 1}: ${label}: ${run.rps.toFixed(0)} req/s\n`);
+      }
+    }
+    return runs;
+  } finally {
+    for (const server of servers) await stopServer(server);
+  }
+}
+
+const range = (xs) => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
 
 const SILENT = { COVGATE_BENCH_LOGGER: 'silent' };
 const NO_LIMIT = { COVGATE_BENCH_RATE_LIMIT: 'off' };
@@ -183,41 +211,21 @@ if (values.bounds !== undefined) {
   console.log('| server | baseline | median ratio | ratios (min-max) | median req/s |');
   console.log('|---|---|---:|---:|---:|');
   for (const group of BOUND_GROUPS) {
-    const servers = [];
-    try {
-      for (const [, kind, , , env] of group) servers.push(await startServer(kind, env));
-      for (const [i, [, , path, withToken]] of group.entries()) {
-        loadOnce(servers[i], path, withToken, warmup);
-      }
-      const rates = group.map(() => []);
-      for (let pass = 0; pass < passes; pass++) {
-        // Rotate the order, so a drift over a pass favours no member of the group.
-        for (let step = 0; step < group.length; step++) {
-          const i = (step + pass) % group.length;
-          const [label, , path, withToken] = group[i];
-          const { rps } = loadOnce(servers[i], path, withToken, duration);
-          rates[i].push(rps);
-          process.stderr.write(`pass ${pass + 1}: ${label}: ${rps.toFixed(0)} req/s\n`);
-        }
-      }
-      const [baseLabel] = group[0];
-      group.forEach(([label], i) => {
-        const ratios = rates[i].map((rps, pass) => rps / rates[0][pass]);
-        const range = `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}`;
-        console.log(
-          i === 0
-            ? `| ${label} | | 1.00 | | ${median(rates[i]).toFixed(0)} |`
-            : `| ${label} | ${baseLabel} | ${median(ratios).toFixed(2)} | ${range} | ${median(rates[i]).toFixed(0)} |`,
-        );
-      });
-    } finally {
-      for (const server of servers) await stopServer(server);
+    const rates = (await rotatedRuns(group, passes)).map((runs) => runs.map((run) => run.rps));
+    const [baseLabel] = group[0];
+    for (const [i, [label]] of group.entries()) {
+      const ratios = rates[i].map((rps, pass) => rps / rates[0][pass]);
+      console.log(
+        i === 0
+          ? `| ${label} | | 1.00 | | ${median(rates[i]).toFixed(0)} |`
+          : `| ${label} | ${baseLabel} | ${median(ratios).toFixed(2)} | ${range(ratios)} | ${median(rates[i]).toFixed(0)} |`,
+      );
     }
   }
   console.log(
-    `\nmachine: ${cpus} x ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}; wrk -t1 -c${connections} on CPU ${loadCpu}, servers on CPU ${serverCpu}; ${passes} rotated passes of ${duration} s; ${Math.round((Date.now() - started) / 1000)} s in all`,
+    `\nmachine: ${machineSummary()}; wrk -t1 -c${connections} on CPU ${loadCpu}, servers on CPU ${serverCpu}; ${passes} rotated passes of ${duration} s; ${Math.round((Date.now() - started) / 1000)} s in all`,
   );
-  console.log(`uptime at the end: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}`);
+  console.log(`uptime at the end: ${currentUptime()}`);
   process.exit(0);
 }
 
@@ -230,38 +238,26 @@ if (values.paired !== undefined) {
     const baseline = base && byLabel.get(base);
     if (!baseline) continue;
     const [, baseKind, basePath, baseWithToken] = baseline;
-    const subject = await startServer(kind);
-    const reference = await startServer(baseKind);
-    try {
-      loadOnce(subject, path, withToken, warmup);
-      loadOnce(reference, basePath, baseWithToken, warmup);
-      const ratios = [];
-      const cpuRatios = [];
-      for (let pair = 0; pair < pairs; pair++) {
-        // Alternate which side goes first, so a drift over the pair favours neither.
-        const referenceFirst = pair % 2 === 1;
-        const b0 = referenceFirst ? loadOnce(reference, basePath, baseWithToken, duration) : null;
-        const a = loadOnce(subject, path, withToken, duration);
-        const b = b0 ?? loadOnce(reference, basePath, baseWithToken, duration);
-        ratios.push(a.rps / b.rps);
-        cpuRatios.push(b.cpuPerRequest / a.cpuPerRequest);
-        process.stderr.write(
-          `pair ${pair + 1}: ${label}: ${a.rps.toFixed(0)} vs ${b.rps.toFixed(0)} req/s = ${(a.rps / b.rps).toFixed(2)}\n`,
-        );
-      }
-      rows.push({ label, base, ratios, cpuRatios });
-    } finally {
-      await stopServer(subject);
-      await stopServer(reference);
-    }
+    // A group of two, rotated: the order is swapped every pair.
+    const [references, subjects] = await rotatedRuns(
+      [
+        [base, baseKind, basePath, baseWithToken, {}],
+        [label, kind, path, withToken, {}],
+      ],
+      pairs,
+    );
+    rows.push({
+      label,
+      base,
+      ratios: subjects.map((a, pair) => a.rps / references[pair].rps),
+      cpuRatios: subjects.map((a, pair) => references[pair].cpuPerRequest / a.cpuPerRequest),
+    });
   }
-  console.log(
-    `machine: ${cpus} x ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
-  );
+  console.log(`machine: ${machineSummary()}`);
   console.log(
     `load: wrk -t1 -c${connections} on CPU ${loadCpu}, servers on CPU ${serverCpu}; ${pairs} alternated pairs of ${duration} s per row; ${Math.round((Date.now() - started) / 1000)} s in all`,
   );
-  console.log(`uptime at the end: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}\n`);
+  console.log(`uptime at the end: ${currentUptime()}\n`);
   console.log('| server | baseline | median ratio | ratios (min-max) | goal | median CPU ratio |');
   console.log('|---|---|---:|---:|---:|---:|');
   for (const { label, base, ratios, cpuRatios } of rows) {
@@ -269,7 +265,7 @@ if (values.paired !== undefined) {
     const ratio = median(ratios);
     const goalText = goal === undefined ? '' : `>= ${goal} ${ratio >= goal ? 'met' : 'missed'}`;
     console.log(
-      `| ${label} | ${base} | ${ratio.toFixed(2)} | ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} | ${goalText} | ${median(cpuRatios).toFixed(2)} |`,
+      `| ${label} | ${base} | ${ratio.toFixed(2)} | ${range(ratios)} | ${goalText} | ${median(cpuRatios).toFixed(2)} |`,
     );
   }
   process.exit(0);
@@ -304,13 +300,11 @@ const wrkVersion = /wrk [^\s]+/.exec(
     }
   })(),
 )?.[0];
-console.log(
-  `machine: ${cpus} x ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
-);
+console.log(`machine: ${machineSummary()}`);
 console.log(
   `load: ${wrkVersion ?? 'wrk'} -t1 -c${connections} on CPU ${loadCpu}, each server alone on CPU ${serverCpu}; ${warmup} s warm-up + ${duration} s measured, ${rounds} rounds (mean); ${Math.round((Date.now() - started) / 1000)} s in all`,
 );
-console.log(`uptime at the end: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}\n`);
+console.log(`uptime at the end: ${currentUptime()}\n`);
 console.log(
   '| server | req/s | ratio | goal | server CPU µs/request | CPU ratio (baseline CPU / this CPU) |',
 );

@@ -8,8 +8,6 @@
 // The same run also times an API whose pace waits with a bare `setTimeout` (which drops the
 // fraction of a millisecond), the way covgate waited before 2026-11-25, for comparison.
 // Usage: pnpm --filter @covgate/core build && node bench/token-timing.mjs [--samples 400]
-import { execFileSync } from 'node:child_process';
-import os from 'node:os';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import {
@@ -20,6 +18,7 @@ import {
   noVerificationThrottle,
 } from '@covgate/core';
 import pino from 'pino';
+import { currentUptime, machineSummary } from './support/machine.mjs';
 import { storeWithToken } from './support/seed.mjs';
 
 const { values } = parseArgs({ options: { samples: { type: 'string', default: '400' } } });
@@ -103,13 +102,11 @@ const critical = 1.628 * Math.sqrt((2 * samples) / (samples * samples));
 const row = (label, xs) =>
   `| ${label} | ${quantile(xs, 0.1).toFixed(2)} | ${quantile(xs, 0.5).toFixed(2)} | ${quantile(xs, 0.9).toFixed(2)} | ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(2)} |`;
 
-console.log(
-  `machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'unknown CPU'}, node ${process.version}`,
-);
+console.log(`machine: ${machineSummary()}`);
 console.log(
   `samples: ${samples} of each, one request at a time in random order, ${Math.round((Date.now() - started) / 1000)} s`,
 );
-console.log(`uptime at the end: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}\n`);
+console.log(`uptime at the end: ${currentUptime()}\n`);
 console.log('| pace | presented token | p10 (ms) | median (ms) | p90 (ms) | mean (ms) |');
 console.log('|---|---|---:|---:|---:|---:|');
 const verdicts = [];

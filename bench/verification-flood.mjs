@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { currentUptime } from './support/machine.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const samplesArg = process.argv.indexOf('--samples');
@@ -227,7 +228,7 @@ try {
     node: process.version,
     cpus: cpuCount,
     placement: PIN ? 'server on CPU 0; attacker and measuring client on CPU 1' : 'not pinned',
-    uptime: execFileSync('uptime', { encoding: 'utf8' }).trim(),
+    uptime: currentUptime(),
     loadavg: loadavg().map((value) => Math.round(value * 100) / 100),
     legitimateUncachedValidate: {
       aloneMs: { median: round(aloneMedian), max: round(Math.max(...aloneMs)), samples: SAMPLES },
