@@ -35,28 +35,34 @@ async function turns(count: number): Promise<void> {
   for (let i = 0; i < count; i++) await nextTurn();
 }
 
+/** Waits well past any timer the sleep could have started, then finds it still waiting. */
+async function expectStillWaitingAfterItsTimer(sleep: ReturnType<typeof watchedSleep>) {
+  await sleepFor(15);
+  await turns(5);
+  expect(sleep.ended()).toBe(false);
+}
+
+/** Moves the clock to `end` and finds the sleep over. */
+async function expectEndsWhenClockReaches(sleep: ReturnType<typeof watchedSleep>, end: number) {
+  sleep.setNow(end);
+  await sleep.done;
+  expect(sleep.ended()).toBe(true);
+}
+
 describe('preciseSleep', () => {
   it('keeps waiting through the fraction of a millisecond a timer would drop', async () => {
     const sleep = watchedSleep(0.6);
     sleep.setNow(1_000.599);
     // `setTimeout(0.6)` would have ended long before: Node waits at least 1 ms and no more.
-    await sleepFor(15);
-    await turns(5);
-    expect(sleep.ended()).toBe(false);
-    sleep.setNow(1_000.6);
-    await sleep.done;
-    expect(sleep.ended()).toBe(true);
+    await expectStillWaitingAfterItsTimer(sleep);
+    await expectEndsWhenClockReaches(sleep, 1_000.6);
   });
 
   it('waits past its whole milliseconds until the clock reaches the end', async () => {
     const sleep = watchedSleep(2.25);
     // Well after the 2 ms timer has fired, the clock still says 1 000: not over yet.
-    await sleepFor(15);
-    await turns(5);
-    expect(sleep.ended()).toBe(false);
-    sleep.setNow(1_002.25);
-    await sleep.done;
-    expect(sleep.ended()).toBe(true);
+    await expectStillWaitingAfterItsTimer(sleep);
+    await expectEndsWhenClockReaches(sleep, 1_002.25);
   });
 
   it('lets other work run while it waits', async () => {

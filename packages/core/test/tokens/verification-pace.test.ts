@@ -191,10 +191,14 @@ describe('the default wait of an imitation', () => {
     const imitation = pace.imitate(async () => {
       throw new Error('a kept duration is fresh: nothing runs for real');
     });
+    let timer: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([
       imitation.then(() => 'ended'),
-      new Promise((resolve) => setTimeout(resolve, 2_000, 'still waiting after 2 s')),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, 2_000, 'still waiting after 2 s');
+      }),
     ]);
+    clearTimeout(timer);
     expect(outcome).toBe('ended');
   });
 });
