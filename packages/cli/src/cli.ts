@@ -154,7 +154,12 @@ Documentation: https://github.com/covgate/covgate/blob/main/docs/cli.md`,
       'Reads the coverage report(s), posts the run and exits with the verdict; the tests already ran.',
     )
     .addHelpText('after', GATE_EXAMPLES)
-    .action(async (o: Parsed) => done(await (await commands.gate()).gate(toGate(o), io, VERSION)));
+    // Stray words are refused by the action, with a hint for the usual cause (an unquoted glob).
+    .allowExcessArguments()
+    .action(async (o: Parsed, cmd: Command) => {
+      if (cmd.args.length > 0) throw (await import('./glob-hint.js')).strayArgumentsError(cmd.args);
+      done(await (await commands.gate()).gate(toGate(o), io, VERSION));
+    });
 
   child(program.command('validate'))
     .summary('check COVGATE_TOKEN and print its organisation and scopes')

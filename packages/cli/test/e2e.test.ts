@@ -119,7 +119,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
         'pass web@main: coverage 57.69%, baseline 57.69% on main, delta 0.00\n',
       );
       expect(result.stderr).toBe(
-        'covgate: coverage/lcov.info (lcov): 15 of 26 lines in 1 files, 57.69%\n',
+        'covgate: coverage/lcov.info (lcov): 15 of 26 lines in 1 file, 57.69%\n',
       );
 
       const seen = (await readFile(dump, 'utf8')).split('\n');

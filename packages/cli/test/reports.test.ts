@@ -6,7 +6,7 @@ import { detectFormat } from '../src/reports/detect.js';
 import { mergeReports, percentOf } from '../src/reports/merge.js';
 import { parseReport, readReport } from '../src/reports/read-report.js';
 import { ReportError } from '../src/reports/types.js';
-import { runC8, writeSampleProject } from './support.js';
+import { runC8, runC8Text, writeLongModuleProject, writeSampleProject } from './support.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
@@ -37,9 +37,8 @@ describe('reports made by c8 (istanbul reporters) in this test', () => {
     // c8's own summary of the same run; the sample leaves lines uncovered, so this is no 100%.
     expect(total.lines.covered).toBeLessThan(total.lines.total);
     expect([summary.covered, summary.coverable]).toEqual([total.lines.covered, total.lines.total]);
-    expect(summary.percent).toBe(percentOf(total.lines.covered, total.lines.total));
-    // istanbul truncates to two decimals, covgate rounds half away from zero like the API.
-    expect(Math.abs(summary.percent - total.lines.pct)).toBeLessThan(0.01 + 1e-9);
+    // Both truncate to hundredths: the very figure istanbul printed.
+    expect(summary.percent).toBe(total.lines.pct);
   });
 
   it('merges reports of one run that name the file alike into the same lines', async () => {
@@ -228,7 +227,7 @@ describe('line counting and merging', () => {
     expect(mergeReports([parseReport(xml)])).toEqual({
       covered: 2,
       coverable: 3,
-      percent: 66.67,
+      percent: 66.66,
       files: 1,
     });
   });
@@ -241,16 +240,34 @@ describe('line counting and merging', () => {
     expect(mergeReports([parseReport(xml)])).toEqual({
       covered: 2,
       coverable: 3,
-      percent: 66.67,
+      percent: 66.66,
       files: 1,
     });
   });
 
-  it('rounds half away from zero to two decimals, like the API', () => {
-    expect(percentOf(1, 800)).toBe(0.13);
-    expect(percentOf(2, 3)).toBe(66.67);
+  it('truncates to hundredths, never rounding up', () => {
+    expect(percentOf(1, 800)).toBe(0.12);
+    expect(percentOf(2, 3)).toBe(66.66);
     expect(percentOf(1, 3)).toBe(33.33);
+    expect(percentOf(3123, 3125)).toBe(99.93);
+    expect(percentOf(9999, 10000)).toBe(99.99);
     expect(percentOf(7, 7)).toBe(100);
     expect(percentOf(0, 0)).toBe(0);
+    // Exact where a float quotient would land on the next hundredth: 99.99999999999 % is 99.99.
+    expect(percentOf(999_999_999_999, 1_000_000_000_000)).toBe(99.99);
   });
+});
+
+describe('a figure with a third decimal of 6, measured by c8 in this test', () => {
+  let dir: string;
+  afterAll(() => dir && rm(dir, { recursive: true, force: true }));
+
+  it('is 99.93 as istanbul prints it (3123 of 3125 lines is 99.936), not 99.94', async () => {
+    dir = await writeLongModuleProject(3117);
+    const text = await runC8Text(dir, 'main.mjs');
+    // istanbul's own text summary of the run.
+    expect(text).toContain('Lines        : 99.93% ( 3123/3125 )');
+    const summary = mergeReports([await readReport(join(dir, 'coverage', 'lcov.info'))]);
+    expect(summary).toEqual({ covered: 3123, coverable: 3125, percent: 99.93, files: 2 });
+  }, 120_000);
 });

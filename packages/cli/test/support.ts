@@ -83,3 +83,35 @@ export async function runC8(dir: string): Promise<void> {
     { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME } },
   );
 }
+
+/**
+ * A project whose module has `statements` one-line statements in a function the test calls
+ * and one function it never calls: c8 counts `statements + 8` lines (7 of the module, 1 of `main.mjs` that calls it), 2 of them
+ * uncovered.
+ */
+export async function writeLongModuleProject(statements: number): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'covgate-cli-long-'));
+  const body = '  x += 1;\n'.repeat(statements);
+  await writeFile(
+    join(dir, 'mod.mjs'),
+    `export function run() {\n  let x = 0;\n${body}  return x;\n}\nexport function never() {\n  return 0;\n}\n`,
+  );
+  await writeFile(join(dir, 'main.mjs'), "import { run } from './mod.mjs'; run();\n");
+  return dir;
+}
+
+/** Runs c8 over `node <script>` in `dir` with the lcov and text-summary reporters; its stdout. */
+export async function runC8Text(dir: string, script: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(
+    C8,
+    [
+      '--reporter=lcov',
+      '--reporter=text-summary',
+      '--reports-dir=coverage',
+      process.execPath,
+      script,
+    ],
+    { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME } },
+  );
+  return stdout;
+}

@@ -3,8 +3,10 @@ import { resolve } from 'node:path';
 import { detectContext } from '../ci.js';
 import { readApiToken } from '../credentials.js';
 import { CliError, EXIT, usageError } from '../errors.js';
+import { refuseReportAsCommand } from '../glob-hint.js';
 import { type Io, paintFor } from '../io.js';
-import { type CoverageSummary, mergeReports } from '../reports/merge.js';
+import { summaryLine } from '../report-lines.js';
+import { mergeReports } from '../reports/merge.js';
 import { readReport } from '../reports/read-report.js';
 import { type ParsedReport, ReportError, type ReportFormat } from '../reports/types.js';
 import { runTestCommand, testCommandEnv } from '../runner.js';
@@ -60,6 +62,7 @@ export async function gate(
   const childEnv = command ? testCommandEnv(io.env, options.passEnv) : undefined;
 
   if (command && childEnv) {
+    await refuseReportAsCommand(command, io.cwd);
     const code = await runTestCommand(command, {
       env: childEnv,
       cwd: io.cwd,
@@ -88,7 +91,13 @@ export async function gate(
       `${paths.join(', ')}: no coverable lines in the report${paths.length > 1 ? 's' : ''}`,
     );
   }
-  if (!options.json) io.stderr.write(`covgate: ${describe(summary, reports)}\n`);
+  if (!options.json)
+    io.stderr.write(
+      `covgate: ${summaryLine(
+        summary,
+        reports.map((r) => ({ path: r.path, format: r.parsed.format })),
+      )}\n`,
+    );
 
   const client = clientFor(io, url, token, version);
   let record: Awaited<ReturnType<typeof client.createExecution>>;
@@ -171,17 +180,4 @@ async function findDefaultReport(cwd: string): Promise<string> {
     `no coverage report found (looked for ${DEFAULT_REPORT_PATHS.join(', ')}): pass --report PATH`,
     EXIT.usage,
   );
-}
-
-function describe(
-  summary: CoverageSummary,
-  reports: { path: string; parsed: ParsedReport }[],
-): string {
-  const formats = [...new Set(reports.map((r) => r.parsed.format))].join(', ');
-  const what =
-    reports.length === 1
-      ? `${reports[0]?.path} (${formats})`
-      : `${reports.length} reports (${formats})`;
-  const unit = formats === 'go' ? 'statements' : 'lines';
-  return `${what}: ${summary.covered} of ${summary.coverable} ${unit} in ${summary.files} files, ${summary.percent.toFixed(2)}%`;
 }
