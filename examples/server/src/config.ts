@@ -49,6 +49,11 @@ export interface ServerConfig {
   githubBaseUrl: string | undefined;
   githubApiBaseUrl: string | undefined;
   dashboardUrl: string | undefined;
+  /**
+   * `PUBLIC_URL`: the origin browsers and CI jobs reach this server at, without a trailing
+   * slash; undefined when unset (`http://localhost:<PORT>` is assumed).
+   */
+  publicUrl: string | undefined;
 }
 
 /** A configuration the server refuses to start with; the message names settings, never values. */
@@ -83,6 +88,27 @@ function flag(env: NodeJS.ProcessEnv, name: string, problems: string[]): boolean
   if (value === '1' || value === 'true') return true;
   problems.push(`${name} must be 1, true, 0 or false`);
   return false;
+}
+
+/** `PUBLIC_URL`: an http(s) origin, one trailing slash allowed; anything else is a problem. */
+function publicUrl(env: NodeJS.ProcessEnv, problems: string[]): string | undefined {
+  const raw = optional(env, 'PUBLIC_URL');
+  if (raw === undefined) return undefined;
+  const trimmed = raw.replace(/\/$/, '');
+  let origin: string | null = null;
+  try {
+    const url = new URL(trimmed);
+    if (url.protocol === 'http:' || url.protocol === 'https:') origin = url.origin;
+  } catch {
+    origin = null;
+  }
+  if (origin === null || origin !== trimmed) {
+    problems.push(
+      'PUBLIC_URL must be an http(s) origin such as https://covgate.example.com (no path)',
+    );
+    return undefined;
+  }
+  return origin;
 }
 
 function databaseHasTls(url: string): boolean {
@@ -192,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
     githubBaseUrl: optional(env, 'GITHUB_BASE_URL'),
     githubApiBaseUrl: optional(env, 'GITHUB_API_BASE_URL'),
     dashboardUrl: optional(env, 'DASHBOARD_URL'),
+    publicUrl: publicUrl(env, problems),
   };
 
   problems.push(...rotationProblems(config));

@@ -39,7 +39,7 @@ export interface ReferenceServer {
  */
 function oauthOptionsFor(config: ServerConfig, store: Store): CreateApiOptions['oauth'] {
   if (!config.githubClientId || !config.githubClientSecret) return undefined;
-  const local = localUrl(config);
+  const local = publicUrlOf(config);
   const base = config.githubBaseUrl?.replace(/\/+$/, '');
   return {
     codeHosts: {
@@ -64,32 +64,57 @@ function oauthOptionsFor(config: ServerConfig, store: Store): CreateApiOptions['
 /** Path the reference server serves the dashboard under. */
 export const DASHBOARD_PATH = '/dashboard';
 
-function localUrl(config: ServerConfig): string {
-  return `http://localhost:${config.port}`;
+/**
+ * `PUBLIC_URL`, by default `http://localhost:<PORT>`: where browsers and CI jobs reach this
+ * server. The default redirect URL of the OAuth login, the default dashboard URL and the URL
+ * the dashboard's onboarding snippets give CI jobs all start with it.
+ */
+export function publicUrlOf(config: ServerConfig): string {
+  return config.publicUrl ?? `http://localhost:${config.port}`;
 }
 
-/** `DASHBOARD_URL`, by default the dashboard this server serves: `http://localhost:<port>/dashboard/`. */
+/** `DASHBOARD_URL`, by default the dashboard this server serves: `<PUBLIC_URL>/dashboard/`. */
 export function dashboardUrlOf(config: ServerConfig): string {
-  return config.dashboardUrl ?? `${localUrl(config)}${DASHBOARD_PATH}/`;
+  return config.dashboardUrl ?? `${publicUrlOf(config)}${DASHBOARD_PATH}/`;
+}
+
+/** Host names of the local machine that browsers treat as distinct origins. */
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
+
+/**
+ * The origins of one loopback origin under every loopback host name, same scheme and port
+ * (`http://localhost:8080` -> also `http://127.0.0.1:8080` and `http://[::1]:8080`); any
+ * other origin alone.
+ */
+export function loopbackAliases(origin: string): string[] {
+  const url = new URL(origin);
+  if (!(LOOPBACK_HOSTS as readonly string[]).includes(url.hostname)) return [origin];
+  const port = url.port ? `:${url.port}` : '';
+  return LOOPBACK_HOSTS.map((host) => `${url.protocol}//${host}${port}`);
 }
 
 /**
  * `ALLOWED_ORIGINS`, plus the origin of the default dashboard URL when `DASHBOARD_URL` is
- * unset: the dashboard this server serves at `http://localhost:<port>` must be able to make
- * cookie-authenticated writes (token management, sign-out) without further configuration.
+ * unset: the dashboard this server serves must be able to make cookie-authenticated writes
+ * (token management, sign-out) without further configuration. Outside production a loopback
+ * dashboard origin counts under each loopback name (`localhost`, `127.0.0.1`, `[::1]`, same
+ * port): the server prints `127.0.0.1`, the default URLs say `localhost`, and either must work.
  */
 export function allowedOriginsOf(config: ServerConfig): string[] {
   if (config.dashboardUrl !== undefined) return config.allowedOrigins;
   const origin = new URL(dashboardUrlOf(config)).origin;
-  return config.allowedOrigins.includes(origin)
-    ? config.allowedOrigins
-    : [...config.allowedOrigins, origin];
+  const own = config.production ? [origin] : loopbackAliases(origin);
+  return [...new Set([...config.allowedOrigins, ...own])];
 }
 
 /** The dashboard at `/dashboard/`, with a sign-in button per configured code host. */
 export function dashboardFor(config: ServerConfig): DashboardHandler {
   const codeHosts = config.githubClientId && config.githubClientSecret ? ['github'] : [];
-  return serveDashboard({ basePath: DASHBOARD_PATH, codeHosts });
+  return serveDashboard({
+    basePath: DASHBOARD_PATH,
+    codeHosts,
+    ...(config.publicUrl ? { publicApiUrl: config.publicUrl } : {}),
+  });
 }
 
 /** Builds the API options the configuration describes. */

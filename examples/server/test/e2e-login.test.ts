@@ -204,9 +204,15 @@ describe.skipIf(!built && process.env.CI !== '1')(
 
       const withoutOrigin = await create(null);
       expect(withoutOrigin.status).toBe(403);
-      expect(await withoutOrigin.json()).toEqual({ error: 'forbidden' });
+      expect(await withoutOrigin.json()).toEqual({
+        error:
+          'missing Origin header: a write with a session cookie needs an origin listed in ALLOWED_ORIGINS',
+      });
       const foreign = await create('http://dashboard.test.evil.test');
       expect(foreign.status).toBe(403);
+      expect(await foreign.json()).toEqual({
+        error: 'origin http://dashboard.test.evil.test is not allowed: add it to ALLOWED_ORIGINS',
+      });
       expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
 
       const created = await create(DASHBOARD_ORIGIN);

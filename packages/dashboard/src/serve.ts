@@ -25,6 +25,13 @@ export interface ServeDashboardOptions {
    * Default `['github']`; empty when the server has no OAuth login configured.
    */
   codeHosts?: readonly string[];
+  /**
+   * URL at which CI jobs reach the API, written as `COVGATE_URL` into the onboarding wizard's
+   * command and CI step (for example `https://covgate.example.com`). Default: the API URL as
+   * the browser reaches it. The wizard warns when it is a loopback address (`localhost`,
+   * `127.0.0.1`, `[::1]`), which a CI runner cannot reach.
+   */
+  publicApiUrl?: string;
   /** Folder of the built single-page app. Default: the one shipped in this package. */
   appDir?: string;
 }
@@ -54,6 +61,14 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.txt']);
+/** What the app reads from its `covgate-config` meta element (see `app/src/config.ts`). */
+interface DashboardConfig {
+  api: string;
+  codeHosts: readonly string[];
+  basePath: string;
+  publicApi?: string;
+}
+
 const CONFIG_PLACEHOLDER = '<meta name="covgate-config" content="{}">';
 const BASE_PLACEHOLDER = '<base href="/">';
 
@@ -116,7 +131,7 @@ async function listFiles(root: string, prefix: string): Promise<string[]> {
 async function loadApp(
   appDir: string,
   basePath: string,
-  config: { api: string; codeHosts: readonly string[]; basePath: string },
+  config: DashboardConfig,
 ): Promise<Map<string, StaticFile>> {
   const files = new Map<string, StaticFile>();
   for (const relative of await listFiles(appDir, '')) {
@@ -171,7 +186,12 @@ async function loadApp(
 export function serveDashboard(options: ServeDashboardOptions = {}): DashboardHandler {
   const basePath = normaliseBasePath(options.basePath);
   const apiBaseUrl = (options.apiBaseUrl ?? '').replace(/\/+$/, '');
-  const config = { api: apiBaseUrl, codeHosts: [...(options.codeHosts ?? ['github'])], basePath };
+  const config: DashboardConfig = {
+    api: apiBaseUrl,
+    codeHosts: [...(options.codeHosts ?? ['github'])],
+    basePath,
+    ...(options.publicApiUrl ? { publicApi: options.publicApiUrl.replace(/\/+$/, '') } : {}),
+  };
   const securityHeaders = {
     'content-security-policy': dashboardContentSecurityPolicy(apiOriginOf(apiBaseUrl)),
     'x-content-type-options': 'nosniff',

@@ -66,6 +66,19 @@ describe('serveDashboard', () => {
     );
   });
 
+  it('writes the public API URL for the onboarding snippets into the configuration, without a trailing slash', async () => {
+    const handler = serveDashboard({
+      basePath: '/dashboard',
+      appDir,
+      codeHosts: [],
+      publicApiUrl: 'https://cov.example.com/',
+    });
+    const html = await ((await get(handler, '/dashboard/')) as Response).text();
+    expect(html).toContain(
+      '<meta name="covgate-config" content="{&quot;api&quot;:&quot;&quot;,&quot;codeHosts&quot;:[],&quot;basePath&quot;:&quot;/dashboard&quot;,&quot;publicApi&quot;:&quot;https://cov.example.com&quot;}">',
+    );
+  });
+
   it('answers client routes with index.html', async () => {
     const handler = dashboard();
     const index = await ((await get(handler, '/dashboard/')) as Response).text();

@@ -684,6 +684,17 @@ export interface components {
             /** @constant */
             error: "forbidden";
         };
+        /**
+         * @description CSRF refusal of a cookie session's unsafe request: `origin <origin> is not allowed: add
+         *     it to ALLOWED_ORIGINS` (the origin the browser sent, cut to 200 characters and `...`),
+         *     `origin <value> is not allowed: only origins listed in ALLOWED_ORIGINS may write with a
+         *     session cookie` when the value cannot be listed as it is (`null`, a path, upper case), or
+         *     `missing Origin header: a write with a session cookie needs an origin listed in
+         *     ALLOWED_ORIGINS`. The server logs the same text as `[csrf] refused <method> <path>: ...`.
+         */
+        OriginRefusedError: {
+            error: string;
+        };
         NotFoundError: {
             /** @constant */
             error: "not found";
@@ -725,9 +736,9 @@ export interface components {
             };
         };
         /**
-         * @description The credential is valid but not enough: an API token without `execute`, an `org` that
-         *     is not the caller's organisation, or a cookie session on an unsafe method without an
-         *     allowed `Origin`.
+         * @description The credential is valid but not enough: an API token without `execute` or an `org`
+         *     that is not the caller's organisation (`forbidden`), or a cookie session on an unsafe
+         *     method without an allowed `Origin` (the refusal names the origin and `ALLOWED_ORIGINS`).
          */
         Forbidden: {
             headers: {
@@ -739,12 +750,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ForbiddenError"];
+                "application/json": components["schemas"]["ForbiddenError"] | components["schemas"]["OriginRefusedError"];
             };
         };
         /**
-         * @description An API token (token management and logout need a session), or a cookie session on an
-         *     unsafe method without an allowed `Origin`.
+         * @description An API token (token management and logout need a session: `forbidden`), or a cookie
+         *     session on an unsafe method without an allowed `Origin` (the refusal names the origin
+         *     and `ALLOWED_ORIGINS`).
          */
         SessionRequired: {
             headers: {
@@ -756,7 +768,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ForbiddenError"];
+                "application/json": components["schemas"]["ForbiddenError"] | components["schemas"]["OriginRefusedError"];
             };
         };
         /** @description No token with that id in the session's organisation (unknown, foreign and malformed ids look the same). */

@@ -40,28 +40,47 @@ describe('cookie sessions', () => {
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
 
-  it('refuses POST /v1/tokens with the cookie and no Origin, or any Origin not on the allowlist', async () => {
+  it('refuses POST /v1/tokens with the cookie and no Origin, or any Origin not on the allowlist, naming it and the setting', async () => {
     const { t, cookie } = await signedIn();
-    const refused: (string | undefined)[] = [
-      undefined,
-      'https://evil.example',
-      'null',
-      `${TEST_DASHBOARD_ORIGIN}/`,
-      `${TEST_DASHBOARD_ORIGIN}.evil.example`,
-      TEST_DASHBOARD_ORIGIN.toUpperCase(),
-      TEST_DASHBOARD_ORIGIN.replace('https:', 'http:'),
-      `${TEST_DASHBOARD_ORIGIN}:443`,
+    const add = (origin: string) => `origin ${origin} is not allowed: add it to ALLOWED_ORIGINS`;
+    const unlistable = (origin: string) =>
+      `origin ${origin} is not allowed: only origins listed in ALLOWED_ORIGINS may write with a session cookie`;
+    const refused: [string | undefined, string][] = [
+      [
+        undefined,
+        'missing Origin header: a write with a session cookie needs an origin listed in ALLOWED_ORIGINS',
+      ],
+      ['https://evil.example', add('https://evil.example')],
+      ['null', unlistable('null')],
+      [`${TEST_DASHBOARD_ORIGIN}/`, unlistable('https://dashboard.example.com/')],
+      [`${TEST_DASHBOARD_ORIGIN}.evil.example`, add('https://dashboard.example.com.evil.example')],
+      [TEST_DASHBOARD_ORIGIN.toUpperCase(), unlistable('HTTPS://DASHBOARD.EXAMPLE.COM')],
+      [TEST_DASHBOARD_ORIGIN.replace('https:', 'http:'), add('http://dashboard.example.com')],
+      [`${TEST_DASHBOARD_ORIGIN}:443`, unlistable('https://dashboard.example.com:443')],
     ];
-    for (const origin of refused) {
+    for (const [origin, error] of refused) {
       const response = await createToken(t, {
         cookie,
         ...(origin === undefined ? {} : { origin }),
       });
       expect(response.status).toBe(403);
-      expect(await response.json()).toEqual({ error: 'forbidden' });
+      expect(await response.json()).toEqual({ error });
     }
+    expect(t.logs.messages().filter((line) => line.startsWith('[csrf]'))).toEqual(
+      refused.map(([, error]) => `[csrf] refused POST /v1/tokens: ${error}`),
+    );
     const listed = await t.request('/v1/tokens', { headers: { cookie } });
     expect(await listed.json()).toEqual({ tokens: [] });
+  });
+
+  it('names a long refused Origin cut to 200 characters', async () => {
+    const { t, cookie } = await signedIn();
+    const long = `https://${'a'.repeat(300)}.example`;
+    const response = await createToken(t, { cookie, origin: long });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({
+      error: `origin ${long.slice(0, 200)}... is not allowed: add it to ALLOWED_ORIGINS`,
+    });
   });
 
   it('creates a token with the cookie and the allowed Origin (201)', async () => {

@@ -25,11 +25,19 @@ export function isSignedOut(error: unknown): boolean {
   return error instanceof CovgateApiError && error.status === 401;
 }
 
+/** The API's CSRF refusal names the refused origin and the setting that allows it. */
+function isOriginRefusal(message: string): boolean {
+  return message.startsWith('origin ') || message.startsWith('missing Origin header');
+}
+
 /** A sentence for a person, never a stack trace. */
 export function describeError(error: unknown): string {
   if (error instanceof CovgateApiError) {
     if (error.status === 429) return 'Too many requests: wait a moment and try again.';
     const request = error.requestId ? ` (request ${error.requestId})` : '';
+    if (error.status === 403 && isOriginRefusal(error.error)) {
+      return `The server refused this change from this address: ${error.error}${request}.`;
+    }
     return `The server answered ${error.status}: ${error.error}${request}.`;
   }
   if (error instanceof CovgateNetworkError) {

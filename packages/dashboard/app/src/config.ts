@@ -6,6 +6,8 @@ export interface DashboardConfig {
   codeHosts: string[];
   /** Path the dashboard is served under, without a trailing slash ('' at the root). */
   basePath: string;
+  /** URL CI jobs reach the API at (`COVGATE_URL` of the snippets); '' = the browser's API URL. */
+  publicApi: string;
 }
 
 /** Reads the configuration; the defaults fit the Vite development server. */
@@ -16,5 +18,6 @@ export function readConfig(doc: Document): DashboardConfig {
     api: parsed.api ?? '',
     codeHosts: parsed.codeHosts ?? ['github'],
     basePath: parsed.basePath ?? '',
+    publicApi: parsed.publicApi ?? '',
   };
 }

@@ -184,6 +184,36 @@ export function crossCuttingContract(options: HttpContractOptions): void {
       expect(none.headers.get('access-control-allow-origin')).toBeNull();
     });
 
+    it("refuses a cookie session's write from an origin not listed, naming the origin and ALLOWED_ORIGINS", async () => {
+      const org = await ctx.createOrganisation();
+      const session = await ctx.createSession(org);
+      const create = (headers: Record<string, string>) =>
+        ctx.request('/v1/tokens', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            cookie: `covgate_session=${session.token}`,
+            ...headers,
+          },
+          body: JSON.stringify({ name: 'from another origin' }),
+        });
+      const foreign = await create({ origin: 'http://127.0.0.1:8080' });
+      expect(foreign.status).toBe(403);
+      expect(await foreign.json()).toEqual({
+        error: 'origin http://127.0.0.1:8080 is not allowed: add it to ALLOWED_ORIGINS',
+      });
+      expect(ctx.logLines().map((line) => line.msg)).toContain(
+        '[csrf] refused POST /v1/tokens: origin http://127.0.0.1:8080 is not allowed: add it to ALLOWED_ORIGINS',
+      );
+      const missing = await create({});
+      expect(missing.status).toBe(403);
+      expect(await missing.json()).toEqual({
+        error:
+          'missing Origin header: a write with a session cookie needs an origin listed in ALLOWED_ORIGINS',
+      });
+      expect((await create({ origin: ctx.allowedOrigin })).status).toBe(201);
+    });
+
     it('never answers Access-Control-Allow-Origin: *', async () => {
       const response = await ctx.request('/v1/executions', { headers: { origin: '*' } });
       expect(response.headers.get('access-control-allow-origin')).not.toBe('*');
