@@ -1,7 +1,10 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
 import { CliError, EXIT } from './errors.js';
+import type { ReportSpec } from './gather-reports.js';
 import type { Io } from './io.js';
+import type { PathMap } from './paths/path-map.js';
+import { pathMapParser, reportListParsers } from './report-options.js';
 import { REPORT_FORMATS } from './reports/types.js';
 
 const VERSION: string = packageJson.version;
@@ -51,11 +54,23 @@ Exit codes: 0 pass or warn, 1 gate failed (run: or the test command's own code),
 2 usage or report error, 3 service unreachable or token refused.`;
 
 function gateOptions(command: Command): Command {
+  const reports = reportListParsers();
   return command
     .option(
       '--report <path>',
-      'coverage report to read; repeat to merge several (default: the first found of coverage/lcov.info, ...)',
-      collect,
+      'coverage report to read; repeat to merge several (default: search the working folder)',
+      reports.report,
+      [],
+    )
+    .option(
+      '--path-prefix <folder>',
+      'the folder the paths of the --report before it are relative to (default: guessed per format)',
+      reports.pathPrefix,
+    )
+    .option(
+      '--path-map <from=to>',
+      "rewrite a leading folder of the files' paths, e.g. /app/= (repeatable)",
+      pathMapParser,
       [],
     )
     .addOption(
@@ -83,11 +98,17 @@ function gateOptions(command: Command): Command {
     .option('--fail-on-warn', 'exit 1 on warn as well', false)
     .option('--org <slug>', "organisation slug, checked against the token's")
     .option('--url <url>', 'service URL (default: COVGATE_URL, else http://localhost:8080)')
-    .option('--json', 'print one JSON object on stdout and nothing else', false);
+    .option('--json', 'print one JSON object on stdout and nothing else', false)
+    .option('--dry-run', 'read the reports and print the request instead of sending it', false)
+    .option('--verbose', 'print each report and file read, with its format and counts', false);
 }
 
 interface Parsed {
-  report: string[];
+  report: ReportSpec[];
+  pathPrefix?: string;
+  pathMap: PathMap[];
+  dryRun: boolean;
+  verbose: boolean;
   format: 'auto' | (typeof REPORT_FORMATS)[number];
   repo?: string;
   branch?: string;
@@ -102,7 +123,7 @@ interface Parsed {
   passEnv?: string[];
 }
 
-function toGate(o: Parsed) {
+function toGate({ pathPrefix: _, ...o }: Parsed) {
   return { ...o, passEnv: o.passEnv ?? [] };
 }
 

@@ -1,3 +1,4 @@
+import type { Gathered } from './gather-reports.js';
 import type { CoverageSummary } from './reports/merge.js';
 import type { ReportFormat } from './reports/types.js';
 
@@ -21,4 +22,57 @@ export function summaryLine(
       : `${reports.length} reports (${formats})`;
   const unit = formats === 'go' ? 'statements' : 'lines';
   return `${what}: ${summary.covered} of ${summary.coverable} ${unit} in ${plural(summary.files, 'file')}, ${summary.percent.toFixed(2)}%`;
+}
+
+/** How many files two reports name differently that covgate names before "and N more". */
+const CLASHES_SHOWN = 10;
+
+function unitOf(format: ReportFormat): string {
+  return format === 'go' ? 'statements' : 'lines';
+}
+
+/**
+ * `--verbose`: each report (its format, the folder its relative paths were taken from, its
+ * counts), then each of its files as covgate names it, with the path the report wrote when
+ * that differs.
+ */
+export function verboseLines(read: Gathered): string[] {
+  const lines: string[] = [];
+  for (const report of read.reports) {
+    const unit = unitOf(report.format);
+    lines.push(
+      `${report.path}: ${report.format}, paths from ${report.root}, ${plural(report.files, 'file')}, ${report.covered} of ${report.coverable} ${unit}`,
+    );
+    report.parsed.files.forEach((file, i) => {
+      const raw = report.raw[i];
+      const from = raw !== undefined && raw !== file.path ? ` (${raw})` : '';
+      lines.push(`  ${file.path}${from}: ${file.covered} of ${file.coverable} ${unit}`);
+    });
+  }
+  return lines;
+}
+
+/**
+ * Warnings about paths: a file two reports name with different lines (probably two files
+ * whose paths were written alike), and files left outside the repository.
+ */
+export function warningLines(read: Gathered): string[] {
+  const lines = read.clashes.slice(0, CLASHES_SHOWN).map((clash) => {
+    const [a, b] = clash.reports.map((i) => read.reports[i]?.path);
+    const what = clash.by === 'line' ? 'last line' : 'coverable lines';
+    return `${clash.path}: ${a} and ${b} name it with different lines (${what} ${clash.last[0]} and ${clash.last[1]}); if these are two files, tell them apart with --path-prefix after each --report`;
+  });
+  if (read.clashes.length > CLASHES_SHOWN)
+    lines.push(
+      `and ${plural(read.clashes.length - CLASHES_SHOWN, 'more file')} named alike with different lines`,
+    );
+  for (const report of read.reports) {
+    if (report.outside.length === 0) continue;
+    const examples = report.outside.slice(0, 2).join(', ');
+    const more = report.outside.length > 2 ? ', ...' : '';
+    lines.push(
+      `${report.path}: ${plural(report.outside.length, 'file lies', 'files lie')} outside the repository (${examples}${more}); rewrite a leading folder with --path-map FROM=TO (e.g. --path-map /app/=)`,
+    );
+  }
+  return lines;
 }

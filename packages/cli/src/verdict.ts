@@ -1,5 +1,5 @@
+import type { ReportEntry } from './gather-reports.js';
 import type { CoverageSummary } from './reports/merge.js';
-import type { ReportFormat } from './reports/types.js';
 
 /** The gate's verdict of a run, as covgate prints it. */
 export interface Verdict {
@@ -17,7 +17,10 @@ export interface Verdict {
   covered_lines: number;
   coverable_lines: number;
   files: number;
-  reports: { path: string; format: ReportFormat }[];
+  /** Each report read, with the folder its relative paths were taken from and its counts. */
+  reports: ReportEntry[];
+  /** Each source file, repository-relative, sorted by path. */
+  source_files: { path: string; covered: number; coverable: number }[];
   execution_id: string;
   created_at: string;
   /** What covgate exits with. */
@@ -78,7 +81,8 @@ function cell(text: string): string {
 /** Builds the verdict from the summary of the reports and the record the server answered. */
 export function buildVerdict(input: {
   summary: CoverageSummary;
-  reports: { path: string; format: ReportFormat }[];
+  reports: ReportEntry[];
+  sourceFiles: Verdict['source_files'];
   baseBranch: string;
   record: {
     id: string;
@@ -106,6 +110,7 @@ export function buildVerdict(input: {
     coverable_lines: summary.coverable,
     files: summary.files,
     reports: input.reports,
+    source_files: input.sourceFiles,
     execution_id: record.id,
     created_at: record.created_at,
     exit_code: exitCodeOf(record.outcome, input.failOnWarn),

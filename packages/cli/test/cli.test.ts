@@ -85,3 +85,206 @@ describe('wording', () => {
     );
   });
 });
+
+describe('paths, --dry-run, --verbose and --json', () => {
+  const target = ['--repo', 'web', '--branch', 'main', '--commit', 'abcdef1'];
+  const both = [
+    '--report',
+    'packages/a/coverage/lcov.info',
+    '--report',
+    'packages/b/coverage/lcov.info',
+  ];
+
+  it('--dry-run prints the request it would send, needs no token and sends nothing', async () => {
+    const result = await covgate(
+      ['report', ...target, ...both, '--dry-run', '--base-branch', 'dev'],
+      {
+        COVGATE_TOKEN: '',
+        COVGATE_URL: 'https://covgate.example.com/base/',
+      },
+    );
+    expect(result).toEqual({
+      code: 0,
+      stdout: `POST https://covgate.example.com/base/v1/executions
+{
+  "repo": "web",
+  "branch": "main",
+  "coverage": 100,
+  "base_branch": "dev",
+  "commit": "abcdef1"
+}
+`,
+      stderr:
+        'covgate: 2 reports (lcov): 2 of 2 lines in 2 files, 100.00%\ncovgate: dry run: nothing was sent\n',
+    });
+  });
+
+  it('--dry-run --json prints the request, the figures, the reports and the files', async () => {
+    const result = await covgate(['report', ...target, ...both, '--dry-run', '--json'], {
+      COVGATE_TOKEN: '',
+    });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      dry_run: true,
+      request: {
+        method: 'POST',
+        url: 'http://localhost:8080/v1/executions',
+        body: { repo: 'web', branch: 'main', coverage: 100, commit: 'abcdef1' },
+      },
+      coverage: 100,
+      covered_lines: 2,
+      coverable_lines: 2,
+      files: 2,
+      reports: [
+        {
+          path: 'packages/a/coverage/lcov.info',
+          format: 'lcov',
+          root: 'packages/a',
+          files: 1,
+          covered: 1,
+          coverable: 1,
+        },
+        {
+          path: 'packages/b/coverage/lcov.info',
+          format: 'lcov',
+          root: 'packages/b',
+          files: 1,
+          covered: 1,
+          coverable: 1,
+        },
+      ],
+      source_files: [
+        { path: 'packages/a/index.js', covered: 1, coverable: 1 },
+        { path: 'packages/b/index.js', covered: 1, coverable: 1 },
+      ],
+    });
+    expect(result.stderr).toBe('covgate: dry run: nothing was sent\n');
+  });
+
+  it('--dry-run exits 2 on a report error', async () => {
+    const result = await covgate(['report', ...target, '--report', 'nothing.info', '--dry-run'], {
+      COVGATE_TOKEN: '',
+    });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'covgate: nothing.info: no such file\n',
+    });
+  });
+
+  it('--verbose prints each report and file with its format, root and counts', async () => {
+    const result = await covgate(['report', ...target, ...both, '--dry-run', '--verbose']);
+    expect(result.stderr).toBe(
+      [
+        'covgate: packages/a/coverage/lcov.info: lcov, paths from packages/a, 1 file, 1 of 1 lines',
+        'covgate:   packages/a/index.js (index.js): 1 of 1 lines',
+        'covgate: packages/b/coverage/lcov.info: lcov, paths from packages/b, 1 file, 1 of 1 lines',
+        'covgate:   packages/b/index.js (index.js): 1 of 1 lines',
+        'covgate: 2 reports (lcov): 2 of 2 lines in 2 files, 100.00%',
+        'covgate: dry run: nothing was sent',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('--path-prefix belongs to the --report before it; --path-map rewrites folders', async () => {
+    const result = await covgate([
+      'report',
+      ...target,
+      '--report',
+      'packages/a/coverage/lcov.info',
+      '--path-prefix',
+      'lib/a',
+      '--report',
+      'packages/b/coverage/lcov.info',
+      '--path-map',
+      'packages/b=lib/b',
+      '--dry-run',
+      '--json',
+    ]);
+    expect(JSON.parse(result.stdout).source_files.map((f: { path: string }) => f.path)).toEqual([
+      'lib/a/index.js',
+      'lib/b/index.js',
+    ]);
+  });
+
+  it.each([
+    [
+      ['--path-prefix', 'x', '--report', 'a.info'],
+      "covgate: error: option '--path-prefix <folder>' argument 'x' is invalid. put it after the --report it belongs to\n",
+    ],
+    [
+      ['--report', 'a.info', '--path-prefix', 'x', '--path-prefix', 'y'],
+      "covgate: error: option '--path-prefix <folder>' argument 'y' is invalid. --report a.info already has --path-prefix x\n",
+    ],
+    [
+      ['--path-map', '/app'],
+      "covgate: error: option '--path-map <from=to>' argument '/app' is invalid. not FROM=TO: write FROM=TO, e.g. /app/=\n",
+    ],
+  ])('refuses %j with exit 2', async (args, message) => {
+    const result = await covgate(['report', ...target, ...args, '--dry-run']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(message.trimEnd());
+  });
+
+  it('--json lists the reports and the source files beside the verdict', async () => {
+    const sent: unknown[] = [];
+    let stdout = '';
+    const io: Io = {
+      env: { COVGATE_TOKEN: `cvg_${'1'.repeat(40)}`, NO_COLOR: '1' },
+      cwd: dir,
+      stdout: { write: (s: string) => (stdout += s) },
+      stderr: { write: () => true },
+      stdin: Readable.from([]),
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        sent.push(await request.json());
+        return Response.json(
+          {
+            id: 'exe_1',
+            org: 'acme',
+            repo: 'web',
+            branch: 'main',
+            commit: 'abcdef1',
+            coverage: 100,
+            baseline: 100,
+            delta: '0.00',
+            outcome: 'pass',
+            created_at: '2026-11-25T10:00:00Z',
+          },
+          { status: 201 },
+        );
+      },
+    };
+    const code = await main(['report', ...target, ...both, '--json'], io);
+    expect(code).toBe(0);
+    expect(sent).toEqual([{ repo: 'web', branch: 'main', coverage: 100, commit: 'abcdef1' }]);
+    const verdict = JSON.parse(stdout);
+    expect(verdict).toMatchObject({
+      outcome: 'pass',
+      files: 2,
+      reports: [
+        {
+          path: 'packages/a/coverage/lcov.info',
+          format: 'lcov',
+          root: 'packages/a',
+          files: 1,
+          covered: 1,
+          coverable: 1,
+        },
+        {
+          path: 'packages/b/coverage/lcov.info',
+          format: 'lcov',
+          root: 'packages/b',
+          files: 1,
+          covered: 1,
+          coverable: 1,
+        },
+      ],
+      source_files: [
+        { path: 'packages/a/index.js', covered: 1, coverable: 1 },
+        { path: 'packages/b/index.js', covered: 1, coverable: 1 },
+      ],
+    });
+  });
+});

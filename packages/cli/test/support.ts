@@ -115,3 +115,49 @@ export async function runC8Text(dir: string, script: string): Promise<string> {
   );
   return stdout;
 }
+
+/** The reporters of one c8 run that covgate reads, as c8 names them. */
+export const C8_REPORTERS = ['lcov', 'json', 'cobertura', 'clover', 'json-summary'];
+
+/** Runs c8 with `reporters` over `node <script>` in `cwd`, reports in `cwd/coverage`. */
+export async function runC8Script(
+  cwd: string,
+  script: string,
+  reporters: readonly string[] = C8_REPORTERS,
+): Promise<void> {
+  await promisify(execFile)(
+    C8,
+    [
+      ...reporters.map((r) => `--reporter=${r}`),
+      '--reports-dir=coverage',
+      process.execPath,
+      script,
+    ],
+    { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME } },
+  );
+}
+
+/**
+ * A git repository with two packages whose modules are both `index.js` (6 and 11 lines), each
+ * with a test `index.test.js` that leaves part of it uncovered, and `all.test.js` at the root
+ * that runs both (c8 leaves `*.test.js` out of its figures).
+ */
+export async function writeMonorepo(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'covgate-cli-mono-'));
+  await promisify(execFile)('git', ['init', '-q', dir]);
+  const files: Record<string, string> = {
+    'packages/a/index.js':
+      'exports.add = function add(a, b) {\n  return a + b;\n};\nexports.sub = function sub(a, b) {\n  return a - b;\n};\n',
+    'packages/a/index.test.js': "require('./index.js').add(1, 2);\n",
+    'packages/b/index.js':
+      "exports.mul = function mul(a, b) {\n  if (a === 0) {\n    return 0;\n  }\n  return a * b;\n};\nexports.div = function div(a, b) {\n  if (b === 0) throw new Error('division by zero');\n  return a / b;\n};\n\n",
+    'packages/b/index.test.js': "require('./index.js').mul(2, 3);\n",
+    'all.test.js':
+      "require('./packages/a/index.test.js');\nrequire('./packages/b/index.test.js');\n",
+  };
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(dir, path, '..'), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  return dir;
+}

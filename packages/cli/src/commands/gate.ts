@@ -1,21 +1,24 @@
-import { appendFile, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { appendFile } from 'node:fs/promises';
 import { detectContext } from '../ci.js';
 import { readApiToken } from '../credentials.js';
-import { CliError, EXIT, usageError } from '../errors.js';
+import { dryRunOutput, executionsUrl } from '../dry-run.js';
+import { EXIT, usageError } from '../errors.js';
+import type { ReportSpec } from '../gather-reports.js';
 import { refuseReportAsCommand } from '../glob-hint.js';
 import { type Io, paintFor } from '../io.js';
-import { summaryLine } from '../report-lines.js';
-import { mergeReports } from '../reports/merge.js';
-import { readReport } from '../reports/read-report.js';
-import { type ParsedReport, ReportError, type ReportFormat } from '../reports/types.js';
+import type { PathMap } from '../paths/path-map.js';
+import type { ReportFormat } from '../reports/types.js';
 import { runTestCommand, testCommandEnv } from '../runner.js';
 import { clientFor, serviceError, serviceUrl } from '../service.js';
 import { buildVerdict, stepSummary, verdictLine } from '../verdict.js';
+import { readReports, reportEntry, sourceFile } from './gate-reports.js';
 
 /** The options of `covgate run` and `covgate report`. */
 export interface GateOptions {
-  report: string[];
+  report: ReportSpec[];
+  pathMap: PathMap[];
+  dryRun: boolean;
+  verbose: boolean;
   format: ReportFormat | 'auto';
   repo?: string;
   branch?: string;
@@ -29,19 +32,6 @@ export interface GateOptions {
   failOnWarn: boolean;
   passEnv: string[];
 }
-
-/** Where reports are looked for, in this order, when no `--report` is given. */
-export const DEFAULT_REPORT_PATHS: readonly string[] = [
-  'coverage/lcov.info',
-  'coverage/coverage-final.json',
-  'coverage/cobertura-coverage.xml',
-  'coverage/clover.xml',
-  'coverage.xml',
-  'coverage.json',
-  'coverage.out',
-  'target/site/jacoco/jacoco.xml',
-  'build/reports/jacoco/test/jacocoTestReport.xml',
-];
 
 const COMMIT = /^[0-9a-fA-F]{7,64}$/;
 
@@ -57,7 +47,8 @@ export async function gate(
   command?: string[],
 ): Promise<number> {
   const url = serviceUrl(options.url, io.env);
-  const token = await readApiToken(io.env);
+  // A dry run sends nothing, so it needs no token.
+  const token = options.dryRun ? '' : await readApiToken(io.env);
   const target = resolveTarget(options, io);
   const childEnv = command ? testCommandEnv(io.env, options.passEnv) : undefined;
 
@@ -74,53 +65,38 @@ export async function gate(
     }
   }
 
-  const paths = options.report.length > 0 ? options.report : [await findDefaultReport(io.cwd)];
-  const reports: { path: string; parsed: ParsedReport }[] = [];
-  for (const path of paths) {
-    try {
-      reports.push({ path, parsed: await readReport(resolve(io.cwd, path), options.format) });
-    } catch (error) {
-      // Name the file as the user wrote it, not its absolute form.
-      if (error instanceof ReportError) throw usageError(`${path}: ${error.problem}`);
-      throw error;
-    }
-  }
-  const summary = mergeReports(reports.map((r) => r.parsed));
-  if (summary.coverable === 0) {
-    throw usageError(
-      `${paths.join(', ')}: no coverable lines in the report${paths.length > 1 ? 's' : ''}`,
+  const read = await readReports(options, io);
+  const { summary } = read;
+  const body = {
+    repo: target.repo,
+    branch: target.branch,
+    coverage: summary.percent,
+    ...(target.baseBranch ? { base_branch: target.baseBranch } : {}),
+    ...(target.commit ? { commit: target.commit } : {}),
+    ...(options.org ? { org: options.org } : {}),
+    ...(options.warnThreshold !== undefined ? { warn_threshold: options.warnThreshold } : {}),
+    ...(options.failThreshold !== undefined ? { fail_threshold: options.failThreshold } : {}),
+  };
+  if (options.dryRun) {
+    io.stdout.write(
+      dryRunOutput({ method: 'POST', url: executionsUrl(url), body }, read, options.json),
     );
+    io.stderr.write('covgate: dry run: nothing was sent\n');
+    return EXIT.ok;
   }
-  if (!options.json)
-    io.stderr.write(
-      `covgate: ${summaryLine(
-        summary,
-        reports.map((r) => ({ path: r.path, format: r.parsed.format })),
-      )}\n`,
-    );
 
   const client = clientFor(io, url, token, version);
   let record: Awaited<ReturnType<typeof client.createExecution>>;
   try {
-    record = await client.createExecution({
-      body: {
-        repo: target.repo,
-        branch: target.branch,
-        coverage: summary.percent,
-        ...(target.baseBranch ? { base_branch: target.baseBranch } : {}),
-        ...(target.commit ? { commit: target.commit } : {}),
-        ...(options.org ? { org: options.org } : {}),
-        ...(options.warnThreshold !== undefined ? { warn_threshold: options.warnThreshold } : {}),
-        ...(options.failThreshold !== undefined ? { fail_threshold: options.failThreshold } : {}),
-      },
-    });
+    record = await client.createExecution({ body });
   } catch (error) {
     throw serviceError(error, url);
   }
 
   const verdict = buildVerdict({
     summary,
-    reports: reports.map((r) => ({ path: r.path, format: r.parsed.format })),
+    reports: read.reports.map(reportEntry),
+    sourceFiles: read.files.map(sourceFile),
     baseBranch: target.baseBranch ?? 'main',
     record,
     failOnWarn: options.failOnWarn,
@@ -166,18 +142,4 @@ function resolveTarget(
     (detected.commit && COMMIT.test(detected.commit) ? detected.commit : undefined);
   const baseBranch = options.baseBranch ?? detected.baseBranch;
   return { repo, branch, ...(commit ? { commit } : {}), ...(baseBranch ? { baseBranch } : {}) };
-}
-
-async function findDefaultReport(cwd: string): Promise<string> {
-  for (const path of DEFAULT_REPORT_PATHS) {
-    try {
-      if ((await stat(resolve(cwd, path))).isFile()) return path;
-    } catch {
-      // Not there; try the next one.
-    }
-  }
-  throw new CliError(
-    `no coverage report found (looked for ${DEFAULT_REPORT_PATHS.join(', ')}): pass --report PATH`,
-    EXIT.usage,
-  );
 }

@@ -1,0 +1,147 @@
+import { realpath } from 'node:fs/promises';
+import { posix, resolve } from 'node:path';
+import { usageError } from './errors.js';
+import { findGoModules, type GoModule, goFilePath } from './paths/go-modules.js';
+import {
+  cleanPath,
+  isAbsolutePath,
+  projectRootOf,
+  relativeTo,
+  repoPath,
+} from './paths/normalise.js';
+import { applyPathMaps, type PathMap } from './paths/path-map.js';
+import { findRepoRoot } from './paths/repo-root.js';
+import { type CoverageSummary, mergeFiles, type PathClash, summarise } from './reports/merge.js';
+import { readReport } from './reports/read-report.js';
+import {
+  type FileCoverage,
+  type ParsedReport,
+  ReportError,
+  type ReportFormat,
+} from './reports/types.js';
+
+/** One `--report PATH`, with the `--path-prefix` given after it. */
+export interface ReportSpec {
+  /** As the user wrote it (relative to the working folder, or absolute). */
+  path: string;
+  /** The folder the report's relative paths are relative to, overriding covgate's guess. */
+  prefix?: string;
+}
+
+/** A report as read: its counts and where its relative paths were taken from. */
+export interface ReportEntry {
+  path: string;
+  format: ReportFormat;
+  /** The folder its relative paths were resolved against, repository-relative (`.` the root). */
+  root: string;
+  files: number;
+  covered: number;
+  coverable: number;
+}
+
+/** A report's files with covgate's paths, and the paths the report wrote. */
+export interface NormalisedReport extends ReportEntry {
+  parsed: ParsedReport;
+  /** `raw[i]` is the path the report wrote for `parsed.files[i]`. */
+  raw: string[];
+  /** Files left outside the repository (absolute paths no `--path-map` rewrote). */
+  outside: string[];
+}
+
+/** Everything read: the reports, the merged files (sorted by path) and their totals. */
+export interface Gathered {
+  repoRoot: string;
+  reports: NormalisedReport[];
+  files: FileCoverage[];
+  summary: CoverageSummary;
+  clashes: PathClash[];
+}
+
+/**
+ * Reads every report, makes each file's path repository-relative (see docs/cli.md, "Paths"),
+ * applies the `--path-map`s and merges the files by path.
+ *
+ * @throws CliError (exit 2) naming the report that cannot be read or parsed
+ */
+export async function gatherReports(options: {
+  reports: readonly ReportSpec[];
+  format: ReportFormat | 'auto';
+  pathMaps: readonly PathMap[];
+  cwd: string;
+}): Promise<Gathered> {
+  const repoRoot = await findRepoRoot(options.cwd);
+  const reports: NormalisedReport[] = [];
+  for (const spec of options.reports) {
+    let parsed: ParsedReport;
+    try {
+      parsed = await readReport(resolve(options.cwd, spec.path), options.format);
+    } catch (error) {
+      // Name the file as the user wrote it, not its absolute form.
+      if (error instanceof ReportError) throw usageError(`${spec.path}: ${error.problem}`);
+      throw error;
+    }
+    reports.push(await normalise(spec, parsed, repoRoot, options));
+  }
+  const { files, clashes } = mergeFiles(reports.map((r) => r.parsed));
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { repoRoot, reports, files, summary: summarise(files), clashes };
+}
+
+async function normalise(
+  spec: ReportSpec,
+  parsed: ParsedReport,
+  repoRoot: string,
+  options: { pathMaps: readonly PathMap[]; cwd: string },
+): Promise<NormalisedReport> {
+  const file = cleanPath(await real(resolve(options.cwd, spec.path)));
+  const prefix =
+    spec.prefix === undefined
+      ? undefined
+      : cleanPath(await real(resolve(options.cwd, spec.prefix)));
+  const base = prefix ?? projectRootOf(file, repoRoot);
+  let modules: GoModule[] = [];
+  if (parsed.format === 'go')
+    modules = await findGoModules(prefix ?? posix.dirname(file), repoRoot);
+  const toRepo = (path: string) => {
+    if (parsed.format === 'go' && !isAbsolutePath(path)) {
+      const inModule = goFilePath(cleanPath(path), modules);
+      // An import path of no module found is no path in this checkout: kept as written.
+      return inModule === undefined ? cleanPath(path) : repoPath(inModule, base, repoRoot);
+    }
+    return repoPath(path, base, repoRoot);
+  };
+  const raw: string[] = [];
+  const outside: string[] = [];
+  const files = parsed.files.map((f) => {
+    raw.push(f.path);
+    const path = applyPathMaps(toRepo(f.path), options.pathMaps);
+    if (isAbsolutePath(path)) outside.push(path);
+    return path === f.path ? f : { ...f, path };
+  });
+  const totals = summarise(files);
+  // A Go report's root is the folder of the go.mod it sits under (go.work may add others).
+  const module = modules
+    .filter((m) => relativeTo(m.folder, prefix ?? posix.dirname(file)) !== undefined)
+    .sort((a, b) => b.folder.length - a.folder.length)[0];
+  const rootFolder = module?.folder ?? base;
+  const root = relativeTo(repoRoot, rootFolder);
+  return {
+    path: spec.path,
+    format: parsed.format,
+    root: root === '' ? '.' : (root ?? rootFolder),
+    files: totals.files,
+    covered: totals.covered,
+    coverable: totals.coverable,
+    parsed: { ...parsed, files },
+    raw,
+    outside,
+  };
+}
+
+async function real(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return path;
+  }
+}
