@@ -36,6 +36,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'Gate evaluation', link: '/gate-evaluation' },
       { text: 'Tokens and sessions', link: '/tokens-and-sessions' },
+      { text: 'Signing in and teams', link: '/teams' },
       { text: 'Security model', link: '/security-model' },
       { text: 'Scaling out', link: '/scaling' },
       { text: 'OAuth login', link: '/oauth' },

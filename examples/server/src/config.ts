@@ -54,6 +54,8 @@ export interface ServerConfig {
    * slash; undefined when unset (`http://localhost:<PORT>` is assumed).
    */
   publicUrl: string | undefined;
+  /** Development (`NODE_ENV` unset, empty, `development` or `test`): the start-up sign-in link. */
+  development: boolean;
 }
 
 /** A configuration the server refuses to start with; the message names settings, never values. */
@@ -219,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
     githubApiBaseUrl: optional(env, 'GITHUB_API_BASE_URL'),
     dashboardUrl: optional(env, 'DASHBOARD_URL'),
     publicUrl: publicUrl(env, problems),
+    development,
   };
 
   problems.push(...rotationProblems(config));

@@ -1,10 +1,39 @@
 #!/usr/bin/env node
-import { ConfigError, loadConfig } from './config.js';
+import { createAuditLogger, SIGN_IN_LINK_LIFETIME_SECONDS, type Store } from '@covgate/core';
+import type { Logger } from 'pino';
+import { ConfigError, loadConfig, type ServerConfig } from './config.js';
+import { developmentSessionSecret } from './development-secrets.js';
 import { openStore } from './open-store.js';
+import { dashboardUrlOf, publicUrlOf } from './public-urls.js';
 import { startReferenceServer } from './reference-server.js';
-import { createServerLogger, readableLogs } from './server-logger.js';
+import { createServerLogger, loggerAuditSink, readableLogs } from './server-logger.js';
+import { DEVELOPMENT_ORGANISATION, developmentLoginLink } from './sign-in-links.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * The start-up banner after the listening line: the dashboard's URL and, in development, a
+ * one-time sign-in link into the development organisation, so one click opens the dashboard.
+ * A failure to make the link is a warning: the server runs without it.
+ */
+async function printBanner(config: ServerConfig, store: Store, logger: Logger): Promise<void> {
+  logger.info(`dashboard: ${dashboardUrlOf(config)}`);
+  if (!config.development) return;
+  try {
+    const link = await developmentLoginLink(store, {
+      sessionSecret: config.sessionSecret ?? (await developmentSessionSecret(config.dataDir)),
+      publicUrl: publicUrlOf(config),
+      audit: createAuditLogger(loggerAuditSink(logger)),
+    });
+    const minutes = SIGN_IN_LINK_LIFETIME_SECONDS / 60;
+    logger.info(
+      `sign in to the development organisation "${DEVELOPMENT_ORGANISATION}" (one use, ${minutes} minutes): ${link.url}`,
+    );
+    logger.info(`more links: covgate-admin login-link ${DEVELOPMENT_ORGANISATION}`);
+  } catch (error) {
+    logger.warn(`development sign-in link unavailable: ${(error as Error).message}`);
+  }
+}
 
 async function main(): Promise<void> {
   // One stream on stdout: readable in development, JSON everywhere else.
@@ -25,6 +54,7 @@ async function main(): Promise<void> {
     { url: running.url, store: config.databaseUrl ? 'mysql' : 'embedded' },
     `covgate listening on ${running.url}`,
   );
+  await printBanner(config, store, logger);
 
   let stopping = false;
   const stop = (signal: string) => {

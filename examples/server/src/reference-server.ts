@@ -18,6 +18,7 @@ import { answerClientErrors } from './client-errors.js';
 import type { ServerConfig } from './config.js';
 import { developmentSessionSecret } from './development-secrets.js';
 import { drainOnClose } from './draining-server.js';
+import { DASHBOARD_PATH, dashboardUrlOf, publicUrlOf } from './public-urls.js';
 import { redisCachePurges } from './redis-cache-purges.js';
 import { redisRateLimit } from './redis-rate-limit.js';
 import { loggerAuditSink } from './server-logger.js';
@@ -61,22 +62,7 @@ function oauthOptionsFor(config: ServerConfig, store: Store): CreateApiOptions['
   };
 }
 
-/** Path the reference server serves the dashboard under. */
-export const DASHBOARD_PATH = '/dashboard';
-
-/**
- * `PUBLIC_URL`, by default `http://localhost:<PORT>`: where browsers and CI jobs reach this
- * server. The default redirect URL of the OAuth login, the default dashboard URL and the URL
- * the dashboard's onboarding snippets give CI jobs all start with it.
- */
-export function publicUrlOf(config: ServerConfig): string {
-  return config.publicUrl ?? `http://localhost:${config.port}`;
-}
-
-/** `DASHBOARD_URL`, by default the dashboard this server serves: `<PUBLIC_URL>/dashboard/`. */
-export function dashboardUrlOf(config: ServerConfig): string {
-  return config.dashboardUrl ?? `${publicUrlOf(config)}${DASHBOARD_PATH}/`;
-}
+export { DASHBOARD_PATH, dashboardUrlOf, publicUrlOf } from './public-urls.js';
 
 /** Host names of the local machine that browsers treat as distinct origins. */
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
@@ -137,6 +123,7 @@ export async function apiOptionsFor(
     ...(config.previousServiceToken ? { previousServiceToken: config.previousServiceToken } : {}),
     ...(config.previousTokenPepper ? { previousTokenPepper: config.previousTokenPepper } : {}),
     allowedOrigins: allowedOriginsOf(config),
+    dashboardUrl: dashboardUrlOf(config),
     sessionLifetimeSeconds: config.sessionLifetimeSeconds,
     secureCookies: config.secureCookies,
     rateLimit: {

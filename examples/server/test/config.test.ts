@@ -199,3 +199,13 @@ describe('cookie security', () => {
     expect(loadConfig(PRODUCTION).secureCookies).toBe(true);
   });
 });
+
+describe('development', () => {
+  it('is development (the start-up sign-in link) only with NODE_ENV unset, empty, development or test', () => {
+    for (const env of [undefined, '', 'development', 'test']) {
+      expect(loadConfig({ NODE_ENV: env }).development, String(env)).toBe(true);
+    }
+    expect(loadConfig({ NODE_ENV: 'staging' }).development).toBe(false);
+    expect(loadConfig(PRODUCTION).development).toBe(false);
+  });
+});

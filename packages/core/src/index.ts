@@ -34,6 +34,7 @@ export { IDEMPOTENCY_ERRORS } from './http/routes/executions.js';
 export { READINESS_DEADLINE_MS } from './http/routes/health.js';
 export { OAUTH_ERRORS } from './http/routes/oauth.js';
 export { OAUTH_STATE_COOKIE } from './http/routes/oauth-cookies.js';
+export { SIGN_IN_LINK_REFUSED } from './http/routes/sign-in-link.js';
 export { WEBHOOK_ERRORS } from './http/routes/webhooks.js';
 export type { ReadinessCheck } from './http/services.js';
 export {
@@ -65,6 +66,7 @@ export * from './organisations/create-organisation.js';
 export * from './organisations/organisation-input.js';
 export * from './sessions/session-rules.js';
 export * from './sessions/session-token-hash.js';
+export * from './sessions/sign-in-link.js';
 export * from './storage/memory-store.js';
 export * from './storage/store.js';
 export * from './time/ids.js';

@@ -11,6 +11,7 @@ export {
   buildIdempotencyClaim,
   buildOrganisation,
   buildSession,
+  buildSignInLink,
   buildTokenRecord,
   buildUser,
   FIXTURE_TIME,

@@ -7,6 +7,7 @@ import {
   type PlanChangeResult,
   type RepositorySummary,
   type SessionRecord,
+  type SignInLinkRecord,
   type Store,
   StoreConflictError,
   type TokenRecord,
@@ -26,7 +27,7 @@ import {
   sessionRow,
   withDeadline,
 } from '@covgate/core/storage-kit';
-import { and, desc, eq, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { drizzle, type MySql2Database } from 'drizzle-orm/mysql2';
 import { createPool, type Pool, type ResultSetHeader, type SslOptions } from 'mysql2/promise';
 import { parseMySqlUrl } from './connection-url.js';
@@ -40,6 +41,7 @@ import {
   idempotencyKeys,
   organisations,
   sessions,
+  signInLinks,
   tokens,
   users,
   webhookEvents,
@@ -358,6 +360,44 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
       guard('sessions', 'deleteSession', async () => {
         const result = await db.delete(sessions).where(eq(sessions.id, id));
         return affected(result) > 0;
+      }),
+
+    insertSignInLink: (link: SignInLinkRecord) =>
+      guard(
+        'sessions',
+        'insertSignInLink',
+        async () => {
+          await db.insert(signInLinks).values({
+            ...link,
+            createdAt: wholeSeconds(link.createdAt),
+            expiresAt: wholeSeconds(link.expiresAt),
+            usedAt: link.usedAt === null ? null : wholeSeconds(link.usedAt),
+          });
+        },
+        'sign-in link id or token hash already exists',
+      ),
+
+    useSignInLink: (tokenHash: string, at: Date) =>
+      guard('sessions', 'useSignInLink', async () => {
+        // The conditional update is the claim: one caller matches the unused row, the others
+        // match nothing. The row is read back only by the caller that claimed it.
+        const result = await db
+          .update(signInLinks)
+          .set({ usedAt: wholeSeconds(at) })
+          .where(
+            and(
+              eq(signInLinks.tokenHash, tokenHash),
+              isNull(signInLinks.usedAt),
+              gt(signInLinks.expiresAt, at),
+            ),
+          );
+        if (affected(result) === 0) return null;
+        const [link] = await db
+          .select()
+          .from(signInLinks)
+          .where(eq(signInLinks.tokenHash, tokenHash))
+          .limit(1);
+        return link ?? null;
       }),
 
     insertExecution: (record: ExecutionRecord) =>

@@ -105,6 +105,21 @@ export const sessions = mysqlTable(
   (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash)],
 );
 
+/** One-time sign-in links, found by the HMAC of their token; `used_at` makes them single-use. */
+export const signInLinks = mysqlTable(
+  'sign_in_links',
+  {
+    id: exactVarchar('id', ID).primaryKey(),
+    tokenHash: exactVarchar('token_hash', { length: 128 }).notNull(),
+    userId: exactVarchar('user_id', ID).notNull(),
+    orgId: exactVarchar('org_id', ID).notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
+    usedAt: timestamp('used_at'),
+  },
+  (t) => [uniqueIndex('sign_in_links_token_hash_uq').on(t.tokenHash)],
+);
+
 /** Execution records of coverage-gate runs. */
 export const executions = mysqlTable(
   'executions',

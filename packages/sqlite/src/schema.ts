@@ -81,6 +81,21 @@ export const sessions = sqliteTable(
   (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash)],
 );
 
+/** One-time sign-in links, found by the HMAC of their token; `used_at` makes them single-use. */
+export const signInLinks = sqliteTable(
+  'sign_in_links',
+  {
+    id: text('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    userId: text('user_id').notNull(),
+    orgId: text('org_id').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
+    usedAt: timestamp('used_at'),
+  },
+  (t) => [uniqueIndex('sign_in_links_token_hash_uq').on(t.tokenHash)],
+);
+
 /** The condition of a record that can be a baseline; queries repeat it word for word. */
 export const BASELINE_ELIGIBLE = sql`"outcome" <> 'fail'`;
 

@@ -7,6 +7,7 @@ import {
   type PlanChangeResult,
   type RepositorySummary,
   type SessionRecord,
+  type SignInLinkRecord,
   type Store,
   StoreConflictError,
   type TokenRecord,
@@ -26,7 +27,7 @@ import {
   tokenTimestamps,
 } from '@covgate/core/storage-kit';
 import { createClient } from '@libsql/client';
-import { and, desc, eq, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/libsql';
 import { isDuplicateKey, SqliteStoreError } from './failures.js';
 import { migrate } from './migrate.js';
@@ -37,6 +38,7 @@ import {
   idempotencyKeys,
   organisations,
   sessions,
+  signInLinks,
   tokens,
   users,
   webhookEvents,
@@ -417,6 +419,38 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
       guard('sessions', 'deleteSession', async () => {
         const result = await db.delete(sessions).where(eq(sessions.id, id));
         return result.rowsAffected > 0;
+      }),
+
+    insertSignInLink: (link: SignInLinkRecord) =>
+      guard(
+        'sessions',
+        'insertSignInLink',
+        async () => {
+          await db.insert(signInLinks).values({
+            ...link,
+            createdAt: wholeSeconds(link.createdAt),
+            expiresAt: wholeSeconds(link.expiresAt),
+            usedAt: link.usedAt === null ? null : wholeSeconds(link.usedAt),
+          });
+        },
+        'sign-in link id or token hash already exists',
+      ),
+
+    useSignInLink: (tokenHash: string, at: Date) =>
+      guard('sessions', 'useSignInLink', async () => {
+        // One statement: the condition and the write cannot be split by another caller.
+        const [used] = await db
+          .update(signInLinks)
+          .set({ usedAt: wholeSeconds(at) })
+          .where(
+            and(
+              eq(signInLinks.tokenHash, tokenHash),
+              isNull(signInLinks.usedAt),
+              gt(signInLinks.expiresAt, at),
+            ),
+          )
+          .returning();
+        return used ?? null;
       }),
 
     insertExecution: (record: ExecutionRecord) =>

@@ -379,6 +379,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open a one-time sign-in link
+         * @description The link that `covgate-admin login-link` prints (and the reference server's start-up
+         *     banner outside production): valid 15 minutes, usable once. A person's browser
+         *     opening it as a page (a top-level navigation per its `Sec-Fetch-Mode: navigate` and
+         *     `Sec-Fetch-Dest: document` headers, not a prefetch) is signed in at once: a session
+         *     for the link's user and organisation (`session.create ... method=link` audit line),
+         *     its cookie, and `303` to the dashboard. Any other client (link previewers, mail
+         *     scanners, scripts) gets a page whose button posts the token to `POST /auth/link`,
+         *     and the link stays unused. A malformed, unknown, used or expired token gets one
+         *     refusal, `400 invalid or expired link`.
+         */
+        get: operations["openSignInLink"];
+        put?: never;
+        /**
+         * Use a one-time sign-in link (the page's form)
+         * @description The form of the page `GET /auth/link` shows. A form that a browser says was posted
+         *     from another site's page (`Sec-Fetch-Site: cross-site` or `same-site`) is `403`, so
+         *     nobody is signed in to someone else's account unawares. Then, as a navigation to the
+         *     link: signed in and `303` to the dashboard, or one refusal for a malformed, unknown,
+         *     used or expired token.
+         */
+        post: operations["useSignInLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/{code_host}": {
         parameters: {
             query?: never;
@@ -449,6 +485,8 @@ export interface components {
         TokenSecret: string;
         /** @description The raw session token (256 random bits), shown once. */
         SessionToken: string;
+        /** @description The secret of a one-time sign-in link. */
+        SignInLinkToken: string;
         SessionId: string;
         OrganisationId: string;
         ExecutionId: string;
@@ -709,6 +747,37 @@ export interface components {
         };
     };
     responses: {
+        /** @description Signed in, with the `session.create ... method=link` audit line; the browser goes to the dashboard. */
+        SignedInByLink: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                Vary: components["headers"]["Vary"];
+                /** @description The `dashboardUrl` option (default `oauth.dashboardUrl`, else the base path and `/`). */
+                Location: string;
+                /** @description The session cookie (`covgate_session`, or `__Host-covgate_session` when secure; HttpOnly, SameSite=Lax, Path=/, Max-Age = session lifetime). */
+                "Set-Cookie": string;
+                "Cache-Control": components["headers"]["NoStore"];
+                "Referrer-Policy": components["headers"]["NoReferrer"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description A malformed, unknown, used or expired link (or a repeated `token`): always this answer. */
+        SignInLinkRefused: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                Vary: components["headers"]["Vary"];
+                "Cache-Control": components["headers"]["NoStore"];
+                "Referrer-Policy": components["headers"]["NoReferrer"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    error: "invalid or expired link";
+                };
+            };
+        };
         /** @description A path parameter that is not valid percent-encoding. */
         MalformedPath: {
             headers: {
@@ -983,6 +1052,10 @@ export interface components {
         BadgeCacheControl: "public, max-age=60";
         /** @description Always `no-store`. */
         NoStore: "no-store";
+        /** @description Always `no-referrer` (the URL carries a one-time secret). */
+        NoReferrer: "no-referrer";
+        /** @description No script, style or framing; forms post only to covgate itself. */
+        PageSecurityPolicy: "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
         /** @description Clears the state cookie (`covgate_oauth_state=; Max-Age=0; Path=/auth; ...`). */
         ClearedStateCookie: string;
     };
@@ -1868,6 +1941,83 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    openSignInLink: {
+        parameters: {
+            query: {
+                /** @description `cvgl_` + 64 lowercase hex. */
+                token: components["schemas"]["SignInLinkToken"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not a browser navigation: a page with a "Sign in" button that posts the token. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Referrer-Policy": components["headers"]["NoReferrer"];
+                    "Content-Security-Policy": components["headers"]["PageSecurityPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            303: components["responses"]["SignedInByLink"];
+            400: components["responses"]["SignInLinkRefused"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    useSignInLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    token: components["schemas"]["SignInLinkToken"];
+                };
+            };
+        };
+        responses: {
+            303: components["responses"]["SignedInByLink"];
+            400: components["responses"]["SignInLinkRefused"];
+            /** @description The form was posted from another site's page. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description A non-empty body that is not `application/x-www-form-urlencoded`. */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: "unsupported media type";
+                    };
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

@@ -7,7 +7,14 @@ export type AuthDeniedReason = 'missing_token' | 'invalid_or_expired_token';
  * (paths, methods, remote addresses, agent types, user ids) are safe to pass as they are.
  */
 export type AuditEvent =
-  | { type: 'session.create'; userId: string; orgId: string; sessionId: string }
+  | {
+      type: 'session.create';
+      userId: string;
+      orgId: string;
+      sessionId: string;
+      /** How the session was made when not through the service token or a code host: `link`. */
+      method?: 'link';
+    }
   | { type: 'session.delete'; sessionId: string }
   | { type: 'session.create.denied'; remote: string }
   | {
@@ -41,8 +48,9 @@ export type AuditEvent =
  * character outside printable ASCII, and the space, `=`, `,`, `[` and `]`, is written as a
  * `\uXXXX` escape. So a line is printable ASCII, spaces only separate fields, each field has
  * exactly one `=` (after its key) and `JSON.parse` gives the original value back. Before
- * that, anything shaped like an API or session token (`cvg_`/`cvgs_` and 32 or more token
- * characters) is replaced by `cvg_REDACTED`/`cvgs_REDACTED`, so no line holds a secret.
+ * that, anything shaped like an API, session or sign-in link token (`cvg_`/`cvgs_`/`cvgl_` and
+ * 32 or more token characters) is replaced by `cvg_REDACTED`/`cvgs_REDACTED`/`cvgl_REDACTED`,
+ * so no line holds a secret.
  */
 export function formatAuditLine(event: AuditEvent): string {
   switch (event.type) {
@@ -51,6 +59,7 @@ export function formatAuditLine(event: AuditEvent): string {
         field('user_id', event.userId),
         field('org_id', event.orgId),
         field('session_id', event.sessionId),
+        ...(event.method === undefined ? [] : [field('method', event.method)]),
       ]);
     case 'session.delete':
       return auditLine(event.type, [field('session_id', event.sessionId)]);
@@ -90,7 +99,7 @@ export function formatAuditLine(event: AuditEvent): string {
 
 const BARE_VALUE = /^[A-Za-z0-9._~:/@%+-]+$/;
 const ESCAPED_IN_QUOTES = /[^\x21-\x7e]|[=,[\]]/g;
-const TOKEN_LIKE = /cvg(s?)_[A-Za-z0-9_-]{32,}/g;
+const TOKEN_LIKE = /cvg([sl]?)_[A-Za-z0-9_-]{32,}/g;
 
 function auditLine(type: AuditEvent['type'], fields: string[]): string {
   return `[audit] ${type} ${fields.join(' ')}`;
@@ -101,8 +110,8 @@ function field(key: string, value: string): string {
 }
 
 /**
- * Replaces anything shaped like an API or session token with `cvg_REDACTED` /
- * `cvgs_REDACTED`. Used for audit values and for paths in the access log.
+ * Replaces anything shaped like an API, session or sign-in link token with `cvg_REDACTED`,
+ * `cvgs_REDACTED` or `cvgl_REDACTED`. Used for audit values and for paths in the access log.
  */
 export function redactTokens(text: string): string {
   return text.replace(TOKEN_LIKE, 'cvg$1_REDACTED');

@@ -135,6 +135,11 @@ export interface CreateApiOptions {
    */
   oauth?: OAuthOptions;
   /**
+   * Where a browser is sent once a sign-in link (`/auth/link`) has signed it in: an absolute
+   * http(s) URL. Default: `oauth.dashboardUrl`, else the API's base path followed by `/`.
+   */
+  dashboardUrl?: string;
+  /**
    * Payment-provider webhook receivers (`POST /v1/webhooks/{provider}`); by default
    * `provider-a` and `provider-b` without secrets, which answer `500`. See `docs/webhooks.md`.
    */
@@ -175,6 +180,28 @@ function pepperOptions(options: CreateApiOptions): TokenHasherOptions {
   };
 }
 
+/**
+ * {@link CreateApiOptions.dashboardUrl}, checked once at start-up.
+ *
+ * @throws TypeError when it is given but not an absolute http(s) URL.
+ */
+function resolveDashboardUrl(options: CreateApiOptions): string {
+  const { dashboardUrl } = options;
+  if (dashboardUrl === undefined) {
+    return options.oauth?.dashboardUrl ?? `${normaliseBasePath(options.basePath)}/`;
+  }
+  let protocol = '';
+  try {
+    protocol = new URL(dashboardUrl).protocol;
+  } catch {
+    // refused below
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new TypeError('dashboardUrl must be an absolute http(s) URL');
+  }
+  return dashboardUrl;
+}
+
 function buildServices(options: CreateApiOptions): ApiServices {
   if (!options.sessionSecret) throw new Error('sessionSecret (SESSION_SECRET) is required');
   const secureCookies = options.secureCookies ?? true;
@@ -195,6 +222,7 @@ function buildServices(options: CreateApiOptions): ApiServices {
       sessionCookieName: sessionCookieName(secureCookies),
       basePath: normaliseBasePath(options.basePath),
       oauthCookiePath: `${normaliseBasePath(options.basePath)}/auth`,
+      dashboardUrl: resolveDashboardUrl(options),
     },
     store: options.store,
     clock,

@@ -86,3 +86,21 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     throw new ApiError(400, ERRORS.malformedRequest);
   }
 }
+
+/**
+ * Reads an HTML form body (`application/x-www-form-urlencoded`, else `415`) of at most
+ * {@link MAX_JSON_BODY_BYTES} (`413`); an empty body is an empty form.
+ */
+export async function readFormBody(request: Request): Promise<URLSearchParams> {
+  const bytes = await readRawBody(request, MAX_JSON_BODY_BYTES);
+  if (bytes.byteLength === 0) return new URLSearchParams();
+  const essence = request.headers.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase();
+  if (essence !== 'application/x-www-form-urlencoded') {
+    throw new ApiError(415, ERRORS.unsupportedMediaType);
+  }
+  try {
+    return new URLSearchParams(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    throw new ApiError(400, ERRORS.malformedRequest);
+  }
+}

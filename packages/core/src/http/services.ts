@@ -41,6 +41,8 @@ export interface ApiSettings {
   basePath: string;
   /** `Path` of the OAuth state cookie: the mount path followed by `/auth`. */
   oauthCookiePath: string;
+  /** Where a browser goes once signed in by a sign-in link. */
+  dashboardUrl: string;
 }
 
 /** The instance-wide collaborators every route handler can use. */

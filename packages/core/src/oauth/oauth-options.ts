@@ -51,6 +51,8 @@ export interface OAuthSettings {
 }
 
 const CODE_HOST_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+/** Paths under `/auth` that covgate serves itself: no code host may take their name. */
+const RESERVED_AUTH_PATHS = new Set(['link']);
 const DEFAULT_TIMEOUT_MS = 10_000;
 const MAX_TIMEOUT_MS = 120_000;
 
@@ -71,6 +73,11 @@ export function resolveOAuthOptions(
   for (const name of codeHosts.keys()) {
     if (!CODE_HOST_NAME.test(name)) {
       throw new TypeError(`oauth.codeHosts: "${name}" is not a route name ([a-z0-9-], at most 64)`);
+    }
+    if (RESERVED_AUTH_PATHS.has(name)) {
+      throw new TypeError(
+        `oauth.codeHosts: "${name}" is reserved (/auth/${name} is covgate's own)`,
+      );
     }
   }
   if (!isHttpUrl(options.dashboardUrl)) {

@@ -1,9 +1,10 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * The stored form of a session token: hex HMAC-SHA-256 of the raw token keyed with
- * `SESSION_SECRET`. Deterministic, so the store can look a session up by it; keyed, so a
- * leaked store alone cannot be matched against guessed tokens.
+ * The stored form of a session token (and of a sign-in link's token): hex HMAC-SHA-256 of the
+ * raw token keyed with `SESSION_SECRET`. Deterministic, so the store can look a session up by
+ * it; keyed, so a leaked store alone cannot be matched against guessed tokens, and rows
+ * written into the store by someone without the secret sign nobody in.
  *
  * @throws RangeError when `secret` is empty.
  */

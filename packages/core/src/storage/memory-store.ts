@@ -1,3 +1,4 @@
+import { wholeSeconds } from '../time/timestamp.js';
 import { compareOldestFirst } from './record-order.js';
 import { SortedExecutions } from './sorted-executions.js';
 import {
@@ -11,6 +12,7 @@ import {
   type PlanChangeResult,
   type RepositorySummary,
   type SessionRecord,
+  type SignInLinkRecord,
   type Store,
   StoreConflictError,
   type TokenRecord,
@@ -79,6 +81,8 @@ class MemoryStore implements Store {
   readonly #tokenIdsByOrg = new Map<string, Set<string>>();
   readonly #sessions = new Map<string, SessionRecord>();
   readonly #sessionIdByTokenHash = new Map<string, string>();
+  readonly #signInLinks = new Map<string, SignInLinkRecord>();
+  readonly #signInLinkIdByTokenHash = new Map<string, string>();
   readonly #executionIds = new Set<string>();
   readonly #executionsByOrg = new Map<string, Map<string, RepoExecutions>>();
   readonly #webhookClaims = new Map<string, Date>();
@@ -251,6 +255,27 @@ class MemoryStore implements Store {
     this.#sessions.delete(id);
     this.#sessionIdByTokenHash.delete(session.tokenHash);
     return true;
+  }
+
+  async insertSignInLink(link: SignInLinkRecord): Promise<void> {
+    this.#assertOpen();
+    if (this.#signInLinks.has(link.id)) {
+      throw new StoreConflictError(`sign-in link id already exists: ${link.id}`);
+    }
+    if (this.#signInLinkIdByTokenHash.has(link.tokenHash)) {
+      throw new StoreConflictError('sign-in link token hash already exists');
+    }
+    this.#signInLinks.set(link.id, copy(link));
+    this.#signInLinkIdByTokenHash.set(link.tokenHash, link.id);
+  }
+
+  async useSignInLink(tokenHash: string, at: Date): Promise<SignInLinkRecord | null> {
+    this.#assertOpen();
+    const id = this.#signInLinkIdByTokenHash.get(tokenHash);
+    const link = id === undefined ? undefined : this.#signInLinks.get(id);
+    if (!link || link.usedAt !== null || link.expiresAt.getTime() <= at.getTime()) return null;
+    link.usedAt = wholeSeconds(at);
+    return copy(link);
   }
 
   async insertExecution(record: ExecutionRecord): Promise<void> {

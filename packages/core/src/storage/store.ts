@@ -65,6 +65,23 @@ export interface SessionRecord {
   expiresAt: Date;
 }
 
+/**
+ * A one-time sign-in link (`covgate-admin login-link`): signs `userId` in to `orgId` once,
+ * until `expiresAt`. Only the HMAC of its token is kept, like a session's.
+ */
+export interface SignInLinkRecord {
+  /** `lnk_` + lowercase ULID. */
+  id: string;
+  /** Hex HMAC-SHA-256 of the raw link token keyed with `SESSION_SECRET`. */
+  tokenHash: string;
+  userId: string;
+  orgId: string;
+  createdAt: Date;
+  expiresAt: Date;
+  /** When the link was used; null while unused. */
+  usedAt: Date | null;
+}
+
 /** Result of a coverage-gate run. */
 export type Outcome = 'pass' | 'warn' | 'fail';
 
@@ -235,6 +252,19 @@ export interface SessionStore {
   deleteSession(id: string): Promise<boolean>;
 }
 
+/** One-time sign-in links. */
+export interface SignInLinkStore {
+  /** Inserts a link; throws {@link StoreConflictError} when the id or token hash exists. */
+  insertSignInLink(link: SignInLinkRecord): Promise<void>;
+  /**
+   * Uses the link with this token hash, atomically: when it is unused and `expiresAt` is after
+   * `at`, records `usedAt = at` and returns the link as now stored; otherwise (unknown, used,
+   * expired) changes nothing and returns null. Of any number of concurrent calls for one link,
+   * exactly one gets it.
+   */
+  useSignInLink(tokenHash: string, at: Date): Promise<SignInLinkRecord | null>;
+}
+
 /** Execution records with an O(1) per-repository total. */
 export interface ExecutionStore {
   /**
@@ -298,6 +328,7 @@ export interface Store
     UserStore,
     TokenStore,
     SessionStore,
+    SignInLinkStore,
     ExecutionStore,
     WebhookEventStore {
   /**

@@ -5,6 +5,7 @@ import type {
   IdempotencyKeyClaim,
   Organisation,
   SessionRecord,
+  SignInLinkRecord,
   TokenRecord,
   User,
 } from '../storage/store.js';
@@ -95,6 +96,24 @@ export function buildSession(overrides: Partial<SessionRecord> = {}): SessionRec
     orgId: newPrefixedId('org_'),
     createdAt,
     expiresAt: secondsAfter(createdAt, 24 * 60 * 60),
+    ...overrides,
+  };
+}
+
+/**
+ * An unused sign-in link with a fresh id and token hash, valid 15 minutes from its creation;
+ * give `userId` and `orgId` (fresh ones are made otherwise) and any other field to override.
+ */
+export function buildSignInLink(overrides: Partial<SignInLinkRecord> = {}): SignInLinkRecord {
+  const createdAt = overrides.createdAt ?? new Date(FIXTURE_TIME);
+  return {
+    id: newPrefixedId('lnk_'),
+    tokenHash: randomBytes(32).toString('hex'),
+    userId: newPrefixedId('usr_'),
+    orgId: newPrefixedId('org_'),
+    createdAt,
+    expiresAt: secondsAfter(createdAt, 15 * 60),
+    usedAt: null,
     ...overrides,
   };
 }

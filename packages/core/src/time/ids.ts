@@ -1,7 +1,7 @@
 import { monotonicFactory, TIME_MAX } from 'ulid';
 
 /** The prefixes of covgate's ULID-based identifiers. */
-export type IdPrefix = 'exe' | 'org' | 'usr' | 'ses';
+export type IdPrefix = 'exe' | 'org' | 'usr' | 'ses' | 'lnk';
 
 /** Creates prefixed ids: the prefix, `_`, then a lowercase ULID. */
 export interface IdGenerator {
@@ -13,6 +13,8 @@ export interface IdGenerator {
   userId(): string;
   /** `ses_` + ULID: the public id of a session. */
   sessionId(): string;
+  /** `lnk_` + ULID: a one-time sign-in link. */
+  signInLinkId(): string;
 }
 
 /** Time and randomness of an {@link IdGenerator}, replaceable so that tests are exact. */
@@ -49,6 +51,7 @@ export function createIdGenerator(options: IdGeneratorOptions = {}): IdGenerator
     organisationId: idWith('org'),
     userId: idWith('usr'),
     sessionId: idWith('ses'),
+    signInLinkId: idWith('lnk'),
   };
 }
 
@@ -57,6 +60,7 @@ const PREFIXED_ID: Readonly<Record<IdPrefix, RegExp>> = {
   org: /^org_[0-7][0-9abcdefghjkmnpqrstvwxyz]{25}$/,
   usr: /^usr_[0-7][0-9abcdefghjkmnpqrstvwxyz]{25}$/,
   ses: /^ses_[0-7][0-9abcdefghjkmnpqrstvwxyz]{25}$/,
+  lnk: /^lnk_[0-7][0-9abcdefghjkmnpqrstvwxyz]{25}$/,
 };
 
 /**

@@ -6,6 +6,9 @@ export const API_TOKEN_PREFIX = 'cvg_';
 /** Prefix of every session token; distinct from API tokens so scanners and logs tell them apart. */
 export const SESSION_TOKEN_PREFIX = 'cvgs_';
 
+/** Prefix of every one-time sign-in link token (`/auth/link?token=cvgl_...`). */
+export const SIGN_IN_LINK_TOKEN_PREFIX = 'cvgl_';
+
 /** Source of cryptographically secure random bytes; injectable so tests are exact. */
 export type RandomBytes = (size: number) => Uint8Array;
 
@@ -20,6 +23,7 @@ export interface ApiToken {
 const API_TOKEN_PATTERN = /^cvg_[0-9a-f]{40}$/;
 const TOKEN_ID_PATTERN = /^[0-9a-f]{32}$/;
 const SESSION_TOKEN_PATTERN = /^cvgs_[0-9a-f]{64}$/;
+const SIGN_IN_LINK_TOKEN_PATTERN = /^cvgl_[0-9a-f]{64}$/;
 
 const UUID_BYTES = 16;
 const API_TOKEN_EXTRA_BYTES = 4;
@@ -79,6 +83,26 @@ export function generateSessionToken(randomBytes: RandomBytes = cryptoRandomByte
  */
 export function parseSessionToken(raw: unknown): string | null {
   return typeof raw === 'string' && SESSION_TOKEN_PATTERN.test(raw) ? raw : null;
+}
+
+/**
+ * Generates the secret of a one-time sign-in link: `cvgl_` + 64 lowercase hex (256 random
+ * bits). The store keeps only its HMAC, like a session token's.
+ *
+ * @param randomBytes - secure random source; `node:crypto` by default.
+ */
+export function generateSignInLinkToken(randomBytes: RandomBytes = cryptoRandomBytes): string {
+  return `${SIGN_IN_LINK_TOKEN_PREFIX}${toHex(drawBytes(randomBytes, SESSION_TOKEN_BYTES))}`;
+}
+
+/**
+ * Parses a presented sign-in link token strictly: exactly `cvgl_` followed by 64 lowercase
+ * hex characters.
+ *
+ * @returns the raw token, or `null` for anything else, non-strings included.
+ */
+export function parseSignInLinkToken(raw: unknown): string | null {
+  return typeof raw === 'string' && SIGN_IN_LINK_TOKEN_PATTERN.test(raw) ? raw : null;
 }
 
 /** Copies `size` bytes from the source, refusing a source that returns another length. */

@@ -53,6 +53,20 @@ describe('formatAuditLine patterns', () => {
     );
   });
 
+  it('writes session.create with method=link after the spec pattern for a sign-in link', () => {
+    expect(
+      formatAuditLine({
+        type: 'session.create',
+        userId: 'usr_admin',
+        orgId: 'org_01hf7yat000000000000000001',
+        sessionId: 'ses_01hf7yat000000000000000002',
+        method: 'link',
+      }),
+    ).toBe(
+      '[audit] session.create user_id=usr_admin org_id=org_01hf7yat000000000000000001 session_id=ses_01hf7yat000000000000000002 method=link',
+    );
+  });
+
   it('writes session.delete', () => {
     expect(formatAuditLine({ type: 'session.delete', sessionId: 'ses_1' })).toBe(
       '[audit] session.delete session_id=ses_1',
@@ -192,6 +206,13 @@ describe('formatAuditLine with hostile values', () => {
     const session = formatAuditLine(tokenCreate(`cli ${SESSION_TOKEN}`));
     expect(session).toContain('agent_type="cli\\u0020cvgs_REDACTED"');
     expect(session).not.toContain(SESSION_TOKEN.slice(5));
+  });
+
+  it('redacts anything shaped like a sign-in link token', () => {
+    const link = `cvgl_${'5e'.repeat(32)}`;
+    const line = formatAuditLine(authDenied(`/auth/link/${link}`));
+    expect(line).toContain('path=/auth/link/cvgl_REDACTED');
+    expect(line).not.toContain(link.slice(5));
   });
 
   it('keeps token ids, which are not secrets, as they are', () => {

@@ -30,6 +30,14 @@ describe('the oauth option of createApi', () => {
     expect(start({ ...valid, codeHosts: {} })).toThrow(/at least one code host/);
   });
 
+  it("refuses the code host name link: /auth/link is covgate's own", () => {
+    for (const name of ['link']) {
+      expect(start({ ...valid, codeHosts: { [name]: github } })).toThrow(
+        `oauth.codeHosts: "${name}" is reserved (/auth/${name} is covgate's own)`,
+      );
+    }
+  });
+
   it('refuses a dashboard URL that is not absolute http(s)', () => {
     for (const dashboardUrl of ['/dashboard', 'javascript:alert(1)', 'ftp://x.example', '']) {
       expect(start({ ...valid, dashboardUrl })).toThrow(

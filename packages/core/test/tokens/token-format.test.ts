@@ -3,9 +3,11 @@ import {
   API_TOKEN_PREFIX,
   generateApiToken,
   generateSessionToken,
+  generateSignInLinkToken,
   isTokenId,
   parseApiToken,
   parseSessionToken,
+  parseSignInLinkToken,
   SESSION_TOKEN_PREFIX,
 } from '../../src/tokens/token-format.js';
 
@@ -168,5 +170,35 @@ describe('parseSessionToken', () => {
     ['an object whose toString is a session token', { toString: () => valid }],
   ])('rejects %s', (_label, raw) => {
     expect(parseSessionToken(raw)).toBeNull();
+  });
+});
+
+describe('generateSignInLinkToken', () => {
+  it('is cvgl_ followed by the 32 random bytes as 64 lowercase hex', () => {
+    const bytes = Array.from({ length: 32 }, (_, i) => 255 - i);
+    expect(generateSignInLinkToken(scriptedBytes(bytes))).toBe(
+      `cvgl_${Buffer.from(bytes).toString('hex')}`,
+    );
+  });
+
+  it('produces tokens that parse back unchanged and never repeat', () => {
+    const tokens = Array.from({ length: 100 }, () => generateSignInLinkToken());
+    for (const token of tokens) expect(parseSignInLinkToken(token)).toBe(token);
+    expect(new Set(tokens).size).toBe(100);
+  });
+});
+
+describe('parseSignInLinkToken', () => {
+  const valid = `cvgl_${'ab'.repeat(32)}`;
+
+  it.each([
+    ['63 hex characters', valid.slice(0, -1)],
+    ['65 hex characters', `${valid}a`],
+    ['uppercase hex', valid.replace(/ab/g, 'AB')],
+    ['a session token', valid.replace('cvgl_', 'cvgs_')],
+    ['surrounding whitespace', ` ${valid} `],
+    ['a non-string', 42],
+  ])('rejects %s', (_label, raw) => {
+    expect(parseSignInLinkToken(raw)).toBeNull();
   });
 });

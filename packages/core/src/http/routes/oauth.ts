@@ -13,6 +13,7 @@ import type { OAuthSettings, ResolvedIdentity } from '../../oauth/oauth-options.
 import { withinTimeBudget } from '../../oauth/time-budget.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { cookieValue } from '../credentials.js';
+import { onlyValue } from '../query-value.js';
 import type { Reply } from '../reply.js';
 import type { Route } from '../router.js';
 import type { RequestScope, RouteHandler } from '../services.js';
@@ -94,7 +95,7 @@ function completeLogin(oauth: OAuthSettings | undefined): RouteHandler {
     const { oauth: settings, name, codeHost } = selectCodeHost(scope, oauth);
     const login = await claimLoginState(scope, settings, name);
     refuseCodeHostError(scope, name);
-    const code = onlyValue(scope.url, 'code');
+    const code = onlyValue(scope.url.searchParams, 'code');
     if (code === null || code === '') throw new ApiError(400, OAUTH_ERRORS.missingCode);
     if (code.length > MAX_CODE_LENGTH) throw new ApiError(400, OAUTH_ERRORS.invalidCode);
 
@@ -134,7 +135,7 @@ async function claimLoginState(
 ): Promise<LoginState> {
   const { services } = scope;
   const sealed = cookieValue(scope.request, OAUTH_STATE_COOKIE);
-  const presented = onlyValue(scope.url, 'state');
+  const presented = onlyValue(scope.url.searchParams, 'state');
   const login = sealed === null ? null : openSealedState(sealed, codeHost, oauth, services);
   if (login === null || presented === null || !statesMatch(login.state, presented)) {
     throw new ApiError(400, OAUTH_ERRORS.invalidState);
@@ -150,7 +151,7 @@ async function claimLoginState(
 /** The code host sent the browser back with `?error=`: the user said no, or a misconfiguration. */
 function refuseCodeHostError(scope: RequestScope, codeHost: string): void {
   if (!scope.url.searchParams.has('error')) return;
-  const error = onlyValue(scope.url, 'error');
+  const error = onlyValue(scope.url.searchParams, 'error');
   if (error === 'access_denied') {
     scope.services.logger.info(`[oauth] ${codeHost} login denied by the user`);
     throw new ApiError(400, OAUTH_ERRORS.loginDenied);
@@ -211,12 +212,6 @@ function isResolvedIdentity(value: unknown): value is ResolvedIdentity {
   if (typeof value !== 'object' || value === null) return false;
   const { userId, orgId } = value as Record<string, unknown>;
   return typeof userId === 'string' && userId !== '' && typeof orgId === 'string' && orgId !== '';
-}
-
-/** The single value of a query parameter; null when absent or repeated. */
-function onlyValue(url: URL, name: string): string | null {
-  const values = url.searchParams.getAll(name);
-  return values.length === 1 ? (values[0] as string) : null;
 }
 
 function redirect(location: string, cookies: string[]): Reply {

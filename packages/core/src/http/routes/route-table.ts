@@ -11,6 +11,7 @@ import { oauthRoutes } from './oauth.js';
 import { postOrganisation } from './organisations.js';
 import { listRepos } from './repos.js';
 import { createSession, deleteSession } from './sessions.js';
+import { getSignInLink, postSignInLink } from './sign-in-link.js';
 import {
   createToken,
   getToken,
@@ -48,6 +49,8 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
     { method: 'POST', pattern: '/v1/tokens/{id}/rotate', handler: rotateToken },
     { method: 'GET', pattern: '/v1/badge/{org}/{repo}', handler: getBadge },
     ...webhookRoutes(features.webhooks),
+    { method: 'GET', pattern: '/auth/link', handler: getSignInLink },
+    { method: 'POST', pattern: '/auth/link', handler: postSignInLink },
     ...oauthRoutes(features.oauth),
   ];
 }

@@ -32,12 +32,14 @@ export interface CreatedSession {
 
 /**
  * Creates a session for a user of an organisation with the server's lifetime and records
- * the `session.create` audit line. Shared by the internal endpoint and the OAuth callback.
+ * the `session.create` audit line (with `method=link` for a sign-in link). Shared by the
+ * internal endpoint, the OAuth callback and sign-in links.
  */
 export async function startSession(
   services: ApiServices,
   userId: string,
   orgId: string,
+  method?: 'link',
 ): Promise<CreatedSession> {
   const token = generateSessionToken(services.randomBytes);
   const createdAt = wholeSeconds(services.clock.now());
@@ -55,6 +57,7 @@ export async function startSession(
     userId,
     orgId,
     sessionId: record.id,
+    ...(method === undefined ? {} : { method }),
   });
   return { record, token };
 }

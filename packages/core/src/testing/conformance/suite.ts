@@ -6,6 +6,7 @@ import { describeIdempotencyKeys } from './idempotency-keys.js';
 import type { StoreConformanceOptions } from './options.js';
 import { describeOrganisations } from './organisations.js';
 import { describeSessions } from './sessions.js';
+import { describeSignInLinks } from './sign-in-links.js';
 import { describeTokenHashes } from './token-hashes.js';
 import { describeTokens } from './tokens.js';
 import { describeUsers } from './users.js';
@@ -50,6 +51,7 @@ export function runStoreConformanceSuite(name: string, options: StoreConformance
     describeTokens(store);
     describeTokenHashes(store, () => peer ?? store());
     describeSessions(store);
+    describeSignInLinks(store, () => peer ?? store());
     describeExecutions(store);
     describeIdempotencyKeys(store);
     describeWebhookEvents(store);

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { formatTimestamp } from '../../time/timestamp.js';
 import type { ContractContext } from './harness.js';
 
@@ -64,5 +65,41 @@ export function listExecutions(
 ): Promise<Response> {
   return ctx.request(`/v1/executions?org=${encodeURIComponent(orgSlug)}&repo=r`, {
     headers: bearer(token),
+  });
+}
+
+/**
+ * Sends a request through `node:http` instead of `fetch`, which replaces the `Sec-Fetch-*`
+ * headers a browser sends with its own: for cases that play a browser navigation. The answer
+ * comes back as a Fetch `Response` (redirects are not followed).
+ */
+export function rawRequest(
+  ctx: ContractContext,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      `${ctx.baseUrl}${path}`,
+      { method: init.method ?? 'GET', headers: init.headers ?? {} },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('error', reject);
+        incoming.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(incoming.headers)) {
+            for (const item of Array.isArray(value) ? value : [value ?? '']) {
+              headers.append(name, item);
+            }
+          }
+          const status = incoming.statusCode ?? 0;
+          const body = status === 204 || status === 304 ? null : Buffer.concat(chunks);
+          resolve(new Response(body, { status, headers }));
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(init.body);
   });
 }

@@ -17,6 +17,8 @@ import type {
 export type { ContractContext, HttpContractOptions, StartedServer, StartServer };
 
 export const SERVICE_TOKEN = 'contract-service-token-0123456789abcdef0123456789';
+/** `SESSION_SECRET` of every contract server (sign-in links are issued under it). */
+export const CONTRACT_SESSION_SECRET = 'contract-session-secret-0123456789abcdef';
 export const ALLOWED_ORIGIN = 'https://dashboard.example.com';
 /** Start of the manual clock of every contract server. */
 export const CONTRACT_START = new Date('2026-03-01T12:00:00Z');
@@ -41,7 +43,7 @@ export function useContractServer(
     const logs = captureLogs();
     server = await options.start({
       store,
-      sessionSecret: 'contract-session-secret-0123456789abcdef',
+      sessionSecret: CONTRACT_SESSION_SECRET,
       serviceToken: SERVICE_TOKEN,
       allowedOrigins: [ALLOWED_ORIGIN],
       secureCookies: false,

@@ -11,6 +11,7 @@ import { internalErrorsContract } from './internal-errors.js';
 import { organisationsContract } from './organisations.js';
 import { rateLimitContract } from './rate-limit.js';
 import { sessionsContract } from './sessions.js';
+import { signInLinksContract } from './sign-in-links.js';
 import { tokensContract } from './tokens.js';
 import { verificationHardeningContract } from './verification-hardening.js';
 
@@ -26,6 +27,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     dashboardReadsContract(options);
     authValidateContract(options);
     sessionsContract(options);
+    signInLinksContract(options);
     organisationsContract(options);
     tokensContract(options);
     badgeContract(options);

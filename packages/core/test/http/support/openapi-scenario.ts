@@ -13,6 +13,7 @@ import {
   CodeHostError,
   type CodeHostFailure,
 } from '../../../src/oauth/code-host.js';
+import { issueSignInLink } from '../../../src/sessions/sign-in-link.js';
 import { createMemoryStore } from '../../../src/storage/memory-store.js';
 import type { Organisation, Plan, Store } from '../../../src/storage/store.js';
 import { buildOrganisation } from '../../../src/testing/fixtures.js';
@@ -29,6 +30,7 @@ import type { Exchange } from './openapi-document.js';
 const ORIGIN = 'http://localhost';
 const DASHBOARD_ORIGIN = 'https://dashboard.example.com';
 const SERVICE_TOKEN = 'openapi-service-token-0123456789abcdef0123456789';
+const SESSION_SECRET = 'openapi-session-secret-0123456789abcdef0123';
 const PROVIDER_A_SECRET = 'whsec_openapi_provider_a';
 const PROVIDER_B_SECRET = 'openapi_provider_b';
 const hasher = createCheapTokenHasher();
@@ -71,7 +73,7 @@ function scenarioApi(store: Store, clock: ManualClock, options: TestApiOptions =
   return createTestApi({
     store,
     clock,
-    sessionSecret: 'openapi-session-secret-0123456789abcdef0123',
+    sessionSecret: SESSION_SECRET,
     serviceToken: SERVICE_TOKEN,
     tokenHasher: hasher,
     ...options,
@@ -275,6 +277,8 @@ const OPS = {
   rotateToken: 'POST /v1/tokens/{id}/rotate',
   badge: 'GET /v1/badge/{org}/{repo}',
   webhook: 'POST /v1/webhooks/{provider}',
+  openLink: 'GET /auth/link',
+  useLink: 'POST /auth/link',
   startLogin: 'GET /auth/{code_host}',
   completeLogin: 'GET /auth/{code_host}/callback',
 } as const;
@@ -298,6 +302,7 @@ export async function runScenario(s: Scenario): Promise<void> {
   await badges(s, fixtures);
   await webhooks(s);
   await oauthLogin(s, fixtures);
+  await signInLinks(s, fixtures);
   await logout(s, fixtures);
   await rateLimits(s, fixtures);
   await overload(s, fixtures);
@@ -641,6 +646,39 @@ async function oauthLogin(s: Scenario, f: Fixtures): Promise<void> {
   await s.send(OPS.startLogin, '/auth/gitlab');
   await s.send(OPS.startLogin, '/auth/broken');
   await s.send(OPS.startLogin, '/auth/github', {}, s.brokenApi);
+}
+
+/** One-time sign-in links, opened by a browser, previewed, and posted from their page. */
+async function signInLinks(s: Scenario, f: Fixtures): Promise<void> {
+  const navigation = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  const link = async () =>
+    (
+      await issueSignInLink(s.store, {
+        orgId: f.org.id,
+        userId: 'usr_link',
+        sessionSecret: SESSION_SECRET,
+        now: s.clock.now(),
+      })
+    ).token;
+  const open = (token: string, headers: Record<string, string> = navigation, api = s.api) =>
+    s.send(OPS.openLink, `/auth/link?token=${token}`, { headers }, api);
+  const post = (body: string, headers: Record<string, string> = form, api = s.api) =>
+    s.send(OPS.useLink, '/auth/link', { method: 'POST', headers, body }, api);
+
+  const opened = await link();
+  await open(opened);
+  await open(opened);
+  await open('cvgl_nope');
+  const previewed = await link();
+  await open(previewed, {});
+  await post(`token=${previewed}`);
+  await post(`token=${previewed}`);
+  await post(`token=${await link()}`, { ...form, 'sec-fetch-site': 'cross-site' });
+  await post(JSON.stringify({ token: previewed }), { 'content-type': 'application/json' });
+  await post(TOO_LARGE);
+  await open(`cvgl_${'0'.repeat(64)}`, navigation, s.brokenApi);
+  await post(`token=cvgl_${'0'.repeat(64)}`, form, s.brokenApi);
 }
 
 async function logout(s: Scenario, f: Fixtures): Promise<void> {

@@ -1,0 +1,75 @@
+import { createMemoryStore, hashSessionToken, OrganisationInputError } from '@covgate/core';
+import { describe, expect, it } from 'vitest';
+import {
+  developmentLoginLink,
+  LoginLinkError,
+  loginLink,
+  UnknownOrganisationError,
+} from '../src/sign-in-links.js';
+
+const input = {
+  sessionSecret: 'sign-in-links-test-session-secret-0123456789',
+  publicUrl: 'https://covgate.example.com/',
+  now: new Date('2026-03-01T12:00:00Z'),
+};
+const LINK = /^https:\/\/covgate\.example\.com\/auth\/link\?token=cvgl_[0-9a-f]{64}$/;
+
+describe('loginLink', () => {
+  it('makes a 15-minute link on PUBLIC_URL for an existing organisation', async () => {
+    const store = createMemoryStore();
+    const dev = await developmentLoginLink(store, input);
+
+    const link = await loginLink(store, { ...input, slug: 'dev', userId: 'usr_ops' });
+
+    expect(link.url).toMatch(LINK);
+    expect(link.url).not.toBe(dev.url);
+    expect(link.expiresAt).toBe('2026-03-01T12:15:00Z');
+    expect(link.organisation).toEqual(dev.organisation);
+  });
+
+  it('refuses an unknown organisation, naming the command that makes it', async () => {
+    const attempt = loginLink(createMemoryStore(), { ...input, slug: 'acme', userId: 'usr_a' });
+
+    await expect(attempt).rejects.toBeInstanceOf(UnknownOrganisationError);
+    await expect(attempt).rejects.toThrow(
+      'no organisation "acme": create it first with covgate-admin bootstrap acme',
+    );
+  });
+
+  it('refuses a personal organisation slug before any look-up, and an unusable user id', async () => {
+    const store = createMemoryStore();
+    await developmentLoginLink(store, input);
+
+    await expect(
+      loginLink(store, { ...input, slug: 'github-4242', userId: 'usr_a' }),
+    ).rejects.toBeInstanceOf(OrganisationInputError);
+    for (const userId of ['', 'usr admin', 'u'.repeat(65)]) {
+      const attempt = loginLink(store, { ...input, slug: 'dev', userId });
+      await expect(attempt, userId).rejects.toBeInstanceOf(LoginLinkError);
+      await expect(attempt, userId).rejects.toThrow(
+        '--user must be 1-64 characters of A-Z, a-z, 0-9 and . _ : -',
+      );
+    }
+  });
+});
+
+describe('developmentLoginLink', () => {
+  it('creates the development organisation once and signs usr_admin in to it', async () => {
+    const store = createMemoryStore();
+    const lines: string[] = [];
+    const audit = { record: (event: { type: string }) => lines.push(event.type) };
+
+    const first = await developmentLoginLink(store, { ...input, audit });
+    const second = await developmentLoginLink(store, { ...input, audit });
+
+    expect(first.organisation).toMatchObject({ slug: 'dev', name: 'Development', plan: 'free' });
+    expect(second.organisation).toEqual(first.organisation);
+    expect(lines).toEqual(['organisation.create']);
+    const token = new URL(first.url).searchParams.get('token') ?? '';
+    const stored = await store.useSignInLink(
+      hashSessionToken(token, input.sessionSecret),
+      input.now,
+    );
+    expect(stored).toMatchObject({ userId: 'usr_admin', orgId: first.organisation.id });
+  });
+});

@@ -1,0 +1,97 @@
+import { infra } from '../../infrastructure/infra.js';
+import { hashSessionToken } from '../../sessions/session-token-hash.js';
+import { SIGN_IN_LINK_LIFETIME_SECONDS } from '../../sessions/sign-in-link.js';
+import type { SignInLinkRecord } from '../../storage/store.js';
+import { parseSignInLinkToken } from '../../tokens/token-format.js';
+import { ApiError, ERRORS } from '../api-error.js';
+import { isDocumentNavigation, isForeignSiteRequest } from '../auth/fetch-metadata.js';
+import { confirmPageReply } from '../html-page.js';
+import { onlyValue } from '../query-value.js';
+import type { Reply } from '../reply.js';
+import { readFormBody } from '../request-body.js';
+import type { RequestScope, RouteHandler } from '../services.js';
+import { sessionCookie } from '../session-cookie.js';
+import { startSession } from './sessions.js';
+
+/** The one answer to a link that is malformed, unknown, used or expired. */
+export const SIGN_IN_LINK_REFUSED = 'invalid or expired link';
+
+/** Headers of every answer of the route: its URL carries a one-time secret. */
+const PRIVATE = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } as const;
+
+function refuse(): never {
+  throw new ApiError(400, SIGN_IN_LINK_REFUSED, { ...PRIVATE });
+}
+
+/** The link stored under the token's HMAC with `SESSION_SECRET`, or `SESSION_SECRET_PREVIOUS`. */
+async function useLink(scope: RequestScope, token: string): Promise<SignInLinkRecord | null> {
+  const { services } = scope;
+  const { sessionSecret, previousSessionSecret } = services.settings;
+  const now = services.clock.now();
+  const use = (secret: string) =>
+    infra(services.logger, 'sessions', () =>
+      services.store.useSignInLink(hashSessionToken(token, secret), now),
+    );
+  const current = await use(sessionSecret);
+  if (current !== null || previousSessionSecret === undefined) return current;
+  return use(previousSessionSecret);
+}
+
+/**
+ * Uses the link: a session for its user and organisation (`session.create ... method=link`),
+ * its cookie, and `303` to the dashboard. Unknown, used and expired links get one refusal.
+ */
+async function signIn(scope: RequestScope, raw: string | null): Promise<Reply> {
+  const token = parseSignInLinkToken(raw);
+  if (token === null) refuse();
+  const link = await useLink(scope, token);
+  if (link === null) refuse();
+  const { services } = scope;
+  const org = await infra(services.logger, 'organisations', () =>
+    services.store.findOrganisationById(link.orgId),
+  );
+  if (!org) refuse();
+  const session = await startSession(services, link.userId, org.id, 'link');
+  return {
+    status: 303,
+    body: null,
+    headers: { location: services.settings.dashboardUrl, ...PRIVATE },
+    cookies: [
+      sessionCookie(services.settings, session.token, services.settings.sessionLifetimeSeconds),
+    ],
+  };
+}
+
+/**
+ * `GET /auth/link?token=`: a person's browser opening the link (a top-level navigation, per
+ * its `Sec-Fetch-*` headers) is signed in at once. Anything else (link previewers, mail
+ * scanners, scripts) gets a page whose button posts the token, and the link stays unused.
+ * A malformed token is refused without a look-up.
+ */
+export const getSignInLink: RouteHandler = async (scope) => {
+  const raw = onlyValue(scope.query, 'token');
+  if (parseSignInLinkToken(raw) === null) refuse();
+  if (isDocumentNavigation(scope.request)) return signIn(scope, raw);
+  const minutes = SIGN_IN_LINK_LIFETIME_SECONDS / 60;
+  return confirmPageReply({
+    title: 'Sign in to covgate',
+    paragraphs: [
+      `This sign-in link works once, within ${minutes} minutes of being made.`,
+      'Continue to sign in and open the dashboard.',
+    ],
+    // Relative to the page's own URL (`.../auth/link`): right under any mount path.
+    action: 'link',
+    fields: { token: raw as string },
+    button: 'Sign in',
+  });
+};
+
+/**
+ * `POST /auth/link` (the page's form, `token=`): refuses a form posted from another site's
+ * page (`403`, so nobody is signed in to someone else's account unawares), then signs in.
+ */
+export const postSignInLink: RouteHandler = async (scope) => {
+  if (isForeignSiteRequest(scope.request)) throw new ApiError(403, ERRORS.forbidden);
+  const form = await readFormBody(scope.request);
+  return signIn(scope, onlyValue(form, 'token'));
+};
