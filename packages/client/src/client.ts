@@ -10,7 +10,7 @@ import {
   type RetryOptions,
   resolveRetryOptions,
 } from './retry.js';
-import { createRetryingFetch, type RetryEvent } from './retrying-fetch.js';
+import { attemptRecordOf, createRetryingFetch, type RetryEvent } from './retrying-fetch.js';
 import type {
   BadgeParams,
   CreatedOrganisation,
@@ -51,6 +51,12 @@ export interface CovgateClientOptions {
   headers?: Record<string, string>;
   /** Retry policy; see {@link RetryOptions}. */
   retry?: RetryOptions;
+  /**
+   * Time-out of each attempt in milliseconds, from sending the request to the last byte of the
+   * answer; an attempt that runs out of time counts as a network error (retried where those
+   * are). Default: none (the platform's own limits apply).
+   */
+  timeoutMs?: number;
   /** `User-Agent` of every request in Node; ignored in browsers. */
   userAgent?: string;
   /** Called before each retry (for progress messages); see {@link RetryEvent}. */
@@ -59,6 +65,8 @@ export interface CovgateClientOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Source of the back-off jitter, a number in [0, 1); default `Math.random`. For tests. */
   random?: () => number;
+  /** The clock in milliseconds that errors' `elapsedMs` is measured with; default `Date.now`. For tests. */
+  now?: () => number;
 }
 
 /** What {@link CovgateClient.loginUrl} takes. */
@@ -157,7 +165,15 @@ export function createCovgateClient(options: CovgateClientOptions): CovgateClien
   const retry: ResolvedRetryOptions = resolveRetryOptions(options.retry);
   const random = options.random ?? Math.random;
   const sleep = options.sleep ?? abortableSleep;
-  const now = () => Date.now();
+  const now = options.now ?? (() => Date.now());
+  if (
+    options.timeoutMs !== undefined &&
+    !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)
+  ) {
+    throw new RangeError(
+      `timeoutMs must be a positive number of milliseconds: ${options.timeoutMs}`,
+    );
+  }
   const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
 
   const headers: Record<string, string> = { ...options.headers };
@@ -175,6 +191,7 @@ export function createCovgateClient(options: CovgateClientOptions): CovgateClien
     delayFor: (attempt) => backoffDelayMs(attempt, retry, random),
     parseRetryAfter: (value) => parseRetryAfterSeconds(value, now()),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
 
   const raw = createClient<paths>({
@@ -182,6 +199,16 @@ export function createCovgateClient(options: CovgateClientOptions): CovgateClien
     fetch: fetchWithRetries,
     headers,
     ...(options.credentials ? { credentials: options.credentials } : {}),
+  });
+  // A success that is not JSON where JSON is expected comes from something other than the
+  // API (a website, a login page of a proxy): an error that says so, not a JSON SyntaxError.
+  raw.use({
+    onResponse({ response, options: call }) {
+      if (call.parseAs !== 'json' || !response.ok || response.status === 204) return undefined;
+      if (response.headers.get('Content-Length') === '0') return undefined;
+      if (/[/+]json\b/i.test(response.headers.get('Content-Type') ?? '')) return undefined;
+      throw apiError(response, undefined, now());
+    },
   });
 
   async function unwrap<T>(call: Promise<Outcome<T>>): Promise<T> {
@@ -252,19 +279,21 @@ export function createCovgateClient(options: CovgateClientOptions): CovgateClien
   };
 }
 
-/** Builds the error of a non-2xx answer from its parsed body. */
+/** Builds the error of an answer from its parsed body: any non-2xx one, or a 2xx one that is not JSON. */
 function apiError(response: Response, body: unknown, now: number): CovgateApiError {
-  const message =
+  const fromApi =
     typeof body === 'object' &&
     body !== null &&
-    typeof (body as { error?: unknown }).error === 'string'
-      ? (body as { error: string }).error
-      : `HTTP ${response.status}`;
+    typeof (body as { error?: unknown }).error === 'string';
+  const record = attemptRecordOf(response);
   return new CovgateApiError({
     status: response.status,
-    error: message,
+    error: fromApi ? (body as { error: string }).error : `HTTP ${response.status}`,
     requestId: response.headers.get('X-Request-ID'),
     retryAfterSeconds: parseRetryAfterSeconds(response.headers.get('Retry-After'), now),
+    fromApi,
+    contentType: response.headers.get('Content-Type')?.split(';')[0]?.trim().toLowerCase() || null,
+    ...(record ?? {}),
   });
 }
 
