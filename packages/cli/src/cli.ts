@@ -6,6 +6,7 @@ import type { Io } from './io.js';
 import type { PathMap } from './paths/path-map.js';
 import { pathMapParser, reportListParsers } from './report-options.js';
 import { REPORT_FORMATS } from './reports/types.js';
+import { parseTimeoutSeconds, TIMEOUT_RULE } from './service.js';
 
 const VERSION: string = packageJson.version;
 
@@ -38,6 +39,12 @@ function seconds(value: string): number {
   return n;
 }
 
+function timeout(value: string): number {
+  const n = parseTimeoutSeconds(value);
+  if (n === undefined) throw new InvalidArgumentError(TIMEOUT_RULE);
+  return n;
+}
+
 const GATE_EXAMPLES = `
 Examples:
   $ covgate run -- npx c8 --reporter=lcov node --test
@@ -48,10 +55,12 @@ Examples:
 Environment:
   COVGATE_TOKEN        API token with the execute scope (or COVGATE_TOKEN_FILE: a file holding it)
   COVGATE_URL          service URL (default http://localhost:8080)
+  COVGATE_TIMEOUT      seconds per attempt at the service (default 30), like --timeout
   GITHUB_STEP_SUMMARY  when set, a Markdown summary is appended to it
 
 Exit codes: 0 pass or warn, 1 gate failed (run: or the test command's own code),
-2 usage or report error, 3 service unreachable or token refused.`;
+2 usage or report error, 3 service unreachable or token refused (0 for an unavailable
+service with --allow-unreachable), run: 128+n after signal n (130 Ctrl-C).`;
 
 function gateOptions(command: Command): Command {
   const reports = reportListParsers();
@@ -98,6 +107,19 @@ function gateOptions(command: Command): Command {
     .option('--fail-on-warn', 'exit 1 on warn as well', false)
     .option('--org <slug>', "organisation slug, checked against the token's")
     .option('--url <url>', 'service URL (default: COVGATE_URL, else http://localhost:8080)')
+    .addOption(
+      new Option(
+        '--timeout <seconds>',
+        'seconds each attempt at the service may take (default 30; at most 3 attempts)',
+      )
+        .env('COVGATE_TIMEOUT')
+        .argParser(timeout),
+    )
+    .option(
+      '--allow-unreachable',
+      'exit 0 with a warning when the service cannot be reached, does not answer in time or answers 5xx or 429',
+      false,
+    )
     .option('--json', 'print one JSON object on stdout and nothing else', false)
     .option('--dry-run', 'read the reports and print the request instead of sending it', false)
     .option('--verbose', 'print each report and file read, with its format and counts', false);
@@ -119,6 +141,8 @@ interface Parsed {
   failOnWarn: boolean;
   org?: string;
   url?: string;
+  timeout?: number;
+  allowUnreachable: boolean;
   json: boolean;
   passEnv?: string[];
 }

@@ -1,11 +1,12 @@
 // env-ci 11 ships no type declarations; this is the part covgate reads.
 declare module 'env-ci' {
-  interface CiEnvironment {
+  export interface CiEnvironment {
     isCi: boolean;
     service?: string;
     name?: string;
     commit?: string;
     branch?: string;
+    tag?: string;
     isPr?: boolean;
     pr?: string | number;
     prBranch?: string;

@@ -1,5 +1,7 @@
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +18,49 @@ if (!built)
   console.warn('[covgate] CLI end-to-end tests SKIPPED: run `pnpm build` first (`pnpm test` does)');
 
 const BRANCH_COMMIT = 'ABCDEF0123456789abcdef0123456789abcdef01';
+
+// GitHub's example `pull_request` event (fixtures/README.md), its head commit, and the merge
+// commit GitHub would run the workflow on.
+const PR_EVENT = fileURLToPath(
+  new URL('./fixtures/github/pull_request.opened.json', import.meta.url),
+);
+const PR_HEAD = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
+const MERGE_COMMIT = '9a2c5e1e8b0a4c0f6f3b1d7e2c4a6b8d0e1f2a3b';
+
+// A test command that cleans up on SIGINT: it writes its pid, and on the first SIGINT waits
+// 500 ms, writes how many SIGINTs it got to the marker file and exits 0.
+const TRAPPING_COMMAND = `
+const fs = require('node:fs');
+const [pidFile, marker] = process.argv.slice(2);
+let count = 0;
+process.on('SIGINT', () => {
+  if (count++ === 0) setTimeout(() => { fs.writeFileSync(marker, String(count)); process.exit(0); }, 500);
+});
+fs.writeFileSync(pidFile, String(process.pid));
+setInterval(() => {}, 1000);
+`;
+
+async function waitForFile(path: string): Promise<string> {
+  for (let i = 0; i < 1500; i++) {
+    if (existsSync(path)) {
+      const text = await readFile(path, 'utf8');
+      if (text) return text;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${path} never appeared`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const hasScript = process.platform === 'linux' && existsSync('/usr/bin/script');
 
 describe.skipIf(!built && process.env.CI !== '1')(
   'covgate against the reference server',
@@ -231,15 +276,20 @@ describe.skipIf(!built && process.env.CI !== '1')(
     });
 
     it('exits 3 when the service cannot be reached, without posting or a stack trace', async () => {
+      // A port nothing listens on any more (fetch refuses some low ports, such as 9, outright).
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+      await new Promise((resolve) => closed.close(resolve));
       const result = await covgate(
         ['report', '--repo', 'web', '--branch', 'main', '--report', 'coverage/lcov.info'],
-        {
-          env: { COVGATE_URL: 'http://127.0.0.1:9' },
-        },
+        { env: { COVGATE_URL: url } },
       );
       expect(result.code).toBe(3);
       expect(result.stderr).toMatch(
-        /^covgate: .*\ncovgate: cannot reach the covgate service at http:\/\/127\.0\.0\.1:9 \(.*\); check --url \/ COVGATE_URL\n$/,
+        new RegExp(
+          `^covgate: .*\\ncovgate: the service at ${url.replace(/\./g, '\\.')} could not be reached: ECONNREFUSED \\(3 attempts over \\d+\\.\\d s\\); check --url / COVGATE_URL\\n$`,
+        ),
       );
       expect(result.stderr).not.toMatch(/\n\s+at /);
     });
@@ -371,5 +421,163 @@ describe.skipIf(!built && process.env.CI !== '1')(
       ]);
       expect(waited.stderr).toBe('covgate: waiting for the first run of acme/api (every 5 s)\n');
     });
+
+    it('posts the head commit of a GitHub pull request from its event file, not the merge commit', async () => {
+      const result = await covgate(['report', '--report', 'coverage/lcov.info'], {
+        env: {
+          GITHUB_ACTIONS: 'true',
+          GITHUB_REPOSITORY: 'Codertocat/Hello-World',
+          GITHUB_EVENT_NAME: 'pull_request',
+          GITHUB_EVENT_PATH: PR_EVENT,
+          GITHUB_REF: 'refs/pull/2/merge',
+          GITHUB_HEAD_REF: 'changes',
+          GITHUB_BASE_REF: 'master',
+          GITHUB_SHA: MERGE_COMMIT,
+        },
+      });
+      expect(result.code, result.stderr).toBe(0);
+      const records = await list('Hello-World');
+      expect(records.total).toBe(1);
+      expect(records.executions[0]).toMatchObject({ branch: 'changes', commit: PR_HEAD });
+    });
+
+    it('ends within the time-out against a server that accepts and never answers', async () => {
+      const sockets: Socket[] = [];
+      const silent = createServer((socket) => {
+        sockets.push(socket);
+      });
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const pattern = (timeout: number, whole: string) =>
+        `the service at ${url.replace(/\./g, '\\.')} did not answer within ${timeout} s \\(3 attempts over ${whole}\\.\\d s\\)`;
+      const args = [
+        'report',
+        '--repo',
+        'web',
+        '--branch',
+        'main',
+        '--report',
+        'coverage/lcov.info',
+      ];
+      try {
+        const started = Date.now();
+        const result = await covgate([...args, '--timeout', '2'], { env: { COVGATE_URL: url } });
+        const seconds = (Date.now() - started) / 1000;
+        expect(result.code).toBe(3);
+        // Three attempts of 2 s and the back-off between them (0.3 to 0.6 s).
+        expect(result.stderr.split('\n').at(-2)).toMatch(
+          new RegExp(`^covgate: ${pattern(2, '[67]')}$`),
+        );
+        expect(seconds).toBeGreaterThanOrEqual(6);
+        expect(seconds).toBeLessThan(20);
+
+        const allowed = await covgate([...args, '--timeout', '1', '--allow-unreachable'], {
+          env: { COVGATE_URL: url },
+        });
+        expect(allowed.code).toBe(0);
+        expect(allowed.stdout).toBe('');
+        expect(allowed.stderr.split('\n').at(-2)).toMatch(
+          new RegExp(
+            `^covgate: warning: ${pattern(1, '[34]')}; the run was not posted and the gate not evaluated \\(--allow-unreachable\\)$`,
+          ),
+        );
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        await new Promise((resolve) => silent.close(resolve));
+      }
+    });
+
+    it('passes SIGINT to the test command once, waits for it to exit, and exits 130', async () => {
+      const dir = await mkdtemp(join(workDir, 'sigint-'));
+      const script = join(dir, 'trap.cjs');
+      const pidFile = join(dir, 'pid');
+      const marker = join(dir, 'marker');
+      await writeFile(script, TRAPPING_COMMAND);
+      // A process group of its own, as under a CI runner: only covgate gets the signal.
+      const started = spawn(
+        process.execPath,
+        [
+          bin,
+          'run',
+          '--repo',
+          'sig',
+          '--branch',
+          'main',
+          '--',
+          process.execPath,
+          script,
+          pidFile,
+          marker,
+        ],
+        {
+          cwd: covered,
+          env: { ...baseEnv(), COVGATE_URL: server.url, COVGATE_TOKEN: token },
+          detached: true,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      started.stderr.on('data', (chunk) => (stderr += chunk));
+      const exited = new Promise<{ code: number | null; marker: string | null }>((resolve) =>
+        started.on('exit', (code) =>
+          resolve({ code, marker: existsSync(marker) ? readFileSync(marker, 'utf8') : null }),
+        ),
+      );
+      try {
+        const childPid = Number(await waitForFile(pidFile));
+        process.kill(started.pid as number, 'SIGINT');
+        // The marker is written 500 ms after the test command got SIGINT, just before it
+        // exits: it is there when covgate exits, and says one SIGINT arrived.
+        expect(await exited).toEqual({ code: 130, marker: '1' });
+        expect(alive(childPid)).toBe(false);
+        expect(stderr).toBe(
+          'covgate: interrupted by SIGINT; the test command exited with code 0; nothing was posted\n',
+        );
+        expect((await list('sig')).total).toBe(0);
+      } finally {
+        if (started.exitCode === null) process.kill(-(started.pid as number), 'SIGKILL');
+      }
+    });
+
+    it.skipIf(!hasScript)(
+      "lets a terminal's Ctrl-C reach the test command once, not a second time through covgate",
+      async () => {
+        const dir = await mkdtemp(join(workDir, 'ctrl-c-'));
+        const script = join(dir, 'trap.cjs');
+        const pidFile = join(dir, 'pid');
+        const marker = join(dir, 'marker');
+        await writeFile(script, TRAPPING_COMMAND);
+        const quote = (arg: string) => `'${arg.replace(/'/g, "'\\''")}'`;
+        const command = [process.execPath, bin, 'run', '--repo', 'sig', '--branch', 'main', '--']
+          .concat([process.execPath, script, pidFile, marker])
+          .map(quote)
+          .join(' ');
+        // util-linux `script` runs the command in the foreground of a new pseudo-terminal; a
+        // ^C written to it makes the terminal send SIGINT to covgate and the test command.
+        const terminal = spawn('script', ['-qfec', command, '/dev/null'], {
+          cwd: covered,
+          env: { ...baseEnv(), COVGATE_URL: server.url, COVGATE_TOKEN: token },
+          detached: true,
+          stdio: ['pipe', 'pipe', 'pipe'],
+        });
+        let output = '';
+        terminal.stdout.on('data', (chunk) => (output += chunk));
+        const exited = new Promise<{ code: number | null; marker: string | null }>((resolve) =>
+          terminal.on('exit', (code) =>
+            resolve({ code, marker: existsSync(marker) ? readFileSync(marker, 'utf8') : null }),
+          ),
+        );
+        try {
+          await waitForFile(pidFile);
+          terminal.stdin.write('\x03');
+          expect(await exited).toEqual({ code: 130, marker: '1' });
+          expect(output).toContain(
+            'covgate: interrupted by SIGINT; the test command exited with code 0; nothing was posted',
+          );
+        } finally {
+          if (terminal.exitCode === null) process.kill(-(terminal.pid as number), 'SIGKILL');
+        }
+      },
+    );
   },
 );

@@ -2,7 +2,6 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectContext, repoFromRemote } from '../src/ci.js';
 import { pollFirstExecution } from '../src/commands/wait.js';
 import { configDir, readApiToken, readConfig, writeConfig } from '../src/credentials.js';
 import { colourEnabled, paintFor } from '../src/io.js';
@@ -14,98 +13,6 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'covgate-cli-unit-'));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
-
-const noGit = () => undefined;
-
-describe('CI detection', () => {
-  it('reads a GitHub Actions pull request: head branch, base branch, commit, repo from the slug', async () => {
-    const event = join(dir, 'event.json');
-    await writeFile(
-      event,
-      JSON.stringify({ pull_request: { number: 42, base: { ref: 'refs/heads/develop' } } }),
-    );
-    const context = detectContext(
-      {
-        GITHUB_ACTIONS: 'true',
-        GITHUB_EVENT_NAME: 'pull_request',
-        GITHUB_EVENT_PATH: event,
-        GITHUB_REF: 'refs/pull/42/merge',
-        GITHUB_HEAD_REF: 'feature/login',
-        GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
-        GITHUB_REPOSITORY: 'acme/web',
-      },
-      dir,
-      noGit,
-    );
-    expect(context).toEqual({
-      service: 'github',
-      repo: 'web',
-      branch: 'feature/login',
-      baseBranch: 'develop',
-      pullRequest: '42',
-      commit: '0123456789abcdef0123456789abcdef01234567',
-    });
-  });
-
-  it('reads a GitHub Actions push', () => {
-    const context = detectContext(
-      {
-        GITHUB_ACTIONS: 'true',
-        GITHUB_EVENT_NAME: 'push',
-        GITHUB_REF: 'refs/heads/main',
-        GITHUB_SHA: 'abcdef1',
-        GITHUB_REPOSITORY: 'acme/api',
-      },
-      dir,
-      noGit,
-    );
-    expect(context).toEqual({ service: 'github', repo: 'api', branch: 'main', commit: 'abcdef1' });
-  });
-
-  it('reads a GitLab merge request pipeline', () => {
-    const context = detectContext(
-      {
-        GITLAB_CI: 'true',
-        CI_COMMIT_SHA: 'fedcba9876543210',
-        CI_COMMIT_REF_NAME: 'feature/x',
-        CI_MERGE_REQUEST_ID: '7',
-        CI_MERGE_REQUEST_IID: '7',
-        CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main',
-        CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'feature/x',
-        CI_PROJECT_PATH: 'group/sub/project',
-      },
-      dir,
-      noGit,
-    );
-    expect(context).toMatchObject({
-      service: 'gitlab',
-      repo: 'project',
-      branch: 'feature/x',
-      baseBranch: 'main',
-      commit: 'fedcba9876543210',
-    });
-  });
-
-  it('falls back to the git checkout outside CI', () => {
-    const answers: Record<string, string> = {
-      'config --get remote.origin.url': 'git@github.com:acme/widgets.git',
-      'rev-parse HEAD': '1111111111111111111111111111111111111111',
-      'rev-parse --abbrev-ref HEAD': 'topic',
-    };
-    // env-ci runs git itself for branch and commit; covgate asks only for the repository.
-    const context = detectContext({}, dir, (args) => answers[args.join(' ')]);
-    expect(context.repo).toBe('widgets');
-  });
-
-  it.each([
-    ['git@github.com:acme/widgets.git', 'widgets'],
-    ['https://gitlab.com/group/sub/project.git', 'project'],
-    ['https://github.com/acme/widgets/', 'widgets'],
-    ['ssh://git@host:2222/acme/widgets', 'widgets'],
-  ])('names the repository of remote %s %s', (url, name) => {
-    expect(repoFromRemote(url)).toBe(name);
-  });
-});
 
 describe('the test command environment', () => {
   const parent = {

@@ -2,14 +2,22 @@ import { appendFile } from 'node:fs/promises';
 import { detectContext } from '../ci.js';
 import { readApiToken } from '../credentials.js';
 import { dryRunOutput, executionsUrl } from '../dry-run.js';
-import { EXIT, usageError } from '../errors.js';
+import { CliError, EXIT } from '../errors.js';
 import type { ReportSpec } from '../gather-reports.js';
 import { refuseReportAsCommand } from '../glob-hint.js';
 import { type Io, paintFor } from '../io.js';
 import type { PathMap } from '../paths/path-map.js';
 import type { ReportFormat } from '../reports/types.js';
-import { runTestCommand, testCommandEnv } from '../runner.js';
-import { clientFor, serviceError, serviceUrl } from '../service.js';
+import {
+  describeEnd,
+  exitCodeOfEnd,
+  runTestCommand,
+  succeeded,
+  testCommandEnv,
+} from '../runner.js';
+import { clientFor, isUnavailable, serviceError, serviceUrl } from '../service.js';
+import { resolveTarget } from '../target.js';
+import { allowUnreachable } from '../unreachable.js';
 import { buildVerdict, stepSummary, verdictLine } from '../verdict.js';
 import { readReports, reportEntry, sourceFile } from './gate-reports.js';
 
@@ -31,9 +39,11 @@ export interface GateOptions {
   json: boolean;
   failOnWarn: boolean;
   passEnv: string[];
+  /** Seconds each attempt at the service may take (default: `COVGATE_TIMEOUT`, else 30). */
+  timeout?: number;
+  /** Exit 0 with a warning when the service is unavailable. */
+  allowUnreachable?: boolean;
 }
-
-const COMMIT = /^[0-9a-fA-F]{7,64}$/;
 
 /**
  * `covgate run` (with `command`) and `covgate report` (without): check the options, run the
@@ -49,19 +59,20 @@ export async function gate(
   const url = serviceUrl(options.url, io.env);
   // A dry run sends nothing, so it needs no token.
   const token = options.dryRun ? '' : await readApiToken(io.env);
-  const target = resolveTarget(options, io);
+  const { target, warnings } = resolveTarget(options, () => detectContext(io.env, io.cwd));
+  for (const warning of warnings) io.stderr.write(`covgate: warning: ${warning}\n`);
   const childEnv = command ? testCommandEnv(io.env, options.passEnv) : undefined;
 
   if (command && childEnv) {
     await refuseReportAsCommand(command, io.cwd);
-    const code = await runTestCommand(command, {
+    const end = await runTestCommand(command, {
       env: childEnv,
       cwd: io.cwd,
       stdout: options.json ? 'stderr' : 'stdout',
     });
-    if (code !== 0) {
-      io.stderr.write(`covgate: the test command exited with code ${code}; nothing was posted\n`);
-      return code;
+    if (!succeeded(end)) {
+      io.stderr.write(`covgate: ${describeEnd(end)}; nothing was posted\n`);
+      return exitCodeOfEnd(end);
     }
   }
 
@@ -85,12 +96,22 @@ export async function gate(
     return EXIT.ok;
   }
 
-  const client = clientFor(io, url, token, version);
+  const client = clientFor(io, url, token, version, options.timeout);
   let record: Awaited<ReturnType<typeof client.createExecution>>;
   try {
     record = await client.createExecution({ body });
   } catch (error) {
-    throw serviceError(error, url);
+    const failure = serviceError(error, url);
+    if (options.allowUnreachable && isUnavailable(error) && failure instanceof CliError) {
+      return allowUnreachable(io, {
+        message: failure.message,
+        repo: target.repo,
+        branch: target.branch,
+        coverage: summary.percent,
+        json: options.json,
+      });
+    }
+    throw failure;
   }
 
   const verdict = buildVerdict({
@@ -119,27 +140,4 @@ export async function gate(
     }
   }
   return verdict.exit_code;
-}
-
-function resolveTarget(
-  options: GateOptions,
-  io: Io,
-): { repo: string; branch: string; commit?: string; baseBranch?: string } {
-  const detected =
-    options.repo && options.branch && options.commit ? {} : detectContext(io.env, io.cwd);
-  const repo = options.repo ?? detected.repo;
-  const branch = options.branch ?? detected.branch;
-  if (!repo) throw usageError('cannot tell the repository from CI or git: pass --repo NAME');
-  if (!branch) throw usageError('cannot tell the branch from CI or git: pass --branch NAME');
-  if (options.commit !== undefined && !COMMIT.test(options.commit)) {
-    throw usageError(
-      `--commit ${options.commit}: not a commit id (7 to 64 hexadecimal characters)`,
-    );
-  }
-  // A detected commit that is not hex (some CI systems report other ids) is left out.
-  const commit =
-    options.commit ??
-    (detected.commit && COMMIT.test(detected.commit) ? detected.commit : undefined);
-  const baseBranch = options.baseBranch ?? detected.baseBranch;
-  return { repo, branch, ...(commit ? { commit } : {}), ...(baseBranch ? { baseBranch } : {}) };
 }

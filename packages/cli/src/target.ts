@@ -1,0 +1,59 @@
+import type { RunContext } from './ci.js';
+import { usageError } from './errors.js';
+
+/** What a run is posted as. */
+export interface Target {
+  repo: string;
+  branch: string;
+  commit?: string;
+  baseBranch?: string;
+}
+
+/** The flags that name what a run is about; each overrides what CI or git tell. */
+export interface TargetFlags {
+  repo?: string;
+  branch?: string;
+  commit?: string;
+  baseBranch?: string;
+}
+
+const COMMIT = /^[0-9a-fA-F]{7,64}$/;
+
+/**
+ * The repository, branch, commit and base branch of a run: the flags, else what `detect`
+ * finds (called only when a flag is missing). Resolves with warnings to print.
+ *
+ * @throws CliError (exit 2) when the repository or the branch cannot be told (a tag build
+ *   says so and asks for `--branch`), or `--commit` is not a commit id
+ */
+export function resolveTarget(
+  flags: TargetFlags,
+  detect: () => RunContext,
+): { target: Target; warnings: string[] } {
+  const detected: RunContext =
+    flags.repo && flags.branch && flags.commit && flags.baseBranch ? {} : detect();
+  const repo = flags.repo ?? detected.repo;
+  const branch = flags.branch ?? detected.branch;
+  if (!repo) throw usageError('cannot tell the repository from CI or git: pass --repo NAME');
+  if (!branch && detected.tag) {
+    throw usageError(
+      `this is a build of tag ${detected.tag}, not of a branch: pass --branch NAME (the branch whose history the run belongs to, e.g. --branch main)`,
+    );
+  }
+  if (!branch) throw usageError('cannot tell the branch from CI or git: pass --branch NAME');
+  if (flags.commit !== undefined && !COMMIT.test(flags.commit)) {
+    throw usageError(`--commit ${flags.commit}: not a commit id (7 to 64 hexadecimal characters)`);
+  }
+  const warnings: string[] = [];
+  if (flags.commit === undefined && detected.commitUnknown) {
+    warnings.push(`no commit is posted: ${detected.commitUnknown}; pass --commit SHA`);
+  }
+  // A detected commit that is not hex (some CI systems report other ids) is left out.
+  const commit =
+    flags.commit ?? (detected.commit && COMMIT.test(detected.commit) ? detected.commit : undefined);
+  const baseBranch = flags.baseBranch ?? detected.baseBranch;
+  return {
+    target: { repo, branch, ...(commit ? { commit } : {}), ...(baseBranch ? { baseBranch } : {}) },
+    warnings,
+  };
+}

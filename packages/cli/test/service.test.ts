@@ -1,0 +1,327 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CovgateApiError, CovgateNetworkError } from '@covgate/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../src/cli.js';
+import type { Io } from '../src/io.js';
+import { displayUrl, isUnavailable, serviceError } from '../src/service.js';
+
+const HOST = 'http://host:8080';
+
+function apiError(init: Partial<ConstructorParameters<typeof CovgateApiError>[0]>) {
+  return new CovgateApiError({
+    status: 503,
+    error: 'service unavailable',
+    requestId: null,
+    retryAfterSeconds: null,
+    ...init,
+  });
+}
+
+const refused = () =>
+  new CovgateNetworkError(
+    HOST,
+    new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }),
+    {
+      attempts: 3,
+      elapsedMs: 612,
+    },
+  );
+
+describe('service errors', () => {
+  it.each([
+    [
+      'a refused connection',
+      refused(),
+      'the service at http://host:8080 could not be reached: ECONNREFUSED (3 attempts over 0.6 s); check --url / COVGATE_URL',
+    ],
+    [
+      'no answer within the time-out',
+      new CovgateNetworkError(HOST, new DOMException('x', 'TimeoutError'), {
+        attempts: 3,
+        elapsedMs: 90_204,
+        timeoutMs: 30_000,
+      }),
+      'the service at http://host:8080 did not answer within 30 s (3 attempts over 90.2 s)',
+    ],
+    [
+      'a 503 after the retries',
+      apiError({ attempts: 3, elapsedMs: 4_130 }),
+      'the service at http://host:8080 answered 503 (service unavailable) after 3 attempts over 4.1 s',
+    ],
+    [
+      'a 429 that asks for a longer wait than the client makes',
+      apiError({
+        status: 429,
+        error: 'too many requests',
+        retryAfterSeconds: 60,
+        requestId: 'req-1',
+        elapsedMs: 80,
+      }),
+      'the service at http://host:8080 answered 429 (too many requests; retry after 60 s; request req-1) after 1 attempt over 0.1 s',
+    ],
+    [
+      "a proxy's 502 page",
+      apiError({
+        status: 502,
+        error: 'HTTP 502',
+        fromApi: false,
+        contentType: 'text/html',
+        attempts: 3,
+        elapsedMs: 1_000,
+      }),
+      'the service at http://host:8080 answered 502 (text/html) after 3 attempts over 1.0 s',
+    ],
+    [
+      'a server that is not covgate (501 HTML)',
+      apiError({
+        status: 501,
+        error: 'HTTP 501',
+        fromApi: false,
+        contentType: 'text/html',
+        attempts: 3,
+      }),
+      'http://host:8080 is not a covgate service (answered 501 text/html); check --url / COVGATE_URL',
+    ],
+    [
+      "a 404 without covgate's JSON error",
+      apiError({ status: 404, error: 'HTTP 404', fromApi: false }),
+      'http://host:8080 is not a covgate service (answered 404 without a content type); check --url / COVGATE_URL',
+    ],
+    [
+      'a web page answered 200',
+      apiError({ status: 200, error: 'HTTP 200', fromApi: false, contentType: 'text/html' }),
+      'http://host:8080 is not a covgate service (answered 200 text/html); check --url / COVGATE_URL',
+    ],
+    [
+      'a refused token',
+      apiError({ status: 401, error: 'invalid token' }),
+      'the service refused the credential (401 invalid token); check the token (revoked, expired or for another server?)',
+    ],
+  ])('%s', (_, error, message) => {
+    expect(serviceError(error, HOST)).toMatchObject({ message, exitCode: 3 });
+  });
+
+  it('exits 2 on a request the service calls invalid', () => {
+    expect(
+      serviceError(apiError({ status: 400, error: 'invalid parameter: repo' }), HOST),
+    ).toMatchObject({
+      message: 'the service rejected the request: 400 invalid parameter: repo',
+      exitCode: 2,
+    });
+  });
+
+  it('shows the URL without credentials, query or trailing slash', () => {
+    expect(displayUrl('https://user:pw@covgate.example.com/covgate/?x=1#y')).toBe(
+      'https://covgate.example.com/covgate',
+    );
+  });
+
+  it('calls unavailable what --allow-unreachable lets pass, and nothing else', () => {
+    expect(isUnavailable(refused())).toBe(true);
+    expect(isUnavailable(apiError({}))).toBe(true);
+    expect(isUnavailable(apiError({ status: 500, error: 'internal error' }))).toBe(true);
+    expect(isUnavailable(apiError({ status: 429 }))).toBe(true);
+    expect(isUnavailable(apiError({ status: 504, fromApi: false }))).toBe(true);
+    expect(isUnavailable(apiError({ status: 501, fromApi: false }))).toBe(false);
+    expect(isUnavailable(apiError({ status: 401 }))).toBe(false);
+    expect(isUnavailable(apiError({ status: 403 }))).toBe(false);
+    expect(isUnavailable(apiError({ status: 400 }))).toBe(false);
+    expect(isUnavailable(new Error('other'))).toBe(false);
+  });
+});
+
+// `covgate report` in-process, with the service replaced by a fetch the test writes.
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'covgate-cli-service-'));
+  await writeFile(join(dir, 'lcov.info'), 'SF:a.js\nDA:1,1\nDA:2,0\nend_of_record\n');
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+async function report(
+  args: string[],
+  fetch: (request: Request) => Promise<Response>,
+  env: NodeJS.ProcessEnv = {},
+) {
+  let stdout = '';
+  let stderr = '';
+  const requests: { url: string; body: string }[] = [];
+  const io: Io = {
+    env: { COVGATE_TOKEN: 'cvg_test', COVGATE_URL: HOST, ...env },
+    cwd: dir,
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    stdin: process.stdin,
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      requests.push({ url: request.url, body: await request.clone().text() });
+      return fetch(request);
+    },
+  };
+  const code = await main(['report', '--report', 'lcov.info', ...args], io);
+  return { code, stdout, stderr, requests };
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8' },
+  });
+
+const RECORD = {
+  id: 'exe_01',
+  repo: 'web',
+  branch: 'changes',
+  outcome: 'pass',
+  delta: '0.00',
+  coverage: 50,
+  commit: null,
+  created_at: '2026-11-25T00:00:00Z',
+};
+
+const FLAGS = ['--repo', 'web', '--branch', 'main'];
+
+describe('covgate report when the service is unavailable', () => {
+  it('exits 3 naming the URL, the answer, the attempts and the time', async () => {
+    const result = await report(FLAGS, async () => json(503, { error: 'service unavailable' }));
+    expect(result.code).toBe(3);
+    expect(result.requests).toHaveLength(3);
+    expect(result.stderr.split('\n').at(-2)).toMatch(
+      /^covgate: the service at http:\/\/host:8080 answered 503 \(service unavailable\) after 3 attempts over \d+\.\d s$/,
+    );
+  });
+
+  it('exits 0 with a warning (and a JSON object saying nothing was posted) under --allow-unreachable', async () => {
+    const summary = join(dir, 'summary.md');
+    const result = await report(
+      [...FLAGS, '--allow-unreachable', '--json'],
+      async () => json(503, { error: 'service unavailable' }),
+      { GITHUB_STEP_SUMMARY: summary },
+    );
+    expect(result.code).toBe(0);
+    const warning =
+      /^covgate: warning: (the service at http:\/\/host:8080 answered 503 \(service unavailable\) after 3 attempts over \d+\.\d s); the run was not posted and the gate not evaluated \(--allow-unreachable\)\n$/.exec(
+        result.stderr,
+      );
+    expect(warning).not.toBeNull();
+    expect(JSON.parse(result.stdout)).toEqual({
+      posted: false,
+      error: warning?.[1],
+      repo: 'web',
+      branch: 'main',
+      coverage: 50,
+      exit_code: 0,
+    });
+    expect(await readFile(summary, 'utf8')).toBe(
+      `### ⚠️ covgate: not evaluated\n\n${warning?.[1]}: the run was not posted (\`--allow-unreachable\`).\n\n`,
+    );
+  });
+
+  it('still fails under --allow-unreachable on a refused token or a server that is not covgate', async () => {
+    const token = await report([...FLAGS, '--allow-unreachable'], async () =>
+      json(401, { error: 'invalid token' }),
+    );
+    expect([token.code, token.stderr.split('\n').at(-2)]).toEqual([
+      3,
+      'covgate: the service refused the credential (401 invalid token); check the token (revoked, expired or for another server?)',
+    ]);
+    const other = await report(
+      [...FLAGS, '--allow-unreachable'],
+      async () =>
+        new Response('<html>Not Implemented</html>', {
+          status: 501,
+          headers: { 'Content-Type': 'text/html' },
+        }),
+    );
+    expect(other.code).toBe(3);
+    expect(other.stderr).toContain(
+      'covgate: http://host:8080 is not a covgate service (answered 501 text/html); check --url / COVGATE_URL\n',
+    );
+    expect(other.stderr).not.toContain('HTTP 501');
+  });
+
+  it('ends each attempt at --timeout and says how long it waited', async () => {
+    const started = Date.now();
+    const result = await report(
+      [...FLAGS, '--timeout', '0.2'],
+      (request) =>
+        new Promise<Response>((_, reject) =>
+          request.signal.addEventListener('abort', () => reject(request.signal.reason)),
+        ),
+    );
+    expect(result.code).toBe(3);
+    expect(result.stderr.split('\n').at(-2)).toMatch(
+      /^covgate: the service at http:\/\/host:8080 did not answer within 0\.2 s \(3 attempts over \d+\.\d s\)$/,
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('takes the time-out from COVGATE_TIMEOUT and refuses one that is not seconds', async () => {
+    const fromEnv = await report(
+      FLAGS,
+      (request) =>
+        new Promise<Response>((_, reject) =>
+          request.signal.addEventListener('abort', () => reject(request.signal.reason)),
+        ),
+      { COVGATE_TIMEOUT: '0.1' },
+    );
+    expect(fromEnv.stderr).toContain('did not answer within 0.1 s (3 attempts over');
+    for (const args of [
+      ['--timeout', '0'],
+      ['--timeout', 'soon'],
+      ['--timeout', '3601'],
+    ]) {
+      const bad = await report([...FLAGS, ...args], async () => json(201, RECORD));
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain(
+        `covgate: error: option '--timeout <seconds>' argument '${args[1]}' is invalid. seconds above 0 and at most 3600`,
+      );
+      expect(bad.requests).toHaveLength(0);
+    }
+  });
+});
+
+describe('covgate report in CI', () => {
+  const event = fileURLToPath(
+    new URL('./fixtures/github/pull_request.opened.json', import.meta.url),
+  );
+
+  it("posts a GitHub pull request's head commit, head branch and base branch", async () => {
+    const result = await report([], async () => json(201, RECORD), {
+      GITHUB_ACTIONS: 'true',
+      GITHUB_REPOSITORY: 'Codertocat/Hello-World',
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_EVENT_PATH: event,
+      GITHUB_REF: 'refs/pull/2/merge',
+      GITHUB_HEAD_REF: 'changes',
+      GITHUB_BASE_REF: 'master',
+      GITHUB_SHA: '9a2c5e1e8b0a4c0f6f3b1d7e2c4a6b8d0e1f2a3b',
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.requests[0]?.body ?? '')).toEqual({
+      repo: 'Hello-World',
+      branch: 'changes',
+      coverage: 50,
+      base_branch: 'master',
+      commit: 'ec26c3e57ca3a959ca5aad62de7213c562f8c821',
+    });
+  });
+
+  it('asks for --branch on a tag build and posts nothing', async () => {
+    const result = await report([], async () => json(201, RECORD), {
+      GITLAB_CI: 'true',
+      CI_PROJECT_PATH: 'acme/web',
+      CI_COMMIT_TAG: 'v1.2.0',
+      CI_COMMIT_REF_NAME: 'v1.2.0',
+      CI_COMMIT_SHA: '5555555555555555555555555555555555555555',
+    });
+    expect([result.code, result.stderr, result.requests.length]).toEqual([
+      2,
+      'covgate: this is a build of tag v1.2.0, not of a branch: pass --branch NAME (the branch whose history the run belongs to, e.g. --branch main)\n',
+      0,
+    ]);
+  });
+});
