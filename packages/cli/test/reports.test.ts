@@ -96,6 +96,48 @@ describe('reports made by the real tools (fixtures, see fixtures/README.md)', ()
     expect(report.files.map((f) => f.path)).toEqual(['example/shapes/Shapes.java']);
     expect(mergeReports([report])).toEqual({ covered: 8, coverable: 14, percent: 57.14, files: 1 });
   });
+
+  it("keeps a JaCoCo aggregate's groups apart as JaCoCo does: 10 of 26 lines, not 8 of 17", async () => {
+    const path = join(fixtures, 'jacoco-aggregate', 'jacoco.xml');
+    const text = await readFile(path, 'utf8');
+    // The report-level counter is the last one, after the two groups.
+    const [, missed, covered] =
+      /<counter type="LINE" missed="(\d+)" covered="(\d+)"\/>(?:<counter [^>]*\/>)*<\/report>$/.exec(
+        text.trim(),
+      ) as RegExpExecArray;
+    expect([Number(covered), Number(missed)]).toEqual([10, 16]);
+    const report = await readReport(path);
+    expect(report.format).toBe('jacoco');
+    expect(report.files.map((f) => f.path)).toEqual([
+      'module-a/example/shapes/Shapes.java',
+      'module-b/example/shapes/Shapes.java',
+    ]);
+    expect(mergeReports([report])).toEqual({
+      covered: 10,
+      coverable: 26,
+      percent: percentOf(10, 26),
+      files: 2,
+    });
+  });
+
+  it("reads istanbul-reports 1.x Clover (files inside the project's <metrics>) as its totals: 3067 of 3341 lines", async () => {
+    const path = join(fixtures, 'clover-istanbul1', 'clover.xml');
+    const text = await readFile(path, 'utf8');
+    // istanbul-reports 1.x writes the project's line totals as statements/coveredstatements.
+    const project =
+      /<project [^>]*>\s*<metrics statements="(\d+)" coveredstatements="(\d+)"[^>]* files="(\d+)"[^/>]*>/.exec(
+        text,
+      ) as RegExpExecArray;
+    expect(project.slice(1).map(Number)).toEqual([3341, 3067, 79]);
+    const report = await readReport(path);
+    expect(report.format).toBe('clover');
+    expect(mergeReports([report])).toEqual({
+      covered: 3067,
+      coverable: 3341,
+      percent: percentOf(3067, 3341),
+      files: 79,
+    });
+  });
 });
 
 describe('malformed, empty and unknown reports', () => {
@@ -124,7 +166,35 @@ describe('malformed, empty and unknown reports', () => {
     [
       'truncated XML',
       '<?xml version="1.0"?>\n<coverage line-rate="1"><packages>',
-      'not well-formed XML (line 1: Invalid \'[    "coverage",    "packages"]\' found.)',
+      'not well-formed XML: the file ends at line 2 inside <packages> (truncated?)',
+    ],
+    [
+      'XML cut inside a tag',
+      '<?xml version="1.0"?>\n<coverage line-rate="1">\n<packages><package name="a',
+      'not well-formed XML: the file ends at line 3 inside <packages> (truncated?)',
+    ],
+    [
+      'XML with a mismatched close tag',
+      '<coverage>\n<packages></package></coverage>',
+      'not well-formed XML (line 2: unexpected close tag)',
+    ],
+    [
+      'XML using an entity its DOCTYPE declares (billion laughs)',
+      `<?xml version="1.0"?><!DOCTYPE coverage [<!ENTITY a "aaaaaaaaaa">${Array.from(
+        { length: 9 },
+        (_, i) => `<!ENTITY ${'b'.repeat(i + 1)} "${`&${i ? 'b'.repeat(i) : 'a'};`.repeat(10)}">`,
+      ).join('')}]>\n<coverage><packages>&bbbbbbbbb;</packages></coverage>`,
+      'not well-formed XML (line 2: undefined entity; entities declared in a DOCTYPE are not expanded)',
+    ],
+    [
+      'XML with an attribute twice',
+      '<coverage>\n<packages a="1" b="2" a="3"/></coverage>',
+      'not well-formed XML (line 2: duplicate attribute: a)',
+    ],
+    [
+      'XML using an external entity',
+      '<?xml version="1.0"?>\n<!DOCTYPE coverage [<!ENTITY x SYSTEM "file:///etc/hostname">]>\n<coverage><packages><package><classes><class filename="&x;"/></classes></package></packages></coverage>',
+      'not well-formed XML (line 3: undefined entity; entities declared in a DOCTYPE are not expanded)',
     ],
     [
       'Cobertura without packages',
@@ -167,7 +237,16 @@ describe('malformed, empty and unknown reports', () => {
   it('reads a report as the --format given, and fails when it is another', () => {
     const lcov = 'SF:a.js\nDA:1,1\nDA:2,0\nend_of_record\n';
     expect(parseReport(lcov, 'lcov').format).toBe('lcov');
-    expect(() => parseReport(lcov, 'cobertura')).toThrow('not well-formed XML');
+    expect(() => parseReport(lcov, 'cobertura')).toThrow(
+      'not well-formed XML (line 1: text before the root element)',
+    );
+    expect(() => parseReport(`\n\n${lcov}`, 'jacoco')).toThrow(
+      'not well-formed XML (line 3: text before the root element)',
+    );
+    const cobertura = '<coverage><packages/></coverage>';
+    expect(() => parseReport(cobertura, 'jacoco')).toThrow('no <report> root element');
+    expect(() => parseReport(cobertura, 'clover')).toThrow('no <coverage><project> root elements');
+    expect(() => parseReport('<report/>', 'cobertura')).toThrow('no <coverage> root element');
     expect(() => parseReport(lcov, 'istanbul')).toThrow(/^not valid JSON/);
   });
 });

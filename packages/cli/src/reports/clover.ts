@@ -1,46 +1,68 @@
+import { LineTable } from './line-table.js';
 import { MalformedReport, type ParsedReport } from './types.js';
-import { count, fileFromUnits, recordHits } from './units.js';
-import { attr, children, parseXml, root, type XmlNode } from './xml.js';
+import { type Attributes, countAttribute, readXml, type XmlReportHandler } from './xml.js';
 
 /**
- * Parses a Clover XML report (OpenClover, istanbul/c8 `clover`, PHPUnit). Clover itself
- * measures statements, branches and methods; its line coverage, as istanbul writes it, is the
- * distinct `<line>` numbers of type `stmt` or `cond`, covered when `count` > 0 (a `cond` line
- * without `count` is covered when `truecount` or `falsecount` is > 0). `method` lines are
- * declarations, not executable lines, and are not counted.
+ * Reads a Clover XML report (OpenClover, istanbul/c8 `clover`, PHPUnit) element by element.
+ * Clover itself measures statements, branches and methods; its line coverage, as istanbul
+ * writes it, is the distinct `<line>` numbers of type `stmt` or `cond`, covered when `count`
+ * > 0 (a `cond` line without `count` is covered when `truecount` or `falsecount` is > 0).
+ * `method` lines are declarations, not executable lines, and are not counted.
+ *
+ * The files are the `<file>` elements anywhere inside `<coverage><project>`: directly, in a
+ * `<package>`, or, as istanbul-reports 1.x (Jest < 24) wrote them, inside the project's
+ * `<metrics>` element that it left open. OpenClover's `<testproject>` (test sources) is not read.
  */
-export function parseClover(text: string): ParsedReport {
-  const coverage = root(parseXml(text), 'coverage');
-  const project = children(coverage, 'project')[0];
-  if (!coverage || !project) throw new MalformedReport('no <coverage><project> root elements');
-  const byFile = new Map<string, Map<number | string, number>>();
-  const files = [
-    ...children(project, 'file'),
-    ...children(project, 'package').flatMap((pkg) => children(pkg, 'file')),
-  ];
-  for (const file of files) {
-    const path = attr(file, 'path') ?? attr(file, 'name');
-    if (path === undefined) throw new MalformedReport('a <file> has neither path nor name');
-    const units = byFile.get(path) ?? new Map<number | string, number>();
-    byFile.set(path, units);
-    for (const line of children(file, 'line')) {
-      const type = attr(line, 'type');
-      if (type !== 'stmt' && type !== 'cond') continue;
-      recordHits(units, count(attr(line, 'num'), 'a <line> num'), hits(line));
+export class CloverHandler implements XmlReportHandler {
+  private readonly table = new LineTable(true);
+  private sawProject = false;
+  private fileDepth = -1;
+
+  open(name: string, attributes: Attributes, stack: readonly string[]) {
+    const depth = stack.length;
+    if (name === 'line') {
+      if (this.fileDepth >= 0 && depth === this.fileDepth + 1) this.line(attributes);
+    } else if (depth === 0) {
+      if (name !== 'coverage') throw new MalformedReport('no <coverage><project> root elements');
+    } else if (name === 'project' && depth === 1) {
+      this.sawProject = true;
+    } else if (name === 'file' && this.fileDepth === -1 && depth >= 2 && stack[1] === 'project') {
+      const path = attributes.get('path') ?? attributes.get('name');
+      if (path === undefined) throw new MalformedReport('a <file> has neither path nor name');
+      this.table.begin(path);
+      this.fileDepth = depth;
     }
   }
-  return {
-    format: 'clover',
-    files: [...byFile].map(([path, units]) => fileFromUnits(path, units)),
-  };
+
+  close(name: string, stack: readonly string[]) {
+    if (name === 'file' && stack.length === this.fileDepth) {
+      this.table.end();
+      this.fileDepth = -1;
+    }
+  }
+
+  result(): ParsedReport {
+    if (!this.sawProject) throw new MalformedReport('no <coverage><project> root elements');
+    return { format: 'clover', files: this.table.files() };
+  }
+
+  private line(attributes: Attributes) {
+    const type = attributes.get('type');
+    if (type !== 'stmt' && type !== 'cond') return;
+    const number = countAttribute(attributes.get('num'), 'a <line> num');
+    const lineCount = attributes.get('count');
+    const hits =
+      lineCount !== undefined
+        ? countAttribute(lineCount, 'a <line> count')
+        : countAttribute(attributes.get('truecount') ?? '0', 'a <line> truecount') +
+          countAttribute(attributes.get('falsecount') ?? '0', 'a <line> falsecount');
+    this.table.add(number, hits);
+  }
 }
 
-function hits(line: XmlNode): number {
-  const value = attr(line, 'count');
-  if (value !== undefined) return count(value, 'a <line> count');
-  const truecount = attr(line, 'truecount');
-  const falsecount = attr(line, 'falsecount');
-  return (
-    count(truecount ?? '0', 'a <line> truecount') + count(falsecount ?? '0', 'a <line> falsecount')
-  );
+/** Parses the text of a Clover XML report; see {@link CloverHandler}. */
+export function parseClover(text: string): ParsedReport {
+  const handler = new CloverHandler();
+  readXml(text, handler);
+  return handler.result();
 }

@@ -1,34 +1,56 @@
+import { LineTable } from './line-table.js';
 import { MalformedReport, type ParsedReport } from './types.js';
-import { count, fileFromUnits, recordHits } from './units.js';
-import { attr, children, parseXml, root, type XmlNode } from './xml.js';
+import { type Attributes, countAttribute, readXml, type XmlReportHandler } from './xml.js';
 
 /**
- * Parses a Cobertura XML report (`coverage.py xml`, c8/istanbul `cobertura`, gcovr, .NET
- * coverlet, ...). Line coverage as Cobertura computes its `line-rate`: every `<line>` of a
- * `<class>` is coverable, covered when `hits` > 0. Classes of the same `filename` (inner
- * classes) are merged line by line; the copies of lines under `<methods>` are not counted twice.
+ * Reads a Cobertura XML report (`coverage.py xml`, c8/istanbul `cobertura`, gcovr, .NET
+ * coverlet, ...) element by element. Line coverage as Cobertura computes its `line-rate`:
+ * every `<line>` of a `<class>` (`coverage/packages/package/classes/class/lines/line`) is
+ * coverable, covered when `hits` > 0. Classes of the same `filename` (inner classes) are merged
+ * line by line; the copies of lines under `<methods>` are not counted twice.
  */
-export function parseCobertura(text: string): ParsedReport {
-  const coverage = root(parseXml(text), 'coverage');
-  if (!coverage) throw new MalformedReport('no <coverage> root element');
-  const byFile = new Map<string, Map<number | string, number>>();
-  for (const pkg of children(children(coverage, 'packages')[0], 'package')) {
-    for (const cls of children(children(pkg, 'classes')[0], 'class')) {
-      const filename = attr(cls, 'filename') ?? attr(cls, 'name');
-      if (filename === undefined) throw new MalformedReport('a <class> has no filename');
-      const units = byFile.get(filename) ?? new Map<number | string, number>();
-      byFile.set(filename, units);
-      for (const line of children(children(cls, 'lines')[0], 'line')) {
-        recordHits(units, count(attr(line, 'number'), 'a <line> number'), hits(line));
+export class CoberturaHandler implements XmlReportHandler {
+  private readonly table = new LineTable(true);
+  private inClass = false;
+
+  open(name: string, attributes: Attributes, stack: readonly string[]) {
+    const depth = stack.length;
+    if (name === 'line') {
+      if (this.inClass && depth === 6 && stack[5] === 'lines') {
+        const number = countAttribute(attributes.get('number'), 'a <line> number');
+        this.table.add(number, countAttribute(attributes.get('hits'), 'a <line> hits'));
       }
+    } else if (depth === 0) {
+      if (name !== 'coverage') throw new MalformedReport('no <coverage> root element');
+    } else if (
+      name === 'class' &&
+      depth === 4 &&
+      stack[1] === 'packages' &&
+      stack[2] === 'package' &&
+      stack[3] === 'classes'
+    ) {
+      const filename = attributes.get('filename') ?? attributes.get('name');
+      if (filename === undefined) throw new MalformedReport('a <class> has no filename');
+      this.table.begin(filename);
+      this.inClass = true;
     }
   }
-  return {
-    format: 'cobertura',
-    files: [...byFile].map(([path, units]) => fileFromUnits(path, units)),
-  };
+
+  close(name: string, stack: readonly string[]) {
+    if (this.inClass && name === 'class' && stack.length === 4) {
+      this.table.end();
+      this.inClass = false;
+    }
+  }
+
+  result(): ParsedReport {
+    return { format: 'cobertura', files: this.table.files() };
+  }
 }
 
-function hits(line: XmlNode): number {
-  return count(attr(line, 'hits'), 'a <line> hits');
+/** Parses the text of a Cobertura XML report; see {@link CoberturaHandler}. */
+export function parseCobertura(text: string): ParsedReport {
+  const handler = new CoberturaHandler();
+  readXml(text, handler);
+  return handler.result();
 }

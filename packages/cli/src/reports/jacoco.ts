@@ -1,39 +1,78 @@
+import { LineTable } from './line-table.js';
 import { MalformedReport, type ParsedReport } from './types.js';
-import { count, fileFromUnits, recordHits } from './units.js';
-import { attr, children, parseXml, root, type XmlNode } from './xml.js';
+import { type Attributes, countAttribute, readXml, type XmlReportHandler } from './xml.js';
 
 /**
- * Parses a JaCoCo XML report. Line coverage as JaCoCo's `LINE` counter defines it: a source
- * line with at least one instruction (`mi` + `ci` > 0) is coverable, and covered when at least
- * one of its instructions ran (`ci` > 0). Files are named `<package>/<sourcefile>`; packages
- * inside `<group>`s (multi-module reports) are included.
+ * Reads a JaCoCo XML report element by element. Line coverage as JaCoCo's `LINE` counter
+ * defines it: a source line with at least one instruction (`mi` + `ci` > 0) is coverable, and
+ * covered when at least one of its instructions ran (`ci` > 0).
+ *
+ * Files are named `<package>/<sourcefile>`. In a report with `<group>`s (an aggregate of
+ * several modules, e.g. jacoco-maven-plugin's `report-aggregate`, one group per module) the
+ * group names come first, `<group>/<package>/<sourcefile>`: two modules may hold the same
+ * package and file name, and JaCoCo counts them as two files.
  */
-export function parseJacoco(text: string): ParsedReport {
-  const report = root(parseXml(text), 'report');
-  if (!report) throw new MalformedReport('no <report> root element');
-  const byFile = new Map<string, Map<number | string, number>>();
-  for (const pkg of packagesOf(report)) {
-    const pkgName = attr(pkg, 'name') ?? '';
-    for (const source of children(pkg, 'sourcefile')) {
-      const name = attr(source, 'name');
-      if (name === undefined) throw new MalformedReport('a <sourcefile> has no name');
-      const path = pkgName === '' ? name : `${pkgName}/${name}`;
-      const units = byFile.get(path) ?? new Map<number | string, number>();
-      byFile.set(path, units);
-      for (const line of children(source, 'line')) {
-        const missed = count(attr(line, 'mi'), 'a <line> mi');
-        const covered = count(attr(line, 'ci'), 'a <line> ci');
-        if (missed + covered === 0) continue;
-        recordHits(units, count(attr(line, 'nr'), 'a <line> nr'), covered);
+export class JacocoHandler implements XmlReportHandler {
+  private readonly table = new LineTable(true);
+  private readonly groups: string[] = [];
+  private packagePrefix: string | undefined;
+  private inSource = false;
+
+  open(name: string, attributes: Attributes, stack: readonly string[]) {
+    const depth = stack.length;
+    // Groups nest from the root: depth 1 + the groups open around this element.
+    const level = this.groups.length + 1;
+    if (name === 'line') {
+      if (this.inSource && depth === level + 2) this.line(attributes);
+    } else if (depth === 0) {
+      if (name !== 'report') throw new MalformedReport('no <report> root element');
+    } else if (depth === level && this.packagePrefix === undefined) {
+      if (name === 'group') {
+        this.groups.push(attributes.get('name') ?? '');
+      } else if (name === 'package') {
+        this.packagePrefix = [...this.groups, attributes.get('name') ?? '']
+          .filter((part) => part !== '')
+          .map((part) => `${part}/`)
+          .join('');
       }
+    } else if (name === 'sourcefile' && depth === level + 1 && this.packagePrefix !== undefined) {
+      const file = attributes.get('name');
+      if (file === undefined) throw new MalformedReport('a <sourcefile> has no name');
+      this.table.begin(`${this.packagePrefix}${file}`);
+      this.inSource = true;
     }
   }
-  return {
-    format: 'jacoco',
-    files: [...byFile].map(([path, units]) => fileFromUnits(path, units)),
-  };
+
+  close(name: string, stack: readonly string[]) {
+    const depth = stack.length;
+    const level = this.groups.length + 1;
+    if (this.inSource) {
+      if (name === 'sourcefile' && depth === level + 1) {
+        this.table.end();
+        this.inSource = false;
+      }
+    } else if (this.packagePrefix !== undefined) {
+      if (name === 'package' && depth === level) this.packagePrefix = undefined;
+    } else if (name === 'group' && depth === level - 1) {
+      this.groups.pop();
+    }
+  }
+
+  result(): ParsedReport {
+    return { format: 'jacoco', files: this.table.files() };
+  }
+
+  private line(attributes: Attributes) {
+    const missed = countAttribute(attributes.get('mi'), 'a <line> mi');
+    const covered = countAttribute(attributes.get('ci'), 'a <line> ci');
+    if (missed + covered === 0) return;
+    this.table.add(countAttribute(attributes.get('nr'), 'a <line> nr'), covered);
+  }
 }
 
-function packagesOf(node: XmlNode): XmlNode[] {
-  return [...children(node, 'package'), ...children(node, 'group').flatMap(packagesOf)];
+/** Parses the text of a JaCoCo XML report; see {@link JacocoHandler}. */
+export function parseJacoco(text: string): ParsedReport {
+  const handler = new JacocoHandler();
+  readXml(text, handler);
+  return handler.result();
 }

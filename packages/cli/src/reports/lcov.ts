@@ -1,49 +1,91 @@
-import { type FileCoverage, MalformedReport, type ParsedReport } from './types.js';
-import { fileFromUnits, recordHits } from './units.js';
+import { LineTable } from './line-table.js';
+import { MalformedReport, type ParsedReport } from './types.js';
 
 const CR = 13;
 const COMMA = 44;
 const ZERO = 48;
 const NINE = 57;
-
-/** One `SF:` record: its `DA:` lines are `lines[from..to)` and `hits[from..to)` of the report. */
-interface LcovRecord {
-  path: string;
-  from: number;
-  to: number;
-  /** False once a line number repeats or goes backwards: the record then needs a map. */
-  ascending: boolean;
-  lf?: number;
-  lh?: number;
-}
+const BOM = 0xfeff;
+/** Longer than any lcov entry (a path, a mangled function name): not an lcov file. */
+const MAX_LINE_LENGTH = 16 * 1024 * 1024;
 
 /**
- * Parses an lcov tracefile (`geninfo`'s format, written by c8, nyc, Jest, gcov's lcov and
- * most other tools). Line coverage as `genhtml` computes it: the lines listed by `DA:` are the
- * coverable lines, those with a non-zero count are covered. A record without `DA:` lines
- * contributes its `LF:`/`LH:` totals. Records of the same `SF:` are merged line by line.
+ * Reads an lcov tracefile (`geninfo`'s format, written by c8, nyc, Jest, gcov's lcov and most
+ * other tools) piece by piece, so its size is not bounded by the longest string Node.js can
+ * hold. Line coverage as `genhtml` computes it: the lines listed by `DA:` are the coverable
+ * lines, those with a non-zero count are covered. A record without `DA:` lines contributes its
+ * `LF:`/`LH:` totals. Records of the same `SF:` are merged line by line.
  *
- * Written for tracefiles of hundreds of thousands of files: one pass over the text with
- * character codes, no per-line strings for `DA:` entries, and line maps only for files that
- * need merging.
+ * Written for tracefiles of millions of lines: character codes, no string per `DA:` entry,
+ * and the lines kept in a {@link LineTable}.
  */
-export function parseLcov(text: string): ParsedReport {
-  const records: LcovRecord[] = [];
-  // One pair of arrays for the whole report: no two arrays per file to allocate and collect.
-  const lines: number[] = [];
-  const hits: number[] = [];
-  let current: LcovRecord | undefined;
-  let lineNo = 0;
-  let start = 0;
-  const end = text.length;
-  while (start < end) {
-    let stop = text.indexOf('\n', start);
-    if (stop === -1) stop = end;
-    lineNo++;
+export class LcovReader {
+  private readonly table = new LineTable(false);
+  /** The start of a line the previous piece ended in. */
+  private carry = '';
+  private started = false;
+  private lineNo = 0;
+  private lf: number | undefined;
+  private lh: number | undefined;
+
+  /** Reads the next piece of the tracefile. */
+  write(chunk: string): void {
+    let start = 0;
+    if (!this.started && chunk.length > 0) {
+      this.started = true;
+      if (chunk.charCodeAt(0) === BOM) start = 1;
+    }
+    if (this.carry !== '') {
+      const stop = chunk.indexOf('\n', start);
+      if (stop === -1) {
+        this.keep(chunk.slice(start));
+        return;
+      }
+      const joined = this.carry + chunk.slice(start, stop);
+      this.carry = '';
+      this.line(joined, 0, joined.length);
+      start = stop + 1;
+    }
+    const end = chunk.length;
+    while (start < end) {
+      const stop = chunk.indexOf('\n', start);
+      if (stop === -1) {
+        this.keep(chunk.slice(start));
+        return;
+      }
+      this.line(chunk, start, stop);
+      start = stop + 1;
+    }
+  }
+
+  /** Ends the tracefile and returns its files. */
+  end(): ParsedReport {
+    if (this.carry !== '') {
+      const last = this.carry;
+      this.carry = '';
+      this.line(last, 0, last.length);
+    }
+    if (this.table.currentPath !== undefined) {
+      throw new MalformedReport(`record of ${this.table.currentPath} has no end_of_record`);
+    }
+    return { format: 'lcov', files: this.table.files() };
+  }
+
+  private keep(rest: string): void {
+    this.carry += rest;
+    if (this.carry.length > MAX_LINE_LENGTH) {
+      throw new MalformedReport(`line ${this.lineNo + 1}: longer than 16 MiB, not an lcov entry`);
+    }
+  }
+
+  /** One line: `text[start..stop)`, without its `\n`. */
+  private line(text: string, start: number, stop: number): void {
+    const lineNo = ++this.lineNo;
     let last = stop;
     if (last > start && text.charCodeAt(last - 1) === CR) last--;
+    const table = this.table;
     if (text.startsWith('DA:', start)) {
-      if (current === undefined) {
+      if (table.currentPath === undefined) {
         throw new MalformedReport(`line ${lineNo}: DA outside a record (no SF: before it)`);
       }
       // DA:<line>,<count>[,<checksum>]
@@ -51,16 +93,16 @@ export function parseLcov(text: string): ParsedReport {
       let number = 0;
       let c = text.charCodeAt(i);
       const lineStart = i;
-      while (c >= ZERO && c <= NINE) {
+      while (i < last && c >= ZERO && c <= NINE) {
         number = number * 10 + (c - ZERO);
         c = text.charCodeAt(++i);
       }
-      let count = 0;
-      const hitsStart = i + 1;
-      if (i === lineStart || c !== COMMA) {
+      if (i === lineStart || i >= last || c !== COMMA) {
         throw new MalformedReport(`line ${lineNo}: not a DA:<line>,<count> entry`);
       }
-      c = text.charCodeAt(++i);
+      let count = 0;
+      const hitsStart = ++i;
+      c = text.charCodeAt(i);
       while (i < last && c >= ZERO && c <= NINE) {
         count = count * 10 + (c - ZERO);
         c = text.charCodeAt(++i);
@@ -73,70 +115,37 @@ export function parseLcov(text: string): ParsedReport {
           throw new MalformedReport(`line ${lineNo}: not a DA:<line>,<count> entry`);
         }
       }
-      if (current.to > current.from && number <= (lines[current.to - 1] as number))
-        current.ascending = false;
-      lines.push(number);
-      hits.push(count);
-      current.to++;
+      table.add(number, count);
     } else if (text.startsWith('SF:', start)) {
-      if (current !== undefined)
+      if (table.currentPath !== undefined) {
         throw new MalformedReport(`line ${lineNo}: SF: before end_of_record`);
-      current = {
-        path: text.slice(start + 3, last),
-        from: lines.length,
-        to: lines.length,
-        ascending: true,
-      };
+      }
+      table.begin(text.slice(start + 3, last));
+      this.lf = undefined;
+      this.lh = undefined;
     } else if (text.startsWith('end_of_record', start) && last - start === 13) {
-      if (current === undefined)
+      if (table.currentPath === undefined) {
         throw new MalformedReport(`line ${lineNo}: end_of_record without SF:`);
-      records.push(current);
-      current = undefined;
+      }
+      const lf = this.lf;
+      table.end(
+        lf === undefined || Number.isNaN(lf)
+          ? undefined
+          : { coverable: lf, covered: Math.min(this.lh ?? 0, lf) },
+      );
     } else if (text.startsWith('LF:', start)) {
-      if (current) current.lf = Number(text.slice(start + 3, last));
+      if (table.currentPath !== undefined) this.lf = Number(text.slice(start + 3, last));
     } else if (text.startsWith('LH:', start)) {
-      if (current) current.lh = Number(text.slice(start + 3, last));
+      if (table.currentPath !== undefined) this.lh = Number(text.slice(start + 3, last));
     } else if (last > start && !/^[A-Z]+:/.test(text.slice(start, Math.min(last, start + 12)))) {
       throw new MalformedReport(`line ${lineNo}: not an lcov entry`);
     }
-    start = stop + 1;
   }
-  if (current !== undefined)
-    throw new MalformedReport(`record of ${current.path} has no end_of_record`);
-  return { format: 'lcov', files: filesOf(records, lines, hits) };
 }
 
-function filesOf(records: LcovRecord[], lines: number[], hits: number[]): FileCoverage[] {
-  const files = new Map<string, FileCoverage>();
-  for (const record of records) {
-    const file = fileOf(record, lines, hits);
-    if (file === undefined) continue;
-    const seen = files.get(record.path);
-    files.set(record.path, seen?.units && file.units ? united(seen, file) : file);
-  }
-  return [...files.values()];
-}
-
-function fileOf(record: LcovRecord, lines: number[], hits: number[]): FileCoverage | undefined {
-  const { path, from, to } = record;
-  if (to === from) {
-    if (record.lf === undefined || Number.isNaN(record.lf)) return undefined;
-    return { path, coverable: record.lf, covered: Math.min(record.lh ?? 0, record.lf) };
-  }
-  const units = () => {
-    const map = new Map<number | string, number>();
-    for (let i = from; i < to; i++) recordHits(map, lines[i] as number, hits[i] as number);
-    return map;
-  };
-  if (!record.ascending) return fileFromUnits(path, units());
-  let covered = 0;
-  for (let i = from; i < to; i++) if ((hits[i] as number) > 0) covered++;
-  return { path, coverable: to - from, covered, units };
-}
-
-function united(a: FileCoverage, b: FileCoverage): FileCoverage {
-  const map = new Map((a.units as () => Map<number | string, number>)());
-  for (const [unit, hits] of (b.units as () => Map<number | string, number>)())
-    recordHits(map, unit, hits);
-  return fileFromUnits(a.path, map);
+/** Parses the text of an lcov tracefile; see {@link LcovReader}. */
+export function parseLcov(text: string): ParsedReport {
+  const reader = new LcovReader();
+  reader.write(text);
+  return reader.end();
 }
