@@ -23,6 +23,8 @@ import type {
   Execution,
   ExecutionInput,
   ExecutionList,
+  ExecutionSeries,
+  ExecutionSeriesQuery,
   Health,
   ListExecutionsQuery,
   ListRepositoriesQuery,
@@ -94,6 +96,11 @@ export interface CovgateClient {
    * get `next_cursor`, then the previous page's `next_cursor` until it is `null`.
    */
   listExecutions(args: ListExecutionsQuery & CallOptions): Promise<ExecutionList>;
+  /**
+   * `GET /v1/executions/series`: a repository's newest runs (up to 1 000) in one answer,
+   * oldest first, each as `[created_at, coverage, outcome, branch, delta]`, for a history chart.
+   */
+  getExecutionSeries(args: ExecutionSeriesQuery & CallOptions): Promise<ExecutionSeries>;
   /**
    * `POST /v1/executions`: records a run and returns it with the gate's outcome. Sends an
    * `Idempotency-Key` (`idempotencyKey`, or a new UUID) that stays the same across the
@@ -236,6 +243,11 @@ export function createCovgateClient(options: CovgateClientOptions): CovgateClien
       unwrap(raw.POST('/v1/auth/validate', { ...(body ? { body } : {}), signal })),
     listExecutions: ({ signal, ...query }) =>
       unwrap(raw.GET('/v1/executions', { params: { query }, signal })),
+    // openapi-fetch widens the points' tuples to arrays; the document's schema is the tuple.
+    getExecutionSeries: ({ signal, ...query }) =>
+      unwrap(
+        raw.GET('/v1/executions/series', { params: { query }, signal }),
+      ) as Promise<ExecutionSeries>,
     createExecution: ({ body, idempotencyKey, signal }) =>
       unwrap(
         raw.POST('/v1/executions', {

@@ -12,6 +12,10 @@ export type Execution = Schemas['Execution'];
 export type ExecutionInput = Schemas['ExecutionInput'];
 /** A page of `GET /v1/executions`. */
 export type ExecutionList = Schemas['ExecutionList'];
+/** Answer of `GET /v1/executions/series`. */
+export type ExecutionSeries = Schemas['ExecutionSeries'];
+/** One run of a series: `[created_at, coverage, outcome, branch, delta]`. */
+export type SeriesPoint = Schemas['SeriesPoint'];
 /** The gate's verdict of a run. */
 export type Outcome = Schemas['Outcome'];
 /** One repository of `GET /v1/repos`. */
@@ -49,6 +53,10 @@ export type RotatedToken = Schemas['RotatedToken'];
 
 /** Query parameters of `GET /v1/executions`. */
 export type ListExecutionsQuery = NonNullable<operations['listExecutions']['parameters']['query']>;
+/** Query parameters of `GET /v1/executions/series`. */
+export type ExecutionSeriesQuery = NonNullable<
+  operations['getExecutionSeries']['parameters']['query']
+>;
 /** Query parameters of `GET /v1/repos`. */
 export type ListRepositoriesQuery = NonNullable<
   operations['listRepositories']['parameters']['query']

@@ -89,6 +89,7 @@ describe('requests', () => {
       json(200, { repos: [] }),
       new Response(null, { status: 204 }),
       json(200, { valid: true }),
+      json(200, { points: [['2026-11-22T19:03:41Z', 84.13, 'pass', 'main', '0.00']], total: 1 }),
     ]);
     expect(
       await client.listExecutions({ org: 'acme', repo: 'a b/c', cursor: '', limit: 5 }),
@@ -96,11 +97,16 @@ describe('requests', () => {
     expect(await client.listRepositories({ org: 'acme' })).toEqual({ repos: [] });
     expect(await client.revokeToken({ id: 'f'.repeat(32) })).toBeUndefined();
     await client.validateToken();
+    expect(await client.getExecutionSeries({ org: 'acme', repo: 'web', limit: 1000 })).toEqual({
+      points: [['2026-11-22T19:03:41Z', 84.13, 'pass', 'main', '0.00']],
+      total: 1,
+    });
     expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
       'GET https://covgate.example.com/api/v1/executions?org=acme&repo=a%20b%2Fc&cursor=&limit=5',
       'GET https://covgate.example.com/api/v1/repos?org=acme',
       `DELETE https://covgate.example.com/api/v1/tokens/${'f'.repeat(32)}`,
       'POST https://covgate.example.com/api/v1/auth/validate',
+      'GET https://covgate.example.com/api/v1/executions/series?org=acme&repo=web&limit=1000',
     ]);
     expect(seen[3]?.body).toBe('');
     expect(seen[3]?.headers['content-type']).toBeUndefined();

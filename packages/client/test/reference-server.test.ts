@@ -163,7 +163,22 @@ describe.skipIf(!serverBuilt && process.env.CI !== '1')(
       });
 
       expect(await ci.listRepositories({ org: 'acme' })).toEqual({
-        repos: [{ repo: 'web', total: 3, latest: third }],
+        repos: [{ repo: 'web', total: 3, latest: third, base: third }],
+      });
+      const at = (run: typeof first) => [
+        run.created_at,
+        run.coverage,
+        run.outcome,
+        run.branch,
+        run.delta,
+      ];
+      expect(await ci.getExecutionSeries({ org: 'acme', repo: 'web' })).toEqual({
+        points: [at(first), at(second), at(third)],
+        total: 3,
+      });
+      expect(await ci.getExecutionSeries({ org: 'acme', repo: 'web', limit: 2 })).toEqual({
+        points: [at(second), at(third)],
+        total: 3,
       });
       const foreign = await apiError(ci.listRepositories({ org: 'other' }));
       expect([foreign.status, foreign.error]).toEqual([403, 'forbidden']);

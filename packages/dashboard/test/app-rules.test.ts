@@ -1,30 +1,21 @@
-import type { Execution } from '@covgate/client';
+import { CovgateApiError, type Execution, type Repository } from '@covgate/client';
 import { describe, expect, it } from 'vitest';
-import { chartColumns } from '../app/src/chart-data.js';
+import { describeError } from '../app/src/api.js';
+import { chartColumns, runsOf } from '../app/src/chart-data.js';
 import {
   badgeMarkdown,
   formatAxisTime,
   formatCountdown,
   githubActionsSnippet,
+  isLoopbackUrl,
   pickBaseBranch,
   runCommand,
   shellQuote,
 } from '../app/src/format.js';
 import { POLL_INTERVAL_MS, POLL_TIMEOUT_MS, pollUntil } from '../app/src/onboarding-poll.js';
+import { rateLimitWait } from '../app/src/rate-limit.js';
+import { arrangeRepos, DEFAULT_REPO_SORT, nextSort, shownRun } from '../app/src/repo-list.js';
 import { parseRoute, pathOf } from '../app/src/router.js';
-
-function run(id: number, branch: string, outcome: Execution['outcome'], at: string): Execution {
-  return {
-    id: `exe_${String(id).padStart(26, '0')}`,
-    repo: 'web',
-    branch,
-    outcome,
-    delta: '0.00',
-    coverage: 80 + id,
-    commit: null,
-    created_at: at,
-  };
-}
 
 describe('dashboard rules', () => {
   it('counts down in minutes and seconds, rounding up, never below 0:00', () => {
@@ -71,14 +62,20 @@ describe('dashboard rules', () => {
     );
   });
 
-  it('puts each run in exactly one outcome series, oldest first, base branch also on the line', () => {
-    const newestFirst = [
-      run(3, 'feature/a', 'fail', '2026-11-22T10:00:05Z'),
-      run(2, 'main', 'warn', '2026-11-22T10:00:05Z'),
-      run(1, 'main', 'pass', '2026-11-22T10:00:00Z'),
-    ];
-    const { data, executions } = chartColumns(newestFirst, 'main');
-    expect(executions.map((e) => e.id)).toEqual([1, 2, 3].map((n) => run(n, '', 'pass', '').id));
+  it('puts each run of the series in exactly one outcome series, oldest first, base branch also on the line', () => {
+    const runs = runsOf([
+      ['2026-11-22T10:00:00Z', 81, 'pass', 'main', '0.00'],
+      ['2026-11-22T10:00:05Z', 82, 'warn', 'main', '-0.60'],
+      ['2026-11-22T10:00:05Z', 83, 'fail', 'feature/a', '-1.20'],
+    ]);
+    expect(runs[1]).toEqual({
+      createdAt: '2026-11-22T10:00:05Z',
+      coverage: 82,
+      outcome: 'warn',
+      branch: 'main',
+      delta: '-0.60',
+    });
+    const { data } = chartColumns(runs, 'main');
     expect(data).toEqual([
       [0, 1, 2],
       [81, 82, null],
@@ -93,6 +90,96 @@ describe('dashboard rules', () => {
 
   it('labels the chart axis with the run time in UTC, without the year', () => {
     expect(formatAxisTime('2026-11-22T09:05:59Z')).toBe('11-22 09:05');
+  });
+
+  it('calls a URL loopback when its host is this machine', () => {
+    for (const url of [
+      'http://localhost:8080',
+      'http://LOCALHOST',
+      'http://app.localhost:3000',
+      'http://127.0.0.1:8080',
+      'http://127.1.2.3',
+      'http://[::1]:8080',
+      'http://0.0.0.0:8080',
+    ]) {
+      expect(isLoopbackUrl(url), url).toBe(true);
+    }
+    for (const url of [
+      'https://cov.example.com',
+      'http://192.168.1.5:8080',
+      'http://localhost.example.com',
+      'http://127.example.com',
+      'not a url',
+    ]) {
+      expect(isLoopbackUrl(url), url).toBe(false);
+    }
+  });
+
+  it('says which origin a CSRF refusal names, and how long a 429 asks to wait', () => {
+    const error = (status: number, message: string, retryAfterSeconds: number | null = null) =>
+      new CovgateApiError({ status, error: message, requestId: 'req-1', retryAfterSeconds });
+    expect(
+      describeError(
+        error(403, 'origin http://127.0.0.1:8080 is not allowed: add it to ALLOWED_ORIGINS'),
+      ),
+    ).toBe(
+      'The server refused this change from this address: origin http://127.0.0.1:8080 is not allowed: add it to ALLOWED_ORIGINS (request req-1).',
+    );
+    expect(describeError(error(403, 'forbidden'))).toBe(
+      'The server answered 403: forbidden (request req-1).',
+    );
+    expect(describeError(error(429, 'rate limit exceeded', 42))).toBe(
+      'Too many requests: the server asked to wait 42 seconds.',
+    );
+    expect(rateLimitWait(error(429, 'rate limit exceeded', 42))).toBe(42);
+    expect(rateLimitWait(error(429, 'rate limit exceeded'))).toBe(60);
+    expect(rateLimitWait(error(429, 'token limit reached'))).toBeNull();
+    expect(rateLimitWait(error(403, 'forbidden'))).toBeNull();
+  });
+
+  it("shows a repository's base branch run, searches names in any case and sorts by name, coverage or activity", () => {
+    const record = (branch: string, coverage: number, at: string, id: string): Execution => ({
+      id,
+      repo: 'r',
+      branch,
+      outcome: 'pass',
+      delta: '0.00',
+      coverage,
+      commit: null,
+      created_at: at,
+    });
+    const repo = (name: string, latest: Execution, base: Execution | null): Repository => ({
+      repo: name,
+      total: 1,
+      latest,
+      base,
+    });
+    const mainRun = record('main', 92.06, '2026-11-22T10:00:00Z', 'exe_1');
+    const web = repo('web', record('feature/x', 91.53, '2026-11-22T12:00:00Z', 'exe_4'), mainRun);
+    const api = repo('API', record('master', 70, '2026-11-22T11:00:00Z', 'exe_3'), null);
+    const tool = repo('tool-10', record('trunk', 80, '2026-11-22T11:00:00Z', 'exe_2'), null);
+    const tool2 = repo('tool-9', record('trunk', 80, '2026-11-22T09:00:00Z', 'exe_0'), null);
+    const listed = [web, api, tool, tool2];
+    expect(shownRun(web)).toBe(mainRun);
+    expect(shownRun(api).branch).toBe('master');
+    const names = (sort = DEFAULT_REPO_SORT, query = '') =>
+      arrangeRepos(listed, query, sort).map((r) => r.repo);
+    expect(names()).toEqual(['web', 'API', 'tool-10', 'tool-9']);
+    expect(names(nextSort(DEFAULT_REPO_SORT, 'activity'))).toEqual([
+      'tool-9',
+      'tool-10',
+      'API',
+      'web',
+    ]);
+    const byName = nextSort(DEFAULT_REPO_SORT, 'name');
+    expect(byName).toEqual({ key: 'name', descending: false });
+    expect(names(byName)).toEqual(['API', 'tool-9', 'tool-10', 'web']);
+    const byCoverage = nextSort(byName, 'coverage');
+    expect(byCoverage).toEqual({ key: 'coverage', descending: true });
+    expect(names(byCoverage)).toEqual(['web', 'tool-10', 'tool-9', 'API']);
+    expect(names(nextSort(byCoverage, 'coverage'))).toEqual(['API', 'tool-10', 'tool-9', 'web']);
+    expect(names(DEFAULT_REPO_SORT, ' TOOL ')).toEqual(['tool-10', 'tool-9']);
+    expect(names(DEFAULT_REPO_SORT, 'nothing')).toEqual([]);
   });
 
   it('routes paths under the base path and back', () => {

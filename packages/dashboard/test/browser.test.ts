@@ -45,14 +45,23 @@ const CSP =
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const BIG = 1000;
+const RELOADS = 30;
 const json = { 'content-type': 'application/json' };
+// The second server: its own dashboard URL and allowlist (so 127.0.0.1 is refused), a public
+// URL for CI, and a session limit small enough to reach in a few page loads.
+const SERVICE_TOKEN = 'dashboard-browser-service-token-0123456789abcdef';
+const PUBLIC_URL = 'https://covgate.example.com';
+const SMALL_SESSION_LIMIT = 4;
 
 describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !browserRequired))(
   'the dashboard on the built reference server in Chromium',
   () => {
     let github: FakeGithub;
     let server: BuiltServer;
+    let strict: BuiltServer;
+    let strictPort: number;
     let dataDir: string;
+    let strictDataDir: string;
     let browser: Browser;
     let context: BrowserContext;
     let page: Page;
@@ -114,20 +123,35 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
         account: ACCOUNT,
       });
       dataDir = await mkdtemp(join(tmpdir(), 'covgate-dashboard-browser-'));
+      strictDataDir = await mkdtemp(join(tmpdir(), 'covgate-dashboard-browser-strict-'));
       const port = await freePort();
-      // The defaults under test: OAUTH_REDIRECT_URL, DASHBOARD_URL and ALLOWED_ORIGINS unset,
-      // so the dashboard lives at http://localhost:<port>/dashboard/.
-      server = await startBuiltServer({
-        PATH: process.env.PATH,
-        PORT: String(port),
-        COVGATE_DATA_DIR: dataDir,
-        GITHUB_CLIENT_ID: CLIENT_ID,
-        GITHUB_CLIENT_SECRET: CLIENT_SECRET,
-        GITHUB_BASE_URL: github.baseUrl,
-        GITHUB_API_BASE_URL: github.apiBaseUrl,
-        PROVIDER_A_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        ENTERPRISE_RATE_LIMIT: '100000',
-      });
+      strictPort = await freePort();
+      // The defaults under test: OAUTH_REDIRECT_URL, DASHBOARD_URL, ALLOWED_ORIGINS,
+      // PUBLIC_URL and SESSION_RATE_LIMIT unset, so the dashboard lives at
+      // http://localhost:<port>/dashboard/ (and at 127.0.0.1 and [::1] alike).
+      [server, strict] = await Promise.all([
+        startBuiltServer({
+          PATH: process.env.PATH,
+          PORT: String(port),
+          COVGATE_DATA_DIR: dataDir,
+          GITHUB_CLIENT_ID: CLIENT_ID,
+          GITHUB_CLIENT_SECRET: CLIENT_SECRET,
+          GITHUB_BASE_URL: github.baseUrl,
+          GITHUB_API_BASE_URL: github.apiBaseUrl,
+          PROVIDER_A_WEBHOOK_SECRET: WEBHOOK_SECRET,
+          ENTERPRISE_RATE_LIMIT: '100000',
+        }),
+        startBuiltServer({
+          PATH: process.env.PATH,
+          PORT: String(strictPort),
+          COVGATE_DATA_DIR: strictDataDir,
+          SERVICE_TOKEN,
+          DASHBOARD_URL: `http://localhost:${strictPort}/dashboard/`,
+          ALLOWED_ORIGINS: `http://localhost:${strictPort}`,
+          PUBLIC_URL,
+          SESSION_RATE_LIMIT: String(SMALL_SESSION_LIMIT),
+        }),
+      ]);
       origin = `http://localhost:${port}`;
       await mkdir(screenshotsDir, { recursive: true });
       browser = await chromium.launch({
@@ -151,8 +175,10 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
     afterAll(async () => {
       await browser?.close();
       server?.kill();
+      strict?.kill();
       await github?.close();
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
+      if (strictDataDir) await rm(strictDataDir, { recursive: true, force: true });
     });
 
     it('answers the dashboard with the exact security and caching headers', async () => {
@@ -218,6 +244,14 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
       ).resolves.toContain(
         // biome-ignore lint/suspicious/noTemplateCurlyInString: GitHub Actions expression syntax
         'COVGATE_TOKEN: ${{ secrets.COVGATE_TOKEN }}',
+      );
+      // No PUBLIC_URL: the step says the address the browser used, and warns that a CI runner
+      // cannot reach a loopback address.
+      await expect(
+        page.getByRole('figure', { name: 'GitHub Actions step' }).locator('pre').textContent(),
+      ).resolves.toContain(`    COVGATE_URL: ${origin}\n`);
+      expect(await page.getByTestId('loopback-warning').textContent()).toBe(
+        `A CI runner cannot reach ${origin}: it is a loopback address, so the runner would call itself, not this server. Start the server with PUBLIC_URL set to an address your CI reaches (for example https://covgate.example.com), or change COVGATE_URL in the step below.`,
       );
       await page.getByRole('button', { name: 'Copy token' }).click();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
@@ -328,17 +362,90 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
             Array(10).fill(201),
           );
       }
+      // A feature branch's run, newer and lower than main's: the list shows main's coverage.
+      const mainRun = (await (
+        await fetch(`${origin}/v1/executions?org=${ORG}&repo=web&limit=1`, {
+          headers: { authorization: `Bearer ${secret}` },
+        })
+      ).json()) as { executions: { coverage: number; branch: string }[] };
+      expect(mainRun.executions[0]?.branch).toBe('main');
+      const feature = await ingest(secret, { repo: 'web', branch: 'feature/slow', coverage: 80.5 });
+      expect(feature.status).toBe(201);
+      const featureAt = ((await feature.json()) as { created_at: string }).created_at;
+
       await nav('Repositories').click();
       await page.getByRole('heading', { name: 'Repositories' }).waitFor();
-      const rows = await page.locator('table.repos tbody tr th').allTextContents();
-      expect(rows).toEqual(['big', 'web']);
+      const names = () => page.locator('table.repos tbody tr th').allTextContents();
+      expect(await names()).toEqual(['web', 'big']);
+      const web = page.locator('table.repos tbody tr').first();
+      expect(await web.locator('td').allTextContents()).toEqual([
+        'main',
+        `${(mainRun.executions[0]?.coverage ?? 0).toFixed(2)}%`,
+        expect.stringMatching(/^(Pass|Warn|Fail)$/),
+        `feature/slow · ${featureAt.slice(0, 10)} ${featureAt.slice(11, 16)} UTC`,
+        '46',
+        '',
+      ]);
       await page.waitForFunction(() =>
         [...document.querySelectorAll('table.repos img')].every(
           (img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0,
         ),
       );
       await shoot('repositories');
+      // On a phone the branch stays; the latest run, the count and the badge go.
+      await page.setViewportSize(PHONE);
+      expect(await web.locator('td.branch').isVisible()).toBe(true);
+      expect(await web.locator('td').nth(3).isVisible()).toBe(false);
+      await page.setViewportSize(DESKTOP);
+
+      const header = (name: string) =>
+        page.locator('table.repos thead th').filter({ hasText: name });
+      await page.getByRole('button', { name: 'Coverage' }).click();
+      expect(await header('Coverage').getAttribute('aria-sort')).toBe('descending');
+      expect(await header('Latest run').getAttribute('aria-sort')).toBe('none');
+      expect(await names()).toEqual(['web', 'big']);
+      await page.getByRole('button', { name: 'Coverage' }).click();
+      expect(await header('Coverage').getAttribute('aria-sort')).toBe('ascending');
+      expect(await names()).toEqual(['big', 'web']);
+      await page.getByRole('button', { name: 'Repository' }).click();
+      expect(await header('Repository').getAttribute('aria-sort')).toBe('ascending');
+      expect(await names()).toEqual(['big', 'web']);
+      await page.getByLabel('Search repositories').fill('WE');
+      expect(await names()).toEqual(['web']);
+      expect(await page.getByTestId('repo-count').textContent()).toBe('1 of 2 repositories');
+      await page.getByLabel('Search repositories').fill('nothing');
+      await page.getByText('No repository name contains “nothing”.').waitFor();
+      await shoot('repositories-search-empty');
+      await page.getByLabel('Search repositories').fill('');
+      expect(await page.getByTestId('repo-count').textContent()).toBe('2 repositories');
     }, 120_000);
+
+    it('says an unknown repository is not found', async () => {
+      await page.goto(dashboard('repos/nope'));
+      await page.getByRole('heading', { name: 'Repository not found', level: 1 }).waitFor();
+      expect(await page.getByTestId('repo-not-found').textContent()).toBe(
+        `No run of a repository named nope is recorded in ${ORG}. Names are case-sensitive; a repository appears with its first run.`,
+      );
+      expect(await page.title()).toBe('Repository not found · covgate');
+      expect(await page.getByText('No runs').count()).toBe(0);
+      await shoot('repository-not-found');
+    });
+
+    it('skips to the content without leaving the page', async () => {
+      await page.goto(dashboard('tokens'));
+      await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+      await page.evaluate(() => {
+        (window as unknown as { stayed: boolean }).stayed = true;
+      });
+      await page.getByRole('link', { name: 'Skip to content' }).focus();
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.activeElement?.id === 'main');
+      expect(page.url()).toBe(dashboard('tokens'));
+      expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(
+        true,
+      );
+      expect(await page.getByRole('heading', { name: 'API tokens' }).count()).toBe(1);
+    });
 
     it('rotates a token with a grace period and revokes one after confirmation', async () => {
       await nav('Tokens').click();
@@ -348,6 +455,21 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
         'active',
       ]);
       await shoot('tokens');
+
+      const focused = () =>
+        page.evaluate(() => {
+          const element = document.activeElement;
+          return element === document.body
+            ? 'body'
+            : (element?.getAttribute('aria-label') ?? element?.textContent ?? '');
+        });
+      // Escape closes the dialog and gives focus back to the button that opened it.
+      await page.getByRole('button', { name: 'Rotate ci' }).click();
+      await page.getByRole('alertdialog').waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByRole('alertdialog').waitFor({ state: 'detached' });
+      await page.waitForFunction(() => document.activeElement !== document.body);
+      expect(await focused()).toBe('Rotate ci');
 
       await page.getByRole('button', { name: 'Rotate ci' }).click();
       await page.getByLabel('Grace period of the old token').selectOption('3600');
@@ -376,6 +498,9 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
       await shoot('tokens-revoke');
       await page.getByRole('button', { name: 'Revoke token' }).click();
       await page.getByText('Token “ci” revoked').waitFor();
+      // The revoked token's buttons are gone: focus goes to the notice, not to <body>.
+      await page.waitForFunction(() => document.activeElement !== document.body);
+      expect(await focused()).toBe('Token “ci” revoked: requests with it are refused from now on.');
       await page.waitForFunction(() =>
         [...document.querySelectorAll('table.tokens tbody tr .status')]
           .map((s) => s.textContent)
@@ -391,6 +516,27 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
       expect((await ingest(secret, { repo: 'web', branch: 'main', coverage: 84 })).status).toBe(
         201,
       );
+    });
+
+    it('works at http://127.0.0.1:<port>, the address the server prints: writes are allowed', async () => {
+      const port = new URL(origin).port;
+      const loopback = `http://127.0.0.1:${port}`;
+      const cookie = (await context.cookies(origin)).find((c) => c.name === 'covgate_session');
+      expect(cookie).toBeDefined();
+      const other = await browser.newContext({ viewport: DESKTOP });
+      await other.addCookies([
+        { name: 'covgate_session', value: cookie?.value ?? '', url: loopback },
+      ]);
+      const at = await other.newPage();
+      watch(at);
+      await at.goto(`${loopback}/dashboard/tokens`);
+      await at.getByRole('heading', { name: 'API tokens' }).waitFor();
+      await at.getByLabel('Token name').fill('from-127');
+      await at.getByRole('button', { name: 'Create token' }).click();
+      expect(await at.getByTestId('secret').textContent()).toMatch(/^cvg_[0-9a-f]{40}$/);
+      expect(await at.getByRole('alert').count()).toBe(0);
+      await other.close();
+      expect(server.stdout()).not.toContain('[csrf]');
     });
 
     it('signs out: the cookie is cleared and the sign-in page is back', async () => {
@@ -440,9 +586,170 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
           `rendered (chart drawn) ${Math.round(timing.rendered)} ms after navigation start`,
       );
       expect(timing.shellBytes).toBeLessThan(80_000);
+      expect(timing.apiCalls).toBeLessThanOrEqual(4);
+      await fresh.close();
+    }, 60_000);
+
+    it(`reloads a ${BIG}-run repository page ${RELOADS} times within a minute under the default limits without a refusal`, async () => {
+      const fresh = await browser.newContext({ viewport: DESKTOP });
+      const reloading = await fresh.newPage();
+      watch(reloading);
+      await signIn(reloading);
+      // Session requests: every API call but the badge (no credential, no session budget).
+      let sessionRequests = 0;
+      const refused: string[] = [];
+      reloading.on('request', (request) => {
+        const path = new URL(request.url()).pathname;
+        if (path.startsWith('/v1/') && !path.startsWith('/v1/badge/')) sessionRequests += 1;
+      });
+      reloading.on('response', (response) => {
+        if (response.status() === 429) refused.push(response.url());
+      });
+      const perLoad: number[] = [];
+      const started = Date.now();
+      for (let load = 0; load < RELOADS; load++) {
+        const before = sessionRequests;
+        await reloading.goto(dashboard('repos/big'));
+        await reloading.waitForSelector(`.chart-canvas[data-points="${BIG}"]`, { timeout: 20_000 });
+        await reloading.waitForSelector('.executions li');
+        perLoad.push(sessionRequests - before);
+      }
+      const seconds = (Date.now() - started) / 1000;
+      console.log(
+        `[covgate] dashboard reloads: ${RELOADS} loads of a ${BIG}-run repository page in ${seconds.toFixed(1)} s, ` +
+          `${sessionRequests} session requests (${Math.max(...perLoad)} per load at most, default limit 300 a minute), ` +
+          `${refused.length} refused (429)`,
+      );
+      expect(refused).toEqual([]);
+      expect(Math.max(...perLoad)).toBeLessThanOrEqual(4);
+      expect(perLoad.every((count) => count === 3)).toBe(true);
+      expect(await reloading.getByTestId('rate-limit').count()).toBe(0);
       await fresh.close();
       expect(cspViolations).toEqual([]);
       expect(pageErrors).toEqual([]);
-    }, 60_000);
+    }, 180_000);
+
+    describe('on a server with its own dashboard URL and allowlist, PUBLIC_URL and a small session limit', () => {
+      const strictOrigin = () => `http://localhost:${strictPort}`;
+      let strictOrg: { id: string; slug: string };
+
+      async function strictSession(): Promise<string> {
+        if (!strictOrg) {
+          const created = await fetch(`${strictOrigin()}/v1/organisations`, {
+            method: 'POST',
+            headers: { ...json, authorization: `Bearer ${SERVICE_TOKEN}` },
+            body: JSON.stringify({ slug: 'strict', name: 'Strict' }),
+          });
+          expect(created.status).toBe(201);
+          strictOrg = (await created.json()) as { id: string; slug: string };
+        }
+        const session = await fetch(`${strictOrigin()}/v1/sessions/create`, {
+          method: 'POST',
+          headers: { ...json, authorization: `Bearer ${SERVICE_TOKEN}` },
+          body: JSON.stringify({ user_id: 'usr_strict', org_id: strictOrg.id }),
+        });
+        expect(session.status).toBe(201);
+        return ((await session.json()) as { token: string }).token;
+      }
+
+      async function pageAt(url: string): Promise<{ target: Page; close: () => Promise<void> }> {
+        const fresh = await browser.newContext({ viewport: DESKTOP });
+        await fresh.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+        await fresh.addCookies([{ name: 'covgate_session', value: await strictSession(), url }]);
+        const target = await fresh.newPage();
+        watch(target);
+        return { target, close: () => fresh.close() };
+      }
+
+      it('names the refused origin and ALLOWED_ORIGINS when a write comes from an origin not allowed, in the page and the log', async () => {
+        const refusedOrigin = `http://127.0.0.1:${strictPort}`;
+        const { target, close } = await pageAt(refusedOrigin);
+        await target.goto(`${refusedOrigin}/dashboard/tokens`);
+        await target.getByRole('heading', { name: 'API tokens' }).waitFor();
+        await target.getByLabel('Token name').fill('ci');
+        await target.getByRole('button', { name: 'Create token' }).click();
+        const alert = target.getByRole('alert');
+        await alert.waitFor();
+        expect(await alert.textContent()).toMatch(
+          new RegExp(
+            `^The server refused this change from this address: origin http://127\\.0\\.0\\.1:${strictPort} is not allowed: add it to ALLOWED_ORIGINS \\(request [\\w-]+\\)\\.$`,
+          ),
+        );
+        await shoot('csrf-refused', target);
+        await strict.waitForLine(/\[csrf\] refused POST \/v1\/tokens/);
+        expect(strict.stdout()).toContain(
+          `[csrf] refused POST /v1/tokens: origin ${refusedOrigin} is not allowed: add it to ALLOWED_ORIGINS`,
+        );
+        await close();
+      });
+
+      it('gives CI the PUBLIC_URL in the onboarding snippets, without a loopback warning', async () => {
+        const { target, close } = await pageAt(strictOrigin());
+        await target.goto(`${strictOrigin()}/dashboard/onboarding`);
+        await target.getByLabel('Repository name').fill('web');
+        await target.getByRole('button', { name: 'Create token' }).click();
+        const secretValue = (await target.getByTestId('secret').textContent()) as string;
+        expect(
+          await target
+            .getByRole('figure', { name: 'covgate run command' })
+            .locator('pre')
+            .textContent(),
+        ).toBe(
+          `export COVGATE_URL=${PUBLIC_URL}\nexport COVGATE_TOKEN=${secretValue}\nnpx --yes @covgate/cli run --repo web -- npm test`,
+        );
+        expect(
+          await target
+            .getByRole('figure', { name: 'GitHub Actions step' })
+            .locator('pre')
+            .textContent(),
+        ).toContain(`    COVGATE_URL: ${PUBLIC_URL}\n`);
+        expect(await target.getByTestId('loopback-warning').count()).toBe(0);
+        await shoot('onboarding-public-url', target);
+        await close();
+      });
+
+      it('shows a banner with the wait when rate limited, keeping the app, and loads once the wait is over', async () => {
+        const { target, close } = await pageAt(strictOrigin());
+        // Four requests a minute: session and repositories, then tokens and repositories.
+        await target.goto(`${strictOrigin()}/dashboard/`);
+        await target.getByRole('heading', { name: 'Set up your first repository' }).waitFor();
+        const navTo = (name: string) =>
+          target.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
+        await navTo('Tokens');
+        await target.locator('table.tokens').or(target.getByText('No tokens yet.')).waitFor();
+        await navTo('Repositories');
+        await target.getByRole('heading', { name: 'Set up your first repository' }).waitFor();
+        // The fifth is refused: the page says so with the wait, the header and nav stay.
+        await navTo('Tokens');
+        const banner = target.getByTestId('rate-limit');
+        await banner.waitFor();
+        expect(await banner.textContent()).toMatch(
+          /^Too many requests\. The server asked this dashboard to slow down; it tries again in (1:00|0:[0-5]\d)\.$/,
+        );
+        expect(await target.getByRole('alert').textContent()).toMatch(
+          /^Too many requests: the server asked to wait \d+ seconds?\. This page tries again then\.Try again$/,
+        );
+        expect(await target.getByRole('button', { name: 'Sign out' }).count()).toBe(1);
+        await shoot('rate-limited-page', target);
+        // A reload refused at the session: a banner and a notice, not a bare error.
+        await target.reload();
+        await banner.waitFor();
+        expect(
+          await target.getByRole('status').filter({ hasText: 'session' }).textContent(),
+        ).toMatch(
+          /^Too many requests: the server asked to wait \d+ seconds?\. Your session loads when the wait is over\.$/,
+        );
+        await shoot('rate-limited-reload', target);
+        // When the wait is over (at most a minute), the page loads by itself.
+        await target
+          .locator('table.tokens')
+          .or(target.getByText('No tokens yet.'))
+          .waitFor({ timeout: 75_000 });
+        expect(await banner.count()).toBe(0);
+        await close();
+        expect(cspViolations).toEqual([]);
+        expect(pageErrors).toEqual([]);
+      }, 120_000);
+    });
   },
 );

@@ -121,6 +121,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/executions/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A repository's newest runs in one answer, compact, for a history chart
+         * @description The newest `limit` records of the repository (default and at most 1 000), oldest
+         *     first, each as `[created_at, coverage, outcome, branch, delta]`, and `total`, every
+         *     record of the repository. One request where the list would take ten pages: the
+         *     dashboard's chart costs one request of a session's per-minute budget. An unknown
+         *     repository answers `{"points":[],"total":0}`. Same credentials and check order as
+         *     `GET /v1/executions`: `401` credential, `403` API token without `execute`, `400`
+         *     missing `org`, `400` missing `repo`, `400` bad `limit`, `403` `org` is not the
+         *     caller's organisation.
+         */
+        get: operations["getExecutionSeries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/organisations": {
         parameters: {
             query?: never;
@@ -556,6 +583,12 @@ export interface components {
             total: number;
             /** @description The newest record of the repository, on any branch, as `GET /v1/executions` lists it. */
             latest: components["schemas"]["Execution"];
+            /**
+             * @description The newest record on the repository's base branch: `main` when the repository has
+             *     a run there, else `master`; null when it has neither. What the repository's
+             *     coverage is, where `latest` may be a feature branch's run.
+             */
+            base: components["schemas"]["Execution"] | null;
         };
         CreateOrganisationInput: {
             /** @description 1-64 of `a-z`, `0-9` and inner hyphens; unique. */
@@ -593,6 +626,20 @@ export interface components {
             /** @description Only when the request had `cursor`; null on the last page. */
             next_cursor?: string | null;
         };
+        ExecutionSeries: {
+            /** @description The newest records, oldest first (`created_at` asc, then `id` asc). */
+            points: components["schemas"]["SeriesPoint"][];
+            /** @description Every record of the repository (a per-repository counter), whatever `limit`. */
+            total: number;
+        };
+        /** @description One run: `[created_at, coverage, outcome, branch, delta]`. */
+        SeriesPoint: [
+            components["schemas"]["Timestamp"],
+            components["schemas"]["Coverage"],
+            components["schemas"]["Outcome"],
+            components["schemas"]["RepoName"],
+            components["schemas"]["Delta"]
+        ];
         ExecutionInput: {
             /** @description When given, must equal the caller's organisation slug (`403` otherwise). */
             org?: string;
@@ -1309,6 +1356,57 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    getExecutionSeries: {
+        parameters: {
+            query: {
+                /** @description Organisation slug; must equal the caller's organisation exactly (case-sensitive). */
+                org: string;
+                /** @description Repository name, case-sensitive. */
+                repo: string;
+                /** @description Newest records to return, written as a plain integer (no sign, no leading zero). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest records, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionSeries"];
+                };
+            };
+            /** @description A missing or invalid query parameter. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "missing required parameter: org" | "missing required parameter: repo" | "invalid parameter: limit";
+                    };
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["VerificationOverloaded"];

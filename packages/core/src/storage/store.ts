@@ -121,7 +121,7 @@ export interface ExecutionCursor {
 export interface ListExecutionsQuery {
   orgId: string;
   repo: string;
-  /** 1..100 */
+  /** 1..1000 (the API's pages hold at most 100; its history series up to 1 000). */
   limit: number;
   /** Only records strictly older than this position (ordering `createdAt` desc, `id` desc). */
   after?: ExecutionCursor;

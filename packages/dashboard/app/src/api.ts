@@ -33,7 +33,10 @@ function isOriginRefusal(message: string): boolean {
 /** A sentence for a person, never a stack trace. */
 export function describeError(error: unknown): string {
   if (error instanceof CovgateApiError) {
-    if (error.status === 429) return 'Too many requests: wait a moment and try again.';
+    if (error.status === 429 && error.retryAfterSeconds !== null) {
+      const wait = error.retryAfterSeconds;
+      return `Too many requests: the server asked to wait ${wait} ${wait === 1 ? 'second' : 'seconds'}.`;
+    }
     const request = error.requestId ? ` (request ${error.requestId})` : '';
     if (error.status === 403 && isOriginRefusal(error.error)) {
       return `The server refused this change from this address: ${error.error}${request}.`;

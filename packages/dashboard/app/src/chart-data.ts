@@ -1,4 +1,24 @@
-import type { Execution } from '@covgate/client';
+import type { Outcome, SeriesPoint } from '@covgate/client';
+
+/** One run as the chart draws and reads it out. */
+export interface Run {
+  createdAt: string;
+  coverage: number;
+  outcome: Outcome;
+  branch: string;
+  delta: string;
+}
+
+/** The runs of `GET /v1/executions/series` (`[created_at, coverage, outcome, branch, delta]`). */
+export function runsOf(points: readonly SeriesPoint[]): Run[] {
+  return points.map(([createdAt, coverage, outcome, branch, delta]) => ({
+    createdAt,
+    coverage,
+    outcome,
+    branch,
+    delta,
+  }));
+}
 
 /** uPlot's columns: x (the run's place, oldest 0), then one column per series, null where it has no point. */
 export type ChartColumns = [number[], ...(number | null)[][]];
@@ -15,24 +35,23 @@ export const CHART_SERIES = [
 ] as const;
 
 /**
- * Columns for the history chart: oldest first, one x per execution (its place in the order,
- * so runs evenly spaced however close in time; the axis labels them with their time), each
- * execution a point in exactly one outcome series (base branch or other), plus a line
- * through the base branch.
+ * Columns for the history chart from runs oldest first: one x per run (its place in the
+ * order, so runs evenly spaced however close in time; the axis labels them with their time),
+ * each run a point in exactly one outcome series (base branch or other), plus a line through
+ * the base branch.
  */
-export function chartColumns(newestFirst: readonly Execution[], baseBranch: string | null) {
-  const ordered = [...newestFirst].reverse();
+export function chartColumns(oldestFirst: readonly Run[], baseBranch: string | null) {
   const x: number[] = [];
   const columns = CHART_SERIES.map(() => [] as (number | null)[]);
-  ordered.forEach((execution, place) => {
+  oldestFirst.forEach((run, place) => {
     x.push(place);
-    const base = execution.branch === baseBranch;
+    const base = run.branch === baseBranch;
     CHART_SERIES.forEach((series, index) => {
       const column = columns[index] as (number | null)[];
       const match =
-        series.base === base && (series.outcome === null || series.outcome === execution.outcome);
-      column.push(match ? execution.coverage : null);
+        series.base === base && (series.outcome === null || series.outcome === run.outcome);
+      column.push(match ? run.coverage : null);
     });
   });
-  return { data: [x, ...columns] as ChartColumns, executions: ordered };
+  return { data: [x, ...columns] as ChartColumns, runs: oldestFirst };
 }

@@ -8,6 +8,8 @@ export interface AppContext {
   session: CurrentSession;
   /** Absolute API URL without a trailing slash. */
   apiUrl: string;
+  /** The API URL CI jobs use (`COVGATE_URL` of the snippets): the server's public URL. */
+  ciUrl: string;
   /** Call when a request answered 401: the app shows the sign-in page. */
   signedOut: () => void;
 }

@@ -79,3 +79,23 @@ export function githubActionsSnippet(options: { apiUrl: string; repo: string }):
     '    COVGATE_TOKEN: ${{ secrets.COVGATE_TOKEN }}',
   ].join('\n');
 }
+
+/**
+ * Whether a URL's host is this machine (`localhost`, `*.localhost`, `127.0.0.0/8`, `[::1]`,
+ * `0.0.0.0`): a CI runner reaching it would reach itself, not the covgate server.
+ */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127(\.\d{1,3}){3}$/.test(host) ||
+    host === '[::1]' ||
+    host === '0.0.0.0'
+  );
+}

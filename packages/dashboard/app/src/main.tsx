@@ -2,7 +2,7 @@ import type { CurrentSession } from '@covgate/client';
 import { render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { apiUrlOf, createClient, describeError, isSignedOut } from './api.js';
-import { ErrorState, Link, Loading } from './components/ui.js';
+import { ErrorState, Link, Loading, RateLimitBanner } from './components/ui.js';
 import { readConfig } from './config.js';
 import { App, type AppContext } from './context.js';
 import { Onboarding } from './pages/Onboarding.js';
@@ -10,16 +10,19 @@ import { Repo } from './pages/Repo.js';
 import { Repos } from './pages/Repos.js';
 import { SignIn } from './pages/SignIn.js';
 import { Tokens } from './pages/Tokens.js';
-import { type Route, setBasePath, useRoute } from './router.js';
+import { rateLimitWait, retryAfterWait } from './rate-limit.js';
+import { href, pathOf, type Route, setBasePath, useRoute } from './router.js';
 import './styles.css';
 
 const config = readConfig(document);
 setBasePath(config.basePath);
 const apiUrl = apiUrlOf(config, window.location);
 const client = createClient(apiUrl, window.location);
+const ciUrl = config.publicApi || apiUrl;
 
 type SessionState =
   | { state: 'loading' }
+  | { state: 'waiting'; message: string }
   | { state: 'signed-in'; session: CurrentSession }
   | { state: 'signed-out'; message?: string }
   | { state: 'error'; message: string };
@@ -70,21 +73,39 @@ function Dashboard() {
 
   useEffect(() => {
     const controller = new AbortController();
+    let cancelRetry = () => {};
     client.getCurrentSession({ signal: controller.signal }).then(
       (value) => setSession({ state: 'signed-in', session: value }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
+        const wait = rateLimitWait(error);
         if (isSignedOut(error)) setSession({ state: 'signed-out' });
-        else setSession({ state: 'error', message: describeError(error) });
+        else if (wait !== null) {
+          // Keep the app and say how long: a refused reload must not blank the page.
+          setSession({ state: 'waiting', message: describeError(error) });
+          cancelRetry = retryAfterWait(wait, () => setAttempt((n) => n + 1));
+        } else setSession({ state: 'error', message: describeError(error) });
       },
     );
-    return () => controller.abort();
+    return () => {
+      controller.abort();
+      cancelRetry();
+    };
   }, [attempt]);
 
   useEffect(() => {
     document.title = titleOf(route);
     main.current?.focus({ preventScroll: true });
   }, [route.page, route.page === 'repo' ? route.repo : '']);
+
+  // A bare `#main` resolves against `<base href>` and would load the app's root page: the
+  // link names the current page, and a click only moves focus.
+  const skipToContent = (event: MouseEvent) => {
+    event.preventDefault();
+    const target = main.current ?? document.getElementById('main');
+    target?.focus();
+    target?.scrollIntoView();
+  };
 
   const context = useMemo<AppContext | null>(
     () =>
@@ -93,6 +114,7 @@ function Dashboard() {
             client,
             session: session.session,
             apiUrl,
+            ciUrl,
             signedOut: () =>
               setSession({ state: 'signed-out', message: 'Your session ended. Sign in again.' }),
           }
@@ -105,6 +127,21 @@ function Dashboard() {
       <main id="main" class="boot">
         <Loading what="your session" />
       </main>
+    );
+  }
+  if (session.state === 'waiting') {
+    return (
+      <>
+        <header class="top">
+          <span class="brand">covgate</span>
+        </header>
+        <RateLimitBanner />
+        <main id="main" class="boot">
+          <p class="state notice" role="status">
+            {session.message} Your session loads when the wait is over.
+          </p>
+        </main>
+      </>
     );
   }
   if (session.state === 'error') {
@@ -138,7 +175,7 @@ function Dashboard() {
 
   return (
     <App.Provider value={context}>
-      <a class="skip" href="#main">
+      <a class="skip" href={`${href(pathOf(route))}#main`} onClick={skipToContent}>
         Skip to content
       </a>
       <header class="top">
@@ -156,6 +193,7 @@ function Dashboard() {
           Sign out
         </button>
       </header>
+      <RateLimitBanner />
       {signingOut && signingOut !== 'Signing out…' ? <ErrorState message={signingOut} /> : null}
       <main id="main" tabIndex={-1} ref={main}>
         <Page route={route} />

@@ -45,7 +45,7 @@ export function requireAllowedOrigin(scope: RequestScope, credential: Credential
   if (!isOriginAllowed(origin, scope.services.settings.allowedOrigins)) {
     const message = originRefusal(origin);
     scope.services.logger.warn(
-      `[csrf] refused ${scope.request.method} ${scope.pathname}: ${message}`,
+      `[csrf] refused ${scope.request.method} ${scope.url.pathname}: ${message}`,
     );
     throw new ApiError(403, message);
   }

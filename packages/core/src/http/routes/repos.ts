@@ -1,17 +1,42 @@
 import { checkOrgAccess } from '../../auth/identity.js';
 import { infra } from '../../infrastructure/infra.js';
+import type { ExecutionRecord, RepositorySummary, Store } from '../../storage/store.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticate } from '../authenticate.js';
 import { jsonReply } from '../reply.js';
-import type { RouteHandler } from '../services.js';
+import type { RequestScope, RouteHandler } from '../services.js';
 import { executionToJson } from './execution-json.js';
 import { requireExecuteScope, requireQueryParameter } from './executions.js';
 
+/** The branches taken as a repository's base branch, in order: the first with a run wins. */
+export const BASE_BRANCHES = ['main', 'master'] as const;
+
 /**
- * `GET /v1/repos?org=`: the organisation's repositories with their totals and newest record,
- * most recently active first, read from the per-repository counters. Same credentials and
- * check order as `GET /v1/executions`: 401 credential, 403 token without `execute`, 400
- * missing `org`, 403 organisation mismatch.
+ * The newest record on the repository's base branch (`main` when it has a run there, else
+ * `master`), or null: one indexed look-up per branch tried, none when the newest record of
+ * the repository is already on `main`.
+ */
+async function baseRecord(
+  scope: RequestScope,
+  store: Store,
+  orgId: string,
+  summary: RepositorySummary,
+): Promise<ExecutionRecord | null> {
+  if (summary.latest.branch === BASE_BRANCHES[0]) return summary.latest;
+  for (const branch of BASE_BRANCHES) {
+    const found = await infra(scope.services.logger, 'executions', () =>
+      store.findLatestExecution(orgId, summary.repo, branch),
+    );
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * `GET /v1/repos?org=`: the organisation's repositories with their totals, newest record and
+ * newest record on the base branch, most recently active first, read from the per-repository
+ * counters. Same credentials and check order as `GET /v1/executions`: 401 credential, 403
+ * token without `execute`, 400 missing `org`, 403 organisation mismatch.
  */
 export const listRepos: RouteHandler = async (scope) => {
   const identity = await authenticate(scope);
@@ -20,11 +45,18 @@ export const listRepos: RouteHandler = async (scope) => {
   if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
   const { store, logger } = scope.services;
   const repos = await infra(logger, 'executions', () => store.listRepositories(identity.orgId));
+  const bases = await Promise.all(
+    repos.map((summary) => baseRecord(scope, store, identity.orgId, summary)),
+  );
   return jsonReply(200, {
-    repos: repos.map((summary) => ({
-      repo: summary.repo,
-      total: summary.total,
-      latest: executionToJson(summary.latest),
-    })),
+    repos: repos.map((summary, index) => {
+      const base = bases[index] ?? null;
+      return {
+        repo: summary.repo,
+        total: summary.total,
+        latest: executionToJson(summary.latest),
+        base: base ? executionToJson(base) : null,
+      };
+    }),
   });
 };

@@ -5,6 +5,7 @@ import type { RouteHandler } from '../services.js';
 import { postAuthValidate } from './auth-validate.js';
 import { getBadge } from './badge.js';
 import { getCurrentSession } from './current-session.js';
+import { listExecutionSeries } from './execution-series.js';
 import { createExecution, listExecutions } from './executions.js';
 import { getHealth, getReadiness } from './health.js';
 import { oauthRoutes } from './oauth.js';
@@ -36,6 +37,7 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
     { method: 'POST', pattern: '/v1/auth/validate', handler: postAuthValidate },
     { method: 'GET', pattern: '/v1/executions', handler: listExecutions },
     { method: 'POST', pattern: '/v1/executions', handler: createExecution },
+    { method: 'GET', pattern: '/v1/executions/series', handler: listExecutionSeries },
     { method: 'POST', pattern: '/v1/organisations', handler: postOrganisation },
     { method: 'GET', pattern: '/v1/repos', handler: listRepos },
     { method: 'GET', pattern: '/v1/session', handler: getCurrentSession },

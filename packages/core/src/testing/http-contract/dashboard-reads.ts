@@ -81,10 +81,10 @@ export function dashboardReadsContract(options: HttpContractOptions): void {
     });
 
     describe('GET /v1/repos', () => {
-      it('lists repositories with totals and their newest record, most recently active first', async () => {
+      it('lists repositories with totals, their newest record and their base branch record, most recently active first', async () => {
         org = await ctx.createOrganisation();
         const { secret, sessionToken } = await ctx.createToken(org);
-        await ingest(ctx, secret, { repo: 'api', branch: 'main', coverage: 80 });
+        const first = await ingest(ctx, secret, { repo: 'api', branch: 'main', coverage: 80 });
         ctx.clock.advance(1000);
         const web = await ingest(ctx, secret, { repo: 'web', branch: 'main', coverage: 70 });
         ctx.clock.advance(1000);
@@ -96,8 +96,8 @@ export function dashboardReadsContract(options: HttpContractOptions): void {
         });
         const expected = {
           repos: [
-            { repo: 'api', total: 2, latest: api },
-            { repo: 'web', total: 1, latest: web },
+            { repo: 'api', total: 2, latest: api, base: first },
+            { repo: 'web', total: 1, latest: web, base: web },
           ],
         };
         for (const headers of [bearer(secret), bearer(sessionToken), cookie(sessionToken)]) {
@@ -109,6 +109,34 @@ export function dashboardReadsContract(options: HttpContractOptions): void {
           await get(ctx, `/v1/executions?org=${org.slug}&repo=api&limit=1`, bearer(secret))
         ).json()) as { executions: unknown[] };
         expect(listed.executions[0]).toEqual(api);
+      });
+
+      it("takes main as the base branch, else master, else none: a feature branch's newer run is not the repository's coverage", async () => {
+        org = await ctx.createOrganisation();
+        const { secret, sessionToken } = await ctx.createToken(org);
+        const main = await ingest(ctx, secret, { repo: 'app', branch: 'main', coverage: 92.06 });
+        const master = await ingest(ctx, secret, {
+          repo: 'legacy',
+          branch: 'master',
+          coverage: 70,
+        });
+        ctx.clock.advance(1000);
+        const feature = await ingest(ctx, secret, {
+          repo: 'app',
+          branch: 'feature/x',
+          coverage: 91.53,
+        });
+        await ingest(ctx, secret, { repo: 'legacy', branch: 'dev', coverage: 71 });
+        const lone = await ingest(ctx, secret, { repo: 'tool', branch: 'trunk', coverage: 60 });
+        const response = await get(ctx, `/v1/repos?org=${org.slug}`, cookie(sessionToken));
+        const listed = (await response.json()) as {
+          repos: { repo: string; latest: unknown; base: unknown }[];
+        };
+        expect(listed.repos.map(({ repo, latest, base }) => ({ repo, latest, base }))).toEqual([
+          { repo: 'tool', latest: lone, base: null },
+          { repo: 'legacy', latest: expect.objectContaining({ branch: 'dev' }), base: master },
+          { repo: 'app', latest: feature, base: main },
+        ]);
       });
 
       it('answers an empty list for an organisation without executions', async () => {
@@ -137,6 +165,78 @@ export function dashboardReadsContract(options: HttpContractOptions): void {
           expect(response.status, `${JSON.stringify(headers)} ${query}`).toBe(status);
           expect(await response.json()).toEqual({ error });
         }
+      });
+    });
+
+    describe('GET /v1/executions/series', () => {
+      it("answers a repository's newest runs in one request, oldest first, as compact points", async () => {
+        org = await ctx.createOrganisation('enterprise');
+        const { secret, sessionToken } = await ctx.createToken(org);
+        const runs: Record<string, unknown>[] = [];
+        for (let i = 0; i < 120; i++) {
+          runs.push(
+            await ingest(ctx, secret, {
+              repo: 'big',
+              branch: i % 3 === 0 ? 'feature/x' : 'main',
+              coverage: 70 + (i % 20) / 4,
+            }),
+          );
+          if (i % 7 === 0) ctx.clock.advance(1000);
+        }
+        const point = (run: Record<string, unknown>) => [
+          run.created_at,
+          run.coverage,
+          run.outcome,
+          run.branch,
+          run.delta,
+        ];
+        for (const headers of [cookie(sessionToken), bearer(sessionToken), bearer(secret)]) {
+          const all = await get(ctx, `/v1/executions/series?org=${org.slug}&repo=big`, headers);
+          expect(all.status).toBe(200);
+          expect(await all.json()).toEqual({ points: runs.map(point), total: 120 });
+        }
+        const newest = await get(
+          ctx,
+          `/v1/executions/series?org=${org.slug}&repo=big&limit=3`,
+          cookie(sessionToken),
+        );
+        expect(await newest.json()).toEqual({ points: runs.slice(-3).map(point), total: 120 });
+        const unknown = await get(
+          ctx,
+          `/v1/executions/series?org=${org.slug}&repo=nothing`,
+          cookie(sessionToken),
+        );
+        expect(await unknown.json()).toEqual({ points: [], total: 0 });
+      });
+
+      it('checks 401, the execute scope, org, repo, limit (1..1000), then the organisation', async () => {
+        org = await ctx.createOrganisation();
+        const other = await ctx.createOrganisation();
+        const session = await ctx.createSession(org);
+        const noScope = await ctx.insertToken(org, ['other']);
+        const q = `?org=${org.slug}&repo=r`;
+        const cases: [Record<string, string>, string, number, string][] = [
+          [{}, q, 401, 'invalid token'],
+          [bearer(noScope.secret), q, 403, 'forbidden'],
+          [cookie(session.token), '?repo=r', 400, 'missing required parameter: org'],
+          [cookie(session.token), `?org=${org.slug}`, 400, 'missing required parameter: repo'],
+          ...['0', '1001', '01', '-1', '1e3', 'x'].map(
+            (limit): [Record<string, string>, string, number, string] => [
+              cookie(session.token),
+              `${q}&limit=${limit}`,
+              400,
+              'invalid parameter: limit',
+            ],
+          ),
+          [cookie(session.token), `?org=${other.slug}&repo=r`, 403, 'forbidden'],
+        ];
+        for (const [headers, query, status, error] of cases) {
+          const response = await get(ctx, `/v1/executions/series${query}`, headers);
+          expect(response.status, `${JSON.stringify(headers)} ${query}`).toBe(status);
+          expect(await response.json()).toEqual({ error });
+        }
+        const top = await get(ctx, `/v1/executions/series${q}&limit=1000`, cookie(session.token));
+        expect(await top.json()).toEqual({ points: [], total: 0 });
       });
     });
 

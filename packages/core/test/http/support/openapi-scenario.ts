@@ -263,6 +263,7 @@ interface Fixtures {
 const OPS = {
   validate: 'POST /v1/auth/validate',
   list: 'GET /v1/executions',
+  series: 'GET /v1/executions/series',
   ingest: 'POST /v1/executions',
   createSession: 'POST /v1/sessions/create',
   createOrganisation: 'POST /v1/organisations',
@@ -473,6 +474,19 @@ async function executions(s: Scenario, f: Fixtures): Promise<void> {
   await list(query, bearer(f.noExecute));
   await list(`org=${f.other.slug}&repo=web`, f.asToken);
   await list(query, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
+
+  const series = (search: string, headers: Record<string, string> = {}, api = s.api) =>
+    s.send(OPS.series, `/v1/executions/series?${search}`, { headers }, api);
+  await series(query, f.cookie);
+  await series(`${query}&limit=2`, f.asToken);
+  await series(`org=${f.org.slug}&repo=unknown`, f.asSession);
+  await series('repo=web', f.asSession);
+  await series(`org=${f.org.slug}`, f.asToken);
+  await series(`${query}&limit=1001`, f.asToken);
+  await series(query);
+  await series(query, bearer(f.noExecute));
+  await series(`org=${f.other.slug}&repo=web`, f.cookie);
+  await series(query, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
 }
 
 /** The dashboard's reads: the presenting session and the organisation's repositories. */
@@ -711,6 +725,7 @@ async function rateLimits(s: Scenario, f: Fixtures): Promise<void> {
   const list = `/v1/executions?org=${f.limited.slug}&repo=web`;
   await s.send(OPS.list, list, { headers });
   await s.send(OPS.list, list, { headers });
+  await s.send(OPS.series, `/v1/executions/series?org=${f.limited.slug}&repo=web`, { headers });
   await s.send(OPS.ingest, '/v1/executions', jsonInit('POST', run(80), headers));
   await s.send(OPS.validate, '/v1/auth/validate', { method: 'POST', headers });
   await s.send(OPS.repos, `/v1/repos?org=${f.limited.slug}`, { headers });
@@ -743,6 +758,12 @@ async function overload(s: Scenario, f: Fixtures): Promise<void> {
   const tokenPath = f.tokenPath;
   await s.send(OPS.list, `/v1/executions?org=${f.org.slug}&repo=web`, { headers: unknown(1) }, api);
   await s.send(OPS.ingest, '/v1/executions', jsonInit('POST', run(80), unknown(2)), api);
+  await s.send(
+    OPS.series,
+    `/v1/executions/series?org=${f.org.slug}&repo=web`,
+    { headers: unknown(13) },
+    api,
+  );
   await s.send(OPS.validate, '/v1/auth/validate', { method: 'POST', headers: unknown(3) }, api);
   await s.send(OPS.repos, `/v1/repos?org=${f.org.slug}`, { headers: unknown(4) }, api);
   await s.send(OPS.currentSession, '/v1/session', { headers: unknown(5) }, api);

@@ -1,8 +1,7 @@
-import type { Execution } from '@covgate/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { CHART_SERIES, chartColumns } from '../chart-data.js';
+import { CHART_SERIES, chartColumns, type Run } from '../chart-data.js';
 import {
   formatAxisTime,
   formatCoverage,
@@ -30,17 +29,14 @@ function pointsDrawn(u: uPlot): number {
  * labelled with the runs' times): filled dots and a line for the base branch,
  * hollow dots for other branches, coloured by outcome (the text readout names it too).
  */
-export function HistoryChart(props: {
-  executions: readonly Execution[];
-  baseBranch: string | null;
-}) {
+export function HistoryChart(props: { runs: readonly Run[]; baseBranch: string | null }) {
   const host = useRef<HTMLDivElement>(null);
-  const [hovered, setHovered] = useState<Execution | null>(null);
+  const [hovered, setHovered] = useState<Run | null>(null);
 
   useEffect(() => {
     const element = host.current;
     if (!element) return;
-    const { data, executions } = chartColumns(props.executions, props.baseBranch);
+    const { data, runs } = chartColumns(props.runs, props.baseBranch);
     const width = () => Math.max(280, element.clientWidth);
     const series: uPlot.Series[] = [
       {},
@@ -91,8 +87,8 @@ export function HistoryChart(props: {
             space: 100,
             values: (_u, ticks) =>
               ticks.map((place) => {
-                const execution = executions[place];
-                return execution ? formatAxisTime(execution.created_at) : '';
+                const run = runs[place];
+                return run ? formatAxisTime(run.createdAt) : '';
               }),
           },
           { values: (_u, ticks) => ticks.map((t) => `${t}%`), size: 56 },
@@ -103,7 +99,7 @@ export function HistoryChart(props: {
           setCursor: [
             (u) => {
               const index = u.cursor.idx;
-              setHovered(index == null ? null : (executions[index] ?? null));
+              setHovered(index == null ? null : (runs[index] ?? null));
             },
           ],
         },
@@ -117,7 +113,7 @@ export function HistoryChart(props: {
       resize.disconnect();
       plot.destroy();
     };
-  }, [props.executions, props.baseBranch]);
+  }, [props.runs, props.baseBranch]);
 
   return (
     <figure class="chart">
@@ -125,7 +121,7 @@ export function HistoryChart(props: {
         ref={host}
         class="chart-canvas"
         role="img"
-        aria-label={`Coverage history: ${props.executions.length} runs, oldest on the left`}
+        aria-label={`Coverage history: ${props.runs.length} runs, oldest on the left`}
       />
       <figcaption>
         <span class="key">
@@ -146,7 +142,7 @@ export function HistoryChart(props: {
       </figcaption>
       <p class="readout" aria-live="off">
         {hovered
-          ? `${formatTimestamp(hovered.created_at)} · ${hovered.branch} · ${formatCoverage(hovered.coverage)} · ${OUTCOME_LABEL[hovered.outcome]} · ${formatDelta(hovered.delta)}`
+          ? `${formatTimestamp(hovered.createdAt)} · ${hovered.branch} · ${formatCoverage(hovered.coverage)} · ${OUTCOME_LABEL[hovered.outcome]} · ${formatDelta(hovered.delta)}`
           : 'Point at the chart to read a run.'}
       </p>
     </figure>

@@ -1,7 +1,8 @@
 import type { Execution } from '@covgate/client';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { OUTCOME_LABEL } from '../format.js';
+import { formatCountdown, OUTCOME_LABEL } from '../format.js';
+import { useRateLimit } from '../rate-limit.js';
 import { href, onLinkClick } from '../router.js';
 
 /** An in-app link (no reload). */
@@ -101,5 +102,29 @@ export function SecretPanel(props: {
       </div>
       {props.children}
     </section>
+  );
+}
+
+/**
+ * While the server asks the dashboard to wait (a `429`), a banner above the page says so
+ * and counts down to the retry; the page itself stays as it was.
+ */
+export function RateLimitBanner() {
+  const until = useRateLimit();
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (until === null) return;
+    setNow(Date.now());
+    const tick = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(tick);
+  }, [until]);
+  if (until === null) return null;
+  return (
+    <div class="banner" role="status" data-testid="rate-limit">
+      <p>
+        <strong>Too many requests.</strong> The server asked this dashboard to slow down; it tries
+        again in <span class="countdown">{formatCountdown(until - now)}</span>.
+      </p>
+    </div>
   );
 }

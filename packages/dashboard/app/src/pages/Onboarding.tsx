@@ -8,6 +8,7 @@ import {
   formatCoverage,
   formatDelta,
   githubActionsSnippet,
+  isLoopbackUrl,
   runCommand,
 } from '../format.js';
 import { POLL_TIMEOUT_MS, pollUntil } from '../onboarding-poll.js';
@@ -23,7 +24,7 @@ type Step =
  * first run (GET /v1/executions every 5 s for 10 minutes) and show its outcome and delta.
  */
 export function Onboarding(props: { first?: boolean }) {
-  const { client, session, apiUrl, signedOut } = useApp();
+  const { client, session, ciUrl, signedOut } = useApp();
   const [state, setState] = useState<Step>({ step: 'setup' });
   const [repo, setRepo] = useState('');
   const [tokenName, setTokenName] = useState('ci');
@@ -150,12 +151,23 @@ export function Onboarding(props: { first?: boolean }) {
           <h2>Run the gate</h2>
           <p>From a checkout of {state.repo}, after a test run that writes a coverage report:</p>
           <CodeBlock
-            code={runCommand({ apiUrl, repo: state.repo, secret: state.secret })}
+            code={runCommand({ apiUrl: ciUrl, repo: state.repo, secret: state.secret })}
             label="covgate run command"
           />
           <p>Or in GitHub Actions, as a step of your test job:</p>
+          {isLoopbackUrl(ciUrl) ? (
+            <div class="state warning-box" role="note" data-testid="loopback-warning">
+              <p>
+                <strong>A CI runner cannot reach {ciUrl}:</strong> it is a loopback address, so the
+                runner would call itself, not this server. Start the server with{' '}
+                <code>PUBLIC_URL</code> set to an address your CI reaches (for example{' '}
+                <code>https://covgate.example.com</code>), or change <code>COVGATE_URL</code> in the
+                step below.
+              </p>
+            </div>
+          ) : null}
           <CodeBlock
-            code={githubActionsSnippet({ apiUrl, repo: state.repo })}
+            code={githubActionsSnippet({ apiUrl: ciUrl, repo: state.repo })}
             label="GitHub Actions step"
           />
           <h2>First run</h2>

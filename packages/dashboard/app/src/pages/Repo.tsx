@@ -1,6 +1,7 @@
-import type { Execution } from '@covgate/client';
-import { useState } from 'preact/hooks';
+import type { Execution, ExecutionSeries } from '@covgate/client';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { describeError, isSignedOut } from '../api.js';
+import { runsOf } from '../chart-data.js';
 import { HistoryChart } from '../components/Chart.js';
 import { CodeBlock, ErrorState, Link, Loading, OutcomeTag } from '../components/ui.js';
 import { useApp } from '../context.js';
@@ -14,36 +15,54 @@ import {
 import { useLoad } from '../hooks.js';
 import { href } from '../router.js';
 
-/** Records drawn at most: the newest ones when a repository has more. */
+/** Records drawn at most: the newest ones when a repository has more (one request). */
 export const HISTORY_LIMIT = 1000;
 const FEED_PAGE = 20;
 
-interface History {
-  executions: Execution[];
-  total: number;
-}
-
-/** One repository: history chart, badge, executions feed. */
+/**
+ * One repository: history chart, badge, executions feed. The chart's runs come in one
+ * request (`GET /v1/executions/series`), so the page costs three: session, series, feed.
+ * A repository without any run is unknown: it only exists through its runs.
+ */
 export function Repo(props: { repo: string }) {
   const { client, session } = useApp();
-  const [history, reload] = useLoad<History>(async (signal) => {
-    const executions: Execution[] = [];
-    let cursor: string | null = '';
-    let total = 0;
-    while (cursor !== null && executions.length < HISTORY_LIMIT) {
-      const page = await client.listExecutions({
+  const [history, reload] = useLoad<ExecutionSeries>(
+    (signal) =>
+      client.getExecutionSeries({
         org: session.org,
         repo: props.repo,
-        limit: 100,
-        cursor,
+        limit: HISTORY_LIMIT,
         signal,
-      });
-      executions.push(...page.executions);
-      total = page.total;
-      cursor = page.next_cursor ?? null;
-    }
-    return { executions, total };
-  }, props.repo);
+      }),
+    props.repo,
+  );
+  const runs = useMemo(
+    () => (history.state === 'ready' ? runsOf(history.value.points) : []),
+    [history],
+  );
+  const notFound = history.state === 'ready' && history.value.total === 0;
+  useEffect(() => {
+    if (notFound) document.title = 'Repository not found · covgate';
+  }, [notFound]);
+
+  if (notFound) {
+    return (
+      <section aria-labelledby="repo-title">
+        <p class="crumbs">
+          <Link to="/">Repositories</Link> /
+        </p>
+        <h1 id="repo-title">Repository not found</h1>
+        <p class="state empty" data-testid="repo-not-found">
+          No run of a repository named <strong>{props.repo}</strong> is recorded in {session.org}.
+          Names are case-sensitive; a repository appears with its first run.
+        </p>
+        <p>
+          <Link to="/">Back to the repositories</Link> ·{' '}
+          <Link to="/onboarding">Add a repository</Link>
+        </p>
+      </section>
+    );
+  }
 
   const badge = client.badgeUrl({ org: session.org, repo: props.repo });
   const page = new URL(href(`/repos/${encodeURIComponent(props.repo)}`), window.location.href).href;
@@ -57,18 +76,12 @@ export function Repo(props: { repo: string }) {
       <h2>Coverage history</h2>
       {history.state === 'loading' ? <Loading what="the coverage history" /> : null}
       {history.state === 'error' ? <ErrorState message={history.message} onRetry={reload} /> : null}
-      {history.state === 'ready' && history.value.executions.length === 0 ? (
-        <p class="state empty">No runs recorded for this repository yet.</p>
-      ) : null}
-      {history.state === 'ready' && history.value.executions.length > 0 ? (
+      {history.state === 'ready' ? (
         <>
-          <HistoryChart
-            executions={history.value.executions}
-            baseBranch={pickBaseBranch(history.value.executions)}
-          />
-          {history.value.total > history.value.executions.length ? (
+          <HistoryChart runs={runs} baseBranch={pickBaseBranch(runs)} />
+          {history.value.total > runs.length ? (
             <p class="note">
-              Showing the newest {history.value.executions.length} of {history.value.total} runs.
+              Showing the newest {runs.length} of {history.value.total} runs.
             </p>
           ) : null}
         </>

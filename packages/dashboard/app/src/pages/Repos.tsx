@@ -1,19 +1,60 @@
+import type { Repository } from '@covgate/client';
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 import { ErrorState, Link, Loading, OutcomeTag } from '../components/ui.js';
 import { useApp } from '../context.js';
 import { formatCoverage, formatTimestamp } from '../format.js';
 import { useLoad } from '../hooks.js';
+import {
+  arrangeRepos,
+  DEFAULT_REPO_SORT,
+  nextSort,
+  type RepoSort,
+  type RepoSortKey,
+  shownRun,
+} from '../repo-list.js';
 import { Onboarding } from './Onboarding.js';
 
-/** The organisation's repositories with their latest run; onboarding when there is none. */
+/** A column header that orders the table, saying its order to screen readers. */
+function SortHeader(props: {
+  label: string;
+  sortKey: RepoSortKey;
+  sort: RepoSort;
+  onSort: (key: RepoSortKey) => void;
+  class?: string;
+  children?: ComponentChildren;
+}) {
+  const active = props.sort.key === props.sortKey;
+  const order = active ? (props.sort.descending ? 'descending' : 'ascending') : 'none';
+  return (
+    <th scope="col" class={props.class} aria-sort={order}>
+      <button type="button" class="sort" onClick={() => props.onSort(props.sortKey)}>
+        {props.label}
+        <span class="sort-mark" aria-hidden="true">
+          {active ? (props.sort.descending ? ' ▼' : ' ▲') : ''}
+        </span>
+      </button>
+    </th>
+  );
+}
+
+/**
+ * The organisation's repositories with the coverage of their base branch (`main`, else
+ * `master`), searchable and sortable; onboarding when there is none.
+ */
 export function Repos() {
   const { client, session } = useApp();
   const [repos, reload] = useLoad(
     (signal) => client.listRepositories({ org: session.org, signal }),
     session.org,
   );
+  const [query, setQuery] = useState('');
+  const [sort, setSort] = useState<RepoSort>(DEFAULT_REPO_SORT);
   if (repos.state === 'loading') return <Loading what="repositories" />;
   if (repos.state === 'error') return <ErrorState message={repos.message} onRetry={reload} />;
   if (repos.value.repos.length === 0) return <Onboarding first />;
+  const rows = arrangeRepos(repos.value.repos, query, sort);
+  const onSort = (key: RepoSortKey) => setSort((current) => nextSort(current, key));
   return (
     <section aria-labelledby="repos-title">
       <div class="title-row">
@@ -22,50 +63,90 @@ export function Repos() {
           Add a repository
         </Link>
       </div>
-      <div class="table-scroll">
-        <table class="repos">
-          <thead>
-            <tr>
-              <th scope="col">Repository</th>
-              <th scope="col">Coverage</th>
-              <th scope="col">Outcome</th>
-              <th scope="col" class="wide">
-                Latest run
-              </th>
-              <th scope="col" class="wide">
-                Runs
-              </th>
-              <th scope="col" class="wide">
-                Badge
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {repos.value.repos.map((repo) => (
-              <tr key={repo.repo}>
-                <th scope="row">
-                  <Link to={`/repos/${encodeURIComponent(repo.repo)}`}>{repo.repo}</Link>
-                </th>
-                <td class="number">{formatCoverage(repo.latest.coverage)}</td>
-                <td>
-                  <OutcomeTag outcome={repo.latest.outcome} />
-                </td>
-                <td class="wide">
-                  {repo.latest.branch} · {formatTimestamp(repo.latest.created_at)}
-                </td>
-                <td class="wide number">{repo.total}</td>
-                <td class="wide">
-                  <img
-                    src={client.badgeUrl({ org: session.org, repo: repo.repo })}
-                    alt={`${repo.repo} coverage badge`}
-                    height={20}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      <div class="filter-row">
+        <label>
+          Search repositories
+          <input
+            type="search"
+            name="search"
+            value={query}
+            placeholder="name"
+            onInput={(event) => setQuery((event.target as HTMLInputElement).value)}
+          />
+        </label>
+        <p class="note" aria-live="polite" data-testid="repo-count">
+          {rows.length === repos.value.repos.length
+            ? `${rows.length} ${rows.length === 1 ? 'repository' : 'repositories'}`
+            : `${rows.length} of ${repos.value.repos.length} repositories`}
+        </p>
       </div>
+      {rows.length === 0 ? (
+        <p class="state empty">No repository name contains “{query.trim()}”.</p>
+      ) : (
+        <div class="table-scroll">
+          <table class="repos">
+            <thead>
+              <tr>
+                <SortHeader label="Repository" sortKey="name" sort={sort} onSort={onSort} />
+                <th scope="col">Branch</th>
+                <SortHeader label="Coverage" sortKey="coverage" sort={sort} onSort={onSort} />
+                <th scope="col">Outcome</th>
+                <SortHeader
+                  label="Latest run"
+                  sortKey="activity"
+                  sort={sort}
+                  onSort={onSort}
+                  class="wide"
+                />
+                <th scope="col" class="wide">
+                  Runs
+                </th>
+                <th scope="col" class="wide">
+                  Badge
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((repo) => (
+                <RepoRow key={repo.repo} repo={repo} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </section>
+  );
+}
+
+function RepoRow(props: { repo: Repository }) {
+  const { client, session } = useApp();
+  const { repo } = props;
+  const shown = shownRun(repo);
+  const branch = shown.branch === 'main' ? {} : { branch: shown.branch };
+  return (
+    <tr>
+      <th scope="row">
+        <Link to={`/repos/${encodeURIComponent(repo.repo)}`}>{repo.repo}</Link>
+      </th>
+      <td class="branch">
+        {shown.branch}
+        {repo.base === null ? <span class="hint">no main or master run</span> : null}
+      </td>
+      <td class="number">{formatCoverage(shown.coverage)}</td>
+      <td>
+        <OutcomeTag outcome={shown.outcome} />
+      </td>
+      <td class="wide">
+        {repo.latest.branch} · {formatTimestamp(repo.latest.created_at)}
+      </td>
+      <td class="wide number">{repo.total}</td>
+      <td class="wide">
+        <img
+          src={client.badgeUrl({ org: session.org, repo: repo.repo, ...branch })}
+          alt={`${repo.repo} coverage badge`}
+          height={20}
+        />
+      </td>
+    </tr>
   );
 }

@@ -14,7 +14,11 @@ const GRACE_CHOICES = [
   { seconds: 604_800, label: '7 days' },
 ] as const;
 
-type Action = { kind: 'rotate'; token: Token } | { kind: 'revoke'; token: Token } | null;
+/** A dialog open for a token, and the button that opened it (focus goes back there). */
+type Action =
+  | { kind: 'rotate'; token: Token; trigger: HTMLElement | null }
+  | { kind: 'revoke'; token: Token; trigger: HTMLElement | null }
+  | null;
 
 type Result =
   | { kind: 'created'; name: string; secret: string }
@@ -31,6 +35,23 @@ export function Tokens() {
   const [result, setResult] = useState<Result>(null);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  // Where focus goes once a dialog closes, so it never falls to <body>.
+  const [focusAfter, setFocusAfter] = useState<HTMLElement | null>(null);
+  const notice = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (focusAfter?.isConnected) focusAfter.focus();
+    else if (focusAfter) document.getElementById('main')?.focus();
+  }, [focusAfter]);
+  useEffect(() => {
+    if (result?.kind === 'revoked') notice.current?.focus();
+  }, [result]);
+
+  const cancel = () => {
+    setFocusAfter(action?.trigger ?? null);
+    setAction(null);
+  };
+  const open = (kind: 'rotate' | 'revoke', token: Token) => (event: MouseEvent) =>
+    setAction({ kind, token, trigger: event.currentTarget as HTMLElement });
 
   const run = async (work: () => Promise<Result>) => {
     setBusy(true);
@@ -65,10 +86,18 @@ export function Tokens() {
       />
       {failure ? <ErrorState message={failure} /> : null}
       {result?.kind === 'created' ? (
-        <SecretPanel secret={result.secret} title={`New token “${result.name}”`} />
+        <SecretPanel
+          key={result.secret}
+          secret={result.secret}
+          title={`New token “${result.name}”`}
+        />
       ) : null}
       {result?.kind === 'rotated' ? (
-        <SecretPanel secret={result.secret} title={`New secret for “${result.name}”`}>
+        <SecretPanel
+          key={result.secret}
+          secret={result.secret}
+          title={`New secret for “${result.name}”`}
+        >
           <p>
             {result.oldStatus === 'revoked'
               ? 'The old token was revoked at once.'
@@ -77,7 +106,7 @@ export function Tokens() {
         </SecretPanel>
       ) : null}
       {result?.kind === 'revoked' ? (
-        <p class="state notice" role="status">
+        <p class="state notice" role="status" tabIndex={-1} ref={notice}>
           Token “{result.name}” revoked: requests with it are refused from now on.
         </p>
       ) : null}
@@ -85,7 +114,7 @@ export function Tokens() {
         <RotateDialog
           token={action.token}
           busy={busy}
-          onCancel={() => setAction(null)}
+          onCancel={cancel}
           onConfirm={(grace) =>
             run(async () => {
               const rotated = await client.rotateToken({
@@ -109,7 +138,7 @@ export function Tokens() {
           text="Every request with this token is refused from now on. This cannot be undone."
           confirm="Revoke token"
           busy={busy}
-          onCancel={() => setAction(null)}
+          onCancel={cancel}
           onConfirm={() =>
             run(async () => {
               await client.revokeToken({ id: action.token.id });
@@ -162,7 +191,7 @@ export function Tokens() {
                       {token.status === 'active' ? (
                         <button
                           type="button"
-                          onClick={() => setAction({ kind: 'rotate', token })}
+                          onClick={open('rotate', token)}
                           aria-label={`Rotate ${token.name}`}
                         >
                           Rotate
@@ -172,7 +201,7 @@ export function Tokens() {
                         <button
                           type="button"
                           class="danger"
-                          onClick={() => setAction({ kind: 'revoke', token })}
+                          onClick={open('revoke', token)}
                           aria-label={`Revoke ${token.name}`}
                         >
                           Revoke

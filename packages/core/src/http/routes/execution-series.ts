@@ -1,0 +1,63 @@
+import { checkOrgAccess } from '../../auth/identity.js';
+import { infra } from '../../infrastructure/infra.js';
+import { formatTimestamp } from '../../time/timestamp.js';
+import { ApiError, ERRORS } from '../api-error.js';
+import { authenticate } from '../authenticate.js';
+import { jsonReply } from '../reply.js';
+import type { RouteHandler } from '../services.js';
+import { requireExecuteScope, requireQueryParameter } from './executions.js';
+
+/** Default and maximum of `limit` on `GET /v1/executions/series`. */
+export const SERIES_LIMIT = { default: 1000, max: 1000 } as const;
+
+const LIMIT_SHAPE = /^[1-9][0-9]{0,3}$/;
+
+/** One run of the series: `[created_at, coverage, outcome, branch, delta]`. */
+export type SeriesPoint = [string, number, string, string, string];
+
+function parseSeriesLimit(value: string | null): number {
+  if (value === null) return SERIES_LIMIT.default;
+  const limit = LIMIT_SHAPE.test(value) ? Number(value) : Number.NaN;
+  if (!(limit >= 1 && limit <= SERIES_LIMIT.max)) {
+    throw new ApiError(400, 'invalid parameter: limit');
+  }
+  return limit;
+}
+
+/**
+ * `GET /v1/executions/series?org&repo[&limit]`: the newest `limit` (default and at most
+ * 1 000) runs of a repository in one answer, oldest first, each as a compact
+ * `[created_at, coverage, outcome, branch, delta]`, plus the repository's `total`: what a
+ * history chart draws, for the cost of one request. Same credentials and check order as
+ * `GET /v1/executions`: 401 credential, 403 token without `execute`, 400 missing
+ * `org`/`repo`, 400 bad `limit`, 403 organisation mismatch.
+ */
+export const listExecutionSeries: RouteHandler = async (scope) => {
+  const identity = await authenticate(scope);
+  requireExecuteScope(identity);
+  const query = scope.query;
+  const org = requireQueryParameter(query, 'org');
+  const repo = requireQueryParameter(query, 'repo');
+  const limit = parseSeriesLimit(query.get('limit'));
+  if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
+
+  const { store, logger } = scope.services;
+  const [records, total] = await infra(logger, 'executions', () =>
+    Promise.all([
+      store.listExecutions({ orgId: identity.orgId, repo, limit }),
+      store.countExecutions(identity.orgId, repo),
+    ]),
+  );
+  const points: SeriesPoint[] = [];
+  for (let i = records.length - 1; i >= 0; i--) {
+    const record = records[i] as (typeof records)[number];
+    points.push([
+      formatTimestamp(record.createdAt),
+      record.coverage,
+      record.outcome,
+      record.branch,
+      record.delta,
+    ]);
+  }
+  return jsonReply(200, { points, total });
+};
