@@ -1,6 +1,6 @@
 import type { Token } from '@covgate/client';
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { describeError, isSignedOut } from '../api.js';
 import { ErrorState, Loading, SecretPanel } from '../components/ui.js';
 import { useApp } from '../context.js';
@@ -263,16 +263,19 @@ function Confirm(props: {
   children?: ComponentChildren;
 }) {
   const first = useRef<HTMLButtonElement>(null);
-  useEffect(() => first.current?.focus(), []);
+  const cancel = useRef(props.onCancel);
+  cancel.current = props.onCancel;
+  // Before the browser paints: a key pressed as soon as the dialog shows must reach it.
+  useLayoutEffect(() => {
+    first.current?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') cancel.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
   return (
-    <div
-      class="confirm"
-      role="alertdialog"
-      aria-labelledby="confirm-title"
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') props.onCancel();
-      }}
-    >
+    <div class="confirm" role="alertdialog" aria-labelledby="confirm-title">
       <h2 id="confirm-title">{props.title}</h2>
       <p>{props.text}</p>
       {props.children}
