@@ -26,6 +26,6 @@ export async function refuseReportAsCommand(
   cwd: string,
 ): Promise<void> {
   const [file] = command;
-  if (!file || (await sniffFile(resolve(cwd, file))) === undefined) return;
+  if (!file || (await sniffFile(resolve(cwd, file)))?.format === undefined) return;
   throw usageError(`${file} is a coverage report, not a test command: ${GLOB_HINT}`);
 }

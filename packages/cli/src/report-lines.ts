@@ -1,4 +1,5 @@
 import type { Gathered } from './gather-reports.js';
+import { DISCOVERY_LIMITS, type Discovery } from './reports/discover.js';
 import type { CoverageSummary } from './reports/merge.js';
 import type { ReportFormat } from './reports/types.js';
 
@@ -72,6 +73,31 @@ export function warningLines(read: Gathered): string[] {
     const more = report.outside.length > 2 ? ', ...' : '';
     lines.push(
       `${report.path}: ${plural(report.outside.length, 'file lies', 'files lie')} outside the repository (${examples}${more}); rewrite a leading folder with --path-map FROM=TO (e.g. --path-map /app/=)`,
+    );
+  }
+  return lines;
+}
+
+/**
+ * What the search for reports says: each report taken, the search stopped by a limit, and
+ * with `--verbose` each file of a searched name that was not taken.
+ */
+export function discoveryLines(discovery: Discovery, verbose: boolean): string[] {
+  const lines: string[] = [];
+  if (verbose) {
+    for (const skip of discovery.skipped) {
+      const as = skip.format === undefined ? 'not a coverage report' : `reads as ${skip.format}`;
+      lines.push(`skipped ${skip.path}: ${as}, not ${skip.expected.join(' or ')}`);
+    }
+  }
+  for (const report of discovery.found) lines.push(`found ${report.path} (${report.format})`);
+  if (discovery.stopped) {
+    const limit =
+      discovery.stopped === 'folders'
+        ? `after ${plural(discovery.folders, 'folder')}`
+        : `after ${DISCOVERY_LIMITS.ms / 1000} s`;
+    lines.push(
+      `warning: the search for reports stopped ${limit}; reports further down were not looked for: pass --report PATH for each`,
     );
   }
   return lines;

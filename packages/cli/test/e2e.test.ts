@@ -163,8 +163,9 @@ describe.skipIf(!built && process.env.CI !== '1')(
       expect(result.stdout).toContain(
         'pass web@main: coverage 57.69%, baseline 57.69% on main, delta 0.00\n',
       );
+      // No --report: covgate found c8's report and says so.
       expect(result.stderr).toBe(
-        'covgate: coverage/lcov.info (lcov): 15 of 26 lines in 1 file, 57.69%\n',
+        'covgate: found coverage/lcov.info (lcov)\ncovgate: coverage/lcov.info (lcov): 15 of 26 lines in 1 file, 57.69%\n',
       );
 
       const seen = (await readFile(dump, 'utf8')).split('\n');

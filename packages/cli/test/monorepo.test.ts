@@ -1,10 +1,14 @@
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../src/cli.js';
 import { gatherReports, type ReportSpec } from '../src/gather-reports.js';
+import type { Io } from '../src/io.js';
 import { parsePathMap } from '../src/paths/path-map.js';
-import { warningLines } from '../src/report-lines.js';
+import { discoveryLines, warningLines } from '../src/report-lines.js';
+import { discoverReports } from '../src/reports/discover.js';
 import { percentOf } from '../src/reports/merge.js';
 import { runC8Script, writeMonorepo } from './support.js';
 
@@ -217,3 +221,178 @@ describe('a monorepo of Go, coverage.py and JaCoCo services', () => {
     ]);
   });
 });
+
+// Without --report covgate searches the working tree: the reports of every tool above, the
+// extra copies one c8 run writes, and files that only share a report's name.
+describe('finding the reports of a monorepo', () => {
+  let dir: string;
+  let js: Lines;
+
+  const put = async (path: string, text: string) => {
+    await mkdir(join(dir, path, '..'), { recursive: true });
+    await writeFile(join(dir, path), text);
+  };
+
+  beforeAll(async () => {
+    dir = await writeMonorepo();
+    await runC8Script(join(dir, 'packages', 'a'), 'index.test.js');
+    await runC8Script(join(dir, 'packages', 'b'), 'index.test.js');
+    // c8 at the root measures the same lines: the JavaScript part of the whole.
+    await runC8Script(dir, 'all.test.js', ['json-summary']);
+    js = await readTotal(join(dir, 'coverage', 'coverage-summary.json'));
+    await rm(join(dir, 'coverage'), { recursive: true });
+    await cp(join(fixtures, 'go', 'src'), join(dir, 'services', 'go'), { recursive: true });
+    // Go's other usual name.
+    await cp(join(fixtures, 'go', 'coverage.out'), join(dir, 'services', 'go', 'coverage.txt'));
+    await mkdir(join(dir, 'services', 'py'), { recursive: true });
+    await cp(
+      join(fixtures, 'coverage-py', 'coverage.json'),
+      join(dir, 'services', 'py', 'coverage.json'),
+    );
+    await mkdir(join(dir, 'services', 'java', 'target', 'site', 'jacoco'), { recursive: true });
+    await cp(
+      join(fixtures, 'jacoco', 'jacoco.xml'),
+      join(dir, 'services', 'java', 'target', 'site', 'jacoco', 'jacoco.xml'),
+    );
+    const stray = 'SF:x.js\nDA:1,0\nend_of_record\n';
+    await put('node_modules/dep/coverage/lcov.info', stray);
+    await put('packages/a/node_modules/dep/coverage/lcov.info', stray);
+    await put('.cache/coverage/lcov.info', stray);
+    await put('test/fixtures/coverage/lcov.info', stray);
+    await put('a/b/c/d/e/coverage/lcov.info', stray);
+    await put('config/coverage.json', '{"threshold": 80}\n');
+    await put('docs/coverage.txt', 'coverage: 80% of statements\n');
+  }, 120_000);
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('takes one report per tool run, skips dependencies, hidden folders, fixtures and look-alikes', async () => {
+    const discovery = await discoverReports(dir);
+    expect(discovery.found).toEqual([
+      { path: 'packages/a/coverage/lcov.info', format: 'lcov' },
+      { path: 'packages/b/coverage/lcov.info', format: 'lcov' },
+      { path: 'services/go/coverage.txt', format: 'go' },
+      { path: 'services/java/target/site/jacoco/jacoco.xml', format: 'jacoco' },
+      { path: 'services/py/coverage.json', format: 'coverage-py' },
+    ]);
+    expect(discovery.skipped).toEqual([
+      { path: 'config/coverage.json', format: undefined, expected: ['coverage-py'] },
+      { path: 'docs/coverage.txt', format: undefined, expected: ['go'] },
+    ]);
+    expect(discovery.stopped).toBeUndefined();
+  });
+
+  it("merges what it found into the sum of each tool's own figure", async () => {
+    const result = await run(dir, [
+      'report',
+      '--repo',
+      'web',
+      '--branch',
+      'main',
+      '--commit',
+      'abcdef1',
+      '--dry-run',
+      '--json',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    // c8 at the root, go test -cover 8 of 14, coverage report 15 of 22, JaCoCo LINE 8 of 14.
+    const covered = js.covered + 8 + 15 + 8;
+    const coverable = js.total + 14 + 22 + 14;
+    const out = JSON.parse(result.stdout);
+    expect([out.covered_lines, out.coverable_lines, out.coverage]).toEqual([
+      covered,
+      coverable,
+      percentOf(covered, coverable),
+    ]);
+    expect(out.source_files.map((f: { path: string }) => f.path)).toEqual([
+      'packages/a/index.js',
+      'packages/b/index.js',
+      'services/go/shapes.go',
+      'services/java/example/shapes/Shapes.java',
+      'services/py/shapes.py',
+      'services/py/test_shapes.py',
+    ]);
+    expect(result.stderr).toBe(
+      [
+        'covgate: found packages/a/coverage/lcov.info (lcov)',
+        'covgate: found packages/b/coverage/lcov.info (lcov)',
+        'covgate: found services/go/coverage.txt (go)',
+        'covgate: found services/java/target/site/jacoco/jacoco.xml (jacoco)',
+        'covgate: found services/py/coverage.json (coverage-py)',
+        'covgate: dry run: nothing was sent',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('with --verbose also names the files it passed over', async () => {
+    const result = await run(join(dir, 'packages'), [
+      'report',
+      '--repo',
+      'web',
+      '--branch',
+      'main',
+      '--commit',
+      'abcdef1',
+      '--dry-run',
+      '--verbose',
+    ]);
+    expect(result.stderr.split('\n').filter((l) => /found|skipped/.test(l))).toEqual([
+      'covgate: found a/coverage/lcov.info (lcov)',
+      'covgate: found b/coverage/lcov.info (lcov)',
+    ]);
+    const root = await run(dir, [
+      'report',
+      '--repo',
+      'web',
+      '--branch',
+      'main',
+      '--commit',
+      'abcdef1',
+      '--dry-run',
+      '--verbose',
+    ]);
+    expect(root.stderr).toContain(
+      'covgate: skipped config/coverage.json: not a coverage report, not coverage-py\n',
+    );
+  });
+
+  it('stops at its limits and says so', async () => {
+    const few = await discoverReports(dir, { depth: 4, folders: 3, ms: 5_000 });
+    expect([few.folders, few.stopped]).toEqual([3, 'folders']);
+    let t = 0;
+    const late = await discoverReports(
+      dir,
+      { depth: 4, folders: 10_000, ms: 5_000 },
+      () => (t += 1_000),
+    );
+    expect(late.stopped).toBe('time');
+    expect(discoveryLines(few, false).at(-1)).toBe(
+      'warning: the search for reports stopped after 3 folders; reports further down were not looked for: pass --report PATH for each',
+    );
+  });
+
+  it('exits 2 naming what it looked for when there is nothing', async () => {
+    const empty = join(dir, 'config');
+    const result = await run(empty, ['report', '--repo', 'web', '--branch', 'main', '--dry-run']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'covgate: no coverage report found (searched 1 folder for coverage/lcov.info, coverage/coverage-final.json, coverage/cobertura-coverage.xml, coverage/clover.xml, coverage/coverage-summary.json, coverage.xml, coverage.json, coverage.lcov, coverage.out, coverage.txt, cover.out, lcov.info, clover.xml, coverage.cobertura.xml, target/site/jacoco/jacoco.xml, build/reports/jacoco/test/jacocoTestReport.xml): pass --report PATH\n',
+    );
+  });
+});
+
+/** `covgate` in-process in `cwd`, with no token and no network. */
+async function run(cwd: string, args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    env: {},
+    cwd,
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    stdin: Readable.from([]),
+    fetch: () => Promise.reject(new Error('no request expected')),
+  };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}

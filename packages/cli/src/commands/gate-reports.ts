@@ -1,5 +1,3 @@
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import {
   type Gathered,
@@ -9,24 +7,19 @@ import {
 } from '../gather-reports.js';
 import type { Io } from '../io.js';
 import type { PathMap } from '../paths/path-map.js';
-import { summaryLine, verboseLines, warningLines } from '../report-lines.js';
+import {
+  discoveryLines,
+  plural,
+  summaryLine,
+  verboseLines,
+  warningLines,
+} from '../report-lines.js';
+import { discoverReports, REPORT_NAME_GROUPS } from '../reports/discover.js';
 import type { FileCoverage, ReportFormat } from '../reports/types.js';
 
-/** Where reports are looked for, in this order, when no `--report` is given. */
-export const DEFAULT_REPORT_PATHS: readonly string[] = [
-  'coverage/lcov.info',
-  'coverage/coverage-final.json',
-  'coverage/cobertura-coverage.xml',
-  'coverage/clover.xml',
-  'coverage.xml',
-  'coverage.json',
-  'coverage.out',
-  'target/site/jacoco/jacoco.xml',
-  'build/reports/jacoco/test/jacocoTestReport.xml',
-];
-
 /**
- * Reads and merges the reports of `covgate run`/`report` and says what was read on stderr:
+ * Reads and merges the reports of `covgate run`/`report` (without `--report`, those found
+ * below the working folder) and says what was read on stderr:
  * with `--verbose` each report and file, then any warnings (files two reports name with
  * different lines, files outside the repository), then the summary line (not with `--json`).
  *
@@ -42,8 +35,7 @@ export async function readReports(
   },
   io: Io,
 ): Promise<Gathered> {
-  const specs =
-    options.report.length > 0 ? options.report : [{ path: await findDefaultReport(io.cwd) }];
+  const specs = options.report.length > 0 ? options.report : await discover(io, options.verbose);
   const read = await gatherReports({
     reports: specs,
     format: options.format,
@@ -77,15 +69,14 @@ export function sourceFile(file: FileCoverage): {
   return { path: file.path, covered: file.covered, coverable: file.coverable };
 }
 
-async function findDefaultReport(cwd: string): Promise<string> {
-  for (const path of DEFAULT_REPORT_PATHS) {
-    try {
-      if ((await stat(resolve(cwd, path))).isFile()) return path;
-    } catch {
-      // Not there; try the next one.
-    }
+async function discover(io: Io, verbose: boolean): Promise<ReportSpec[]> {
+  const discovery = await discoverReports(io.cwd);
+  for (const line of discoveryLines(discovery, verbose)) io.stderr.write(`covgate: ${line}\n`);
+  if (discovery.found.length === 0) {
+    const names = REPORT_NAME_GROUPS.flat().map(([name]) => name);
+    throw usageError(
+      `no coverage report found (searched ${plural(discovery.folders, 'folder')} for ${names.join(', ')}): pass --report PATH`,
+    );
   }
-  throw usageError(
-    `no coverage report found (looked for ${DEFAULT_REPORT_PATHS.join(', ')}): pass --report PATH`,
-  );
+  return discovery.found.map((f) => ({ path: f.path }));
 }
