@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, type Started, startListening, stop } from './support/processes.js';
+import { run, type Started, startListening, stop } from '../../test/support/processes.js';
 
 // The adapter pages and package READMEs show one path from an empty store to a listed
 // execution; the pages include the files, the READMEs copy them. Both are checked here.

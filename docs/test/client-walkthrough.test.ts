@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, type Started, startListening, stop } from './support/processes.js';
+import { run, type Started, startListening, stop } from '../../test/support/processes.js';
 
 // docs/client.md includes the walkthrough (`<<< @/snippets/client-walkthrough.mjs{js}`); here
 // it runs, as the page shows it, against the built reference server on an empty store.

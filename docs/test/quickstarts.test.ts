@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, type Started, startListening, stop } from './support/processes.js';
+import { run, type Started, startListening, stop } from '../../test/support/processes.js';
 
 // The quick starts' samples, run exactly as the pages include them (`<<< @/snippets/...`).
 const snippets = fileURLToPath(new URL('../snippets/', import.meta.url));

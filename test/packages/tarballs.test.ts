@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,7 +7,7 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { run, type Started, startListening, stop } from '../../docs/test/support/processes.js';
+import { run, type Started, startListening, startProcess, stop } from '../support/processes.js';
 
 // Every publishable workspace package (package.json not `private`), packed as npm would publish
 // it, checked by publint and attw, then installed with npm into plain projects that use it the
@@ -337,23 +336,11 @@ describe.skipIf(!built && process.env.CI !== '1')('packed tarballs', () => {
   it('npx covgate-server starts on the embedded store and npx covgate-admin bootstrap acme works', async () => {
     const env = { ...baseEnv(), PORT: '0' };
     const startedAt = performance.now();
-    const server = spawn('npx', ['--no-install', 'covgate-server'], { cwd: app, env });
-    let output = '';
-    const exited = new Promise((resolve) => server.once('exit', resolve));
+    // npx runs the bin as its child: the server runs in npx's process group, which stop() ends.
+    const server = startProcess('npx', ['--no-install', 'covgate-server'], { cwd: app, env });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no listening line: ${output}`)), 60_000);
-        const onData = (chunk: Buffer) => {
-          output += String(chunk);
-          const match = /listening on (http:\/\/[^"\s]+)/.exec(output);
-          if (match) {
-            clearTimeout(timer);
-            resolve(match[1] as string);
-          }
-        };
-        server.stdout.on('data', onData);
-        server.stderr.on('data', onData);
-        server.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+      const [, url] = await server.waitForLine(/listening on (http:\/\/[^"\s]+)/, {
+        timeoutMs: 60_000,
       });
       const health = await fetch(`${url}/health`);
       expect(health.status).toBe(200);
@@ -382,8 +369,7 @@ describe.skipIf(!built && process.env.CI !== '1')('packed tarballs', () => {
         user_id: 'usr_admin',
       });
     } finally {
-      server.kill('SIGTERM');
-      await exited;
+      await server.stop('SIGTERM');
     }
   }, 120_000);
 

@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startProcess } from '../../../test/support/processes.js';
 import {
   type BuiltServer,
   freePort,
@@ -35,7 +34,7 @@ describe.skipIf(!built)('request bodies on the built reference server', () => {
   });
 
   afterAll(async () => {
-    server?.kill();
+    await server?.kill();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -53,16 +52,19 @@ describe.skipIf(!built)('request bodies on the built reference server', () => {
     await health(); // The first request of a fresh process is slower (connection, JIT).
     const baseline: number[] = [];
     for (let i = 0; i < 5; i++) baseline.push(await health());
-    const attack = spawn(process.execPath, [attackScript, server.url], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+    const attack = startProcess(process.execPath, [attackScript, server.url], {
+      env: process.env,
     });
-    const output = createInterface({ input: attack.stdout });
-    const lines = output[Symbol.asyncIterator]();
-    expect((await lines.next()).value).toBe('in flight');
     const healthTimes: number[] = [];
-    for (let i = 0; i < 5; i++) healthTimes.push(await health());
-    const answers: unknown = JSON.parse(String((await lines.next()).value));
-    output.close();
+    let answers: unknown;
+    try {
+      await attack.waitForLine(/^in flight$/, { stream: 'stdout', timeoutMs: 30_000 });
+      for (let i = 0; i < 5; i++) healthTimes.push(await health());
+      const [line] = await attack.waitForLine(/^\[.*\]$/, { stream: 'stdout', timeoutMs: 30_000 });
+      answers = JSON.parse(line);
+    } finally {
+      await attack.stop();
+    }
     const tooLarge = [413, '{"error":"payload too large"}'];
     const malformed = [400, '{"error":"malformed request"}'];
     expect(answers).toEqual([

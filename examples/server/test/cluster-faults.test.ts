@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapOrganisation } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/open-store.js';
-import { type BuiltServer, isServerBuilt, startBuiltServer } from './support/built-server.js';
+import { type BuiltServer, isServerBuilt, startBuiltServers } from './support/built-server.js';
 import { type FaultProxy, startFaultProxy } from './support/fault-proxy.js';
 
 /**
@@ -150,7 +150,7 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
       ENTERPRISE_RATE_LIMIT: '1000000',
       COVGATE_DATA_DIR: dataDir,
     };
-    servers = await Promise.all([startBuiltServer(env), startBuiltServer(env)]);
+    servers = await startBuiltServers(2, env);
     const [a] = started();
     const created = await fetch(`${a.url}/v1/tokens`, {
       method: 'POST',
@@ -163,7 +163,7 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
   }, 180_000);
 
   afterAll(async () => {
-    for (const server of servers) server.kill();
+    await Promise.all(servers.map((server) => server.kill()));
     mysqlProxy?.resume();
     redisProxy?.resume();
     await mysqlProxy?.close();

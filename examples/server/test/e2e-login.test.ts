@@ -84,7 +84,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
     });
 
     afterAll(async () => {
-      server?.kill();
+      await server?.kill();
       await github?.close();
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });

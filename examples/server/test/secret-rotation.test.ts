@@ -132,7 +132,7 @@ describe.skipIf(!runnable)('rotating every secret on running servers under traff
   }, 300_000);
 
   afterAll(async () => {
-    for (const server of started) server.kill();
+    await Promise.all(started.map((server) => server.kill()));
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 

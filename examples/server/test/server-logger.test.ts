@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,6 +6,7 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createApi, createMemoryStore } from '@covgate/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../../test/support/processes.js';
 import { loadConfig } from '../src/config.js';
 import { apiOptionsFor } from '../src/reference-server.js';
 import { createServerLogger, readableLogs } from '../src/server-logger.js';
@@ -97,14 +97,9 @@ describe('the reference server log stream', () => {
   it.skipIf(!built)(
     'main.js in production reports a configuration error as one JSON line on stdout',
     async () => {
-      const child = spawn(process.execPath, [join(dist, 'main.js')], {
+      const { code, stdout, stderr } = await run(process.execPath, [join(dist, 'main.js')], {
         env: { PATH: process.env.PATH, NODE_ENV: 'production', COVGATE_DATA_DIR: dataDir },
       });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => (stdout += chunk));
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
       expect(code).toBe(1);
       expect(stderr).toBe('');
       const lines = stdout.trim().split('\n');

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapOrganisation } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/open-store.js';
-import { type BuiltServer, isServerBuilt, startBuiltServer } from './support/built-server.js';
+import { type BuiltServer, isServerBuilt, startBuiltServers } from './support/built-server.js';
 
 /**
  * Two built reference-server processes on one embedded SQLite file: concurrent requests with
@@ -48,7 +48,7 @@ describe.skipIf(!runnable)('two processes on one SQLite file', () => {
       ENTERPRISE_RATE_LIMIT: '1000000',
       COVGATE_DATA_DIR: dataDir,
     };
-    servers = await Promise.all([startBuiltServer(env), startBuiltServer(env)]);
+    servers = await startBuiltServers(2, env);
     const created = await fetch(`${servers[0]?.url}/v1/tokens`, {
       method: 'POST',
       headers: { authorization: `Bearer ${boot.sessionToken}`, 'content-type': 'application/json' },
@@ -59,7 +59,7 @@ describe.skipIf(!runnable)('two processes on one SQLite file', () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const server of servers) server.kill();
+    await Promise.all(servers.map((server) => server.kill()));
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 

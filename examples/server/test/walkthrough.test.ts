@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run, type Started, startListening } from '../../../test/support/processes.js';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const built = existsSync(join(dist, 'main.js')) && existsSync(join(dist, 'admin.js'));
@@ -14,65 +14,34 @@ if (!built) {
   );
 }
 
-function run(
-  script: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(dist, script), ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+/** Runs `node dist/<script> <args>` to its end. */
+const runScript = (script: string, args: string[], env: NodeJS.ProcessEnv) =>
+  run(process.execPath, [join(dist, script), ...args], { env });
 
 describe.skipIf(!built && process.env.CI !== '1')(
   'README walkthrough on the built reference server',
   () => {
     let dataDir: string;
-    let server: ChildProcess;
+    let server: Started;
     let baseUrl: string;
     let env: NodeJS.ProcessEnv;
-    const serverOutput: string[] = [];
 
     beforeAll(async () => {
       dataDir = await mkdtemp(join(tmpdir(), 'covgate-walkthrough-'));
       env = { PATH: process.env.PATH, PORT: '0', COVGATE_DATA_DIR: dataDir };
-      server = spawn(process.execPath, [join(dist, 'main.js')], { env });
-      baseUrl = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`server did not start: ${serverOutput.join('')}`)),
-          // Start-up takes 10 to 25 s on a loaded machine under Node 22+ (see support/built-server.ts).
-          60_000,
-        );
-        server.stdout?.on('data', (chunk: Buffer) => {
-          serverOutput.push(String(chunk));
-          const match = /covgate listening on (http:\/\/[^"\s]+)/.exec(serverOutput.join(''));
-          if (match) {
-            clearTimeout(timer);
-            resolve(match[1] as string);
-          }
-        });
-        server.stderr?.on('data', (chunk: Buffer) => serverOutput.push(String(chunk)));
-        server.on('exit', (code) =>
-          reject(new Error(`server exited ${code}: ${serverOutput.join('')}`)),
-        );
-      });
+      server = await startListening([join(dist, 'main.js')], { env });
+      baseUrl = server.url;
     });
 
     afterAll(async () => {
-      if (server.exitCode === null) server.kill('SIGKILL');
+      await server?.stop('SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
     });
 
     it('goes from bootstrap to a listed execution and a rendered badge', async () => {
       expect(await (await fetch(`${baseUrl}/health`)).json()).toEqual({ status: 'ok' });
 
-      const admin = await run('admin.js', ['bootstrap', 'acme'], env);
+      const admin = await runScript('admin.js', ['bootstrap', 'acme'], env);
       expect(admin.code, admin.stderr).toBe(0);
       const sessionToken = /COVGATE_SESSION=(cvgs_[0-9a-f]{64})/.exec(admin.stdout)?.[1] as string;
       expect(sessionToken).toBeDefined();
@@ -119,7 +88,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
     });
 
     it('refuses to bootstrap a code-host slug (kept for personal organisations), exit code 2', async () => {
-      const refused = await run('admin.js', ['bootstrap', 'github-4242'], env);
+      const refused = await runScript('admin.js', ['bootstrap', 'github-4242'], env);
       expect(refused.code).toBe(2);
       expect(refused.stdout).toBe('');
       expect(refused.stderr).toBe(
@@ -128,16 +97,12 @@ describe.skipIf(!built && process.env.CI !== '1')(
     });
 
     it('keeps data on disk across a restart of the admin command', async () => {
-      const again = await run('admin.js', ['bootstrap', 'acme'], env);
+      const again = await runScript('admin.js', ['bootstrap', 'acme'], env);
       expect(again.stdout).toContain('[existing]');
     });
 
     it('shuts down gracefully on SIGTERM with exit code 0', async () => {
-      const exited = new Promise<number | null>((resolve) =>
-        server.on('exit', (code) => resolve(code)),
-      );
-      server.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null });
     });
   },
 );

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, type Started, startListening, stop } from '../../../docs/test/support/processes.js';
+import { run, type Started, startListening, stop } from '../../../test/support/processes.js';
 import { C8, SAMPLE_TEST_FILE, writeSampleProject } from './support.js';
 
 // End to end over real HTTP: the built `covgate` bin against the built reference server on

@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { run } from '../../../test/support/processes.js';
 
 /** The c8 binary installed with the package's dev dependencies. */
 export const C8 = fileURLToPath(new URL('../node_modules/.bin/c8', import.meta.url));
@@ -67,7 +66,7 @@ if (process.env.COVGATE_ENV_DUMP) writeFileSync(process.env.COVGATE_ENV_DUMP, Ob
 
 /** Runs c8 with every reporter covgate reads over `node --test` in `dir`. */
 export async function runC8(dir: string): Promise<void> {
-  await promisify(execFile)(
+  const result = await run(
     C8,
     [
       '--reporter=lcov',
@@ -82,6 +81,7 @@ export async function runC8(dir: string): Promise<void> {
     ],
     { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME } },
   );
+  if (result.code !== 0) throw new Error(`c8 exited ${result.code}:\n${result.stderr}`);
 }
 
 /**

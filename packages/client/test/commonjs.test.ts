@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { run } from '../../../test/support/processes.js';
 
 const cjs = new URL('../dist/index.cjs', import.meta.url).pathname;
 const built = existsSync(cjs);
@@ -39,8 +38,11 @@ const client = createCovgateClient({
 
 describe.skipIf(!built && process.env.CI !== '1')('the CommonJS build', () => {
   it('loads with require() and makes calls through openapi-fetch', async () => {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['-e', SCRIPT, cjs]);
+    const { code, stdout, stderr } = await run(process.execPath, ['-e', SCRIPT, cjs], {
+      env: process.env,
+    });
     expect(stderr).toBe('');
+    expect(code).toBe(0);
     expect(stdout.trimEnd().split('\n')).toEqual([
       'GET https://covgate.example.com/health Bearer cvg_x',
       '{"status":"ok"}',

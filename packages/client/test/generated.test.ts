@@ -9,7 +9,11 @@ const script = fileURLToPath(new URL('../scripts/generate.mjs', import.meta.url)
 const generated = fileURLToPath(new URL('../src/generated/openapi.ts', import.meta.url));
 
 function check(output: string) {
-  return spawnSync(process.execPath, [script, '--check', '--output', output], { encoding: 'utf8' });
+  // A hang would block the worker (the call is synchronous): it is killed after a minute.
+  return spawnSync(process.execPath, [script, '--check', '--output', output], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
 }
 
 describe('generated OpenAPI types', () => {

@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { run, type Started, startListening } from '../../../test/support/processes.js';
 
 /** Folder of the built reference server (`pnpm --filter @covgate/server build`). */
 const DIST = fileURLToPath(new URL('../../../examples/server/dist/', import.meta.url));
@@ -36,33 +36,23 @@ export async function startReferenceServer(): Promise<ReferenceServer> {
     SESSION_SECRET,
     ALLOWED_ORIGINS: DASHBOARD_ORIGIN,
   };
-  const child = spawn(process.execPath, [join(DIST, 'main.js')], { cwd: dataDir, env });
-  const output: string[] = [];
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`server did not start: ${output.join('')}`));
-    }, 20_000);
-    const onData = (chunk: Buffer) => {
-      output.push(String(chunk));
-      const match = /covgate listening on (http:\/\/[^"\s]+)/.exec(output.join(''));
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1] as string);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited ${code}: ${output.join('')}`));
+  let server: Started;
+  try {
+    server = await startListening([join(DIST, 'main.js')], {
+      cwd: dataDir,
+      env,
+      timeoutMs: 20_000,
     });
-  });
+  } catch (error) {
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
 
   return {
-    url,
+    url: server.url,
     async bootstrap(slug, plan = 'free') {
-      const { code, stdout, stderr } = await runNode(
+      const { code, stdout, stderr } = await run(
+        process.execPath,
         [join(DIST, 'admin.js'), 'bootstrap', slug, '--plan', plan],
         { cwd: dataDir, env },
       );
@@ -71,34 +61,8 @@ export async function startReferenceServer(): Promise<ReferenceServer> {
       return token;
     },
     async stop() {
-      await stopChild(child);
+      await server.stop('SIGTERM');
       await rm(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-function runNode(
-  args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv },
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, options);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
 }

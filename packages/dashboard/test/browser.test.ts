@@ -174,8 +174,7 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
 
     afterAll(async () => {
       await browser?.close();
-      server?.kill();
-      strict?.kill();
+      await Promise.all([server?.kill(), strict?.kill()]);
       await github?.close();
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
       if (strictDataDir) await rm(strictDataDir, { recursive: true, force: true });

@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startProcess } from '../../../../test/support/processes.js';
 
 /** Folder of the built reference server (`pnpm --filter @covgate/server build`). */
 export const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
@@ -38,86 +38,65 @@ export interface BuiltServer {
   output(): string;
   /** Resolves with the first stdout line matching `pattern`, waiting up to `timeoutMs`. */
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
-  /** Sends `signal` and resolves with the exit code. */
+  /** Sends `signal` and resolves with the exit code; rejects if it still runs 15 s later. */
   stop(signal: NodeJS.Signals): Promise<number | null>;
-  /** Kills it if it still runs; for clean-up after a failure. */
-  kill(): void;
+  /** Kills it (SIGKILL) if it still runs and waits for its exit; for clean-up. */
+  kill(): Promise<void>;
 }
 
 /**
  * Spawns `node dist/main.js` with exactly `env` and waits for its listening line, by default
- * up to 60 s (`listenTimeoutMs`: more where a loaded machine starts several processes).
+ * up to 60 s (`listenTimeoutMs`: more where a loaded machine starts several processes). A
+ * server that does not listen is killed.
  */
 export async function startBuiltServer(
   env: NodeJS.ProcessEnv,
   options: { listenTimeoutMs?: number } = {},
 ): Promise<BuiltServer> {
-  const child: ChildProcess = spawn(process.execPath, [join(DIST, 'main.js')], { env });
-  let stdout = '';
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += String(chunk);
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += String(chunk);
-  });
-
-  const waitForLine = (pattern: RegExp, timeoutMs = 5_000): Promise<RegExpExecArray> =>
-    new Promise((resolve, reject) => {
-      const check = (): boolean => {
-        for (const line of stdout.split('\n')) {
-          const match = pattern.exec(line);
-          if (match) {
-            resolve(match);
-            return true;
-          }
-        }
-        return false;
-      };
-      if (check()) return;
-      if (child.exitCode !== null) {
-        reject(new Error(`server exited ${child.exitCode} before ${pattern}: ${stdout}${stderr}`));
-        return;
-      }
-      const onData = () => {
-        if (check()) done();
-      };
-      const onExit = (code: number | null) => {
-        done();
-        reject(new Error(`server exited ${code} before ${pattern}: ${stdout}${stderr}`));
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms: ${stdout}${stderr}`));
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        child.stdout?.off('data', onData);
-        child.off('exit', onExit);
-      };
-      child.stdout?.on('data', onData);
-      child.on('exit', onExit);
+  const server = startProcess(process.execPath, [join(DIST, 'main.js')], { env });
+  let listening: RegExpExecArray;
+  try {
+    // Loading a built server takes 10 to 25 s on a loaded 2-core machine under Node 22 and 24,
+    // whose module loader is about twice as slow as Node 20's here (package.json lookups, see
+    // nodejs/node#60397); a hang still fails.
+    listening = await server.waitForLine(/covgate listening on (http:\/\/[^"\s]+)/, {
+      timeoutMs: options.listenTimeoutMs ?? 60_000,
+      stream: 'stdout',
     });
-
-  // Loading a built server takes 10 to 25 s on a loaded 2-core machine under Node 22 and 24,
-  // whose module loader is about twice as slow as Node 20's here (package.json lookups, see
-  // nodejs/node#60397); a hang still fails.
-  const listening = await waitForLine(
-    /covgate listening on (http:\/\/[^"\s]+)/,
-    options.listenTimeoutMs ?? 60_000,
-  );
+  } catch (error) {
+    await server.stop('SIGKILL').catch(() => {});
+    throw error;
+  }
   return {
     url: listening[1] as string,
-    stdout: () => stdout,
-    output: () => `${stdout}${stderr}`,
-    waitForLine,
-    stop(signal) {
-      child.kill(signal);
-      return exited;
-    },
-    kill() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    stdout: server.stdout,
+    output: server.output,
+    waitForLine: (pattern, timeoutMs = 5_000) =>
+      server.waitForLine(pattern, { timeoutMs, stream: 'stdout' }),
+    stop: async (signal) => (await server.stop(signal)).code,
+    kill: async () => {
+      await server.stop('SIGKILL');
     },
   };
+}
+
+/**
+ * Starts `count` built servers with the same `env` side by side; if one does not start, kills
+ * the others and rejects with its error.
+ */
+export async function startBuiltServers(
+  count: number,
+  env: NodeJS.ProcessEnv,
+  options: { listenTimeoutMs?: number } = {},
+): Promise<BuiltServer[]> {
+  const results = await Promise.allSettled(
+    Array.from({ length: count }, () => startBuiltServer(env, options)),
+  );
+  const failed = results.find((result) => result.status === 'rejected');
+  const servers = results.flatMap((result) =>
+    result.status === 'fulfilled' ? [result.value] : [],
+  );
+  if (failed === undefined) return servers;
+  await Promise.all(servers.map((server) => server.kill()));
+  throw failed.reason;
 }

@@ -75,7 +75,8 @@ describe('batchedLogDestination', () => {
          const destination = batchedLogDestination(${JSON.stringify(file)});
          ${lines}`,
       ],
-      { encoding: 'utf8' },
+      // A hang would block the worker (the call is synchronous): it is killed after a minute.
+      { encoding: 'utf8', timeout: 60_000 },
     );
   }
 
