@@ -23,6 +23,8 @@ export default defineConfig({
     ],
   },
   test: {
+    // Marks the run; at its end, fails it naming any process a test left running (and kills it).
+    globalSetup: ['test/support/global-setup.ts'],
     include: [
       'packages/*/test/**/*.test.ts',
       'examples/*/test/**/*.test.ts',

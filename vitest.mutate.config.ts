@@ -8,6 +8,8 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
+    // These tests start no process; a mutant's run has no left-over check to pay for.
+    globalSetup: [],
     include: [
       'packages/env-filter/test/*.test.ts',
       'packages/webhook-signature/test/*.test.ts',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RUN_MARKER } from './process-table.js';
 import { run, startProcess } from './processes.js';
 
 const env = () => ({ PATH: process.env.PATH });
@@ -40,6 +41,18 @@ describe('startProcess and stop', () => {
       `${process.execPath} -e process.on('SIGTERM', () => {}); console.log('ready'); setInterval(() => {}, 1000) (process group ${pid}) was still running 500 ms after SIGTERM; killed it:\nready\n`,
     );
     expect(await stubborn.exited).toEqual({ code: null, signal: 'SIGKILL' });
+  });
+
+  it('gives the process the run marker beside the environment it is given', async () => {
+    const result = await run(process.execPath, ['-e', 'console.log(JSON.stringify(process.env))'], {
+      env: { PATH: process.env.PATH, ONLY: '1' },
+    });
+    expect(JSON.parse(result.stdout)).toEqual({
+      PATH: process.env.PATH,
+      ONLY: '1',
+      [RUN_MARKER]: process.env[RUN_MARKER],
+    });
+    expect(process.env[RUN_MARKER]).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
 
