@@ -73,7 +73,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
     });
 
     afterAll(async () => {
-      server?.kill();
+      await server?.kill();
       await rm(dataDir, { recursive: true, force: true });
     });
 
@@ -191,7 +191,7 @@ describe.skipIf(!built && process.env.CI !== '1')('a production reference server
       await fetch(`${server.url}/health`);
       expect(server.stdout()).not.toMatch(/sign in to|organisation\.create|cvgl_/);
     } finally {
-      server.kill();
+      await server.kill();
       await rm(dataDir, { recursive: true, force: true });
     }
   });

@@ -64,9 +64,21 @@ if (process.env.COVGATE_ENV_DUMP) writeFileSync(process.env.COVGATE_ENV_DUMP, Ob
   return dir;
 }
 
+/** Runs `command` to its end with only PATH and HOME; its stdout, or an error with its stderr. */
+async function succeed(command: string, args: string[], cwd?: string): Promise<string> {
+  const result = await run(command, args, {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME },
+  });
+  if (result.code !== 0) {
+    throw new Error(`${command} ${args.join(' ')} exited ${result.code}:\n${result.stderr}`);
+  }
+  return result.stdout;
+}
+
 /** Runs c8 with every reporter covgate reads over `node --test` in `dir`. */
 export async function runC8(dir: string): Promise<void> {
-  const result = await run(
+  await succeed(
     C8,
     [
       '--reporter=lcov',
@@ -79,9 +91,8 @@ export async function runC8(dir: string): Promise<void> {
       '--test',
       SAMPLE_TEST_FILE,
     ],
-    { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME } },
+    dir,
   );
-  if (result.code !== 0) throw new Error(`c8 exited ${result.code}:\n${result.stderr}`);
 }
 
 /**
@@ -102,7 +113,7 @@ export async function writeLongModuleProject(statements: number): Promise<string
 
 /** Runs c8 over `node <script>` in `dir` with the lcov and text-summary reporters; its stdout. */
 export async function runC8Text(dir: string, script: string): Promise<string> {
-  const { stdout } = await promisify(execFile)(
+  return succeed(
     C8,
     [
       '--reporter=lcov',
@@ -111,9 +122,8 @@ export async function runC8Text(dir: string, script: string): Promise<string> {
       process.execPath,
       script,
     ],
-    { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME } },
+    dir,
   );
-  return stdout;
 }
 
 /** The reporters of one c8 run that covgate reads, as c8 names them. */
@@ -125,7 +135,7 @@ export async function runC8Script(
   script: string,
   reporters: readonly string[] = C8_REPORTERS,
 ): Promise<void> {
-  await promisify(execFile)(
+  await succeed(
     C8,
     [
       ...reporters.map((r) => `--reporter=${r}`),
@@ -133,7 +143,7 @@ export async function runC8Script(
       process.execPath,
       script,
     ],
-    { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME } },
+    cwd,
   );
 }
 
@@ -144,7 +154,7 @@ export async function runC8Script(
  */
 export async function writeMonorepo(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'covgate-cli-mono-'));
-  await promisify(execFile)('git', ['init', '-q', dir]);
+  await succeed('git', ['init', '-q', dir]);
   const files: Record<string, string> = {
     'packages/a/index.js':
       'exports.add = function add(a, b) {\n  return a + b;\n};\nexports.sub = function sub(a, b) {\n  return a - b;\n};\n',
