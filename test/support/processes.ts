@@ -46,6 +46,8 @@ export interface StartOptions {
   cwd?: string;
   /** The exact environment, to which the test run's marker is added. */
   env: NodeJS.ProcessEnv;
+  /** `pipe` to write to `child.stdin`; /dev/null by default. */
+  stdin?: 'pipe' | 'ignore';
 }
 
 const running = new Set<ChildProcess>();
@@ -58,13 +60,13 @@ const running = new Set<ChildProcess>();
 export function startProcess(command: string, args: string[], options: StartOptions): OwnedProcess {
   const marker = process.env[RUN_MARKER];
   const env = marker === undefined ? options.env : { ...options.env, [RUN_MARKER]: marker };
-  // stdin is /dev/null: nothing waits for input that never comes, and bash does not take a
-  // socket on stdin for a remote shell's (which makes it read ~/.bashrc).
+  // stdin is /dev/null unless asked for: nothing waits for input that never comes, and bash
+  // does not take a socket on stdin for a remote shell's (which makes it read ~/.bashrc).
   const child = spawn(command, args, {
     cwd: options.cwd,
     env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
   });
   const label = [command, ...args].join(' ');
   const chunks: { stdout: string[]; stderr: string[]; both: string[] } = {

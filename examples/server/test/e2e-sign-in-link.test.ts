@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
@@ -6,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../../test/support/processes.js';
 import {
   type BuiltServer,
   DIST,
@@ -26,14 +26,7 @@ const BANNER_LINK =
 
 /** `covgate-admin` with `args`, its output and exit code. */
 function admin(args: string[], env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [join(DIST, 'admin.js'), ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+  return run(process.execPath, [join(DIST, 'admin.js'), ...args], { env });
 }
 
 /** Opens `url` as a browser navigation does (fetch would replace the `Sec-Fetch-*` headers). */

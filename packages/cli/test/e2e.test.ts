@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
@@ -6,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, type Started, startListening, stop } from '../../../test/support/processes.js';
+import {
+  run,
+  type Started,
+  startListening,
+  startProcess,
+  stop,
+} from '../../../test/support/processes.js';
 import { C8, SAMPLE_TEST_FILE, writeSampleProject } from './support.js';
 
 // End to end over real HTTP: the built `covgate` bin against the built reference server on
@@ -495,7 +500,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
       const marker = join(dir, 'marker');
       await writeFile(script, TRAPPING_COMMAND);
       // A process group of its own, as under a CI runner: only covgate gets the signal.
-      const started = spawn(
+      const started = startProcess(
         process.execPath,
         [
           bin,
@@ -510,33 +515,27 @@ describe.skipIf(!built && process.env.CI !== '1')(
           pidFile,
           marker,
         ],
-        {
-          cwd: covered,
-          env: { ...baseEnv(), COVGATE_URL: server.url, COVGATE_TOKEN: token },
-          detached: true,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
+        { cwd: covered, env: { ...baseEnv(), COVGATE_URL: server.url, COVGATE_TOKEN: token } },
       );
-      let stderr = '';
-      started.stderr.on('data', (chunk) => (stderr += chunk));
       const exited = new Promise<{ code: number | null; marker: string | null }>((resolve) =>
-        started.on('exit', (code) =>
+        started.child.on('exit', (code) =>
           resolve({ code, marker: existsSync(marker) ? readFileSync(marker, 'utf8') : null }),
         ),
       );
       try {
         const childPid = Number(await waitForFile(pidFile));
-        process.kill(started.pid as number, 'SIGINT');
+        process.kill(started.child.pid as number, 'SIGINT');
         // The marker is written 500 ms after the test command got SIGINT, just before it
         // exits: it is there when covgate exits, and says one SIGINT arrived.
         expect(await exited).toEqual({ code: 130, marker: '1' });
         expect(alive(childPid)).toBe(false);
-        expect(stderr).toBe(
+        await started.allOutput();
+        expect(started.stderr()).toBe(
           'covgate: interrupted by SIGINT; the test command exited with code 0; nothing was posted\n',
         );
         expect((await list('sig')).total).toBe(0);
       } finally {
-        if (started.exitCode === null) process.kill(-(started.pid as number), 'SIGKILL');
+        await started.stop('SIGKILL');
       }
     });
 
@@ -555,28 +554,26 @@ describe.skipIf(!built && process.env.CI !== '1')(
           .join(' ');
         // util-linux `script` runs the command in the foreground of a new pseudo-terminal; a
         // ^C written to it makes the terminal send SIGINT to covgate and the test command.
-        const terminal = spawn('script', ['-qfec', command, '/dev/null'], {
+        const terminal = startProcess('script', ['-qfec', command, '/dev/null'], {
           cwd: covered,
           env: { ...baseEnv(), COVGATE_URL: server.url, COVGATE_TOKEN: token },
-          detached: true,
-          stdio: ['pipe', 'pipe', 'pipe'],
+          stdin: 'pipe',
         });
-        let output = '';
-        terminal.stdout.on('data', (chunk) => (output += chunk));
         const exited = new Promise<{ code: number | null; marker: string | null }>((resolve) =>
-          terminal.on('exit', (code) =>
+          terminal.child.on('exit', (code) =>
             resolve({ code, marker: existsSync(marker) ? readFileSync(marker, 'utf8') : null }),
           ),
         );
         try {
           await waitForFile(pidFile);
-          terminal.stdin.write('\x03');
+          terminal.child.stdin?.write('\x03');
           expect(await exited).toEqual({ code: 130, marker: '1' });
-          expect(output).toContain(
+          await terminal.allOutput();
+          expect(terminal.stdout()).toContain(
             'covgate: interrupted by SIGINT; the test command exited with code 0; nothing was posted',
           );
         } finally {
-          if (terminal.exitCode === null) process.kill(-(terminal.pid as number), 'SIGKILL');
+          await terminal.stop('SIGKILL');
         }
       },
     );

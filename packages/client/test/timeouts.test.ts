@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { startProcess } from '../../../test/support/processes.js';
 import {
   CovgateApiError,
   type CovgateClientOptions,
@@ -186,18 +186,18 @@ createCovgateClient({ baseUrl: process.argv[2], timeoutMs: 400, retry: { retries
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    const child = spawn(process.execPath, ['--expose-gc', '-e', SCRIPT, built, url]);
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const child = startProcess(process.execPath, ['--expose-gc', '-e', SCRIPT, built, url], {
+      env: process.env,
+    });
     try {
       const outcome = await Promise.race([
-        exited,
+        child.exited.then((exit) => exit.code),
         new Promise((resolve) => setTimeout(() => resolve('still running after 10 s'), 10_000)),
       ]);
-      expect([outcome, output]).toEqual([0, `${url} did not answer within 0.4 s\n`]);
+      await child.allOutput();
+      expect([outcome, child.stdout()]).toEqual([0, `${url} did not answer within 0.4 s\n`]);
     } finally {
-      child.kill('SIGKILL');
+      await child.stop('SIGKILL');
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));
     }
