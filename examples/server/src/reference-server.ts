@@ -163,6 +163,10 @@ export async function apiOptionsFor(
     options.readinessChecks = [() => redis.ping()];
     options.verificationThrottle = createVerificationThrottle({
       createLimiter: redis.createThrottleLimiter,
+      // Every process of a deployment has these secrets (the pepper is optional); rotating
+      // the one in use forgets the exemptions: each owner's next verification records its
+      // token again.
+      exemptionSecret: config.tokenPepper ?? sessionSecret,
     });
   }
   if (purges) options.cachePurgeBus = purges.bus;

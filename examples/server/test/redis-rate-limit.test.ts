@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import {
   type CovgateApi,
@@ -132,6 +133,7 @@ describe.skipIf(!redisUrl && process.env.COVGATE_REQUIRE_REDIS !== '1')(
         rateLimit: { limits: { enterprise: 1000 }, createLimiter: limiter.createLimiter },
         verificationThrottle: createVerificationThrottle({
           createLimiter: limiter.createThrottleLimiter,
+          exemptionSecret: 'redis-test-exemption-secret',
         }),
       });
       const timedList = async (token: string) => {
@@ -203,6 +205,7 @@ describe.skipIf(!redisUrl && process.env.COVGATE_REQUIRE_REDIS !== '1')(
             auditSink: { write() {} },
             verificationThrottle: createVerificationThrottle({
               createLimiter: limiter.createThrottleLimiter,
+              exemptionSecret: 'redis-test-exemption-secret',
             }),
           }),
         );
@@ -230,6 +233,50 @@ describe.skipIf(!redisUrl && process.env.COVGATE_REQUIRE_REDIS !== '1')(
       // The second process has not cached the token: it answers from the shared trusted pair.
       expect((await validate(apis[1]!, token, '203.0.113.8')).status).toBe(401);
       expect((await validate(apis[1]!, token, owner)).status).toBe(200);
+    });
+
+    it("keeps the owner's token working on another process from an address 30 unknown tokens blocked", async () => {
+      if (!redisUrl) throw new Error('COVGATE_REQUIRE_REDIS=1 but COVGATE_REDIS_URL is unset');
+      const org = buildOrganisation({ plan: 'enterprise' });
+      const { store, token } = await storeWithToken(org, 'nat-owner');
+      const apis: CovgateApi[] = [];
+      for (let i = 0; i < 2; i++) {
+        const limiter = redisRateLimit(redisUrl, silent);
+        limiters.push(limiter);
+        await limiter.ready;
+        apis.push(
+          createApi({
+            store,
+            sessionSecret: 'redis-test-session-secret-0123456789',
+            tokenHasher: hasher,
+            logger: silent,
+            auditSink: { write() {} },
+            verificationThrottle: createVerificationThrottle({
+              createLimiter: limiter.createThrottleLimiter,
+              exemptionSecret: 'redis-test-exemption-secret',
+            }),
+          }),
+        );
+      }
+      const validate = (api: CovgateApi, secret: string, remoteAddress: string) =>
+        api.handle(
+          new Request('http://localhost/v1/auth/validate', {
+            method: 'POST',
+            headers: { authorization: `Bearer ${secret}` },
+          }),
+          { remoteAddress },
+        );
+      // Blocks live 5 minutes in Redis: an address of its own for each run.
+      const nat = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.90`;
+      expect((await validate(apis[0]!, token, nat)).status).toBe(200);
+      for (let i = 0; i < 30; i++) {
+        const unknown = `cvg_${randomBytes(16).toString('hex')}00000000`;
+        expect((await validate(apis[i % 2]!, unknown, nat)).status).toBe(401);
+      }
+      const unknown = `cvg_${randomBytes(16).toString('hex')}00000000`;
+      // The second process never verified (nor cached) the token: the exemption is in Redis.
+      expect((await validate(apis[1]!, token, nat)).status).toBe(200);
+      expect((await validate(apis[1]!, unknown, nat)).status).toBe(401);
     });
   },
 );

@@ -1,9 +1,15 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 
 /** Who presented a token that is about to be verified. Absent parts are not throttled. */
 export interface VerificationSubject {
   /** Id embedded in the presented token (only known once the token parsed). */
   tokenId?: string;
+  /**
+   * The whole token presented (`cvg_...`). Only a keyed hash of it is kept (see
+   * `exemptionSecret`): it is what makes a verified token exempt at its address.
+   */
+  token?: string;
   /** The client's address as resolved by the API (peer, or trusted-proxy chain). */
   remoteAddress?: string;
 }
@@ -32,8 +38,9 @@ export type ThrottleDecision =
 /** One failure reserved in each bucket of a subject, settled once argon2 has answered. */
 export interface ThrottleReservation {
   /**
-   * Whether this token was verified from this address recently: the token-id bucket was
-   * skipped, so the owner keeps working while its id is blocked for everybody else.
+   * Whether this exact token was verified from this address recently: nothing was reserved
+   * (neither the token id's block nor the address's applies to it), so the owner keeps
+   * working while its id or its address is blocked for everybody else.
    */
   readonly trusted: boolean;
   /** The secret was right: the reserved failures are given back and the pair remembered. */
@@ -56,9 +63,9 @@ export interface VerificationThrottle {
   /** Reserves one failure in every bucket of the subject, or reports that one is blocked. */
   reserve(subject: VerificationSubject): Promise<ThrottleDecision>;
   /**
-   * Whether a reservation for this subject would be trusted (its token verified from its
-   * address recently), without reserving anything: lets an overloaded API refuse everybody
-   * else before they cost a reservation.
+   * Whether a reservation for this subject would be trusted (this exact token verified from
+   * its address recently), without reserving anything: lets an overloaded API refuse
+   * everybody else before they cost a reservation.
    */
   isTrusted(subject: VerificationSubject): Promise<boolean>;
 }
@@ -80,8 +87,9 @@ export interface VerificationThrottleOptions {
   /** Default: 30 failures in 60 s block the client address for 300 s. */
   perRemoteAddress?: ThrottleRule;
   /**
-   * How long a successful verification of a token from an address exempts that pair from
-   * the token id's block, in seconds. Default 86 400 (24 h).
+   * How long a successful verification of a token from an address exempts that token, at
+   * that address, from the token id's and the address's blocks, in seconds (renewed by each
+   * verification). Default 86 400 (24 h).
    */
   trustedPairSeconds?: number;
   /**
@@ -89,6 +97,14 @@ export interface VerificationThrottleOptions {
    * example a `RateLimiterRedis` shared by every process). Default: process memory.
    */
   createLimiter?: (options: ThrottleLimiterOptions) => RateLimiterAbstract;
+  /**
+   * Key of the HMAC under which a verified token is remembered at its address (the store
+   * never sees the token: 32 of its bits are secret once its id is known, too few for a
+   * plain hash). Processes sharing `createLimiter`'s store must share it (the reference
+   * server derives it from `TOKEN_PEPPER`). Default: random per process, which is why it is
+   * required with `createLimiter`.
+   */
+  exemptionSecret?: string | Uint8Array;
 }
 
 /** The `rate-limiter-flexible` options of one throttling rule. */
@@ -106,15 +122,25 @@ const DEFAULT_PER_REMOTE_ADDRESS: ThrottleRule = {
   blockSeconds: 300,
 };
 const DEFAULT_TRUSTED_PAIR_SECONDS = 86_400;
+/** Separates the exemption's HMAC key from any other use of the same secret (a pepper). */
+const EXEMPTION_KEY_LABEL = 'covgate verified-token exemption v1';
 
 /**
  * Creates a verification throttle backed by `rate-limiter-flexible`, by default
  * `RateLimiterMemory`: state per process, so with several processes each one throttles on
  * its own and the effective limit is multiplied by the number of processes. Give
- * `createLimiter` (a `RateLimiterRedis`) to share the counters across processes; each
- * reservation is one atomic `consume` of the limiter's store.
+ * `createLimiter` (a `RateLimiterRedis`) and `exemptionSecret` to share the counters and
+ * the exemptions across processes; each reservation is one atomic `consume` of the
+ * limiter's store.
  *
- * @throws RangeError when a rule has a non-positive or non-integer count, or a non-positive duration.
+ * A token verified from an address is exempt there for `trustedPairSeconds`: its next
+ * verifications from that address reserve nothing, so neither a block of its id (someone
+ * guessing it elsewhere) nor a block of the address (unknown tokens sent from the same NAT
+ * or CI egress) refuses it. The exemption holds for that exact token only: guesses at its
+ * id from the same address are counted and blocked like any other.
+ *
+ * @throws RangeError when a rule has a non-positive or non-integer count, or a non-positive
+ * duration, or when `createLimiter` is given without `exemptionSecret`.
  */
 export function createVerificationThrottle(
   options: VerificationThrottleOptions = {},
@@ -134,65 +160,124 @@ export function createVerificationThrottle(
   if (!(trustedSeconds > 0 && Number.isFinite(trustedSeconds))) {
     throw new RangeError('trustedPairSeconds must be a positive number');
   }
-  const trustedPairs = create({
-    keyPrefix: 'trusted-pair',
-    points: 1,
-    duration: trustedSeconds,
-    blockDuration: 0,
-  });
-  const pairKey = (tokenId: string, address: string) => `${tokenId}@${address}`;
-  const isTrusted = async ({ tokenId, remoteAddress }: VerificationSubject) =>
-    tokenId !== undefined &&
-    remoteAddress !== undefined &&
-    (await trustedPairs.get(pairKey(tokenId, remoteAddress))) !== null;
+  const exemptions = new Exemptions(
+    exemptionKeyOf(options),
+    create({
+      keyPrefix: 'verified-token',
+      points: 1,
+      duration: trustedSeconds,
+      blockDuration: 0,
+    }),
+    trustedSeconds,
+  );
 
   return {
-    isTrusted,
-    async reserve({ tokenId, remoteAddress }) {
-      const trusted = await isTrusted({ tokenId, remoteAddress });
-      const tokenKey = trusted ? undefined : tokenId;
-      const tokenSlot = await byTokenId.reserve(tokenKey);
+    isTrusted: (subject) => exemptions.has(subject),
+    async reserve(subject) {
+      if (await exemptions.has(subject)) return { allowed: true, reservation: exempt(subject) };
+      const { tokenId, remoteAddress } = subject;
+      const tokenSlot = await byTokenId.reserve(tokenId);
       if (!tokenSlot.allowed) return { allowed: false, started: tokenSlot.started };
       const addressSlot = await byAddress.reserve(remoteAddress);
       if (!addressSlot.allowed) {
-        await byTokenId.refund(tokenKey);
+        await byTokenId.refund(tokenId);
         return { allowed: false, started: addressSlot.started };
       }
-      let settled = false;
-      const settle = () => {
-        if (settled) throw new Error('a throttle reservation is settled once');
-        settled = true;
-      };
+      const settle = settleOnce();
       return {
         allowed: true,
         reservation: {
-          trusted,
+          trusted: false,
           async succeeded() {
             settle();
             await Promise.all([
-              byTokenId.refund(tokenKey),
+              byTokenId.refund(tokenId),
               byAddress.refund(remoteAddress),
-              tokenId !== undefined && remoteAddress !== undefined
-                ? trustedPairs.set(pairKey(tokenId, remoteAddress), 1, trustedSeconds)
-                : undefined,
+              exemptions.record(subject),
             ]);
           },
           async failed() {
             settle();
             const started = await Promise.all([
-              byTokenId.blockIfReached(tokenKey, tokenSlot.consumed),
+              byTokenId.blockIfReached(tokenId, tokenSlot.consumed),
               byAddress.blockIfReached(remoteAddress, addressSlot.consumed),
             ]);
             return started.filter((block): block is ThrottleBlock => block !== null);
           },
           async cancel() {
             settle();
-            await Promise.all([byTokenId.refund(tokenKey), byAddress.refund(remoteAddress)]);
+            await Promise.all([byTokenId.refund(tokenId), byAddress.refund(remoteAddress)]);
           },
         },
       };
     },
   };
+
+  /** The reservation of an exempt token: nothing reserved; a success renews the exemption. */
+  function exempt(subject: VerificationSubject): ThrottleReservation {
+    const settle = settleOnce();
+    return {
+      trusted: true,
+      async succeeded() {
+        settle();
+        await exemptions.record(subject);
+      },
+      async failed() {
+        settle();
+        return [];
+      },
+      async cancel() {
+        settle();
+      },
+    };
+  }
+}
+
+function settleOnce(): () => void {
+  let settled = false;
+  return () => {
+    if (settled) throw new Error('a throttle reservation is settled once');
+    settled = true;
+  };
+}
+
+function exemptionKeyOf(options: VerificationThrottleOptions): Buffer {
+  const { exemptionSecret } = options;
+  if (exemptionSecret === undefined) {
+    if (options.createLimiter !== undefined) {
+      throw new RangeError(
+        'exemptionSecret is required with createLimiter: processes sharing the counters must share it',
+      );
+    }
+    return randomBytes(32);
+  }
+  if (exemptionSecret.length === 0) throw new RangeError('exemptionSecret must not be empty');
+  return createHmac('sha256', exemptionSecret).update(EXEMPTION_KEY_LABEL).digest();
+}
+
+/** Tokens verified from an address, remembered as `HMAC(token)@address` for a while. */
+class Exemptions {
+  constructor(
+    private readonly key: Buffer,
+    private readonly limiter: RateLimiterAbstract,
+    private readonly seconds: number,
+  ) {}
+
+  async has(subject: VerificationSubject): Promise<boolean> {
+    const key = this.keyOf(subject);
+    return key !== undefined && (await this.limiter.get(key)) !== null;
+  }
+
+  async record(subject: VerificationSubject): Promise<void> {
+    const key = this.keyOf(subject);
+    if (key !== undefined) await this.limiter.set(key, 1, this.seconds);
+  }
+
+  private keyOf({ token, remoteAddress }: VerificationSubject): string | undefined {
+    if (token === undefined || remoteAddress === undefined) return undefined;
+    const mac = createHmac('sha256', this.key).update(token, 'utf8').digest('base64url');
+    return `${mac}@${remoteAddress}`;
+  }
 }
 
 /** A throttle that never blocks, for embedders who throttle elsewhere (proxy, WAF). */

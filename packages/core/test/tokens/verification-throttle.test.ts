@@ -10,6 +10,10 @@ import {
 
 const ID_A = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 const ID_B = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
+/** The owner's token of id A, and another secret for the same id (a guess). */
+const TOKEN_A = `cvg_${ID_A.slice(0, 32)}12345678`;
+const GUESS_A = `cvg_${ID_A.slice(0, 32)}87654321`;
+const SECRET = 'exemption-secret-for-tests';
 
 /** One failed verification: a reservation that fails. */
 async function recordFailure(throttle: VerificationThrottle, subject: VerificationSubject) {
@@ -219,57 +223,119 @@ describe('atomic reservations', () => {
     expect(await recordFailure(throttle, { tokenId: ID_A })).toEqual([]);
   });
 
-  it('exempts a token id verified from an address from its block, from that address only', async () => {
+  it("exempts a token verified from an address from its id's block, from that address only", async () => {
     const throttle = createVerificationThrottle();
-    const owner = { tokenId: ID_A, remoteAddress: '203.0.113.7' };
+    const owner = { tokenId: ID_A, token: TOKEN_A, remoteAddress: '203.0.113.7' };
     const decision = await throttle.reserve(owner);
     if (!decision.allowed) throw new Error('refused');
     expect(decision.reservation.trusted).toBe(false);
     await decision.reservation.succeeded();
-    await fail(throttle, 12, (i) => ({ tokenId: ID_A, remoteAddress: `198.51.100.${i}` }));
-    expect(await isBlocked(throttle, { tokenId: ID_A, remoteAddress: '198.51.100.200' })).toBe(
-      true,
-    );
+    await fail(throttle, 12, (i) => ({
+      tokenId: ID_A,
+      token: GUESS_A,
+      remoteAddress: `198.51.100.${i}`,
+    }));
+    expect(
+      await isBlocked(throttle, { tokenId: ID_A, token: TOKEN_A, remoteAddress: '198.51.100.200' }),
+    ).toBe(true);
     const again = await throttle.reserve(owner);
     expect(again.allowed && again.reservation.trusted).toBe(true);
+    // A guess at the id from the owner's own address is no exemption: the id's block holds.
+    expect(
+      await isBlocked(throttle, { tokenId: ID_A, token: GUESS_A, remoteAddress: '203.0.113.7' }),
+    ).toBe(true);
+  });
+
+  it("exempts a token verified from an address from that address's block, and only that token", async () => {
+    const throttle = createVerificationThrottle();
+    const nat = '203.0.113.9';
+    const owner = { tokenId: ID_A, token: TOKEN_A, remoteAddress: nat };
+    const first = await throttle.reserve(owner);
+    if (!first.allowed) throw new Error('refused');
+    await first.reservation.succeeded();
+    await fail(throttle, 30, (i) => ({
+      tokenId: i.toString(16).padStart(32, '0'),
+      token: `cvg_${i.toString(16).padStart(32, '0')}00000000`,
+      remoteAddress: nat,
+    }));
+    const exempt = await throttle.reserve(owner);
+    expect(exempt.allowed && exempt.reservation.trusted).toBe(true);
+    // Unknown tokens from the blocked address stay refused: a guess at the owner's id, another
+    // token of another id, and a request that presents no token.
+    expect(await isBlocked(throttle, { tokenId: ID_A, token: GUESS_A, remoteAddress: nat })).toBe(
+      true,
+    );
+    expect(
+      await isBlocked(throttle, {
+        tokenId: ID_B,
+        token: `cvg_${ID_B}12345678`,
+        remoteAddress: nat,
+      }),
+    ).toBe(true);
+    expect(await isBlocked(throttle, { remoteAddress: nat })).toBe(true);
+    // The exemption is of the pair: the same token from another address is not exempt there.
+    expect(await throttle.isTrusted({ ...owner, remoteAddress: '203.0.113.10' })).toBe(false);
+  });
+
+  it('reserves nothing for an exempt token, whatever its settlement', async () => {
+    const throttle = createVerificationThrottle({
+      perTokenId: { failures: 1, windowSeconds: 60, blockSeconds: 60 },
+      perRemoteAddress: { failures: 1, windowSeconds: 60, blockSeconds: 60 },
+    });
+    const owner = { tokenId: ID_A, token: TOKEN_A, remoteAddress: '203.0.113.7' };
+    const first = await throttle.reserve(owner);
+    if (!first.allowed) throw new Error('refused');
+    await first.reservation.succeeded();
+    for (let i = 0; i < 3; i++) {
+      const decision = await throttle.reserve(owner);
+      if (!decision.allowed) throw new Error(`exempt reservation ${i} refused`);
+      expect(await decision.reservation.failed()).toEqual([]);
+    }
+    const cancelled = await throttle.reserve(owner);
+    if (!cancelled.allowed) throw new Error('refused');
+    await cancelled.reservation.cancel();
+    await expect(cancelled.reservation.succeeded()).rejects.toThrow(
+      new Error('a throttle reservation is settled once'),
+    );
+    // None of those failures counted: the id and the address each still have their one.
+    expect(await isBlocked(throttle, { tokenId: ID_A })).toBe(false);
+    expect(await isBlocked(throttle, { remoteAddress: '203.0.113.7' })).toBe(false);
   });
 
   it('tells whether a subject is trusted without reserving anything', async () => {
     const throttle = createVerificationThrottle();
-    const owner = { tokenId: ID_A, remoteAddress: '203.0.113.7' };
+    const owner = { tokenId: ID_A, token: TOKEN_A, remoteAddress: '203.0.113.7' };
     expect(await throttle.isTrusted(owner)).toBe(false);
     const decision = await throttle.reserve(owner);
     if (!decision.allowed) throw new Error('refused');
     await decision.reservation.succeeded();
     expect(await throttle.isTrusted(owner)).toBe(true);
-    expect(await throttle.isTrusted({ tokenId: ID_A, remoteAddress: '203.0.113.8' })).toBe(false);
-    expect(await throttle.isTrusted({ tokenId: ID_A })).toBe(false);
+    expect(await throttle.isTrusted({ ...owner, remoteAddress: '203.0.113.8' })).toBe(false);
+    expect(await throttle.isTrusted({ ...owner, token: GUESS_A })).toBe(false);
+    expect(await throttle.isTrusted({ tokenId: ID_A, token: TOKEN_A })).toBe(false);
+    expect(await throttle.isTrusted({ tokenId: ID_A, remoteAddress: '203.0.113.7' })).toBe(false);
     // Asking 40 times reserved nothing: the id's 10 failures are all still available.
     for (let i = 0; i < 40; i++)
-      await throttle.isTrusted({ tokenId: ID_B, remoteAddress: '192.0.2.1' });
+      await throttle.isTrusted({ tokenId: ID_B, token: GUESS_A, remoteAddress: '192.0.2.1' });
     await fail(throttle, 9, (i) => ({ tokenId: ID_B, remoteAddress: `198.51.100.${i}` }));
     expect(await isBlocked(throttle, { tokenId: ID_B, remoteAddress: '198.51.100.99' })).toBe(
       false,
     );
   });
 
-  it('still counts failures of a trusted pair against its address', async () => {
-    const throttle = createVerificationThrottle();
-    const owner = { tokenId: ID_A, remoteAddress: '203.0.113.7' };
-    const first = await throttle.reserve(owner);
-    if (!first.allowed) throw new Error('refused');
-    await first.reservation.succeeded();
-    await fail(throttle, 30, () => owner);
-    expect(await isBlocked(throttle, owner)).toBe(true);
-  });
-
-  it('forgets the trusted pair after trustedPairSeconds', async () => {
+  it('forgets the exemption after trustedPairSeconds, and renews it with each verification', async () => {
     const throttle = createVerificationThrottle({ trustedPairSeconds: 60 });
-    const owner = { tokenId: ID_A, remoteAddress: '203.0.113.7' };
+    const owner = { tokenId: ID_A, token: TOKEN_A, remoteAddress: '203.0.113.7' };
     const first = await throttle.reserve(owner);
     if (!first.allowed) throw new Error('refused');
     await first.reservation.succeeded();
-    vi.advanceTimersByTime(60_000);
+    vi.advanceTimersByTime(50_000);
+    const renewed = await throttle.reserve(owner);
+    if (!renewed.allowed || !renewed.reservation.trusted) throw new Error('not exempt');
+    await renewed.reservation.succeeded();
+    vi.advanceTimersByTime(50_000);
+    expect(await throttle.isTrusted(owner)).toBe(true);
+    vi.advanceTimersByTime(10_000);
     const later = await throttle.reserve(owner);
     expect(later.allowed && later.reservation.trusted).toBe(false);
   });
@@ -380,17 +446,21 @@ describe('the counters the throttle keeps', () => {
 
   it('gives each rule its own limiter, named for a shared store', () => {
     const { options, createLimiter } = recordingLimiters();
-    createVerificationThrottle({ createLimiter, trustedPairSeconds: 3_600 });
+    createVerificationThrottle({
+      createLimiter,
+      exemptionSecret: SECRET,
+      trustedPairSeconds: 3_600,
+    });
     expect(options).toEqual([
       { keyPrefix: 'token-id', points: 10, duration: 60, blockDuration: 300 },
       { keyPrefix: 'remote-address', points: 30, duration: 60, blockDuration: 300 },
-      { keyPrefix: 'trusted-pair', points: 1, duration: 3_600, blockDuration: 0 },
+      { keyPrefix: 'verified-token', points: 1, duration: 3_600, blockDuration: 0 },
     ]);
   });
 
   it('touches no counter for the part of a subject that is unknown', async () => {
     const { calls, createLimiter } = recordingLimiters();
-    const throttle = createVerificationThrottle({ createLimiter });
+    const throttle = createVerificationThrottle({ createLimiter, exemptionSecret: SECRET });
     expect(await throttle.isTrusted({ remoteAddress: '192.0.2.1' })).toBe(false);
     expect(await throttle.isTrusted({ tokenId: ID_A })).toBe(false);
     expect(calls).toEqual([]);
@@ -408,16 +478,52 @@ describe('the counters the throttle keeps', () => {
     ]);
   });
 
-  it('remembers a trusted pair only when both its token id and address are known', async () => {
+  it('remembers a verified token at its address as an HMAC under the secret, never the token', async () => {
+    const keysUnder = async (exemptionSecret: string, token: string) => {
+      const { calls, createLimiter } = recordingLimiters();
+      const throttle = createVerificationThrottle({ createLimiter, exemptionSecret });
+      const owner = await throttle.reserve({ tokenId: ID_A, token, remoteAddress: '192.0.2.1' });
+      if (!owner.allowed) throw new Error('refused');
+      await owner.reservation.succeeded();
+      return calls.filter((call) => call.startsWith('verified-token'));
+    };
+    const calls = await keysUnder(SECRET, TOKEN_A);
+    expect(calls).toHaveLength(2);
+    const [get, set] = calls;
+    expect(get).toMatch(/^verified-token get [A-Za-z0-9_-]{43}@192\.0\.2\.1$/);
+    expect(set).toBe(get?.replace(' get ', ' set '));
+    expect(calls.join()).not.toContain(ID_A);
+    // Shared by processes with the same secret, unrelated under another secret or token.
+    expect(await keysUnder(SECRET, TOKEN_A)).toEqual(calls);
+    expect((await keysUnder('another-secret', TOKEN_A))[0]).not.toBe(get);
+    expect((await keysUnder(SECRET, GUESS_A))[0]).not.toBe(get);
+  });
+
+  it('remembers no exemption without both the token and the address', async () => {
     const { calls, createLimiter } = recordingLimiters();
-    const throttle = createVerificationThrottle({ createLimiter });
-    const owner = await throttle.reserve({ tokenId: ID_A, remoteAddress: '192.0.2.1' });
-    if (!owner.allowed) throw new Error('refused');
-    await owner.reservation.succeeded();
-    expect(calls.filter((call) => call.startsWith('trusted-pair'))).toEqual([
-      `trusted-pair get ${ID_A}@192.0.2.1`,
-      `trusted-pair set ${ID_A}@192.0.2.1`,
-    ]);
+    const throttle = createVerificationThrottle({ createLimiter, exemptionSecret: SECRET });
+    for (const subject of [
+      { tokenId: ID_A, token: TOKEN_A },
+      { tokenId: ID_A, remoteAddress: '192.0.2.1' },
+    ]) {
+      const decision = await throttle.reserve(subject);
+      if (!decision.allowed) throw new Error('refused');
+      await decision.reservation.succeeded();
+    }
+    expect(calls.filter((call) => call.startsWith('verified-token'))).toEqual([]);
+  });
+
+  it('requires the exemption secret with a shared store, and refuses an empty one', () => {
+    const { createLimiter } = recordingLimiters();
+    expect(() => createVerificationThrottle({ createLimiter })).toThrow(
+      new RangeError(
+        'exemptionSecret is required with createLimiter: processes sharing the counters must share it',
+      ),
+    );
+    expect(() => createVerificationThrottle({ exemptionSecret: '' })).toThrow(
+      new RangeError('exemptionSecret must not be empty'),
+    );
+    expect(() => createVerificationThrottle({ exemptionSecret: new Uint8Array(32) })).not.toThrow();
   });
 
   it('reports the block an address reaches, with its bucket and reason', async () => {
@@ -483,6 +589,7 @@ describe('settling a reservation', () => {
     };
     const throttle = createVerificationThrottle({
       createLimiter: forgetful,
+      exemptionSecret: SECRET,
       perTokenId: { failures: 1, windowSeconds: 60, blockSeconds: 300 },
     });
     expect(await recordFailure(throttle, { tokenId: ID_A })).toEqual([
@@ -496,6 +603,7 @@ describe('a throttle whose counters fail', () => {
   it('refuses to reserve (fails closed) with the store error', async () => {
     const outage = new Error('connect ECONNREFUSED 127.0.0.1:6379');
     const throttle = createVerificationThrottle({
+      exemptionSecret: SECRET,
       createLimiter: (options) => {
         const limiter = new RateLimiterMemory(options);
         limiter.consume = async () => {

@@ -202,11 +202,12 @@ async function verifyUncached(
   // bucket would let anyone lock every such client out.
   const subject = {
     tokenId,
+    token: raw,
     ...(scope.remoteAddressKnown ? { remoteAddress: scope.remoteAddress } : {}),
   };
   // Work that would be shed anyway is refused before it costs a throttle reservation and a
   // store lookup: under a flood that is most requests. Only a token verified from this
-  // address may still get in then.
+  // address (this exact token) may still get in then.
   const { verificationGate } = services;
   if (
     !verificationGate.admits('normal') &&

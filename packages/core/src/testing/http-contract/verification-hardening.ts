@@ -128,6 +128,34 @@ export function verificationHardeningContract(options: HttpContractOptions): voi
         ]);
       });
 
+      it("keeps its owner's token working from a shared address that 30 unknown tokens blocked, cached and uncached", async () => {
+        const nat = '198.51.100.90';
+        const org = await ctx.createOrganisation('team');
+        const owner = await ctx.createToken(org);
+        const other = await ctx.createToken(org);
+        expect((await validateAs(ctx, owner.secret, nat)).status).toBe(200);
+        for (let i = 0; i < 30; i++) {
+          expect((await validateAs(ctx, randomToken(3000 + i), nat)).status).toBe(401);
+        }
+        expect(messages(ctx, `[ratelimit] verification blocked remote=${nat}`)).toEqual([
+          `[ratelimit] verification blocked remote=${nat} for 300 s: 30 failed verifications within 60 s`,
+        ]);
+        const cached = await validateAs(ctx, owner.secret, nat);
+        expect(cached.status).toBe(200);
+        ctx.clock.advance(11_000); // past the verified-token cache
+        const uncached = await validateAs(ctx, owner.secret, nat);
+        expect(uncached.status).toBe(200);
+        expect(await uncached.json()).toMatchObject({ valid: true, token_id: owner.id });
+        // Tokens not verified from this address stay refused there: another valid token, a
+        // guess at the owner's id, an unknown token.
+        for (const refused of [other.secret, wrongSecretOf(owner.secret), randomToken(3100)]) {
+          const response = await validateAs(ctx, refused, nat);
+          expect(response.status).toBe(401);
+          expect(await response.json()).toEqual(INVALID_TOKEN);
+        }
+        expect((await validateAs(ctx, other.secret, '198.51.100.91')).status).toBe(200);
+      });
+
       it('runs at most 10 argon2 verifications for 200 concurrent guesses on one token id', async () => {
         const org = await ctx.createOrganisation('team');
         const { secret } = await ctx.createToken(org);
