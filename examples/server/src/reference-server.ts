@@ -14,13 +14,13 @@ import { createFetchHandler } from '@covgate/fetch';
 import { createNodeHandler } from '@covgate/node-bridge';
 import { providerA, providerB } from '@covgate/webhook-signature';
 import pino, { type Logger } from 'pino';
-import { answerClientErrors } from './client-errors.js';
 import type { ServerConfig } from './config.js';
 import { developmentSessionSecret } from './development-secrets.js';
 import { drainOnClose } from './draining-server.js';
 import { DASHBOARD_PATH, dashboardUrlOf, publicUrlOf } from './public-urls.js';
 import { redisCachePurges } from './redis-cache-purges.js';
 import { redisRateLimit } from './redis-rate-limit.js';
+import { answerRefusedRequests, refuseWithoutHost } from './refused-requests.js';
 import { loggerAuditSink } from './server-logger.js';
 
 /** A running reference server. */
@@ -193,7 +193,8 @@ export interface ServedApi {
 
 /**
  * Serves an API on `node:http`: the node bridge feeding the Fetch adapter. With a `logger`,
- * requests Node's parser refuses are answered and logged in the API's shape too.
+ * requests Node would answer bare or drop (parser errors, HTTP/1.1 without `Host`,
+ * `CONNECT`) are answered and logged in the API's shape too.
  */
 export async function serveApi(
   api: CovgateApi,
@@ -217,12 +218,13 @@ export async function serveApi(
           `[covgate] request failed: ${(error as Error)?.message ?? String(error)}`,
         )
     : undefined;
-  const server = createServer(
-    createNodeHandler({ handle: fetchHandler }, onError ? { onError } : {}),
-  );
+  const handler = createNodeHandler({ handle: fetchHandler }, onError ? { onError } : {});
+  const server = listen.logger
+    ? createServer({ requireHostHeader: false }, refuseWithoutHost(handler, listen.logger))
+    : createServer(handler);
   server.keepAliveTimeout = 5_000;
   const drain = drainOnClose(server);
-  if (listen.logger) answerClientErrors(server, listen.logger);
+  if (listen.logger) answerRefusedRequests(server, listen.logger);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(listen.port, listen.host, () => resolve());

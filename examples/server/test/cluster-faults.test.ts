@@ -388,7 +388,7 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
     const [a] = started();
     const malformed = await rawExchange(a.url, 'NOT HTTP AT ALL\r\n\r\n');
     expect(malformed).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
-    expect(malformed).toMatch(/\r\nX-Request-ID: [0-9a-f-]{36}\r\n/);
+    expect(malformed).toMatch(/\r\nx-request-id: [0-9a-f-]{36}\r\n/i);
     expect(malformed.endsWith('\r\n\r\n{"error":"malformed request"}')).toBe(true);
     const huge = await rawExchange(
       a.url,

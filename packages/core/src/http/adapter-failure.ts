@@ -6,9 +6,14 @@ import { errorReply } from './reply.js';
 
 /**
  * A failure an adapter meets outside the core: a body over the limit that its framework
- * refused, a method a Fetch `Request` cannot carry (`TRACE`), or anything else (`internal`).
+ * refused, a method a Fetch `Request` cannot carry (`TRACE`, `CONNECT`), a request its server
+ * cannot hand on (`malformed-request`: HTTP/1.1 without `Host`), or anything else (`internal`).
  */
-export type AdapterFailure = 'payload-too-large' | 'method-not-allowed' | 'internal';
+export type AdapterFailure =
+  | 'payload-too-large'
+  | 'method-not-allowed'
+  | 'malformed-request'
+  | 'internal';
 
 const ANSWERS: Record<
   AdapterFailure,
@@ -20,6 +25,7 @@ const ANSWERS: Record<
     message: ERRORS.methodNotAllowed,
     headers: { allow: PREFLIGHT_METHODS },
   },
+  'malformed-request': { status: 400, message: ERRORS.malformedRequest },
   internal: { status: 500, message: ERRORS.internal },
 };
 
