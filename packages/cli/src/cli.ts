@@ -3,6 +3,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { CliError, EXIT } from './errors.js';
 import type { ReportSpec } from './gather-reports.js';
 import type { Io } from './io.js';
+import { parsePatchTarget } from './patch/patch-rule.js';
 import type { PathMap } from './paths/path-map.js';
 import { pathMapParser, reportListParsers } from './report-options.js';
 import { REPORT_FORMATS } from './reports/types.js';
@@ -29,6 +30,12 @@ function threshold(value: string): number {
   if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 100) {
     throw new InvalidArgumentError('a number of percentage points above 0 and at most 100');
   }
+  return n;
+}
+
+function patchTarget(value: string): number {
+  const n = parsePatchTarget(value);
+  if (n === undefined) throw new InvalidArgumentError('a percentage from 0 to 100');
   return n;
 }
 
@@ -104,6 +111,11 @@ function gateOptions(command: Command): Command {
       'drop in points above which the run fails (server default 1.0)',
       threshold,
     )
+    .option(
+      '--patch-target <percent>',
+      'fail the run when the coverage of the lines it changes since the base branch is below this',
+      patchTarget,
+    )
     .option('--fail-on-warn', 'exit 1 on warn as well', false)
     .option('--org <slug>', "organisation slug, checked against the token's")
     .option('--url <url>', 'service URL (default: COVGATE_URL, else http://localhost:8080)')
@@ -138,6 +150,7 @@ interface Parsed {
   baseBranch?: string;
   warnThreshold?: number;
   failThreshold?: number;
+  patchTarget?: number;
   failOnWarn: boolean;
   org?: string;
   url?: string;

@@ -1,3 +1,4 @@
+import type { PatchResult } from './commands/gate-patch.js';
 import { reportEntry, sourceFile } from './commands/gate-reports.js';
 import type { Gathered } from './gather-reports.js';
 
@@ -15,9 +16,14 @@ export function executionsUrl(serviceUrl: string): string {
 
 /**
  * What `--dry-run` prints on stdout: the request line and its JSON body; with `--json` one
- * object with the request, the figures, the reports and the files.
+ * object with the request, the figures, the reports, the files and the patch.
  */
-export function dryRunOutput(request: PlannedRequest, read: Gathered, json: boolean): string {
+export function dryRunOutput(
+  request: PlannedRequest,
+  read: Gathered,
+  patch: PatchResult,
+  json: boolean,
+): string {
   if (!json) return `${request.method} ${request.url}\n${JSON.stringify(request.body, null, 2)}\n`;
   return `${JSON.stringify({
     dry_run: true,
@@ -28,5 +34,7 @@ export function dryRunOutput(request: PlannedRequest, read: Gathered, json: bool
     files: read.summary.files,
     reports: read.reports.map(reportEntry),
     source_files: read.files.map(sourceFile),
+    patch: patch.patch,
+    patch_skipped: patch.skipped,
   })}\n`;
 }

@@ -1,9 +1,22 @@
 import type { ReportEntry } from './gather-reports.js';
+import type { MeasuredPatch } from './patch/measured-patch.js';
+import {
+  combineOutcome,
+  type DecidingRule,
+  decidedClause,
+  patchClause,
+  patchMarkdown,
+} from './patch/patch-verdict.js';
 import type { CoverageSummary } from './reports/merge.js';
 
 /** The gate's verdict of a run, as covgate prints it. */
 export interface Verdict {
+  /** The run's outcome: the service's, unless the patch rule failed the run. */
   outcome: 'pass' | 'warn' | 'fail';
+  /** The rule whose outcome `outcome` is. */
+  decided_by: DecidingRule;
+  /** The outcome the service recorded (its delta thresholds; it does not store patches yet). */
+  recorded_outcome: 'pass' | 'warn' | 'fail';
   repo: string;
   branch: string;
   base_branch: string;
@@ -21,6 +34,10 @@ export interface Verdict {
   reports: ReportEntry[];
   /** Each source file, repository-relative, sorted by path. */
   source_files: { path: string; covered: number; coverable: number }[];
+  /** The coverage of the lines the change adds or modifies; null when not measured. */
+  patch: MeasuredPatch | null;
+  /** Why no patch was measured; null when one was. */
+  patch_skipped: string | null;
   execution_id: string;
   created_at: string;
   /** What covgate exits with. */
@@ -45,7 +62,10 @@ export interface Paint {
   bold: (s: string) => string;
 }
 
-/** One readable line: outcome, repo@branch, coverage, baseline and delta. */
+/**
+ * One readable line: outcome, repo@branch, coverage, baseline and delta, then the patch
+ * coverage when measured, and the patch rule when it failed the run.
+ */
 export function verdictLine(verdict: Verdict, paint: Paint): string {
   const colour =
     verdict.outcome === 'pass'
@@ -53,7 +73,7 @@ export function verdictLine(verdict: Verdict, paint: Paint): string {
       : verdict.outcome === 'warn'
         ? paint.yellow
         : paint.red;
-  return `${colour(paint.bold(verdict.outcome))} ${verdict.repo}@${verdict.branch}: coverage ${verdict.coverage.toFixed(2)}%, baseline ${verdict.baseline.toFixed(2)}% on ${verdict.base_branch}, delta ${verdict.delta}`;
+  return `${colour(paint.bold(verdict.outcome))} ${verdict.repo}@${verdict.branch}: coverage ${verdict.coverage.toFixed(2)}%, baseline ${verdict.baseline.toFixed(2)}% on ${verdict.base_branch}, delta ${verdict.delta}${patchClause(verdict.patch)}${decidedClause(verdict.decided_by, verdict.outcome)}`;
 }
 
 /** The Markdown appended to `GITHUB_STEP_SUMMARY`. */
@@ -70,6 +90,7 @@ export function stepSummary(verdict: Verdict): string {
     `| ${verdict.coverage.toFixed(2)}% | ${verdict.baseline.toFixed(2)}% (${cell(verdict.base_branch)}) | ${verdict.delta} | ${verdict.outcome} | ${verdict.covered_lines} / ${verdict.coverable_lines} |`,
     '',
     '',
+    ...patchMarkdown(verdict.patch, cell),
   ].join('\n');
 }
 
@@ -84,6 +105,8 @@ export function buildVerdict(input: {
   reports: ReportEntry[];
   sourceFiles: Verdict['source_files'];
   baseBranch: string;
+  patch: MeasuredPatch | null;
+  patchSkipped: string | null;
   record: {
     id: string;
     repo: string;
@@ -97,8 +120,11 @@ export function buildVerdict(input: {
   failOnWarn: boolean;
 }): Verdict {
   const { summary, record } = input;
+  const { outcome, decided_by } = combineOutcome(record.outcome, input.patch);
   return {
-    outcome: record.outcome,
+    outcome,
+    decided_by,
+    recorded_outcome: record.outcome,
     repo: record.repo,
     branch: record.branch,
     base_branch: input.baseBranch,
@@ -111,8 +137,10 @@ export function buildVerdict(input: {
     files: summary.files,
     reports: input.reports,
     source_files: input.sourceFiles,
+    patch: input.patch,
+    patch_skipped: input.patchSkipped,
     execution_id: record.id,
     created_at: record.created_at,
-    exit_code: exitCodeOf(record.outcome, input.failOnWarn),
+    exit_code: exitCodeOf(outcome, input.failOnWarn),
   };
 }

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -114,8 +114,10 @@ describe('paths, --dry-run, --verbose and --json', () => {
   "commit": "abcdef1"
 }
 `,
-      stderr:
-        'covgate: 2 reports (lcov): 2 of 2 lines in 2 files, 100.00%\ncovgate: dry run: nothing was sent\n',
+      stderr: `covgate: 2 reports (lcov): 2 of 2 lines in 2 files, 100.00%
+covgate: warning: no patch coverage: ${await realpath(dir)} is not a git checkout
+covgate: dry run: nothing was sent
+`,
     });
   });
 
@@ -157,6 +159,8 @@ describe('paths, --dry-run, --verbose and --json', () => {
         { path: 'packages/a/index.js', covered: 1, coverable: 1 },
         { path: 'packages/b/index.js', covered: 1, coverable: 1 },
       ],
+      patch: null,
+      patch_skipped: 'no base branch (not a pull request, and no --base-branch)',
     });
     expect(result.stderr).toBe('covgate: dry run: nothing was sent\n');
   });
@@ -181,6 +185,7 @@ describe('paths, --dry-run, --verbose and --json', () => {
         'covgate: packages/b/coverage/lcov.info: lcov, paths from packages/b, 1 file, 1 of 1 lines',
         'covgate:   packages/b/index.js (index.js): 1 of 1 lines',
         'covgate: 2 reports (lcov): 2 of 2 lines in 2 files, 100.00%',
+        'covgate: no patch coverage: no base branch (not a pull request, and no --base-branch)',
         'covgate: dry run: nothing was sent',
         '',
       ].join('\n'),

@@ -54,6 +54,8 @@ describe('the test command environment', () => {
 
 const verdict: Verdict = {
   outcome: 'warn',
+  decided_by: 'delta thresholds',
+  recorded_outcome: 'warn',
   repo: 'web',
   branch: 'feature/a|b',
   base_branch: 'main',
@@ -75,6 +77,8 @@ const verdict: Verdict = {
     },
   ],
   source_files: [{ path: 'src/a.js', covered: 167, coverable: 200 }],
+  patch: null,
+  patch_skipped: 'no base branch (not a pull request, and no --base-branch)',
   execution_id: 'exe_1',
   created_at: '2026-11-22T19:00:00Z',
   exit_code: 0,

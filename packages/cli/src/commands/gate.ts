@@ -19,6 +19,7 @@ import { clientFor, isUnavailable, serviceError, serviceUrl } from '../service.j
 import { resolveTarget } from '../target.js';
 import { allowUnreachable } from '../unreachable.js';
 import { buildVerdict, stepSummary, verdictLine } from '../verdict.js';
+import { measurePatch } from './gate-patch.js';
 import { readReports, reportEntry, sourceFile } from './gate-reports.js';
 
 /** The options of `covgate run` and `covgate report`. */
@@ -34,6 +35,8 @@ export interface GateOptions {
   baseBranch?: string;
   warnThreshold?: number;
   failThreshold?: number;
+  /** The patch coverage below which the run fails (the patch rule, applied by the CLI). */
+  patchTarget?: number;
   url?: string;
   org?: string;
   json: boolean;
@@ -78,6 +81,17 @@ export async function gate(
 
   const read = await readReports(options, io);
   const { summary } = read;
+  const patch = await measurePatch(
+    {
+      baseBranch: target.baseBranch,
+      branch: target.branch,
+      read,
+      patchTarget: options.patchTarget,
+      json: options.json,
+      verbose: options.verbose,
+    },
+    io,
+  );
   const body = {
     repo: target.repo,
     branch: target.branch,
@@ -90,7 +104,7 @@ export async function gate(
   };
   if (options.dryRun) {
     io.stdout.write(
-      dryRunOutput({ method: 'POST', url: executionsUrl(url), body }, read, options.json),
+      dryRunOutput({ method: 'POST', url: executionsUrl(url), body }, read, patch, options.json),
     );
     io.stderr.write('covgate: dry run: nothing was sent\n');
     return EXIT.ok;
@@ -119,6 +133,8 @@ export async function gate(
     reports: read.reports.map(reportEntry),
     sourceFiles: read.files.map(sourceFile),
     baseBranch: target.baseBranch ?? 'main',
+    patch: patch.patch,
+    patchSkipped: patch.skipped,
     record,
     failOnWarn: options.failOnWarn,
   });

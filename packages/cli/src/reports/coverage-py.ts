@@ -18,7 +18,8 @@ export function isCoveragePyJson(doc: unknown): boolean {
  * `summary.num_statements` (its `executed_lines` may also list a docstring, which is no
  * statement, so they are not counted). With `--branch`, coverage.py's own `percent_covered`
  * also counts branches; covgate reports the statement (line) percentage. A file without a
- * `summary` counts its `executed_lines` and `missing_lines`.
+ * `summary` counts its `executed_lines` and `missing_lines`. Both lists are the file's
+ * `lines`, which patch coverage reads.
  */
 export function parseCoveragePy(doc: unknown): ParsedReport {
   if (!isCoveragePyJson(doc))
@@ -29,7 +30,14 @@ export function parseCoveragePy(doc: unknown): ParsedReport {
       const coverable = count(entry.summary.num_statements, `summary.num_statements of ${path}`);
       const covered = count(entry.summary.covered_lines, `summary.covered_lines of ${path}`);
       if (covered > coverable) throw new MalformedReport(`${path} covers more lines than it has`);
-      files.push({ path, coverable, covered });
+      const { executed_lines: executed, missing_lines: missing } = entry;
+      if (Array.isArray(executed) && Array.isArray(missing)) {
+        // Checked now, built when the patch needs it.
+        lineMap(path, executed, missing);
+        files.push({ path, coverable, covered, lines: () => lineMap(path, executed, missing) });
+      } else {
+        files.push({ path, coverable, covered });
+      }
       continue;
     }
     if (
@@ -41,11 +49,15 @@ export function parseCoveragePy(doc: unknown): ParsedReport {
         `the entry of ${path} has no summary and no executed_lines and missing_lines`,
       );
     }
-    const units = new Map<number | string, number>();
-    for (const line of entry.missing_lines) units.set(count(line, `a missing line of ${path}`), 0);
-    for (const line of entry.executed_lines)
-      units.set(count(line, `an executed line of ${path}`), 1);
-    files.push(fileFromUnits(path, units));
+    files.push(fileFromUnits(path, lineMap(path, entry.executed_lines, entry.missing_lines)));
   }
   return { format: 'coverage-py', files };
+}
+
+/** Each line of `missing` with 0 hits and of `executed` with 1. */
+function lineMap(path: string, executed: unknown[], missing: unknown[]): Map<number, number> {
+  const lines = new Map<number, number>();
+  for (const line of missing) lines.set(count(line, `a missing line of ${path}`), 0);
+  for (const line of executed) lines.set(count(line, `an executed line of ${path}`), 1);
+  return lines;
 }

@@ -31,6 +31,12 @@ export interface FileCoverage {
   units?: () => Map<number | string, number>;
   /** Weight per unit when it is not 1 (Go: the block's statement count). */
   weights?: Map<number | string, number>;
+  /**
+   * Hit count per source line, for a file whose lines are known but are not its `units`:
+   * coverage.py JSON, whose `executed_lines` may also list a docstring, which coverage.py does
+   * not count as a statement (its counts come from `summary` instead).
+   */
+  lines?: () => Map<number, number>;
 }
 
 /** A parsed report: its format and the coverage of each file it names, each path once. */

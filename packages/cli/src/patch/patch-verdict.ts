@@ -1,0 +1,65 @@
+import type { MeasuredPatch } from './measured-patch.js';
+import { lineRanges } from './patch-lines.js';
+
+/** The rule whose outcome is the verdict's. */
+export type DecidingRule = 'delta thresholds' | 'patch rule';
+
+/** How many files of the patch the step summary lists. */
+const SUMMARY_FILES = 25;
+
+/**
+ * The outcome of a run: the service's (its delta thresholds), unless the patch rule fails a
+ * run the service let pass or warn. The rule named is the one whose outcome this is.
+ */
+export function combineOutcome(
+  recorded: 'pass' | 'warn' | 'fail',
+  patch: MeasuredPatch | null,
+): { outcome: 'pass' | 'warn' | 'fail'; decided_by: DecidingRule } {
+  if (recorded !== 'fail' && patch?.outcome === 'fail') {
+    return { outcome: 'fail', decided_by: 'patch rule' };
+  }
+  return { outcome: recorded, decided_by: 'delta thresholds' };
+}
+
+/** The `patch` part of the verdict line, e.g. `, patch 75.00% (3 of 4 lines, target 80.00%)`. */
+export function patchClause(patch: MeasuredPatch | null): string {
+  if (!patch) return '';
+  if (patch.percent === null) return ', patch: no coverable line changed';
+  const target = patch.target === null ? '' : `, target ${patch.target.toFixed(2)}%`;
+  return `, patch ${patch.percent.toFixed(2)}% (${patch.covered} of ${patch.coverable} lines${target})`;
+}
+
+/** The sentence naming the rule that failed a run, for the verdict line; '' when none did. */
+export function decidedClause(decidedBy: DecidingRule, outcome: string): string {
+  return outcome === 'fail' && decidedBy === 'patch rule'
+    ? '; failed by the patch rule (patch coverage below its target)'
+    : '';
+}
+
+/** The step summary's patch section: its figure and each file with the lines not covered. */
+export function patchMarkdown(
+  patch: MeasuredPatch | null,
+  cell: (text: string) => string,
+): string[] {
+  if (!patch) return [];
+  const where = `lines changed since ${cell(patch.merge_base.slice(0, 12))}, the merge base with ${cell(patch.base_ref)}`;
+  const figure =
+    patch.percent === null
+      ? 'no coverable line changed'
+      : `${patch.percent.toFixed(2)}% (${patch.covered} / ${patch.coverable} lines)`;
+  const rule =
+    patch.target === null
+      ? ''
+      : `, target ${patch.target.toFixed(2)}%: ${patch.outcome} (patch rule, applied by the covgate CLI)`;
+  const lines = [`**Patch** (${where}): ${figure}${rule}`, ''];
+  if (patch.files.length === 0) return [...lines, ''];
+  lines.push('| file | covered | not covered |', '|---|---:|---|');
+  for (const file of patch.files.slice(0, SUMMARY_FILES)) {
+    const missed = file.uncovered_lines.length > 0 ? lineRanges(file.uncovered_lines) : '';
+    lines.push(`| ${cell(file.path)} | ${file.covered} / ${file.coverable} | ${missed} |`);
+  }
+  if (patch.files.length > SUMMARY_FILES)
+    lines.push('', `and ${patch.files.length - SUMMARY_FILES} more files`);
+  lines.push('', '');
+  return lines;
+}

@@ -1,0 +1,196 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { main } from '../src/cli.js';
+import type { Io } from '../src/io.js';
+
+const exec = promisify(execFile);
+
+/** True in CI (`.ci/run` sets `CI=1`), where a missing reference tool fails instead of skipping. */
+export const IN_CI = process.env.CI === '1' || process.env.CI === 'true';
+
+/**
+ * Whether `command` is on PATH. Outside CI a missing tool skips the tests that need it, with a
+ * loud warning naming the Debian package; in CI it does not skip: the tests then fail.
+ */
+export function toolAvailable(command: string, debianPackage: string): boolean {
+  const found = (process.env.PATH ?? '')
+    .split(delimiter)
+    .some((folder) => folder !== '' && existsSync(join(folder, command)));
+  if (!found && !IN_CI) {
+    console.warn(
+      `[covgate] ${command} is not installed: its patch coverage tests are SKIPPED (apt-get install -y ${debianPackage}); in CI they fail`,
+    );
+  }
+  return found || IN_CI;
+}
+
+/** The environment the tools of these tests run with: no user config, a private HOME. */
+export function toolEnv(home: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    LANG: 'C.UTF-8',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_NAME: 'covgate test',
+    GIT_AUTHOR_EMAIL: 'test@covgate.invalid',
+    GIT_COMMITTER_NAME: 'covgate test',
+    GIT_COMMITTER_EMAIL: 'test@covgate.invalid',
+  };
+}
+
+/** Runs a command in `cwd` and resolves with its stdout; rejects with its stderr on failure. */
+export async function sh(
+  cwd: string,
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
+  try {
+    const { stdout } = await exec(command, [...args], { cwd, env, maxBuffer: 64 * 1024 * 1024 });
+    return stdout;
+  } catch (error) {
+    const { stderr, stdout } = error as { stderr?: string; stdout?: string };
+    throw new Error(`${command} ${args.join(' ')} failed: ${stderr || stdout || error}`);
+  }
+}
+
+/** A throw-away git repository with a private HOME beside it. */
+export interface TestRepo {
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  git: (...args: string[]) => Promise<string>;
+  /** Writes files (paths relative to the repository), creating their folders. */
+  write: (files: Record<string, string | Buffer>) => Promise<void>;
+  /** Stages everything and commits. */
+  commit: (message: string) => Promise<void>;
+  remove: () => Promise<void>;
+}
+
+/** Creates a git repository whose first branch is `main`. */
+export async function createRepo(prefix: string): Promise<TestRepo> {
+  const root = await mkdtemp(join(tmpdir(), `covgate-${prefix}-`));
+  const dir = join(root, 'repo');
+  const home = join(root, 'home');
+  await mkdir(dir);
+  await mkdir(home);
+  const env = toolEnv(home);
+  const git = (...args: string[]) => sh(dir, 'git', args, env);
+  await git('init', '-q', '-b', 'main');
+  return {
+    dir,
+    env,
+    git,
+    write: async (files) => {
+      for (const [path, content] of Object.entries(files)) {
+        await mkdir(dirname(join(dir, path)), { recursive: true });
+        await writeFile(join(dir, path), content);
+      }
+    },
+    commit: async (message) => {
+      await git('add', '-A');
+      await git('commit', '-q', '-m', message);
+    },
+    remove: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+/** What diff-cover's `--json-report` says (the fields covgate is compared on). */
+export interface DiffCoverReport {
+  total_num_lines: number;
+  total_num_violations: number;
+  total_percent_covered: number;
+  num_changed_lines: number;
+  src_stats: Record<string, { violation_lines: number[]; percent_covered: number }>;
+}
+
+/** Runs Debian's `diff-cover` on `reports` against `compareBranch` and reads its JSON report. */
+export async function diffCover(
+  repo: TestRepo,
+  reports: readonly string[],
+  compareBranch: string,
+  extra: readonly string[] = [],
+): Promise<DiffCoverReport> {
+  const out = join(repo.dir, '..', `diff-cover-${Date.now()}-${Math.random()}.json`);
+  await sh(
+    repo.dir,
+    'diff-cover',
+    [...reports, `--compare-branch=${compareBranch}`, '--json-report', out, ...extra],
+    repo.env,
+  );
+  return JSON.parse(await readFile(out, 'utf8')) as DiffCoverReport;
+}
+
+/** One `covgate` run in-process in `cwd`; nothing may reach a service. */
+export async function covgateIn(
+  cwd: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    env,
+    cwd,
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    stdin: Readable.from([]),
+    fetch: () => Promise.reject(new Error('no request expected')),
+  };
+  const code = await main([...args], io);
+  return { code, stdout, stderr };
+}
+
+/** The patch of a `covgate report --dry-run --json` run, as covgate measured it. */
+export interface PatchJson {
+  covered: number;
+  coverable: number;
+  percent: number | null;
+  changed_lines: number;
+  changed_files: number;
+  files: { path: string; covered: number; coverable: number; uncovered_lines: number[] }[];
+  not_in_report: string[];
+  no_line_data: string[];
+  base_ref: string;
+  merge_base: string;
+}
+
+/** Runs `covgate report --dry-run --json` on `reports` with `--base-branch` and returns its patch. */
+export async function covgatePatch(
+  repo: TestRepo,
+  reports: readonly string[],
+  baseBranch: string,
+  extra: readonly string[] = [],
+): Promise<PatchJson> {
+  const args = ['report', '--repo', 'r', '--branch', 'feature', '--base-branch', baseBranch];
+  for (const report of reports) args.push('--report', report);
+  const result = await covgateIn(repo.dir, [...args, ...extra, '--dry-run', '--json'], repo.env);
+  if (result.code !== 0) throw new Error(`covgate exited ${result.code}: ${result.stderr}`);
+  const parsed = JSON.parse(result.stdout) as { patch: PatchJson | null; patch_skipped: string };
+  if (!parsed.patch) throw new Error(`covgate measured no patch: ${parsed.patch_skipped}`);
+  return parsed.patch;
+}
+
+/** diff-cover's figures in covgate's shape: totals and, per file, the lines not covered. */
+export function diffCoverFigures(report: DiffCoverReport) {
+  return {
+    coverable: report.total_num_lines,
+    covered: report.total_num_lines - report.total_num_violations,
+    files: Object.entries(report.src_stats)
+      .map(([path, stats]) => ({ path, uncovered_lines: stats.violation_lines }))
+      .sort((a, b) => (a.path < b.path ? -1 : 1)),
+  };
+}
+
+/** covgate's figures in the shape of {@link diffCoverFigures}. */
+export function covgateFigures(patch: PatchJson) {
+  return {
+    coverable: patch.coverable,
+    covered: patch.covered,
+    files: patch.files.map((f) => ({ path: f.path, uncovered_lines: f.uncovered_lines })),
+  };
+}

@@ -1,0 +1,269 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../src/cli.js';
+import type { Io } from '../src/io.js';
+import { createRepo, type TestRepo } from './git-support.js';
+
+// The patch in the verdict: `covgate report` on a pull-request branch against a stand-in for
+// the service, which answers with the outcome of its delta thresholds only.
+
+// src/a.js gains lines 4-7 on the branch; the report runs lines 4 and 7 of them, not 5 and 6.
+const LCOV = 'SF:src/a.js\nDA:1,1\nDA:2,1\nDA:4,3\nDA:5,0\nDA:6,0\nDA:7,1\nend_of_record\n';
+
+let repo: TestRepo;
+let mergeBase: string;
+let head: string;
+
+beforeAll(async () => {
+  repo = await createRepo('patch-gate');
+  await repo.write({
+    'src/a.js': 'a();\nb();\n// end\n',
+    'README.md': 'hello\n',
+    '.gitignore': 'lcov.info\nsummary.md\n',
+  });
+  await repo.commit('base');
+  mergeBase = (await repo.git('rev-parse', 'HEAD')).trim();
+  await repo.git('checkout', '-q', '-b', 'feature');
+  await repo.write({ 'src/a.js': 'a();\nb();\n// end\nc();\nif (x) {\n  d();\n}\n' });
+  await repo.commit('feature');
+  head = (await repo.git('rev-parse', 'HEAD')).trim();
+  await repo.write({ 'lcov.info': LCOV });
+});
+
+afterAll(() => repo?.remove());
+
+async function covgate(
+  args: string[],
+  options: { outcome?: 'pass' | 'warn' | 'fail'; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+) {
+  const sent: unknown[] = [];
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    env: { ...repo.env, COVGATE_TOKEN: `cvg_${'1'.repeat(40)}`, NO_COLOR: '1', ...options.env },
+    cwd: options.cwd ?? repo.dir,
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    stdin: Readable.from([]),
+    fetch: async (input, init) => {
+      const body = (await new Request(input, init).json()) as { coverage: number };
+      sent.push(body);
+      return Response.json(
+        {
+          id: 'exe_1',
+          org: 'acme',
+          repo: 'web',
+          branch: 'feature',
+          commit: null,
+          coverage: body.coverage,
+          delta: '0.00',
+          outcome: options.outcome ?? 'pass',
+          created_at: '2026-11-25T10:00:00Z',
+        },
+        { status: 201 },
+      );
+    },
+  };
+  const code = await main(
+    ['report', '--repo', 'web', '--branch', 'feature', '--report', 'lcov.info', ...args],
+    io,
+  );
+  return { code, stdout, stderr, sent };
+}
+
+const summaryLine = 'covgate: lcov.info (lcov): 4 of 6 lines in 1 file, 66.66%\n';
+const patchLine = () =>
+  `covgate: patch: 2 of 4 changed lines covered, 50.00% (4 lines changed in 1 file since ${mergeBase.slice(0, 12)}, the merge base with main)\n`;
+
+describe('a pull-request run with a patch target', () => {
+  it('fails below the target, naming the patch rule, though the service passed it', async () => {
+    const result = await covgate(['--base-branch', 'main', '--patch-target', '80']);
+    expect(result).toEqual({
+      code: 1,
+      stdout:
+        'fail web@feature: coverage 66.66%, baseline 66.66% on main, delta 0.00, patch 50.00% (2 of 4 lines, target 80.00%); failed by the patch rule (patch coverage below its target)\n',
+      stderr: summaryLine + patchLine(),
+      // Only what the service accepts today is sent.
+      sent: [
+        { repo: 'web', branch: 'feature', coverage: 66.66, base_branch: 'main', commit: head },
+      ],
+    });
+  });
+
+  it('--json: the patch, its files and lines, and which rule decided, by whom', async () => {
+    const result = await covgate(['--base-branch', 'main', '--patch-target', '80', '--json']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('');
+    const verdict = JSON.parse(result.stdout);
+    expect(verdict).toMatchObject({
+      outcome: 'fail',
+      decided_by: 'patch rule',
+      recorded_outcome: 'pass',
+      exit_code: 1,
+      patch_skipped: null,
+    });
+    expect(verdict.patch).toEqual({
+      base_branch: 'main',
+      base_ref: 'main',
+      merge_base: mergeBase,
+      covered: 2,
+      coverable: 4,
+      percent: 50,
+      changed_lines: 4,
+      changed_files: 1,
+      files: [{ path: 'src/a.js', covered: 2, coverable: 4, uncovered_lines: [5, 6] }],
+      not_in_report: [],
+      no_line_data: [],
+      target: 80,
+      outcome: 'fail',
+      decided_by: 'cli',
+    });
+  });
+
+  it('passes at the target (not below it), the service deciding', async () => {
+    const result = await covgate(['--base-branch', 'main', '--patch-target', '50', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      outcome: 'pass',
+      decided_by: 'delta thresholds',
+      patch: { percent: 50, target: 50, outcome: 'pass' },
+    });
+  });
+
+  it('names the delta thresholds when the service failed the run as well', async () => {
+    const result = await covgate(['--base-branch', 'main', '--patch-target', '80', '--json'], {
+      outcome: 'fail',
+    });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      outcome: 'fail',
+      decided_by: 'delta thresholds',
+      recorded_outcome: 'fail',
+      patch: { outcome: 'fail' },
+    });
+  });
+
+  it('writes the patch and the lines not covered into the step summary', async () => {
+    const file = join(repo.dir, 'summary.md');
+    const result = await covgate(['--base-branch', 'main', '--patch-target', '80'], {
+      env: { GITHUB_STEP_SUMMARY: file },
+    });
+    expect(result.code).toBe(1);
+    expect(await readFile(file, 'utf8')).toBe(
+      [
+        '### ❌ covgate: fail',
+        '',
+        '`web` on `feature`',
+        '',
+        '| coverage | baseline | delta | outcome | lines |',
+        '|---:|---:|---:|---|---:|',
+        '| 66.66% | 66.66% (`main`) | 0.00 | fail | 4 / 6 |',
+        '',
+        '',
+        `**Patch** (lines changed since \`${mergeBase.slice(0, 12)}\`, the merge base with \`main\`): 50.00% (2 / 4 lines), target 80.00%: fail (patch rule, applied by the covgate CLI)`,
+        '',
+        '| file | covered | not covered |',
+        '|---|---:|---|',
+        '| `src/a.js` | 2 / 4 | 5-6 |',
+        '',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('--verbose lists each file of the patch with the changed lines not covered', async () => {
+    const result = await covgate(['--base-branch', 'main', '--verbose']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      `${patchLine()}covgate:   src/a.js: 2 of 4 changed lines covered; not covered: 5-6\n`,
+    );
+  });
+
+  it('exits 2 before posting when the patch cannot be measured', async () => {
+    const result = await covgate(['--base-branch', 'develop', '--patch-target', '80']);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `${summaryLine}covgate: --patch-target needs the patch, and there is none: the base branch develop is not in this checkout (no origin/develop or develop); fetch it before covgate runs: git fetch --no-tags origin develop:refs/remotes/origin/develop (in GitHub Actions: actions/checkout with fetch-depth: 0)\n`,
+      sent: [],
+    });
+  });
+
+  it('without a target, warns and posts the run when the patch cannot be measured', async () => {
+    const result = await covgate(['--base-branch', 'develop', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      'covgate: warning: no patch coverage: the base branch develop is not in this checkout (no origin/develop or develop); fetch it before covgate runs: git fetch --no-tags origin develop:refs/remotes/origin/develop (in GitHub Actions: actions/checkout with fetch-depth: 0)\n',
+    );
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      outcome: 'pass',
+      decided_by: 'delta thresholds',
+      patch: null,
+      patch_skipped: expect.stringMatching(/^the base branch develop is not in this checkout/),
+    });
+  });
+
+  it('applies no patch rule to a run without a base branch, or on the base branch itself', async () => {
+    const push = await covgate(['--patch-target', '80', '--json']);
+    expect(push.code).toBe(0);
+    expect(JSON.parse(push.stdout)).toMatchObject({
+      patch: null,
+      patch_skipped: 'no base branch (not a pull request, and no --base-branch)',
+    });
+    const onMain = await covgate([
+      '--branch',
+      'main',
+      '--base-branch',
+      'main',
+      '--patch-target',
+      '80',
+      '--json',
+    ]);
+    expect(onMain.code).toBe(0);
+    expect(JSON.parse(onMain.stdout)).toMatchObject({
+      patch: null,
+      patch_skipped: 'the run is on the base branch main',
+    });
+  });
+
+  it.each(['-1', '100.5', 'abc', ''])('refuses --patch-target %j with exit 2', async (value) => {
+    const result = await covgate(['--base-branch', 'main', '--patch-target', value]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `covgate: error: option '--patch-target <percent>' argument '${value}' is invalid. a percentage from 0 to 100\n(run covgate --help for usage)\n`,
+    );
+    expect(result.sent).toEqual([]);
+  });
+});
+
+describe('an empty patch', () => {
+  it('passes the patch rule: no coverable line changed', async () => {
+    await repo.git('checkout', '-q', '-b', 'docs', 'main');
+    try {
+      await repo.write({ 'README.md': 'hello\nworld\n' });
+      await repo.commit('docs');
+      const result = await covgate([
+        '--branch',
+        'docs',
+        '--base-branch',
+        'main',
+        '--patch-target',
+        '90',
+      ]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(
+        'pass web@feature: coverage 66.66%, baseline 66.66% on main, delta 0.00, patch: no coverable line changed\n',
+      );
+      expect(result.stderr).toContain(
+        'covgate: patch: no coverable line changed (1 line changed in 1 file since',
+      );
+      expect(result.stderr).toContain(
+        'covgate: patch: 1 changed file is in no report and not counted: README.md\n',
+      );
+    } finally {
+      await repo.git('checkout', '-q', 'feature');
+    }
+  });
+});
