@@ -447,6 +447,62 @@ describe.skipIf(!built && process.env.CI !== '1')(
       expect(records.executions[0]).toMatchObject({ branch: 'changes', commit: PR_HEAD });
     });
 
+    it('fails a pull request whose changed lines miss --patch-target, naming the patch rule', async () => {
+      // main holds area(); the branch adds classify() and perimeter(), which no test runs.
+      const project = await writeSampleProject({ coverClassify: false });
+      const env = { ...baseEnv(), GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t.invalid' };
+      const git = (...args: string[]) =>
+        run('git', args, {
+          cwd: project,
+          env: { ...env, GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t.invalid' },
+        });
+      try {
+        const shapes = join(project, 'src', 'shapes.mjs');
+        const full = await readFile(shapes, 'utf8');
+        await writeFile(shapes, full.slice(0, full.indexOf('export function classify')));
+        await git('init', '-q', '-b', 'main');
+        await git('add', '-A');
+        await git('commit', '-q', '-m', 'base');
+        await git('checkout', '-q', '-b', 'shapes');
+        await writeFile(shapes, full);
+        await git('commit', '-q', '-am', 'classify and perimeter');
+        const result = await covgate(
+          [
+            'run',
+            '--repo',
+            'patched',
+            '--base-branch',
+            'main',
+            '--patch-target',
+            '80',
+            '--',
+            C8,
+            '--reporter=lcov',
+            process.execPath,
+            '--test',
+            '--test-reporter=tap',
+            SAMPLE_TEST_FILE,
+          ],
+          { cwd: project },
+        );
+        expect(result.code, result.stderr).toBe(1);
+        // c8's exact line counts vary with Node's V8; the rule's outcome does not.
+        expect(result.stderr).toMatch(
+          /covgate: patch: \d of \d+ changed lines covered, \d+\.\d\d% \(\d+ lines changed in 1 file since [0-9a-f]{12}, the merge base with main\)\n/,
+        );
+        expect(result.stdout).toMatch(
+          /^fail patched@shapes: coverage \d+\.\d\d%, baseline \d+\.\d\d% on main, delta 0\.00, patch \d+\.\d\d% \(\d of \d+ lines, target 80\.00%\); failed by the patch rule \(patch coverage below its target\)\n$/m,
+        );
+        // The service recorded its own outcome: the first run of a repository passes.
+        expect((await list('patched')).executions[0]).toMatchObject({
+          branch: 'shapes',
+          outcome: 'pass',
+        });
+      } finally {
+        await rm(project, { recursive: true, force: true });
+      }
+    });
+
     it('ends within the time-out against a server that accepts and never answers', async () => {
       const sockets: Socket[] = [];
       const silent = createServer((socket) => {
