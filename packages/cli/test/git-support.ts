@@ -1,14 +1,11 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
-import { promisify } from 'node:util';
+import { run } from '../../../test/support/processes.js';
 import { main } from '../src/cli.js';
 import type { Io } from '../src/io.js';
-
-const exec = promisify(execFile);
 
 /** True in CI (`.ci/run` sets `CI=1`), where a missing reference tool fails instead of skipping. */
 export const IN_CI = process.env.CI === '1' || process.env.CI === 'true';
@@ -43,20 +40,23 @@ export function toolEnv(home: string): NodeJS.ProcessEnv {
   };
 }
 
-/** Runs a command in `cwd` and resolves with its stdout; rejects with its stderr on failure. */
+/**
+ * Runs a command in `cwd` to its end through the shared process helper and resolves with its
+ * stdout; rejects with its output when it exits non-zero.
+ */
 export async function sh(
   cwd: string,
   command: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv,
 ): Promise<string> {
-  try {
-    const { stdout } = await exec(command, [...args], { cwd, env, maxBuffer: 64 * 1024 * 1024 });
-    return stdout;
-  } catch (error) {
-    const { stderr, stdout } = error as { stderr?: string; stdout?: string };
-    throw new Error(`${command} ${args.join(' ')} failed: ${stderr || stdout || error}`);
+  const result = await run(command, [...args], { cwd, env });
+  if (result.code !== 0) {
+    throw new Error(
+      `${command} ${args.join(' ')} exited ${result.code}: ${result.stderr || result.stdout}`,
+    );
   }
+  return result.stdout;
 }
 
 /** A throw-away git repository with a private HOME beside it. */
