@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   covgateFigures,
@@ -13,7 +15,7 @@ import {
 import { C8_REPORTERS, runC8Script } from './support.js';
 
 // Patch coverage read from each format, on reports the real tools made of a small git
-// repository built here. Where diff-cover reads the format (lcov, Cobertura, Clover) its
+// repository built here. Where diff-cover reads the format (lcov, Cobertura, Clover, JaCoCo) its
 // figure on the same report is the reference; Istanbul JSON is compared with diff-cover on the
 // lcov of the same c8 run (istanbul writes that lcov from the same statement map).
 
@@ -201,3 +203,46 @@ describe.skipIf(!toolAvailable('go', 'golang-go'))('patch coverage of a Go cover
     expect(patch.percent).toBe(60);
   });
 });
+
+const JACOCO = fileURLToPath(new URL('./fixtures/jacoco/', import.meta.url));
+
+// JaCoCo's report of the fixture's sources (fixtures/README.md says how it was made): a
+// Maven-style repository whose base has only Shapes.area, and whose branch adds classify()
+// (partly tested) and perimeter() (never called): the fixture's Shapes.java.
+describe.skipIf(!toolAvailable('diff-cover', 'diff-cover'))(
+  'patch coverage of a JaCoCo report',
+  () => {
+    let repo: TestRepo;
+
+    beforeAll(async () => {
+      const source = 'src/main/java/example/shapes';
+      const shapes = await readFile(join(JACOCO, 'src/example/shapes/Shapes.java'), 'utf8');
+      const main = await readFile(join(JACOCO, 'src/example/shapes/ShapesMain.java'), 'utf8');
+      repo = await createRepo('patch-jacoco');
+      const areaOnly = `${shapes.slice(0, shapes.indexOf('    public static String classify'))}}\n`;
+      await repo.write({
+        [`${source}/Shapes.java`]: areaOnly,
+        [`${source}/ShapesMain.java`]: main,
+        '.gitignore': 'target/\n',
+      });
+      await repo.commit('base');
+      await repo.git('checkout', '-q', '-b', 'feature');
+      await repo.write({ [`${source}/Shapes.java`]: shapes });
+      await repo.commit('feature');
+      await repo.write({
+        'target/site/jacoco/jacoco.xml': await readFile(join(JACOCO, 'jacoco.xml'), 'utf8'),
+      });
+    });
+
+    afterAll(() => repo?.remove());
+
+    it('the figure diff-cover gives on the same report and source root', async () => {
+      const report = 'target/site/jacoco/jacoco.xml';
+      const reference = await diffCover(repo, [report], 'main', ['--src-roots', 'src/main/java']);
+      const patch = await covgatePatch(repo, [report], 'main', ['--path-prefix', 'src/main/java']);
+      expect(covgateFigures(patch)).toEqual(diffCoverFigures(reference));
+      expect(reference.total_num_violations).toBeGreaterThan(0);
+      expect(reference.total_num_lines).toBeGreaterThan(reference.total_num_violations);
+    });
+  },
+);
