@@ -37,6 +37,10 @@ export interface ServerConfig {
   argon2MaxConcurrent: number | undefined;
   /** `ARGON2_MAX_QUEUED`: argon2 verifications waiting; beyond, `503`. */
   argon2MaxQueued: number | undefined;
+  /** `MAX_CONNECTIONS`: connections open at once (lowered to what the descriptors allow). */
+  maxConnections: number | undefined;
+  /** `MAX_CONNECTIONS_PER_ADDRESS`: connections one client address holds at once. */
+  maxConnectionsPerAddress: number | undefined;
   providerAWebhookSecret: string | undefined;
   providerBWebhookSecret: string | undefined;
   /** `PROVIDER_A_WEBHOOK_SECRET_PREVIOUS`: signatures made with it still verify. */
@@ -81,6 +85,14 @@ function integer(env: NodeJS.ProcessEnv, name: string, problems: string[]): numb
     return undefined;
   }
   return Number(raw);
+}
+
+/** Like {@link integer}, zero refused too (a ceiling of 0 would refuse everybody). */
+function positive(env: NodeJS.ProcessEnv, name: string, problems: string[]): number | undefined {
+  const value = integer(env, name, problems);
+  if (value !== 0) return value;
+  problems.push(`${name} must be a positive integer`);
+  return undefined;
 }
 
 /** A yes/no setting: `1`/`true` or `0`/`false`; unset is no. */
@@ -210,6 +222,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
     maxTokensPerOrg: integer(env, 'MAX_TOKENS_PER_ORG', problems),
     argon2MaxConcurrent: integer(env, 'ARGON2_MAX_CONCURRENT', problems),
     argon2MaxQueued: integer(env, 'ARGON2_MAX_QUEUED', problems),
+    maxConnections: positive(env, 'MAX_CONNECTIONS', problems),
+    maxConnectionsPerAddress: positive(env, 'MAX_CONNECTIONS_PER_ADDRESS', problems),
     providerAWebhookSecret: optional(env, 'PROVIDER_A_WEBHOOK_SECRET'),
     providerBWebhookSecret: optional(env, 'PROVIDER_B_WEBHOOK_SECRET'),
     previousProviderAWebhookSecret: optional(env, 'PROVIDER_A_WEBHOOK_SECRET_PREVIOUS'),

@@ -15,6 +15,12 @@ import { createNodeHandler } from '@covgate/node-bridge';
 import { providerA, providerB } from '@covgate/webhook-signature';
 import pino, { type Logger } from 'pino';
 import type { ServerConfig } from './config.js';
+import {
+  type ConnectionLimits,
+  DEFAULT_CONNECTION_LIMITS,
+  limitConnections,
+  serverOptionsFor,
+} from './connection-limits.js';
 import { developmentSessionSecret } from './development-secrets.js';
 import { drainOnClose } from './draining-server.js';
 import { DASHBOARD_PATH, dashboardUrlOf, publicUrlOf } from './public-urls.js';
@@ -204,6 +210,10 @@ export async function serveApi(
     logger?: Logger;
     /** Answers the dashboard's paths before the API sees the request. */
     dashboard?: DashboardHandler;
+    /** Time-outs and connection ceilings; default {@link DEFAULT_CONNECTION_LIMITS}. */
+    limits?: ConnectionLimits;
+    /** Peers not counted against the per-address ceiling (the API's `trustProxy`). */
+    trustProxy?: readonly string[];
   },
 ): Promise<ServedApi> {
   const apiHandler = createFetchHandler(api);
@@ -219,10 +229,18 @@ export async function serveApi(
         )
     : undefined;
   const handler = createNodeHandler({ handle: fetchHandler }, onError ? { onError } : {});
+  const limits = listen.limits ?? DEFAULT_CONNECTION_LIMITS;
+  const options = serverOptionsFor(limits);
   const server = listen.logger
-    ? createServer({ requireHostHeader: false }, refuseWithoutHost(handler, listen.logger))
-    : createServer(handler);
-  server.keepAliveTimeout = 5_000;
+    ? createServer(
+        { ...options, requireHostHeader: false },
+        refuseWithoutHost(handler, listen.logger),
+      )
+    : createServer(options, handler);
+  limitConnections(server, limits, {
+    logger: listen.logger ?? pino({ enabled: false }),
+    ...(listen.trustProxy ? { trustProxy: listen.trustProxy } : {}),
+  });
   const drain = drainOnClose(server);
   if (listen.logger) answerRefusedRequests(server, listen.logger);
   await new Promise<void>((resolve, reject) => {
@@ -251,6 +269,14 @@ export async function startReferenceServer(
     port: config.port,
     logger,
     dashboard: dashboardFor(config),
+    limits: {
+      ...DEFAULT_CONNECTION_LIMITS,
+      ...(config.maxConnections ? { maxConnections: config.maxConnections } : {}),
+      ...(config.maxConnectionsPerAddress
+        ? { maxConnectionsPerAddress: config.maxConnectionsPerAddress }
+        : {}),
+    },
+    trustProxy: config.trustProxy,
   });
   return {
     server: served.server,

@@ -65,6 +65,16 @@ describe('reference server configuration', () => {
     ]);
   });
 
+  it('reads the connection ceilings as positive integers', () => {
+    const config = loadConfig({ MAX_CONNECTIONS: '5000', MAX_CONNECTIONS_PER_ADDRESS: '64' });
+    expect([config.maxConnections, config.maxConnectionsPerAddress]).toEqual([5000, 64]);
+    expect(loadConfig({}).maxConnections).toBeUndefined();
+    expect(problemsOf({ MAX_CONNECTIONS: '0', MAX_CONNECTIONS_PER_ADDRESS: '-1' })).toEqual([
+      'MAX_CONNECTIONS must be a positive integer',
+      'MAX_CONNECTIONS_PER_ADDRESS must be a positive integer',
+    ]);
+  });
+
   it('starts in production when the checklist is met', () => {
     expect(loadConfig(PRODUCTION).production).toBe(true);
   });

@@ -47,13 +47,26 @@ export interface BuiltServer {
 /**
  * Spawns `node dist/main.js` with exactly `env` and waits for its listening line, by default
  * up to 60 s (`listenTimeoutMs`: more where a loaded machine starts several processes). A
- * server that does not listen is killed.
+ * server that does not listen is killed. With `descriptorLimit`, a shell lowers the limit and
+ * replaces itself with the server (same process, same group).
  */
 export async function startBuiltServer(
   env: NodeJS.ProcessEnv,
-  options: { listenTimeoutMs?: number } = {},
+  options: {
+    listenTimeoutMs?: number;
+    /** Open descriptors the server may have (`ulimit -n` in the shell that execs it). */
+    descriptorLimit?: number;
+  } = {},
 ): Promise<BuiltServer> {
-  const server = startProcess(process.execPath, [join(DIST, 'main.js')], { env });
+  const main = join(DIST, 'main.js');
+  const server =
+    options.descriptorLimit === undefined
+      ? startProcess(process.execPath, [main], { env })
+      : startProcess(
+          '/bin/sh',
+          ['-c', `ulimit -n ${options.descriptorLimit} && exec "$0" "$@"`, process.execPath, main],
+          { env },
+        );
   let listening: RegExpExecArray;
   try {
     // Loading a built server takes 10 to 25 s on a loaded 2-core machine under Node 22 and 24,
