@@ -17,6 +17,8 @@ export interface RedisOutage {
   readonly down: boolean;
   /** The client as `rate-limiter-flexible` should see it: its commands watched, its status reflecting the outage. */
   readonly storeClient: Redis;
+  /** Watches one command of another user of the client: its failure starts an outage. */
+  watch<T>(command: Promise<T>): Promise<T>;
   /** Stops the probe. */
   dispose(): void;
 }
@@ -79,6 +81,7 @@ export function watchRedisOutage(client: Redis): RedisOutage {
       return down;
     },
     storeClient,
+    watch,
     dispose() {
       disposed = true;
     },

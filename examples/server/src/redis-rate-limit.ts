@@ -1,8 +1,13 @@
-import type { RateLimitOptions, VerificationThrottleOptions } from '@covgate/core';
+import type {
+  RateLimitOptions,
+  UsedStateRegistry,
+  VerificationThrottleOptions,
+} from '@covgate/core';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { watchRedisOutage } from './redis-outage.js';
+import { redisUsedStates } from './redis-used-states.js';
 
 /** Bound of every Redis command and of opening the connection, in milliseconds. */
 export const REDIS_DEADLINE_MS = 2_000;
@@ -15,6 +20,11 @@ export interface RedisRateLimit {
    * they fall back to process memory (`insuranceLimiter`), so throttling never stops.
    */
   createThrottleLimiter: NonNullable<VerificationThrottleOptions['createLimiter']>;
+  /**
+   * OAuth login states used once across every process (`SET NX`); while Redis fails, in
+   * process memory.
+   */
+  usedStates: UsedStateRegistry;
   /** Resolves once connected; requests before that are served (fail open). */
   ready: Promise<void>;
   /**
@@ -70,6 +80,7 @@ export function redisRateLimit(url: string, logger: Logger): RedisRateLimit {
         keyPrefix: `covgate-vt-${options.keyPrefix}`,
         insuranceLimiter: new RateLimiterMemory(options),
       }),
+    usedStates: redisUsedStates(client, outage, logger),
     ready,
     async ping() {
       if (outage.down) throw new Error('redis outage in progress');

@@ -175,6 +175,7 @@ export async function apiOptionsFor(
       exemptionSecret: config.tokenPepper ?? sessionSecret,
     });
   }
+  if (redis && options.oauth) options.oauth = { ...options.oauth, usedStates: redis.usedStates };
   if (purges) options.cachePurgeBus = purges.bus;
   return {
     options,

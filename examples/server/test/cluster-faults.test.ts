@@ -11,6 +11,8 @@ import { bootstrapOrganisation } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/open-store.js';
 import { type BuiltServer, isServerBuilt, startBuiltServers } from './support/built-server.js';
+import { cookieHeader, setCookies } from './support/cookies.js';
+import { type FakeGithub, startFakeGithub } from './support/fake-github.js';
 import { type FaultProxy, startFaultProxy } from './support/fault-proxy.js';
 
 /**
@@ -93,6 +95,7 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
   let dataDir: string;
   let databaseUrl: string;
   let servers: BuiltServer[] = [];
+  let github: FakeGithub;
   let slug: string;
   let apiToken: string;
   let sessionToken: string;
@@ -140,9 +143,20 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
     await store.close();
     sessionToken = boot.sessionToken;
 
+    github = await startFakeGithub({
+      clientId: 'Iv1.cluster-client',
+      clientSecret: 'cluster-client-secret-0123456789',
+      account: { id: 770001, login: 'cluster-dev' },
+    });
     const env = {
       PATH: process.env.PATH,
       NODE_ENV: 'test',
+      GITHUB_CLIENT_ID: 'Iv1.cluster-client',
+      GITHUB_CLIENT_SECRET: 'cluster-client-secret-0123456789',
+      GITHUB_BASE_URL: github.baseUrl,
+      GITHUB_API_BASE_URL: github.apiBaseUrl,
+      // Either process may get the callback, as behind a load balancer.
+      OAUTH_REDIRECT_URL: 'http://covgate.test/auth/github/callback',
       PORT: '0',
       DATABASE_URL: throughProxy(databaseUrl, mysqlProxy),
       REDIS_URL: throughProxy(redisUrl, redisProxy),
@@ -168,6 +182,7 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
     redisProxy?.resume();
     await mysqlProxy?.close();
     await redisProxy?.close();
+    await github?.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -382,6 +397,31 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
     // Five failures per process: per-process counters would still let the real token in.
     expect((await listWith(a, secret)).status).toBe(401);
     expect((await listWith(b, secret)).status).toBe(401);
+  });
+
+  it('refuses a login callback replayed on the other process without contacting the code host (used states in Redis)', async () => {
+    const [a, b] = started();
+    const login = await fetch(`${a.url}/auth/github`, { redirect: 'manual' });
+    expect(login.status).toBe(302);
+    const stateCookie = setCookies(login).get('covgate_oauth_state');
+    if (!stateCookie) throw new Error('no state cookie');
+    const authorized = await fetch(login.headers.get('location') as string, { redirect: 'manual' });
+    const back = new URL(authorized.headers.get('location') as string);
+    const callbackOn = (server: BuiltServer) =>
+      fetch(`${server.url}/auth/github/callback${back.search}`, {
+        redirect: 'manual',
+        headers: { cookie: cookieHeader(stateCookie) },
+      });
+    const exchanges = () => github.requests.filter((request) => request.endsWith('/access_token'));
+    const signedIn = await callbackOn(a);
+    expect(signedIn.status).toBe(302);
+    expect(setCookies(signedIn).has('covgate_session')).toBe(true);
+    expect(exchanges()).toHaveLength(1);
+    const replayed = await callbackOn(b);
+    expect(replayed.status).toBe(400);
+    expect(await replayed.json()).toEqual({ error: 'invalid state' });
+    expect(setCookies(replayed).has('covgate_session')).toBe(false);
+    expect(exchanges()).toHaveLength(1);
   });
 
   it("answers requests Node's parser refuses in the API's shape, with X-Request-ID, and logs them", async () => {
