@@ -1,5 +1,5 @@
 import type { PatchResult } from './commands/gate-patch.js';
-import { reportEntry, sourceFile } from './commands/gate-reports.js';
+import { reportEntry, sourceFiles } from './commands/gate-reports.js';
 import type { Gathered } from './gather-reports.js';
 
 /** The request `covgate` would send. */
@@ -33,7 +33,7 @@ export function dryRunOutput(
     coverable_lines: read.summary.coverable,
     files: read.summary.files,
     reports: read.reports.map(reportEntry),
-    source_files: read.files.map(sourceFile),
+    source_files: sourceFiles(read.files),
     patch: patch.patch,
     patch_skipped: patch.skipped,
   })}\n`;

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { posix, resolve } from 'node:path';
 import { usageError } from './errors.js';
@@ -5,9 +6,12 @@ import { findGoModules, type GoModule, goFilePath } from './paths/go-modules.js'
 import {
   cleanPath,
   isAbsolutePath,
+  isPlainRelative,
+  joinPath,
   projectRootOf,
   relativeTo,
   repoPath,
+  repoPather,
 } from './paths/normalise.js';
 import { applyPathMaps, type PathMap } from './paths/path-map.js';
 import { findRepoRoot } from './paths/repo-root.js';
@@ -46,9 +50,11 @@ export interface NormalisedReport extends ReportEntry {
   raw: string[];
   /** Files left outside the repository (absolute paths no `--path-map` rewrote). */
   outside: string[];
+  /** False when its paths are known to be distinct (each parser lists a path once). */
+  mayMeet: boolean;
 }
 
-/** Everything read: the reports, the merged files (sorted by path) and their totals. */
+/** Everything read: the reports, the merged files (in the order first read) and their totals. */
 export interface Gathered {
   repoRoot: string;
   reports: NormalisedReport[];
@@ -82,8 +88,12 @@ export async function gatherReports(options: {
     }
     reports.push(await normalise(spec, parsed, repoRoot, options));
   }
-  const { files, clashes } = mergeFiles(reports.map((r) => r.parsed));
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const only = reports.length === 1 ? reports[0] : undefined;
+  // One report whose paths stay distinct needs no merging (and a large one saves a map).
+  const { files, clashes } =
+    only && !only.mayMeet
+      ? { files: only.parsed.files, clashes: [] }
+      : mergeFiles(reports.map((r) => r.parsed));
   return { repoRoot, reports, files, summary: summarise(files), clashes };
 }
 
@@ -98,7 +108,25 @@ async function normalise(
     spec.prefix === undefined
       ? undefined
       : cleanPath(await real(resolve(options.cwd, spec.prefix)));
-  const base = prefix ?? projectRootOf(file, repoRoot);
+  const projectRoot = projectRootOf(file, repoRoot);
+  const base = prefix ?? projectRoot;
+  // Cobertura names the folders its file names are relative to (relative ones from the project).
+  const sources =
+    prefix === undefined ? parsed.sources?.map((s) => joinPath(projectRoot, s)) : undefined;
+  const pathers = new Map<string, (path: string) => string>();
+  const pather = (folder: string) => {
+    let p = pathers.get(folder);
+    if (!p) {
+      p = repoPather(folder, repoRoot);
+      pathers.set(folder, p);
+    }
+    return p;
+  };
+  const baseOf = (path: string): string => {
+    if (sources === undefined || sources.length === 0) return base;
+    if (sources.length === 1) return sources[0] as string;
+    return sources.find((s) => existsSync(joinPath(s, path))) ?? (sources[0] as string);
+  };
   let modules: GoModule[] = [];
   if (parsed.format === 'go')
     modules = await findGoModules(prefix ?? posix.dirname(file), repoRoot);
@@ -108,22 +136,29 @@ async function normalise(
       // An import path of no module found is no path in this checkout: kept as written.
       return inModule === undefined ? cleanPath(path) : repoPath(inModule, base, repoRoot);
     }
-    return repoPath(path, base, repoRoot);
+    return pather(isAbsolutePath(path) ? base : baseOf(path))(path);
   };
   const raw: string[] = [];
   const outside: string[] = [];
-  const files = parsed.files.map((f) => {
+  // Distinct plain relative paths from one base stay distinct; anything else may meet another.
+  let mayMeet = (sources?.length ?? 0) > 1;
+  const { pathMaps } = options;
+  const files = parsed.files;
+  for (const f of files) {
     raw.push(f.path);
-    const path = applyPathMaps(toRepo(f.path), options.pathMaps);
+    const normal = toRepo(f.path);
+    const path = pathMaps.length > 0 ? applyPathMaps(normal, pathMaps) : normal;
+    if (!mayMeet && (path !== normal || !isPlainRelative(f.path))) mayMeet = true;
     if (isAbsolutePath(path)) outside.push(path);
-    return path === f.path ? f : { ...f, path };
-  });
+    // In place: the parsed report is covgate's own, and a copy of 200 000 files costs.
+    f.path = path;
+  }
   const totals = summarise(files);
   // A Go report's root is the folder of the go.mod it sits under (go.work may add others).
   const module = modules
     .filter((m) => relativeTo(m.folder, prefix ?? posix.dirname(file)) !== undefined)
     .sort((a, b) => b.folder.length - a.folder.length)[0];
-  const rootFolder = module?.folder ?? base;
+  const rootFolder = module?.folder ?? sources?.[0] ?? base;
   const root = relativeTo(repoRoot, rootFolder);
   return {
     path: spec.path,
@@ -132,9 +167,10 @@ async function normalise(
     files: totals.files,
     covered: totals.covered,
     coverable: totals.coverable,
-    parsed: { ...parsed, files },
+    parsed,
     raw,
     outside,
+    mayMeet,
   };
 }
 

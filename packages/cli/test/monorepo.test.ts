@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
+import { sourceFiles } from '../src/commands/gate-reports.js';
 import { gatherReports, type ReportSpec } from '../src/gather-reports.js';
 import type { Io } from '../src/io.js';
 import { parsePathMap } from '../src/paths/path-map.js';
@@ -104,10 +105,49 @@ describe('a monorepo of two packages measured by c8', () => {
     ]);
   });
 
+  it('merges two spellings of one file within one report', async () => {
+    const pkg = join(dir, 'packages', 'a');
+    const lcov = await readFile(join(pkg, 'coverage', 'lcov.info'), 'utf8');
+    // The same record again under the absolute path and with ./ (as some tools write).
+    await writeFile(
+      join(pkg, 'coverage', 'twice.info'),
+      lcov +
+        lcov.replace('SF:index.js', `SF:${pkg}/index.js`) +
+        lcov.replace('SF:index.js', 'SF:./index.js'),
+    );
+    const read = await gather([{ path: 'packages/a/coverage/twice.info' }]);
+    expect(read.summary).toEqual({
+      covered: perPackage.a.covered,
+      coverable: perPackage.a.total,
+      percent: perPackage.a.pct,
+      files: 1,
+    });
+  });
+
   it('names files from the repository root when run inside a package', async () => {
     const read = await gather([{ path: 'coverage/lcov.info' }], join(dir, 'packages', 'a'));
     expect(read.files.map((f) => f.path)).toEqual(['packages/a/index.js']);
     expect(read.reports[0]?.root).toBe('packages/a');
+  });
+
+  it("takes Cobertura's file names from its <source>, wherever the report was written", async () => {
+    const pkg = join(dir, 'packages', 'a');
+    await runC8Script(pkg, 'index.test.js', ['cobertura', 'lcov']);
+    await cp(join(pkg, 'coverage'), join(pkg, 'reports', 'cov'), { recursive: true });
+    const xml = await readFile(join(pkg, 'reports', 'cov', 'cobertura-coverage.xml'), 'utf8');
+    expect(xml).toContain(`<source>${pkg}</source>`);
+    const read = await gather([
+      { path: 'packages/a/reports/cov/cobertura-coverage.xml' },
+      // lcov names no base: a report outside coverage/ needs its --path-prefix.
+      { path: 'packages/a/reports/cov/lcov.info', prefix: 'packages/a' },
+    ]);
+    expect(read.reports.map((r) => r.root)).toEqual(['packages/a', 'packages/a']);
+    expect(read.summary).toEqual({
+      covered: perPackage.a.covered,
+      coverable: perPackage.a.total,
+      percent: perPackage.a.pct,
+      files: 1,
+    });
   });
 
   it('warns naming the file when two reports give one path different lines', async () => {
@@ -192,6 +232,22 @@ describe('a monorepo of Go, coverage.py and JaCoCo services', () => {
     await cp(join(fixtures, 'go', 'coverage.out'), join(work, 'coverage.out'));
     const read = await gather([{ path: 'work/coverage.out' }]);
     expect(read.files.map((f) => f.path)).toEqual(['work/shapes/shapes.go']);
+  });
+
+  it('finds each file of a Cobertura report with several <source>s under the one that has it', async () => {
+    await cp(join(fixtures, 'coverage-py-sources'), join(dir, 'services', 'multi'), {
+      recursive: true,
+    });
+    const read = await gather([{ path: 'services/multi/coverage.xml' }]);
+    expect(read.reports[0]?.parsed.sources).toEqual(['lib', 'src']);
+    expect(sourceFiles(read.files).map((f) => [f.path, f.covered, f.coverable])).toEqual([
+      ['services/multi/lib/pkg2/__init__.py', 0, 0],
+      ['services/multi/lib/pkg2/shapes.py', 3, 6],
+      ['services/multi/src/pkg1/__init__.py', 0, 0],
+      ['services/multi/src/pkg1/shapes.py', 4, 6],
+    ]);
+    // coverage report: TOTAL 12 5 58.33%
+    expect(read.summary).toEqual({ covered: 7, coverable: 12, percent: 58.33, files: 4 });
   });
 
   it("takes coverage.py JSON's paths from the report's folder: 2 x 15 of 22 statements", async () => {

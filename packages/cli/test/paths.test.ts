@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { goFilePath, moduleOf, usesOf } from '../src/paths/go-modules.js';
-import { cleanPath, isAbsolutePath, projectRootOf, repoPath } from '../src/paths/normalise.js';
+import {
+  cleanPath,
+  isAbsolutePath,
+  isPlainRelative,
+  projectRootOf,
+  repoPath,
+  repoPather,
+} from '../src/paths/normalise.js';
 import { applyPathMaps, parsePathMap } from '../src/paths/path-map.js';
 import { mergeFiles } from '../src/reports/merge.js';
 import { parseReport } from '../src/reports/read-report.js';
@@ -52,6 +59,38 @@ describe('repository-relative paths', () => {
   it('works with Windows roots', () => {
     expect(repoPath('C:\\a\\repo\\src\\x.cs', 'C:/a/repo', 'C:/a/repo')).toBe('src/x.cs');
     expect(repoPath('src\\x.cs', 'C:/a/repo/svc', 'c:\\a\\repo')).toBe('svc/src/x.cs');
+  });
+});
+
+describe('the quick path for plain relative paths', () => {
+  it('takes only paths that need no cleaning', () => {
+    expect(['a.js', 'src/a.js', 'a..b/c', '.env/x'].map(isPlainRelative)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(
+      ['', '/a', './a', 'a/../b', 'a//b', 'a\\b', 'C:/a', 'file:///a', 'a/', '..', 'x/.'].map(
+        isPlainRelative,
+      ),
+    ).toEqual(Array(11).fill(false));
+  });
+
+  it('gives what repoPath gives', () => {
+    const paths = [
+      'a.js',
+      'src/a.js',
+      './b.js',
+      '../c.js',
+      '/r/d.js',
+      '/elsewhere/e.js',
+      'f\\g.js',
+    ];
+    for (const base of ['/r', '/r/pkg', '/elsewhere', '/', 'C:/x']) {
+      const pather = repoPather(base, '/r');
+      for (const path of paths) expect(pather(path)).toBe(repoPath(path, base, '/r'));
+    }
   });
 });
 

@@ -311,6 +311,15 @@ describe('line counting and merging', () => {
     });
   });
 
+  it('keeps the <source> folders of a Cobertura report, not the empty one coverage.py adds', () => {
+    const xml = `<coverage><sources><source></source><source>/r/a&amp;b</source>
+      <source> src </source></sources><packages><package name="p"><classes>
+      <class name="x" filename="x.py"><lines><line number="1" hits="1"/></lines></class>
+      </classes></package></packages></coverage>`;
+    expect(parseReport(xml).sources).toEqual(['/r/a&b', 'src']);
+    expect(parseReport(xml.replace(/<sources>[\s\S]*<\/sources>/, '')).sources).toBeUndefined();
+  });
+
   it('counts Clover stmt and cond lines, not method declarations', () => {
     const xml = `<coverage clover="4"><project><package name="p"><file name="A.php" path="/src/A.php">
       <line num="3" type="method" name="f" count="1"/><line num="4" type="stmt" count="1"/>

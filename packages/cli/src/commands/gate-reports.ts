@@ -60,13 +60,13 @@ export function reportEntry(report: ReportEntry): ReportEntry {
   return { path, format, root, files, covered, coverable };
 }
 
-/** A source file as `--json` lists it. */
-export function sourceFile(file: FileCoverage): {
-  path: string;
-  covered: number;
-  coverable: number;
-} {
-  return { path: file.path, covered: file.covered, coverable: file.coverable };
+/** The source files as `--json` lists them: path, covered and coverable, sorted by path. */
+export function sourceFiles(
+  files: readonly FileCoverage[],
+): { path: string; covered: number; coverable: number }[] {
+  return files
+    .map((f) => ({ path: f.path, covered: f.covered, coverable: f.coverable }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 async function discover(io: Io, verbose: boolean): Promise<ReportSpec[]> {

@@ -20,7 +20,7 @@ import { resolveTarget } from '../target.js';
 import { allowUnreachable } from '../unreachable.js';
 import { buildVerdict, stepSummary, verdictLine } from '../verdict.js';
 import { measurePatch } from './gate-patch.js';
-import { readReports, reportEntry, sourceFile } from './gate-reports.js';
+import { readReports, reportEntry, sourceFiles } from './gate-reports.js';
 
 /** The options of `covgate run` and `covgate report`. */
 export interface GateOptions {
@@ -131,7 +131,7 @@ export async function gate(
   const verdict = buildVerdict({
     summary,
     reports: read.reports.map(reportEntry),
-    sourceFiles: read.files.map(sourceFile),
+    sourceFiles: sourceFiles(read.files),
     baseBranch: target.baseBranch ?? 'main',
     patch: patch.patch,
     patchSkipped: patch.skipped,

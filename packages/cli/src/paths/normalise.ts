@@ -62,6 +62,40 @@ export function repoPath(path: string, base: string, repoRoot: string): string {
   return relativeTo(cleanPath(repoRoot), absolute) ?? absolute;
 }
 
+// A separator turned round, an empty, `.` or `..` segment, a drive, a URL, a trailing `/`.
+const NOT_PLAIN = /\\|\/\/|(?:^|\/)\.\.?(?:\/|$)|^[A-Za-z]:|^file:|\/$/;
+
+/**
+ * True for a relative path already in {@link cleanPath} form (`src/a.js`), which needs no
+ * cleaning: distinct such paths stay distinct when joined to one folder.
+ */
+export function isPlainRelative(path: string): boolean {
+  return path !== '' && path.charCodeAt(0) !== 47 && !NOT_PLAIN.test(path);
+}
+
+/**
+ * {@link repoPath} for many paths of one base: a plain relative path (the usual case, and
+ * hundreds of thousands in a large report) is joined without cleaning.
+ */
+export function repoPather(base: string, repoRoot: string): (path: string) => string {
+  const root = cleanPath(repoRoot);
+  const folder = cleanPath(base);
+  const inside = relativeTo(root, folder);
+  // A base outside the repository keeps its files outside, unless the repository is below it.
+  const prefix =
+    inside !== undefined
+      ? inside === ''
+        ? ''
+        : `${inside}/`
+      : relativeTo(folder, root) === undefined
+        ? folder === '/'
+          ? '/'
+          : `${folder}/`
+        : undefined;
+  return (path) =>
+    prefix !== undefined && isPlainRelative(path) ? prefix + path : repoPath(path, base, repoRoot);
+}
+
 /**
  * The folder a report's relative paths are taken from when it names none: the folder that
  * holds the report's `coverage/`, `build/` or `target/` folder (the nearest one above the

@@ -7,11 +7,15 @@ import { type Attributes, countAttribute, readXml, type XmlReportHandler } from 
  * coverlet, ...) element by element. Line coverage as Cobertura computes its `line-rate`:
  * every `<line>` of a `<class>` (`coverage/packages/package/classes/class/lines/line`) is
  * coverable, covered when `hits` > 0. Classes of the same `filename` (inner classes) are merged
- * line by line; the copies of lines under `<methods>` are not counted twice.
+ * line by line; the copies of lines under `<methods>` are not counted twice. The folders of
+ * `<sources><source>`, which file names are relative to, are kept as `sources`.
  */
 export class CoberturaHandler implements XmlReportHandler {
   private readonly table = new LineTable(true);
   private inClass = false;
+  private readonly sources: string[] = [];
+  private source: string | undefined;
+  readonly textElements = ['source'];
 
   open(name: string, attributes: Attributes, stack: readonly string[]) {
     const depth = stack.length;
@@ -22,6 +26,8 @@ export class CoberturaHandler implements XmlReportHandler {
       }
     } else if (depth === 0) {
       if (name !== 'coverage') throw new MalformedReport('no <coverage> root element');
+    } else if (name === 'source' && depth === 2 && stack[1] === 'sources') {
+      this.source = '';
     } else if (
       name === 'class' &&
       depth === 4 &&
@@ -36,15 +42,26 @@ export class CoberturaHandler implements XmlReportHandler {
     }
   }
 
+  text(text: string) {
+    if (this.source !== undefined) this.source += text;
+  }
+
   close(name: string, stack: readonly string[]) {
     if (this.inClass && name === 'class' && stack.length === 4) {
       this.table.end();
       this.inClass = false;
+    } else if (this.source !== undefined && name === 'source') {
+      // coverage.py writes an empty <source> beside the real ones.
+      if (this.source.trim() !== '') this.sources.push(this.source.trim());
+      this.source = undefined;
     }
   }
 
   result(): ParsedReport {
-    return { format: 'cobertura', files: this.table.files() };
+    const files = this.table.files();
+    return this.sources.length > 0
+      ? { format: 'cobertura', files, sources: this.sources }
+      : { format: 'cobertura', files };
   }
 }
 

@@ -105,6 +105,8 @@ function lastLine(file: FileCoverage): number {
 
 /** Merges reports into one summary; see {@link mergeFiles}. */
 export function mergeReports(reports: readonly ParsedReport[]): CoverageSummary {
+  // Each parser lists a path once, so one report needs no merging.
+  if (reports.length === 1) return summarise((reports[0] as ParsedReport).files);
   return summarise(mergeFiles(reports).files);
 }
 

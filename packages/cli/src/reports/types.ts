@@ -43,6 +43,11 @@ export interface FileCoverage {
 export interface ParsedReport {
   format: ReportFormat;
   files: FileCoverage[];
+  /**
+   * Cobertura: the `<source>` folders (as written, non-empty) its relative file names are
+   * relative to, in the report's order; each file is under one of them.
+   */
+  sources?: string[];
 }
 
 /** A report that cannot be read: the message names the file and what is wrong. */

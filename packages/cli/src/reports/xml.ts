@@ -20,6 +20,13 @@ export interface XmlHandler {
   open(name: string, attributes: Attributes, stack: readonly string[]): void;
   /** An element ends (for `<x/>` right after `open`); `stack` as `open` had it. */
   close(name: string, stack: readonly string[]): void;
+  /**
+   * The elements whose text the handler reads through `text`; the text of any other element
+   * is never built (most reports have none but whitespace).
+   */
+  readonly textElements?: readonly string[];
+  /** Text of an element of `textElements`, possibly in several pieces. */
+  text?(text: string): void;
 }
 
 /**
@@ -87,12 +94,16 @@ export class XmlReader {
       const name = attributes.duplicate();
       if (name !== undefined) parser.fail(`duplicate attribute: ${name}.`);
     };
+    const { textElements } = handler;
+    const onText = (text: string) => handler.text?.(text);
     parser.on('opentag', (tag) => {
       handler.open(tag.name, attributes, stack);
       attributes.clear();
       stack.push(tag.name);
+      if (textElements?.includes(tag.name)) parser.on('text', onText);
     });
     parser.on('closetag', (tag) => {
+      if (textElements?.includes(tag.name)) parser.off('text');
       stack.pop();
       handler.close(tag.name, stack);
     });
