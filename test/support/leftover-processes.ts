@@ -7,13 +7,16 @@ export interface TestRun {
   marker: string;
   /** The vitest process. Its own children are its workers and tools, not the tests' processes. */
   runnerPid: number;
+  /** The run's own temporary folder (its TMPDIR), if it has one. */
+  tmpDir?: string;
 }
 
 /**
  * The processes in `table` that `run` started and that still run: those started with its
- * marker, and those below one of its workers (a test may have passed an environment without
- * the marker). Not the runner, its workers and tools, processes older than the runner (the
- * database and Redis CI started, the shell that started the run), nor exited ones.
+ * marker, those below one of its workers, and those working in or naming its temporary
+ * folder (a test may have passed an environment without the marker, and an orphan has no
+ * worker above it). Not the runner, its workers and tools, processes older than the runner
+ * (the database and Redis CI started, the shell that started the run), nor exited ones.
  */
 export function selectLeftovers(table: ProcessInfo[], run: TestRun): ProcessInfo[] {
   const parentOf = new Map(table.map((entry) => [entry.pid, entry.ppid]));
@@ -27,13 +30,17 @@ export function selectLeftovers(table: ProcessInfo[], run: TestRun): ProcessInfo
     }
     return false;
   };
+  const inside = run.tmpDir === undefined ? undefined : `${run.tmpDir}/`;
+  const inTmpDir = (entry: ProcessInfo): boolean =>
+    inside !== undefined &&
+    (`${entry.cwd}/`.startsWith(inside) || entry.args.some((arg) => arg.includes(inside)));
   return table.filter(
     (entry) =>
       entry.pid !== run.runnerPid &&
       entry.ppid !== run.runnerPid &&
       entry.state !== 'Z' &&
       (runner === undefined || entry.startTicks >= runner.startTicks) &&
-      (entry.runMarker === run.marker || belowWorker(entry)),
+      (entry.runMarker === run.marker || belowWorker(entry) || inTmpDir(entry)),
   );
 }
 
@@ -65,9 +72,9 @@ export async function endLeftovers(
 
 /** The failure message naming each process left running: pid, parent and command line. */
 export function describeLeftovers(left: ProcessInfo[]): string {
-  const lines = left.map(
-    (entry) => `  pid ${entry.pid} (parent ${entry.ppid}): ${entry.args.join(' ')}`,
-  );
+  const lines = [...left]
+    .sort((a, b) => a.pid - b.pid)
+    .map((entry) => `  pid ${entry.pid} (parent ${entry.ppid}): ${entry.args.join(' ')}`);
   const count = left.length === 1 ? '1 process' : `${left.length} processes`;
   return [
     `covgate: ${count} the test run started still ran after its last test (killed now):`,

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** The variable every process a test run starts inherits; its value names the run. */
 export const RUN_MARKER = 'COVGATE_TEST_RUN';
@@ -15,6 +15,8 @@ export interface ProcessInfo {
   args: string[];
   /** The value of {@link RUN_MARKER} it was started with; undefined without one or unreadable. */
   runMarker: string | undefined;
+  /** Its working folder (` (deleted)` at the end once removed); undefined when unreadable. */
+  cwd: string | undefined;
 }
 
 /** Whether this machine has a /proc to read processes from (Linux). */
@@ -42,6 +44,7 @@ export function readProcess(pid: number): ProcessInfo | undefined {
       startTicks: Number(fields[19]),
       args: args.length > 0 ? args : [`[${name}]`],
       runMarker: readRunMarker(pid),
+      cwd: readCwd(pid),
     };
   } catch {
     return undefined;
@@ -70,6 +73,14 @@ function readRunMarker(pid: number): string | undefined {
       .split('\0')
       .find((variable) => variable.startsWith(prefix));
     return entry?.slice(prefix.length);
+  } catch {
+    return undefined;
+  }
+}
+
+function readCwd(pid: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/cwd`);
   } catch {
     return undefined;
   }
