@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { createAuditLogger, OrganisationInputError } from '@covgate/core';
+import { createAuditLogger, OrganisationInputError, ROLES, type Role } from '@covgate/core';
 import pino from 'pino';
 import { bootstrapOrganisation } from './bootstrap.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
@@ -10,7 +10,7 @@ import { publicUrlOf } from './public-urls.js';
 import { DEFAULT_ADMIN_USER, LoginLinkError, loginLink } from './sign-in-links.js';
 
 const USAGE = `usage: covgate-admin bootstrap <org-slug> [--plan free|team|enterprise] [--user <user-id>]
-       covgate-admin login-link <org-slug> [--user <user-id>]
+       covgate-admin login-link <org-slug> [--user <user-id>] [--role owner|admin|member]
 
 Examples:
   covgate-admin bootstrap acme          # the organisation and a session token for the API
@@ -20,7 +20,8 @@ bootstrap   Creates the organisation (or reuses it) and a first session for it, 
             the session token once.
 login-link  Prints a one-time sign-in link (stdout, nothing else): opened in a browser within
             15 minutes, once, it signs <user-id> (default ${DEFAULT_ADMIN_USER}) in to the
-            organisation and opens the dashboard. Built on PUBLIC_URL.
+            organisation and opens the dashboard; a user who is not a member joins with
+            --role (default owner). Built on PUBLIC_URL.
 
 Both use the server's configuration (DATABASE_URL, SESSION_SECRET, PUBLIC_URL...).`;
 
@@ -61,7 +62,7 @@ async function bootstrap(config: ServerConfig, slug: string, plan: string, userI
 }
 
 /** `covgate-admin login-link`: the link on stdout, what it does on stderr. */
-async function printLoginLink(config: ServerConfig, slug: string, userId: string) {
+async function printLoginLink(config: ServerConfig, slug: string, userId: string, role: Role) {
   const logger = pino({ base: null }, pino.destination(2));
   const store = await openStore(config, logger);
   try {
@@ -69,6 +70,7 @@ async function printLoginLink(config: ServerConfig, slug: string, userId: string
     const link = await loginLink(store, {
       slug,
       userId,
+      role,
       sessionSecret,
       publicUrl: publicUrlOf(config),
     });
@@ -86,6 +88,7 @@ async function main(): Promise<void> {
     allowPositionals: true,
     options: {
       plan: { type: 'string' },
+      role: { type: 'string' },
       user: { type: 'string', default: DEFAULT_ADMIN_USER },
       help: { type: 'boolean', default: false },
     },
@@ -100,9 +103,22 @@ async function main(): Promise<void> {
     process.stderr.write('covgate-admin: --plan is an option of bootstrap only\n');
     process.exit(2);
   }
+  if (command === 'bootstrap' && values.role !== undefined) {
+    process.stderr.write('covgate-admin: --role is an option of login-link only\n');
+    process.exit(2);
+  }
+  const role = values.role ?? 'owner';
+  if (!isRole(role)) {
+    process.stderr.write('covgate-admin: --role must be owner, admin or member\n');
+    process.exit(2);
+  }
   const config = loadConfig(process.env);
   if (command === 'bootstrap') await bootstrap(config, slug, values.plan ?? 'free', values.user);
-  else await printLoginLink(config, slug, values.user);
+  else await printLoginLink(config, slug, values.user, role);
+}
+
+function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
 }
 
 /** What the operator reads for a refused slug: the rule rather than the API's field name. */

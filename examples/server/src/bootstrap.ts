@@ -23,8 +23,30 @@ export interface BootstrapInput {
   sessionSecret: string;
   sessionLifetimeSeconds: number | undefined;
   now?: Date;
-  /** Receives `organisation.create` (when made here) and `session.create`. */
+  /** Receives `organisation.create` (when made here), `member.add` and `session.create`. */
   audit?: AuditLogger;
+}
+
+/**
+ * Makes the bootstrap user an owner of the organisation: added as one when not a member,
+ * promoted when a member with another role (`member.add` / `member.role` on `audit`).
+ */
+async function makeOwner(
+  store: Store,
+  orgId: string,
+  userId: string,
+  now: Date,
+  audit: AuditLogger | undefined,
+): Promise<void> {
+  if (await store.addMember({ orgId, userId, role: 'owner', createdAt: now })) {
+    audit?.record({ type: 'member.add', orgId, userId, role: 'owner' });
+    return;
+  }
+  const member = await store.findMember(orgId, userId);
+  if (member && member.role !== 'owner') {
+    await store.changeMemberRole(orgId, userId, 'owner');
+    audit?.record({ type: 'member.role', orgId, userId, role: 'owner', by: 'covgate-admin' });
+  }
 }
 
 /** What it made; the session token is the only copy. */
@@ -38,8 +60,8 @@ export interface BootstrapResult {
 
 /**
  * Creates an organisation through core's `createOrganisation` (or finds the existing one with
- * that slug) and a first session, with the same lifetime rules and token HMAC as the API, so
- * a newcomer can call the API at once.
+ * that slug), makes the user one of its owners, and a first session, with the same lifetime
+ * rules and token HMAC as the API, so a newcomer can call the API at once.
  *
  * @throws OrganisationInputError - the slug is malformed or reserved (checked before the
  *   existing organisation is looked up, so a personal organisation is never reused).
@@ -68,6 +90,7 @@ export async function bootstrapOrganisation(
       organisation = (await store.findOrganisationBySlug(input.slug)) as Organisation;
     }
   }
+  await makeOwner(store, organisation.id, input.userId, now, input.audit);
   const sessionToken = generateSessionToken();
   const lifetime = resolveSessionLifetimeSeconds(input.sessionLifetimeSeconds);
   const session = {

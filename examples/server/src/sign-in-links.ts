@@ -6,6 +6,7 @@ import {
   type IdGenerator,
   issueSignInLink,
   type Organisation,
+  type Role,
   type Store,
   StoreConflictError,
   signInLinkUrl,
@@ -22,6 +23,8 @@ export interface LoginLinkInput {
   /** Slug of an existing organisation. */
   slug: string;
   userId: string;
+  /** The role the user joins with when not yet a member (a member keeps theirs); default owner. */
+  role?: Role;
   /** `SESSION_SECRET` of the server that will accept the link. */
   sessionSecret: string;
   /** Where browsers reach the server (`PUBLIC_URL`). */
@@ -76,6 +79,7 @@ export async function loginLink(store: Store, input: LoginLinkInput): Promise<Lo
   const { token, record } = await issueSignInLink(store, {
     orgId: organisation.id,
     userId: input.userId,
+    ...(input.role ? { role: input.role } : {}),
     sessionSecret: input.sessionSecret,
     ...(input.now ? { now: input.now } : {}),
     ...(input.ids ? { ids: input.ids } : {}),
@@ -94,7 +98,7 @@ export async function loginLink(store: Store, input: LoginLinkInput): Promise<Lo
  */
 export async function developmentLoginLink(
   store: Store,
-  input: Omit<LoginLinkInput, 'slug' | 'userId'> & { audit?: AuditLogger },
+  input: Omit<LoginLinkInput, 'slug' | 'userId' | 'role'> & { audit?: AuditLogger },
 ): Promise<LoginLink> {
   const slug = DEVELOPMENT_ORGANISATION;
   if (!(await store.findOrganisationBySlug(slug))) {

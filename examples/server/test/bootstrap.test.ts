@@ -1,4 +1,4 @@
-import { createMemoryStore, OrganisationInputError } from '@covgate/core';
+import { createAuditLogger, createMemoryStore, OrganisationInputError } from '@covgate/core';
 import { describe, expect, it } from 'vitest';
 import { bootstrapOrganisation } from '../src/bootstrap.js';
 
@@ -28,6 +28,25 @@ describe('bootstrapOrganisation', () => {
     await expect(attempt).rejects.toThrow(
       'reserved slug: github-... is kept for personal organisations',
     );
+  });
+
+  it('makes the user an owner: added when not a member, promoted when one with another role', async () => {
+    const store = createMemoryStore();
+    const lines: string[] = [];
+    const audit = createAuditLogger({ write: (line) => lines.push(line) });
+    const first = await bootstrapOrganisation(store, { ...input, slug: 'acme', audit });
+    const orgId = first.organisation.id;
+    await store.addMember({ orgId, userId: 'usr_ops', role: 'member', createdAt: input.now });
+    await bootstrapOrganisation(store, { ...input, slug: 'acme', userId: 'usr_ops', audit });
+
+    expect((await store.listMembers(orgId)).map((m) => [m.userId, m.role])).toEqual([
+      ['usr_admin', 'owner'],
+      ['usr_ops', 'owner'],
+    ]);
+    expect(lines.filter((line) => line.startsWith('[audit] member.'))).toEqual([
+      `[audit] member.add org_id=${orgId} user_id=usr_admin role=owner`,
+      `[audit] member.role org_id=${orgId} user_id=usr_ops role=owner by=covgate-admin`,
+    ]);
   });
 
   it('reuses an ordinary organisation of that slug', async () => {

@@ -30,7 +30,9 @@ function admin(args: string[], env: NodeJS.ProcessEnv) {
 }
 
 /** Opens `url` as a browser navigation does (fetch would replace the `Sec-Fetch-*` headers). */
-function navigate(url: string): Promise<{ status: number; location?: string; body: string }> {
+function navigate(
+  url: string,
+): Promise<{ status: number; location?: string; cookie?: string; body: string }> {
   return new Promise((resolve, reject) => {
     const headers = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
     request(url, { headers }, (response) => {
@@ -40,6 +42,9 @@ function navigate(url: string): Promise<{ status: number; location?: string; bod
         resolve({
           status: response.statusCode ?? 0,
           ...(response.headers.location ? { location: response.headers.location } : {}),
+          ...(response.headers['set-cookie']
+            ? { cookie: (response.headers['set-cookie'][0] as string).split(';')[0] as string }
+            : {}),
           body,
         }),
       );
@@ -124,8 +129,8 @@ describe.skipIf(!built && process.env.CI !== '1')(
       });
     });
 
-    it('covgate-admin login-link prints a link alone on stdout that signs in once', async () => {
-      const made = await admin(['login-link', 'dev', '--user', 'usr_ops'], env);
+    it('covgate-admin login-link prints a link alone on stdout that signs in once, joining with --role', async () => {
+      const made = await admin(['login-link', 'dev', '--user', 'usr_ops', '--role', 'member'], env);
       expect(made.code, made.stderr).toBe(0);
       expect(made.stdout).toMatch(
         new RegExp(`^http://localhost:${port}/auth/link\\?token=cvgl_[0-9a-f]{64}\\n$`),
@@ -137,6 +142,17 @@ describe.skipIf(!built && process.env.CI !== '1')(
       const first = await navigate(made.stdout.trim());
       expect(first.status).toBe(303);
       expect(first.location).toBe(`http://localhost:${port}/dashboard/`);
+      const session = await fetch(`${server.url}/v1/session`, {
+        headers: { cookie: first.cookie as string },
+      });
+      expect(await session.json()).toMatchObject({
+        user_id: 'usr_ops',
+        org: 'dev',
+        role: 'member',
+      });
+      expect(server.stdout()).toMatch(
+        /^\[audit\] member\.add org_id=org_[0-9a-z]{26} user_id=usr_ops role=member$/m,
+      );
       const second = await navigate(made.stdout.trim());
       expect([second.status, JSON.parse(second.body)]).toEqual([
         400,
@@ -156,6 +172,17 @@ describe.skipIf(!built && process.env.CI !== '1')(
       expect([plan.code, plan.stderr]).toEqual([
         2,
         'covgate-admin: --plan is an option of bootstrap only\n',
+      ]);
+      const role = await admin(['login-link', 'dev', '--role', 'viewer'], env);
+      expect([role.code, role.stdout, role.stderr]).toEqual([
+        2,
+        '',
+        'covgate-admin: --role must be owner, admin or member\n',
+      ]);
+      const bootstrapRole = await admin(['bootstrap', 'dev', '--role', 'admin'], env);
+      expect([bootstrapRole.code, bootstrapRole.stderr]).toEqual([
+        2,
+        'covgate-admin: --role is an option of login-link only\n',
       ]);
       const missing = await admin(['login-link'], env);
       expect(missing.code).toBe(2);

@@ -13,6 +13,7 @@ import {
 import { attemptRecordOf, createRetryingFetch, type RetryEvent } from './retrying-fetch.js';
 import type {
   BadgeParams,
+  ChangeMemberRoleInput,
   CreatedOrganisation,
   CreatedSession,
   CreatedToken,
@@ -28,10 +29,13 @@ import type {
   Health,
   ListExecutionsQuery,
   ListRepositoriesQuery,
+  Member,
+  MemberList,
   Ready,
   RepositoryList,
   RotatedToken,
   RotateTokenInput,
+  SwitchOrganisationInput,
   Token,
   TokenList,
   UpdateTokenInput,
@@ -115,8 +119,20 @@ export interface CovgateClient {
   ): Promise<CreatedOrganisation>;
   /** `GET /v1/repos`: the organisation's repositories, most recently active first. */
   listRepositories(args: ListRepositoriesQuery & CallOptions): Promise<RepositoryList>;
-  /** `GET /v1/session`: the session presented (Bearer session token or cookie). */
+  /** `GET /v1/session`: the session presented (Bearer session token or cookie), its role and the user's organisations. */
   getCurrentSession(options?: CallOptions): Promise<CurrentSession>;
+  /** `POST /v1/session/organisation`: the session acts for another of its user's organisations (by slug). */
+  switchOrganisation(
+    args: { body: SwitchOrganisationInput } & CallOptions,
+  ): Promise<CurrentSession>;
+  /** `GET /v1/members`: the members of the session's organisation, oldest first. */
+  listMembers(options?: CallOptions): Promise<MemberList>;
+  /** `PATCH /v1/members/{user_id}`: changes a member's role (owners only). */
+  changeMemberRole(
+    args: { user_id: string; body: ChangeMemberRoleInput } & CallOptions,
+  ): Promise<Member>;
+  /** `DELETE /v1/members/{user_id}`: removes a member (owners), or leaves (your own id). */
+  removeMember(args: { user_id: string } & CallOptions): Promise<void>;
   /** `POST /v1/sessions/create`: needs the service token; returns the one-time session token. */
   createSession(args: { body: CreateSessionInput } & CallOptions): Promise<CreatedSession>;
   /** `DELETE /v1/sessions/{session_id}`: logs out (the session's own credential or the service token). */
@@ -261,6 +277,13 @@ export function createCovgateClient(options: CovgateClientOptions): CovgateClien
     listRepositories: ({ signal, ...query }) =>
       unwrap(raw.GET('/v1/repos', { params: { query }, signal })),
     getCurrentSession: (o = {}) => unwrap(raw.GET('/v1/session', { signal: o.signal })),
+    switchOrganisation: ({ body, signal }) =>
+      unwrap(raw.POST('/v1/session/organisation', { body, signal })),
+    listMembers: (o = {}) => unwrap(raw.GET('/v1/members', { signal: o.signal })),
+    changeMemberRole: ({ user_id, body, signal }) =>
+      unwrap(raw.PATCH('/v1/members/{user_id}', { params: { path: { user_id } }, body, signal })),
+    removeMember: ({ user_id, signal }) =>
+      unwrap(raw.DELETE('/v1/members/{user_id}', { params: { path: { user_id } }, signal })),
     createSession: ({ body, signal }) => unwrap(raw.POST('/v1/sessions/create', { body, signal })),
     deleteSession: ({ session_id, signal }) =>
       unwrap(raw.DELETE('/v1/sessions/{session_id}', { params: { path: { session_id } }, signal })),

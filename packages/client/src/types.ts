@@ -26,8 +26,22 @@ export type RepositoryList = Schemas['RepositoryList'];
 export type CreateOrganisationInput = Schemas['CreateOrganisationInput'];
 /** Answer of `POST /v1/organisations`. */
 export type CreatedOrganisation = Schemas['CreatedOrganisation'];
-/** Answer of `GET /v1/session`. */
+/** Answer of `GET /v1/session` and `POST /v1/session/organisation`. */
 export type CurrentSession = Schemas['CurrentSession'];
+/** A user's role in an organisation: `owner`, `admin` or `member`. */
+export type Role = Schemas['Role'];
+/** A member of an organisation. */
+export type Member = Schemas['Member'];
+/** Answer of `GET /v1/members`. */
+export type MemberList = Schemas['MemberList'];
+/** Body of `POST /v1/session/organisation`. */
+export type SwitchOrganisationInput = NonNullable<
+  operations['switchOrganisation']['requestBody']
+>['content']['application/json'];
+/** Body of `PATCH /v1/members/{user_id}`. */
+export type ChangeMemberRoleInput = NonNullable<
+  operations['changeMemberRole']['requestBody']
+>['content']['application/json'];
 /** Body of `POST /v1/sessions/create`. */
 export type CreateSessionInput = Schemas['CreateSessionInput'];
 /** Answer of `POST /v1/sessions/create`, with the one-time session token. */

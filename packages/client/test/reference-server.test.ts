@@ -228,6 +228,7 @@ describe.skipIf(!serverBuilt && process.env.CI !== '1')(
         token: expect.stringMatching(/^cvgs_[0-9a-f]{64}$/),
         user_id: 'user-1',
         org_id: org.id,
+        role: 'owner',
         expires_at: expect.stringMatching(TIMESTAMP),
       });
       const own = client({ token: created.token });
@@ -237,12 +238,52 @@ describe.skipIf(!serverBuilt && process.env.CI !== '1')(
         org_id: org.id,
         org: 'globex',
         plan: 'team',
+        role: 'owner',
         expires_at: created.expires_at,
+        organisations: [{ org_id: org.id, org: 'globex', name: 'Globex', role: 'owner' }],
       });
       expect(await own.listRepositories({ org: 'globex' })).toEqual({ repos: [] });
       expect(await own.deleteSession({ session_id: created.session_id })).toBeUndefined();
       const ended = await apiError(own.getCurrentSession());
       expect([ended.status, ended.error]).toEqual([401, 'invalid token']);
+    });
+
+    it('lists members, changes a role, switches organisation and removes a member', async () => {
+      const service = client({ token: SERVICE_TOKEN });
+      const umbrella = await service.createOrganisation({ body: { slug: 'umbrella' } });
+      const hooli = await service.createOrganisation({ body: { slug: 'hooli' } });
+      const owner = client({
+        token: (await service.createSession({ body: { user_id: 'usr_o', org_id: umbrella.id } }))
+          .token,
+      });
+      const joined = await service.createSession({
+        body: { user_id: 'usr_m', org_id: umbrella.id, role: 'member' },
+      });
+      await service.createSession({ body: { user_id: 'usr_m', org_id: hooli.id } });
+      const member = client({ token: joined.token });
+
+      // Both joined within one second here: the list's order is then by user id.
+      expect((await owner.listMembers()).members.map((m) => [m.user_id, m.role])).toEqual([
+        ['usr_m', 'member'],
+        ['usr_o', 'owner'],
+      ]);
+      const tokens = await apiError(member.listTokens());
+      expect([tokens.status, tokens.error]).toEqual([403, 'forbidden']);
+      expect(
+        await owner.changeMemberRole({ user_id: 'usr_m', body: { role: 'admin' } }),
+      ).toMatchObject({ user_id: 'usr_m', role: 'admin' });
+      const last = await apiError(owner.removeMember({ user_id: 'usr_o' }));
+      expect([last.status, last.error]).toEqual([
+        409,
+        'the last owner cannot leave or be demoted: make another member owner first',
+      ]);
+
+      const switched = await member.switchOrganisation({ body: { org: 'hooli' } });
+      expect([switched.org, switched.role]).toEqual(['hooli', 'owner']);
+      await member.switchOrganisation({ body: { org: 'umbrella' } });
+      expect(await owner.removeMember({ user_id: 'usr_m' })).toBeUndefined();
+      const removed = await apiError(member.getCurrentSession());
+      expect([removed.status, removed.error]).toEqual([401, 'invalid token']);
     });
 
     it('uses a cookie session the way the dashboard does (credentials, Origin on unsafe methods)', async () => {

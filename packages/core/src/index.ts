@@ -32,6 +32,7 @@ export type { Reply } from './http/reply.js';
 export { MAX_BODY_BYTES, MAX_JSON_BODY_BYTES } from './http/request-body.js';
 export { IDEMPOTENCY_ERRORS } from './http/routes/executions.js';
 export { READINESS_DEADLINE_MS } from './http/routes/health.js';
+export { MEMBER_ERRORS } from './http/routes/members.js';
 export { OAUTH_ERRORS } from './http/routes/oauth.js';
 export { OAUTH_STATE_COOKIE } from './http/routes/oauth-cookies.js';
 export { SIGN_IN_LINK_REFUSED } from './http/routes/sign-in-link.js';
@@ -63,6 +64,7 @@ export {
   type UsedStateRegistry,
 } from './oauth/used-states.js';
 export * from './organisations/create-organisation.js';
+export * from './organisations/membership.js';
 export * from './organisations/organisation-input.js';
 export * from './sessions/session-rules.js';
 export * from './sessions/session-token-hash.js';

@@ -2,10 +2,13 @@ import {
   type ExecutionRecord,
   type IdempotencyKeyClaim,
   type ListExecutionsQuery,
+  type MemberChange,
+  type Membership,
   type Organisation,
   type Plan,
   type PlanChangeResult,
   type RepositorySummary,
+  type Role,
   type SessionRecord,
   type SignInLinkRecord,
   type Store,
@@ -27,7 +30,7 @@ import {
   sessionRow,
   withDeadline,
 } from '@covgate/core/storage-kit';
-import { and, desc, eq, gt, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { drizzle, type MySql2Database } from 'drizzle-orm/mysql2';
 import { createPool, type Pool, type ResultSetHeader, type SslOptions } from 'mysql2/promise';
 import { parseMySqlUrl } from './connection-url.js';
@@ -39,6 +42,7 @@ import {
   executionCounters,
   executions,
   idempotencyKeys,
+  memberships,
   organisations,
   sessions,
   signInLinks,
@@ -79,6 +83,9 @@ const newestFirst = [desc(executions.createdAt), desc(executions.id)];
 const VALUES_ARE_NEWER = sql.raw(
   '(`latest_id` IS NULL OR `latest_created_at` IS NULL OR VALUES(`latest_created_at`) > `latest_created_at` OR (VALUES(`latest_created_at`) = `latest_created_at` AND VALUES(`latest_id`) > `latest_id`))',
 );
+
+/** The transaction `db.transaction` gives its callback. */
+type Transaction = Parameters<Parameters<MySql2Database['transaction']>[0]>[0];
 
 /** Writes a key's row, or an execution's rows, in a transaction or alone. */
 type Writer = Pick<MySql2Database, 'insert'>;
@@ -178,6 +185,50 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
       .limit(1);
     return row ?? null;
   };
+
+  const isMember = (orgId: string, userId: string) =>
+    and(eq(memberships.orgId, orgId), eq(memberships.userId, userId));
+
+  const findMember = async (orgId: string, userId: string): Promise<Membership | null> => {
+    const [row] = await db.select().from(memberships).where(isMember(orgId, userId)).limit(1);
+    return row ?? null;
+  };
+
+  /**
+   * Runs `change` on a member inside a transaction that first locks the organisation's row,
+   * so changes to one organisation's members run one at a time: the owner count `change`
+   * reads cannot be changed by a concurrent demotion or removal before it writes.
+   */
+  const changeMember = (
+    orgId: string,
+    userId: string,
+    change: (tx: Transaction) => Promise<void>,
+    demotes: boolean,
+  ): Promise<MemberChange> =>
+    retryDeadlocks(() =>
+      db.transaction(async (tx): Promise<MemberChange> => {
+        await tx
+          .select({ id: organisations.id })
+          .from(organisations)
+          .where(eq(organisations.id, orgId))
+          .for('update');
+        const [member] = await tx
+          .select()
+          .from(memberships)
+          .where(isMember(orgId, userId))
+          .for('update');
+        if (!member) return 'unknown';
+        if (demotes && member.role === 'owner') {
+          const [owners] = await tx
+            .select({ total: count() })
+            .from(memberships)
+            .where(and(eq(memberships.orgId, orgId), eq(memberships.role, 'owner')));
+          if ((owners?.total ?? 0) <= 1) return 'last-owner';
+        }
+        await change(tx);
+        return 'done';
+      }),
+    );
 
   return {
     createOrganisation: (org: Organisation) =>
@@ -361,6 +412,78 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
         const result = await db.delete(sessions).where(eq(sessions.id, id));
         return affected(result) > 0;
       }),
+
+    setSessionOrganisation: (id: string, orgId: string) =>
+      guard('sessions', 'setSessionOrganisation', async () => {
+        const result = await db.update(sessions).set({ orgId }).where(eq(sessions.id, id));
+        return affected(result) > 0;
+      }),
+
+    addMember: (member: Membership) =>
+      guard('organisations', 'addMember', async () => {
+        try {
+          await db
+            .insert(memberships)
+            .values({ ...member, createdAt: wholeSeconds(member.createdAt) });
+          return true;
+        } catch (error) {
+          if (isDuplicateKey(error)) return false;
+          throw error;
+        }
+      }),
+
+    findMember: (orgId: string, userId: string) =>
+      guard('organisations', 'findMember', () => findMember(orgId, userId)),
+
+    listMembers: (orgId: string) =>
+      guard('organisations', 'listMembers', () =>
+        db
+          .select({
+            orgId: memberships.orgId,
+            userId: memberships.userId,
+            role: memberships.role,
+            createdAt: memberships.createdAt,
+            login: users.login,
+          })
+          .from(memberships)
+          .leftJoin(users, eq(users.id, memberships.userId))
+          .where(eq(memberships.orgId, orgId))
+          .orderBy(asc(memberships.createdAt), asc(memberships.userId)),
+      ),
+
+    listUserOrganisations: (userId: string) =>
+      guard('organisations', 'listUserOrganisations', () =>
+        db
+          .select({ organisation: organisationColumns, role: memberships.role })
+          .from(memberships)
+          .innerJoin(organisations, eq(organisations.id, memberships.orgId))
+          .where(eq(memberships.userId, userId))
+          .orderBy(asc(organisations.slug)),
+      ),
+
+    changeMemberRole: (orgId: string, userId: string, role: Role) =>
+      guard('organisations', 'changeMemberRole', () =>
+        changeMember(
+          orgId,
+          userId,
+          async (tx) => {
+            await tx.update(memberships).set({ role }).where(isMember(orgId, userId));
+          },
+          role !== 'owner',
+        ),
+      ),
+
+    removeMember: (orgId: string, userId: string) =>
+      guard('organisations', 'removeMember', () =>
+        changeMember(
+          orgId,
+          userId,
+          async (tx) => {
+            await tx.delete(memberships).where(isMember(orgId, userId));
+          },
+          true,
+        ),
+      ),
 
     insertSignInLink: (link: SignInLinkRecord) =>
       guard(

@@ -105,6 +105,25 @@ export const sessions = mysqlTable(
   (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash)],
 );
 
+/** The roles of a membership. */
+const ROLES = ['owner', 'admin', 'member'] as const;
+
+/** Who belongs to which organisation; one row per (organisation, user). */
+export const memberships = mysqlTable(
+  'memberships',
+  {
+    orgId: exactVarchar('org_id', ID).notNull(),
+    userId: exactVarchar('user_id', ID).notNull(),
+    role: mysqlEnum('role', ROLES).notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'memberships_pk', columns: [t.orgId, t.userId] }),
+    // The organisations of a user (the session's list, the organisation switch).
+    index('memberships_user_idx').on(t.userId),
+  ],
+);
+
 /** One-time sign-in links, found by the HMAC of their token; `used_at` makes them single-use. */
 export const signInLinks = mysqlTable(
   'sign_in_links',
@@ -113,6 +132,8 @@ export const signInLinks = mysqlTable(
     tokenHash: exactVarchar('token_hash', { length: 128 }).notNull(),
     userId: exactVarchar('user_id', ID).notNull(),
     orgId: exactVarchar('org_id', ID).notNull(),
+    /** The role the user joins with when not a member yet (links made before roles: owner). */
+    role: mysqlEnum('role', ROLES).notNull().default('owner'),
     createdAt: timestamp('created_at').notNull(),
     expiresAt: timestamp('expires_at').notNull(),
     usedAt: timestamp('used_at'),

@@ -145,6 +145,74 @@ if (serverUrl === undefined || serverUrl === '') {
       }
     });
 
+    it('makes the users of sessions and personal organisations made before migration 0006 owners', async () => {
+      const before = mkdtempSync(join(tmpdir(), 'covgate-mysql-0005-'));
+      const database = `covgate_test_members_${process.pid}_${Date.now()}`;
+      const backfillUrl = new URL(url);
+      backfillUrl.pathname = `/${database}`;
+      const admin = await createConnection(url);
+      try {
+        await admin.query(`CREATE DATABASE \`${database}\``);
+      } finally {
+        await admin.end();
+      }
+      try {
+        cpSync(fileURLToPath(new URL('../drizzle', import.meta.url)), before, { recursive: true });
+        const journalPath = join(before, 'meta', '_journal.json');
+        const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
+        journal.entries = journal.entries.filter((entry: { tag: string }) => entry.tag < '0006');
+        writeFileSync(journalPath, JSON.stringify(journal));
+        const connection = await createConnection(backfillUrl.toString());
+        try {
+          await applyMigrations(drizzle(connection), { migrationsFolder: before });
+          await connection.query(
+            `INSERT INTO organisations (id, slug, name, plan, created_at, personal_user_id) VALUES
+              ('org_acme', 'acme', 'Acme', 'free', '2026-03-01 12:00:00', NULL),
+              ('org_octo', 'github-4242', 'octo', 'free', '2026-03-01 12:00:05', 'usr_octo')`,
+          );
+          await connection.query(
+            `INSERT INTO sessions (id, token_hash, user_id, org_id, created_at, expires_at) VALUES
+              ('ses_1', 'h1', 'usr_admin', 'org_acme', '2026-03-01 12:00:30', '2026-03-01 12:01:30'),
+              ('ses_2', 'h2', 'usr_admin', 'org_acme', '2026-03-01 12:00:10', '2026-03-01 12:01:10'),
+              ('ses_3', 'h3', 'usr_octo', 'org_octo', '2026-03-01 12:00:20', '2026-03-01 12:01:20'),
+              ('ses_4', 'h4', 'usr_ghost', 'org_gone', '2026-03-01 12:00:20', '2026-03-01 12:01:20')`,
+          );
+        } finally {
+          await connection.end();
+        }
+        await migrate({ url: backfillUrl.toString() });
+        const store = createMySqlStore({ url: backfillUrl.toString() });
+        try {
+          expect(await store.listMembers('org_acme')).toEqual([
+            {
+              orgId: 'org_acme',
+              userId: 'usr_admin',
+              role: 'owner',
+              createdAt: new Date('2026-03-01T12:00:10Z'),
+              login: null,
+            },
+          ]);
+          expect(await store.listMembers('org_octo')).toEqual([
+            {
+              orgId: 'org_octo',
+              userId: 'usr_octo',
+              role: 'owner',
+              createdAt: new Date('2026-03-01T12:00:05Z'),
+              login: null,
+            },
+          ]);
+          expect(await store.listUserOrganisations('usr_ghost')).toEqual([]);
+        } finally {
+          await store.close();
+        }
+      } finally {
+        rmSync(before, { recursive: true, force: true });
+        const cleanup = await createConnection(url);
+        await cleanup.query(`DROP DATABASE IF EXISTS \`${database}\``);
+        await cleanup.end();
+      }
+    });
+
     it("fills the repositories' latest record for data written before migration 0001", async () => {
       // A fresh database at migration 0000 only: the shipped folder with a journal cut after 0000.
       const before = mkdtempSync(join(tmpdir(), 'covgate-mysql-0000-'));

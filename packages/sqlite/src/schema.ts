@@ -81,6 +81,25 @@ export const sessions = sqliteTable(
   (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash)],
 );
 
+/** The roles of a membership. */
+const ROLE_ENUM = { enum: ['owner', 'admin', 'member'] } as const;
+
+/** Who belongs to which organisation; one row per (organisation, user). */
+export const memberships = sqliteTable(
+  'memberships',
+  {
+    orgId: text('org_id').notNull(),
+    userId: text('user_id').notNull(),
+    role: text('role', ROLE_ENUM).notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'memberships_pk', columns: [t.orgId, t.userId] }),
+    // The organisations of a user (the session's list, the organisation switch).
+    index('memberships_user_idx').on(t.userId),
+  ],
+);
+
 /** One-time sign-in links, found by the HMAC of their token; `used_at` makes them single-use. */
 export const signInLinks = sqliteTable(
   'sign_in_links',
@@ -89,6 +108,8 @@ export const signInLinks = sqliteTable(
     tokenHash: text('token_hash').notNull(),
     userId: text('user_id').notNull(),
     orgId: text('org_id').notNull(),
+    /** The role the user joins with when not a member yet (links made before roles: owner). */
+    role: text('role', ROLE_ENUM).notNull().default('owner'),
     createdAt: timestamp('created_at').notNull(),
     expiresAt: timestamp('expires_at').notNull(),
     usedAt: timestamp('used_at'),

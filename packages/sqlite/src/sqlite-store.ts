@@ -2,10 +2,13 @@ import {
   type ExecutionRecord,
   type IdempotencyKeyClaim,
   type ListExecutionsQuery,
+  type MemberChange,
+  type Membership,
   type Organisation,
   type Plan,
   type PlanChangeResult,
   type RepositorySummary,
+  type Role,
   type SessionRecord,
   type SignInLinkRecord,
   type Store,
@@ -27,7 +30,21 @@ import {
   tokenTimestamps,
 } from '@covgate/core/storage-kit';
 import { createClient } from '@libsql/client';
-import { and, desc, eq, gt, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  ne,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/libsql';
 import { isDuplicateKey, SqliteStoreError } from './failures.js';
 import { migrate } from './migrate.js';
@@ -36,6 +53,7 @@ import {
   executionCounters,
   executions,
   idempotencyKeys,
+  memberships,
   organisations,
   sessions,
   signInLinks,
@@ -140,6 +158,17 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
       .prepare(),
     sessionById: db.select().from(sessions).where(eq(sessions.id, byId)).limit(1).prepare(),
     userById: db.select().from(users).where(eq(users.id, byId)).limit(1).prepare(),
+    member: db
+      .select()
+      .from(memberships)
+      .where(
+        and(
+          eq(memberships.orgId, sql.placeholder('orgId')),
+          eq(memberships.userId, sql.placeholder('userId')),
+        ),
+      )
+      .limit(1)
+      .prepare(),
     executionTotal: db
       .select({ total: executionCounters.total })
       .from(executionCounters)
@@ -220,6 +249,22 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
         .orderBy(...newestFirst)
         .limit(1),
     );
+
+  /** The membership's row. */
+  const isMember = (orgId: string, userId: string) =>
+    and(eq(memberships.orgId, orgId), eq(memberships.userId, userId));
+  /** True while the organisation has an owner other than `userId`, read in the same statement. */
+  const anotherOwner = (orgId: string, userId: string) =>
+    sql`EXISTS (SELECT 1 FROM ${memberships} AS "other" WHERE "other"."org_id" = ${orgId} AND "other"."role" = 'owner' AND "other"."user_id" <> ${userId})`;
+  /** `done` when a write matched the member; else `unknown` or `last-owner`, read afterwards. */
+  const memberChange = async (
+    rowsAffected: number,
+    orgId: string,
+    userId: string,
+  ): Promise<MemberChange> => {
+    if (rowsAffected > 0) return 'done';
+    return (await first(prepared.member.all({ orgId, userId }))) ? 'last-owner' : 'unknown';
+  };
 
   return {
     createOrganisation: (org: Organisation) =>
@@ -419,6 +464,81 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
       guard('sessions', 'deleteSession', async () => {
         const result = await db.delete(sessions).where(eq(sessions.id, id));
         return result.rowsAffected > 0;
+      }),
+
+    setSessionOrganisation: (id: string, orgId: string) =>
+      guard('sessions', 'setSessionOrganisation', async () => {
+        const result = await db.update(sessions).set({ orgId }).where(eq(sessions.id, id));
+        return result.rowsAffected > 0;
+      }),
+
+    addMember: (member: Membership) =>
+      guard('organisations', 'addMember', async () => {
+        const result = await db
+          .insert(memberships)
+          .values({ ...member, createdAt: wholeSeconds(member.createdAt) })
+          .onConflictDoNothing();
+        return result.rowsAffected === 1;
+      }),
+
+    findMember: (orgId: string, userId: string) =>
+      guard('organisations', 'findMember', () => first(prepared.member.all({ orgId, userId }))),
+
+    listMembers: (orgId: string) =>
+      guard('organisations', 'listMembers', () =>
+        db
+          .select({
+            orgId: memberships.orgId,
+            userId: memberships.userId,
+            role: memberships.role,
+            createdAt: memberships.createdAt,
+            login: users.login,
+          })
+          .from(memberships)
+          .leftJoin(users, eq(users.id, memberships.userId))
+          .where(eq(memberships.orgId, orgId))
+          .orderBy(asc(memberships.createdAt), asc(memberships.userId)),
+      ),
+
+    listUserOrganisations: (userId: string) =>
+      guard('organisations', 'listUserOrganisations', () =>
+        db
+          .select({ organisation: organisationColumns, role: memberships.role })
+          .from(memberships)
+          .innerJoin(organisations, eq(organisations.id, memberships.orgId))
+          .where(eq(memberships.userId, userId))
+          .orderBy(asc(organisations.slug)),
+      ),
+
+    // One statement each: SQLite takes the write lock before it reads, so the owner count
+    // and the write cannot be split by another connection's change.
+    changeMemberRole: (orgId: string, userId: string, role: Role) =>
+      guard('organisations', 'changeMemberRole', async () => {
+        const result = await db
+          .update(memberships)
+          .set({ role })
+          .where(
+            and(
+              isMember(orgId, userId),
+              role === 'owner'
+                ? undefined
+                : or(ne(memberships.role, 'owner'), anotherOwner(orgId, userId)),
+            ),
+          );
+        return memberChange(result.rowsAffected, orgId, userId);
+      }),
+
+    removeMember: (orgId: string, userId: string) =>
+      guard('organisations', 'removeMember', async () => {
+        const result = await db
+          .delete(memberships)
+          .where(
+            and(
+              isMember(orgId, userId),
+              or(ne(memberships.role, 'owner'), anotherOwner(orgId, userId)),
+            ),
+          );
+        return memberChange(result.rowsAffected, orgId, userId);
       }),
 
     insertSignInLink: (link: SignInLinkRecord) =>

@@ -119,6 +119,63 @@ describe('sqlite store', () => {
     }
   });
 
+  it('makes the users of sessions and personal organisations made before migration 0006 owners', async () => {
+    // A database before migration 0006: the shipped folder with a journal cut before it.
+    const shipped = new URL('../drizzle', import.meta.url);
+    const before = join(directory, 'migrations-before-0006');
+    cpSync(shipped, before, { recursive: true });
+    const journalPath = join(before, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
+    journal.entries = journal.entries.filter((entry: { tag: string }) => entry.tag < '0006');
+    writeFileSync(journalPath, JSON.stringify(journal));
+    const url = fileUrl('memberships-backfill.db');
+    const client = createClient({ url });
+    const at = (seconds: number) => 1_772_366_400_000 + seconds * 1000;
+    try {
+      await applyMigrations(drizzle(client), { migrationsFolder: before });
+      await client.batch([
+        `INSERT INTO organisations (id, slug, name, plan, created_at, personal_user_id) VALUES
+          ('org_acme', 'acme', 'Acme', 'free', ${at(0)}, NULL),
+          ('org_octo', 'github-4242', 'octo', 'free', ${at(5)}, 'usr_octo')`,
+        `INSERT INTO sessions (id, token_hash, user_id, org_id, created_at, expires_at) VALUES
+          ('ses_1', 'h1', 'usr_admin', 'org_acme', ${at(30)}, ${at(90)}),
+          ('ses_2', 'h2', 'usr_admin', 'org_acme', ${at(10)}, ${at(70)}),
+          ('ses_3', 'h3', 'usr_octo', 'org_octo', ${at(20)}, ${at(80)}),
+          ('ses_4', 'h4', 'usr_ghost', 'org_gone', ${at(20)}, ${at(80)})`,
+        `INSERT INTO sign_in_links (id, token_hash, user_id, org_id, created_at, expires_at) VALUES
+          ('lnk_1', 'l1', 'usr_admin', 'org_acme', ${at(0)}, ${at(900)})`,
+      ]);
+    } finally {
+      client.close();
+    }
+
+    const store = await createSqliteStore({ url });
+    try {
+      expect(await store.listMembers('org_acme')).toEqual([
+        {
+          orgId: 'org_acme',
+          userId: 'usr_admin',
+          role: 'owner',
+          createdAt: new Date(at(10)),
+          login: null,
+        },
+      ]);
+      expect(await store.listMembers('org_octo')).toEqual([
+        {
+          orgId: 'org_octo',
+          userId: 'usr_octo',
+          role: 'owner',
+          createdAt: new Date(at(5)),
+          login: null,
+        },
+      ]);
+      expect(await store.listUserOrganisations('usr_ghost')).toEqual([]);
+      expect((await store.useSignInLink('l1', new Date(at(1))))?.role).toBe('owner');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keeps every record after the store is closed and the file reopened', async () => {
     const url = fileUrl('persistence.db');
     const org = buildOrganisation();

@@ -206,8 +206,10 @@ export interface paths {
         /**
          * The presenting session
          * @description The session whose token is presented (Bearer `cvgs_` token or the session cookie),
-         *     with its organisation's slug and plan. Sessions only: an API token is `403`, like
-         *     token management; no credential or an unknown or ended session is `401`.
+         *     with its organisation's slug and plan, the user's role there, and every organisation
+         *     the user belongs to. Sessions only: an API token is `403`, like token management; no
+         *     credential, an unknown or ended session, or one whose user no longer belongs to its
+         *     organisation is `401`.
          */
         get: operations["getCurrentSession"];
         put?: never;
@@ -216,6 +218,82 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/session/organisation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Act for another of the user's organisations
+         * @description The session acts for another organisation its user belongs to, with no new sign-in;
+         *     answers like `GET /v1/session`. An organisation the user does not belong to and an
+         *     unknown one are the same `403`. Order: `401`, `403` (API token, cookie without an
+         *     allowed `Origin`), body `400`, `403` not a member.
+         */
+        post: operations["switchOrganisation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organisation's members
+         * @description The members of the session's organisation, oldest first; every role may read them.
+         */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's user id. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member, or leave
+         * @description An owner removes a member; any member removes themself (leaves) with their own id.
+         *     Order: `401`, `403` (API token, another member's id without the owner role, a cookie
+         *     without an allowed `Origin`), `404` not a member, `409` the organisation's last owner.
+         *     Writes `member.remove ... by=<user id>`. The removed user's sessions for the
+         *     organisation answer `401` from their next request on.
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role (owners only)
+         * @description Order: `401`, `403` (API token, a role below `owner`, a cookie without an allowed
+         *     `Origin`), body `400`, `404` not a member, `409` the organisation's last owner would be
+         *     demoted. Writes `member.role ... by=<user id>`. The member's next request has the new role.
+         */
+        patch: operations["changeMemberRole"];
         trace?: never;
     };
     "/v1/sessions/create": {
@@ -233,7 +311,9 @@ export interface paths {
          *     `SERVICE_TOKEN` refuses everything). The service token is checked before the body is
          *     read. The lifetime comes from the server only (24 h by default, at most 7 days); `ttl`
          *     is ignored. The session token is returned once, here; no cookie is set. The user id is
-         *     recorded as given (it is not looked up); the organisation must exist.
+         *     recorded as given (it is not looked up); the organisation must exist. A user who is not
+         *     a member joins the organisation (`member.add` audit line): with `role` when given, else
+         *     as `owner` when it has no member yet and as `member` otherwise.
          */
         post: operations["createSession"];
         delete?: never;
@@ -613,11 +693,40 @@ export interface components {
             session_id: string;
             user_id: string;
             org_id: components["schemas"]["OrganisationId"];
-            /** @description The organisation's slug. */
+            /** @description The slug of the organisation the session acts for. */
             org: string;
             /** @enum {unknown} */
             plan: "free" | "team" | "enterprise";
+            /** @description The user's role in that organisation. */
+            role: components["schemas"]["Role"];
             expires_at: components["schemas"]["Timestamp"];
+            /** @description Every organisation the user belongs to, by slug, with the role in each. */
+            organisations: {
+                org_id: components["schemas"]["OrganisationId"];
+                org: string;
+                name: string;
+                role: components["schemas"]["Role"];
+            }[];
+        };
+        /**
+         * @description `owner` (members, invites, settings, tokens), `admin` (tokens), `member` (reads).
+         * @enum {unknown}
+         */
+        Role: "owner" | "admin" | "member";
+        Member: {
+            user_id: string;
+            /** @description The code-host login of the user, when covgate knows the user from a code-host sign-in. */
+            login: string | null;
+            role: components["schemas"]["Role"];
+            joined_at: components["schemas"]["Timestamp"];
+        };
+        MemberList: {
+            /** @description Oldest member first. */
+            members: components["schemas"]["Member"][];
+        };
+        LastOwnerError: {
+            /** @constant */
+            error: "the last owner cannot leave or be demoted: make another member owner first";
         };
         ExecutionList: {
             executions: components["schemas"]["Execution"][];
@@ -682,6 +791,11 @@ export interface components {
             user_id: string;
             /** @description Id of an existing organisation. */
             org_id: string;
+            /**
+             * @description The role a user who is not yet a member joins with; default `owner` for the
+             *     organisation's first member, `member` for any later one. A member keeps their role.
+             */
+            role?: components["schemas"]["Role"];
             /** @description Ignored; the lifetime is set by the server. */
             ttl?: unknown;
         };
@@ -690,6 +804,8 @@ export interface components {
             token: components["schemas"]["SessionToken"];
             user_id: string;
             org_id: components["schemas"]["OrganisationId"];
+            /** @description The user's role in the organisation. */
+            role: components["schemas"]["Role"];
             expires_at: components["schemas"]["Timestamp"];
         };
         Token: {
@@ -825,6 +941,28 @@ export interface components {
                 };
             };
         };
+        /** @description The user is not a member of the session's organisation. */
+        MemberNotFound: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                Vary: components["headers"]["Vary"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /** @description The change would leave the organisation without an owner. */
+        LastOwner: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                Vary: components["headers"]["Vary"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LastOwnerError"];
+            };
+        };
         /** @description A path parameter that is not valid percent-encoding. */
         MalformedPath: {
             headers: {
@@ -852,9 +990,10 @@ export interface components {
             };
         };
         /**
-         * @description The credential is valid but not enough: an API token without `execute` or an `org`
-         *     that is not the caller's organisation (`forbidden`), or a cookie session on an unsafe
-         *     method without an allowed `Origin` (the refusal names the origin and `ALLOWED_ORIGINS`).
+         * @description The credential is valid but not enough: an API token without `execute`, an `org` that
+         *     is not the caller's organisation, or a `member`'s session recording a run (members read;
+         *     `admin` and `owner` write) (`forbidden`), or a cookie session on an unsafe method
+         *     without an allowed `Origin` (the refusal names the origin and `ALLOWED_ORIGINS`).
          */
         Forbidden: {
             headers: {
@@ -870,9 +1009,11 @@ export interface components {
             };
         };
         /**
-         * @description An API token (token management and logout need a session: `forbidden`), or a cookie
-         *     session on an unsafe method without an allowed `Origin` (the refusal names the origin
-         *     and `ALLOWED_ORIGINS`).
+         * @description An API token (token management and logout need a session: `forbidden`), a session whose
+         *     user's role in its organisation is below what the route needs (`forbidden`: token
+         *     management needs `admin` or `owner`, changing members `owner`), or a cookie session on
+         *     an unsafe method without an allowed `Origin` (the refusal names the origin and
+         *     `ALLOWED_ORIGINS`).
          */
         SessionRequired: {
             headers: {
@@ -1072,6 +1213,8 @@ export interface components {
         IdempotencyKey: string;
         /** @description The token's id (32 lowercase hex). Any other value is `404`. */
         TokenIdPath: string;
+        /** @description The member's user id. */
+        UserIdPath: string;
         /** @description The session's public id (`ses_` + lowercase ULID). */
         SessionIdPath: string;
         /** @description A key of the `oauth.codeHosts` option, e.g. `github`. */
@@ -1560,6 +1703,168 @@ export interface operations {
             503: components["responses"]["VerificationOverloaded"];
         };
     };
+    switchOrganisation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The slug of the organisation. */
+                    org: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The session, now acting for that organisation. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentSession"];
+                };
+            };
+            /** @description Unparsable JSON or not an object (`malformed request`), or `org` missing or not a slug string. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "malformed request" | "invalid parameter: org";
+                    };
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's user id. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MalformedPath"];
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            404: components["responses"]["MemberNotFound"];
+            409: components["responses"]["LastOwner"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    changeMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's user id. */
+                user_id: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    role: components["schemas"]["Role"];
+                };
+            };
+        };
+        responses: {
+            /** @description The member with the new role. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Unparsable JSON, not an object or a bad path parameter (`malformed request`), or no valid `role`. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "malformed request" | "invalid parameter: role";
+                    };
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            404: components["responses"]["MemberNotFound"];
+            409: components["responses"]["LastOwner"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
     createSession: {
         parameters: {
             query?: never;
@@ -1597,7 +1902,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error: "malformed request" | "invalid parameter: user_id" | "invalid parameter: org_id";
+                        error: "malformed request" | "invalid parameter: user_id" | "invalid parameter: org_id" | "invalid parameter: role";
                     };
                 };
             };

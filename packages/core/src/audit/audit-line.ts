@@ -37,6 +37,12 @@ export type AuditEvent =
   /** A token verified under the previous `TOKEN_PEPPER` and was re-hashed under the current one. */
   | { type: 'token.rehash'; tokenId: string }
   | { type: 'organisation.create'; orgId: string; slug: string }
+  /** A user joined an organisation (first session, sign-in link, invite, code-host login). */
+  | { type: 'member.add'; orgId: string; userId: string; role: string }
+  /** An owner (`by`) changed a member's role. */
+  | { type: 'member.role'; orgId: string; userId: string; role: string; by: string }
+  /** An owner (`by`) removed a member, or a member (`by` = `userId`) left. */
+  | { type: 'member.remove'; orgId: string; userId: string; by: string }
   | { type: 'organisation.create.denied'; remote: string };
 
 /**
@@ -89,6 +95,25 @@ export function formatAuditLine(event: AuditEvent): string {
       return auditLine(event.type, [field('token_id', event.tokenId)]);
     case 'organisation.create':
       return auditLine(event.type, [field('org_id', event.orgId), field('slug', event.slug)]);
+    case 'member.add':
+      return auditLine(event.type, [
+        field('org_id', event.orgId),
+        field('user_id', event.userId),
+        field('role', event.role),
+      ]);
+    case 'member.role':
+      return auditLine(event.type, [
+        field('org_id', event.orgId),
+        field('user_id', event.userId),
+        field('role', event.role),
+        field('by', event.by),
+      ]);
+    case 'member.remove':
+      return auditLine(event.type, [
+        field('org_id', event.orgId),
+        field('user_id', event.userId),
+        field('by', event.by),
+      ]);
     case 'organisation.create.denied':
       return auditLine(event.type, [
         field('reason', 'invalid_service_token'),

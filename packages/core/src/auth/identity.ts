@@ -1,3 +1,5 @@
+import type { Role } from '../storage/store.js';
+
 /** Who made a request, once authenticated: an API token or a session. */
 export type Identity =
   | {
@@ -17,6 +19,8 @@ export type Identity =
       userId: string;
       orgId: string;
       orgSlug: string;
+      /** The user's role in the session's organisation, read at this request. */
+      role: Role;
       expiresAt: Date;
     };
 

@@ -1,4 +1,5 @@
 import type { Identity } from '../auth/identity.js';
+import type { Role } from '../storage/store.js';
 import { SESSION_TOKEN_PREFIX } from '../tokens/token-format.js';
 import { ApiError, ERRORS } from './api-error.js';
 import { loginWithApiToken } from './auth/api-token-login.js';
@@ -6,6 +7,7 @@ import { requireAllowedOrigin } from './auth/csrf.js';
 import { type DenialReason, deny } from './auth/deny.js';
 import type { SessionIdentity, TokenIdentity } from './auth/identities.js';
 import { limitSessionRequest, limitTokenRequest } from './auth/request-limits.js';
+import { requireSessionRole } from './auth/roles.js';
 import { loginWithSession } from './auth/session-login.js';
 import { findCredential } from './credentials.js';
 import type { RequestScope } from './services.js';
@@ -56,9 +58,16 @@ export function denyAuthentication(scope: RequestScope, reason: DenialReason): n
   deny(scope, reason);
 }
 
-/** Authenticates and requires a session: API tokens do not manage tokens (`403`). */
-export async function authenticateSessionOnly(scope: RequestScope): Promise<SessionIdentity> {
+/**
+ * Authenticates and requires a session (API tokens do not manage tokens: `403`) whose user
+ * holds at least `minimum` in its organisation (else `403`).
+ */
+export async function authenticateSessionOnly(
+  scope: RequestScope,
+  minimum: Role = 'member',
+): Promise<SessionIdentity> {
   const identity = await authenticate(scope);
   if (identity.kind !== 'session') throw new ApiError(403, ERRORS.forbidden);
+  requireSessionRole(identity, minimum);
   return identity;
 }

@@ -1,4 +1,4 @@
-import type { SignInLinkRecord, Store } from '../storage/store.js';
+import type { Role, SignInLinkRecord, Store } from '../storage/store.js';
 import { createIdGenerator, type IdGenerator } from '../time/ids.js';
 import { wholeSeconds } from '../time/timestamp.js';
 import { generateSignInLinkToken, type RandomBytes } from '../tokens/token-format.js';
@@ -16,6 +16,8 @@ export interface IssueSignInLinkInput {
   orgId: string;
   /** The user the session will be for. */
   userId: string;
+  /** The role the user joins with when not yet a member of the organisation; default `owner`. */
+  role?: Role;
   /** `SESSION_SECRET` of the server that will accept the link: the link is stored under its HMAC. */
   sessionSecret: string;
   /** When the link is made; now by default. */
@@ -36,7 +38,8 @@ export interface IssuedSignInLink {
 /**
  * Issues a one-time sign-in link: stores the HMAC of a fresh `cvgl_` token (keyed with
  * `SESSION_SECRET`, as session tokens are) valid {@link SIGN_IN_LINK_LIFETIME_SECONDS}, and
- * returns the token. Opened once before it expires, the link signs `userId` in to `orgId`.
+ * returns the token. Opened once before it expires, the link signs `userId` in to `orgId`,
+ * which the user joins with `role` if not a member yet (a member keeps their role).
  */
 export async function issueSignInLink(
   store: Pick<Store, 'insertSignInLink'>,
@@ -50,6 +53,7 @@ export async function issueSignInLink(
     tokenHash: hashSessionToken(token, input.sessionSecret),
     userId: input.userId,
     orgId: input.orgId,
+    role: input.role ?? 'owner',
     createdAt,
     expiresAt: new Date(createdAt.getTime() + SIGN_IN_LINK_LIFETIME_SECONDS * 1000),
     usedAt: null,

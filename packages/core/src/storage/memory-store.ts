@@ -7,16 +7,21 @@ import {
   type IdempotentExecution,
   type KeyedInsertResult,
   type ListExecutionsQuery,
+  type MemberChange,
+  type MemberListing,
+  type Membership,
   type Organisation,
   type Plan,
   type PlanChangeResult,
   type RepositorySummary,
+  type Role,
   type SessionRecord,
   type SignInLinkRecord,
   type Store,
   StoreConflictError,
   type TokenRecord,
   type User,
+  type UserOrganisation,
 } from './store.js';
 
 /** Executions of one repository: all of them, and per branch for baseline and badge look-ups. */
@@ -81,6 +86,8 @@ class MemoryStore implements Store {
   readonly #tokenIdsByOrg = new Map<string, Set<string>>();
   readonly #sessions = new Map<string, SessionRecord>();
   readonly #sessionIdByTokenHash = new Map<string, string>();
+  /** Memberships by organisation id, then by user id. */
+  readonly #members = new Map<string, Map<string, Membership>>();
   readonly #signInLinks = new Map<string, SignInLinkRecord>();
   readonly #signInLinkIdByTokenHash = new Map<string, string>();
   readonly #executionIds = new Set<string>();
@@ -254,6 +261,88 @@ class MemoryStore implements Store {
     if (!session) return false;
     this.#sessions.delete(id);
     this.#sessionIdByTokenHash.delete(session.tokenHash);
+    return true;
+  }
+
+  async setSessionOrganisation(id: string, orgId: string): Promise<boolean> {
+    this.#assertOpen();
+    const session = this.#sessions.get(id);
+    if (!session) return false;
+    session.orgId = orgId;
+    return true;
+  }
+
+  async addMember(member: Membership): Promise<boolean> {
+    this.#assertOpen();
+    let members = this.#members.get(member.orgId);
+    if (!members) {
+      members = new Map();
+      this.#members.set(member.orgId, members);
+    }
+    if (members.has(member.userId)) return false;
+    members.set(member.userId, { ...copy(member), createdAt: wholeSeconds(member.createdAt) });
+    return true;
+  }
+
+  async findMember(orgId: string, userId: string): Promise<Membership | null> {
+    this.#assertOpen();
+    return this.#copyOrNull(this.#members.get(orgId)?.get(userId));
+  }
+
+  async listMembers(orgId: string): Promise<MemberListing[]> {
+    this.#assertOpen();
+    return [...(this.#members.get(orgId)?.values() ?? [])]
+      .sort(
+        (a, b) =>
+          a.createdAt.getTime() - b.createdAt.getTime() ||
+          (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0),
+      )
+      .map((member) => ({ ...copy(member), login: this.#users.get(member.userId)?.login ?? null }));
+  }
+
+  async listUserOrganisations(userId: string): Promise<UserOrganisation[]> {
+    this.#assertOpen();
+    const found: UserOrganisation[] = [];
+    for (const [orgId, members] of this.#members) {
+      const member = members.get(userId);
+      const organisation = this.#organisations.get(orgId);
+      if (member && organisation)
+        found.push({ organisation: copy(organisation), role: member.role });
+    }
+    return found.sort((a, b) =>
+      a.organisation.slug < b.organisation.slug
+        ? -1
+        : a.organisation.slug > b.organisation.slug
+          ? 1
+          : 0,
+    );
+  }
+
+  async changeMemberRole(orgId: string, userId: string, role: Role): Promise<MemberChange> {
+    this.#assertOpen();
+    const member = this.#members.get(orgId)?.get(userId);
+    if (!member) return 'unknown';
+    if (role !== 'owner' && this.#isLastOwner(member)) return 'last-owner';
+    member.role = role;
+    return 'done';
+  }
+
+  async removeMember(orgId: string, userId: string): Promise<MemberChange> {
+    this.#assertOpen();
+    const members = this.#members.get(orgId);
+    const member = members?.get(userId);
+    if (!members || !member) return 'unknown';
+    if (this.#isLastOwner(member)) return 'last-owner';
+    members.delete(userId);
+    return 'done';
+  }
+
+  /** Whether `member` is an owner and no other member of its organisation is. */
+  #isLastOwner(member: Membership): boolean {
+    if (member.role !== 'owner') return false;
+    for (const other of this.#members.get(member.orgId)?.values() ?? []) {
+      if (other !== member && other.role === 'owner') return false;
+    }
     return true;
   }
 

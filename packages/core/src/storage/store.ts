@@ -33,6 +33,42 @@ export interface User {
   createdAt: Date;
 }
 
+/**
+ * A user's role in an organisation: `owner` (members, invites, settings, tokens), `admin`
+ * (tokens), `member` (reads).
+ */
+export type Role = 'owner' | 'admin' | 'member';
+
+/** Every {@link Role}, from the most to the least allowed. */
+export const ROLES = ['owner', 'admin', 'member'] as const satisfies readonly Role[];
+
+/** A user's membership of an organisation. */
+export interface Membership {
+  orgId: string;
+  /** A covgate user id (`usr_...`, or whatever id a frontend gave its sessions). */
+  userId: string;
+  role: Role;
+  /** When the user joined. */
+  createdAt: Date;
+}
+
+/** A member as listed: the membership and the user's code-host login, when covgate knows it. */
+export interface MemberListing extends Membership {
+  login: string | null;
+}
+
+/** An organisation a user belongs to, with the user's role in it. */
+export interface UserOrganisation {
+  organisation: Organisation;
+  role: Role;
+}
+
+/**
+ * What a change of a membership did: `done`, `unknown` (no such member, nothing changed) or
+ * `last-owner` (refused: the organisation would be left without an owner).
+ */
+export type MemberChange = 'done' | 'unknown' | 'last-owner';
+
 /** Stored lifecycle status of an API token (`rotating` turns into `revoked` at grace end). */
 export type TokenStatus = 'active' | 'rotating' | 'revoked';
 
@@ -76,6 +112,8 @@ export interface SignInLinkRecord {
   tokenHash: string;
   userId: string;
   orgId: string;
+  /** The role the user joins with when not a member of the organisation yet. */
+  role: Role;
   createdAt: Date;
   expiresAt: Date;
   /** When the link was used; null while unused. */
@@ -250,6 +288,33 @@ export interface SessionStore {
   findSessionById(id: string): Promise<SessionRecord | null>;
   /** Returns false when no such session existed. */
   deleteSession(id: string): Promise<boolean>;
+  /** Makes the session act for another organisation; false when no such session exists. */
+  setSessionOrganisation(id: string, orgId: string): Promise<boolean>;
+}
+
+/** Who belongs to which organisation, with which role. */
+export interface MembershipStore {
+  /**
+   * Adds a membership; returns false, changing nothing, when the user already belongs to the
+   * organisation (whatever the role).
+   */
+  addMember(member: Membership): Promise<boolean>;
+  findMember(orgId: string, userId: string): Promise<Membership | null>;
+  /**
+   * The organisation's members, oldest first (`createdAt`, then `userId`), each with the
+   * login of the user when a user row of that id exists (else null).
+   */
+  listMembers(orgId: string): Promise<MemberListing[]>;
+  /** The organisations the user belongs to, by slug. */
+  listUserOrganisations(userId: string): Promise<UserOrganisation[]>;
+  /**
+   * Sets a member's role, atomically refusing (`last-owner`, nothing changed) to take the
+   * role `owner` from the organisation's only owner: of concurrent demotions of the last two
+   * owners, one is refused.
+   */
+  changeMemberRole(orgId: string, userId: string, role: Role): Promise<MemberChange>;
+  /** Removes a member, atomically refusing (`last-owner`) to remove the only owner. */
+  removeMember(orgId: string, userId: string): Promise<MemberChange>;
 }
 
 /** One-time sign-in links. */
@@ -328,6 +393,7 @@ export interface Store
     UserStore,
     TokenStore,
     SessionStore,
+    MembershipStore,
     SignInLinkStore,
     ExecutionStore,
     WebhookEventStore {

@@ -111,6 +111,7 @@ export function buildSignInLink(overrides: Partial<SignInLinkRecord> = {}): Sign
     tokenHash: randomBytes(32).toString('hex'),
     userId: newPrefixedId('usr_'),
     orgId: newPrefixedId('org_'),
+    role: 'owner',
     createdAt,
     expiresAt: secondsAfter(createdAt, 15 * 60),
     usedAt: null,

@@ -5,7 +5,7 @@ import type { CovgateApi } from '../http/api-types.js';
 import { type CreateApiOptions, createApi } from '../http/create-api.js';
 import type { StoreLogger } from '../storage/kit/failures.js';
 import { createMemoryStore } from '../storage/memory-store.js';
-import type { Organisation, Plan, Store } from '../storage/store.js';
+import type { Organisation, Plan, Role, Store } from '../storage/store.js';
 import { createManualClock, type ManualClock } from '../time/timestamp.js';
 import { createTokenHasher, type TokenHasher } from '../tokens/token-hash.js';
 import { buildOrganisation } from './fixtures.js';
@@ -98,8 +98,15 @@ export interface TestApi {
   request(path: string, init?: RequestInit, remoteAddress?: string): Promise<Response>;
   /** An organisation stored directly, created now on the clock. */
   createOrganisation(plan?: Plan): Promise<Organisation>;
-  /** A session through `POST /v1/sessions/create`. */
-  createSession(org: Organisation, userId?: string): Promise<{ token: string; sessionId: string }>;
+  /**
+   * A session through `POST /v1/sessions/create`; a user who is not a member joins with `role`
+   * (default: owner for the organisation's first member, else member).
+   */
+  createSession(
+    org: Organisation,
+    userId?: string,
+    role?: Role,
+  ): Promise<{ token: string; sessionId: string }>;
   /** An API token (scopes `execute` unless given) inserted straight into the store. */
   insertToken(
     org: Organisation,
@@ -150,14 +157,14 @@ export function createTestApi(overrides: TestApiOverrides = {}): TestApi {
       await store.createOrganisation(org);
       return org;
     },
-    async createSession(org: Organisation, userId = 'usr_test') {
+    async createSession(org: Organisation, userId = 'usr_test', role?: Role) {
       const response = await request('/v1/sessions/create', {
         method: 'POST',
         headers: {
           authorization: `Bearer ${TEST_SERVICE_TOKEN}`,
           'content-type': 'application/json',
         },
-        body: JSON.stringify({ user_id: userId, org_id: org.id }),
+        body: JSON.stringify({ user_id: userId, org_id: org.id, ...(role ? { role } : {}) }),
       });
       if (response.status !== 201) throw new Error(`session create: ${response.status}`);
       const body = (await response.json()) as { token: string; session_id: string };

@@ -16,6 +16,7 @@ const sessionIdentity: Identity = {
   userId: 'usr_01hzx',
   orgId: 'org_01hzx',
   orgSlug: 'caf\u00e9',
+  role: 'member',
   expiresAt: new Date('2030-01-01T00:00:00Z'),
 };
 

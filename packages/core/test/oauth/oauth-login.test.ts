@@ -204,9 +204,18 @@ describe('GET /auth/{code_host}/callback', () => {
     expect(session).toContain('SameSite=Lax');
     expect(session).toContain('Path=/;');
     expect(session).toContain(`Max-Age=${24 * 60 * 60}`);
-    expect(t.audit.lines).toHaveLength(1);
-    expect(t.audit.lines[0]).toMatch(
-      /^\[audit\] session\.create user_id=usr_[0-9a-z]{26} org_id=org_[0-9a-z]{26} session_id=ses_[0-9a-z]{26}$/,
+    expect(t.audit.lines).toHaveLength(2);
+    const [added, created] = t.audit.lines as [string, string];
+    const member =
+      /^\[audit\] member\.add org_id=(org_[0-9a-z]{26}) user_id=(usr_[0-9a-z]{26}) role=owner$/.exec(
+        added,
+      );
+    expect(member).not.toBeNull();
+    const [, orgId, userId] = member as RegExpExecArray;
+    expect(created).toMatch(
+      new RegExp(
+        `^\\[audit\\] session\\.create user_id=${userId} org_id=${orgId} session_id=ses_[0-9a-z]{26}$`,
+      ),
     );
   });
 
@@ -242,9 +251,14 @@ describe('GET /auth/{code_host}/callback', () => {
     for (let i = 0; i < 2; i++) {
       const { cookie, callbackUrl } = await returnFromCodeHost(t);
       expect((await callback(t, callbackUrl, cookie)).status).toBe(302);
-      ids.push(/user_id=(\S+) org_id=(\S+)/.exec(t.audit.lines[i]!)!.slice(1).join(' '));
+      const created = t.audit.lines.filter((line) => line.includes('session.create'))[i];
+      ids.push(/user_id=(\S+) org_id=(\S+)/.exec(created!)!.slice(1).join(' '));
     }
     expect(ids[0]).toBe(ids[1]);
+    // The account joined its personal organisation once, as its owner.
+    expect(t.audit.lines.filter((line) => line.startsWith('[audit] member.add'))).toEqual([
+      `[audit] member.add org_id=${ids[0]!.split(' ')[1]} user_id=${ids[0]!.split(' ')[0]} role=owner`,
+    ]);
     const org = await t.store.findOrganisationBySlug(`github-${ACCOUNT.id}`);
     expect(org).toMatchObject({ name: ACCOUNT.login, plan: 'free' });
   });

@@ -24,7 +24,8 @@ async function findSession(scope: RequestScope, token: string): Promise<SessionR
 
 /**
  * Looks a session token (`cvgs_...`) up by its HMAC; null when it is malformed, unknown,
- * expired or its organisation is gone.
+ * expired, its organisation is gone, or its user no longer belongs to that organisation
+ * (removed or left: the membership is read at every request).
  */
 export async function loginWithSession(
   scope: RequestScope,
@@ -39,12 +40,17 @@ export async function loginWithSession(
     services.store.findOrganisationById(session.orgId),
   );
   if (!org) return null;
+  const member = await infra(services.logger, 'organisations', () =>
+    services.store.findMember(org.id, session.userId),
+  );
+  if (!member) return null;
   return {
     kind: 'session',
     sessionId: session.id,
     userId: session.userId,
     orgId: org.id,
     orgSlug: org.slug,
+    role: member.role,
     expiresAt: session.expiresAt,
   };
 }

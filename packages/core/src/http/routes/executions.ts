@@ -15,6 +15,7 @@ import { infra } from '../../infrastructure/infra.js';
 import type { ExecutionRecord, IdempotentExecution } from '../../storage/store.js';
 import { wholeSeconds } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
+import { requireSessionRole } from '../auth/roles.js';
 import { authenticate } from '../authenticate.js';
 import { jsonReply, jsonTextReply, type Reply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
@@ -155,6 +156,8 @@ function replay(existing: IdempotentExecution, requestDigest: string): Reply {
 export const createExecution: RouteHandler = async (scope: RequestScope) => {
   const identity = await authenticate(scope);
   requireExecuteScope(identity);
+  // Members read; recording a run through a session needs admin or owner.
+  requireSessionRole(identity, 'admin');
   const key = readIdempotencyKey(scope.request.headers);
   const input = parseBody(ingestBody, await readJsonBody(scope.request));
   if (input.org !== undefined && checkOrgAccess(identity, input.org) === 'forbidden') {

@@ -11,6 +11,7 @@ import {
 } from '../../oauth/login-state.js';
 import type { OAuthSettings, ResolvedIdentity } from '../../oauth/oauth-options.js';
 import { withinTimeBudget } from '../../oauth/time-budget.js';
+import { joinOrganisation } from '../../organisations/membership.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { cookieValue } from '../credentials.js';
 import { onlyValue } from '../query-value.js';
@@ -85,8 +86,9 @@ function startLogin(oauth: OAuthSettings | undefined): RouteHandler {
 /**
  * Completes a login. The state cookie is cleared on every answer. Order: state (cookie seal,
  * age, constant-time match, single use) -> `error` from the code host -> `code` -> code
- * exchange within the time budget -> `resolveIdentity` -> session, cookie, `302` to the
- * dashboard.
+ * exchange within the time budget -> `resolveIdentity` -> the user joins the organisation
+ * when not a member (owner when it has no member yet, else member) -> session, cookie, `302`
+ * to the dashboard.
  */
 function completeLogin(oauth: OAuthSettings | undefined): RouteHandler {
   return async (scope) => {
@@ -108,6 +110,9 @@ function completeLogin(oauth: OAuthSettings | undefined): RouteHandler {
       throw codeHostFailure(scope, name, error);
     }
     const identity = await resolveIdentity(scope, settings, name, user);
+    await infra(services.logger, 'organisations', () =>
+      joinOrganisation(services, identity.orgId, identity.userId),
+    );
     const { token } = await startSession(services, identity.userId, identity.orgId);
     return redirect(settings.dashboardUrl, [
       sessionCookie(services.settings, token, services.settings.sessionLifetimeSeconds),

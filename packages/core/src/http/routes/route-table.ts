@@ -4,10 +4,11 @@ import type { Route } from '../router.js';
 import type { RouteHandler } from '../services.js';
 import { postAuthValidate } from './auth-validate.js';
 import { getBadge } from './badge.js';
-import { getCurrentSession } from './current-session.js';
+import { getCurrentSession, switchOrganisation } from './current-session.js';
 import { listExecutionSeries } from './execution-series.js';
 import { createExecution, listExecutions } from './executions.js';
 import { getHealth, getReadiness } from './health.js';
+import { changeMemberRole, listMembers, removeMember } from './members.js';
 import { oauthRoutes } from './oauth.js';
 import { postOrganisation } from './organisations.js';
 import { listRepos } from './repos.js';
@@ -41,6 +42,10 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
     { method: 'POST', pattern: '/v1/organisations', handler: postOrganisation },
     { method: 'GET', pattern: '/v1/repos', handler: listRepos },
     { method: 'GET', pattern: '/v1/session', handler: getCurrentSession },
+    { method: 'POST', pattern: '/v1/session/organisation', handler: switchOrganisation },
+    { method: 'GET', pattern: '/v1/members', handler: listMembers },
+    { method: 'PATCH', pattern: '/v1/members/{user_id}', handler: changeMemberRole },
+    { method: 'DELETE', pattern: '/v1/members/{user_id}', handler: removeMember },
     { method: 'POST', pattern: '/v1/sessions/create', handler: createSession },
     { method: 'DELETE', pattern: '/v1/sessions/{session_id}', handler: deleteSession },
     { method: 'GET', pattern: '/v1/tokens', handler: listTokens },

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { infra } from '../../infrastructure/infra.js';
+import { joinOrganisation } from '../../organisations/membership.js';
 import { sessionExpiresAt } from '../../sessions/session-rules.js';
 import { hashSessionToken } from '../../sessions/session-token-hash.js';
-import type { SessionRecord } from '../../storage/store.js';
+import { ROLES, type SessionRecord } from '../../storage/store.js';
 import { formatTimestamp, wholeSeconds } from '../../time/timestamp.js';
 import { generateSessionToken } from '../../tokens/token-format.js';
 import { ApiError, ERRORS } from '../api-error.js';
@@ -21,8 +22,16 @@ const ID = z
   .max(128)
   .regex(/^[A-Za-z0-9._:-]+$/);
 
-/** `ttl` is accepted and ignored: the lifetime is decided by the server only. */
-const createSessionBody = z.object({ user_id: ID, org_id: ID, ttl: z.unknown().optional() });
+/**
+ * `ttl` is accepted and ignored: the lifetime is decided by the server only. `role` is the role
+ * a user who is not yet a member joins with.
+ */
+const createSessionBody = z.object({
+  user_id: ID,
+  org_id: ID,
+  role: z.enum(ROLES).optional(),
+  ttl: z.unknown().optional(),
+});
 
 /** What creating a session returns; the raw token appears only here. */
 export interface CreatedSession {
@@ -62,7 +71,11 @@ export async function startSession(
   return { record, token };
 }
 
-/** `POST /v1/sessions/create`: internal, behind `SERVICE_TOKEN` (constant-time). */
+/**
+ * `POST /v1/sessions/create`: internal, behind `SERVICE_TOKEN` (constant-time). A user who is
+ * not a member of the organisation joins it: with `role` when given, else as `owner` when
+ * the organisation has no member yet and as `member` otherwise.
+ */
 export const createSession: RouteHandler = async (scope) => {
   const { services } = scope;
   if (
@@ -83,12 +96,16 @@ export const createSession: RouteHandler = async (scope) => {
     services.store.findOrganisationById(input.org_id),
   );
   if (!org) throw new ApiError(400, 'invalid parameter: org_id');
+  const member = await infra(services.logger, 'organisations', () =>
+    joinOrganisation(services, org.id, input.user_id, input.role),
+  );
   const { record, token } = await startSession(services, input.user_id, org.id);
   return jsonReply(201, {
     session_id: record.id,
     token,
     user_id: record.userId,
     org_id: record.orgId,
+    role: member.role,
     expires_at: formatTimestamp(record.expiresAt),
   });
 };

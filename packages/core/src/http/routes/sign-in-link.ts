@@ -1,4 +1,5 @@
 import { infra } from '../../infrastructure/infra.js';
+import { joinOrganisation } from '../../organisations/membership.js';
 import { hashSessionToken } from '../../sessions/session-token-hash.js';
 import { SIGN_IN_LINK_LIFETIME_SECONDS } from '../../sessions/sign-in-link.js';
 import type { SignInLinkRecord } from '../../storage/store.js';
@@ -38,8 +39,9 @@ async function useLink(scope: RequestScope, token: string): Promise<SignInLinkRe
 }
 
 /**
- * Uses the link: a session for its user and organisation (`session.create ... method=link`),
- * its cookie, and `303` to the dashboard. Unknown, used and expired links get one refusal.
+ * Uses the link: the user joins the organisation with the link's role when not a member yet,
+ * then a session for them (`session.create ... method=link`), its cookie, and `303` to the
+ * dashboard. Unknown, used and expired links get one refusal.
  */
 async function signIn(scope: RequestScope, raw: string | null): Promise<Reply> {
   const token = parseSignInLinkToken(raw);
@@ -51,6 +53,9 @@ async function signIn(scope: RequestScope, raw: string | null): Promise<Reply> {
     services.store.findOrganisationById(link.orgId),
   );
   if (!org) refuse();
+  await infra(services.logger, 'organisations', () =>
+    joinOrganisation(services, org.id, link.userId, link.role),
+  );
   const session = await startSession(services, link.userId, org.id, 'link');
   return {
     status: 303,

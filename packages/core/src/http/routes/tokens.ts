@@ -116,7 +116,7 @@ async function limitTokenCreation(
 
 /** `GET /v1/tokens`: the session organisation's tokens, newest first. */
 export const listTokens: RouteHandler = async (scope) => {
-  const identity = await authenticateSessionOnly(scope);
+  const identity = await authenticateSessionOnly(scope, 'admin');
   const { store, logger, clock } = scope.services;
   const tokens = await infra(logger, 'tokens', () => store.listTokensByOrg(identity.orgId));
   const now = clock.now();
@@ -125,14 +125,14 @@ export const listTokens: RouteHandler = async (scope) => {
 
 /** `GET /v1/tokens/{id}`. */
 export const getToken: RouteHandler = async (scope) => {
-  const identity = await authenticateSessionOnly(scope);
+  const identity = await authenticateSessionOnly(scope, 'admin');
   const token = await findOwnToken(scope, identity);
   return jsonReply(200, tokenToJson(token, scope.services.clock.now()));
 };
 
 /** `POST /v1/tokens`: the raw value is in this response only. */
 export const createToken: RouteHandler = async (scope) => {
-  const identity = await authenticateSessionOnly(scope);
+  const identity = await authenticateSessionOnly(scope, 'admin');
   const input = parseBody(createTokenBody, await readJsonBody(scope.request));
   await limitTokenCreation(scope, identity.orgId, true);
   const { services } = scope;
@@ -163,7 +163,7 @@ export const createToken: RouteHandler = async (scope) => {
 
 /** `PATCH /v1/tokens/{id}`: rename or change scopes. */
 export const patchToken: RouteHandler = async (scope) => {
-  const identity = await authenticateSessionOnly(scope);
+  const identity = await authenticateSessionOnly(scope, 'admin');
   const input = parseBody(patchTokenBody, await readJsonBody(scope.request));
   const token = await findOwnToken(scope, identity);
   const { store, logger, clock, tokenCache } = scope.services;
@@ -180,7 +180,7 @@ export const patchToken: RouteHandler = async (scope) => {
 
 /** `DELETE /v1/tokens/{id}`: invalid at once, in this process's cache too. */
 export const revokeToken: RouteHandler = async (scope) => {
-  const identity = await authenticateSessionOnly(scope);
+  const identity = await authenticateSessionOnly(scope, 'admin');
   const token = await findOwnToken(scope, identity);
   const { store, logger, tokenCache, audit } = scope.services;
   await infra(logger, 'tokens', () => store.revokeToken(token.id));
@@ -191,7 +191,7 @@ export const revokeToken: RouteHandler = async (scope) => {
 
 /** `POST /v1/tokens/{id}/rotate`: a new token; the old one lives until the grace period ends. */
 export const rotateToken: RouteHandler = async (scope) => {
-  const identity = await authenticateSessionOnly(scope);
+  const identity = await authenticateSessionOnly(scope, 'admin');
   const input = parseBody(rotateTokenBody, await readJsonBody(scope.request));
   const old = await findOwnToken(scope, identity);
   const { services } = scope;

@@ -26,6 +26,17 @@ export function describeSignInLinks(store: StoreUnderTest, peer: StoreUnderTest)
       expect(await store().useSignInLink(link.tokenHash, secondsAfter(at, 1))).toBeNull();
     });
 
+    it('keeps the role the user joins with', async () => {
+      const link = buildSignInLink({
+        ...(await givenUserAndOrganisation(store())),
+        role: 'member',
+      });
+      await store().insertSignInLink(link);
+      const at = secondsAfter(link.createdAt, 1);
+
+      expect(await store().useSignInLink(link.tokenHash, at)).toEqual({ ...link, usedAt: at });
+    });
+
     it('keeps usedAt to whole seconds', async () => {
       const link = await givenLink();
       const at = new Date(secondsAfter(link.createdAt, 10).getTime() + 750);

@@ -3,6 +3,7 @@ import type { Store } from '../../storage/store.js';
 import { describeConcurrency } from './concurrency.js';
 import { describeExecutions } from './executions.js';
 import { describeIdempotencyKeys } from './idempotency-keys.js';
+import { describeMemberships } from './memberships.js';
 import type { StoreConformanceOptions } from './options.js';
 import { describeOrganisations } from './organisations.js';
 import { describeSessions } from './sessions.js';
@@ -52,6 +53,7 @@ export function runStoreConformanceSuite(name: string, options: StoreConformance
     describeTokenHashes(store, () => peer ?? store());
     describeSessions(store);
     describeSignInLinks(store, () => peer ?? store());
+    describeMemberships(store, () => peer ?? store());
     describeExecutions(store);
     describeIdempotencyKeys(store);
     describeWebhookEvents(store);

@@ -39,6 +39,7 @@ export function auditContract(options: HttpContractOptions): void {
       ).toBe(204);
 
       expect(marker()).toEqual([
+        `[audit] member.add org_id=${org.id} user_id=usr_audit role=owner`,
         `[audit] session.create user_id=usr_audit org_id=${org.id} session_id=${session.session_id}`,
         `[audit] session.create.denied reason=invalid_service_token remote=${remoteOf(ctx, denied)}`,
         `[audit] token.create org_id=${org.id} token_id=${token.id} scopes=[execute] agent_type=github-actions`,

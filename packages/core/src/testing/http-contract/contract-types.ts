@@ -1,7 +1,7 @@
 /** The types of the HTTP contract suite, free of any test runner. */
 
 import type { CreateApiOptions } from '../../http/create-api.js';
-import type { Organisation, Plan, Store } from '../../storage/store.js';
+import type { Organisation, Plan, Role, Store } from '../../storage/store.js';
 import type { ManualClock } from '../../time/timestamp.js';
 
 /** A server under test, started by an adapter around the API options the suite chose. */
@@ -34,9 +34,16 @@ export interface ContractContext {
   request(path: string, init?: RequestInit): Promise<Response>;
   /** Creates an organisation directly in the store. */
   createOrganisation(plan?: Plan): Promise<Organisation>;
-  /** Creates a session through `POST /v1/sessions/create` and returns its bearer token. */
-  createSession(org: Organisation, userId?: string): Promise<{ token: string; sessionId: string }>;
-  /** Creates an API token through `POST /v1/tokens` with a session of `org`. */
+  /**
+   * Creates a session through `POST /v1/sessions/create` and returns its bearer token; a user
+   * who is not a member joins with `role` (default: owner for the first member, else member).
+   */
+  createSession(
+    org: Organisation,
+    userId?: string,
+    role?: Role,
+  ): Promise<{ token: string; sessionId: string }>;
+  /** Creates an API token through `POST /v1/tokens` with a session of `org` (`usr_contract`, an owner when it joins). */
   createToken(
     org: Organisation,
     body?: Record<string, unknown>,

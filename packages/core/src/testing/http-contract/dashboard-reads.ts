@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Organisation } from '../../storage/store.js';
+import { randomSuffix } from '../fixtures.js';
 import { type ContractContext, type HttpContractOptions, useContractServer } from './harness.js';
 
 const COOKIE_NAME = 'covgate_session';
@@ -30,19 +31,23 @@ export function dashboardReadsContract(options: HttpContractOptions): void {
     describe('GET /v1/session', () => {
       it('answers the presenting session, by Bearer and by cookie alike', async () => {
         org = await ctx.createOrganisation('team');
+        // A user of this test only: a store shared between runs keeps older memberships.
+        const reader = `usr_reader_${randomSuffix()}`;
         const created = await ctx.request('/v1/sessions/create', {
           method: 'POST',
           headers: { ...bearer(ctx.serviceToken), 'content-type': 'application/json' },
-          body: JSON.stringify({ user_id: 'usr_reader', org_id: org.id }),
+          body: JSON.stringify({ user_id: reader, org_id: org.id }),
         });
         const session = (await created.json()) as Record<string, string>;
         const expected = {
           session_id: session.session_id,
-          user_id: 'usr_reader',
+          user_id: reader,
           org_id: org.id,
           org: org.slug,
           plan: 'team',
+          role: 'owner',
           expires_at: session.expires_at,
+          organisations: [{ org_id: org.id, org: org.slug, name: org.name, role: 'owner' }],
         };
         for (const headers of [bearer(session.token!), cookie(session.token!)]) {
           const response = await get(ctx, '/v1/session', headers);

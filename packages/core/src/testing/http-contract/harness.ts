@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createMemoryAuditSink } from '../../audit/audit-sink.js';
 import type { CreateApiOptions } from '../../http/create-api.js';
 import { createMemoryStore } from '../../storage/memory-store.js';
-import type { Organisation, Plan } from '../../storage/store.js';
+import type { Organisation, Plan, Role } from '../../storage/store.js';
 import { createManualClock } from '../../time/timestamp.js';
 import { buildOrganisation } from '../fixtures.js';
 import { captureLogs, createCheapTokenHasher } from '../test-api.js';
@@ -68,18 +68,18 @@ export function useContractServer(
         await store.createOrganisation(org);
         return org;
       },
-      async createSession(org: Organisation, userId = 'usr_contract') {
+      async createSession(org: Organisation, userId = 'usr_contract', role?: Role) {
         const response = await fetch(`${baseUrl}/v1/sessions/create`, {
           method: 'POST',
           headers: { authorization: `Bearer ${SERVICE_TOKEN}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ user_id: userId, org_id: org.id }),
+          body: JSON.stringify({ user_id: userId, org_id: org.id, ...(role ? { role } : {}) }),
         });
         if (response.status !== 201) throw new Error(`session create: ${response.status}`);
         const body = (await response.json()) as { token: string; session_id: string };
         return { token: body.token, sessionId: body.session_id };
       },
       async createToken(org: Organisation, body: Record<string, unknown> = { name: 'ci' }) {
-        const session = await context.createSession(org);
+        const session = await context.createSession(org, 'usr_contract', 'owner');
         const response = await fetch(`${baseUrl}/v1/tokens`, {
           method: 'POST',
           headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' },

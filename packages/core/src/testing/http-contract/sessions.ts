@@ -60,7 +60,7 @@ export function sessionsContract(options: HttpContractOptions): void {
       org = await ctx.createOrganisation();
     };
 
-    it('creates a session: 201 {session_id, token, user_id, org_id, expires_at 24 h ahead} and a session.create audit line', async () => {
+    it('creates a session: 201 {session_id, token, user_id, org_id, role, expires_at 24 h ahead}, the first member an owner, and the audit lines', async () => {
       await setup();
       const marker = auditMark(ctx);
       const expiresAt = timestampIn(ctx, 86_400);
@@ -74,16 +74,51 @@ export function sessionsContract(options: HttpContractOptions): void {
       expect(Object.keys(body).sort()).toEqual([
         'expires_at',
         'org_id',
+        'role',
         'session_id',
         'token',
         'user_id',
       ]);
-      expect(body).toMatchObject({ user_id: 'usr_alice', org_id: org.id, expires_at: expiresAt });
+      expect(body).toMatchObject({
+        user_id: 'usr_alice',
+        org_id: org.id,
+        role: 'owner',
+        expires_at: expiresAt,
+      });
       expect(body.session_id).toMatch(/^ses_[0-9a-z]{26}$/);
       expect(body.token).toMatch(/^cvgs_[0-9a-f]{64}$/);
       expect(marker()).toEqual([
+        `[audit] member.add org_id=${org.id} user_id=usr_alice role=owner`,
         `[audit] session.create user_id=usr_alice org_id=${org.id} session_id=${body.session_id}`,
       ]);
+    });
+
+    it('makes later users members, or joins them with the role given; a member keeps their role', async () => {
+      await setup();
+      const first = await createSession(ctx, ctx.serviceToken, {
+        user_id: 'usr_b',
+        org_id: org.id,
+      });
+      expect(await first.json()).toMatchObject({ role: 'owner' });
+      const cases: [Record<string, unknown>, string][] = [
+        [{ user_id: 'usr_c', org_id: org.id }, 'member'],
+        [{ user_id: 'usr_d', org_id: org.id, role: 'admin' }, 'admin'],
+        [{ user_id: 'usr_d', org_id: org.id, role: 'owner' }, 'admin'],
+        [{ user_id: 'usr_b', org_id: org.id, role: 'member' }, 'owner'],
+      ];
+      for (const [body, role] of cases) {
+        const response = await createSession(ctx, ctx.serviceToken, body);
+        expect(response.status).toBe(201);
+        expect(await response.json(), JSON.stringify(body)).toMatchObject({ role });
+      }
+      const refused = await createSession(ctx, ctx.serviceToken, {
+        user_id: 'usr_e',
+        org_id: org.id,
+        role: 'root',
+      });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({ error: 'invalid parameter: role' });
+      expect(await ctx.store.findMember(org.id, 'usr_e')).toBeNull();
     });
 
     it('ignores a ttl in the body: the lifetime is always the server one', async () => {

@@ -76,6 +76,7 @@ export function signInLinksContract(options: HttpContractOptions): void {
       ).json()) as Record<string, unknown>;
       expect(session).toMatchObject({ user_id: 'usr_link', org_id: org.id, org: org.slug });
       expect(marker()).toEqual([
+        `[audit] member.add org_id=${org.id} user_id=usr_link role=owner`,
         `[audit] session.create user_id=usr_link org_id=${org.id} session_id=${session.session_id} method=link`,
       ]);
     });

@@ -8,6 +8,7 @@ import { executionsContract } from './executions.js';
 import type { HttpContractOptions } from './harness.js';
 import { idempotencyContract } from './idempotency.js';
 import { internalErrorsContract } from './internal-errors.js';
+import { membersContract } from './members.js';
 import { organisationsContract } from './organisations.js';
 import { rateLimitContract } from './rate-limit.js';
 import { sessionsContract } from './sessions.js';
@@ -28,6 +29,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     authValidateContract(options);
     sessionsContract(options);
     signInLinksContract(options);
+    membersContract(options);
     organisationsContract(options);
     tokensContract(options);
     badgeContract(options);

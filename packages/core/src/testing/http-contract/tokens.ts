@@ -37,7 +37,7 @@ interface TokenJson {
 }
 
 /** Every management route with a body that would be accepted, for a token id. */
-function managementRoutes(id: string): [method: string, path: string, body?: unknown][] {
+export function managementRoutes(id: string): [method: string, path: string, body?: unknown][] {
   return [
     ['GET', '/v1/tokens'],
     ['POST', '/v1/tokens', { name: 'x' }],

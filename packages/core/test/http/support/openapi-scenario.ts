@@ -268,6 +268,10 @@ const OPS = {
   createSession: 'POST /v1/sessions/create',
   createOrganisation: 'POST /v1/organisations',
   currentSession: 'GET /v1/session',
+  switchOrganisation: 'POST /v1/session/organisation',
+  listMembers: 'GET /v1/members',
+  changeMember: 'PATCH /v1/members/{user_id}',
+  removeMember: 'DELETE /v1/members/{user_id}',
   repos: 'GET /v1/repos',
   logout: 'DELETE /v1/sessions/{session_id}',
   listTokens: 'GET /v1/tokens',
@@ -304,6 +308,7 @@ export async function runScenario(s: Scenario): Promise<void> {
   await webhooks(s);
   await oauthLogin(s, fixtures);
   await signInLinks(s, fixtures);
+  await members(s, fixtures);
   await logout(s, fixtures);
   await rateLimits(s, fixtures);
   await overload(s, fixtures);
@@ -357,6 +362,7 @@ async function createCredentials(s: Scenario): Promise<Fixtures> {
   );
   const otherSession = bodyOf<CreatedSession>(await create({ user_id: 'usr_2', org_id: other.id }));
   await create({ user_id: '', org_id: org.id });
+  await create({ user_id: 'usr_rootless', org_id: org.id, role: 'root' });
   await create({ user_id: 'u', org_id: 'org_nope' });
   await create('[1]');
   await create({ user_id: 'u', org_id: org.id }, {});
@@ -662,6 +668,85 @@ async function oauthLogin(s: Scenario, f: Fixtures): Promise<void> {
   await s.send(OPS.startLogin, '/auth/github', {}, s.brokenApi);
 }
 
+/** Members and roles: the organisation switch, the list, role changes and removals. */
+async function members(s: Scenario, f: Fixtures): Promise<void> {
+  const team = await s.organisation('team');
+  const session = async (userId: string, orgId: string, role?: string) =>
+    bearer(
+      bodyOf<CreatedSession>(
+        await s.send(
+          OPS.createSession,
+          '/v1/sessions/create',
+          jsonInit(
+            'POST',
+            { user_id: userId, org_id: orgId, ...(role ? { role } : {}) },
+            bearer(SERVICE_TOKEN),
+          ),
+        ),
+      ).token,
+    );
+  const owner = await session('usr_team_owner', team.id);
+  const member = await session('usr_team_member', team.id, 'member');
+  await session('usr_team_admin', team.id, 'admin');
+  const broken = bearer(WELL_FORMED_SESSION_TOKEN);
+
+  const switchTo = (body: unknown, headers: Record<string, string>, api = s.api) =>
+    s.send(
+      OPS.switchOrganisation,
+      '/v1/session/organisation',
+      jsonInit('POST', body, headers),
+      api,
+    );
+  await switchTo({ org: f.org.slug }, member);
+  await switchTo({ org: team.slug }, member);
+  await switchTo({}, member);
+  await switchTo('[1]', member);
+  await switchTo({ org: team.slug }, {});
+  await switchTo({ org: team.slug }, bearer(f.noExecute));
+  await switchTo({ org: f.other.slug }, owner);
+  await switchTo(TOO_LARGE, owner);
+  await s.send(OPS.switchOrganisation, '/v1/session/organisation', {
+    method: 'POST',
+    headers: { ...owner, 'content-type': 'text/plain' },
+    body: team.slug,
+  });
+  await switchTo({ org: team.slug }, broken, s.brokenApi);
+
+  const list = (headers: Record<string, string>, api = s.api) =>
+    s.send(OPS.listMembers, '/v1/members', { headers }, api);
+  await list(member);
+  await list({});
+  await list(bearer(f.noExecute));
+  await list(broken, s.brokenApi);
+
+  const change = (userId: string, body: unknown, headers = owner, api = s.api) =>
+    s.send(OPS.changeMember, `/v1/members/${userId}`, jsonInit('PATCH', body, headers), api);
+  await change('usr_team_member', { role: 'admin' });
+  await change('usr_team_member', { role: 'root' });
+  await change('%ZZ', { role: 'admin' });
+  await change('usr_team_member', { role: 'admin' }, {});
+  await change('usr_team_admin', { role: 'member' }, member);
+  await change('usr_nobody', { role: 'admin' });
+  await change('usr_team_owner', { role: 'admin' });
+  await change('usr_team_member', TOO_LARGE);
+  await s.send(OPS.changeMember, '/v1/members/usr_team_member', {
+    method: 'PATCH',
+    headers: { ...owner, 'content-type': 'text/plain' },
+    body: 'admin',
+  });
+  await change('usr_team_member', { role: 'admin' }, broken, s.brokenApi);
+
+  const remove = (userId: string, headers = owner, api = s.api) =>
+    s.send(OPS.removeMember, `/v1/members/${userId}`, { method: 'DELETE', headers }, api);
+  await remove('usr_team_owner', member);
+  await remove('%ZZ');
+  await remove('usr_team_admin', {});
+  await remove('usr_team_owner');
+  await remove('usr_team_admin');
+  await remove('usr_team_admin');
+  await remove('usr_team_admin', broken, s.brokenApi);
+}
+
 /** One-time sign-in links, opened by a browser, previewed, and posted from their page. */
 async function signInLinks(s: Scenario, f: Fixtures): Promise<void> {
   const navigation = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
@@ -730,6 +815,18 @@ async function rateLimits(s: Scenario, f: Fixtures): Promise<void> {
   await s.send(OPS.validate, '/v1/auth/validate', { method: 'POST', headers });
   await s.send(OPS.repos, `/v1/repos?org=${f.limited.slug}`, { headers });
   await s.send(OPS.currentSession, '/v1/session', { headers });
+  await s.send(
+    OPS.switchOrganisation,
+    '/v1/session/organisation',
+    jsonInit('POST', { org: 'x' }, headers),
+  );
+  await s.send(OPS.listMembers, '/v1/members', { headers });
+  await s.send(
+    OPS.changeMember,
+    '/v1/members/usr_1',
+    jsonInit('PATCH', { role: 'admin' }, headers),
+  );
+  await s.send(OPS.removeMember, '/v1/members/usr_1', { method: 'DELETE', headers });
   await s.send(OPS.listTokens, '/v1/tokens', { headers });
   await s.send(OPS.createToken, '/v1/tokens', jsonInit('POST', { name: 'x' }, headers));
   await s.send(OPS.getToken, f.tokenPath, { headers });
@@ -767,6 +864,25 @@ async function overload(s: Scenario, f: Fixtures): Promise<void> {
   await s.send(OPS.validate, '/v1/auth/validate', { method: 'POST', headers: unknown(3) }, api);
   await s.send(OPS.repos, `/v1/repos?org=${f.org.slug}`, { headers: unknown(4) }, api);
   await s.send(OPS.currentSession, '/v1/session', { headers: unknown(5) }, api);
+  await s.send(
+    OPS.switchOrganisation,
+    '/v1/session/organisation',
+    jsonInit('POST', { org: 'x' }, unknown(13)),
+    api,
+  );
+  await s.send(OPS.listMembers, '/v1/members', { headers: unknown(14) }, api);
+  await s.send(
+    OPS.changeMember,
+    '/v1/members/usr_1',
+    jsonInit('PATCH', { role: 'admin' }, unknown(15)),
+    api,
+  );
+  await s.send(
+    OPS.removeMember,
+    '/v1/members/usr_1',
+    { method: 'DELETE', headers: unknown(16) },
+    api,
+  );
   await s.send(OPS.listTokens, '/v1/tokens', { headers: unknown(6) }, api);
   await s.send(OPS.createToken, '/v1/tokens', jsonInit('POST', { name: 'x' }, unknown(7)), api);
   await s.send(OPS.getToken, tokenPath, { headers: unknown(8) }, api);
