@@ -57,6 +57,8 @@ Examples:
   $ covgate run -- npx c8 --reporter=lcov node --test
   $ covgate run --report coverage/lcov.info --fail-on-warn -- npm test
   $ covgate report --report packages/a/coverage/lcov.info --report packages/b/coverage.xml
+  $ covgate report --report api/target/site/jacoco/jacoco.xml --path-prefix api/src/main/java
+  $ covgate report --dry-run --verbose
   $ covgate report --report coverage.out --repo api --branch main --json
 
 Environment:
@@ -72,22 +74,20 @@ service with --allow-unreachable), run: 128+n after signal n (130 Ctrl-C).`;
 function gateOptions(command: Command): Command {
   const reports = reportListParsers();
   return command
-    .option(
-      '--report <path>',
-      'coverage report to read; repeat to merge several (default: search the working folder)',
-      reports.report,
-      [],
+    .addOption(
+      new Option('--report <path>', 'coverage report to read; repeat to merge several')
+        .argParser(reports.report)
+        .default([], 'the reports found below the working folder'),
     )
     .option(
       '--path-prefix <folder>',
       'the folder the paths of the --report before it are relative to (default: guessed per format)',
       reports.pathPrefix,
     )
-    .option(
-      '--path-map <from=to>',
-      "rewrite a leading folder of the files' paths, e.g. /app/= (repeatable)",
-      pathMapParser,
-      [],
+    .addOption(
+      new Option('--path-map <from=to>', "rewrite a leading folder of the files' paths, e.g. /app=")
+        .argParser(pathMapParser)
+        .default([], 'none; repeatable'),
     )
     .addOption(
       new Option('--format <format>', 'report format')
