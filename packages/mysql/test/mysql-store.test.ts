@@ -317,6 +317,35 @@ if (serverUrl === undefined || serverUrl === '') {
       }
     });
 
+    it('counts the wait for a pooled connection in the deadline of a call', async () => {
+      // The pool's only connection is busy for 1.5 s: the call waits for it, and fails once its
+      // own 200 ms are up, not when the connection is free and its query has run.
+      const pool = createPool({ uri: url, connectionLimit: 1 });
+      const lines: string[] = [];
+      const store = createMySqlStore({
+        pool,
+        deadlineMs: 200,
+        logger: { error: (line) => lines.push(line) },
+      });
+      try {
+        const busy = pool.query('SELECT SLEEP(1.5)');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const started = performance.now();
+        const error = await store.findTokenById(buildTokenRecord().id).catch((e: unknown) => e);
+        const elapsed = performance.now() - started;
+        expect((error as Error).message).toBe('[tokens] findTokenById failed: ETIMEDOUT');
+        expect(lines).toEqual([
+          '[tokens] findTokenById failed: ETIMEDOUT: no answer within 200 ms',
+        ]);
+        expect(elapsed).toBeGreaterThanOrEqual(199);
+        expect(elapsed).toBeLessThan(1_000);
+        await busy;
+      } finally {
+        await store.close();
+        await pool.end();
+      }
+    });
+
     it('refuses a pool together with settings that make a pool', () => {
       const pool = createPool(url);
       try {
