@@ -14,6 +14,7 @@ export default defineConfig({
         replacement: `${packagesDir}core/src/testing-vitest.ts`,
       },
       { find: /^@covgate\/core\/github$/, replacement: `${packagesDir}core/src/github.ts` },
+      { find: /^@covgate\/core\/percent$/, replacement: `${packagesDir}core/src/percent.ts` },
       {
         find: /^@covgate\/core\/storage-kit$/,
         replacement: `${packagesDir}core/src/storage-kit.ts`,

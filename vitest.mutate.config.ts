@@ -26,6 +26,7 @@ export default defineConfig({
       'packages/core/test/http/origin-and-proxy-config.test.ts',
       'packages/core/test/http/secret-rotation.test.ts',
       'packages/core/test/cookie-sessions/*.test.ts',
+      'packages/core/test/gate/*.test.ts',
       // The HTTP contract over a real socket: CORS, CSRF, client addresses, the service token.
       'packages/express/test/contract.test.ts',
     ],

@@ -6,6 +6,7 @@ const entry = [
   'src/testing-vitest.ts',
   'src/github.ts',
   'src/storage-kit.ts',
+  'src/percent.ts',
 ];
 
 export default defineConfig([

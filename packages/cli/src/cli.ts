@@ -117,6 +117,11 @@ function gateOptions(command: Command): Command {
       patchTarget,
     )
     .option('--fail-on-warn', 'exit 1 on warn as well', false)
+    .option(
+      '--require-baseline',
+      'exit 1 when the base branch has no run to compare with (default: recorded as the first run, exit 0)',
+      false,
+    )
     .option('--org <slug>', "organisation slug, checked against the token's")
     .option('--url <url>', 'service URL (default: COVGATE_URL, else http://localhost:8080)')
     .addOption(
@@ -152,6 +157,7 @@ interface Parsed {
   failThreshold?: number;
   patchTarget?: number;
   failOnWarn: boolean;
+  requireBaseline: boolean;
   org?: string;
   url?: string;
   timeout?: number;

@@ -23,8 +23,12 @@ export interface Verdict {
   commit: string | null;
   /** The coverage posted, two decimals. */
   coverage: number;
-  /** The baseline the server compared with (`coverage - delta`); equal to `coverage` without one. */
-  baseline: number;
+  /**
+   * The coverage of the baseline the server compared with; null when the base branch had no
+   * run to compare with (the run was recorded as the first one: `delta` is then `0.00` and
+   * compares nothing). From a server that does not say, `coverage - delta`.
+   */
+  baseline: number | null;
   /** The server's signed delta string (`+0.25`, `-1.10`, `0.00`). */
   delta: string;
   covered_lines: number;
@@ -49,6 +53,35 @@ export function exitCodeOf(outcome: Verdict['outcome'], failOnWarn: boolean): nu
   return outcome === 'fail' || (outcome === 'warn' && failOnWarn) ? 1 : 0;
 }
 
+/**
+ * What the run was compared with, in words: the text shown instead of a delta without one.
+ * `baseBranch` is left out when unknown (a listed record does not name it).
+ */
+export function noBaselineText(baseBranch?: string): string {
+  const where = baseBranch === undefined ? '' : ` on ${baseBranch}`;
+  return `no baseline${where} yet: nothing to compare, recorded as the first run`;
+}
+
+/**
+ * Why `--require-baseline` fails the run, in one line; null when it does not. A server that
+ * does not say whether it compared (`baseline` absent) cannot satisfy it either.
+ */
+export function requiredBaselineFailure(
+  baseline: BaselineAnswer,
+  baseBranch: string,
+): string | null {
+  if (baseline === null) {
+    return `no baseline on ${baseBranch} and --require-baseline is set: the gate fails (post a run on ${baseBranch} first, or check --base-branch)`;
+  }
+  if (baseline === undefined) {
+    return 'the service does not say whether it compared the run with a baseline (it is older than this covgate) and --require-baseline is set: the gate fails';
+  }
+  return null;
+}
+
+/** The ingest answer's `baseline`: the record compared with, null for none, absent when unsaid. */
+export type BaselineAnswer = { coverage: number } | null | undefined;
+
 /** The baseline behind a delta: `coverage - delta`, two decimals. */
 export function baselineOf(coverage: number, delta: string): number {
   return Math.round((coverage - Number(delta)) * 100) / 100;
@@ -64,22 +97,49 @@ export interface Paint {
 
 /**
  * One readable line: outcome, repo@branch, coverage, baseline and delta, then the patch
- * coverage when measured, and the patch rule when it failed the run.
+ * coverage when measured, and the patch rule when it failed the run. Without a baseline,
+ * no outcome word unless the patch rule failed the run (the delta rule judged nothing): that
+ * nothing was compared instead of the baseline and delta.
  */
 export function verdictLine(verdict: Verdict, paint: Paint): string {
+  const patch = `${patchClause(verdict.patch)}${decidedClause(verdict.decided_by, verdict.outcome)}`;
+  if (verdict.baseline === null) {
+    const failed = verdict.outcome === 'fail' ? `${paint.red(paint.bold('fail'))} ` : '';
+    return `${failed}${paint.bold(`${verdict.repo}@${verdict.branch}`)}: coverage ${verdict.coverage.toFixed(2)}%, ${noBaselineText(verdict.base_branch)}${patch}`;
+  }
   const colour =
     verdict.outcome === 'pass'
       ? paint.green
       : verdict.outcome === 'warn'
         ? paint.yellow
         : paint.red;
-  return `${colour(paint.bold(verdict.outcome))} ${verdict.repo}@${verdict.branch}: coverage ${verdict.coverage.toFixed(2)}%, baseline ${verdict.baseline.toFixed(2)}% on ${verdict.base_branch}, delta ${verdict.delta}${patchClause(verdict.patch)}${decidedClause(verdict.decided_by, verdict.outcome)}`;
+  return `${colour(paint.bold(verdict.outcome))} ${verdict.repo}@${verdict.branch}: coverage ${verdict.coverage.toFixed(2)}%, baseline ${verdict.baseline.toFixed(2)}% on ${verdict.base_branch}, delta ${verdict.delta}${patch}`;
 }
 
 /** The Markdown appended to `GITHUB_STEP_SUMMARY`. */
 export function stepSummary(verdict: Verdict): string {
-  const mark = verdict.outcome === 'pass' ? '✅' : verdict.outcome === 'warn' ? '⚠️' : '❌';
   const commit = verdict.commit ? ` at \`${verdict.commit.slice(0, 12)}\`` : '';
+  if (verdict.baseline === null) {
+    // Exit 1 here comes from --require-baseline or the patch rule.
+    const mark = verdict.exit_code === 0 ? 'ℹ️' : '❌';
+    const text = noBaselineText(cell(verdict.base_branch));
+    const title = verdict.outcome === 'fail' ? 'fail, no baseline' : 'no baseline';
+    return [
+      `### ${mark} covgate: ${title}`,
+      '',
+      `${cell(verdict.repo)} on ${cell(verdict.branch)}${commit}`,
+      '',
+      `${text[0]?.toUpperCase()}${text.slice(1)}.`,
+      '',
+      '| coverage | baseline | lines |',
+      '|---:|---|---:|',
+      `| ${verdict.coverage.toFixed(2)}% | none on ${cell(verdict.base_branch)} | ${verdict.covered_lines} / ${verdict.coverable_lines} |`,
+      '',
+      '',
+      ...patchMarkdown(verdict.patch, cell),
+    ].join('\n');
+  }
+  const mark = verdict.outcome === 'pass' ? '✅' : verdict.outcome === 'warn' ? '⚠️' : '❌';
   return [
     `### ${mark} covgate: ${verdict.outcome}`,
     '',
@@ -99,7 +159,10 @@ function cell(text: string): string {
   return `\`${text.replace(/[`|\r\n]/g, ' ')}\``;
 }
 
-/** Builds the verdict from the summary of the reports and the record the server answered. */
+/**
+ * Builds the verdict from the summary of the reports and the record the server answered;
+ * with `requireBaseline`, a run compared with nothing exits 1.
+ */
 export function buildVerdict(input: {
   summary: CoverageSummary;
   reports: ReportEntry[];
@@ -116,11 +179,16 @@ export function buildVerdict(input: {
     coverage: number;
     commit: string | null;
     created_at: string;
+    baseline?: BaselineAnswer;
   };
   failOnWarn: boolean;
+  requireBaseline?: boolean;
 }): Verdict {
   const { summary, record } = input;
   const { outcome, decided_by } = combineOutcome(record.outcome, input.patch);
+  const refused =
+    input.requireBaseline === true &&
+    requiredBaselineFailure(record.baseline, input.baseBranch) !== null;
   return {
     outcome,
     decided_by,
@@ -130,7 +198,10 @@ export function buildVerdict(input: {
     base_branch: input.baseBranch,
     commit: record.commit,
     coverage: record.coverage,
-    baseline: baselineOf(record.coverage, record.delta),
+    baseline:
+      record.baseline === undefined
+        ? baselineOf(record.coverage, record.delta)
+        : (record.baseline?.coverage ?? null),
     delta: record.delta,
     covered_lines: summary.covered,
     coverable_lines: summary.coverable,
@@ -141,6 +212,6 @@ export function buildVerdict(input: {
     patch_skipped: input.patchSkipped,
     execution_id: record.id,
     created_at: record.created_at,
-    exit_code: exitCodeOf(outcome, input.failOnWarn),
+    exit_code: refused ? 1 : exitCodeOf(outcome, input.failOnWarn),
   };
 }

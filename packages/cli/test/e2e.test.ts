@@ -165,9 +165,11 @@ describe.skipIf(!built && process.env.CI !== '1')(
       expect(result.code, result.stderr).toBe(0);
       // The test runner's own output streamed through.
       expect(result.stdout).toContain('# pass 2');
+      // The first run of the repository: compared with nothing, and saying so.
       expect(result.stdout).toContain(
-        'pass web@main: coverage 57.69%, baseline 57.69% on main, delta 0.00\n',
+        'web@main: coverage 57.69%, no baseline on main yet: nothing to compare, recorded as the first run\n',
       );
+      expect(result.stdout).not.toContain('delta');
       // No --report: covgate found c8's report and says so.
       expect(result.stderr).toBe(
         'covgate: found coverage/lcov.info (lcov)\ncovgate: coverage/lcov.info (lcov): 15 of 26 lines in 1 file, 57.69%\n',
@@ -194,9 +196,12 @@ describe.skipIf(!built && process.env.CI !== '1')(
         outcome: 'pass',
         commit: BRANCH_COMMIT.toLowerCase(),
       });
-      expect(await readFile(summary, 'utf8')).toContain(
-        '| 57.69% | 57.69% (`main`) | 0.00 | pass | 15 / 26 |',
+      const written = await readFile(summary, 'utf8');
+      expect(written).toContain(
+        'No baseline on `main` yet: nothing to compare, recorded as the first run.\n',
       );
+      expect(written).toContain('| 57.69% | none on `main` | 15 / 26 |');
+      expect(written).not.toContain('0.00');
     });
 
     it('exits 1 with fail when coverage drops below the fail threshold', async () => {
@@ -224,6 +229,84 @@ describe.skipIf(!built && process.env.CI !== '1')(
       const records = await list('web');
       expect(records.total).toBe(2);
       expect(records.executions[0]).toMatchObject({ branch: 'feature/drop', outcome: 'fail' });
+    });
+
+    it('says a base branch without runs has no baseline, and fails under --require-baseline', async () => {
+      const summary = join(workDir, 'no-baseline-summary.md');
+      const line =
+        'rel@feature: coverage 57.69%, no baseline on release-9 yet: nothing to compare, recorded as the first run\n';
+      const args = [
+        'report',
+        '--repo',
+        'rel',
+        '--branch',
+        'feature',
+        '--report',
+        'coverage/lcov.info',
+        '--base-branch',
+        'release-9',
+      ];
+      const recorded = await covgate(args, { env: { GITHUB_STEP_SUMMARY: summary } });
+      expect(recorded.code, recorded.stderr).toBe(0);
+      expect(recorded.stdout).toBe(line);
+      expect(await readFile(summary, 'utf8')).toBe(
+        [
+          '### ℹ️ covgate: no baseline',
+          '',
+          '`rel` on `feature`',
+          '',
+          'No baseline on `release-9` yet: nothing to compare, recorded as the first run.',
+          '',
+          '| coverage | baseline | lines |',
+          '|---:|---|---:|',
+          '| 57.69% | none on `release-9` | 15 / 26 |',
+          '',
+          '',
+        ].join('\n'),
+      );
+
+      const required = await covgate([...args, '--require-baseline']);
+      expect(required.code).toBe(1);
+      expect(required.stdout).toBe(line);
+      expect(required.stderr.split('\n').at(-2)).toBe(
+        'covgate: no baseline on release-9 and --require-baseline is set: the gate fails (post a run on release-9 first, or check --base-branch)',
+      );
+
+      const json = await covgate([...args, '--require-baseline', '--json']);
+      expect(json.code).toBe(1);
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        outcome: 'pass',
+        base_branch: 'release-9',
+        coverage: 57.69,
+        baseline: null,
+        exit_code: 1,
+      });
+
+      // Once release-9 has a run, the same command is compared with it and passes.
+      const release = await covgate([
+        ...args.slice(0, 3),
+        '--branch',
+        'release-9',
+        ...args.slice(5),
+      ]);
+      expect(release.code, release.stderr).toBe(0);
+      const compared = await covgate([...args, '--require-baseline']);
+      expect(compared.code, compared.stderr).toBe(0);
+      expect(compared.stdout).toBe(
+        'pass rel@feature: coverage 57.69%, baseline 57.69% on release-9, delta 0.00\n',
+      );
+      const records = (await (
+        await fetch(`${server.url}/v1/executions?org=acme&repo=rel&limit=10`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).json()) as { executions: { branch: string; baseline: { branch: string } | null }[] };
+      expect(records.executions.map((e) => [e.branch, e.baseline?.branch ?? null])).toEqual([
+        ['feature', 'release-9'],
+        ['release-9', null],
+        ['feature', null],
+        ['feature', null],
+        ['feature', null],
+      ]);
     });
 
     it("passes on the test command's own exit code and posts nothing when it fails", async () => {
@@ -270,7 +353,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
         branch: 'main',
         base_branch: 'main',
         coverage: 57.69,
-        baseline: 57.69,
+        baseline: null,
         delta: '0.00',
         covered_lines: 15,
         coverable_lines: 26,
@@ -423,7 +506,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
       const waited = await covgate(['wait', '--repo', 'api']);
       expect([waited.code, waited.stdout]).toEqual([
         0,
-        'pass api@main: coverage 57.69%, delta 0.00\n',
+        'api@main: coverage 57.69%, no baseline yet: nothing to compare, recorded as the first run\n',
       ]);
       expect(waited.stderr).toBe('covgate: waiting for the first run of acme/api (every 5 s)\n');
     });

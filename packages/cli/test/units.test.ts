@@ -6,7 +6,15 @@ import { pollFirstExecution } from '../src/commands/wait.js';
 import { configDir, readApiToken, readConfig, writeConfig } from '../src/credentials.js';
 import { colourEnabled, paintFor } from '../src/io.js';
 import { testCommandEnv } from '../src/runner.js';
-import { baselineOf, exitCodeOf, stepSummary, type Verdict, verdictLine } from '../src/verdict.js';
+import {
+  baselineOf,
+  buildVerdict,
+  exitCodeOf,
+  requiredBaselineFailure,
+  stepSummary,
+  type Verdict,
+  verdictLine,
+} from '../src/verdict.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -130,6 +138,74 @@ describe('output', () => {
       exitCodeOf('warn', true),
       exitCodeOf('fail', false),
     ]).toEqual([0, 0, 1, 1]);
+  });
+
+  it('says there was no baseline instead of a delta, with no outcome word', () => {
+    const first: Verdict = { ...verdict, outcome: 'pass', baseline: null, delta: '0.00' };
+    const plain = paintFor({ write: () => true, isTTY: false }, {});
+    expect(verdictLine({ ...first, base_branch: 'release-9' }, plain)).toBe(
+      'web@feature/a|b: coverage 83.50%, no baseline on release-9 yet: nothing to compare, recorded as the first run',
+    );
+    expect(stepSummary({ ...first, base_branch: 'rel|9' })).toBe(
+      [
+        '### ℹ️ covgate: no baseline',
+        '',
+        '`web` on `feature/a b` at `0123456789ab`',
+        '',
+        'No baseline on `rel 9` yet: nothing to compare, recorded as the first run.',
+        '',
+        '| coverage | baseline | lines |',
+        '|---:|---|---:|',
+        '| 83.50% | none on `rel 9` | 167 / 200 |',
+        '',
+        '',
+      ].join('\n'),
+    );
+    expect(stepSummary({ ...first, exit_code: 1 }).split('\n')[0]).toBe(
+      '### ❌ covgate: no baseline',
+    );
+  });
+
+  it('fails --require-baseline on baseline null, and on a server that does not say', () => {
+    const summary = { covered: 167, coverable: 200, files: 3, percent: 83.5 };
+    const record = {
+      id: 'exe_1',
+      repo: 'web',
+      branch: 'feature',
+      outcome: 'pass' as const,
+      delta: '0.00',
+      coverage: 83.5,
+      commit: null,
+      created_at: '2026-11-22T19:00:00Z',
+    };
+    const build = (baseline: { coverage: number } | null | undefined, requireBaseline: boolean) =>
+      buildVerdict({
+        summary: summary as Parameters<typeof buildVerdict>[0]['summary'],
+        reports: [],
+        baseBranch: 'release-9',
+        record: baseline === undefined ? record : { ...record, baseline },
+        failOnWarn: false,
+        requireBaseline,
+      });
+    expect([build(null, false).baseline, build(null, false).exit_code]).toEqual([null, 0]);
+    expect([build(null, true).baseline, build(null, true).exit_code]).toEqual([null, 1]);
+    expect([
+      build({ coverage: 83.5 }, true).baseline,
+      build({ coverage: 83.5 }, true).exit_code,
+    ]).toEqual([83.5, 0]);
+    // An older server: the baseline is derived as before, and cannot satisfy the flag.
+    expect([build(undefined, false).baseline, build(undefined, false).exit_code]).toEqual([
+      83.5, 0,
+    ]);
+    expect(build(undefined, true).exit_code).toBe(1);
+
+    expect(requiredBaselineFailure({ coverage: 1 }, 'main')).toBeNull();
+    expect(requiredBaselineFailure(null, 'release-9')).toBe(
+      'no baseline on release-9 and --require-baseline is set: the gate fails (post a run on release-9 first, or check --base-branch)',
+    );
+    expect(requiredBaselineFailure(undefined, 'main')).toBe(
+      'the service does not say whether it compared the run with a baseline (it is older than this covgate) and --require-baseline is set: the gate fails',
+    );
   });
 
   it('derives the baseline from coverage and delta', () => {

@@ -8,6 +8,8 @@ export type Health = Schemas['Health'];
 export type Ready = Schemas['Ready'];
 /** A coverage-gate run as the API returns it. */
 export type Execution = Schemas['Execution'];
+/** The record a run was compared with (`Execution['baseline']` when there was one). */
+export type Baseline = Schemas['Baseline'];
 /** Body of `POST /v1/executions`. */
 export type ExecutionInput = Schemas['ExecutionInput'];
 /** A page of `GET /v1/executions`. */

@@ -134,12 +134,20 @@ describe.skipIf(!serverBuilt && process.env.CI !== '1')(
         coverage: 84.13,
         commit: 'abcdef1',
         created_at: expect.stringMatching(TIMESTAMP),
+        baseline: null,
       });
       const second = await ci.createExecution({
         body: { repo: 'web', branch: 'feature/login', coverage: 82.9 },
         idempotencyKey: 'client-test-second-run',
       });
       expect([second.outcome, second.delta, second.commit]).toEqual(['fail', '-1.23', null]);
+      expect(second.baseline).toEqual({
+        id: first.id,
+        coverage: 84.13,
+        branch: 'main',
+        commit: 'abcdef1',
+        created_at: first.created_at,
+      });
       const third = await ci.createExecution({
         body: { repo: 'web', branch: 'main', coverage: 84.5 },
       });
@@ -189,7 +197,8 @@ describe.skipIf(!serverBuilt && process.env.CI !== '1')(
 
       const badge = await client().getBadge({ org: 'acme', repo: 'web' });
       expect(badge.startsWith('<svg')).toBe(true);
-      expect(badge).toContain('85%');
+      // The latest run on main is 84.5 %: truncated, never rounded up to 85%.
+      expect(badge).toContain('>84%<');
       expect(
         await client().getBadge({
           org: 'acme',

@@ -10,6 +10,7 @@ export {
 } from './executions/idempotency.js';
 export * from './gate/delta-format.js';
 export * from './gate/gate-evaluation.js';
+export * from './gate/truncate-decimal.js';
 export { type AdapterFailure, adapterFailureResponse } from './http/adapter-failure.js';
 export { ApiError, ERRORS } from './http/api-error.js';
 export * from './http/api-types.js';

@@ -30,6 +30,7 @@ export {
 } from './storage/kit/keyed-insert.js';
 export {
   EXECUTION_FIELDS,
+  executionRow,
   firstCounterRow,
   ORGANISATION_FIELDS,
   pickColumns,

@@ -5,12 +5,16 @@ import { chartColumns, runsOf } from '../app/src/chart-data.js';
 import {
   badgeMarkdown,
   formatAxisTime,
+  formatComparison,
   formatCountdown,
+  formatCoverage,
   githubActionsSnippet,
   isLoopbackUrl,
   pickBaseBranch,
   runCommand,
   shellQuote,
+  VERDICT_LABEL,
+  verdictOf,
 } from '../app/src/format.js';
 import { POLL_INTERVAL_MS, POLL_TIMEOUT_MS, pollUntil } from '../app/src/onboarding-poll.js';
 import { rateLimitWait } from '../app/src/rate-limit.js';
@@ -64,9 +68,9 @@ describe('dashboard rules', () => {
 
   it('puts each run of the series in exactly one outcome series, oldest first, base branch also on the line', () => {
     const runs = runsOf([
-      ['2026-11-22T10:00:00Z', 81, 'pass', 'main', '0.00'],
-      ['2026-11-22T10:00:05Z', 82, 'warn', 'main', '-0.60'],
-      ['2026-11-22T10:00:05Z', 83, 'fail', 'feature/a', '-1.20'],
+      ['2026-11-22T10:00:00Z', 81, 'pass', 'main', '0.00', 80.5],
+      ['2026-11-22T10:00:05Z', 82, 'warn', 'main', '-0.60', 82.6],
+      ['2026-11-22T10:00:05Z', 83, 'fail', 'feature/a', '-1.20', 84.2],
     ]);
     expect(runs[1]).toEqual({
       createdAt: '2026-11-22T10:00:05Z',
@@ -74,6 +78,7 @@ describe('dashboard rules', () => {
       outcome: 'warn',
       branch: 'main',
       delta: '-0.60',
+      baseline: 82.6,
     });
     const { data } = chartColumns(runs, 'main');
     expect(data).toEqual([
@@ -84,8 +89,72 @@ describe('dashboard rules', () => {
       [null, null, null],
       [null, null, null],
       [null, null, null],
+      [null, null, null],
       [null, null, 83],
+      [null, null, null],
     ]);
+  });
+
+  it('puts a run compared with nothing in the no-baseline series, not the pass one', () => {
+    const runs = runsOf([
+      ['2026-11-22T10:00:00Z', 81, 'pass', 'main', '0.00', null],
+      ['2026-11-22T10:00:05Z', 82, 'pass', 'feature/a', '0.00', null],
+      ['2026-11-22T10:00:06Z', 83, 'pass', 'main', '+2.00', 81],
+    ]);
+    expect(runs.map((run) => run.baseline)).toEqual([null, null, 81]);
+    expect(chartColumns(runs, 'main').data).toEqual([
+      [0, 1, 2],
+      [81, null, 83],
+      [null, null, 83],
+      [null, null, null],
+      [null, null, null],
+      [81, null, null],
+      [null, null, null],
+      [null, null, null],
+      [null, null, null],
+      [null, 82, null],
+    ]);
+  });
+
+  it('shows a run without a baseline as such, never as a pass of 0.00 points', () => {
+    const first = { outcome: 'pass' as const, delta: '0.00', baseline: null };
+    expect([verdictOf(first), VERDICT_LABEL[verdictOf(first)], formatComparison(first)]).toEqual([
+      'none',
+      'No baseline',
+      'nothing to compare',
+    ]);
+    const compared = {
+      outcome: 'warn' as const,
+      delta: '-0.60',
+      baseline: {
+        id: 'exe_01jd0000000000000000000000',
+        coverage: 81,
+        branch: 'main',
+        commit: null,
+        created_at: '2026-11-22T10:00:00Z',
+      },
+    };
+    expect([verdictOf(compared), formatComparison(compared)]).toEqual(['warn', '-0.60 pts']);
+    // A record from before baselines were kept (no `baseline`): its outcome, as it was judged.
+    const older = { outcome: 'pass' as const, delta: '0.00' };
+    expect([verdictOf(older), formatComparison(older)]).toEqual(['pass', '0.00 pts']);
+    const olderPoint = runsOf([['2026-11-22T10:00:00Z', 81, 'pass', 'main', '0.00']] as never)[0];
+    expect(olderPoint).toEqual({
+      createdAt: '2026-11-22T10:00:00Z',
+      coverage: 81,
+      outcome: 'pass',
+      branch: 'main',
+      delta: '0.00',
+    });
+    expect(verdictOf(olderPoint as NonNullable<typeof olderPoint>)).toBe('pass');
+  });
+
+  it('shows coverage truncated to two decimals, like the API and the badge', () => {
+    expect(formatCoverage(99.936)).toBe('99.93%');
+    expect(formatCoverage(79.999)).toBe('79.99%');
+    expect(formatCoverage(84.1)).toBe('84.10%');
+    expect(formatCoverage(100)).toBe('100.00%');
+    expect(formatCoverage(0.29)).toBe('0.29%');
   });
 
   it('labels the chart axis with the run time in UTC, without the year', () => {

@@ -278,7 +278,7 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
       page.off('request', countPolls);
       expect(pollsAfterIngest).toBeLessThanOrEqual(1);
       expect(await page.getByTestId('onboarding-status').textContent()).toBe(
-        'First run received: Pass 84.13%, delta 0.00 pts on main.Open web',
+        'First run received: No baseline 84.13% on main: nothing to compare yet.Open web',
       );
       await shoot('onboarding-done');
     });
@@ -341,8 +341,13 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
       await page.getByRole('button', { name: 'Load more' }).click();
       await page.waitForFunction(() => document.querySelectorAll('.executions li').length === 45);
       expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+      // The newest run was compared with main: an outcome and a delta.
+      expect(await page.locator('.executions li').first().textContent()).toMatch(
+        /^(Pass|Warn|Fail)\d+\.\d\d%([+-]\d+\.\d\d|0\.00) pts/,
+      );
+      // The first run had nothing to compare with, and says so.
       expect(await page.locator('.executions li').last().textContent()).toBe(
-        `Pass84.13%0.00 ptsmain${firstRunAt}`,
+        `No baseline84.13%nothing to comparemain${firstRunAt}`,
       );
     }, 60_000);
 

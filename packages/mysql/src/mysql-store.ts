@@ -21,6 +21,7 @@ import {
   createStoreGuard,
   DEFAULT_DEADLINE_MS,
   EXECUTION_FIELDS,
+  executionRow,
   firstCounterRow,
   insertKeyedExecution,
   liveExecution,
@@ -134,7 +135,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
 
   /** The execution's row and its counter update: one transaction with what the caller adds. */
   const writeExecution = async (tx: Writer, record: ExecutionRecord): Promise<void> => {
-    await tx.insert(executions).values({ ...record, createdAt: wholeSeconds(record.createdAt) });
+    await tx.insert(executions).values(executionRow(record));
     await tx
       .insert(executionCounters)
       .values(firstCounterRow(record))

@@ -155,6 +155,13 @@ export const executions = mysqlTable(
     /** Lowercase hex commit of the run, or null when the client did not send one. */
     commit: exactVarchar('commit', { length: 64 }),
     createdAt: timestamp('created_at').notNull(),
+    /** The branch the run was compared against; null on rows stored before it was kept. */
+    baseBranch: exactVarchar('base_branch', NAME),
+    /** A copy of the baseline record taken at ingest: all null when there was none. */
+    baselineId: exactVarchar('baseline_id', ID),
+    baselineCoverage: decimal('baseline_coverage', { precision: 5, scale: 2, mode: 'number' }),
+    baselineCommit: exactVarchar('baseline_commit', { length: 64 }),
+    baselineCreatedAt: timestamp('baseline_created_at'),
     /**
      * True for `pass` and `warn`: lets the baseline lookup read one index entry instead of
      * skipping over a run of failed records. Derived by the server, so it cannot drift.

@@ -267,6 +267,65 @@ if (serverUrl === undefined || serverUrl === '') {
       }
     });
 
+    it('reads records written before migration 0007 with their baseline unknown (all null)', async () => {
+      const before = mkdtempSync(join(tmpdir(), 'covgate-mysql-0006-'));
+      const database = `covgate_test_baselines_${process.pid}_${Date.now()}`;
+      const beforeUrl = new URL(url);
+      beforeUrl.pathname = `/${database}`;
+      const admin = await createConnection(url);
+      try {
+        await admin.query(`CREATE DATABASE \`${database}\``);
+      } finally {
+        await admin.end();
+      }
+      try {
+        cpSync(fileURLToPath(new URL('../drizzle', import.meta.url)), before, { recursive: true });
+        const journalPath = join(before, 'meta', '_journal.json');
+        const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
+        journal.entries = journal.entries.filter((entry: { idx: number }) => entry.idx < 7);
+        writeFileSync(journalPath, JSON.stringify(journal));
+        const connection = await createConnection(beforeUrl.toString());
+        try {
+          await applyMigrations(drizzle(connection), { migrationsFolder: before });
+          await connection.query(
+            `INSERT INTO executions (id, org_id, repo, branch, outcome, delta, coverage, \`commit\`, created_at) VALUES
+              ('exe_old', 'org_1', 'web', 'feature', 'warn', '-0.60', 79.4, 'abcdef1', '2026-03-01 12:00:00')`,
+          );
+        } finally {
+          await connection.end();
+        }
+        await migrate({ url: beforeUrl.toString() });
+        const store = createMySqlStore({ url: beforeUrl.toString() });
+        try {
+          expect(await store.listExecutions({ orgId: 'org_1', repo: 'web', limit: 10 })).toEqual([
+            {
+              id: 'exe_old',
+              orgId: 'org_1',
+              repo: 'web',
+              branch: 'feature',
+              outcome: 'warn',
+              delta: '-0.60',
+              coverage: 79.4,
+              commit: 'abcdef1',
+              createdAt: new Date('2026-03-01T12:00:00Z'),
+              baseBranch: null,
+              baselineId: null,
+              baselineCoverage: null,
+              baselineCommit: null,
+              baselineCreatedAt: null,
+            },
+          ]);
+        } finally {
+          await store.close();
+        }
+      } finally {
+        rmSync(before, { recursive: true, force: true });
+        const cleanup = await createConnection(url);
+        await cleanup.query(`DROP DATABASE IF EXISTS \`${database}\``);
+        await cleanup.end();
+      }
+    });
+
     it('keeps Repo and repo apart in the counter table too', async () => {
       const store = createMySqlStore({ url });
       try {

@@ -134,6 +134,13 @@ export const executions = sqliteTable(
     /** Lowercase hex commit of the run, or null when the client did not send one. */
     commit: text('commit'),
     createdAt: timestamp('created_at').notNull(),
+    /** The branch the run was compared against; null on rows stored before it was kept. */
+    baseBranch: text('base_branch'),
+    /** A copy of the baseline record taken at ingest: all null when there was none. */
+    baselineId: text('baseline_id'),
+    baselineCoverage: real('baseline_coverage'),
+    baselineCommit: text('baseline_commit'),
+    baselineCreatedAt: timestamp('baseline_created_at'),
   },
   (t) => [
     // Newest-first top-N of one repository: an index range scan, whatever the repo's size.

@@ -20,6 +20,7 @@ import {
 import {
   createStoreGuard,
   EXECUTION_FIELDS,
+  executionRow,
   firstCounterRow,
   insertKeyedExecution,
   liveExecution,
@@ -91,9 +92,6 @@ const newestFirst = [desc(executions.createdAt), desc(executions.id)];
 const EXCLUDED_IS_NEWER = sql.raw(
   `("latest_id" IS NULL OR excluded."latest_created_at" > "latest_created_at" OR (excluded."latest_created_at" = "latest_created_at" AND excluded."latest_id" > "latest_id"))`,
 );
-
-/** Coverage kept to two decimals, as MySQL's `DECIMAL(5,2)` does. */
-const twoDecimals = (value: number): number => Math.round(value * 100) / 100;
 
 /**
  * Opens the embedded {@link Store}: one SQLite file through libsql's prebuilt engine, no
@@ -198,11 +196,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
   /** The execution's row and its counter update, to run in one batch with what the caller adds. */
   const executionWrites = (record: ExecutionRecord) =>
     [
-      db.insert(executions).values({
-        ...record,
-        coverage: twoDecimals(record.coverage),
-        createdAt: wholeSeconds(record.createdAt),
-      }),
+      db.insert(executions).values(executionRow(record)),
       db
         .insert(executionCounters)
         .values(firstCounterRow(record))

@@ -77,6 +77,50 @@ describe('sqlite store', () => {
     }
   });
 
+  it('reads records written before migration 0007 with their baseline unknown (all null)', async () => {
+    const before = join(directory, 'migrations-0006');
+    cpSync(new URL('../drizzle', import.meta.url), before, { recursive: true });
+    const journalPath = join(before, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
+    journal.entries = journal.entries.filter((entry: { idx: number }) => entry.idx < 7);
+    writeFileSync(journalPath, JSON.stringify(journal));
+    const url = fileUrl('before-baselines.db');
+    const client = createClient({ url });
+    try {
+      await applyMigrations(drizzle(client), { migrationsFolder: before });
+      await client.execute(
+        `INSERT INTO executions (id, org_id, repo, branch, outcome, delta, coverage, "commit", created_at) VALUES
+          ('exe_old', 'org_1', 'web', 'feature', 'warn', '-0.60', 79.4, 'abcdef1', 1772366400000)`,
+      );
+    } finally {
+      client.close();
+    }
+
+    const store = await createSqliteStore({ url });
+    try {
+      expect(await store.listExecutions({ orgId: 'org_1', repo: 'web', limit: 10 })).toEqual([
+        {
+          id: 'exe_old',
+          orgId: 'org_1',
+          repo: 'web',
+          branch: 'feature',
+          outcome: 'warn',
+          delta: '-0.60',
+          coverage: 79.4,
+          commit: 'abcdef1',
+          createdAt: new Date(1_772_366_400_000),
+          baseBranch: null,
+          baselineId: null,
+          baselineCoverage: null,
+          baselineCommit: null,
+          baselineCreatedAt: null,
+        },
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('links personal organisations made before migration 0003 to their users, never older namesakes', async () => {
     // A database before migration 0003: the shipped folder with a journal cut before it.
     const shipped = new URL('../drizzle', import.meta.url);

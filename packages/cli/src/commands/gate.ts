@@ -18,7 +18,7 @@ import {
 import { clientFor, isUnavailable, serviceError, serviceUrl } from '../service.js';
 import { resolveTarget } from '../target.js';
 import { allowUnreachable } from '../unreachable.js';
-import { buildVerdict, stepSummary, verdictLine } from '../verdict.js';
+import { buildVerdict, requiredBaselineFailure, stepSummary, verdictLine } from '../verdict.js';
 import { measurePatch } from './gate-patch.js';
 import { readReports, reportEntry, sourceFiles } from './gate-reports.js';
 
@@ -41,6 +41,8 @@ export interface GateOptions {
   org?: string;
   json: boolean;
   failOnWarn: boolean;
+  /** Exit 1 when the server compared the run with no baseline. */
+  requireBaseline?: boolean;
   passEnv: string[];
   /** Seconds each attempt at the service may take (default: `COVGATE_TIMEOUT`, else 30). */
   timeout?: number;
@@ -128,16 +130,21 @@ export async function gate(
     throw failure;
   }
 
+  const baseBranch = target.baseBranch ?? 'main';
   const verdict = buildVerdict({
     summary,
     reports: read.reports.map(reportEntry),
     sourceFiles: sourceFiles(read.files),
-    baseBranch: target.baseBranch ?? 'main',
+    baseBranch,
     patch: patch.patch,
     patchSkipped: patch.skipped,
     record,
     failOnWarn: options.failOnWarn,
+    requireBaseline: options.requireBaseline === true,
   });
+  const baselineRefusal = options.requireBaseline
+    ? requiredBaselineFailure(record.baseline, baseBranch)
+    : null;
   if (options.json) {
     io.stdout.write(`${JSON.stringify(verdict)}\n`);
   } else {
@@ -145,6 +152,7 @@ export async function gate(
     if (verdict.outcome === 'warn' && verdict.exit_code === 1)
       io.stderr.write('covgate: the gate warned and --fail-on-warn is set\n');
   }
+  if (baselineRefusal) io.stderr.write(`covgate: ${baselineRefusal}\n`);
   const summaryFile = io.env.GITHUB_STEP_SUMMARY;
   if (summaryFile) {
     try {

@@ -3,6 +3,7 @@ import { readApiToken } from '../credentials.js';
 import { CliError, EXIT } from '../errors.js';
 import { type Io, paintFor } from '../io.js';
 import { clientFor, serviceError, serviceUrl } from '../service.js';
+import { noBaselineText } from '../verdict.js';
 import { sessionCredential } from './session.js';
 
 /** The spec's onboarding poll: every 5 seconds, 10-minute time-out. */
@@ -118,7 +119,9 @@ export async function wait(
             ? paint.yellow
             : paint.red;
       io.stdout.write(
-        `${colour(paint.bold(first.outcome))} ${first.repo}@${first.branch}: coverage ${first.coverage.toFixed(2)}%, delta ${first.delta}\n`,
+        first.baseline === null
+          ? `${paint.bold(`${first.repo}@${first.branch}`)}: coverage ${first.coverage.toFixed(2)}%, ${noBaselineText()}\n`
+          : `${colour(paint.bold(first.outcome))} ${first.repo}@${first.branch}: coverage ${first.coverage.toFixed(2)}%, delta ${first.delta}\n`,
       );
     }
     return first.outcome === 'fail' ? EXIT.gateFailed : EXIT.ok;

@@ -91,10 +91,14 @@ export interface paths {
         put?: never;
         /**
          * Record a coverage-gate run
-         * @description Evaluates the gate server-side. Baseline: the coverage of the latest `pass` or `warn`
-         *     record of the repository on `base_branch` (a failed run never lowers the bar). Delta
-         *     = coverage - baseline in percentage points, both rounded to two decimals; no
-         *     baseline: `0.00` and `pass`. Outcome: `fail` when delta < -fail_threshold, else
+         * @description Evaluates the gate server-side. Baseline: the latest `pass` or `warn` record of the
+         *     repository on `base_branch` (a failed run never lowers the bar). Delta = coverage -
+         *     baseline in percentage points, both truncated to two decimals. The answer's
+         *     `baseline` is the record compared with, or `null` when `base_branch` had none: then
+         *     nothing was compared, the run is recorded as the first one, `delta` is `0.00` and the
+         *     outcome `pass` (a client that requires a baseline fails on `baseline: null`). The
+         *     baseline is stored with the record, so a replay and the list show the same one.
+         *     Outcome: `fail` when delta < -fail_threshold, else
          *     `warn` when delta < -warn_threshold, else `pass`. Check order: `401`, `403` API
          *     token without `execute`, `403` cookie session without an allowed `Origin`,
          *     `400` `Idempotency-Key` header, `413`/`415`/`400` body, `403` `org` is not the
@@ -131,7 +135,9 @@ export interface paths {
         /**
          * A repository's newest runs in one answer, compact, for a history chart
          * @description The newest `limit` records of the repository (default and at most 1 000), oldest
-         *     first, each as `[created_at, coverage, outcome, branch, delta]`, and `total`, every
+         *     first, each as `[created_at, coverage, outcome, branch, delta, baseline]` (`baseline`:
+         *     the coverage the run was compared with, `null` when there was none, left out for a
+         *     record stored before baselines were kept), and `total`, every
          *     record of the repository. One request where the list would take ten pages: the
          *     dashboard's chart costs one request of a session's per-minute budget. An unknown
          *     repository answers `{"points":[],"total":0}`. Same credentials and check order as
@@ -438,7 +444,8 @@ export interface paths {
         /**
          * SVG coverage badge
          * @description No authentication. Label `coverage`; message the coverage of the latest run (any
-         *     outcome) of the repository on `branch`, with `precision` decimals and a `%`. Colour:
+         *     outcome) of the repository on `branch`, truncated to `precision` decimals (never
+         *     rounded up: `79.99` shows `79%`) and a `%`. Colour:
          *     green from 80, yellow from 60 to 79.99, red below 60. No data, an unknown
          *     organisation and an unknown repository all render the same grey `unknown` badge, byte
          *     for byte. Unknown query parameters are ignored; a repeated one counts with its last
@@ -626,7 +633,10 @@ export interface components {
          * @example 0.00
          */
         Delta: string;
-        /** @description Percentage of the run, rounded to two decimals (half away from zero). */
+        /**
+         * @description Percentage of the run, truncated to two decimals (never rounded up: `99.936` is stored
+         *     and answered as `99.93`).
+         */
         Coverage: number;
         /** @description 1-255 characters, no control characters; case-sensitive. */
         RepoName: string;
@@ -650,6 +660,23 @@ export interface components {
             delta: components["schemas"]["Delta"];
             coverage: components["schemas"]["Coverage"];
             /** @description The commit the run covered, lowercase hex; null when it was posted without one. */
+            commit: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            /**
+             * @description The record of the base branch this run was compared with, as it was then; `null`
+             *     when the base branch had no `pass` or `warn` record (nothing compared: `delta`
+             *     `0.00`, outcome `pass`, recorded as the first run). Absent only on records stored
+             *     before covgate kept baselines (before migration `0006_baselines` of the SQL
+             *     stores): for those it is unknown.
+             */
+            baseline?: components["schemas"]["Baseline"] | null;
+        };
+        Baseline: {
+            id: components["schemas"]["ExecutionId"];
+            coverage: components["schemas"]["Coverage"];
+            /** @description The base branch (the ingest's `base_branch`). */
+            branch: components["schemas"]["RepoName"];
+            /** @description The baseline run's commit, lowercase hex; null when it was posted without one. */
             commit: string | null;
             created_at: components["schemas"]["Timestamp"];
         };
@@ -741,13 +768,19 @@ export interface components {
             /** @description Every record of the repository (a per-repository counter), whatever `limit`. */
             total: number;
         };
-        /** @description One run: `[created_at, coverage, outcome, branch, delta]`. */
+        /**
+         * @description One run: `[created_at, coverage, outcome, branch, delta, baseline]`. `baseline` is the
+         *     coverage of the record the run was compared with, or `null` when there was none (then
+         *     `delta` `0.00` compares nothing); a record stored before baselines were kept has only
+         *     the first five.
+         */
         SeriesPoint: [
             components["schemas"]["Timestamp"],
             components["schemas"]["Coverage"],
             components["schemas"]["Outcome"],
             components["schemas"]["RepoName"],
-            components["schemas"]["Delta"]
+            components["schemas"]["Delta"],
+            components["schemas"]["Coverage"] | null
         ];
         ExecutionInput: {
             /** @description When given, must equal the caller's organisation slug (`403` otherwise). */
@@ -2216,7 +2249,7 @@ export interface operations {
         parameters: {
             query?: {
                 branch?: string;
-                /** @description Decimals of the percentage. */
+                /** @description Decimals of the percentage, truncated. */
                 precision?: "0" | "1" | "2";
                 style?: "flat" | "flat-square" | "for-the-badge" | "plastic";
             };

@@ -1,10 +1,10 @@
 import type { Outcome } from '../storage/store.js';
-import { shiftToHundredths } from './decimal-hundredths.js';
-import { formatDelta, roundToHundredths } from './delta-format.js';
+import { formatDelta } from './delta-format.js';
+import { truncateToHundredths } from './truncate-decimal.js';
 
 /** What a coverage-gate run is judged on; all values in percent or percentage points. */
 export interface GateInput {
-  /** Coverage of the run, 0..100; rounded to two decimals. */
+  /** Coverage of the run, 0..100; truncated to two decimals. */
   coverage: number;
   /** Coverage of the latest `pass` or `warn` run on the base branch, or null when none. */
   baseline: number | null;
@@ -21,15 +21,18 @@ export interface GateResult {
   delta: string;
   /** Coverage minus baseline in integer hundredths of a percentage point (0 without baseline). */
   deltaHundredths: number;
-  /** The run's coverage rounded to two decimals. */
+  /** The run's coverage truncated to two decimals (99.936 -> 99.93). */
   coverage: number;
+  /** The baseline truncated to two decimals, or null without one. */
+  baseline: number | null;
 }
 
 /**
  * Judges a run against its baseline.
  *
- * Coverage and baseline are rounded to integer hundredths first (half away from zero, see
- * {@link roundToHundredths}) and subtracted as integers, so `80.1 - 80.0` is exactly `+0.10`.
+ * Coverage and baseline are truncated to integer hundredths first (never rounded up, so no
+ * run passes on rounding; see {@link truncateToHundredths}) and subtracted as integers, so
+ * `80.1 - 80.0` is exactly `+0.10`.
  * Without a baseline the delta is `0.00` and the outcome `pass`. Otherwise the outcome is
  * `fail` when delta < -failThreshold, else `warn` when delta < -warnThreshold, else `pass`:
  * a drop of exactly a threshold does not cross it. Thresholds are compared exactly as the
@@ -54,13 +57,15 @@ export function evaluateGate(input: GateInput): GateResult {
     );
   }
 
-  const coverageHundredths = roundToHundredths(coverage);
-  const deltaHundredths = baseline === null ? 0 : coverageHundredths - roundToHundredths(baseline);
+  const coverageHundredths = truncateToHundredths(coverage);
+  const baselineHundredths = baseline === null ? null : truncateToHundredths(baseline);
+  const deltaHundredths = baselineHundredths === null ? 0 : coverageHundredths - baselineHundredths;
   return {
     outcome: outcomeOf(deltaHundredths, warnThreshold, failThreshold),
     delta: formatDelta(deltaHundredths),
     deltaHundredths,
     coverage: coverageHundredths / 100,
+    baseline: baselineHundredths === null ? null : baselineHundredths / 100,
   };
 }
 
@@ -75,13 +80,12 @@ function outcomeOf(deltaHundredths: number, warnThreshold: number, failThreshold
 }
 
 /**
- * delta < -threshold, exactly. For an integer d and a threshold t (in hundredths),
- * -d > t holds exactly when -d > floor(t), and floor(t) is the whole part of the threshold's
- * decimal digits shifted two places, so no binary rounding of the threshold is involved.
+ * delta < -threshold, exactly. For an integer d and a threshold t >= 0 (in hundredths),
+ * -d > t holds exactly when -d > floor(t), and floor(t) is the threshold's decimal digits
+ * truncated to hundredths, so no binary rounding of the threshold is involved.
  */
 function crosses(deltaHundredths: number, threshold: number): boolean {
-  const thresholdFloor = Number(shiftToHundredths(threshold).whole || '0');
-  return -deltaHundredths > thresholdFloor;
+  return -deltaHundredths > truncateToHundredths(threshold);
 }
 
 function assertPercentage(name: string, value: number): void {

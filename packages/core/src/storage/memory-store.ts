@@ -60,9 +60,14 @@ function copy<T>(value: T): T {
   return out as T;
 }
 
-/** {@link copy} of an execution record, whose only field that is not a scalar is its date. */
+/** {@link copy} of an execution record, whose only fields that are not scalars are its dates. */
 function copyExecution(record: ExecutionRecord): ExecutionRecord {
-  return { ...record, createdAt: new Date(record.createdAt.getTime()) };
+  const { createdAt, baselineCreatedAt } = record;
+  return {
+    ...record,
+    createdAt: new Date(createdAt.getTime()),
+    baselineCreatedAt: baselineCreatedAt && new Date(baselineCreatedAt.getTime()),
+  };
 }
 
 /** A map key for a pair of strings that no choice of the strings can make ambiguous. */

@@ -138,6 +138,23 @@ export interface ExecutionRecord {
   /** The commit the run covered: 7-64 lowercase hex characters, or null when not given. */
   commit: string | null;
   createdAt: Date;
+  /**
+   * The branch the run was compared against (the ingest's `base_branch`). Null only on
+   * records stored before covgate kept baselines: whether they had one is unknown.
+   */
+  baseBranch: string | null;
+  /**
+   * The record the run was compared with: its id, or null when the base branch had no
+   * baseline (the run was recorded as the first one), or when `baseBranch` is null.
+   * The four `baseline*` fields are a copy taken at ingest, all set or all null.
+   */
+  baselineId: string | null;
+  /** The baseline's coverage, two decimals. */
+  baselineCoverage: number | null;
+  /** The baseline's commit (null also when it was posted without one). */
+  baselineCommit: string | null;
+  /** When the baseline was recorded. */
+  baselineCreatedAt: Date | null;
 }
 
 /** One repository of an organisation as its per-repository counter knows it. */

@@ -134,6 +134,11 @@ export function buildExecution(overrides: Partial<ExecutionRecord> = {}): Execut
     coverage: 80,
     commit: null,
     createdAt: new Date(FIXTURE_TIME),
+    baseBranch: 'main',
+    baselineId: null,
+    baselineCoverage: null,
+    baselineCommit: null,
+    baselineCreatedAt: null,
     ...overrides,
   };
 }

@@ -27,12 +27,14 @@ describe('evaluateGate', () => {
       delta: '0.00',
       deltaHundredths: 0,
       coverage: 0,
+      baseline: null,
     });
     expect(gate(84.5, null)).toEqual({
       outcome: 'pass',
       delta: '0.00',
       deltaHundredths: 0,
       coverage: 84.5,
+      baseline: null,
     });
   });
 
@@ -42,6 +44,7 @@ describe('evaluateGate', () => {
       delta: '+0.10',
       deltaHundredths: 10,
       coverage: 80.1,
+      baseline: 80,
     });
   });
 
@@ -54,13 +57,31 @@ describe('evaluateGate', () => {
   it('prints an unchanged coverage as 0.00, not -0.00', () => {
     expect(gate(72.3, 72.3).delta).toBe('0.00');
     expect(gate(72.301, 72.3).delta).toBe('0.00');
-    expect(gate(72.299, 72.3).delta).toBe('0.00');
+    expect(gate(72.309, 72.3).delta).toBe('0.00');
+    expect(gate(72.299, 72.3).delta).toBe('-0.01');
   });
 
-  it('rounds the coverage to two decimals, half away from zero', () => {
-    expect(gate(84.125, null).coverage).toBe(84.13);
-    expect(gate(1.005, null).coverage).toBe(1.01);
-    expect(gate(84.125, 84.12).delta).toBe('+0.01');
+  it('truncates the coverage to two decimals, never rounding it up', () => {
+    expect(gate(84.125, null).coverage).toBe(84.12);
+    expect(gate(99.936, null).coverage).toBe(99.93);
+    expect(gate(1.005, null).coverage).toBe(1);
+    expect(gate(84.125, 84.12).delta).toBe('0.00');
+    // 0.29 * 100 is 28.999999999999996 in binary: floored it would be 0.28.
+    expect(gate(0.29, null).coverage).toBe(0.29);
+  });
+
+  it('truncates the baseline too, so a drop is never hidden by rounding', () => {
+    expect(gate(80, 80.009).delta).toBe('0.00');
+    expect(gate(80, 80.009).baseline).toBe(80);
+    expect(gate(80, 99.936).baseline).toBe(99.93);
+    expect(gate(79.996, 80).delta).toBe('-0.01');
+    expect(gate(78.999, 80)).toEqual({
+      outcome: 'fail',
+      delta: '-1.01',
+      deltaHundredths: -101,
+      coverage: 78.99,
+      baseline: 80,
+    });
   });
 
   it('warns, not fails, on a drop of exactly the fail threshold', () => {
@@ -100,27 +121,47 @@ describe('evaluateGate', () => {
       delta: '-100.00',
       deltaHundredths: -10_000,
       coverage: 0,
+      baseline: 100,
     });
     expect(gate(100, 0).delta).toBe('+100.00');
   });
 
   it('rejects a coverage or baseline outside 0..100, non-finite or not a number', () => {
     for (const bad of [-0.01, 100.01, Number.NaN, Infinity, -Infinity, '80']) {
-      expect(() => gate(bad as number, 80)).toThrow(RangeError);
-      expect(() => gate(80, bad as number)).toThrow(RangeError);
+      expect(() => gate(bad as number, 80)).toThrow(
+        new RangeError(`coverage must be a finite percentage in 0..100, got ${bad}`),
+      );
+      expect(() => gate(80, bad as number)).toThrow(
+        new RangeError(`baseline must be a finite percentage in 0..100, got ${bad}`),
+      );
     }
   });
 
   it('rejects negative or non-finite thresholds and a warn threshold above the fail one', () => {
-    const bad: Array<Pick<GateInput, 'warnThreshold' | 'failThreshold'>> = [
-      { warnThreshold: -0.1, failThreshold: 1 },
-      { warnThreshold: 0.5, failThreshold: -1 },
-      { warnThreshold: Number.NaN, failThreshold: 1 },
-      { warnThreshold: 0.5, failThreshold: Infinity },
-      { warnThreshold: 1.5, failThreshold: 1 },
+    const bad: Array<[Pick<GateInput, 'warnThreshold' | 'failThreshold'>, string]> = [
+      [
+        { warnThreshold: -0.1, failThreshold: 1 },
+        'warnThreshold must be a finite number >= 0, got -0.1',
+      ],
+      [
+        { warnThreshold: 0.5, failThreshold: -1 },
+        'failThreshold must be a finite number >= 0, got -1',
+      ],
+      [
+        { warnThreshold: Number.NaN, failThreshold: 1 },
+        'warnThreshold must be a finite number >= 0, got NaN',
+      ],
+      [
+        { warnThreshold: 0.5, failThreshold: Infinity },
+        'failThreshold must be a finite number >= 0, got Infinity',
+      ],
+      [
+        { warnThreshold: 1.5, failThreshold: 1 },
+        'warnThreshold (1.5) must not exceed failThreshold (1)',
+      ],
     ];
-    for (const thresholds of bad) {
-      expect(() => gate(80, 80, thresholds)).toThrow(RangeError);
+    for (const [thresholds, message] of bad) {
+      expect(() => gate(80, 80, thresholds)).toThrow(new RangeError(message));
     }
   });
 });
@@ -137,6 +178,7 @@ describe('evaluateGate properties', () => {
         expect(parseDelta(result.delta)).toBe(coverage - baseline);
         expect(result.deltaHundredths).toBe(coverage - baseline);
         expect(result.coverage).toBe(coverage / 100);
+        expect(result.baseline).toBe(baseline / 100);
       }),
     );
   });

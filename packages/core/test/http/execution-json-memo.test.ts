@@ -15,12 +15,24 @@ function record(overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
     coverage: 81.5,
     commit: null,
     createdAt: new Date('2026-11-24T10:15:30Z'),
+    baseBranch: 'main',
+    baselineId: 'exe_01jdxk7p3q8m2n4r6t8v0w2y40',
+    baselineCoverage: 80.25,
+    baselineCommit: null,
+    baselineCreatedAt: new Date('2026-11-24T09:00:00Z'),
     ...overrides,
   };
 }
 
 const EXPECTED_TEXT =
-  '{"id":"exe_01jdxk7p3q8m2n4r6t8v0w2y4z","repo":"web","branch":"main","outcome":"pass","delta":"+1.25","coverage":81.5,"commit":null,"created_at":"2026-11-24T10:15:30Z"}';
+  '{"id":"exe_01jdxk7p3q8m2n4r6t8v0w2y4z","repo":"web","branch":"main","outcome":"pass","delta":"+1.25","coverage":81.5,"commit":null,"created_at":"2026-11-24T10:15:30Z","baseline":{"id":"exe_01jdxk7p3q8m2n4r6t8v0w2y40","coverage":80.25,"branch":"main","commit":null,"created_at":"2026-11-24T09:00:00Z"}}';
+
+const NO_BASELINE = {
+  baselineId: null,
+  baselineCoverage: null,
+  baselineCommit: null,
+  baselineCreatedAt: null,
+} as const;
 
 describe('ExecutionJsonMemo', () => {
   it('makes the text JSON.stringify makes of the wire form', () => {
@@ -28,6 +40,18 @@ describe('ExecutionJsonMemo', () => {
     expect(memo.textOf(record())).toBe(EXPECTED_TEXT);
     expect(memo.textOf(record())).toBe(EXPECTED_TEXT);
     expect(memo.size).toBe(1);
+  });
+
+  it('shows baseline null for a run without one, and no baseline for a record from before', () => {
+    const memo = new ExecutionJsonMemo();
+    const first = record({ delta: '0.00', ...NO_BASELINE });
+    expect(memo.textOf(first)).toBe(
+      '{"id":"exe_01jdxk7p3q8m2n4r6t8v0w2y4z","repo":"web","branch":"main","outcome":"pass","delta":"0.00","coverage":81.5,"commit":null,"created_at":"2026-11-24T10:15:30Z","baseline":null}',
+    );
+    const unknown = record({ id: 'exe_old', delta: '0.00', baseBranch: null, ...NO_BASELINE });
+    expect(memo.textOf(unknown)).toBe(
+      '{"id":"exe_old","repo":"web","branch":"main","outcome":"pass","delta":"0.00","coverage":81.5,"commit":null,"created_at":"2026-11-24T10:15:30Z"}',
+    );
   });
 
   it('joins an array as JSON.stringify does, the empty one included', () => {
@@ -48,6 +72,13 @@ describe('ExecutionJsonMemo', () => {
     ['coverage', { coverage: 81.51 }],
     ['commit', { commit: 'deadbeef' }],
     ['created_at', { createdAt: new Date('2026-11-24T10:15:31Z') }],
+    ['base branch', { baseBranch: 'develop' }],
+    ['base branch (unknown)', { baseBranch: null }],
+    ['baseline', NO_BASELINE],
+    ['baseline id', { baselineId: 'exe_other' }],
+    ['baseline coverage', { baselineCoverage: 80.26 }],
+    ['baseline commit', { baselineCommit: 'abc1234' }],
+    ['baseline time', { baselineCreatedAt: new Date('2026-11-24T09:00:01Z') }],
   ])('never answers the remembered text for a record whose %s differs', (_field, change) => {
     const memo = new ExecutionJsonMemo();
     memo.textOf(record());
@@ -90,6 +121,9 @@ describe('ExecutionJsonMemo', () => {
             coverage: fc.double({ min: 0, max: 100, noNaN: true }),
             commit: fc.option(fc.string()),
             seconds: fc.integer({ min: 0, max: 4_102_444_800 }),
+            baseBranch: fc.option(fc.string()),
+            baselineId: fc.option(fc.string()),
+            baselineCommit: fc.option(fc.string()),
           }),
           { maxLength: 8 },
         ),

@@ -1,4 +1,5 @@
 import type { Outcome, SeriesPoint } from '@covgate/client';
+import { verdictOf } from './format.js';
 
 /** One run as the chart draws and reads it out. */
 export interface Run {
@@ -7,16 +8,23 @@ export interface Run {
   outcome: Outcome;
   branch: string;
   delta: string;
+  /** The baseline's coverage; null when nothing was compared; absent when unknown. */
+  baseline?: number | null;
 }
 
-/** The runs of `GET /v1/executions/series` (`[created_at, coverage, outcome, branch, delta]`). */
+/**
+ * The runs of `GET /v1/executions/series`
+ * (`[created_at, coverage, outcome, branch, delta, baseline]`; `baseline` is left out for a
+ * record stored before baselines were kept).
+ */
 export function runsOf(points: readonly SeriesPoint[]): Run[] {
-  return points.map(([createdAt, coverage, outcome, branch, delta]) => ({
+  return points.map(([createdAt, coverage, outcome, branch, delta, ...rest]) => ({
     createdAt,
     coverage,
     outcome,
     branch,
     delta,
+    ...(rest.length > 0 ? { baseline: rest[0] ?? null } : {}),
   }));
 }
 
@@ -29,16 +37,18 @@ export const CHART_SERIES = [
   { key: 'base-pass', base: true, outcome: 'pass' },
   { key: 'base-warn', base: true, outcome: 'warn' },
   { key: 'base-fail', base: true, outcome: 'fail' },
+  { key: 'base-none', base: true, outcome: 'none' },
   { key: 'other-pass', base: false, outcome: 'pass' },
   { key: 'other-warn', base: false, outcome: 'warn' },
   { key: 'other-fail', base: false, outcome: 'fail' },
+  { key: 'other-none', base: false, outcome: 'none' },
 ] as const;
 
 /**
  * Columns for the history chart from runs oldest first: one x per run (its place in the
  * order, so runs evenly spaced however close in time; the axis labels them with their time),
- * each run a point in exactly one outcome series (base branch or other), plus a line through
- * the base branch.
+ * each run a point in exactly one verdict series (base branch or other; `none` for a run
+ * compared with nothing), plus a line through the base branch.
  */
 export function chartColumns(oldestFirst: readonly Run[], baseBranch: string | null) {
   const x: number[] = [];
@@ -49,7 +59,7 @@ export function chartColumns(oldestFirst: readonly Run[], baseBranch: string | n
     CHART_SERIES.forEach((series, index) => {
       const column = columns[index] as (number | null)[];
       const match =
-        series.base === base && (series.outcome === null || series.outcome === run.outcome);
+        series.base === base && (series.outcome === null || series.outcome === verdictOf(run));
       column.push(match ? run.coverage : null);
     });
   });

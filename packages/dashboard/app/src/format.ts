@@ -1,20 +1,41 @@
 import type { Execution } from '@covgate/client';
+import { truncateDecimal } from '@covgate/core/percent';
 
-/** Outcome words shown beside every outcome colour (colour is never the only signal). */
-export const OUTCOME_LABEL: Record<Execution['outcome'], string> = {
+/**
+ * What the dashboard shows of a run's judgement: its outcome, or `none` when the base branch
+ * had no run to compare it with (the API's `pass` with delta `0.00` then judged nothing).
+ */
+export type Verdict = Execution['outcome'] | 'none';
+
+/**
+ * What a run said about its baseline: the record or its coverage, null when there was none,
+ * absent (undefined) for a record stored before baselines were kept.
+ */
+interface Compared {
+  baseline?: unknown;
+}
+
+/** The verdict of a run; a record from before baselines were kept shows its outcome. */
+export function verdictOf(execution: Pick<Execution, 'outcome'> & Compared): Verdict {
+  return execution.baseline === null ? 'none' : execution.outcome;
+}
+
+/** Verdict words shown beside every verdict colour (colour is never the only signal). */
+export const VERDICT_LABEL: Record<Verdict, string> = {
   pass: 'Pass',
   warn: 'Warn',
   fail: 'Fail',
+  none: 'No baseline',
 };
 
-/** `84.13%`, always two decimals. */
+/** `84.13%`, always two decimals, truncated like the API and the badge (`99.936` -> `99.93%`). */
 export function formatCoverage(coverage: number): string {
-  return `${coverage.toFixed(2)}%`;
+  return `${truncateDecimal(coverage)}%`;
 }
 
-/** `+1.25 pts` / `0.00 pts`: the API's delta string with its unit. */
-export function formatDelta(delta: string): string {
-  return `${delta} pts`;
+/** `+1.25 pts` / `0.00 pts`: the API's delta with its unit; `nothing to compare` without a baseline. */
+export function formatComparison(execution: Pick<Execution, 'delta'> & Compared): string {
+  return execution.baseline === null ? 'nothing to compare' : `${execution.delta} pts`;
 }
 
 /** `2026-11-22 19:03 UTC` from the API's `2026-11-22T19:03:41Z`. */

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { makeBadge } from 'badge-maker';
 import { z } from 'zod';
+import {
+  type PercentPlaces,
+  truncateDecimal,
+  truncateToHundredths,
+} from '../../gate/truncate-decimal.js';
 import { infra } from '../../infrastructure/infra.js';
 import { ApiError } from '../api-error.js';
 import { emptyReply, textReply } from '../reply.js';
@@ -8,14 +13,21 @@ import type { RouteHandler } from '../services.js';
 
 const badgeQuery = z.object({
   branch: z.string().min(1).max(255).default('main'),
-  precision: z.enum(['0', '1', '2']).default('0').transform(Number),
+  precision: z
+    .enum(['0', '1', '2'])
+    .default('0')
+    .transform((places) => Number(places) as PercentPlaces),
   style: z.enum(['flat', 'flat-square', 'for-the-badge', 'plastic']).default('flat'),
 });
 
-/** Badge colour of a coverage percentage (>= 80 green, 60-79.99 yellow, < 60 red). */
+/**
+ * Badge colour of a coverage percentage (>= 80 green, 60-79.99 yellow, < 60 red), judged on
+ * the percentage truncated to hundredths like everything covgate shows: 79.996 is yellow.
+ */
 export function badgeColor(coverage: number): 'green' | 'yellow' | 'red' {
-  if (coverage >= 80) return 'green';
-  if (coverage >= 60) return 'yellow';
+  const hundredths = truncateToHundredths(coverage);
+  if (hundredths >= 8000) return 'green';
+  if (hundredths >= 6000) return 'yellow';
   return 'red';
 }
 
@@ -52,7 +64,8 @@ export const getBadge: RouteHandler = async (scope) => {
     : null;
   const svg = makeBadge({
     label: 'coverage',
-    message: latest ? `${latest.coverage.toFixed(precision)}%` : 'unknown',
+    // Truncated, never rounded up: a 79.99 % run must not read as a green-looking 80%.
+    message: latest ? `${truncateDecimal(latest.coverage, precision)}%` : 'unknown',
     color: latest ? badgeColor(latest.coverage) : 'lightgrey',
     style,
   });

@@ -4,11 +4,20 @@ import { executionToJson } from './execution-json.js';
 /** Records whose JSON text one API keeps by default (about 300 bytes each). */
 export const DEFAULT_EXECUTION_JSON_MEMO_ENTRIES = 10_000;
 
-/** The record's fields its text shows (its time as a number), and the text. */
+/** The record's fields its text shows (its times as numbers), and the text. */
 type MemoEntry = Pick<
   ExecutionRecord,
-  'repo' | 'branch' | 'outcome' | 'delta' | 'coverage' | 'commit'
-> & { createdAtMs: number; text: string };
+  | 'repo'
+  | 'branch'
+  | 'outcome'
+  | 'delta'
+  | 'coverage'
+  | 'commit'
+  | 'baseBranch'
+  | 'baselineId'
+  | 'baselineCoverage'
+  | 'baselineCommit'
+> & { createdAtMs: number; baselineCreatedAtMs: number | null; text: string };
 
 function sameRecord(entry: MemoEntry, record: ExecutionRecord): boolean {
   return (
@@ -18,7 +27,12 @@ function sameRecord(entry: MemoEntry, record: ExecutionRecord): boolean {
     entry.outcome === record.outcome &&
     entry.delta === record.delta &&
     entry.coverage === record.coverage &&
-    entry.commit === record.commit
+    entry.commit === record.commit &&
+    entry.baseBranch === record.baseBranch &&
+    entry.baselineId === record.baselineId &&
+    entry.baselineCoverage === record.baselineCoverage &&
+    entry.baselineCommit === record.baselineCommit &&
+    entry.baselineCreatedAtMs === (record.baselineCreatedAt?.getTime() ?? null)
   );
 }
 
@@ -58,7 +72,12 @@ export class ExecutionJsonMemo {
       delta: record.delta,
       coverage: record.coverage,
       commit: record.commit,
+      baseBranch: record.baseBranch,
+      baselineId: record.baselineId,
+      baselineCoverage: record.baselineCoverage,
+      baselineCommit: record.baselineCommit,
       createdAtMs: record.createdAt.getTime(),
+      baselineCreatedAtMs: record.baselineCreatedAt?.getTime() ?? null,
       text,
     });
     return text;

@@ -12,8 +12,14 @@ export const SERIES_LIMIT = { default: 1000, max: 1000 } as const;
 
 const LIMIT_SHAPE = /^[1-9][0-9]{0,3}$/;
 
-/** One run of the series: `[created_at, coverage, outcome, branch, delta]`. */
-export type SeriesPoint = [string, number, string, string, string];
+/**
+ * One run of the series: `[created_at, coverage, outcome, branch, delta, baseline]`, where
+ * `baseline` is the coverage the run was compared with or null when there was none; a record
+ * stored before baselines were kept has no sixth element (unknown).
+ */
+export type SeriesPoint =
+  | [string, number, string, string, string, number | null]
+  | [string, number, string, string, string];
 
 function parseSeriesLimit(value: string | null): number {
   if (value === null) return SERIES_LIMIT.default;
@@ -27,7 +33,7 @@ function parseSeriesLimit(value: string | null): number {
 /**
  * `GET /v1/executions/series?org&repo[&limit]`: the newest `limit` (default and at most
  * 1 000) runs of a repository in one answer, oldest first, each as a compact
- * `[created_at, coverage, outcome, branch, delta]`, plus the repository's `total`: what a
+ * `[created_at, coverage, outcome, branch, delta, baseline]`, plus the repository's `total`: what a
  * history chart draws, for the cost of one request. Same credentials and check order as
  * `GET /v1/executions`: 401 credential, 403 token without `execute`, 400 missing
  * `org`/`repo`, 400 bad `limit`, 403 organisation mismatch.
@@ -51,13 +57,14 @@ export const listExecutionSeries: RouteHandler = async (scope) => {
   const points: SeriesPoint[] = [];
   for (let i = records.length - 1; i >= 0; i--) {
     const record = records[i] as (typeof records)[number];
-    points.push([
+    const run = [
       formatTimestamp(record.createdAt),
       record.coverage,
       record.outcome,
       record.branch,
       record.delta,
-    ]);
+    ] as const;
+    points.push(record.baseBranch === null ? [...run] : [...run, record.baselineCoverage]);
   }
   return jsonReply(200, { points, total });
 };

@@ -149,7 +149,8 @@ function replay(existing: IdempotentExecution, requestDigest: string): Reply {
 
 /**
  * `POST /v1/executions` (decided; not in the spec): records a run and evaluates the gate
- * server-side against the latest `pass`/`warn` coverage of `base_branch`. With an
+ * server-side against the latest `pass`/`warn` coverage of `base_branch`, and stores with it
+ * the baseline it used (or that there was none), which the answer shows. With an
  * `Idempotency-Key` the record and the key are stored in one transaction; a repeat within
  * 24 h answers the first record again, or `409` when its request differs.
  */
@@ -203,6 +204,11 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     coverage: gate.coverage,
     commit: input.commit ?? null,
     createdAt: now,
+    baseBranch: input.base_branch,
+    baselineId: baseline?.id ?? null,
+    baselineCoverage: gate.baseline,
+    baselineCommit: baseline?.commit ?? null,
+    baselineCreatedAt: baseline?.createdAt ?? null,
   };
   if (key === null) {
     await infra(logger, 'executions', () => store.insertExecution(record));

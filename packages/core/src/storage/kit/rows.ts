@@ -1,3 +1,4 @@
+import { truncateToHundredths } from '../../gate/truncate-decimal.js';
 import { wholeSeconds } from '../../time/timestamp.js';
 import type { ExecutionRecord, Organisation, SessionRecord, TokenRecord } from '../store.js';
 
@@ -15,6 +16,11 @@ export const EXECUTION_FIELDS = [
   'coverage',
   'commit',
   'createdAt',
+  'baseBranch',
+  'baselineId',
+  'baselineCoverage',
+  'baselineCommit',
+  'baselineCreatedAt',
 ] as const;
 
 // Fails to compile when a field is added to the interface but not to its list.
@@ -48,6 +54,21 @@ export const tokenTimestamps = (token: TokenRecord): TokenRecord => ({
   createdAt: wholeSeconds(token.createdAt),
   lastUsedAt: wholeSecondOrNull(token.lastUsedAt),
   gracePeriodEndsAt: wholeSecondOrNull(token.gracePeriodEndsAt),
+});
+
+/** A percentage cut to two decimals, never rounded up (the API already sends no more). */
+const twoDecimals = (value: number): number => truncateToHundredths(value) / 100;
+
+/**
+ * The row of an execution as the SQL stores write it: instants in whole seconds, percentages
+ * truncated to two decimals (a `DECIMAL(5,2)` column would round a third decimal).
+ */
+export const executionRow = (record: ExecutionRecord): ExecutionRecord => ({
+  ...record,
+  coverage: twoDecimals(record.coverage),
+  createdAt: wholeSeconds(record.createdAt),
+  baselineCoverage: record.baselineCoverage === null ? null : twoDecimals(record.baselineCoverage),
+  baselineCreatedAt: wholeSecondOrNull(record.baselineCreatedAt),
 });
 
 /** A session with its instants truncated to whole seconds. */

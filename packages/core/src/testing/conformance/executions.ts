@@ -3,6 +3,7 @@ import type { ExecutionRecord } from '../../storage/store.js';
 import { StoreConflictError } from '../../storage/store.js';
 import {
   buildExecution,
+  buildIdempotencyClaim,
   FIXTURE_TIME,
   newPrefixedId,
   randomSuffix,
@@ -237,6 +238,68 @@ export function describeExecutions(store: StoreUnderTest): void {
       for (const record of records) await store().insertExecution(record);
 
       expect(await store().listExecutions({ ...where, limit: 10 })).toEqual(newestFirst(records));
+    });
+
+    it('keeps the baseline copy of a record, or that it had none, or that it is unknown', async () => {
+      const where = await givenRepo();
+      const baseline = buildExecution({ ...where, branch: 'release-9', coverage: 64.99 });
+      const compared = buildExecution({
+        ...where,
+        branch: 'feature',
+        outcome: 'fail',
+        delta: '-1.62',
+        coverage: 63.37,
+        createdAt: secondsAfter(FIXTURE_TIME, 1),
+        baseBranch: 'release-9/ünïcode',
+        baselineId: baseline.id,
+        baselineCoverage: 64.99,
+        baselineCommit: '0123456789abcdef'.repeat(4),
+        baselineCreatedAt: FIXTURE_TIME,
+      });
+      const none = buildExecution({
+        ...where,
+        createdAt: secondsAfter(FIXTURE_TIME, 2),
+        baseBranch: 'release-9',
+      });
+      const unknown = buildExecution({
+        ...where,
+        createdAt: secondsAfter(FIXTURE_TIME, 3),
+        baseBranch: null,
+      });
+      for (const record of [baseline, compared, none, unknown]) {
+        await store().insertExecution(record);
+      }
+
+      expect(await store().listExecutions({ ...where, limit: 10 })).toEqual([
+        unknown,
+        none,
+        compared,
+        baseline,
+      ]);
+      expect(await store().findLatestExecution(where.orgId, where.repo, 'feature')).toEqual(
+        compared,
+      );
+      expect(await store().listRepositories(where.orgId)).toEqual([
+        { repo: where.repo, total: 4, latest: unknown },
+      ]);
+    });
+
+    it('keeps the baseline of a record stored with an idempotency key', async () => {
+      const where = await givenRepo();
+      const record = buildExecution({
+        ...where,
+        baselineId: newPrefixedId('exe_'),
+        baselineCoverage: 0.01,
+        baselineCommit: null,
+        baselineCreatedAt: secondsAfter(FIXTURE_TIME, -3600),
+      });
+      const claim = buildIdempotencyClaim();
+      await store().insertKeyedExecution(record, claim);
+
+      expect(await store().findIdempotentExecution(where.orgId, claim.key, FIXTURE_TIME)).toEqual({
+        requestDigest: claim.requestDigest,
+        record,
+      });
     });
 
     describe('repositories', () => {

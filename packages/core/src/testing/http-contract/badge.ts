@@ -100,7 +100,7 @@ export function badgeContract(options: HttpContractOptions): void {
       expect(label(await changed.text())).toBe('coverage: 50%');
     });
 
-    it('shows the coverage rounded to whole percent, or to precision=1|2 decimals', async () => {
+    it('shows the coverage truncated to whole percent, or to precision=1|2 decimals', async () => {
       await setup();
       await record('precise', 84.13);
       for (const [query, message] of [
@@ -116,6 +116,24 @@ export function badgeContract(options: HttpContractOptions): void {
       expect(label(await (await badge(ctx, `${org.slug}/half?precision=1`)).text())).toBe(
         'coverage: 99.5%',
       );
+      expect(label(await (await badge(ctx, `${org.slug}/half`)).text())).toBe('coverage: 99%');
+    });
+
+    it('never rounds up: a 79.996 % run is a yellow 79%, 79.9% and 79.99%', async () => {
+      await setup();
+      await record('almost', 79.996);
+      for (const [query, message] of [
+        ['', '79%'],
+        ['?precision=1', '79.9%'],
+        ['?precision=2', '79.99%'],
+      ]) {
+        const svg = await (await badge(ctx, `${org.slug}/almost${query}`)).text();
+        expect(label(svg), query).toBe(`coverage: ${message}`);
+        expect(messageColour(svg), query).toBe('yellow');
+      }
+      await record('precise', 99.936);
+      const svg = await (await badge(ctx, `${org.slug}/precise?precision=2`)).text();
+      expect(label(svg)).toBe('coverage: 99.93%');
     });
 
     it('colours green from 80, yellow from 60 to 79.99 and red below 60', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Organisation } from '../../storage/store.js';
-import { randomSuffix } from '../fixtures.js';
+import { formatTimestamp } from '../../time/timestamp.js';
+import { buildExecution, randomSuffix } from '../fixtures.js';
 import { type ContractContext, type HttpContractOptions, useContractServer } from './harness.js';
 
 const COOKIE_NAME = 'covgate_session';
@@ -194,7 +195,10 @@ export function dashboardReadsContract(options: HttpContractOptions): void {
           run.outcome,
           run.branch,
           run.delta,
+          (run.baseline as { coverage: number } | null)?.coverage ?? null,
         ];
+        // Until main has a run there is nothing to compare with; then main's latest.
+        expect(runs.slice(0, 3).map((run) => point(run).at(-1))).toEqual([null, null, 70.25]);
         for (const headers of [cookie(sessionToken), bearer(sessionToken), bearer(secret)]) {
           const all = await get(ctx, `/v1/executions/series?org=${org.slug}&repo=big`, headers);
           expect(all.status).toBe(200);
@@ -212,6 +216,20 @@ export function dashboardReadsContract(options: HttpContractOptions): void {
           cookie(sessionToken),
         );
         expect(await unknown.json()).toEqual({ points: [], total: 0 });
+      });
+
+      it('leaves the baseline out of a record stored before baselines were kept', async () => {
+        org = await ctx.createOrganisation();
+        const { secret } = await ctx.createToken(org);
+        const old = buildExecution({ orgId: org.id, repo: 'legacy', baseBranch: null });
+        await ctx.store.insertExecution(old);
+        const response = await get(ctx, `/v1/executions/series?org=${org.slug}&repo=legacy`, {
+          authorization: `Bearer ${secret}`,
+        });
+        expect(await response.json()).toEqual({
+          points: [[formatTimestamp(old.createdAt), 80, 'pass', 'main', '0.00']],
+          total: 1,
+        });
       });
 
       it('checks 401, the execute scope, org, repo, limit (1..1000), then the organisation', async () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Organisation } from '../../storage/store.js';
+import { formatTimestamp } from '../../time/timestamp.js';
+import { buildExecution } from '../fixtures.js';
+import { timestampIn } from './contract-helpers.js';
 import {
   bearerJson,
   type ContractContext,
@@ -129,17 +132,28 @@ export function executionsContract(options: HttpContractOptions): void {
       await setup();
       const first = await ingest(ctx, token, { repo: 'app', branch: 'main', coverage: 80 });
       expect(first.status).toBe(201);
-      const firstBody = (await first.json()) as Record<string, unknown>;
-      expect(firstBody).toMatchObject({
+      const firstBody = (await first.json()) as { id: string };
+      expect(firstBody.id).toMatch(/^exe_[0-9a-z]{26}$/);
+      expect(firstBody).toEqual({
+        id: firstBody.id,
         repo: 'app',
         branch: 'main',
         outcome: 'pass',
         delta: '0.00',
         coverage: 80,
+        commit: null,
+        created_at: timestampIn(ctx, 0),
+        baseline: null,
       });
-      expect(firstBody.id).toMatch(/^exe_[0-9a-z]{26}$/);
-      expect(firstBody.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      const baseline = {
+        id: firstBody.id,
+        coverage: 80,
+        branch: 'main',
+        commit: null,
+        created_at: timestampIn(ctx, 0),
+      };
 
+      ctx.clock.advance(1000);
       const cases: [number, string, string][] = [
         [81.25, '+1.25', 'pass'],
         [79.6, '-0.40', 'pass'],
@@ -150,11 +164,148 @@ export function executionsContract(options: HttpContractOptions): void {
       ];
       for (const [coverage, delta, outcome] of cases) {
         const response = await ingest(ctx, token, { repo: 'app', branch: 'feature', coverage });
-        expect(await response.json(), `coverage ${coverage}`).toMatchObject({ delta, outcome });
+        const body = (await response.json()) as { id: string };
+        expect(body, `coverage ${coverage}`).toEqual({
+          id: body.id,
+          repo: 'app',
+          branch: 'feature',
+          outcome,
+          delta,
+          coverage,
+          commit: null,
+          created_at: timestampIn(ctx, 0),
+          baseline,
+        });
       }
       // 81.25 on a feature branch is not a baseline: main's 80 stays the baseline.
       const same = await ingest(ctx, token, { repo: 'app', branch: 'other', coverage: 80 });
-      expect(await same.json()).toMatchObject({ delta: '0.00', outcome: 'pass' });
+      expect(await same.json()).toMatchObject({ delta: '0.00', outcome: 'pass', baseline });
+    });
+
+    it('answers baseline null while the base branch has no pass or warn run, then that run', async () => {
+      await setup();
+      const ingestOf = async (body: Record<string, unknown>) => {
+        const response = await ingest(ctx, token, { repo: 'rel', ...body });
+        expect(response.status).toBe(201);
+        return (await response.json()) as { id: string; baseline: unknown };
+      };
+      const first = await ingestOf({
+        branch: 'feature',
+        coverage: 63.37,
+        base_branch: 'release-9',
+        commit: 'abcdef1',
+      });
+      expect(first).toEqual({
+        id: first.id,
+        repo: 'rel',
+        branch: 'feature',
+        outcome: 'pass',
+        delta: '0.00',
+        coverage: 63.37,
+        commit: 'abcdef1',
+        created_at: timestampIn(ctx, 0),
+        baseline: null,
+      });
+      // The feature run is no baseline of itself: a second run is still compared with nothing.
+      ctx.clock.advance(1000);
+      const again = await ingestOf({ branch: 'feature', coverage: 50, base_branch: 'release-9' });
+      expect(again).toMatchObject({ outcome: 'pass', delta: '0.00', baseline: null });
+
+      ctx.clock.advance(1000);
+      const release = await ingestOf({
+        branch: 'release-9',
+        coverage: 64.999,
+        base_branch: 'release-9',
+        commit: 'ABCDEF0123',
+      });
+      expect(release).toMatchObject({ coverage: 64.99, delta: '0.00', baseline: null });
+
+      ctx.clock.advance(1000);
+      const compared = await ingestOf({
+        branch: 'feature',
+        coverage: 63.37,
+        base_branch: 'release-9',
+      });
+      expect(compared).toEqual({
+        id: compared.id,
+        repo: 'rel',
+        branch: 'feature',
+        outcome: 'fail',
+        delta: '-1.62',
+        coverage: 63.37,
+        commit: null,
+        created_at: timestampIn(ctx, 0),
+        baseline: {
+          id: release.id,
+          coverage: 64.99,
+          branch: 'release-9',
+          commit: 'abcdef0123',
+          created_at: timestampIn(ctx, -1),
+        },
+      });
+
+      // The list shows every record with the baseline it was compared with, then and now.
+      const listed = (await (await list(ctx, token, `?org=${org.slug}&repo=rel`)).json()) as {
+        executions: { id: string; baseline: unknown }[];
+      };
+      expect(listed.executions.map((e) => [e.id, e.baseline])).toEqual([
+        [compared.id, compared.baseline],
+        [release.id, null],
+        [again.id, null],
+        [first.id, null],
+      ]);
+    });
+
+    it('keeps a failed run out of the baseline: a base branch with only failures has none', async () => {
+      await setup();
+      await ingest(ctx, token, { repo: 'only-fails', branch: 'main', coverage: 90 });
+      // dev's only run fails against main.
+      const dev = await ingest(ctx, token, { repo: 'only-fails', branch: 'dev', coverage: 10 });
+      expect(await dev.json()).toMatchObject({ outcome: 'fail', baseline: { coverage: 90 } });
+      const feature = await ingest(ctx, token, {
+        repo: 'only-fails',
+        branch: 'feature',
+        coverage: 10,
+        base_branch: 'dev',
+      });
+      expect(await feature.json()).toMatchObject({
+        outcome: 'pass',
+        delta: '0.00',
+        baseline: null,
+      });
+    });
+
+    it('truncates the coverage to two decimals, never rounding it up', async () => {
+      await setup();
+      const response = await ingest(ctx, token, { repo: 'cut', branch: 'main', coverage: 99.936 });
+      expect(await response.json()).toMatchObject({ coverage: 99.93, delta: '0.00' });
+      const next = await ingest(ctx, token, { repo: 'cut', branch: 'main', coverage: 99.939 });
+      expect(await next.json()).toMatchObject({
+        coverage: 99.93,
+        delta: '0.00',
+        baseline: { coverage: 99.93 },
+      });
+    });
+
+    it('lists a record stored before baselines were kept without a baseline field', async () => {
+      await setup();
+      const old = buildExecution({ orgId: org.id, repo: 'legacy', baseBranch: null });
+      await ctx.store.insertExecution(old);
+      const listed = (await (await list(ctx, token, `?org=${org.slug}&repo=legacy`)).json()) as {
+        executions: unknown[];
+      };
+      expect(listed.executions).toEqual([
+        {
+          id: old.id,
+          repo: 'legacy',
+          branch: 'main',
+          outcome: 'pass',
+          delta: '0.00',
+          coverage: 80,
+          commit: null,
+          created_at: formatTimestamp(old.createdAt),
+        },
+      ]);
     });
 
     it('never lowers the bar with a failed run on the base branch', async () => {
@@ -288,6 +439,7 @@ export function executionsContract(options: HttpContractOptions): void {
       expect(byDefault.executions.map((e) => e.id)).toEqual([...ids].reverse().slice(0, 10));
       expect(Object.keys(byDefault).sort()).toEqual(['executions', 'total']);
       expect(Object.keys(byDefault.executions[0] as object).sort()).toEqual([
+        'baseline',
         'branch',
         'commit',
         'coverage',

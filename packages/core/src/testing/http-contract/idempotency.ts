@@ -56,6 +56,52 @@ export function idempotencyContract(options: HttpContractOptions): void {
       expect(await total('web')).toBe(1);
     });
 
+    it('replays the baseline the first answer named, after the base branch has moved on', async () => {
+      await setup();
+      const none = await ingest('first-run', { repo: 'moving', branch: 'feature', coverage: 70 });
+      const noneBody = await none.text();
+      expect(JSON.parse(noneBody)).toMatchObject({ baseline: null });
+
+      const base = (await (
+        await ingest(null, { repo: 'moving', branch: 'main', coverage: 80 })
+      ).json()) as { id: string; created_at: string };
+      ctx.clock.advance(1000);
+      const compared = await ingest('compared', {
+        repo: 'moving',
+        branch: 'feature',
+        coverage: 79,
+      });
+      const comparedBody = await compared.text();
+      expect(JSON.parse(comparedBody)).toMatchObject({
+        delta: '-1.00',
+        baseline: {
+          id: base.id,
+          coverage: 80,
+          branch: 'main',
+          commit: null,
+          created_at: base.created_at,
+        },
+      });
+
+      // main moves on: a new request would be compared with 90, a replay is not.
+      ctx.clock.advance(1000);
+      await ingest(null, { repo: 'moving', branch: 'main', coverage: 90 });
+      const replayedNone = await ingest('first-run', {
+        repo: 'moving',
+        branch: 'feature',
+        coverage: 70,
+      });
+      expect(replayedNone.headers.get('idempotent-replayed')).toBe('true');
+      expect(await replayedNone.text()).toBe(noneBody);
+      const replayed = await ingest('compared', {
+        repo: 'moving',
+        branch: 'feature',
+        coverage: 79,
+      });
+      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+      expect(await replayed.text()).toBe(comparedBody);
+    });
+
     it('answers 409 for the same key with another request and stores nothing', async () => {
       await setup();
       expect((await ingest('run-2', { repo: 'web', branch: 'main', coverage: 80 })).status).toBe(

@@ -4,13 +4,14 @@ import 'uplot/dist/uPlot.min.css';
 import { CHART_SERIES, chartColumns, type Run } from '../chart-data.js';
 import {
   formatAxisTime,
+  formatComparison,
   formatCoverage,
-  formatDelta,
   formatTimestamp,
-  OUTCOME_LABEL,
+  VERDICT_LABEL,
+  verdictOf,
 } from '../format.js';
 
-const COLOURS = { pass: '#1a7f37', warn: '#b35900', fail: '#cf222e' } as const;
+const COLOURS = { pass: '#1a7f37', warn: '#b35900', fail: '#cf222e', none: '#57606a' } as const;
 /** Steps between labelled runs on the x axis: whole runs only. */
 const RUN_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000];
 
@@ -139,10 +140,13 @@ export function HistoryChart(props: { runs: readonly Run[]; baseBranch: string |
         <span class="key">
           <span class="dot outcome-fail" aria-hidden="true" /> fail
         </span>
+        <span class="key">
+          <span class="dot outcome-none" aria-hidden="true" /> no baseline
+        </span>
       </figcaption>
       <p class="readout" aria-live="off">
         {hovered
-          ? `${formatTimestamp(hovered.createdAt)} · ${hovered.branch} · ${formatCoverage(hovered.coverage)} · ${OUTCOME_LABEL[hovered.outcome]} · ${formatDelta(hovered.delta)}`
+          ? `${formatTimestamp(hovered.createdAt)} · ${hovered.branch} · ${formatCoverage(hovered.coverage)} · ${VERDICT_LABEL[verdictOf(hovered)]} · ${formatComparison(hovered)}`
           : 'Point at the chart to read a run.'}
       </p>
     </figure>

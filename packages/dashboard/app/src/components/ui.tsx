@@ -1,7 +1,6 @@
-import type { Execution } from '@covgate/client';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { formatCountdown, OUTCOME_LABEL } from '../format.js';
+import { formatCountdown, VERDICT_LABEL, verdictOf } from '../format.js';
 import { useRateLimit } from '../rate-limit.js';
 import { href, onLinkClick } from '../router.js';
 
@@ -37,9 +36,10 @@ export function ErrorState(props: { message: string; onRetry?: () => void }) {
   );
 }
 
-/** The outcome as a word in a coloured tag. */
-export function OutcomeTag(props: { outcome: Execution['outcome'] }) {
-  return <span class={`outcome outcome-${props.outcome}`}>{OUTCOME_LABEL[props.outcome]}</span>;
+/** The run's verdict as a word in a coloured tag (`No baseline` when nothing was compared). */
+export function OutcomeTag(props: { execution: Parameters<typeof verdictOf>[0] }) {
+  const verdict = verdictOf(props.execution);
+  return <span class={`outcome outcome-${verdict}`}>{VERDICT_LABEL[verdict]}</span>;
 }
 
 /** Copies `text` to the clipboard, saying so for screen readers too. */

@@ -4,9 +4,9 @@ import { describeError, isSignedOut } from '../api.js';
 import { CodeBlock, ErrorState, Link, OutcomeTag, SecretPanel } from '../components/ui.js';
 import { useApp } from '../context.js';
 import {
+  formatComparison,
   formatCountdown,
   formatCoverage,
-  formatDelta,
   githubActionsSnippet,
   isLoopbackUrl,
   runCommand,
@@ -197,10 +197,21 @@ export function Onboarding(props: { first?: boolean }) {
           {state.step === 'done' ? (
             <div class="state success" role="status" data-testid="onboarding-status">
               <p>
-                First run received: <OutcomeTag outcome={state.execution.outcome} />{' '}
+                First run received: <OutcomeTag execution={state.execution} />{' '}
                 <span data-testid="first-coverage">{formatCoverage(state.execution.coverage)}</span>
-                , delta <span data-testid="first-delta">{formatDelta(state.execution.delta)}</span>{' '}
-                on {state.execution.branch}.
+                {state.execution.baseline === null ? (
+                  <>
+                    {' '}
+                    on {state.execution.branch}:{' '}
+                    <span data-testid="first-delta">nothing to compare yet</span>.
+                  </>
+                ) : (
+                  <>
+                    , delta{' '}
+                    <span data-testid="first-delta">{formatComparison(state.execution)}</span> on{' '}
+                    {state.execution.branch}.
+                  </>
+                )}
               </p>
               <Link to={`/repos/${encodeURIComponent(state.repo)}`} class="button primary">
                 Open {state.repo}

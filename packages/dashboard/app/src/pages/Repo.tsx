@@ -7,8 +7,8 @@ import { CodeBlock, ErrorState, Link, Loading, OutcomeTag } from '../components/
 import { useApp } from '../context.js';
 import {
   badgeMarkdown,
+  formatComparison,
   formatCoverage,
-  formatDelta,
   formatTimestamp,
   pickBaseBranch,
 } from '../format.js';
@@ -160,9 +160,9 @@ function Feed(props: { repo: string }) {
       <ol class="executions">
         {feed.executions.map((execution) => (
           <li key={execution.id} class="execution">
-            <OutcomeTag outcome={execution.outcome} />
+            <OutcomeTag execution={execution} />
             <span class="coverage">{formatCoverage(execution.coverage)}</span>
-            <span class="delta">{formatDelta(execution.delta)}</span>
+            <span class="delta">{formatComparison(execution)}</span>
             <span class="branch">{execution.branch}</span>
             {execution.commit ? <code class="commit">{execution.commit.slice(0, 7)}</code> : null}
             <time dateTime={execution.created_at}>{formatTimestamp(execution.created_at)}</time>

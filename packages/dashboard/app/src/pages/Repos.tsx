@@ -134,7 +134,7 @@ function RepoRow(props: { repo: Repository }) {
       </td>
       <td class="number">{formatCoverage(shown.coverage)}</td>
       <td>
-        <OutcomeTag outcome={shown.outcome} />
+        <OutcomeTag execution={shown} />
       </td>
       <td class="wide">
         {repo.latest.branch} · {formatTimestamp(repo.latest.created_at)}

@@ -1,0 +1,1 @@
+ALTER TABLE `executions` ADD `base_branch` varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin, ADD `baseline_id` varchar(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin, ADD `baseline_coverage` decimal(5,2), ADD `baseline_commit` varchar(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin, ADD `baseline_created_at` datetime(0);
