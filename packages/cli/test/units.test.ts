@@ -182,6 +182,7 @@ describe('output', () => {
       buildVerdict({
         summary: summary as Parameters<typeof buildVerdict>[0]['summary'],
         reports: [],
+        sourceFiles: [],
         baseBranch: 'release-9',
         record: baseline === undefined ? record : { ...record, baseline },
         failOnWarn: false,
