@@ -179,6 +179,7 @@ describe.skipIf(!serverBuilt && process.env.CI !== '1')(
         run.outcome,
         run.branch,
         run.delta,
+        run.baseline?.coverage ?? null,
       ];
       expect(await ci.getExecutionSeries({ org: 'acme', repo: 'web' })).toEqual({
         points: [at(first), at(second), at(third)],

@@ -138,7 +138,7 @@ describe('dashboard rules', () => {
     // A record from before baselines were kept (no `baseline`): its outcome, as it was judged.
     const older = { outcome: 'pass' as const, delta: '0.00' };
     expect([verdictOf(older), formatComparison(older)]).toEqual(['pass', '0.00 pts']);
-    const olderPoint = runsOf([['2026-11-22T10:00:00Z', 81, 'pass', 'main', '0.00']] as never)[0];
+    const [olderPoint] = runsOf([['2026-11-22T10:00:00Z', 81, 'pass', 'main', '0.00']]);
     expect(olderPoint).toEqual({
       createdAt: '2026-11-22T10:00:00Z',
       coverage: 81,
@@ -146,7 +146,7 @@ describe('dashboard rules', () => {
       branch: 'main',
       delta: '0.00',
     });
-    expect(verdictOf(olderPoint as NonNullable<typeof olderPoint>)).toBe('pass');
+    expect(olderPoint && verdictOf(olderPoint)).toBe('pass');
   });
 
   it('shows coverage truncated to two decimals, like the API and the badge', () => {

@@ -781,6 +781,12 @@ export interface components {
             components["schemas"]["RepoName"],
             components["schemas"]["Delta"],
             components["schemas"]["Coverage"] | null
+        ] | [
+            components["schemas"]["Timestamp"],
+            components["schemas"]["Coverage"],
+            components["schemas"]["Outcome"],
+            components["schemas"]["RepoName"],
+            components["schemas"]["Delta"]
         ];
         ExecutionInput: {
             /** @description When given, must equal the caller's organisation slug (`403` otherwise). */
