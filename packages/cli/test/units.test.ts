@@ -166,6 +166,40 @@ describe('output', () => {
     );
   });
 
+  it('names a failure of the patch rule on a run without a baseline', () => {
+    const plain = paintFor({ write: () => true, isTTY: false }, {});
+    const failed: Verdict = {
+      ...verdict,
+      outcome: 'fail',
+      decided_by: 'patch rule',
+      recorded_outcome: 'pass',
+      baseline: null,
+      delta: '0.00',
+      patch: {
+        covered: 1,
+        coverable: 4,
+        percent: 25,
+        changed_lines: 4,
+        changed_files: 1,
+        files: [],
+        not_in_report: [],
+        no_line_data: [],
+        base_branch: 'main',
+        base_ref: 'origin/main',
+        merge_base: 'a'.repeat(40),
+        target: 80,
+        outcome: 'fail',
+        decided_by: 'cli',
+      },
+      exit_code: 1,
+    };
+    expect(verdictLine(failed, plain)).toBe(
+      'fail web@feature/a|b: coverage 83.50%, no baseline on main yet: nothing to compare, recorded as the first run, patch 25.00% (1 of 4 lines, target 80.00%); failed by the patch rule (patch coverage below its target)',
+    );
+    expect(stepSummary(failed).split('\n')[0]).toBe('### ❌ covgate: fail, no baseline');
+    expect(stepSummary(failed)).toContain('**Patch** (lines changed since `aaaaaaaaaaaa`');
+  });
+
   it('fails --require-baseline on baseline null, and on a server that does not say', () => {
     const summary = { covered: 167, coverable: 200, files: 3, percent: 83.5 };
     const record = {
@@ -184,6 +218,8 @@ describe('output', () => {
         reports: [],
         sourceFiles: [],
         baseBranch: 'release-9',
+        patch: null,
+        patchSkipped: null,
         record: baseline === undefined ? record : { ...record, baseline },
         failOnWarn: false,
         requireBaseline,
