@@ -574,12 +574,13 @@ describe.skipIf(!built && process.env.CI !== '1')(
           /covgate: patch: \d of \d+ changed lines covered, \d+\.\d\d% \(\d+ lines changed in 1 file since [0-9a-f]{12}, the merge base with main\)\n/,
         );
         expect(result.stdout).toMatch(
-          /^fail patched@shapes: coverage \d+\.\d\d%, baseline \d+\.\d\d% on main, delta 0\.00, patch \d+\.\d\d% \(\d of \d+ lines, target 80\.00%\); failed by the patch rule \(patch coverage below its target\)\n$/m,
+          /^fail patched@shapes: coverage \d+\.\d\d%, no baseline on main yet: nothing to compare, recorded as the first run, patch \d+\.\d\d% \(\d of \d+ lines, target 80\.00%\); failed by the patch rule \(patch coverage below its target\)\n$/m,
         );
         // The service recorded its own outcome: the first run of a repository passes.
         expect((await list('patched')).executions[0]).toMatchObject({
           branch: 'shapes',
           outcome: 'pass',
+          baseline: null,
         });
       } finally {
         await rm(project, { recursive: true, force: true });
