@@ -666,7 +666,7 @@ export interface components {
              * @description The record of the base branch this run was compared with, as it was then; `null`
              *     when the base branch had no `pass` or `warn` record (nothing compared: `delta`
              *     `0.00`, outcome `pass`, recorded as the first run). Absent only on records stored
-             *     before covgate kept baselines (before migration `0006_baselines` of the SQL
+             *     before covgate kept baselines (before migration `0007_baselines` of the SQL
              *     stores): for those it is unknown.
              */
             baseline?: components["schemas"]["Baseline"] | null;
