@@ -130,6 +130,8 @@ export async function apiOptionsFor(
     ...(config.previousTokenPepper ? { previousTokenPepper: config.previousTokenPepper } : {}),
     allowedOrigins: allowedOriginsOf(config),
     dashboardUrl: dashboardUrlOf(config),
+    // Unset: invite links use the address the request reached the server at.
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     sessionLifetimeSeconds: config.sessionLifetimeSeconds,
     secureCookies: config.secureCookies,
     rateLimit: {

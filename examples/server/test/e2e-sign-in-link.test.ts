@@ -127,6 +127,44 @@ describe.skipIf(!built && process.env.CI !== '1')(
         expect(refused?.status()).toBe(400);
         expect(await refused?.json()).toEqual({ error: 'invalid or expired link' });
       });
+      it('takes an invited person from the invite link, through a sign-in link, into the team', async () => {
+        const origin = `http://localhost:${port}`;
+        const ownerLink = await admin(['login-link', 'dev'], env);
+        const owner = await (await browser.newContext()).newPage();
+        await owner.goto(ownerLink.stdout.trim());
+        await owner.waitForURL(`${origin}/dashboard/`);
+        const created = await owner.request.post(`${origin}/v1/invites`, {
+          headers: { origin, 'content-type': 'application/json' },
+          data: { role: 'admin' },
+        });
+        expect(created.status()).toBe(201);
+        const invite = (await created.json()) as { url: string };
+        expect(invite.url).toMatch(new RegExp(`^${origin}/auth/invite\\?token=cvgi_[0-9a-f]{64}$`));
+
+        const guest = await (await browser.newContext()).newPage();
+        await guest.goto(invite.url);
+        await guest
+          .getByText('You are invited to join the organisation Development (dev) as admin.')
+          .waitFor();
+        await guest.getByRole('button', { name: 'Join' }).click();
+        await guest.waitForURL(`${origin}/dashboard/`);
+        const signIn = await admin(
+          ['login-link', 'dev', '--user', 'usr_guest', '--role', 'member'],
+          env,
+        );
+        await guest.goto(signIn.stdout.trim());
+        await guest.waitForURL(`${origin}/dashboard/`);
+
+        const session = await guest.request.get(`${origin}/v1/session`);
+        expect(await session.json()).toMatchObject({
+          user_id: 'usr_guest',
+          org: 'dev',
+          role: 'admin',
+        });
+        expect(server.stdout()).toMatch(
+          /^\[audit\] invite\.accept org_id=org_[0-9a-z]{26} invite_id=inv_[0-9a-z]{26} user_id=usr_guest$/m,
+        );
+      });
     });
 
     it('covgate-admin login-link prints a link alone on stdout that signs in once, joining with --role', async () => {

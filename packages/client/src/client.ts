@@ -12,11 +12,14 @@ import {
 } from './retry.js';
 import { attemptRecordOf, createRetryingFetch, type RetryEvent } from './retrying-fetch.js';
 import type {
+  AcceptInviteInput,
   BadgeParams,
   ChangeMemberRoleInput,
+  CreatedInvite,
   CreatedOrganisation,
   CreatedSession,
   CreatedToken,
+  CreateInviteInput,
   CreateOrganisationInput,
   CreateSessionInput,
   CreateTokenInput,
@@ -27,6 +30,7 @@ import type {
   ExecutionSeries,
   ExecutionSeriesQuery,
   Health,
+  InviteList,
   ListExecutionsQuery,
   ListRepositoriesQuery,
   Member,
@@ -133,6 +137,14 @@ export interface CovgateClient {
   ): Promise<Member>;
   /** `DELETE /v1/members/{user_id}`: removes a member (owners), or leaves (your own id). */
   removeMember(args: { user_id: string } & CallOptions): Promise<void>;
+  /** `GET /v1/invites`: the organisation's invites, newest first (owners). */
+  listInvites(options?: CallOptions): Promise<InviteList>;
+  /** `POST /v1/invites`: a single-use, 7-day invite; its `token` and `url` are in this answer only (owners). */
+  createInvite(args?: { body?: CreateInviteInput } & CallOptions): Promise<CreatedInvite>;
+  /** `DELETE /v1/invites/{id}`: revokes an invite (owners). */
+  revokeInvite(args: { id: string } & CallOptions): Promise<void>;
+  /** `POST /v1/invites/accept`: joins the invite's organisation; the session then acts for it. */
+  acceptInvite(args: { body: AcceptInviteInput } & CallOptions): Promise<CurrentSession>;
   /** `POST /v1/sessions/create`: needs the service token; returns the one-time session token. */
   createSession(args: { body: CreateSessionInput } & CallOptions): Promise<CreatedSession>;
   /** `DELETE /v1/sessions/{session_id}`: logs out (the session's own credential or the service token). */
@@ -284,6 +296,13 @@ export function createCovgateClient(options: CovgateClientOptions): CovgateClien
       unwrap(raw.PATCH('/v1/members/{user_id}', { params: { path: { user_id } }, body, signal })),
     removeMember: ({ user_id, signal }) =>
       unwrap(raw.DELETE('/v1/members/{user_id}', { params: { path: { user_id } }, signal })),
+    listInvites: (o = {}) => unwrap(raw.GET('/v1/invites', { signal: o.signal })),
+    // openapi-fetch drops properties typed only `null` from the answer's type.
+    createInvite: ({ body, signal } = {}) =>
+      unwrap(raw.POST('/v1/invites', { body: body ?? {}, signal })) as Promise<CreatedInvite>,
+    revokeInvite: ({ id, signal }) =>
+      unwrap(raw.DELETE('/v1/invites/{id}', { params: { path: { id } }, signal })),
+    acceptInvite: ({ body, signal }) => unwrap(raw.POST('/v1/invites/accept', { body, signal })),
     createSession: ({ body, signal }) => unwrap(raw.POST('/v1/sessions/create', { body, signal })),
     deleteSession: ({ session_id, signal }) =>
       unwrap(raw.DELETE('/v1/sessions/{session_id}', { params: { path: { session_id } }, signal })),

@@ -40,6 +40,20 @@ export type MemberList = Schemas['MemberList'];
 export type SwitchOrganisationInput = NonNullable<
   operations['switchOrganisation']['requestBody']
 >['content']['application/json'];
+/** An invite as listed (never its token). */
+export type Invite = Schemas['Invite'];
+/** Answer of `GET /v1/invites`. */
+export type InviteList = Schemas['InviteList'];
+/** Answer of `POST /v1/invites`, with the one-time token and link. */
+export type CreatedInvite = Schemas['CreatedInvite'];
+/** Body of `POST /v1/invites`. */
+export type CreateInviteInput = NonNullable<
+  NonNullable<operations['createInvite']['requestBody']>['content']['application/json']
+>;
+/** Body of `POST /v1/invites/accept`. */
+export type AcceptInviteInput = NonNullable<
+  operations['acceptInvite']['requestBody']
+>['content']['application/json'];
 /** Body of `PATCH /v1/members/{user_id}`. */
 export type ChangeMemberRoleInput = NonNullable<
   operations['changeMemberRole']['requestBody']

@@ -33,12 +33,14 @@ export type { Reply } from './http/reply.js';
 export { MAX_BODY_BYTES, MAX_JSON_BODY_BYTES } from './http/request-body.js';
 export { IDEMPOTENCY_ERRORS } from './http/routes/executions.js';
 export { READINESS_DEADLINE_MS } from './http/routes/health.js';
+export { INVITE_ERRORS } from './http/routes/invites.js';
 export { MEMBER_ERRORS } from './http/routes/members.js';
 export { OAUTH_ERRORS } from './http/routes/oauth.js';
 export { OAUTH_STATE_COOKIE } from './http/routes/oauth-cookies.js';
 export { SIGN_IN_LINK_REFUSED } from './http/routes/sign-in-link.js';
 export { WEBHOOK_ERRORS } from './http/routes/webhooks.js';
 export type { ReadinessCheck } from './http/services.js';
+export * from './invites/invite-rules.js';
 export {
   type BatchedLogDestination,
   batchedLogDestination,

@@ -9,6 +9,7 @@ export type { StoreConformanceOptions } from './testing/conformance/options.js';
 export {
   buildExecution,
   buildIdempotencyClaim,
+  buildInvite,
   buildOrganisation,
   buildSession,
   buildSignInLink,

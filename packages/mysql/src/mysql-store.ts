@@ -1,6 +1,8 @@
 import {
   type ExecutionRecord,
   type IdempotencyKeyClaim,
+  type InviteAcceptance,
+  type InviteRecord,
   type ListExecutionsQuery,
   type MemberChange,
   type Membership,
@@ -43,6 +45,7 @@ import {
   executionCounters,
   executions,
   idempotencyKeys,
+  invites,
   memberships,
   organisations,
   sessions,
@@ -230,6 +233,11 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
         return 'done';
       }),
     );
+
+  const findInvite = async (where: SQL): Promise<InviteRecord | null> => {
+    const [row] = await db.select().from(invites).where(where).limit(1);
+    return row ?? null;
+  };
 
   return {
     createOrganisation: (org: Organisation) =>
@@ -483,6 +491,88 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
             await tx.delete(memberships).where(isMember(orgId, userId));
           },
           true,
+        ),
+      ),
+
+    insertInvite: (invite: InviteRecord) =>
+      guard(
+        'organisations',
+        'insertInvite',
+        async () => {
+          await db.insert(invites).values({
+            ...invite,
+            createdAt: wholeSeconds(invite.createdAt),
+            expiresAt: wholeSeconds(invite.expiresAt),
+            acceptedAt: invite.acceptedAt === null ? null : wholeSeconds(invite.acceptedAt),
+            revokedAt: invite.revokedAt === null ? null : wholeSeconds(invite.revokedAt),
+          });
+        },
+        'invite id or token hash already exists',
+      ),
+
+    findInviteById: (id: string) =>
+      guard('organisations', 'findInviteById', () => findInvite(eq(invites.id, id))),
+
+    findInviteByTokenHash: (tokenHash: string) =>
+      guard('organisations', 'findInviteByTokenHash', () =>
+        findInvite(eq(invites.tokenHash, tokenHash)),
+      ),
+
+    listInvites: (orgId: string) =>
+      guard('organisations', 'listInvites', () =>
+        db
+          .select()
+          .from(invites)
+          .where(eq(invites.orgId, orgId))
+          .orderBy(desc(invites.createdAt), desc(invites.id)),
+      ),
+
+    revokeInvite: (id: string, at: Date) =>
+      guard('organisations', 'revokeInvite', async () => {
+        const result = await db
+          .update(invites)
+          .set({ revokedAt: wholeSeconds(at) })
+          .where(and(eq(invites.id, id), isNull(invites.acceptedAt), isNull(invites.revokedAt)));
+        return affected(result) > 0;
+      }),
+
+    acceptInvite: (tokenHash: string, userId: string, at: Date) =>
+      guard('organisations', 'acceptInvite', () =>
+        retryDeadlocks(() =>
+          db.transaction(async (tx): Promise<InviteAcceptance> => {
+            // The invite's row lock makes concurrent acceptances of it run one at a time.
+            const [invite] = await tx
+              .select()
+              .from(invites)
+              .where(eq(invites.tokenHash, tokenHash))
+              .for('update');
+            if (
+              !invite ||
+              invite.acceptedAt !== null ||
+              invite.revokedAt !== null ||
+              invite.expiresAt.getTime() <= at.getTime()
+            ) {
+              return { outcome: 'refused' };
+            }
+            const [existing] = await tx
+              .select()
+              .from(memberships)
+              .where(isMember(invite.orgId, userId))
+              .for('update');
+            if (existing) return { outcome: 'already-member', invite, member: existing };
+            const joinedAt = wholeSeconds(at);
+            const member = { orgId: invite.orgId, userId, role: invite.role, createdAt: joinedAt };
+            await tx.insert(memberships).values(member);
+            await tx
+              .update(invites)
+              .set({ acceptedBy: userId, acceptedAt: joinedAt })
+              .where(eq(invites.id, invite.id));
+            return {
+              outcome: 'accepted',
+              invite: { ...invite, acceptedBy: userId, acceptedAt: joinedAt },
+              member,
+            };
+          }),
         ),
       ),
 

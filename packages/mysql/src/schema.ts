@@ -124,6 +124,27 @@ export const memberships = mysqlTable(
   ],
 );
 
+/** Invites to organisations, found by the HMAC of their token; accepted at most once. */
+export const invites = mysqlTable(
+  'invites',
+  {
+    id: exactVarchar('id', ID).primaryKey(),
+    orgId: exactVarchar('org_id', ID).notNull(),
+    tokenHash: exactVarchar('token_hash', { length: 128 }).notNull(),
+    role: mysqlEnum('role', ROLES).notNull(),
+    createdBy: exactVarchar('created_by', ID).notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
+    acceptedBy: exactVarchar('accepted_by', ID),
+    acceptedAt: timestamp('accepted_at'),
+    revokedAt: timestamp('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('invites_token_hash_uq').on(t.tokenHash),
+    index('invites_org_created_idx').on(t.orgId, t.createdAt, t.id),
+  ],
+);
+
 /** One-time sign-in links, found by the HMAC of their token; `used_at` makes them single-use. */
 export const signInLinks = mysqlTable(
   'sign_in_links',

@@ -100,6 +100,27 @@ export const memberships = sqliteTable(
   ],
 );
 
+/** Invites to organisations, found by the HMAC of their token; accepted at most once. */
+export const invites = sqliteTable(
+  'invites',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    role: text('role', ROLE_ENUM).notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
+    acceptedBy: text('accepted_by'),
+    acceptedAt: timestamp('accepted_at'),
+    revokedAt: timestamp('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('invites_token_hash_uq').on(t.tokenHash),
+    index('invites_org_created_idx').on(t.orgId, t.createdAt, t.id),
+  ],
+);
+
 /** One-time sign-in links, found by the HMAC of their token; `used_at` makes them single-use. */
 export const signInLinks = sqliteTable(
   'sign_in_links',

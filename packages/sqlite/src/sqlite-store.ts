@@ -1,6 +1,8 @@
 import {
   type ExecutionRecord,
   type IdempotencyKeyClaim,
+  type InviteAcceptance,
+  type InviteRecord,
   type ListExecutionsQuery,
   type MemberChange,
   type Membership,
@@ -54,6 +56,7 @@ import {
   executionCounters,
   executions,
   idempotencyKeys,
+  invites,
   memberships,
   organisations,
   sessions,
@@ -259,6 +262,17 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
     if (rowsAffected > 0) return 'done';
     return (await first(prepared.member.all({ orgId, userId }))) ? 'last-owner' : 'unknown';
   };
+
+  const findInvite = (where: SQL) => first(db.select().from(invites).where(where).limit(1));
+
+  /** An invite's row with its instants truncated to whole seconds. */
+  const inviteRow = (invite: InviteRecord): InviteRecord => ({
+    ...invite,
+    createdAt: wholeSeconds(invite.createdAt),
+    expiresAt: wholeSeconds(invite.expiresAt),
+    acceptedAt: invite.acceptedAt === null ? null : wholeSeconds(invite.acceptedAt),
+    revokedAt: invite.revokedAt === null ? null : wholeSeconds(invite.revokedAt),
+  });
 
   return {
     createOrganisation: (org: Organisation) =>
@@ -533,6 +547,89 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
             ),
           );
         return memberChange(result.rowsAffected, orgId, userId);
+      }),
+
+    insertInvite: (invite: InviteRecord) =>
+      guard(
+        'organisations',
+        'insertInvite',
+        async () => {
+          await db.insert(invites).values(inviteRow(invite));
+        },
+        'invite id or token hash already exists',
+      ),
+
+    findInviteById: (id: string) =>
+      guard('organisations', 'findInviteById', () => findInvite(eq(invites.id, id))),
+
+    findInviteByTokenHash: (tokenHash: string) =>
+      guard('organisations', 'findInviteByTokenHash', () =>
+        findInvite(eq(invites.tokenHash, tokenHash)),
+      ),
+
+    listInvites: (orgId: string) =>
+      guard('organisations', 'listInvites', () =>
+        db
+          .select()
+          .from(invites)
+          .where(eq(invites.orgId, orgId))
+          .orderBy(desc(invites.createdAt), desc(invites.id)),
+      ),
+
+    revokeInvite: (id: string, at: Date) =>
+      guard('organisations', 'revokeInvite', async () => {
+        const result = await db
+          .update(invites)
+          .set({ revokedAt: wholeSeconds(at) })
+          .where(and(eq(invites.id, id), isNull(invites.acceptedAt), isNull(invites.revokedAt)));
+        return result.rowsAffected > 0;
+      }),
+
+    acceptInvite: (tokenHash: string, userId: string, at: Date) =>
+      guard('organisations', 'acceptInvite', async (): Promise<InviteAcceptance> => {
+        const joinedAt = wholeSeconds(at);
+        const open = and(
+          eq(invites.tokenHash, tokenHash),
+          isNull(invites.acceptedAt),
+          isNull(invites.revokedAt),
+          gt(invites.expiresAt, at),
+        );
+        // One transaction: the invite is marked accepted only while open and while the user
+        // is not a member, and the membership is added only when that update changed a row
+        // (`changes()` of the statement before it).
+        const [accepted] = await db.batch([
+          db
+            .update(invites)
+            .set({ acceptedBy: userId, acceptedAt: joinedAt })
+            .where(
+              and(
+                open,
+                sql`NOT EXISTS (SELECT 1 FROM ${memberships} WHERE ${memberships.orgId} = ${invites.orgId} AND ${memberships.userId} = ${userId})`,
+              ),
+            ),
+          db.insert(memberships).select(
+            db
+              .select({
+                orgId: sql`${invites.orgId}`.as('org_id'),
+                userId: sql`${userId}`.as('user_id'),
+                role: sql`${invites.role}`.as('role'),
+                createdAt: sql`${joinedAt.getTime()}`.as('created_at'),
+              })
+              .from(invites)
+              .where(and(eq(invites.tokenHash, tokenHash), sql`changes() = 1`)),
+          ),
+        ]);
+        const invite = await findInvite(eq(invites.tokenHash, tokenHash));
+        if (invite === null) return { outcome: 'refused' };
+        const member = await first(prepared.member.all({ orgId: invite.orgId, userId }));
+        if (accepted.rowsAffected === 1 && member) return { outcome: 'accepted', invite, member };
+        const stillOpen =
+          invite.acceptedAt === null &&
+          invite.revokedAt === null &&
+          invite.expiresAt.getTime() > at.getTime();
+        return stillOpen && member
+          ? { outcome: 'already-member', invite, member }
+          : { outcome: 'refused' };
       }),
 
     insertSignInLink: (link: SignInLinkRecord) =>

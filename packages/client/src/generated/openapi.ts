@@ -302,6 +302,81 @@ export interface paths {
         patch: operations["changeMemberRole"];
         trace?: never;
     };
+    "/v1/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organisation's invites (owners only)
+         * @description Newest first, every status; never a token.
+         */
+        get: operations["listInvites"];
+        put?: never;
+        /**
+         * Invite someone to the organisation (owners only)
+         * @description An invite with a role (`member` by default), usable once within 7 days, revocable.
+         *     Its token, and the link that holds it (`<publicUrl>/auth/invite?token=...`), are in
+         *     this answer only; the store keeps the token's HMAC. Writes `invite.create`.
+         */
+        post: operations["createInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invites/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invite
+         * @description The session's user joins the invite's organisation with its role (`member.add` and
+         *     `invite.accept` audit lines) and the session acts for it from now on; answers like
+         *     `GET /v1/session`. A malformed, unknown, accepted, revoked or expired invite gets one
+         *     refusal. A user who already belongs to the organisation gets `409` and the invite
+         *     stays open. Any role may accept.
+         */
+        post: operations["acceptInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invites/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invite's id (`inv_` + lowercase ULID). */
+                id: components["parameters"]["InviteIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invite (owners only)
+         * @description The invite can no longer be accepted (`invite.revoke` audit line). Revoking a revoked
+         *     or expired invite is `204` again, with no second line; an accepted one is `409`;
+         *     another organisation's invite and an unknown id are `404`.
+         */
+        delete: operations["revokeInvite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/create": {
         parameters: {
             query?: never;
@@ -523,6 +598,38 @@ export interface paths {
          *     used or expired token.
          */
         post: operations["useSignInLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open an invite link
+         * @description A page naming the organisation and the role, whose **Join** button posts the token to
+         *     `POST /auth/invite`. Opening the link changes nothing, so link previewers cannot use it
+         *     up. A malformed, unknown, accepted, revoked or expired invite gets one refusal.
+         */
+        get: operations["openInvite"];
+        put?: never;
+        /**
+         * Join through an invite (the page's form)
+         * @description A form a browser says was posted from another site's page (`Sec-Fetch-Site:
+         *     cross-site` or `same-site`) is `403`. A browser signed in (the session cookie) joins
+         *     at once and its session acts for the organisation (a member already: the session just
+         *     moves there). A browser that is not signed in keeps the invite in the cookie
+         *     `covgate_invite` (HttpOnly, SameSite=Lax, Path=`<basePath>/auth`, 1 hour): the next
+         *     sign-in through a code host or a sign-in link accepts it and the new session acts for
+         *     the organisation. Either way `303` to the dashboard.
+         */
+        post: operations["joinInvite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -751,6 +858,44 @@ export interface components {
             /** @description Oldest member first. */
             members: components["schemas"]["Member"][];
         };
+        /** @description The secret of an invite. */
+        InviteToken: string;
+        Invite: {
+            id: string;
+            role: components["schemas"]["Role"];
+            /**
+             * @description `pending` until accepted, revoked, or expired (7 days after its creation).
+             * @enum {unknown}
+             */
+            status: "pending" | "accepted" | "revoked" | "expired";
+            /** @description The owner who made it. */
+            created_by: string;
+            created_at: components["schemas"]["Timestamp"];
+            expires_at: components["schemas"]["Timestamp"];
+            accepted_by: string | null;
+            accepted_at: components["schemas"]["Timestamp"] | null;
+        };
+        InviteList: {
+            /** @description Newest first. */
+            invites: components["schemas"]["Invite"][];
+        };
+        CreatedInvite: {
+            id: string;
+            role: components["schemas"]["Role"];
+            /** @constant */
+            status: "pending";
+            created_by: string;
+            created_at: components["schemas"]["Timestamp"];
+            expires_at: components["schemas"]["Timestamp"];
+            accepted_by: null;
+            accepted_at: null;
+            token: components["schemas"]["InviteToken"];
+            /**
+             * Format: uri
+             * @description The link to hand over, `<publicUrl>/auth/invite?token=<token>` (shown once).
+             */
+            url: string;
+        };
         LastOwnerError: {
             /** @constant */
             error: "the last owner cannot leave or be demoted: make another member owner first";
@@ -963,6 +1108,22 @@ export interface components {
                 [name: string]: unknown;
             };
             content?: never;
+        };
+        /** @description A malformed, unknown, accepted, revoked or expired invite (or a missing or repeated `token`): always this answer. */
+        InviteRefused: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                Vary: components["headers"]["Vary"];
+                "Cache-Control": components["headers"]["NoStore"];
+                "Referrer-Policy": components["headers"]["NoReferrer"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    error: "invalid or expired invite";
+                };
+            };
         };
         /** @description A malformed, unknown, used or expired link (or a repeated `token`): always this answer. */
         SignInLinkRefused: {
@@ -1252,6 +1413,8 @@ export interface components {
         IdempotencyKey: string;
         /** @description The token's id (32 lowercase hex). Any other value is `404`. */
         TokenIdPath: string;
+        /** @description The invite's id (`inv_` + lowercase ULID). */
+        InviteIdPath: string;
         /** @description The member's user id. */
         UserIdPath: string;
         /** @description The session's public id (`ses_` + lowercase ULID). */
@@ -1904,6 +2067,192 @@ export interface operations {
             503: components["responses"]["VerificationOverloaded"];
         };
     };
+    listInvites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invites. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InviteList"];
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    createInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    role?: components["schemas"]["Role"];
+                };
+            };
+        };
+        responses: {
+            /** @description The invite, with its one-time token and link. */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedInvite"];
+                };
+            };
+            /** @description Unparsable JSON or not an object (`malformed request`), or a `role` that is not one. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "malformed request" | "invalid parameter: role";
+                    };
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    acceptInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: components["schemas"]["InviteToken"];
+                };
+            };
+        };
+        responses: {
+            /** @description Joined; the session now acts for the organisation. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentSession"];
+                };
+            };
+            /**
+             * @description Unparsable JSON or not an object (`malformed request`), a `token` that is not a
+             *     string (`invalid parameter: token`), or an invite that cannot be accepted.
+             */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "malformed request" | "invalid parameter: token" | "invalid or expired invite";
+                    };
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            /** @description The user already belongs to the organisation; the invite stays open. */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: "already a member";
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    revokeInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invite's id (`inv_` + lowercase ULID). */
+                id: components["parameters"]["InviteIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["MalformedPath"];
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            404: components["responses"]["NotFound"];
+            /** @description The invite was accepted already. */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: "invite already accepted";
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
     createSession: {
         parameters: {
             query?: never;
@@ -2434,6 +2783,95 @@ export interface operations {
         responses: {
             303: components["responses"]["SignedInByLink"];
             400: components["responses"]["SignInLinkRefused"];
+            /** @description The form was posted from another site's page. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description A non-empty body that is not `application/x-www-form-urlencoded`. */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: "unsupported media type";
+                    };
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    openInvite: {
+        parameters: {
+            query: {
+                token: components["schemas"]["InviteToken"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page with the Join button. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Referrer-Policy": components["headers"]["NoReferrer"];
+                    "Content-Security-Policy": components["headers"]["PageSecurityPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["InviteRefused"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    joinInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    token: components["schemas"]["InviteToken"];
+                };
+            };
+        };
+        responses: {
+            /** @description Joined, or the invite kept for the sign-in; to the dashboard. */
+            303: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    /** @description The `dashboardUrl` option. */
+                    Location: string;
+                    /** @description The pending invite cookie, when the browser was not signed in. */
+                    "Set-Cookie"?: string;
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Referrer-Policy": components["headers"]["NoReferrer"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InviteRefused"];
             /** @description The form was posted from another site's page. */
             403: {
                 headers: {

@@ -43,6 +43,9 @@ export type AuditEvent =
   | { type: 'member.role'; orgId: string; userId: string; role: string; by: string }
   /** An owner (`by`) removed a member, or a member (`by` = `userId`) left. */
   | { type: 'member.remove'; orgId: string; userId: string; by: string }
+  | { type: 'invite.create'; orgId: string; inviteId: string; role: string; by: string }
+  | { type: 'invite.accept'; orgId: string; inviteId: string; userId: string }
+  | { type: 'invite.revoke'; orgId: string; inviteId: string; by: string }
   | { type: 'organisation.create.denied'; remote: string };
 
 /**
@@ -54,9 +57,9 @@ export type AuditEvent =
  * character outside printable ASCII, and the space, `=`, `,`, `[` and `]`, is written as a
  * `\uXXXX` escape. So a line is printable ASCII, spaces only separate fields, each field has
  * exactly one `=` (after its key) and `JSON.parse` gives the original value back. Before
- * that, anything shaped like an API, session or sign-in link token (`cvg_`/`cvgs_`/`cvgl_` and
- * 32 or more token characters) is replaced by `cvg_REDACTED`/`cvgs_REDACTED`/`cvgl_REDACTED`,
- * so no line holds a secret.
+ * that, anything shaped like an API, session, sign-in link or invite token (`cvg_`, `cvgs_`,
+ * `cvgl_`, `cvgi_` and 32 or more token characters) is replaced by `cvg_REDACTED`,
+ * `cvgs_REDACTED`, `cvgl_REDACTED` or `cvgi_REDACTED`, so no line holds a secret.
  */
 export function formatAuditLine(event: AuditEvent): string {
   switch (event.type) {
@@ -114,6 +117,25 @@ export function formatAuditLine(event: AuditEvent): string {
         field('user_id', event.userId),
         field('by', event.by),
       ]);
+    case 'invite.create':
+      return auditLine(event.type, [
+        field('org_id', event.orgId),
+        field('invite_id', event.inviteId),
+        field('role', event.role),
+        field('by', event.by),
+      ]);
+    case 'invite.accept':
+      return auditLine(event.type, [
+        field('org_id', event.orgId),
+        field('invite_id', event.inviteId),
+        field('user_id', event.userId),
+      ]);
+    case 'invite.revoke':
+      return auditLine(event.type, [
+        field('org_id', event.orgId),
+        field('invite_id', event.inviteId),
+        field('by', event.by),
+      ]);
     case 'organisation.create.denied':
       return auditLine(event.type, [
         field('reason', 'invalid_service_token'),
@@ -124,7 +146,7 @@ export function formatAuditLine(event: AuditEvent): string {
 
 const BARE_VALUE = /^[A-Za-z0-9._~:/@%+-]+$/;
 const ESCAPED_IN_QUOTES = /[^\x21-\x7e]|[=,[\]]/g;
-const TOKEN_LIKE = /cvg([sl]?)_[A-Za-z0-9_-]{32,}/g;
+const TOKEN_LIKE = /cvg([sli]?)_[A-Za-z0-9_-]{32,}/g;
 
 function auditLine(type: AuditEvent['type'], fields: string[]): string {
   return `[audit] ${type} ${fields.join(' ')}`;
@@ -135,8 +157,9 @@ function field(key: string, value: string): string {
 }
 
 /**
- * Replaces anything shaped like an API, session or sign-in link token with `cvg_REDACTED`,
- * `cvgs_REDACTED` or `cvgl_REDACTED`. Used for audit values and for paths in the access log.
+ * Replaces anything shaped like an API, session, sign-in link or invite token with
+ * `cvg_REDACTED`, `cvgs_REDACTED`, `cvgl_REDACTED` or `cvgi_REDACTED`. Used for audit values
+ * and for paths in the access log.
  */
 export function redactTokens(text: string): string {
   return text.replace(TOKEN_LIKE, 'cvg$1_REDACTED');

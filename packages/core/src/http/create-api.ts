@@ -140,6 +140,12 @@ export interface CreateApiOptions {
    */
   dashboardUrl?: string;
   /**
+   * Where browsers reach the API, its base path included (`https://covgate.example.com`):
+   * invite links are built on it. Default: the origin of the request that creates the invite
+   * followed by `basePath` (wrong behind a proxy that changes the host or the scheme: set it).
+   */
+  publicUrl?: string;
+  /**
    * Payment-provider webhook receivers (`POST /v1/webhooks/{provider}`); by default
    * `provider-a` and `provider-b` without secrets, which answer `500`. See `docs/webhooks.md`.
    */
@@ -190,16 +196,28 @@ function resolveDashboardUrl(options: CreateApiOptions): string {
   if (dashboardUrl === undefined) {
     return options.oauth?.dashboardUrl ?? `${normaliseBasePath(options.basePath)}/`;
   }
-  let protocol = '';
-  try {
-    protocol = new URL(dashboardUrl).protocol;
-  } catch {
-    // refused below
-  }
-  if (protocol !== 'http:' && protocol !== 'https:') {
-    throw new TypeError('dashboardUrl must be an absolute http(s) URL');
-  }
+  if (!isHttpUrl(dashboardUrl)) throw new TypeError('dashboardUrl must be an absolute http(s) URL');
   return dashboardUrl;
+}
+
+/**
+ * {@link CreateApiOptions.publicUrl} without trailing slashes, checked once at start-up.
+ *
+ * @throws TypeError when it is given but not an absolute http(s) URL.
+ */
+function resolvePublicUrl(publicUrl: string | undefined): string | undefined {
+  if (publicUrl === undefined) return undefined;
+  if (!isHttpUrl(publicUrl)) throw new TypeError('publicUrl must be an absolute http(s) URL');
+  return publicUrl.replace(/\/+$/, '');
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 function buildServices(options: CreateApiOptions): ApiServices {
@@ -223,6 +241,7 @@ function buildServices(options: CreateApiOptions): ApiServices {
       basePath: normaliseBasePath(options.basePath),
       oauthCookiePath: `${normaliseBasePath(options.basePath)}/auth`,
       dashboardUrl: resolveDashboardUrl(options),
+      publicUrl: resolvePublicUrl(options.publicUrl),
     },
     store: options.store,
     clock,

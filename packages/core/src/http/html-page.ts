@@ -13,6 +13,15 @@ const HTML_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
 };
 
+/**
+ * Headers of every answer of the browser routes whose URLs carry a one-time secret
+ * (`/auth/link`, `/auth/invite`): never cached, never sent on as a referrer.
+ */
+export const PRIVATE_ANSWER_HEADERS: Readonly<Record<string, string>> = {
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+};
+
 /** Escapes text for an HTML element or a double-quoted attribute. */
 export function escapeHtml(text: string): string {
   return text

@@ -41,8 +41,10 @@ export interface ApiSettings {
   basePath: string;
   /** `Path` of the OAuth state cookie: the mount path followed by `/auth`. */
   oauthCookiePath: string;
-  /** Where a browser goes once signed in by a sign-in link. */
+  /** Where a browser goes once signed in by a sign-in link or after an invite. */
   dashboardUrl: string;
+  /** `publicUrl` without trailing slashes; undefined: the request's origin and base path. */
+  publicUrl: string | undefined;
 }
 
 /** The instance-wide collaborators every route handler can use. */

@@ -52,7 +52,7 @@ export interface OAuthSettings {
 
 const CODE_HOST_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 /** Paths under `/auth` that covgate serves itself: no code host may take their name. */
-const RESERVED_AUTH_PATHS = new Set(['link']);
+const RESERVED_AUTH_PATHS = new Set(['link', 'invite']);
 const DEFAULT_TIMEOUT_MS = 10_000;
 const MAX_TIMEOUT_MS = 120_000;
 

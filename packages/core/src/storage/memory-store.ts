@@ -5,6 +5,8 @@ import {
   type ExecutionRecord,
   type IdempotencyKeyClaim,
   type IdempotentExecution,
+  type InviteAcceptance,
+  type InviteRecord,
   type KeyedInsertResult,
   type ListExecutionsQuery,
   type MemberChange,
@@ -93,6 +95,8 @@ class MemoryStore implements Store {
   readonly #sessionIdByTokenHash = new Map<string, string>();
   /** Memberships by organisation id, then by user id. */
   readonly #members = new Map<string, Map<string, Membership>>();
+  readonly #invites = new Map<string, InviteRecord>();
+  readonly #inviteIdByTokenHash = new Map<string, string>();
   readonly #signInLinks = new Map<string, SignInLinkRecord>();
   readonly #signInLinkIdByTokenHash = new Map<string, string>();
   readonly #executionIds = new Set<string>();
@@ -279,6 +283,10 @@ class MemoryStore implements Store {
 
   async addMember(member: Membership): Promise<boolean> {
     this.#assertOpen();
+    return this.#putMember(member);
+  }
+
+  #putMember(member: Membership): boolean {
     let members = this.#members.get(member.orgId);
     if (!members) {
       members = new Map();
@@ -349,6 +357,73 @@ class MemoryStore implements Store {
       if (other !== member && other.role === 'owner') return false;
     }
     return true;
+  }
+
+  async insertInvite(invite: InviteRecord): Promise<void> {
+    this.#assertOpen();
+    if (this.#invites.has(invite.id)) {
+      throw new StoreConflictError(`invite id already exists: ${invite.id}`);
+    }
+    if (this.#inviteIdByTokenHash.has(invite.tokenHash)) {
+      throw new StoreConflictError('invite token hash already exists');
+    }
+    this.#invites.set(invite.id, copy(invite));
+    this.#inviteIdByTokenHash.set(invite.tokenHash, invite.id);
+  }
+
+  async findInviteById(id: string): Promise<InviteRecord | null> {
+    this.#assertOpen();
+    return this.#copyOrNull(this.#invites.get(id));
+  }
+
+  async findInviteByTokenHash(tokenHash: string): Promise<InviteRecord | null> {
+    this.#assertOpen();
+    const id = this.#inviteIdByTokenHash.get(tokenHash);
+    return id === undefined ? null : this.#copyOrNull(this.#invites.get(id));
+  }
+
+  async listInvites(orgId: string): Promise<InviteRecord[]> {
+    this.#assertOpen();
+    return [...this.#invites.values()]
+      .filter((invite) => invite.orgId === orgId)
+      .sort((a, b) => compareOldestFirst(b, a))
+      .map(copy);
+  }
+
+  async revokeInvite(id: string, at: Date): Promise<boolean> {
+    this.#assertOpen();
+    const invite = this.#invites.get(id);
+    if (!invite || invite.acceptedAt !== null || invite.revokedAt !== null) return false;
+    invite.revokedAt = wholeSeconds(at);
+    return true;
+  }
+
+  async acceptInvite(tokenHash: string, userId: string, at: Date): Promise<InviteAcceptance> {
+    this.#assertOpen();
+    const id = this.#inviteIdByTokenHash.get(tokenHash);
+    const invite = id === undefined ? undefined : this.#invites.get(id);
+    if (
+      !invite ||
+      invite.acceptedAt !== null ||
+      invite.revokedAt !== null ||
+      invite.expiresAt.getTime() <= at.getTime()
+    ) {
+      return { outcome: 'refused' };
+    }
+    const existing = this.#members.get(invite.orgId)?.get(userId);
+    if (existing)
+      return { outcome: 'already-member', invite: copy(invite), member: copy(existing) };
+    const member: Membership = {
+      orgId: invite.orgId,
+      userId,
+      role: invite.role,
+      createdAt: wholeSeconds(at),
+    };
+    // No await between the checks and the writes: concurrent calls cannot interleave.
+    this.#putMember(member);
+    invite.acceptedBy = userId;
+    invite.acceptedAt = wholeSeconds(at);
+    return { outcome: 'accepted', invite: copy(invite), member };
   }
 
   async insertSignInLink(link: SignInLinkRecord): Promise<void> {

@@ -120,6 +120,37 @@ export interface SignInLinkRecord {
   usedAt: Date | null;
 }
 
+/**
+ * An invite to an organisation: whoever accepts it (once, before `expiresAt`, unless revoked)
+ * joins with `role`. Only the HMAC of its token is kept.
+ */
+export interface InviteRecord {
+  /** `inv_` + lowercase ULID. */
+  id: string;
+  orgId: string;
+  /** Hex HMAC-SHA-256 of the raw invite token keyed with `SESSION_SECRET`. */
+  tokenHash: string;
+  role: Role;
+  /** The user who made it. */
+  createdBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+  /** Who accepted it, when; null while not accepted. */
+  acceptedBy: string | null;
+  acceptedAt: Date | null;
+  /** When it was revoked; null while not revoked. */
+  revokedAt: Date | null;
+}
+
+/** What {@link InviteStore.acceptInvite} did. */
+export type InviteAcceptance =
+  /** The user joined: the invite is now accepted by them. */
+  | { outcome: 'accepted'; invite: InviteRecord; member: Membership }
+  /** The user already belongs to the organisation: nothing changed, the invite is still open. */
+  | { outcome: 'already-member'; invite: InviteRecord; member: Membership }
+  /** Unknown, accepted, revoked or expired: nothing changed. */
+  | { outcome: 'refused' };
+
 /** Result of a coverage-gate run. */
 export type Outcome = 'pass' | 'warn' | 'fail';
 
@@ -347,6 +378,28 @@ export interface SignInLinkStore {
   useSignInLink(tokenHash: string, at: Date): Promise<SignInLinkRecord | null>;
 }
 
+/** Invites to organisations. */
+export interface InviteStore {
+  /** Inserts an invite; throws {@link StoreConflictError} when the id or token hash exists. */
+  insertInvite(invite: InviteRecord): Promise<void>;
+  findInviteById(id: string): Promise<InviteRecord | null>;
+  findInviteByTokenHash(tokenHash: string): Promise<InviteRecord | null>;
+  /** The organisation's invites, newest first (`createdAt` desc, then `id` desc). */
+  listInvites(orgId: string): Promise<InviteRecord[]>;
+  /**
+   * Revokes the invite at `at` when it is neither accepted nor revoked; returns whether it
+   * changed it.
+   */
+  revokeInvite(id: string, at: Date): Promise<boolean>;
+  /**
+   * Accepts the invite with this token hash for `userId` at `at`, atomically: when it is open
+   * (not accepted, not revoked, `expiresAt` after `at`) and the user does not belong to its
+   * organisation, adds the membership with the invite's role (joining at `at`) and records
+   * the acceptance. Of any number of concurrent calls for one invite, at most one accepts it.
+   */
+  acceptInvite(tokenHash: string, userId: string, at: Date): Promise<InviteAcceptance>;
+}
+
 /** Execution records with an O(1) per-repository total. */
 export interface ExecutionStore {
   /**
@@ -411,6 +464,7 @@ export interface Store
     TokenStore,
     SessionStore,
     MembershipStore,
+    InviteStore,
     SignInLinkStore,
     ExecutionStore,
     WebhookEventStore {

@@ -3,6 +3,7 @@ import { monotonicFactory } from 'ulid';
 import type {
   ExecutionRecord,
   IdempotencyKeyClaim,
+  InviteRecord,
   Organisation,
   SessionRecord,
   SignInLinkRecord,
@@ -96,6 +97,27 @@ export function buildSession(overrides: Partial<SessionRecord> = {}): SessionRec
     orgId: newPrefixedId('org_'),
     createdAt,
     expiresAt: secondsAfter(createdAt, 24 * 60 * 60),
+    ...overrides,
+  };
+}
+
+/**
+ * An open `member` invite with a fresh id and token hash, made by a fresh user, valid 7 days
+ * from its creation; give `orgId` (a fresh one is made otherwise) and any other field to override.
+ */
+export function buildInvite(overrides: Partial<InviteRecord> = {}): InviteRecord {
+  const createdAt = overrides.createdAt ?? new Date(FIXTURE_TIME);
+  return {
+    id: newPrefixedId('inv_'),
+    orgId: newPrefixedId('org_'),
+    tokenHash: randomBytes(32).toString('hex'),
+    role: 'member',
+    createdBy: newPrefixedId('usr_'),
+    createdAt,
+    expiresAt: secondsAfter(createdAt, 7 * 24 * 60 * 60),
+    acceptedBy: null,
+    acceptedAt: null,
+    revokedAt: null,
     ...overrides,
   };
 }

@@ -1,7 +1,7 @@
 import { monotonicFactory, TIME_MAX } from 'ulid';
 
 /** The prefixes of covgate's ULID-based identifiers. */
-export type IdPrefix = 'exe' | 'org' | 'usr' | 'ses' | 'lnk';
+export type IdPrefix = 'exe' | 'org' | 'usr' | 'ses' | 'lnk' | 'inv';
 
 /** Creates prefixed ids: the prefix, `_`, then a lowercase ULID. */
 export interface IdGenerator {
@@ -15,6 +15,8 @@ export interface IdGenerator {
   sessionId(): string;
   /** `lnk_` + ULID: a one-time sign-in link. */
   signInLinkId(): string;
+  /** `inv_` + ULID: an invite to an organisation. */
+  inviteId(): string;
 }
 
 /** Time and randomness of an {@link IdGenerator}, replaceable so that tests are exact. */
@@ -52,6 +54,7 @@ export function createIdGenerator(options: IdGeneratorOptions = {}): IdGenerator
     userId: idWith('usr'),
     sessionId: idWith('ses'),
     signInLinkId: idWith('lnk'),
+    inviteId: idWith('inv'),
   };
 }
 
@@ -61,6 +64,7 @@ const PREFIXED_ID: Readonly<Record<IdPrefix, RegExp>> = {
   usr: /^usr_[0-7][0-9abcdefghjkmnpqrstvwxyz]{25}$/,
   ses: /^ses_[0-7][0-9abcdefghjkmnpqrstvwxyz]{25}$/,
   lnk: /^lnk_[0-7][0-9abcdefghjkmnpqrstvwxyz]{25}$/,
+  inv: /^inv_[0-7][0-9abcdefghjkmnpqrstvwxyz]{25}$/,
 };
 
 /**

@@ -9,6 +9,9 @@ export const SESSION_TOKEN_PREFIX = 'cvgs_';
 /** Prefix of every one-time sign-in link token (`/auth/link?token=cvgl_...`). */
 export const SIGN_IN_LINK_TOKEN_PREFIX = 'cvgl_';
 
+/** Prefix of every invite token (`/auth/invite?token=cvgi_...`). */
+export const INVITE_TOKEN_PREFIX = 'cvgi_';
+
 /** Source of cryptographically secure random bytes; injectable so tests are exact. */
 export type RandomBytes = (size: number) => Uint8Array;
 
@@ -24,6 +27,7 @@ const API_TOKEN_PATTERN = /^cvg_[0-9a-f]{40}$/;
 const TOKEN_ID_PATTERN = /^[0-9a-f]{32}$/;
 const SESSION_TOKEN_PATTERN = /^cvgs_[0-9a-f]{64}$/;
 const SIGN_IN_LINK_TOKEN_PATTERN = /^cvgl_[0-9a-f]{64}$/;
+const INVITE_TOKEN_PATTERN = /^cvgi_[0-9a-f]{64}$/;
 
 const UUID_BYTES = 16;
 const API_TOKEN_EXTRA_BYTES = 4;
@@ -103,6 +107,25 @@ export function generateSignInLinkToken(randomBytes: RandomBytes = cryptoRandomB
  */
 export function parseSignInLinkToken(raw: unknown): string | null {
   return typeof raw === 'string' && SIGN_IN_LINK_TOKEN_PATTERN.test(raw) ? raw : null;
+}
+
+/**
+ * Generates the secret of an invite: `cvgi_` + 64 lowercase hex (256 random bits). The store
+ * keeps only its HMAC.
+ *
+ * @param randomBytes - secure random source; `node:crypto` by default.
+ */
+export function generateInviteToken(randomBytes: RandomBytes = cryptoRandomBytes): string {
+  return `${INVITE_TOKEN_PREFIX}${toHex(drawBytes(randomBytes, SESSION_TOKEN_BYTES))}`;
+}
+
+/**
+ * Parses a presented invite token strictly: exactly `cvgi_` followed by 64 lowercase hex.
+ *
+ * @returns the raw token, or `null` for anything else, non-strings included.
+ */
+export function parseInviteToken(raw: unknown): string | null {
+  return typeof raw === 'string' && INVITE_TOKEN_PATTERN.test(raw) ? raw : null;
 }
 
 /** Copies `size` bytes from the source, refusing a source that returns another length. */

@@ -67,6 +67,38 @@ describe('formatAuditLine patterns', () => {
     );
   });
 
+  it('writes the member and invite lines', () => {
+    const org = 'org_01hf7yat000000000000000001';
+    const invite = 'inv_01hf7yat000000000000000002';
+    expect([
+      formatAuditLine({ type: 'member.add', orgId: org, userId: 'usr_a', role: 'owner' }),
+      formatAuditLine({
+        type: 'member.role',
+        orgId: org,
+        userId: 'usr_a',
+        role: 'admin',
+        by: 'usr_b',
+      }),
+      formatAuditLine({ type: 'member.remove', orgId: org, userId: 'usr_a', by: 'usr_a' }),
+      formatAuditLine({
+        type: 'invite.create',
+        orgId: org,
+        inviteId: invite,
+        role: 'member',
+        by: 'usr_b',
+      }),
+      formatAuditLine({ type: 'invite.accept', orgId: org, inviteId: invite, userId: 'usr_c' }),
+      formatAuditLine({ type: 'invite.revoke', orgId: org, inviteId: invite, by: 'usr_b' }),
+    ]).toEqual([
+      `[audit] member.add org_id=${org} user_id=usr_a role=owner`,
+      `[audit] member.role org_id=${org} user_id=usr_a role=admin by=usr_b`,
+      `[audit] member.remove org_id=${org} user_id=usr_a by=usr_a`,
+      `[audit] invite.create org_id=${org} invite_id=${invite} role=member by=usr_b`,
+      `[audit] invite.accept org_id=${org} invite_id=${invite} user_id=usr_c`,
+      `[audit] invite.revoke org_id=${org} invite_id=${invite} by=usr_b`,
+    ]);
+  });
+
   it('writes session.delete', () => {
     expect(formatAuditLine({ type: 'session.delete', sessionId: 'ses_1' })).toBe(
       '[audit] session.delete session_id=ses_1',
@@ -208,11 +240,13 @@ describe('formatAuditLine with hostile values', () => {
     expect(session).not.toContain(SESSION_TOKEN.slice(5));
   });
 
-  it('redacts anything shaped like a sign-in link token', () => {
+  it('redacts anything shaped like a sign-in link or invite token', () => {
     const link = `cvgl_${'5e'.repeat(32)}`;
-    const line = formatAuditLine(authDenied(`/auth/link/${link}`));
-    expect(line).toContain('path=/auth/link/cvgl_REDACTED');
+    const invite = `cvgi_${'6f'.repeat(32)}`;
+    const line = formatAuditLine(authDenied(`/auth/link/${link}/${invite}`));
+    expect(line).toContain('path=/auth/link/cvgl_REDACTED/cvgi_REDACTED');
     expect(line).not.toContain(link.slice(5));
+    expect(line).not.toContain(invite.slice(5));
   });
 
   it('keeps token ids, which are not secrets, as they are', () => {

@@ -219,6 +219,47 @@ describe('GET /auth/{code_host}/callback', () => {
     );
   });
 
+  it('accepts an invite opened before signing in: the session acts for its organisation', async () => {
+    const t = setup();
+    const team = await t.createOrganisation('team');
+    const owner = await t.createSession(team, 'usr_team_owner');
+    const created = await t.request('/v1/invites', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ role: 'admin' }),
+    });
+    const { token: invite } = (await created.json()) as { token: string };
+    const pending = await t.request('/auth/invite', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `token=${invite}`,
+    });
+    const inviteCookie = cookiePair(setCookie(pending, 'covgate_invite')!);
+    const { cookie, callbackUrl } = await returnFromCodeHost(t);
+
+    const response = await callback(t, callbackUrl, `${cookie}; ${inviteCookie}`);
+
+    expect(response.status).toBe(302);
+    expect(setCookie(response, 'covgate_invite')).toMatch(
+      /^covgate_invite=; Max-Age=0; Path=\/auth;/,
+    );
+    const session = cookiePair(setCookie(response, 'covgate_session')!);
+    const current = (await (
+      await t.request('/v1/session', { headers: { cookie: session } })
+    ).json()) as {
+      org: string;
+      role: string;
+      organisations: { org: string; role: string }[];
+    };
+    expect([current.org, current.role]).toEqual([team.slug, 'admin']);
+    expect(current.organisations.map((o) => [o.org, o.role]).sort()).toEqual(
+      [
+        [team.slug, 'admin'],
+        [`github-${ACCOUNT.id}`, 'owner'],
+      ].sort(),
+    );
+  });
+
   it('gives a session cookie that authenticates the dashboard on GET /v1/tokens', async () => {
     const t = setup();
     const { cookie, callbackUrl } = await returnFromCodeHost(t);

@@ -30,8 +30,8 @@ describe('the oauth option of createApi', () => {
     expect(start({ ...valid, codeHosts: {} })).toThrow(/at least one code host/);
   });
 
-  it("refuses the code host name link: /auth/link is covgate's own", () => {
-    for (const name of ['link']) {
+  it("refuses the code host names link and invite: /auth/link and /auth/invite are covgate's own", () => {
+    for (const name of ['link', 'invite']) {
       expect(start({ ...valid, codeHosts: { [name]: github } })).toThrow(
         `oauth.codeHosts: "${name}" is reserved (/auth/${name} is covgate's own)`,
       );

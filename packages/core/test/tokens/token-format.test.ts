@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   API_TOKEN_PREFIX,
   generateApiToken,
+  generateInviteToken,
   generateSessionToken,
   generateSignInLinkToken,
   isTokenId,
   parseApiToken,
+  parseInviteToken,
   parseSessionToken,
   parseSignInLinkToken,
   SESSION_TOKEN_PREFIX,
@@ -200,5 +202,23 @@ describe('parseSignInLinkToken', () => {
     ['a non-string', 42],
   ])('rejects %s', (_label, raw) => {
     expect(parseSignInLinkToken(raw)).toBeNull();
+  });
+});
+
+describe('generateInviteToken and parseInviteToken', () => {
+  it('is cvgi_ followed by the 32 random bytes as 64 lowercase hex, and parses back', () => {
+    const bytes = Array.from({ length: 32 }, (_, i) => i * 3);
+    const token = generateInviteToken(scriptedBytes(bytes));
+    expect(token).toBe(`cvgi_${Buffer.from(bytes).toString('hex')}`);
+    expect(parseInviteToken(token)).toBe(token);
+  });
+
+  it.each([
+    ['a sign-in link token', `cvgl_${'ab'.repeat(32)}`],
+    ['uppercase hex', `cvgi_${'AB'.repeat(32)}`],
+    ['63 hex characters', `cvgi_${'a'.repeat(63)}`],
+    ['a non-string', null],
+  ])('rejects %s', (_label, raw) => {
+    expect(parseInviteToken(raw)).toBeNull();
   });
 });

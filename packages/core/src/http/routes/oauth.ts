@@ -19,6 +19,7 @@ import type { Reply } from '../reply.js';
 import type { Route } from '../router.js';
 import type { RequestScope, RouteHandler } from '../services.js';
 import { sessionCookie } from '../session-cookie.js';
+import { acceptPendingInvite } from './invite-acceptance.js';
 import { clearedOAuthStateCookie, OAUTH_STATE_COOKIE, oauthStateCookie } from './oauth-cookies.js';
 import { startSession } from './sessions.js';
 
@@ -86,9 +87,10 @@ function startLogin(oauth: OAuthSettings | undefined): RouteHandler {
 /**
  * Completes a login. The state cookie is cleared on every answer. Order: state (cookie seal,
  * age, constant-time match, single use) -> `error` from the code host -> `code` -> code
- * exchange within the time budget -> `resolveIdentity` -> the user joins the organisation
- * when not a member (owner when it has no member yet, else member) -> session, cookie, `302`
- * to the dashboard.
+ * exchange within the time budget -> `resolveIdentity` -> an invite opened before signing in
+ * is accepted (the session then acts for its organisation) -> the user joins the resolved
+ * organisation when not a member (owner when it has no member yet, else member) -> session,
+ * cookie, `302` to the dashboard.
  */
 function completeLogin(oauth: OAuthSettings | undefined): RouteHandler {
   return async (scope) => {
@@ -110,10 +112,12 @@ function completeLogin(oauth: OAuthSettings | undefined): RouteHandler {
       throw codeHostFailure(scope, name, error);
     }
     const identity = await resolveIdentity(scope, settings, name, user);
+    // The invite first: when it is for the same organisation, its role is the one that counts.
+    const invited = await acceptPendingInvite(scope, identity.userId);
     await infra(services.logger, 'organisations', () =>
       joinOrganisation(services, identity.orgId, identity.userId),
     );
-    const { token } = await startSession(services, identity.userId, identity.orgId);
+    const { token } = await startSession(services, identity.userId, invited ?? identity.orgId);
     return redirect(settings.dashboardUrl, [
       sessionCookie(services.settings, token, services.settings.sessionLifetimeSeconds),
     ]);

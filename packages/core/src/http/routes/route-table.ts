@@ -8,6 +8,8 @@ import { getCurrentSession, switchOrganisation } from './current-session.js';
 import { listExecutionSeries } from './execution-series.js';
 import { createExecution, listExecutions } from './executions.js';
 import { getHealth, getReadiness } from './health.js';
+import { getInvitePage, postInvite } from './invite-page.js';
+import { acceptInvite, createInvite, listInvites, revokeInvite } from './invites.js';
 import { changeMemberRole, listMembers, removeMember } from './members.js';
 import { oauthRoutes } from './oauth.js';
 import { postOrganisation } from './organisations.js';
@@ -46,6 +48,10 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
     { method: 'GET', pattern: '/v1/members', handler: listMembers },
     { method: 'PATCH', pattern: '/v1/members/{user_id}', handler: changeMemberRole },
     { method: 'DELETE', pattern: '/v1/members/{user_id}', handler: removeMember },
+    { method: 'GET', pattern: '/v1/invites', handler: listInvites },
+    { method: 'POST', pattern: '/v1/invites', handler: createInvite },
+    { method: 'POST', pattern: '/v1/invites/accept', handler: acceptInvite },
+    { method: 'DELETE', pattern: '/v1/invites/{id}', handler: revokeInvite },
     { method: 'POST', pattern: '/v1/sessions/create', handler: createSession },
     { method: 'DELETE', pattern: '/v1/sessions/{session_id}', handler: deleteSession },
     { method: 'GET', pattern: '/v1/tokens', handler: listTokens },
@@ -58,6 +64,8 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
     ...webhookRoutes(features.webhooks),
     { method: 'GET', pattern: '/auth/link', handler: getSignInLink },
     { method: 'POST', pattern: '/auth/link', handler: postSignInLink },
+    { method: 'GET', pattern: '/auth/invite', handler: getInvitePage },
+    { method: 'POST', pattern: '/auth/invite', handler: postInvite },
     ...oauthRoutes(features.oauth),
   ];
 }

@@ -6,19 +6,19 @@ import type { SignInLinkRecord } from '../../storage/store.js';
 import { parseSignInLinkToken } from '../../tokens/token-format.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { isDocumentNavigation, isForeignSiteRequest } from '../auth/fetch-metadata.js';
-import { confirmPageReply } from '../html-page.js';
+import { confirmPageReply, PRIVATE_ANSWER_HEADERS } from '../html-page.js';
 import { onlyValue } from '../query-value.js';
 import type { Reply } from '../reply.js';
 import { readFormBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';
 import { sessionCookie } from '../session-cookie.js';
+import { acceptPendingInvite } from './invite-acceptance.js';
 import { startSession } from './sessions.js';
 
 /** The one answer to a link that is malformed, unknown, used or expired. */
 export const SIGN_IN_LINK_REFUSED = 'invalid or expired link';
 
-/** Headers of every answer of the route: its URL carries a one-time secret. */
-const PRIVATE = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } as const;
+const PRIVATE = PRIVATE_ANSWER_HEADERS;
 
 function refuse(): never {
   throw new ApiError(400, SIGN_IN_LINK_REFUSED, { ...PRIVATE });
@@ -39,9 +39,10 @@ async function useLink(scope: RequestScope, token: string): Promise<SignInLinkRe
 }
 
 /**
- * Uses the link: the user joins the organisation with the link's role when not a member yet,
- * then a session for them (`session.create ... method=link`), its cookie, and `303` to the
- * dashboard. Unknown, used and expired links get one refusal.
+ * Uses the link: an invite opened before signing in is accepted, the user joins the link's
+ * organisation with the link's role when not a member yet, then a session for them (`session.create
+ * ... method=link`) acting for the invite's organisation or else the link's, its cookie, and
+ * `303` to the dashboard. Unknown, used and expired links get one refusal.
  */
 async function signIn(scope: RequestScope, raw: string | null): Promise<Reply> {
   const token = parseSignInLinkToken(raw);
@@ -53,10 +54,12 @@ async function signIn(scope: RequestScope, raw: string | null): Promise<Reply> {
     services.store.findOrganisationById(link.orgId),
   );
   if (!org) refuse();
+  // The invite first: when it is for the link's organisation, its role is the one that counts.
+  const invited = await acceptPendingInvite(scope, link.userId);
   await infra(services.logger, 'organisations', () =>
     joinOrganisation(services, org.id, link.userId, link.role),
   );
-  const session = await startSession(services, link.userId, org.id, 'link');
+  const session = await startSession(services, link.userId, invited ?? org.id, 'link');
   return {
     status: 303,
     body: null,

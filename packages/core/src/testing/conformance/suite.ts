@@ -3,6 +3,7 @@ import type { Store } from '../../storage/store.js';
 import { describeConcurrency } from './concurrency.js';
 import { describeExecutions } from './executions.js';
 import { describeIdempotencyKeys } from './idempotency-keys.js';
+import { describeInvites } from './invites.js';
 import { describeMemberships } from './memberships.js';
 import type { StoreConformanceOptions } from './options.js';
 import { describeOrganisations } from './organisations.js';
@@ -54,6 +55,7 @@ export function runStoreConformanceSuite(name: string, options: StoreConformance
     describeSessions(store);
     describeSignInLinks(store, () => peer ?? store());
     describeMemberships(store, () => peer ?? store());
+    describeInvites(store, () => peer ?? store());
     describeExecutions(store);
     describeIdempotencyKeys(store);
     describeWebhookEvents(store);

@@ -8,6 +8,7 @@ import { executionsContract } from './executions.js';
 import type { HttpContractOptions } from './harness.js';
 import { idempotencyContract } from './idempotency.js';
 import { internalErrorsContract } from './internal-errors.js';
+import { invitesContract } from './invites.js';
 import { membersContract } from './members.js';
 import { organisationsContract } from './organisations.js';
 import { rateLimitContract } from './rate-limit.js';
@@ -30,6 +31,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     sessionsContract(options);
     signInLinksContract(options);
     membersContract(options);
+    invitesContract(options);
     organisationsContract(options);
     tokensContract(options);
     badgeContract(options);

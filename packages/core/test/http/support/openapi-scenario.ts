@@ -272,6 +272,12 @@ const OPS = {
   listMembers: 'GET /v1/members',
   changeMember: 'PATCH /v1/members/{user_id}',
   removeMember: 'DELETE /v1/members/{user_id}',
+  listInvites: 'GET /v1/invites',
+  createInvite: 'POST /v1/invites',
+  acceptInvite: 'POST /v1/invites/accept',
+  revokeInvite: 'DELETE /v1/invites/{id}',
+  openInvite: 'GET /auth/invite',
+  joinInvite: 'POST /auth/invite',
   repos: 'GET /v1/repos',
   logout: 'DELETE /v1/sessions/{session_id}',
   listTokens: 'GET /v1/tokens',
@@ -309,6 +315,7 @@ export async function runScenario(s: Scenario): Promise<void> {
   await oauthLogin(s, fixtures);
   await signInLinks(s, fixtures);
   await members(s, fixtures);
+  await invites(s, fixtures);
   await logout(s, fixtures);
   await rateLimits(s, fixtures);
   await overload(s, fixtures);
@@ -747,6 +754,102 @@ async function members(s: Scenario, f: Fixtures): Promise<void> {
   await remove('usr_team_admin', broken, s.brokenApi);
 }
 
+/** Invites: made, listed, revoked, accepted through the API and through their page. */
+async function invites(s: Scenario, f: Fixtures): Promise<void> {
+  const team = await s.organisation('team');
+  const session = async (userId: string, orgId: string, role?: string) =>
+    bearer(
+      bodyOf<CreatedSession>(
+        await s.send(
+          OPS.createSession,
+          '/v1/sessions/create',
+          jsonInit(
+            'POST',
+            { user_id: userId, org_id: orgId, ...(role ? { role } : {}) },
+            bearer(SERVICE_TOKEN),
+          ),
+        ),
+      ).token,
+    );
+  const owner = await session('usr_inviting_owner', team.id);
+  const member = await session('usr_inviting_member', team.id, 'member');
+  const joiner = await session('usr_joiner', f.other.id, 'member');
+  const broken = bearer(WELL_FORMED_SESSION_TOKEN);
+  const unknownToken = `cvgi_${'0'.repeat(64)}`;
+
+  const create = (body: unknown, headers = owner, api = s.api) =>
+    s.send(OPS.createInvite, '/v1/invites', jsonInit('POST', body, headers), api);
+  const made = () => create({}).then((exchange) => bodyOf<{ id: string; token: string }>(exchange));
+  const first = await made();
+  await create({ role: 'admin' });
+  await create({ role: 'root' });
+  await create('[1]');
+  await create({}, {});
+  await create({}, member);
+  await create(TOO_LARGE);
+  await s.send(OPS.createInvite, '/v1/invites', {
+    method: 'POST',
+    headers: { ...owner, 'content-type': 'text/plain' },
+    body: 'member',
+  });
+  await create({}, broken, s.brokenApi);
+
+  const list = (headers: Record<string, string>, api = s.api) =>
+    s.send(OPS.listInvites, '/v1/invites', { headers }, api);
+  await list(owner);
+  await list({});
+  await list(member);
+  await list(broken, s.brokenApi);
+
+  const accept = (body: unknown, headers = joiner, api = s.api) =>
+    s.send(OPS.acceptInvite, '/v1/invites/accept', jsonInit('POST', body, headers), api);
+  await accept({ token: first.token });
+  await accept({ token: first.token });
+  await accept({ token: 42 });
+  await accept('[1]');
+  await accept({ token: (await made()).token }, member);
+  await accept({ token: first.token }, {});
+  await accept({ token: first.token }, bearer(f.noExecute));
+  await accept(TOO_LARGE);
+  await s.send(OPS.acceptInvite, '/v1/invites/accept', {
+    method: 'POST',
+    headers: { ...joiner, 'content-type': 'text/plain' },
+    body: first.token,
+  });
+  await accept({ token: unknownToken }, broken, s.brokenApi);
+
+  const revoke = (id: string, headers = owner, api = s.api) =>
+    s.send(OPS.revokeInvite, `/v1/invites/${id}`, { method: 'DELETE', headers }, api);
+  const revoked = await made();
+  await revoke(revoked.id);
+  await revoke(first.id);
+  await revoke('inv_01aaaaaaaaaaaaaaaaaaaaaaaa');
+  await revoke('%ZZ');
+  await revoke(revoked.id, {});
+  await revoke(revoked.id, member);
+  await revoke(revoked.id, broken, s.brokenApi);
+
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  const page = (token: string, api = s.api) =>
+    s.send(OPS.openInvite, `/auth/invite?token=${token}`, {}, api);
+  const join = (body: string, headers: Record<string, string> = form, api = s.api) =>
+    s.send(OPS.joinInvite, '/auth/invite', { method: 'POST', headers, body }, api);
+  const open = await made();
+  await page(open.token);
+  await page(revoked.token);
+  await page(unknownToken, s.brokenApi);
+  await join(`token=${open.token}`);
+  await join(`token=${open.token}`, {
+    ...form,
+    cookie: `covgate_session=${joiner.authorization?.slice(7)}`,
+  });
+  await join(`token=${revoked.token}`);
+  await join(`token=${open.token}`, { ...form, 'sec-fetch-site': 'cross-site' });
+  await join(JSON.stringify({ token: open.token }), { 'content-type': 'application/json' });
+  await join(TOO_LARGE);
+  await join(`token=${unknownToken}`, form, s.brokenApi);
+}
+
 /** One-time sign-in links, opened by a browser, previewed, and posted from their page. */
 async function signInLinks(s: Scenario, f: Fixtures): Promise<void> {
   const navigation = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
@@ -827,6 +930,10 @@ async function rateLimits(s: Scenario, f: Fixtures): Promise<void> {
     jsonInit('PATCH', { role: 'admin' }, headers),
   );
   await s.send(OPS.removeMember, '/v1/members/usr_1', { method: 'DELETE', headers });
+  await s.send(OPS.listInvites, '/v1/invites', { headers });
+  await s.send(OPS.createInvite, '/v1/invites', jsonInit('POST', {}, headers));
+  await s.send(OPS.acceptInvite, '/v1/invites/accept', jsonInit('POST', { token: 'x' }, headers));
+  await s.send(OPS.revokeInvite, '/v1/invites/inv_x', { method: 'DELETE', headers });
   await s.send(OPS.listTokens, '/v1/tokens', { headers });
   await s.send(OPS.createToken, '/v1/tokens', jsonInit('POST', { name: 'x' }, headers));
   await s.send(OPS.getToken, f.tokenPath, { headers });
@@ -871,6 +978,20 @@ async function overload(s: Scenario, f: Fixtures): Promise<void> {
     api,
   );
   await s.send(OPS.listMembers, '/v1/members', { headers: unknown(14) }, api);
+  await s.send(OPS.listInvites, '/v1/invites', { headers: unknown(17) }, api);
+  await s.send(OPS.createInvite, '/v1/invites', jsonInit('POST', {}, unknown(18)), api);
+  await s.send(
+    OPS.acceptInvite,
+    '/v1/invites/accept',
+    jsonInit('POST', { token: 'x' }, unknown(19)),
+    api,
+  );
+  await s.send(
+    OPS.revokeInvite,
+    '/v1/invites/inv_x',
+    { method: 'DELETE', headers: unknown(20) },
+    api,
+  );
   await s.send(
     OPS.changeMember,
     '/v1/members/usr_1',

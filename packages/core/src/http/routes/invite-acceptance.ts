@@ -1,0 +1,106 @@
+import { serialize } from 'cookie';
+import { infra } from '../../infrastructure/infra.js';
+import { hashSessionToken } from '../../sessions/session-token-hash.js';
+import type { InviteAcceptance, InviteRecord } from '../../storage/store.js';
+import { parseInviteToken } from '../../tokens/token-format.js';
+import { cookieValue } from '../credentials.js';
+import type { ApiSettings, RequestScope } from '../services.js';
+
+/** The one answer to an invite that is malformed, unknown, accepted, revoked or expired. */
+export const INVITE_REFUSED = 'invalid or expired invite';
+
+/** Cookie holding an invite opened before signing in, until the sign-in completes. */
+export const PENDING_INVITE_COOKIE = 'covgate_invite';
+
+/** How long a pending invite waits for its sign-in: one hour. */
+const PENDING_INVITE_SECONDS = 3600;
+
+/** The hashes a token may be stored under: `SESSION_SECRET`, then `SESSION_SECRET_PREVIOUS`. */
+function tokenHashes(scope: RequestScope, token: string): string[] {
+  const { sessionSecret, previousSessionSecret } = scope.services.settings;
+  return [sessionSecret, ...(previousSessionSecret ? [previousSessionSecret] : [])].map((secret) =>
+    hashSessionToken(token, secret),
+  );
+}
+
+/** The invite stored under the token's HMAC, or null. */
+export async function findInviteByToken(
+  scope: RequestScope,
+  token: string,
+): Promise<InviteRecord | null> {
+  const { store, logger } = scope.services;
+  for (const hash of tokenHashes(scope, token)) {
+    const invite = await infra(logger, 'organisations', () => store.findInviteByTokenHash(hash));
+    if (invite) return invite;
+  }
+  return null;
+}
+
+/**
+ * Accepts the invite of `token` for `userId` (the store's atomic `acceptInvite`); on
+ * acceptance writes `member.add` and `invite.accept`.
+ */
+export async function acceptInviteToken(
+  scope: RequestScope,
+  token: string,
+  userId: string,
+): Promise<InviteAcceptance> {
+  const { store, logger, clock, audit } = scope.services;
+  const now = clock.now();
+  let result: InviteAcceptance = { outcome: 'refused' };
+  for (const hash of tokenHashes(scope, token)) {
+    result = await infra(logger, 'organisations', () => store.acceptInvite(hash, userId, now));
+    if (result.outcome !== 'refused') break;
+  }
+  if (result.outcome === 'accepted') {
+    const { invite, member } = result;
+    audit.record({ type: 'member.add', orgId: invite.orgId, userId, role: member.role });
+    audit.record({ type: 'invite.accept', orgId: invite.orgId, inviteId: invite.id, userId });
+  }
+  return result;
+}
+
+/** `Set-Cookie` of a pending invite: sent back only to the sign-in routes under `/auth`. */
+export function pendingInviteCookie(settings: ApiSettings, token: string): string {
+  return serialize(PENDING_INVITE_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: settings.oauthCookiePath,
+    secure: settings.secureCookies,
+    maxAge: PENDING_INVITE_SECONDS,
+  });
+}
+
+function clearedPendingInviteCookie(settings: ApiSettings): string {
+  return serialize(PENDING_INVITE_COOKIE, '', {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: settings.oauthCookiePath,
+    secure: settings.secureCookies,
+    maxAge: 0,
+    expires: new Date(0),
+  });
+}
+
+/**
+ * At the end of a sign-in (code host or sign-in link): accepts the invite a browser opened
+ * before signing in (the pending-invite cookie, cleared by this answer) for `userId`. Returns
+ * the organisation the new session should act for: the invite's when it was accepted or the
+ * user already belongs to it, else null (no cookie, or an invite no longer open).
+ */
+export async function acceptPendingInvite(
+  scope: RequestScope,
+  userId: string,
+): Promise<string | null> {
+  const raw = cookieValue(scope.request, PENDING_INVITE_COOKIE);
+  if (raw === null) return null;
+  scope.responseHeaders.append('set-cookie', clearedPendingInviteCookie(scope.services.settings));
+  const token = parseInviteToken(raw);
+  if (token === null) return null;
+  const result = await acceptInviteToken(scope, token, userId);
+  if (result.outcome === 'refused') {
+    scope.services.logger.info('[sessions] a pending invite was no longer open at sign-in');
+    return null;
+  }
+  return result.invite.orgId;
+}
