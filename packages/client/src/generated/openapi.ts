@@ -1442,6 +1442,12 @@ export interface components {
         ETag: string;
         /** @description Always `public, max-age=60`. */
         BadgeCacheControl: "public, max-age=60";
+        /**
+         * @description Always `cross-origin`: any site may show the badge in an `<img>`. Set by covgate itself,
+         *     so it replaces a `same-origin` policy an embedding application's middleware (helmet)
+         *     set before it.
+         */
+        BadgeResourcePolicy: "cross-origin";
         /** @description Always `no-store`. */
         NoStore: "no-store";
         /** @description Always `no-referrer` (the URL carries a one-time secret). */
@@ -2631,6 +2637,7 @@ export interface operations {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     Vary: components["headers"]["Vary"];
                     "Cache-Control": components["headers"]["BadgeCacheControl"];
+                    "Cross-Origin-Resource-Policy": components["headers"]["BadgeResourcePolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -2644,6 +2651,7 @@ export interface operations {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     Vary: components["headers"]["Vary"];
                     "Cache-Control": components["headers"]["BadgeCacheControl"];
+                    "Cross-Origin-Resource-Policy": components["headers"]["BadgeResourcePolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };

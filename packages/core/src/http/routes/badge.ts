@@ -33,6 +33,13 @@ export function badgeColor(coverage: number): 'green' | 'yellow' | 'red' {
 
 const CACHE_CONTROL = 'public, max-age=60';
 
+/**
+ * Badges are embedded in pages of other sites (READMEs, dashboards). Set explicitly, so that
+ * a `same-origin` policy a host application's middleware set earlier (helmet's default) is
+ * replaced rather than kept: Chromium refuses a cross-site image under `same-origin`.
+ */
+const RESOURCE_POLICY = 'cross-origin';
+
 /** `If-None-Match` semantics: a list of tags, weak comparison, or `*`. */
 function matchesEtag(header: string | null, etag: string): boolean {
   if (header === null) return false;
@@ -70,7 +77,11 @@ export const getBadge: RouteHandler = async (scope) => {
     style,
   });
   const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 27)}"`;
-  const headers = { 'cache-control': CACHE_CONTROL, etag };
+  const headers = {
+    'cache-control': CACHE_CONTROL,
+    'cross-origin-resource-policy': RESOURCE_POLICY,
+    etag,
+  };
   if (matchesEtag(scope.request.headers.get('if-none-match'), etag)) {
     return emptyReply(304, headers);
   }

@@ -60,13 +60,15 @@ export function badgeContract(options: HttpContractOptions): void {
       expect(response.status).toBe(201);
     };
 
-    it('serves an SVG with Cache-Control: public, max-age=60 and an ETag, without authentication', async () => {
+    it('serves an SVG with Cache-Control: public, max-age=60, Cross-Origin-Resource-Policy: cross-origin and an ETag, without authentication', async () => {
       await setup();
       await record('app', 84.13);
       const response = await badge(ctx, `${org.slug}/app`);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^image\/svg\+xml(;|$)/);
       expect(response.headers.get('cache-control')).toBe('public, max-age=60');
+      // Pages of other sites show it; helmet's `same-origin` would make Chromium refuse it.
+      expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
       expect(response.headers.get('etag')).toMatch(/^"[^"]+"$/);
       const svg = await response.text();
       expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
@@ -86,6 +88,7 @@ export function badgeContract(options: HttpContractOptions): void {
       expect(await notModified.text()).toBe('');
       expect(notModified.headers.get('etag')).toBe(etag);
       expect(notModified.headers.get('cache-control')).toBe('public, max-age=60');
+      expect(notModified.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
 
       for (const other of ['"other"', etag.slice(1, -1), `${etag.slice(0, -1)}x"`]) {
         const response = await badge(ctx, `${org.slug}/cached`, { 'if-none-match': other });
