@@ -9,6 +9,7 @@ import {
   type Organisation,
   type Plan,
   type PlanChangeResult,
+  type RepositorySettings,
   type RepositorySummary,
   type Role,
   type SessionRecord,
@@ -43,11 +44,13 @@ import { poolOptionsFor } from './pool-options.js';
 import { toTokenRecord, toTokenRow } from './rows.js';
 import {
   executionCounters,
+  executionFiles,
   executions,
   idempotencyKeys,
   invites,
   memberships,
   organisations,
+  repositorySettings,
   sessions,
   signInLinks,
   tokens,
@@ -136,9 +139,20 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
     return row ?? null;
   };
 
-  /** The execution's row and its counter update: one transaction with what the caller adds. */
-  const writeExecution = async (tx: Writer, record: ExecutionRecord): Promise<void> => {
+  /**
+   * The execution's row, its per-file list when it has one, and its counter update: one
+   * transaction with what the caller adds.
+   */
+  const writeExecution = async (
+    tx: Writer,
+    record: ExecutionRecord,
+    files: Uint8Array | null | undefined,
+  ): Promise<void> => {
     await tx.insert(executions).values(executionRow(record));
+    if (files) {
+      const data = Buffer.from(files.buffer, files.byteOffset, files.byteLength);
+      await tx.insert(executionFiles).values({ executionId: record.id, orgId: record.orgId, data });
+    }
     await tx
       .insert(executionCounters)
       .values(firstCounterRow(record))
@@ -168,11 +182,13 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
     return row ?? null;
   };
 
+  /** The newest record of a component's branch that also meets `condition`. */
   const latestOnBranch = async (
     orgId: string,
     repo: string,
     branch: string,
-    baselineOnly: boolean,
+    component: string | null | undefined,
+    condition: SQL | undefined,
   ): Promise<ExecutionRecord | null> => {
     const [row] = await db
       .select(executionColumns)
@@ -181,8 +197,9 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
         and(
           eq(executions.orgId, orgId),
           eq(executions.repo, repo),
+          component == null ? isNull(executions.component) : eq(executions.component, component),
           eq(executions.branch, branch),
-          baselineOnly ? eq(executions.baselineEligible, true) : undefined,
+          condition,
         ),
       )
       .orderBy(...newestFirst)
@@ -614,15 +631,39 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
         return link ?? null;
       }),
 
-    insertExecution: (record: ExecutionRecord) =>
+    insertExecution: (record: ExecutionRecord, files?: Uint8Array | null) =>
       guard(
         'executions',
         'insertExecution',
-        () => retryDeadlocks(() => db.transaction((tx) => writeExecution(tx, record))),
+        () => retryDeadlocks(() => db.transaction((tx) => writeExecution(tx, record, files))),
         'execution id already exists',
       ),
 
-    insertKeyedExecution: (record: ExecutionRecord, claim: IdempotencyKeyClaim) =>
+    findExecution: (orgId: string, id: string) =>
+      guard('executions', 'findExecution', async () => {
+        const [row] = await db
+          .select(executionColumns)
+          .from(executions)
+          .where(and(eq(executions.id, id), eq(executions.orgId, orgId)))
+          .limit(1);
+        return row ?? null;
+      }),
+
+    findExecutionFiles: (orgId: string, id: string) =>
+      guard('executions', 'findExecutionFiles', async () => {
+        const [row] = await db
+          .select({ data: executionFiles.data })
+          .from(executionFiles)
+          .where(and(eq(executionFiles.executionId, id), eq(executionFiles.orgId, orgId)))
+          .limit(1);
+        return row ? new Uint8Array(row.data) : null;
+      }),
+
+    insertKeyedExecution: (
+      record: ExecutionRecord,
+      claim: IdempotencyKeyClaim,
+      files?: Uint8Array | null,
+    ) =>
       guard('executions', 'insertKeyedExecution', () =>
         insertKeyedExecution(claim, {
           isDuplicateKey,
@@ -639,7 +680,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
                   createdAt: wholeSeconds(claim.createdAt),
                   expiresAt: wholeSeconds(claim.expiresAt),
                 });
-                await writeExecution(tx, record);
+                await writeExecution(tx, record, files);
               }),
             ),
           findKey: () => findKey(record.orgId, claim.key),
@@ -714,11 +755,51 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
         return rows.map(({ total, latest }) => ({ repo: latest.repo, total, latest }));
       }),
 
-    findBaseline: (orgId: string, repo: string, branch: string) =>
-      guard('executions', 'findBaseline', () => latestOnBranch(orgId, repo, branch, true)),
+    findBaseline: (orgId: string, repo: string, branch: string, component?: string | null) =>
+      guard('executions', 'findBaseline', () =>
+        latestOnBranch(orgId, repo, branch, component, eq(executions.baselineEligible, true)),
+      ),
 
-    findLatestExecution: (orgId: string, repo: string, branch: string) =>
-      guard('executions', 'findLatestExecution', () => latestOnBranch(orgId, repo, branch, false)),
+    findBaselineAtCommit: (
+      orgId: string,
+      repo: string,
+      branch: string,
+      commit: string,
+      component?: string | null,
+    ) =>
+      guard('executions', 'findBaselineAtCommit', () =>
+        latestOnBranch(orgId, repo, branch, component, eq(executions.commit, commit)),
+      ),
+
+    findLatestExecution: (orgId: string, repo: string, branch: string, component?: string | null) =>
+      guard('executions', 'findLatestExecution', () =>
+        latestOnBranch(orgId, repo, branch, component, undefined),
+      ),
+
+    findRepositorySettings: (orgId: string, repo: string) =>
+      guard(
+        'executions',
+        'findRepositorySettings',
+        async (): Promise<RepositorySettings | null> => {
+          const [row] = await db
+            .select()
+            .from(repositorySettings)
+            .where(and(eq(repositorySettings.orgId, orgId), eq(repositorySettings.repo, repo)))
+            .limit(1);
+          return row ?? null;
+        },
+      ),
+
+    saveRepositorySettings: (settings: RepositorySettings) =>
+      guard('executions', 'saveRepositorySettings', async () => {
+        const row = { ...settings, updatedAt: wholeSeconds(settings.updatedAt) };
+        await db
+          .insert(repositorySettings)
+          .values(row)
+          .onDuplicateKeyUpdate({
+            set: { patchTarget: row.patchTarget, updatedAt: row.updatedAt },
+          });
+      }),
 
     claimWebhookEvent: (provider: string, eventId: string, at: Date) =>
       guard('webhooks', 'claimWebhookEvent', async () => {

@@ -6,6 +6,7 @@ import {
   datetime,
   decimal,
   index,
+  int,
   mysqlEnum,
   mysqlTable,
   primaryKey,
@@ -25,6 +26,11 @@ const exactVarchar = customType<{ data: string; config: { length: number } }>({
 /** A `varchar` of ASCII compared byte for byte, for values that are ASCII by contract. */
 const asciiVarchar = customType<{ data: string; config: { length: number } }>({
   dataType: (config) => `varchar(${config?.length ?? 255}) CHARACTER SET ascii COLLATE ascii_bin`,
+});
+
+/** A `mediumblob` (up to 16 MiB) read and written as a `Buffer`. */
+const mediumBlob = customType<{ data: Buffer; driverData: Buffer }>({
+  dataType: () => 'mediumblob',
 });
 
 /** A `text` in full Unicode, whatever the server's default character set. */
@@ -191,6 +197,21 @@ export const executions = mysqlTable(
     baselineEligible: boolean('baseline_eligible').generatedAlwaysAs(sql`(\`outcome\` <> 'fail')`, {
       mode: 'stored',
     }),
+    /** How the baseline was chosen; null without one and on rows from before it was kept. */
+    baselineSelection: mysqlEnum('baseline_selection', ['base_commit', 'latest']),
+    /** The monorepo component (ASCII by contract); null for the whole repository. */
+    component: asciiVarchar('component', { length: 64 }),
+    pullRequest: int('pull_request', { unsigned: true }),
+    baseCommit: exactVarchar('base_commit', { length: 64 }),
+    /** The patch's line counts and the target it was judged with; all null without a patch. */
+    patchCovered: int('patch_covered', { unsigned: true }),
+    patchCoverable: int('patch_coverable', { unsigned: true }),
+    patchTarget: decimal('patch_target', { precision: 5, scale: 2, mode: 'number' }),
+    patchTargetSource: mysqlEnum('patch_target_source', ['run', 'repository', 'default']),
+    /** The rule that decided the outcome; null on rows from before it was kept. */
+    decidedBy: mysqlEnum('decided_by', ['delta', 'patch']),
+    /** Entries of the run's per-file list (in `execution_files`); null without one. */
+    fileCount: int('file_count', { unsigned: true }),
   },
   (t) => [
     // Newest-first top-N of one repository: an index range scan, whatever the repo's size.
@@ -200,18 +221,50 @@ export const executions = mysqlTable(
       sql`\`created_at\` DESC`,
       sql`\`id\` DESC`,
     ),
-    // Latest record of a branch (badge).
-    index('executions_branch_recent_idx').on(t.orgId, t.repo, t.branch, t.createdAt, t.id),
-    // Latest pass/warn record of a branch (baseline of the next run).
-    index('executions_baseline_idx').on(
+    // Latest record of a component's branch (badge).
+    index('executions_component_branch_recent_idx').on(
       t.orgId,
       t.repo,
+      t.component,
+      t.branch,
+      t.createdAt,
+      t.id,
+    ),
+    // Latest pass/warn record of a component's branch (baseline of the next run).
+    index('executions_component_baseline_idx').on(
+      t.orgId,
+      t.repo,
+      t.component,
       t.branch,
       t.baselineEligible,
       t.createdAt,
       t.id,
     ),
+    // The base branch's run at a merge base (baseline of a run that sends `base_commit`).
+    index('executions_commit_idx').on(t.orgId, t.repo, t.commit),
   ],
+);
+
+/**
+ * The per-file list of a run, gzip-compressed JSON as the API made it: one row per run that
+ * sent one, read only by the run's detail, so listing runs never touches it.
+ */
+export const executionFiles = mysqlTable('execution_files', {
+  executionId: exactVarchar('execution_id', ID).primaryKey(),
+  orgId: exactVarchar('org_id', ID).notNull(),
+  data: mediumBlob('data').notNull(),
+});
+
+/** Settings of a repository (its default patch target). */
+export const repositorySettings = mysqlTable(
+  'repository_settings',
+  {
+    orgId: exactVarchar('org_id', ID).notNull(),
+    repo: exactVarchar('repo', NAME).notNull(),
+    patchTarget: decimal('patch_target', { precision: 5, scale: 2, mode: 'number' }),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ name: 'repository_settings_pk', columns: [t.orgId, t.repo] })],
 );
 
 /**

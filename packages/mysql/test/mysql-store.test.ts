@@ -267,7 +267,7 @@ if (serverUrl === undefined || serverUrl === '') {
       }
     });
 
-    it('reads records written before migration 0007 with their baseline unknown (all null)', async () => {
+    it('reads records written before migration 0007 with their baseline, patch and component unknown (all null)', async () => {
       const before = mkdtempSync(join(tmpdir(), 'covgate-mysql-0006-'));
       const database = `covgate_test_baselines_${process.pid}_${Date.now()}`;
       const beforeUrl = new URL(url);
@@ -313,6 +313,16 @@ if (serverUrl === undefined || serverUrl === '') {
               baselineCoverage: null,
               baselineCommit: null,
               baselineCreatedAt: null,
+              baselineSelection: null,
+              component: null,
+              pullRequest: null,
+              baseCommit: null,
+              patchCovered: null,
+              patchCoverable: null,
+              patchTarget: null,
+              patchTargetSource: null,
+              decidedBy: null,
+              fileCount: null,
             },
           ]);
         } finally {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  blob,
   index,
   integer,
   primaryKey,
@@ -162,6 +163,21 @@ export const executions = sqliteTable(
     baselineCoverage: real('baseline_coverage'),
     baselineCommit: text('baseline_commit'),
     baselineCreatedAt: timestamp('baseline_created_at'),
+    /** How the baseline was chosen; null without one and on rows from before it was kept. */
+    baselineSelection: text('baseline_selection', { enum: ['base_commit', 'latest'] }),
+    /** The monorepo component; null for the whole repository. */
+    component: text('component'),
+    pullRequest: integer('pull_request'),
+    baseCommit: text('base_commit'),
+    /** The patch's line counts and the target it was judged with; all null without a patch. */
+    patchCovered: integer('patch_covered'),
+    patchCoverable: integer('patch_coverable'),
+    patchTarget: real('patch_target'),
+    patchTargetSource: text('patch_target_source', { enum: ['run', 'repository', 'default'] }),
+    /** The rule that decided the outcome; null on rows from before it was kept. */
+    decidedBy: text('decided_by', { enum: ['delta', 'patch'] }),
+    /** Entries of the run's per-file list (in `execution_files`); null without one. */
+    fileCount: integer('file_count'),
   },
   (t) => [
     // Newest-first top-N of one repository: an index range scan, whatever the repo's size.
@@ -171,13 +187,44 @@ export const executions = sqliteTable(
       sql`${t.createdAt} DESC`,
       sql`${t.id} DESC`,
     ),
-    // Latest record of a branch (badge).
-    index('executions_branch_recent_idx').on(t.orgId, t.repo, t.branch, t.createdAt, t.id),
-    // Latest pass/warn record of a branch (baseline): a partial index holds no failures.
-    index('executions_baseline_idx')
-      .on(t.orgId, t.repo, t.branch, t.createdAt, t.id)
+    // Latest record of a component's branch (badge).
+    index('executions_component_branch_recent_idx').on(
+      t.orgId,
+      t.repo,
+      t.component,
+      t.branch,
+      t.createdAt,
+      t.id,
+    ),
+    // Latest pass/warn record of a component's branch (baseline): no failures in it.
+    index('executions_component_baseline_idx')
+      .on(t.orgId, t.repo, t.component, t.branch, t.createdAt, t.id)
       .where(BASELINE_ELIGIBLE),
+    // The base branch's run at a merge base (baseline of a run that sends `base_commit`).
+    index('executions_commit_idx').on(t.orgId, t.repo, t.commit),
   ],
+);
+
+/**
+ * The per-file list of a run, gzip-compressed JSON as the API made it: one row per run that
+ * sent one, read only by the run's detail, so listing runs never touches it.
+ */
+export const executionFiles = sqliteTable('execution_files', {
+  executionId: text('execution_id').primaryKey(),
+  orgId: text('org_id').notNull(),
+  data: blob('data', { mode: 'buffer' }).notNull(),
+});
+
+/** Settings of a repository (its default patch target). */
+export const repositorySettings = sqliteTable(
+  'repository_settings',
+  {
+    orgId: text('org_id').notNull(),
+    repo: text('repo').notNull(),
+    patchTarget: real('patch_target'),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ name: 'repository_settings_pk', columns: [t.orgId, t.repo] })],
 );
 
 /**

@@ -9,6 +9,7 @@ import {
   type Organisation,
   type Plan,
   type PlanChangeResult,
+  type RepositorySettings,
   type RepositorySummary,
   type Role,
   type SessionRecord,
@@ -54,11 +55,13 @@ import { migrate } from './migrate.js';
 import {
   BASELINE_ELIGIBLE,
   executionCounters,
+  executionFiles,
   executions,
   idempotencyKeys,
   invites,
   memberships,
   organisations,
+  repositorySettings,
   sessions,
   signInLinks,
   tokens,
@@ -196,9 +199,12 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
 
   const findToken = (id: string) => first(prepared.tokenById.all({ id }));
 
-  /** The execution's row and its counter update, to run in one batch with what the caller adds. */
-  const executionWrites = (record: ExecutionRecord) =>
-    [
+  /**
+   * The execution's row, its per-file list when it has one, and its counter update, to run in
+   * one batch with what the caller adds.
+   */
+  const executionWrites = (record: ExecutionRecord, files: Uint8Array | null | undefined) => {
+    const writes = [
       db.insert(executions).values(executionRow(record)),
       db
         .insert(executionCounters)
@@ -213,6 +219,13 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
           },
         }),
     ] as const;
+    if (!files) return writes;
+    const data = Buffer.from(files.buffer, files.byteOffset, files.byteLength);
+    return [
+      ...writes,
+      db.insert(executionFiles).values({ executionId: record.id, orgId: record.orgId, data }),
+    ] as const;
+  };
 
   /** An organisation's key, live or dead, with the execution it points at. */
   const findKey = (orgId: string, key: string) =>
@@ -229,7 +242,14 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
         .limit(1),
     );
 
-  const latestOnBranch = (orgId: string, repo: string, branch: string, baselineOnly: boolean) =>
+  /** The newest record of a component's branch that also meets `condition`. */
+  const latestOnBranch = (
+    orgId: string,
+    repo: string,
+    branch: string,
+    component: string | null | undefined,
+    condition: SQL | undefined,
+  ) =>
     first(
       db
         .select(executionColumns)
@@ -238,9 +258,9 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
           and(
             eq(executions.orgId, orgId),
             eq(executions.repo, repo),
+            component == null ? isNull(executions.component) : eq(executions.component, component),
             eq(executions.branch, branch),
-            // Word for word the partial index's condition, so SQLite can use that index.
-            baselineOnly ? BASELINE_ELIGIBLE : undefined,
+            condition,
           ),
         )
         .orderBy(...newestFirst)
@@ -664,17 +684,44 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
         return used ?? null;
       }),
 
-    insertExecution: (record: ExecutionRecord) =>
+    insertExecution: (record: ExecutionRecord, files?: Uint8Array | null) =>
       guard(
         'executions',
         'insertExecution',
         async () => {
-          await db.batch(executionWrites(record));
+          await db.batch(executionWrites(record, files));
         },
         'execution id already exists',
       ),
 
-    insertKeyedExecution: (record: ExecutionRecord, claim: IdempotencyKeyClaim) =>
+    findExecution: (orgId: string, id: string) =>
+      guard('executions', 'findExecution', () =>
+        first(
+          db
+            .select(executionColumns)
+            .from(executions)
+            .where(and(eq(executions.id, id), eq(executions.orgId, orgId)))
+            .limit(1),
+        ),
+      ),
+
+    findExecutionFiles: (orgId: string, id: string) =>
+      guard('executions', 'findExecutionFiles', async () => {
+        const row = await first(
+          db
+            .select({ data: executionFiles.data })
+            .from(executionFiles)
+            .where(and(eq(executionFiles.executionId, id), eq(executionFiles.orgId, orgId)))
+            .limit(1),
+        );
+        return row ? new Uint8Array(row.data) : null;
+      }),
+
+    insertKeyedExecution: (
+      record: ExecutionRecord,
+      claim: IdempotencyKeyClaim,
+      files?: Uint8Array | null,
+    ) =>
       guard('executions', 'insertKeyedExecution', () =>
         insertKeyedExecution(claim, {
           isDuplicateKey,
@@ -689,7 +736,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
                 createdAt: wholeSeconds(claim.createdAt),
                 expiresAt: wholeSeconds(claim.expiresAt),
               }),
-              ...executionWrites(record),
+              ...executionWrites(record, files),
             ]);
           },
           findKey: () => findKey(record.orgId, claim.key),
@@ -769,11 +816,53 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
         return rows.map(({ total, latest }) => ({ repo: latest.repo, total, latest }));
       }),
 
-    findBaseline: (orgId: string, repo: string, branch: string) =>
-      guard('executions', 'findBaseline', () => latestOnBranch(orgId, repo, branch, true)),
+    findBaseline: (orgId: string, repo: string, branch: string, component?: string | null) =>
+      guard('executions', 'findBaseline', () =>
+        // Word for word the partial index's condition, so SQLite can use that index.
+        latestOnBranch(orgId, repo, branch, component, BASELINE_ELIGIBLE),
+      ),
 
-    findLatestExecution: (orgId: string, repo: string, branch: string) =>
-      guard('executions', 'findLatestExecution', () => latestOnBranch(orgId, repo, branch, false)),
+    findBaselineAtCommit: (
+      orgId: string,
+      repo: string,
+      branch: string,
+      commit: string,
+      component?: string | null,
+    ) =>
+      guard('executions', 'findBaselineAtCommit', () =>
+        latestOnBranch(orgId, repo, branch, component, eq(executions.commit, commit)),
+      ),
+
+    findLatestExecution: (orgId: string, repo: string, branch: string, component?: string | null) =>
+      guard('executions', 'findLatestExecution', () =>
+        latestOnBranch(orgId, repo, branch, component, undefined),
+      ),
+
+    findRepositorySettings: (orgId: string, repo: string) =>
+      guard(
+        'executions',
+        'findRepositorySettings',
+        async (): Promise<RepositorySettings | null> =>
+          first(
+            db
+              .select()
+              .from(repositorySettings)
+              .where(and(eq(repositorySettings.orgId, orgId), eq(repositorySettings.repo, repo)))
+              .limit(1),
+          ),
+      ),
+
+    saveRepositorySettings: (settings: RepositorySettings) =>
+      guard('executions', 'saveRepositorySettings', async () => {
+        const row = { ...settings, updatedAt: wholeSeconds(settings.updatedAt) };
+        await db
+          .insert(repositorySettings)
+          .values(row)
+          .onConflictDoUpdate({
+            target: [repositorySettings.orgId, repositorySettings.repo],
+            set: { patchTarget: row.patchTarget, updatedAt: row.updatedAt },
+          });
+      }),
 
     claimWebhookEvent: (provider: string, eventId: string, at: Date) =>
       guard('webhooks', 'claimWebhookEvent', async () => {

@@ -77,7 +77,7 @@ describe('sqlite store', () => {
     }
   });
 
-  it('reads records written before migration 0007 with their baseline unknown (all null)', async () => {
+  it('reads records written before migration 0007 with their baseline, patch and component unknown (all null)', async () => {
     const before = join(directory, 'migrations-0006');
     cpSync(new URL('../drizzle', import.meta.url), before, { recursive: true });
     const journalPath = join(before, 'meta', '_journal.json');
@@ -114,6 +114,16 @@ describe('sqlite store', () => {
           baselineCoverage: null,
           baselineCommit: null,
           baselineCreatedAt: null,
+          baselineSelection: null,
+          component: null,
+          pullRequest: null,
+          baseCommit: null,
+          patchCovered: null,
+          patchCoverable: null,
+          patchTarget: null,
+          patchTargetSource: null,
+          decidedBy: null,
+          fileCount: null,
         },
       ]);
     } finally {

@@ -99,7 +99,25 @@ export interface paths {
          *     outcome `pass` (a client that requires a baseline fails on `baseline: null`). The
          *     baseline is stored with the record, so a replay and the list show the same one.
          *     Outcome: `fail` when delta < -fail_threshold, else
-         *     `warn` when delta < -warn_threshold, else `pass`. Check order: `401`, `403` API
+         *     `warn` when delta < -warn_threshold, else `pass`.
+         *
+         *     Pull requests and monorepos: with `base_commit` (the merge base), the baseline is the
+         *     latest run of the base branch at exactly that commit, whatever its outcome, and
+         *     `baseline.selected_by` says `base_commit`; when there is none, the latest `pass` or
+         *     `warn` run as above (`selected_by: latest`). Baselines are per `component`: a run
+         *     with a component compares with that component's runs only, a run without one with
+         *     the runs without one. With `patch`, the patch rule also judges: a patch whose
+         *     coverage (truncated to hundredths) is below the target fails the run; a patch of no
+         *     coverable line never fails. The target is the run's `patch_target`, else the
+         *     repository's default (`PATCH /v1/repos/settings`), else 80. The patch rule can only
+         *     turn a `pass` or `warn` into `fail`; `decided_by` names the rule the outcome is from
+         *     (`delta` when the thresholds fail the run themselves).
+         *
+         *     A long `files` list may be sent gzip-compressed (`Content-Encoding: gzip`): the body
+         *     may be 1 MiB on the wire and 16 MiB once inflated (`413` beyond either). Any other
+         *     `Content-Encoding` is `415`.
+         *
+         *     Check order: `401`, `403` API
          *     token without `execute`, `403` cookie session without an allowed `Origin`,
          *     `400` `Idempotency-Key` header, `413`/`415`/`400` body, `403` `org` is not the
          *     caller's organisation, `409` key used for another request. Unknown body fields are
@@ -113,8 +131,8 @@ export interface paths {
          *     stored (concurrent requests with one key store one record and all get it). The same
          *     key with another request answers `409`. Two requests are the same when they mean the
          *     same ingest after validation: key order, white space, how a number is written
-         *     (`84.1`, `84.10`), defaults left out or written out, the commit's letter case and the
-         *     `org` field make no difference. Only a stored record keeps a key: after a `400` or a
+         *     (`84.1`, `84.10`), defaults left out or written out, the commit's letter case, the
+         *     order of `files` and the `org` field make no difference. Only a stored record keeps a key: after a `400` or a
          *     `500` a retry with the same key is processed afresh. After 24 hours the key is free
          *     again.
          */
@@ -146,6 +164,28 @@ export interface paths {
          *     caller's organisation.
          */
         get: operations["getExecutionSeries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/executions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One run with its per-file list
+         * @description The run as `GET /v1/executions` lists it, plus `files`: the per-file list it was
+         *     sent with, sorted by path (`null` when it sent none). Same credentials as the list;
+         *     a run of another organisation answers like an unknown id (`404`).
+         */
+        get: operations["getExecution"];
         put?: never;
         post?: never;
         delete?: never;
@@ -200,6 +240,37 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/repos/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A repository's settings
+         * @description The repository's default patch target and the target a run without its own gets. A
+         *     repository never configured answers its defaults. Same credentials and check order
+         *     as `GET /v1/executions`.
+         */
+        get: operations["getRepoSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a repository's default patch target
+         * @description Sets the patch target of the repository's runs that send none (`null`: covgate's
+         *     default, 80), truncated to hundredths. An API token with `execute` (the CI that
+         *     records the runs can send a target per run anyway) or a session of an admin or
+         *     owner. Check order: `401`, `403` scope or role, `403` cookie session without an
+         *     allowed `Origin`, `413`/`415`/`400` body, `403` `org` is not the caller's
+         *     organisation.
+         */
+        patch: operations["patchRepoSettings"];
         trace?: never;
     };
     "/v1/session": {
@@ -777,6 +848,86 @@ export interface components {
              *     stores): for those it is unknown.
              */
             baseline?: components["schemas"]["Baseline"] | null;
+            /** @description The monorepo component, when the run named one. */
+            component?: components["schemas"]["Component"];
+            /** @description The pull request's number, when the run named one. */
+            pull_request?: number;
+            /** @description The merge base the run was sent with, lowercase hex. */
+            base_commit?: string;
+            /** @description The patch and the patch rule's judgement, when the run sent a patch. */
+            patch?: components["schemas"]["Patch"];
+            /**
+             * @description The rule the outcome is from, present with `patch` (the only time two rules
+             *     judge): `patch` when the patch rule failed a run the delta thresholds let pass or
+             *     warn, else `delta`.
+             * @enum {unknown}
+             */
+            decided_by?: "delta" | "patch";
+            /** @description Entries of the run's per-file list, when it sent one. */
+            file_count?: number;
+        };
+        ExecutionDetail: {
+            id: components["schemas"]["ExecutionId"];
+            repo: components["schemas"]["RepoName"];
+            branch: components["schemas"]["RepoName"];
+            outcome: components["schemas"]["Outcome"];
+            delta: components["schemas"]["Delta"];
+            coverage: components["schemas"]["Coverage"];
+            commit: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            baseline?: components["schemas"]["Baseline"] | null;
+            component?: components["schemas"]["Component"];
+            pull_request?: number;
+            base_commit?: string;
+            patch?: components["schemas"]["Patch"];
+            /** @enum {unknown} */
+            decided_by?: "delta" | "patch";
+            file_count?: number;
+            /** @description The per-file list the run was sent with, sorted by path; null without one. */
+            files: components["schemas"]["FileLineCounts"][] | null;
+        };
+        /** @description A monorepo component; a letter or digit, then letters, digits, `.`, `_` or `-`; at most 64. */
+        Component: string;
+        LineCounts: {
+            /** @description At most `coverable`. */
+            covered: number;
+            coverable: number;
+        };
+        FileLineCounts: {
+            /** @description Repository-relative path; ending in `/` for a rolled-up folder. No control character. */
+            path: string;
+            /** @description At most `coverable`. */
+            covered: number;
+            coverable: number;
+        };
+        Patch: {
+            covered: number;
+            coverable: number;
+            /** @description covered / coverable in percent, truncated to hundredths; null for a patch of no coverable line. */
+            percent: number | null;
+            /** @description The target the patch was judged with, percent. */
+            target: number;
+            /**
+             * @description Where the target came from - the run, the repository's default, or covgate's (80).
+             * @enum {unknown}
+             */
+            target_source: "run" | "repository" | "default";
+            /** @description False when `percent` is below `target`; an empty patch passes. */
+            passed: boolean;
+        };
+        RepositorySettings: {
+            repo: components["schemas"]["RepoName"];
+            /** @description The repository's default patch target; null when runs fall back to covgate's. */
+            patch_target: number | null;
+            /** @description The target a run that sends none is judged with. */
+            effective_patch_target: number;
+        };
+        RepositorySettingsInput: {
+            /** @description When given, must equal the caller's organisation slug (`403` otherwise). */
+            org?: string;
+            repo: components["schemas"]["RepoName"];
+            /** @description Percent, 0 to 100, truncated to hundredths; null for covgate's default (80). */
+            patch_target: number | null;
         };
         Baseline: {
             id: components["schemas"]["ExecutionId"];
@@ -786,6 +937,13 @@ export interface components {
             /** @description The baseline run's commit, lowercase hex; null when it was posted without one. */
             commit: string | null;
             created_at: components["schemas"]["Timestamp"];
+            /**
+             * @description How the baseline was chosen, present when the run sent `base_commit`:
+             *     `base_commit` (the base branch's run at the merge base) or `latest` (no run at
+             *     the merge base: the latest `pass` or `warn` run).
+             * @enum {unknown}
+             */
+            selected_by?: "base_commit" | "latest";
         };
         RepositoryList: {
             /** @description Most recently active first (`latest.created_at` desc, then `latest.id` desc). */
@@ -946,6 +1104,36 @@ export interface components {
              *     SHA-256), any case; stored and returned lowercase. `null` or absent: no commit.
              */
             commit?: string | null;
+            /**
+             * @description The monorepo part the run covers (`api`, `web`); baselines and badges are per
+             *     component. `null` or absent: the whole repository.
+             */
+            component?: components["schemas"]["Component"] | null;
+            /** @description The pull (merge) request's number, when the run is for one. */
+            pull_request?: number | null;
+            /**
+             * @description The merge base of the run's branch with `base_branch` (7 to 64 hexadecimal
+             *     characters, any case): the baseline is the base branch's run at exactly this
+             *     commit when there is one.
+             */
+            base_commit?: string | null;
+            /**
+             * @description Line counts of the patch: the lines the change added or changed that the
+             *     reports can run (`coverable`) and those that ran (`covered`). Judged by the
+             *     patch rule.
+             */
+            patch?: components["schemas"]["LineCounts"] | null;
+            /**
+             * @description The patch target of this run (percent); without it the repository's default,
+             *     else 80. Applies only with `patch`.
+             */
+            patch_target?: number | null;
+            /**
+             * @description Per-file line counts, at most 50 000 entries, each path once. A client with more
+             *     files rolls folders up: an entry whose path ends in `/` stands for a folder.
+             *     Returned by `GET /v1/executions/{id}`; the record shows `file_count`.
+             */
+            files?: components["schemas"]["FileLineCounts"][] | null;
             /**
              * @description Points of drop above which the run is `warn`; positive, at most 100, at most `fail_threshold`.
              * @default 0.5
@@ -1668,7 +1856,10 @@ export interface operations {
              *     (`invalid header: Idempotency-Key`), unparsable JSON or a body that is not an
              *     object (`malformed request`), or the first invalid field
              *     (`invalid parameter: <field>`; `warn_threshold` also when it is above
-             *     `fail_threshold`).
+             *     `fail_threshold`). A nested field is named with its path and, where the name does
+             *     not say why, the reason: `invalid parameter: patch.covered (more than
+             *     coverable)`, `invalid parameter: files[12].path`, `invalid parameter: files (more
+             *     than 50000 entries)`, `invalid parameter: files (repeated path: src/a.ts)`.
              */
             400: {
                 headers: {
@@ -1678,8 +1869,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
-                        error: "invalid header: Idempotency-Key" | "malformed request" | "invalid parameter: org" | "invalid parameter: repo" | "invalid parameter: branch" | "invalid parameter: coverage" | "invalid parameter: base_branch" | "invalid parameter: commit" | "invalid parameter: warn_threshold" | "invalid parameter: fail_threshold";
+                        error: ("invalid header: Idempotency-Key" | "malformed request" | "invalid parameter: org" | "invalid parameter: repo" | "invalid parameter: branch" | "invalid parameter: coverage" | "invalid parameter: base_branch" | "invalid parameter: commit" | "invalid parameter: warn_threshold" | "invalid parameter: fail_threshold" | "invalid parameter: component" | "invalid parameter: pull_request" | "invalid parameter: base_commit" | "invalid parameter: patch" | "invalid parameter: patch.covered" | "invalid parameter: patch.covered (more than coverable)" | "invalid parameter: patch.coverable" | "invalid parameter: patch_target" | "invalid parameter: files" | "invalid parameter: files (more than 50000 entries)") | string;
                     };
                 };
             };
@@ -1758,6 +1948,40 @@ export interface operations {
             };
             401: components["responses"]["InvalidToken"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    getExecution: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionDetail"];
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["VerificationOverloaded"];
@@ -1879,6 +2103,105 @@ export interface operations {
             };
             401: components["responses"]["InvalidToken"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    getRepoSettings: {
+        parameters: {
+            query: {
+                /** @description Organisation slug; must equal the caller's organisation exactly. */
+                org: string;
+                /** @description Repository name, case-sensitive. */
+                repo: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepositorySettings"];
+                };
+            };
+            /** @description A missing query parameter. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "missing required parameter: org" | "missing required parameter: repo";
+                    };
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    patchRepoSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RepositorySettingsInput"];
+            };
+        };
+        responses: {
+            /** @description The settings as saved. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepositorySettings"];
+                };
+            };
+            /** @description Unparsable JSON, a body that is not an object, or the first invalid field. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "malformed request" | "invalid parameter: org" | "invalid parameter: repo" | "invalid parameter: patch_target";
+                    };
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["VerificationOverloaded"];
@@ -2613,6 +2936,11 @@ export interface operations {
                 /** @description Decimals of the percentage, truncated. */
                 precision?: "0" | "1" | "2";
                 style?: "flat" | "flat-square" | "for-the-badge" | "plastic";
+                /**
+                 * @description A monorepo component: the badge shows the latest run of that component. Without
+                 *     it, the latest run that named no component.
+                 */
+                component?: components["schemas"]["Component"];
             };
             header?: {
                 /**

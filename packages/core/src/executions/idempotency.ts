@@ -30,15 +30,36 @@ export interface CanonicalIngest {
   commit: string | null;
   warnThreshold: number;
   failThreshold: number;
+  /** The fields of patch coverage and components; all null in a request that sent none. */
+  component: string | null;
+  pullRequest: number | null;
+  baseCommit: string | null;
+  patchCovered: number | null;
+  patchCoverable: number | null;
+  patchTarget: number | null;
+  /** The `fileListDigest` of the sorted `files`, null without a list. */
+  filesDigest: string | null;
 }
 
 /**
- * Hex SHA-256 of an ingest after validation and defaults: key order, white space, the
+ * Hex SHA-256 of an ingest after validation and defaults (the `files` list as its own digest,
+ * of the list sorted by path): key order, white space, the
  * spelling of a number (`84.1`, `84.10`), a default left out or spelt out, the commit's
  * letter case and the `org` field (the organisation comes from the credential) make no
  * difference; any change of meaning does.
  */
 export function ingestDigest(ingest: CanonicalIngest): string {
+  const extra = [
+    ingest.component,
+    ingest.pullRequest,
+    ingest.baseCommit,
+    ingest.patchCovered,
+    ingest.patchCoverable,
+    ingest.patchTarget,
+    ingest.filesDigest,
+  ];
+  // A request without the newer fields keeps the digest it had before they existed, so a
+  // retry that spans an upgrade is still recognised.
   const canonical = JSON.stringify([
     'covgate.ingest.v1',
     ingest.orgId,
@@ -49,6 +70,7 @@ export function ingestDigest(ingest: CanonicalIngest): string {
     ingest.commit,
     ingest.warnThreshold,
     ingest.failThreshold,
+    ...(extra.every((value) => value === null) ? [] : extra),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

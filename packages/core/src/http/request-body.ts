@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { ApiError, ERRORS } from './api-error.js';
 import { exceedsJsonDepth } from './json-depth.js';
 
@@ -6,6 +8,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Largest accepted JSON body on every route but the webhook receivers: 64 KiB. */
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
+
+const gunzipAsync = promisify(gunzip);
 
 function payloadTooLarge(): ApiError {
   return new ApiError(413, ERRORS.payloadTooLarge);
@@ -31,8 +35,16 @@ export async function readRawBody(
 ): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) throw payloadTooLarge();
-  if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
+  return readStream(request.body, maxBytes);
+}
+
+/** {@link readRawBody} of a stream: `413` past `maxBytes`, `400` when the stream fails. */
+async function readStream(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+): Promise<Uint8Array> {
+  if (body === null) return new Uint8Array(0);
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
@@ -67,22 +79,60 @@ export function isJsonContentType(value: string | null): boolean {
   return essence === 'application/json';
 }
 
+/** Size limits of a JSON body that may be gzip-compressed. */
+export interface JsonBodyLimits {
+  /** Bytes on the wire. */
+  maxBytes: number;
+  /**
+   * Bytes once a `Content-Encoding: gzip` body is inflated. Without it a body with any
+   * `Content-Encoding` but `identity` is `415`.
+   */
+  maxInflatedBytes?: number;
+}
+
 /**
- * Reads a JSON body of at most {@link MAX_JSON_BODY_BYTES} (`413`). Returns `undefined` for an
- * empty body (routes decide whether a body is required). A non-empty body must be
- * `application/json` (`415`), nest at most `MAX_JSON_DEPTH` deep (`400`, checked on the bytes
- * before parsing) and parse (`400`).
+ * Reads a JSON body of at most {@link MAX_JSON_BODY_BYTES} (`413`), or the route's `limits`.
+ * Returns `undefined` for an empty body (routes decide whether a body is required). A
+ * non-empty body must be `application/json` (`415`), nest at most `MAX_JSON_DEPTH` deep
+ * (`400`, checked on the bytes before parsing) and parse (`400`). A route that allows it
+ * takes a gzip body, inflated up to its limit (`413` beyond; `400` when it is not gzip).
  */
-export async function readJsonBody(request: Request): Promise<unknown> {
-  const bytes = await readRawBody(request, MAX_JSON_BODY_BYTES);
-  if (bytes.byteLength === 0) return undefined;
+export async function readJsonBody(
+  request: Request,
+  limits: JsonBodyLimits = { maxBytes: MAX_JSON_BODY_BYTES },
+): Promise<unknown> {
+  const encoding = contentEncoding(request.headers.get('content-encoding'));
+  if (encoding !== 'identity' && !(encoding === 'gzip' && limits.maxInflatedBytes)) {
+    throw new ApiError(415, ERRORS.unsupportedMediaType);
+  }
+  const wire = await readRawBody(request, limits.maxBytes);
+  if (wire.byteLength === 0) return undefined;
   if (!isJsonContentType(request.headers.get('content-type'))) {
     throw new ApiError(415, ERRORS.unsupportedMediaType);
   }
+  const bytes =
+    encoding === 'gzip' ? await inflate(wire, limits.maxInflatedBytes ?? limits.maxBytes) : wire;
   if (exceedsJsonDepth(bytes)) throw new ApiError(400, ERRORS.malformedRequest);
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch {
+    throw new ApiError(400, ERRORS.malformedRequest);
+  }
+}
+
+/** `identity` (absent too), `gzip` (or its alias `x-gzip`), or the header as sent. */
+function contentEncoding(header: string | null): string {
+  const value = header?.trim().toLowerCase() ?? '';
+  if (value === '' || value === 'identity') return 'identity';
+  return value === 'x-gzip' ? 'gzip' : value;
+}
+
+/** Inflates a gzip body, refusing more than `maxBytes` of output (`413`); not gzip: `400`. */
+async function inflate(compressed: Uint8Array, maxBytes: number): Promise<Uint8Array> {
+  try {
+    return await gunzipAsync(compressed, { maxOutputLength: maxBytes });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw payloadTooLarge();
     throw new ApiError(400, ERRORS.malformedRequest);
   }
 }

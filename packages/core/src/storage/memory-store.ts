@@ -15,6 +15,7 @@ import {
   type Organisation,
   type Plan,
   type PlanChangeResult,
+  type RepositorySettings,
   type RepositorySummary,
   type Role,
   type SessionRecord,
@@ -26,7 +27,10 @@ import {
   type UserOrganisation,
 } from './store.js';
 
-/** Executions of one repository: all of them, and per branch for baseline and badge look-ups. */
+/**
+ * Executions of one repository: all of them, and per component and branch (see
+ * {@link branchKey}) for baseline and badge look-ups.
+ */
 interface RepoExecutions {
   all: SortedExecutions;
   byBranch: Map<string, SortedExecutions>;
@@ -72,6 +76,10 @@ function copyExecution(record: ExecutionRecord): ExecutionRecord {
   };
 }
 
+/** The key of a component's branch: a component is never empty, so `''` stands for none. */
+const branchKey = (component: string | null | undefined, branch: string): string =>
+  pairKey(component ?? '', branch);
+
 /** A map key for a pair of strings that no choice of the strings can make ambiguous. */
 const pairKey = (first: string, second: string): string => JSON.stringify([first, second]);
 
@@ -100,6 +108,10 @@ class MemoryStore implements Store {
   readonly #signInLinks = new Map<string, SignInLinkRecord>();
   readonly #signInLinkIdByTokenHash = new Map<string, string>();
   readonly #executionIds = new Set<string>();
+  /** Per-file lists by execution id, with the organisation that owns them. */
+  readonly #executionFiles = new Map<string, { orgId: string; files: Uint8Array }>();
+  readonly #executionsById = new Map<string, ExecutionRecord>();
+  readonly #repositorySettings = new Map<string, RepositorySettings>();
   readonly #executionsByOrg = new Map<string, Map<string, RepoExecutions>>();
   readonly #webhookClaims = new Map<string, Date>();
   readonly #idempotencyKeys = new Map<string, StoredIdempotencyKey>();
@@ -447,21 +459,38 @@ class MemoryStore implements Store {
     return copy(link);
   }
 
-  async insertExecution(record: ExecutionRecord): Promise<void> {
+  async insertExecution(record: ExecutionRecord, files?: Uint8Array | null): Promise<void> {
     this.#assertOpen();
-    this.#addExecution(record);
+    this.#addExecution(record, files);
   }
 
-  #addExecution(record: ExecutionRecord): void {
+  async findExecution(orgId: string, id: string): Promise<ExecutionRecord | null> {
+    this.#assertOpen();
+    const record = this.#executionsById.get(id);
+    return record && record.orgId === orgId ? copyExecution(record) : null;
+  }
+
+  async findExecutionFiles(orgId: string, id: string): Promise<Uint8Array | null> {
+    this.#assertOpen();
+    const stored = this.#executionFiles.get(id);
+    return stored && stored.orgId === orgId ? new Uint8Array(stored.files) : null;
+  }
+
+  #addExecution(record: ExecutionRecord, files?: Uint8Array | null): void {
     if (this.#executionIds.has(record.id)) {
       throw new StoreConflictError(`execution id already exists: ${record.id}`);
     }
     const stored = copy(record);
     const repo = this.#repoFor(record.orgId, record.repo);
-    let branch = repo.byBranch.get(record.branch);
+    const key = branchKey(record.component, record.branch);
+    let branch = repo.byBranch.get(key);
     if (!branch) {
       branch = new SortedExecutions();
-      repo.byBranch.set(record.branch, branch);
+      repo.byBranch.set(key, branch);
+    }
+    this.#executionsById.set(record.id, stored);
+    if (files) {
+      this.#executionFiles.set(record.id, { orgId: record.orgId, files: new Uint8Array(files) });
     }
     repo.all.insert(stored);
     branch.insert(stored);
@@ -473,12 +502,13 @@ class MemoryStore implements Store {
   async insertKeyedExecution(
     record: ExecutionRecord,
     claim: IdempotencyKeyClaim,
+    files?: Uint8Array | null,
   ): Promise<KeyedInsertResult> {
     this.#assertOpen();
     const existing = this.#liveKey(record.orgId, claim.key, claim.createdAt);
     if (existing) return { inserted: false, ...existing };
     // No await between the look-up and the writes: concurrent calls cannot interleave.
-    this.#addExecution(record);
+    this.#addExecution(record, files);
     this.#idempotencyKeys.set(pairKey(record.orgId, claim.key), {
       requestDigest: claim.requestDigest,
       record: copy(record),
@@ -531,11 +561,30 @@ class MemoryStore implements Store {
     return summaries.sort((a, b) => compareOldestFirst(b.latest, a.latest));
   }
 
-  async findBaseline(orgId: string, repo: string, branch: string): Promise<ExecutionRecord | null> {
+  async findBaseline(
+    orgId: string,
+    repo: string,
+    branch: string,
+    component: string | null = null,
+  ): Promise<ExecutionRecord | null> {
     this.#assertOpen();
-    const records = this.#findRepo(orgId, repo)?.byBranch.get(branch);
+    const records = this.#findRepo(orgId, repo)?.byBranch.get(branchKey(component, branch));
     const [baseline] =
       records?.newestFirst(1, undefined, (record) => record.outcome !== 'fail') ?? [];
+    return this.#copyOrNull(baseline);
+  }
+
+  async findBaselineAtCommit(
+    orgId: string,
+    repo: string,
+    branch: string,
+    commit: string,
+    component: string | null = null,
+  ): Promise<ExecutionRecord | null> {
+    this.#assertOpen();
+    const records = this.#findRepo(orgId, repo)?.byBranch.get(branchKey(component, branch));
+    const [baseline] =
+      records?.newestFirst(1, undefined, (record) => record.commit === commit) ?? [];
     return this.#copyOrNull(baseline);
   }
 
@@ -543,11 +592,25 @@ class MemoryStore implements Store {
     orgId: string,
     repo: string,
     branch: string,
+    component: string | null = null,
   ): Promise<ExecutionRecord | null> {
     this.#assertOpen();
-    const records = this.#findRepo(orgId, repo)?.byBranch.get(branch);
+    const records = this.#findRepo(orgId, repo)?.byBranch.get(branchKey(component, branch));
     const [latest] = records?.newestFirst(1) ?? [];
     return this.#copyOrNull(latest);
+  }
+
+  async findRepositorySettings(orgId: string, repo: string): Promise<RepositorySettings | null> {
+    this.#assertOpen();
+    return this.#copyOrNull(this.#repositorySettings.get(pairKey(orgId, repo)));
+  }
+
+  async saveRepositorySettings(settings: RepositorySettings): Promise<void> {
+    this.#assertOpen();
+    this.#repositorySettings.set(
+      pairKey(settings.orgId, settings.repo),
+      copy({ ...settings, updatedAt: wholeSeconds(settings.updatedAt) }),
+    );
   }
 
   async claimWebhookEvent(provider: string, eventId: string, at: Date): Promise<boolean> {

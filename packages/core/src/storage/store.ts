@@ -186,6 +186,48 @@ export interface ExecutionRecord {
   baselineCommit: string | null;
   /** When the baseline was recorded. */
   baselineCreatedAt: Date | null;
+  /**
+   * How the baseline was chosen: `base_commit` (the base branch's run at the run's
+   * `baseCommit`) or `latest` (the latest `pass`/`warn` run of the base branch). Null when
+   * there was no baseline, and on records stored before covgate said (those were `latest`).
+   */
+  baselineSelection: BaselineSelection | null;
+  /** The monorepo part the run covers (`api`, `web`); null for the whole repository. */
+  component: string | null;
+  /** The pull request's number, when the run was for one. */
+  pullRequest: number | null;
+  /** The merge base of the run's branch with its base branch (lowercase hex), when sent. */
+  baseCommit: string | null;
+  /** Covered lines of the patch (lines the change added or changed); null when not sent. */
+  patchCovered: number | null;
+  /** Coverable lines of the patch; null when not sent, 0 for an empty patch. */
+  patchCoverable: number | null;
+  /** The patch target the run was judged with (percent); null when no patch was sent. */
+  patchTarget: number | null;
+  /** Where the patch target came from; null when no patch was sent. */
+  patchTargetSource: PatchTargetSource | null;
+  /** The rule that gave the outcome; null on records stored before covgate said (`delta`). */
+  decidedBy: DecidingRule | null;
+  /** How many entries the run's per-file list has; null when none was sent. */
+  fileCount: number | null;
+}
+
+/** How a run's baseline was chosen (see {@link ExecutionRecord.baselineSelection}). */
+export type BaselineSelection = 'base_commit' | 'latest';
+
+/** Where a run's patch target came from: the run itself, the repository's default, or covgate's. */
+export type PatchTargetSource = 'run' | 'repository' | 'default';
+
+/** The rule that decided a run's outcome: the delta thresholds or the patch target. */
+export type DecidingRule = 'delta' | 'patch';
+
+/** Settings of one repository of an organisation. */
+export interface RepositorySettings {
+  orgId: string;
+  repo: string;
+  /** The patch target of runs that send none (percent, 0..100), or null for covgate's default. */
+  patchTarget: number | null;
+  updatedAt: Date;
 }
 
 /** One repository of an organisation as its per-repository counter knows it. */
@@ -407,7 +449,14 @@ export interface ExecutionStore {
    * and moves its latest-record pointer when the record is newer than the current one;
    * throws {@link StoreConflictError} (and counts nothing) when the id exists.
    */
-  insertExecution(record: ExecutionRecord): Promise<void>;
+  insertExecution(record: ExecutionRecord, files?: Uint8Array | null): Promise<void>;
+  /** The organisation's record with this id, or null (another organisation's is null too). */
+  findExecution(orgId: string, id: string): Promise<ExecutionRecord | null>;
+  /**
+   * The per-file list stored with the organisation's record `id`, as the bytes it was given
+   * ({@link insertExecution}'s `files`), or null when the record has none or is unknown.
+   */
+  findExecutionFiles(orgId: string, id: string): Promise<Uint8Array | null>;
   /** Newest first: `createdAt` desc, then `id` desc; at most `limit` records. */
   listExecutions(query: ListExecutionsQuery): Promise<ExecutionRecord[]>;
   /** The per-repository counter (never a COUNT(*) scan); 0 for an unknown repo. */
@@ -418,10 +467,34 @@ export interface ExecutionStore {
    * `id` desc.
    */
   listRepositories(orgId: string): Promise<RepositorySummary[]>;
-  /** Latest `pass` or `warn` record of the repo on `branch`: the baseline of the next run. */
-  findBaseline(orgId: string, repo: string, branch: string): Promise<ExecutionRecord | null>;
-  /** Latest record of any outcome of the repo on `branch`: what the badge shows. */
-  findLatestExecution(orgId: string, repo: string, branch: string): Promise<ExecutionRecord | null>;
+  /**
+   * Latest `pass` or `warn` record of the repo's `component` (null or absent: records without
+   * a component) on `branch`: the baseline of the next run.
+   */
+  findBaseline(
+    orgId: string,
+    repo: string,
+    branch: string,
+    component?: string | null,
+  ): Promise<ExecutionRecord | null>;
+  /**
+   * Latest record of any outcome of the repo's `component` on `branch` whose `commit` is
+   * exactly `commit`: the baseline of a run that names its merge base.
+   */
+  findBaselineAtCommit(
+    orgId: string,
+    repo: string,
+    branch: string,
+    commit: string,
+    component?: string | null,
+  ): Promise<ExecutionRecord | null>;
+  /** Latest record of any outcome of the repo's `component` on `branch`: what the badge shows. */
+  findLatestExecution(
+    orgId: string,
+    repo: string,
+    branch: string,
+    component?: string | null,
+  ): Promise<ExecutionRecord | null>;
   /**
    * Like {@link insertExecution}, and in the same transaction stores `claim` under the unique
    * (`record.orgId`, `claim.key`). When a live key (`expiresAt` after `claim.createdAt`)
@@ -432,6 +505,7 @@ export interface ExecutionStore {
   insertKeyedExecution(
     record: ExecutionRecord,
     claim: IdempotencyKeyClaim,
+    files?: Uint8Array | null,
   ): Promise<KeyedInsertResult>;
   /** The organisation's key with its execution when it is live at `now`, else null. */
   findIdempotentExecution(
@@ -444,6 +518,14 @@ export interface ExecutionStore {
    * stay) and returns how many it deleted.
    */
   deleteExpiredIdempotencyKeys(now: Date, limit: number): Promise<number>;
+}
+
+/** Per-repository settings. */
+export interface RepositorySettingsStore {
+  /** The repository's settings, or null when none were ever saved. */
+  findRepositorySettings(orgId: string, repo: string): Promise<RepositorySettings | null>;
+  /** Saves the repository's settings, replacing earlier ones. */
+  saveRepositorySettings(settings: RepositorySettings): Promise<void>;
 }
 
 /** Idempotency claims of inbound webhook events. */
@@ -467,6 +549,7 @@ export interface Store
     InviteStore,
     SignInLinkStore,
     ExecutionStore,
+    RepositorySettingsStore,
     WebhookEventStore {
   /**
    * Resolves when the store answers a trivial query within its deadline, else rejects;

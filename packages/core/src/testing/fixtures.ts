@@ -161,6 +161,16 @@ export function buildExecution(overrides: Partial<ExecutionRecord> = {}): Execut
     baselineCoverage: null,
     baselineCommit: null,
     baselineCreatedAt: null,
+    baselineSelection: null,
+    component: null,
+    pullRequest: null,
+    baseCommit: null,
+    patchCovered: null,
+    patchCoverable: null,
+    patchTarget: null,
+    patchTargetSource: null,
+    decidedBy: 'delta',
+    fileCount: null,
     ...overrides,
   };
 }

@@ -20,6 +20,16 @@ function record(overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
     baselineCoverage: 80.25,
     baselineCommit: null,
     baselineCreatedAt: new Date('2026-11-24T09:00:00Z'),
+    baselineSelection: 'latest',
+    component: null,
+    pullRequest: null,
+    baseCommit: null,
+    patchCovered: null,
+    patchCoverable: null,
+    patchTarget: null,
+    patchTargetSource: null,
+    decidedBy: 'delta',
+    fileCount: null,
     ...overrides,
   };
 }

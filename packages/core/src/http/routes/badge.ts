@@ -10,6 +10,7 @@ import { infra } from '../../infrastructure/infra.js';
 import { ApiError } from '../api-error.js';
 import { emptyReply, textReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
+import { COMPONENT } from './ingest-body.js';
 
 const badgeQuery = z.object({
   branch: z.string().min(1).max(255).default('main'),
@@ -18,6 +19,7 @@ const badgeQuery = z.object({
     .default('0')
     .transform((places) => Number(places) as PercentPlaces),
   style: z.enum(['flat', 'flat-square', 'for-the-badge', 'plastic']).default('flat'),
+  component: COMPONENT.optional(),
 });
 
 /**
@@ -50,7 +52,8 @@ function matchesEtag(header: string | null, etag: string): boolean {
 }
 
 /**
- * `GET /v1/badge/{org}/{repo}`: no authentication. An unknown organisation or repository
+ * `GET /v1/badge/{org}/{repo}[?component=]`: no authentication; with `component`, the latest
+ * run of that monorepo component, else of the runs without one. An unknown organisation or repository
  * renders exactly like a repository without data (grey `unknown`), so the badge cannot be
  * used to enumerate organisations or repositories.
  */
@@ -59,14 +62,14 @@ export const getBadge: RouteHandler = async (scope) => {
   if (!parsed.success) {
     throw new ApiError(400, `invalid parameter: ${String(parsed.error.issues[0]?.path[0])}`);
   }
-  const { branch, precision, style } = parsed.data;
+  const { branch, precision, style, component } = parsed.data;
   const { store, logger } = scope.services;
   const org = await infra(logger, 'organisations', () =>
     store.findOrganisationBySlug(scope.params.org as string),
   );
   const latest = org
     ? await infra(logger, 'executions', () =>
-        store.findLatestExecution(org.id, scope.params.repo as string, branch),
+        store.findLatestExecution(org.id, scope.params.repo as string, branch, component ?? null),
       )
     : null;
   const svg = makeBadge({

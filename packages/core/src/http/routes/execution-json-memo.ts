@@ -17,6 +17,16 @@ type MemoEntry = Pick<
   | 'baselineId'
   | 'baselineCoverage'
   | 'baselineCommit'
+  | 'baselineSelection'
+  | 'component'
+  | 'pullRequest'
+  | 'baseCommit'
+  | 'patchCovered'
+  | 'patchCoverable'
+  | 'patchTarget'
+  | 'patchTargetSource'
+  | 'decidedBy'
+  | 'fileCount'
 > & { createdAtMs: number; baselineCreatedAtMs: number | null; text: string };
 
 function sameRecord(entry: MemoEntry, record: ExecutionRecord): boolean {
@@ -32,6 +42,16 @@ function sameRecord(entry: MemoEntry, record: ExecutionRecord): boolean {
     entry.baselineId === record.baselineId &&
     entry.baselineCoverage === record.baselineCoverage &&
     entry.baselineCommit === record.baselineCommit &&
+    entry.baselineSelection === record.baselineSelection &&
+    entry.component === record.component &&
+    entry.pullRequest === record.pullRequest &&
+    entry.baseCommit === record.baseCommit &&
+    entry.patchCovered === record.patchCovered &&
+    entry.patchCoverable === record.patchCoverable &&
+    entry.patchTarget === record.patchTarget &&
+    entry.patchTargetSource === record.patchTargetSource &&
+    entry.decidedBy === record.decidedBy &&
+    entry.fileCount === record.fileCount &&
     entry.baselineCreatedAtMs === (record.baselineCreatedAt?.getTime() ?? null)
   );
 }
@@ -76,6 +96,16 @@ export class ExecutionJsonMemo {
       baselineId: record.baselineId,
       baselineCoverage: record.baselineCoverage,
       baselineCommit: record.baselineCommit,
+      baselineSelection: record.baselineSelection,
+      component: record.component,
+      pullRequest: record.pullRequest,
+      baseCommit: record.baseCommit,
+      patchCovered: record.patchCovered,
+      patchCoverable: record.patchCoverable,
+      patchTarget: record.patchTarget,
+      patchTargetSource: record.patchTargetSource,
+      decidedBy: record.decidedBy,
+      fileCount: record.fileCount,
       createdAtMs: record.createdAt.getTime(),
       baselineCreatedAtMs: record.baselineCreatedAt?.getTime() ?? null,
       text,

@@ -1,3 +1,4 @@
+import { evaluatePatch } from '../../gate/patch-rule.js';
 import type { ExecutionRecord } from '../../storage/store.js';
 import { formatTimestamp } from '../../time/timestamp.js';
 
@@ -9,6 +10,24 @@ export interface BaselineJson {
   branch: string;
   commit: string | null;
   created_at: string;
+  /**
+   * How the baseline was chosen; present when the run sent a `base_commit`, the only case in
+   * which there is a choice (`latest` then says no run at that commit existed).
+   */
+  selected_by?: 'base_commit' | 'latest';
+}
+
+/** A run's patch coverage and the patch rule's judgement, as the API shows it. */
+export interface PatchJson {
+  covered: number;
+  coverable: number;
+  /** covered / coverable in percent, truncated to hundredths; null for an empty patch. */
+  percent: number | null;
+  /** The target the patch was judged with, and where it came from. */
+  target: number;
+  target_source: 'run' | 'repository' | 'default';
+  /** False when the patch coverage is below the target. */
+  passed: boolean;
 }
 
 /**
@@ -27,6 +46,18 @@ export interface ExecutionJson {
   commit: string | null;
   created_at: string;
   baseline?: BaselineJson | null;
+  /** The monorepo component, when the run named one. */
+  component?: string;
+  /** The pull request's number, when the run named one. */
+  pull_request?: number;
+  /** The merge base the run was sent with. */
+  base_commit?: string;
+  /** The patch, when the run sent one. */
+  patch?: PatchJson;
+  /** The rule that decided the outcome; present with a patch, the only time two rules judge. */
+  decided_by?: 'delta' | 'patch';
+  /** How many entries the run's per-file list has, when it sent one. */
+  file_count?: number;
 }
 
 /** The `baseline` of a record: the copy taken at ingest, null without one, undefined unknown. */
@@ -34,12 +65,33 @@ function baselineToJson(record: ExecutionRecord): BaselineJson | null | undefine
   const { baseBranch, baselineId, baselineCoverage, baselineCreatedAt } = record;
   if (baseBranch === null) return undefined;
   if (baselineId === null || baselineCoverage === null || baselineCreatedAt === null) return null;
-  return {
+  const json: BaselineJson = {
     id: baselineId,
     coverage: baselineCoverage,
     branch: baseBranch,
     commit: record.baselineCommit,
     created_at: formatTimestamp(baselineCreatedAt),
+  };
+  if (record.baseCommit !== null) json.selected_by = record.baselineSelection ?? 'latest';
+  return json;
+}
+
+/** The `patch` of a record, or undefined when it carries none. */
+function patchToJson(record: ExecutionRecord): PatchJson | undefined {
+  const { patchCovered, patchCoverable, patchTarget, patchTargetSource } = record;
+  if (patchCovered === null || patchCoverable === null || patchTarget === null) return undefined;
+  const judged = evaluatePatch({
+    covered: patchCovered,
+    coverable: patchCoverable,
+    target: patchTarget,
+  });
+  return {
+    covered: patchCovered,
+    coverable: patchCoverable,
+    percent: judged.percent,
+    target: patchTarget,
+    target_source: patchTargetSource ?? 'run',
+    passed: judged.passed,
   };
 }
 
@@ -57,5 +109,14 @@ export function executionToJson(record: ExecutionRecord): ExecutionJson {
   };
   const baseline = baselineToJson(record);
   if (baseline !== undefined) json.baseline = baseline;
+  if (record.component !== null) json.component = record.component;
+  if (record.pullRequest !== null) json.pull_request = record.pullRequest;
+  if (record.baseCommit !== null) json.base_commit = record.baseCommit;
+  const patch = patchToJson(record);
+  if (patch !== undefined) {
+    json.patch = patch;
+    json.decided_by = record.decidedBy ?? 'delta';
+  }
+  if (record.fileCount !== null) json.file_count = record.fileCount;
   return json;
 }

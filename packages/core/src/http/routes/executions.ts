@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { checkOrgAccess, type Identity } from '../../auth/identity.js';
 import { hasScope } from '../../auth/scopes.js';
+import { encodeFileList, fileListDigest } from '../../executions/file-list.js';
 import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_SWEEP,
@@ -11,18 +11,25 @@ import {
   takeSweepTurn,
 } from '../../executions/idempotency.js';
 import { evaluateGate } from '../../gate/gate-evaluation.js';
+import { DEFAULT_PATCH_TARGET, decideOutcome, evaluatePatch } from '../../gate/patch-rule.js';
+import { truncateToHundredths } from '../../gate/truncate-decimal.js';
 import { infra } from '../../infrastructure/infra.js';
-import type { ExecutionRecord, IdempotentExecution } from '../../storage/store.js';
+import type {
+  BaselineSelection,
+  ExecutionRecord,
+  IdempotentExecution,
+  PatchTargetSource,
+} from '../../storage/store.js';
 import { wholeSeconds } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { requireSessionRole } from '../auth/roles.js';
 import { authenticate } from '../authenticate.js';
 import { jsonReply, jsonTextReply, type Reply } from '../reply.js';
-import { readJsonBody } from '../request-body.js';
+import { MAX_BODY_BYTES, readJsonBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';
-import { parseBody } from '../validation.js';
 import { decodeExecutionCursor, encodeExecutionCursor } from './execution-cursor.js';
 import { executionToJson } from './execution-json.js';
+import { type IngestInput, parseIngestBody } from './ingest-body.js';
 
 /** Default and maximum of `limit` on `GET /v1/executions`. */
 export const EXECUTIONS_LIMIT = { default: 10, max: 100 } as const;
@@ -98,31 +105,6 @@ function nextCursor(fetched: ExecutionRecord[], page: ExecutionRecord[]): string
     : null;
 }
 
-const NAME = z
-  .string()
-  .min(1)
-  .max(255)
-  .regex(/^[^\p{Cc}]+$/u);
-
-/** A commit hash as git prints it, full (40 or 64) or abbreviated (at least 7); stored lowercase. */
-const COMMIT = z
-  .string()
-  .regex(/^[0-9a-fA-F]{7,64}$/)
-  .transform((commit) => commit.toLowerCase());
-
-const ingestBody = z
-  .object({
-    org: z.string().min(1).optional(),
-    repo: NAME,
-    branch: NAME,
-    coverage: z.number().min(0).max(100),
-    base_branch: NAME.default('main'),
-    commit: COMMIT.nullable().optional(),
-    warn_threshold: z.number().positive().max(100).default(0.5),
-    fail_threshold: z.number().positive().max(100).default(1.0),
-  })
-  .refine((body) => body.warn_threshold <= body.fail_threshold, { path: ['warn_threshold'] });
-
 /** Public messages of the idempotent ingest. */
 export const IDEMPOTENCY_ERRORS = {
   invalidKey: `invalid header: ${IDEMPOTENCY_KEY_HEADER}`,
@@ -149,8 +131,10 @@ function replay(existing: IdempotentExecution, requestDigest: string): Reply {
 
 /**
  * `POST /v1/executions` (decided; not in the spec): records a run and evaluates the gate
- * server-side against the latest `pass`/`warn` coverage of `base_branch`, and stores with it
- * the baseline it used (or that there was none), which the answer shows. With an
+ * server-side against its baseline (see {@link findRunBaseline}) and, when the run sends a
+ * patch, the patch rule (see {@link resolvePatchTarget}); stores with it the baseline it used
+ * (or that there was none) and the rule that decided, which the answer shows. The body may be
+ * gzip-compressed (`Content-Encoding: gzip`), for a long `files` list. With an
  * `Idempotency-Key` the record and the key are stored in one transaction; a repeat within
  * 24 h answers the first record again, or `409` when its request differs.
  */
@@ -160,7 +144,7 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
   // Members read; recording a run through a session needs admin or owner.
   requireSessionRole(identity, 'admin');
   const key = readIdempotencyKey(scope.request.headers);
-  const input = parseBody(ingestBody, await readJsonBody(scope.request));
+  const input = parseIngestBody(await readJsonBody(scope.request, INGEST_BODY_LIMITS));
   if (input.org !== undefined && checkOrgAccess(identity, input.org) === 'forbidden') {
     throw new ApiError(403, ERRORS.forbidden);
   }
@@ -174,10 +158,17 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
           repo: input.repo,
           branch: input.branch,
           coverage: input.coverage,
-          baseBranch: input.base_branch,
-          commit: input.commit ?? null,
-          warnThreshold: input.warn_threshold,
-          failThreshold: input.fail_threshold,
+          baseBranch: input.baseBranch,
+          commit: input.commit,
+          warnThreshold: input.warnThreshold,
+          failThreshold: input.failThreshold,
+          component: input.component,
+          pullRequest: input.pullRequest,
+          baseCommit: input.baseCommit,
+          patchCovered: input.patch?.covered ?? null,
+          patchCoverable: input.patch?.coverable ?? null,
+          patchTarget: input.patchTarget,
+          filesDigest: input.files === null ? null : fileListDigest(input.files),
         });
   if (key !== null) {
     const existing = await infra(logger, 'executions', () =>
@@ -185,37 +176,57 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     );
     if (existing) return replay(existing, requestDigest);
   }
-  const baseline = await infra(logger, 'executions', () =>
-    store.findBaseline(identity.orgId, input.repo, input.base_branch),
-  );
+  const [found, target] = await Promise.all([
+    findRunBaseline(scope, identity.orgId, input),
+    input.patch === null ? null : resolvePatchTarget(scope, identity.orgId, input),
+  ]);
+  const { baseline, selection } = found;
   const gate = evaluateGate({
     coverage: input.coverage,
     baseline: baseline?.coverage ?? null,
-    warnThreshold: input.warn_threshold,
-    failThreshold: input.fail_threshold,
+    warnThreshold: input.warnThreshold,
+    failThreshold: input.failThreshold,
   });
+  const patch =
+    input.patch === null || target === null
+      ? null
+      : evaluatePatch({ ...input.patch, target: target.value });
+  const verdict = decideOutcome(gate.outcome, patch);
+  const files = input.files === null ? null : await encodeFileList(input.files);
   const record: ExecutionRecord = {
     id: ids.executionId(),
     orgId: identity.orgId,
     repo: input.repo,
     branch: input.branch,
-    outcome: gate.outcome,
+    outcome: verdict.outcome,
     delta: gate.delta,
     coverage: gate.coverage,
-    commit: input.commit ?? null,
+    commit: input.commit,
     createdAt: now,
-    baseBranch: input.base_branch,
+    baseBranch: input.baseBranch,
     baselineId: baseline?.id ?? null,
     baselineCoverage: gate.baseline,
     baselineCommit: baseline?.commit ?? null,
     baselineCreatedAt: baseline?.createdAt ?? null,
+    baselineSelection: selection,
+    component: input.component,
+    pullRequest: input.pullRequest,
+    baseCommit: input.baseCommit,
+    patchCovered: input.patch?.covered ?? null,
+    patchCoverable: input.patch?.coverable ?? null,
+    patchTarget: target?.value ?? null,
+    patchTargetSource: target?.source ?? null,
+    decidedBy: verdict.decidedBy,
+    fileCount: input.files?.length ?? null,
   };
   if (key === null) {
-    await infra(logger, 'executions', () => store.insertExecution(record));
+    await infra(logger, 'executions', () => store.insertExecution(record, files));
     return jsonReply(201, executionToJson(record));
   }
   const claim = { key, requestDigest, createdAt: now, expiresAt: idempotencyKeyExpiry(now) };
-  const result = await infra(logger, 'executions', () => store.insertKeyedExecution(record, claim));
+  const result = await infra(logger, 'executions', () =>
+    store.insertKeyedExecution(record, claim, files),
+  );
   // A concurrent request with the same key won the race: its answer is this one's too.
   if (!result.inserted) return replay(result, requestDigest);
   if (takeSweepTurn(store, now)) {
@@ -226,3 +237,51 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
   }
   return jsonReply(201, executionToJson(record));
 };
+
+/**
+ * The wire and inflated sizes an ingest may have: the Node bridge's 1 MiB on the wire, and
+ * 16 MiB of JSON once a gzip body is inflated (a 50 000-file list of long paths).
+ */
+export const INGEST_BODY_LIMITS = { maxBytes: MAX_BODY_BYTES, maxInflatedBytes: 16 * 1024 * 1024 };
+
+/**
+ * The run's baseline: with a `base_commit`, the base branch's latest run of the component at
+ * exactly that commit, whatever its outcome (it is what the change started from); else, or
+ * when there is none, the latest `pass`/`warn` run of the component on the base branch.
+ */
+async function findRunBaseline(
+  scope: RequestScope,
+  orgId: string,
+  input: IngestInput,
+): Promise<{ baseline: ExecutionRecord | null; selection: BaselineSelection | null }> {
+  const { store, logger } = scope.services;
+  const { repo, baseBranch, baseCommit, component } = input;
+  if (baseCommit !== null) {
+    const atCommit = await infra(logger, 'executions', () =>
+      store.findBaselineAtCommit(orgId, repo, baseBranch, baseCommit, component),
+    );
+    if (atCommit) return { baseline: atCommit, selection: 'base_commit' };
+  }
+  const latest = await infra(logger, 'executions', () =>
+    store.findBaseline(orgId, repo, baseBranch, component),
+  );
+  return { baseline: latest, selection: latest ? 'latest' : null };
+}
+
+/** The run's patch target, else the repository's default, else {@link DEFAULT_PATCH_TARGET}. */
+async function resolvePatchTarget(
+  scope: RequestScope,
+  orgId: string,
+  input: IngestInput,
+): Promise<{ value: number; source: PatchTargetSource }> {
+  if (input.patchTarget !== null) {
+    // Truncated as stored, so the first answer and its replay show the same target.
+    return { value: truncateToHundredths(input.patchTarget) / 100, source: 'run' };
+  }
+  const { store, logger } = scope.services;
+  const settings = await infra(logger, 'executions', () =>
+    store.findRepositorySettings(orgId, input.repo),
+  );
+  if (settings?.patchTarget != null) return { value: settings.patchTarget, source: 'repository' };
+  return { value: DEFAULT_PATCH_TARGET, source: 'default' };
+}

@@ -5,6 +5,7 @@ import type { RouteHandler } from '../services.js';
 import { postAuthValidate } from './auth-validate.js';
 import { getBadge } from './badge.js';
 import { getCurrentSession, switchOrganisation } from './current-session.js';
+import { getExecution } from './execution-detail.js';
 import { listExecutionSeries } from './execution-series.js';
 import { createExecution, listExecutions } from './executions.js';
 import { getHealth, getReadiness } from './health.js';
@@ -13,6 +14,7 @@ import { acceptInvite, createInvite, listInvites, revokeInvite } from './invites
 import { changeMemberRole, listMembers, removeMember } from './members.js';
 import { oauthRoutes } from './oauth.js';
 import { postOrganisation } from './organisations.js';
+import { getRepoSettings, patchRepoSettings } from './repo-settings.js';
 import { listRepos } from './repos.js';
 import { createSession, deleteSession } from './sessions.js';
 import { getSignInLink, postSignInLink } from './sign-in-link.js';
@@ -41,8 +43,11 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
     { method: 'GET', pattern: '/v1/executions', handler: listExecutions },
     { method: 'POST', pattern: '/v1/executions', handler: createExecution },
     { method: 'GET', pattern: '/v1/executions/series', handler: listExecutionSeries },
+    { method: 'GET', pattern: '/v1/executions/{id}', handler: getExecution },
     { method: 'POST', pattern: '/v1/organisations', handler: postOrganisation },
     { method: 'GET', pattern: '/v1/repos', handler: listRepos },
+    { method: 'GET', pattern: '/v1/repos/settings', handler: getRepoSettings },
+    { method: 'PATCH', pattern: '/v1/repos/settings', handler: patchRepoSettings },
     { method: 'GET', pattern: '/v1/session', handler: getCurrentSession },
     { method: 'POST', pattern: '/v1/session/organisation', handler: switchOrganisation },
     { method: 'GET', pattern: '/v1/members', handler: listMembers },

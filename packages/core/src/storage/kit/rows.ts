@@ -21,6 +21,16 @@ export const EXECUTION_FIELDS = [
   'baselineCoverage',
   'baselineCommit',
   'baselineCreatedAt',
+  'baselineSelection',
+  'component',
+  'pullRequest',
+  'baseCommit',
+  'patchCovered',
+  'patchCoverable',
+  'patchTarget',
+  'patchTargetSource',
+  'decidedBy',
+  'fileCount',
 ] as const;
 
 // Fails to compile when a field is added to the interface but not to its list.
@@ -69,6 +79,7 @@ export const executionRow = (record: ExecutionRecord): ExecutionRecord => ({
   createdAt: wholeSeconds(record.createdAt),
   baselineCoverage: record.baselineCoverage === null ? null : twoDecimals(record.baselineCoverage),
   baselineCreatedAt: wholeSecondOrNull(record.baselineCreatedAt),
+  patchTarget: record.patchTarget === null ? null : twoDecimals(record.patchTarget),
 });
 
 /** A session with its instants truncated to whole seconds. */

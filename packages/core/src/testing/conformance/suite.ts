@@ -7,6 +7,7 @@ import { describeInvites } from './invites.js';
 import { describeMemberships } from './memberships.js';
 import type { StoreConformanceOptions } from './options.js';
 import { describeOrganisations } from './organisations.js';
+import { describePatchAndComponents } from './patch-components.js';
 import { describeSessions } from './sessions.js';
 import { describeSignInLinks } from './sign-in-links.js';
 import { describeTokenHashes } from './token-hashes.js';
@@ -57,6 +58,7 @@ export function runStoreConformanceSuite(name: string, options: StoreConformance
     describeMemberships(store, () => peer ?? store());
     describeInvites(store, () => peer ?? store());
     describeExecutions(store);
+    describePatchAndComponents(store);
     describeIdempotencyKeys(store);
     describeWebhookEvents(store);
     describeConcurrency(store, () => peer ?? store());

@@ -11,6 +11,7 @@ import { internalErrorsContract } from './internal-errors.js';
 import { invitesContract } from './invites.js';
 import { membersContract } from './members.js';
 import { organisationsContract } from './organisations.js';
+import { patchCoverageContract } from './patch-coverage.js';
 import { rateLimitContract } from './rate-limit.js';
 import { sessionsContract } from './sessions.js';
 import { signInLinksContract } from './sign-in-links.js';
@@ -26,6 +27,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     crossCuttingContract(options);
     executionsContract(options);
     idempotencyContract(options);
+    patchCoverageContract(options);
     dashboardReadsContract(options);
     authValidateContract(options);
     sessionsContract(options);

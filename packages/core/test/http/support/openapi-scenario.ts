@@ -279,6 +279,9 @@ const OPS = {
   openInvite: 'GET /auth/invite',
   joinInvite: 'POST /auth/invite',
   repos: 'GET /v1/repos',
+  getExecution: 'GET /v1/executions/{id}',
+  getRepoSettings: 'GET /v1/repos/settings',
+  patchRepoSettings: 'PATCH /v1/repos/settings',
   logout: 'DELETE /v1/sessions/{session_id}',
   listTokens: 'GET /v1/tokens',
   createToken: 'POST /v1/tokens',
@@ -307,6 +310,7 @@ export async function runScenario(s: Scenario): Promise<void> {
   const fixtures = await createCredentials(s);
   await readTokens(s, fixtures);
   await executions(s, fixtures);
+  await patchCoverage(s, fixtures);
   await dashboardReads(s, fixtures);
   await validation(s, fixtures);
   await changeTokens(s, fixtures);
@@ -500,6 +504,88 @@ async function executions(s: Scenario, f: Fixtures): Promise<void> {
   await series(query, bearer(f.noExecute));
   await series(`org=${f.other.slug}&repo=web`, f.cookie);
   await series(query, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
+}
+
+/** A pull request run with patch, files and component; one run by id; repository settings. */
+async function patchCoverage(s: Scenario, f: Fixtures): Promise<void> {
+  const ingest = (body: unknown, headers: Record<string, string>) =>
+    s.send(OPS.ingest, '/v1/executions', jsonInit('POST', body, headers));
+  await ingest({ ...run(90), component: 'api', commit: 'a'.repeat(40) }, f.asToken);
+  const pr = bodyOf<{ id: string }>(
+    await ingest(
+      {
+        ...run(89, 'feature/patch'),
+        component: 'api',
+        base_commit: 'a'.repeat(40),
+        pull_request: 7,
+        patch: { covered: 1, coverable: 4 },
+        patch_target: 70,
+        files: [
+          { path: 'src/a.ts', covered: 1, coverable: 4 },
+          { path: 'lib/', covered: 0, coverable: 2 },
+        ],
+      },
+      f.asToken,
+    ),
+  );
+  await ingest(
+    { ...run(89), patch: { covered: 0, coverable: 0 }, base_commit: 'b'.repeat(40) },
+    f.asToken,
+  );
+  await ingest({ ...run(89), patch: { covered: 2, coverable: 1 } }, f.asToken);
+  await ingest(
+    {
+      ...run(89),
+      files: [
+        { path: 'a', covered: 0, coverable: 0 },
+        { path: 'a', covered: 0, coverable: 0 },
+      ],
+    },
+    f.asToken,
+  );
+  await ingest({ ...run(89), files: [{ path: '', covered: 0, coverable: 0 }] }, f.asToken);
+
+  const detail = (id: string, headers: Record<string, string> = {}, api = s.api) =>
+    s.send(OPS.getExecution, `/v1/executions/${id}`, { headers }, api);
+  await detail(pr.id, f.asToken);
+  await detail(pr.id, f.cookie);
+  await detail(pr.id, bearer(f.otherSession.token));
+  await detail('exe_unknown', f.asSession);
+  await detail(pr.id);
+  await detail(pr.id, bearer(f.noExecute));
+  await detail(pr.id, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
+
+  const query = `org=${encodeURIComponent(f.org.slug)}&repo=web`;
+  const read = (search: string, headers: Record<string, string> = {}, api = s.api) =>
+    s.send(OPS.getRepoSettings, `/v1/repos/settings?${search}`, { headers }, api);
+  const change = (body: unknown, headers: Record<string, string>, api = s.api) =>
+    s.send(OPS.patchRepoSettings, '/v1/repos/settings', jsonInit('PATCH', body, headers), api);
+  await read(query, f.asToken);
+  await change({ repo: 'web', patch_target: 75.5 }, f.asToken);
+  await change({ repo: 'web', patch_target: null, org: f.org.slug }, f.asSession);
+  await change({ repo: 'web', patch_target: 75 }, { ...f.cookie, origin: DASHBOARD_ORIGIN });
+  await read(query, f.cookie);
+  await read(`repo=web`, f.asToken);
+  await read(`org=${f.org.slug}`, f.asToken);
+  await read(query);
+  await read(query, bearer(f.noExecute));
+  await read(`org=${f.other.slug}&repo=web`, f.asToken);
+  await read(query, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
+  await change({ repo: 'web', patch_target: 101 }, f.asToken);
+  await change({ repo: 'web' }, f.asToken);
+  await change({ patch_target: 1 }, f.asToken);
+  await change('[', f.asToken);
+  await change({ repo: 'web', patch_target: 1 }, {});
+  await change({ repo: 'web', patch_target: 1 }, bearer(f.noExecute));
+  await change({ repo: 'web', patch_target: 1, org: f.other.slug }, f.asToken);
+  await change({ repo: 'web', patch_target: 1 }, f.cookie);
+  await change(TOO_LARGE, f.asToken);
+  await s.send(OPS.patchRepoSettings, '/v1/repos/settings', {
+    method: 'PATCH',
+    headers: { ...f.asToken, 'content-type': 'text/plain' },
+    body: 'web 80',
+  });
+  await change({ repo: 'web', patch_target: 1 }, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
 }
 
 /** The dashboard's reads: the presenting session and the organisation's repositories. */
@@ -917,6 +1003,15 @@ async function rateLimits(s: Scenario, f: Fixtures): Promise<void> {
   await s.send(OPS.ingest, '/v1/executions', jsonInit('POST', run(80), headers));
   await s.send(OPS.validate, '/v1/auth/validate', { method: 'POST', headers });
   await s.send(OPS.repos, `/v1/repos?org=${f.limited.slug}`, { headers });
+  await s.send(OPS.getExecution, '/v1/executions/exe_x', { headers });
+  await s.send(OPS.getRepoSettings, `/v1/repos/settings?org=${f.limited.slug}&repo=web`, {
+    headers,
+  });
+  await s.send(
+    OPS.patchRepoSettings,
+    '/v1/repos/settings',
+    jsonInit('PATCH', { repo: 'web', patch_target: 1 }, headers),
+  );
   await s.send(OPS.currentSession, '/v1/session', { headers });
   await s.send(
     OPS.switchOrganisation,
@@ -970,6 +1065,19 @@ async function overload(s: Scenario, f: Fixtures): Promise<void> {
   );
   await s.send(OPS.validate, '/v1/auth/validate', { method: 'POST', headers: unknown(3) }, api);
   await s.send(OPS.repos, `/v1/repos?org=${f.org.slug}`, { headers: unknown(4) }, api);
+  await s.send(OPS.getExecution, '/v1/executions/exe_x', { headers: unknown(21) }, api);
+  await s.send(
+    OPS.getRepoSettings,
+    `/v1/repos/settings?org=${f.org.slug}&repo=web`,
+    { headers: unknown(22) },
+    api,
+  );
+  await s.send(
+    OPS.patchRepoSettings,
+    '/v1/repos/settings',
+    jsonInit('PATCH', { repo: 'web', patch_target: 1 }, unknown(23)),
+    api,
+  );
   await s.send(OPS.currentSession, '/v1/session', { headers: unknown(5) }, api);
   await s.send(
     OPS.switchOrganisation,

@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+/**
+ * Most entries a run's `files` list may have. A client with more files rolls the deepest
+ * folders up into one entry each (a path ending in `/`) until the list fits; covgate's CLI
+ * does.
+ */
+export const MAX_FILE_ENTRIES = 50_000;
+
+/** Longest path of a `files` entry, in characters. */
+export const MAX_FILE_PATH_LENGTH = 1024;
+
+/** One entry of a run's per-file list: a file, or a rolled-up folder when `path` ends in `/`. */
+export interface FileEntry {
+  /** Repository-relative path, `/`-separated. */
+  path: string;
+  /** Lines that ran. */
+  covered: number;
+  /** Lines that can run. */
+  coverable: number;
+}
+
+/** Code-unit order of paths, the same in every locale and store. */
+export function byPath(a: FileEntry, b: FileEntry): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+/**
+ * The first path that appears twice in a list sorted by {@link byPath}, or null: a list is a
+ * set of paths, so a repeated path is a mistake of the client.
+ */
+export function repeatedPath(sorted: readonly FileEntry[]): string | null {
+  for (let index = 1; index < sorted.length; index += 1) {
+    if (sorted[index]!.path === sorted[index - 1]!.path) return sorted[index]!.path;
+  }
+  return null;
+}
+
+/** The list as compact JSON rows, `[[path, covered, coverable], ...]`: what is stored. */
+function rowsText(files: readonly FileEntry[]): string {
+  return JSON.stringify(files.map((file) => [file.path, file.covered, file.coverable]));
+}
+
+/**
+ * Hex SHA-256 of a sorted list: the part of the idempotency digest that stands for the files,
+ * so a retry that sends the same files in another order is the same request.
+ */
+export function fileListDigest(sorted: readonly FileEntry[]): string {
+  return createHash('sha256').update(rowsText(sorted)).digest('hex');
+}
+
+/**
+ * The stored form of a sorted list: gzip of its JSON rows. A 50 000-file list of typical paths
+ * is about 3 MB of JSON and a tenth of it compressed (bench/ingest-files.mjs measures it);
+ * the compression runs on libuv's thread pool, not on the event loop.
+ */
+export async function encodeFileList(sorted: readonly FileEntry[]): Promise<Uint8Array> {
+  return new Uint8Array(await gzipAsync(rowsText(sorted)));
+}
+
+/** The list {@link encodeFileList} stored. */
+export async function decodeFileList(stored: Uint8Array): Promise<FileEntry[]> {
+  const rows = JSON.parse((await gunzipAsync(stored)).toString('utf8')) as [
+    string,
+    number,
+    number,
+  ][];
+  return rows.map(([path, covered, coverable]) => ({ path, covered, coverable }));
+}

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import {
+  byPath,
+  type FileEntry,
+  MAX_FILE_ENTRIES,
+  MAX_FILE_PATH_LENGTH,
+  repeatedPath,
+} from '../../executions/file-list.js';
+import { ApiError, ERRORS } from '../api-error.js';
+
+const NAME = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[^\p{Cc}]+$/u);
+
+/** A commit hash as git prints it, full (40 or 64) or abbreviated (at least 7); stored lowercase. */
+const COMMIT = z
+  .string()
+  .regex(/^[0-9a-fA-F]{7,64}$/)
+  .transform((commit) => commit.toLowerCase());
+
+/** A count of lines: an integer from 0 to a billion (MySQL `INT` holds it, no file has more). */
+const LINES = z.number().int().min(0).max(1_000_000_000);
+
+/** A monorepo component: a letter or digit, then letters, digits, `.`, `_`, `-`; 64 at most. */
+export const COMPONENT = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/);
+
+const PERCENT = z.number().min(0).max(100);
+
+const TOO_MANY_FILES = `more than ${MAX_FILE_ENTRIES} entries`;
+
+const patchBody = z
+  .object({ covered: LINES, coverable: LINES })
+  .refine((patch) => patch.covered <= patch.coverable, {
+    path: ['covered'],
+    message: 'more than coverable',
+  });
+
+const fileBody = z
+  .object({
+    path: z
+      .string()
+      .min(1)
+      .max(MAX_FILE_PATH_LENGTH)
+      .regex(/^[^\p{Cc}]+$/u),
+    covered: LINES,
+    coverable: LINES,
+  })
+  .refine((file) => file.covered <= file.coverable, {
+    path: ['covered'],
+    message: 'more than coverable',
+  });
+
+const ingestBody = z
+  .object({
+    org: z.string().min(1).optional(),
+    repo: NAME,
+    branch: NAME,
+    coverage: PERCENT,
+    base_branch: NAME.default('main'),
+    commit: COMMIT.nullable().optional(),
+    warn_threshold: z.number().positive().max(100).default(0.5),
+    fail_threshold: z.number().positive().max(100).default(1.0),
+    component: COMPONENT.nullable().optional(),
+    pull_request: z.number().int().min(1).max(2_147_483_647).nullable().optional(),
+    base_commit: COMMIT.nullable().optional(),
+    patch: patchBody.nullable().optional(),
+    patch_target: PERCENT.nullable().optional(),
+    files: z
+      .array(fileBody)
+      .max(MAX_FILE_ENTRIES, { message: TOO_MANY_FILES })
+      .nullable()
+      .optional(),
+  })
+  .refine((body) => body.warn_threshold <= body.fail_threshold, { path: ['warn_threshold'] });
+
+/** An ingest after validation and defaults; optional fields the client left out are null. */
+export interface IngestInput {
+  org: string | undefined;
+  repo: string;
+  branch: string;
+  coverage: number;
+  baseBranch: string;
+  commit: string | null;
+  warnThreshold: number;
+  failThreshold: number;
+  component: string | null;
+  pullRequest: number | null;
+  baseCommit: string | null;
+  patch: { covered: number; coverable: number } | null;
+  /** The run's own patch target, null when it sent none (it applies only with a patch). */
+  patchTarget: number | null;
+  /** Sorted by path (see {@link byPath}); null when the run sent no list. */
+  files: FileEntry[] | null;
+}
+
+/** `files[12].covered`: where in the body an issue is. */
+function fieldName(path: readonly PropertyKey[]): string {
+  let name = '';
+  for (const part of path) {
+    name += typeof part === 'number' ? `[${part}]` : `${name === '' ? '' : '.'}${String(part)}`;
+  }
+  return name;
+}
+
+/**
+ * Validates `POST /v1/executions`'s body. A failure is `400 invalid parameter: <field>`, the
+ * field named with its path (`patch.covered`, `files[12].path`), followed by the reason in
+ * parentheses where a name alone does not say it (`(more than coverable)`,
+ * `(more than 50000 entries)`, `(repeated path: src/a.ts)`).
+ */
+export function parseIngestBody(body: unknown): IngestInput {
+  const result = ingestBody.safeParse(body ?? {});
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    if (!issue || issue.path.length === 0) throw new ApiError(400, ERRORS.malformedRequest);
+    // Only the reasons written here are shown: zod's own wording is not part of the contract.
+    const ours = issue.message === 'more than coverable' || issue.message === TOO_MANY_FILES;
+    const detail = ours ? issue.message : '';
+    throw new ApiError(
+      400,
+      `invalid parameter: ${fieldName(issue.path)}${detail ? ` (${detail})` : ''}`,
+    );
+  }
+  const data = result.data;
+  let files: FileEntry[] | null = null;
+  if (data.files != null) {
+    files = [...data.files].sort(byPath);
+    const repeated = repeatedPath(files);
+    if (repeated !== null) {
+      throw new ApiError(400, `invalid parameter: files (repeated path: ${repeated})`);
+    }
+  }
+  return {
+    org: data.org,
+    repo: data.repo,
+    branch: data.branch,
+    coverage: data.coverage,
+    baseBranch: data.base_branch,
+    commit: data.commit ?? null,
+    warnThreshold: data.warn_threshold,
+    failThreshold: data.fail_threshold,
+    component: data.component ?? null,
+    pullRequest: data.pull_request ?? null,
+    baseCommit: data.base_commit ?? null,
+    patch: data.patch ?? null,
+    patchTarget: data.patch_target ?? null,
+    files,
+  };
+}

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { checkOrgAccess } from '../../auth/identity.js';
+import { DEFAULT_PATCH_TARGET } from '../../gate/patch-rule.js';
+import { truncateToHundredths } from '../../gate/truncate-decimal.js';
+import { infra } from '../../infrastructure/infra.js';
+import type { RepositorySettings } from '../../storage/store.js';
+import { wholeSeconds } from '../../time/timestamp.js';
+import { ApiError, ERRORS } from '../api-error.js';
+import { requireSessionRole } from '../auth/roles.js';
+import { authenticate } from '../authenticate.js';
+import { jsonReply } from '../reply.js';
+import { readJsonBody } from '../request-body.js';
+import type { RouteHandler } from '../services.js';
+import { parseBody } from '../validation.js';
+import { requireExecuteScope, requireQueryParameter } from './executions.js';
+
+/** The settings of a repository as the API shows them. */
+export interface RepositorySettingsJson {
+  repo: string;
+  /** The repository's default patch target, or null when runs fall back to covgate's. */
+  patch_target: number | null;
+  /** The target a run without its own gets: `patch_target`, else covgate's default. */
+  effective_patch_target: number;
+}
+
+function settingsToJson(repo: string, settings: RepositorySettings | null): RepositorySettingsJson {
+  const patchTarget = settings?.patchTarget ?? null;
+  return {
+    repo,
+    patch_target: patchTarget,
+    effective_patch_target: patchTarget ?? DEFAULT_PATCH_TARGET,
+  };
+}
+
+/**
+ * `GET /v1/repos/settings?org&repo`: the repository's settings (a repository never
+ * configured answers its defaults). Same credentials and check order as `GET /v1/executions`.
+ */
+export const getRepoSettings: RouteHandler = async (scope) => {
+  const identity = await authenticate(scope);
+  requireExecuteScope(identity);
+  const org = requireQueryParameter(scope.query, 'org');
+  const repo = requireQueryParameter(scope.query, 'repo');
+  if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
+  const { store, logger } = scope.services;
+  const settings = await infra(logger, 'executions', () =>
+    store.findRepositorySettings(identity.orgId, repo),
+  );
+  return jsonReply(200, settingsToJson(repo, settings));
+};
+
+const settingsBody = z.object({
+  org: z.string().min(1).optional(),
+  repo: z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[^\p{Cc}]+$/u),
+  patch_target: z.number().min(0).max(100).nullable(),
+});
+
+/**
+ * `PATCH /v1/repos/settings` `{org?, repo, patch_target}`: sets the repository's default patch
+ * target (`null` returns to covgate's default), truncated to hundredths like every
+ * percentage. An `execute` token (the CI that records the runs could send a target per run
+ * anyway) or a session of an admin or owner. Check order: 401, 403 scope or role, 400 body,
+ * 403 organisation mismatch.
+ */
+export const patchRepoSettings: RouteHandler = async (scope) => {
+  const identity = await authenticate(scope);
+  requireExecuteScope(identity);
+  requireSessionRole(identity, 'admin');
+  const input = parseBody(settingsBody, await readJsonBody(scope.request));
+  if (input.org !== undefined && checkOrgAccess(identity, input.org) === 'forbidden') {
+    throw new ApiError(403, ERRORS.forbidden);
+  }
+  const { store, logger, clock } = scope.services;
+  const settings: RepositorySettings = {
+    orgId: identity.orgId,
+    repo: input.repo,
+    patchTarget:
+      input.patch_target === null ? null : truncateToHundredths(input.patch_target) / 100,
+    updatedAt: wholeSeconds(clock.now()),
+  };
+  await infra(logger, 'executions', () => store.saveRepositorySettings(settings));
+  return jsonReply(200, settingsToJson(input.repo, settings));
+};

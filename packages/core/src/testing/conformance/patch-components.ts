@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildExecution,
+  buildIdempotencyClaim,
+  FIXTURE_TIME,
+  randomSuffix,
+  secondsAfter,
+} from '../fixtures.js';
+import { givenOrganisation } from './parents.js';
+import type { StoreUnderTest } from './store-under-test.js';
+
+/** Bytes as text, for a comparison that names the difference and stays fast on 300 kB. */
+const base64 = (bytes: Uint8Array | null): string | null =>
+  bytes === null ? null : Buffer.from(bytes).toString('base64');
+
+/** Bytes that stand for a stored per-file list: the store keeps them as they are. */
+const filesBlob = (size: number): Uint8Array =>
+  Uint8Array.from({ length: size }, (_, index) => (index * 31 + 7) % 256);
+
+/**
+ * Conformance tests of what patch coverage and monorepo components add to `ExecutionStore`
+ * (per-file lists, one record by id, baselines per component and at a commit) and of
+ * `RepositorySettingsStore`.
+ */
+export function describePatchAndComponents(store: StoreUnderTest): void {
+  const givenRepo = async (): Promise<{ orgId: string; repo: string }> => ({
+    orgId: await givenOrganisation(store()),
+    repo: `repo-${randomSuffix()}`,
+  });
+
+  describe('patch coverage and components', () => {
+    it('round-trips the patch, component, pull request, merge base and rule of a record', async () => {
+      const where = await givenRepo();
+      const record = buildExecution({
+        ...where,
+        branch: 'feature/patch',
+        outcome: 'fail',
+        component: 'api.v2_x-1',
+        pullRequest: 2_147_483_647,
+        baseCommit: '0123456789abcdef'.repeat(4),
+        baselineSelection: 'base_commit',
+        patchCovered: 0,
+        patchCoverable: 1_000_000_000,
+        patchTarget: 99.99,
+        patchTargetSource: 'repository',
+        decidedBy: 'patch',
+        fileCount: 50_000,
+      });
+      const empty = buildExecution({
+        ...where,
+        createdAt: secondsAfter(FIXTURE_TIME, 1),
+        baselineSelection: 'latest',
+        patchCovered: 0,
+        patchCoverable: 0,
+        patchTarget: 0,
+        patchTargetSource: 'default',
+        decidedBy: 'delta',
+        fileCount: 0,
+      });
+      await store().insertExecution(record);
+      await store().insertExecution(empty);
+
+      expect(await store().listExecutions({ ...where, limit: 10 })).toEqual([empty, record]);
+      expect(await store().findExecution(where.orgId, record.id)).toEqual(record);
+    });
+
+    it('finds a record by id only in its own organisation', async () => {
+      const where = await givenRepo();
+      const record = buildExecution({ ...where });
+      await store().insertExecution(record);
+
+      expect(await store().findExecution(where.orgId, record.id)).toEqual(record);
+      expect(await store().findExecution(await givenOrganisation(store()), record.id)).toBeNull();
+      expect(await store().findExecution(where.orgId, `${record.id}x`)).toBeNull();
+    });
+
+    it('keeps the per-file list of a record byte for byte, for its organisation only', async () => {
+      const where = await givenRepo();
+      const withFiles = buildExecution({ ...where, fileCount: 3 });
+      const without = buildExecution({ ...where });
+      // Beyond 64 KiB: more than a MySQL BLOB holds.
+      const files = filesBlob(300_000);
+      await store().insertExecution(withFiles, files);
+      await store().insertExecution(without, null);
+
+      expect(base64(await store().findExecutionFiles(where.orgId, withFiles.id))).toBe(
+        base64(files),
+      );
+      expect(await store().findExecutionFiles(where.orgId, without.id)).toBeNull();
+      expect(
+        await store().findExecutionFiles(await givenOrganisation(store()), withFiles.id),
+      ).toBeNull();
+    });
+
+    it('keeps the per-file list of a record stored with an idempotency key', async () => {
+      const where = await givenRepo();
+      const record = buildExecution({ ...where, fileCount: 1 });
+      const files = filesBlob(64);
+      await store().insertKeyedExecution(record, buildIdempotencyClaim(), files);
+
+      expect(base64(await store().findExecutionFiles(where.orgId, record.id))).toBe(base64(files));
+    });
+
+    it('stores no per-file list when the id already exists', async () => {
+      const where = await givenRepo();
+      const record = buildExecution({ ...where });
+      await store().insertExecution(record);
+      await expect(store().insertExecution({ ...record }, filesBlob(8))).rejects.toThrow();
+
+      expect(await store().findExecutionFiles(where.orgId, record.id)).toBeNull();
+    });
+
+    describe('baselines per component', () => {
+      it("takes a component's baseline from that component's runs only", async () => {
+        const where = await givenRepo();
+        const whole = buildExecution({ ...where, coverage: 70 });
+        const api = buildExecution({
+          ...where,
+          component: 'api',
+          coverage: 81,
+          createdAt: secondsAfter(FIXTURE_TIME, 1),
+        });
+        const web = buildExecution({
+          ...where,
+          component: 'web',
+          coverage: 52,
+          createdAt: secondsAfter(FIXTURE_TIME, 2),
+        });
+        for (const record of [whole, api, web]) await store().insertExecution(record);
+
+        expect(await store().findBaseline(where.orgId, where.repo, 'main', 'api')).toEqual(api);
+        expect(await store().findBaseline(where.orgId, where.repo, 'main', 'web')).toEqual(web);
+        expect(await store().findBaseline(where.orgId, where.repo, 'main', null)).toEqual(whole);
+        expect(await store().findBaseline(where.orgId, where.repo, 'main')).toEqual(whole);
+        expect(await store().findBaseline(where.orgId, where.repo, 'main', 'API')).toBeNull();
+        expect(await store().findLatestExecution(where.orgId, where.repo, 'main', 'web')).toEqual(
+          web,
+        );
+        expect(await store().findLatestExecution(where.orgId, where.repo, 'main')).toEqual(whole);
+      });
+
+      it('at a commit is the latest run there whatever its outcome, on that branch and component', async () => {
+        const where = await givenRepo();
+        const commit = 'abcdef0123456789abcdef0123456789abcdef01';
+        const pass = buildExecution({ ...where, commit, outcome: 'pass' });
+        const fail = buildExecution({
+          ...where,
+          commit,
+          outcome: 'fail',
+          createdAt: secondsAfter(FIXTURE_TIME, 1),
+        });
+        const later = secondsAfter(FIXTURE_TIME, 5);
+        const others = [
+          buildExecution({ ...where, commit: 'abcdef0', createdAt: later }),
+          buildExecution({ ...where, commit, branch: 'dev', createdAt: later }),
+          buildExecution({ ...where, commit, component: 'api', createdAt: later }),
+          buildExecution({ ...where, createdAt: later }),
+        ];
+        for (const record of [pass, fail, ...others]) await store().insertExecution(record);
+
+        expect(await store().findBaselineAtCommit(where.orgId, where.repo, 'main', commit)).toEqual(
+          fail,
+        );
+        expect(
+          await store().findBaselineAtCommit(where.orgId, where.repo, 'main', commit, 'api'),
+        ).toEqual(others[2]);
+        expect(
+          await store().findBaselineAtCommit(where.orgId, where.repo, 'main', 'f'.repeat(40)),
+        ).toBeNull();
+        expect(
+          await store().findBaselineAtCommit(
+            await givenOrganisation(store()),
+            where.repo,
+            'main',
+            commit,
+          ),
+        ).toBeNull();
+      });
+    });
+
+    describe('repository settings', () => {
+      it('are null until saved, then the last saved, per organisation and repository', async () => {
+        const where = await givenRepo();
+        expect(await store().findRepositorySettings(where.orgId, where.repo)).toBeNull();
+
+        const first = { ...where, patchTarget: 85.5, updatedAt: FIXTURE_TIME };
+        await store().saveRepositorySettings(first);
+        expect(await store().findRepositorySettings(where.orgId, where.repo)).toEqual(first);
+
+        const cleared = { ...where, patchTarget: null, updatedAt: secondsAfter(FIXTURE_TIME, 60) };
+        await store().saveRepositorySettings(cleared);
+        expect(await store().findRepositorySettings(where.orgId, where.repo)).toEqual(cleared);
+
+        expect(await store().findRepositorySettings(where.orgId, `${where.repo}x`)).toBeNull();
+        expect(
+          await store().findRepositorySettings(await givenOrganisation(store()), where.repo),
+        ).toBeNull();
+      });
+    });
+  });
+}

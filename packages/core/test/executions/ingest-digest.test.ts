@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { fileListDigest } from '../../src/executions/file-list.js';
+import { type CanonicalIngest, ingestDigest } from '../../src/executions/idempotency.js';
+
+const plain: CanonicalIngest = {
+  orgId: 'org_1',
+  repo: 'web',
+  branch: 'main',
+  coverage: 84.1,
+  baseBranch: 'main',
+  commit: null,
+  warnThreshold: 0.5,
+  failThreshold: 1,
+  component: null,
+  pullRequest: null,
+  baseCommit: null,
+  patchCovered: null,
+  patchCoverable: null,
+  patchTarget: null,
+  filesDigest: null,
+};
+
+describe('ingestDigest', () => {
+  it('keeps the digest a request without the patch fields had before they existed', () => {
+    const before = createHash('sha256')
+      .update(
+        JSON.stringify(['covgate.ingest.v1', 'org_1', 'web', 'main', 84.1, 'main', null, 0.5, 1]),
+      )
+      .digest('hex');
+    expect(ingestDigest(plain)).toBe(before);
+  });
+
+  it('changes with each of the patch fields', () => {
+    const variants: Partial<CanonicalIngest>[] = [
+      { component: 'api' },
+      { pullRequest: 7 },
+      { baseCommit: 'a'.repeat(40) },
+      { patchCovered: 0, patchCoverable: 0 },
+      { patchCovered: 1, patchCoverable: 2 },
+      { patchTarget: 80 },
+      { filesDigest: fileListDigest([]) },
+      { filesDigest: fileListDigest([{ path: 'a', covered: 0, coverable: 1 }]) },
+    ];
+    const digests = new Set(variants.map((variant) => ingestDigest({ ...plain, ...variant })));
+    digests.add(ingestDigest(plain));
+    expect(digests.size).toBe(variants.length + 1);
+  });
+});
