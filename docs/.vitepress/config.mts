@@ -49,7 +49,9 @@ const guide: DefaultTheme.SidebarItem[] = [
     text: 'Operations',
     items: [
       { text: 'Configuration', link: '/configuration' },
+      { text: 'Deploy: container, compose, Kubernetes, systemd', link: '/deploy' },
       { text: 'Production checklist', link: '/operations/production-checklist' },
+      { text: 'Upgrading', link: '/operations/upgrading' },
       { text: 'Secret rotation', link: '/operations/rotation' },
       { text: 'Backups', link: '/operations/backups' },
       { text: 'Stores (SQLite, MySQL)', link: '/stores' },
@@ -76,6 +78,7 @@ const guide: DefaultTheme.SidebarItem[] = [
   {
     text: 'Project',
     items: [
+      { text: 'Release notes', link: '/release-notes' },
       { text: 'Decisions', link: '/decisions' },
       { text: 'Contributing', link: '/contributing' },
     ],

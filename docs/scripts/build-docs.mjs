@@ -4,10 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vitepress';
 import { checkBuiltSite } from './check-links.mjs';
 import { generateReference } from './generate-reference.mjs';
+import { writeReleaseNotes } from './release-notes.mjs';
 
 const docsDir = fileURLToPath(new URL('..', import.meta.url));
 const started = performance.now();
 
+await writeReleaseNotes();
 await generateReference();
 try {
   await build(docsDir);
