@@ -39,6 +39,15 @@ function patchTarget(value: string): number {
   return n;
 }
 
+function component(value: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(value)) {
+    throw new InvalidArgumentError(
+      'a letter or digit, then letters, digits, ".", "_" or "-"; 64 characters at most',
+    );
+  }
+  return value;
+}
+
 function seconds(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n > 604_800)
@@ -113,8 +122,13 @@ function gateOptions(command: Command): Command {
     )
     .option(
       '--patch-target <percent>',
-      'fail the run when the coverage of the lines it changes since the base branch is below this',
+      "fail the run when the coverage of the lines it changes since the base branch is below this (default: the repository's, else the server's 80)",
       patchTarget,
+    )
+    .option(
+      '--component <name>',
+      'monorepo component the run covers (api, web...): baselines and badges are per component',
+      component,
     )
     .option('--fail-on-warn', 'exit 1 on warn as well', false)
     .option(
@@ -156,6 +170,7 @@ interface Parsed {
   warnThreshold?: number;
   failThreshold?: number;
   patchTarget?: number;
+  component?: string;
   failOnWarn: boolean;
   requireBaseline: boolean;
   org?: string;

@@ -7,6 +7,8 @@ export interface Target {
   branch: string;
   commit?: string;
   baseBranch?: string;
+  /** The pull (merge) request's number, from CI. */
+  pullRequest?: number;
 }
 
 /** The flags that name what a run is about; each overrides what CI or git tell. */
@@ -52,8 +54,18 @@ export function resolveTarget(
   const commit =
     flags.commit ?? (detected.commit && COMMIT.test(detected.commit) ? detected.commit : undefined);
   const baseBranch = flags.baseBranch ?? detected.baseBranch;
+  // A number as the service takes it; CI systems that report something else are left out.
+  const pullRequest = /^[1-9][0-9]{0,9}$/.test(detected.pullRequest ?? '')
+    ? Number(detected.pullRequest)
+    : undefined;
   return {
-    target: { repo, branch, ...(commit ? { commit } : {}), ...(baseBranch ? { baseBranch } : {}) },
+    target: {
+      repo,
+      branch,
+      ...(commit ? { commit } : {}),
+      ...(baseBranch ? { baseBranch } : {}),
+      ...(pullRequest !== undefined && pullRequest <= 2_147_483_647 ? { pullRequest } : {}),
+    },
     warnings,
   };
 }

@@ -6,16 +6,20 @@ import {
   decidedClause,
   patchClause,
   patchMarkdown,
+  type ServicePatch,
 } from './patch/patch-verdict.js';
 import type { CoverageSummary } from './reports/merge.js';
 
 /** The gate's verdict of a run, as covgate prints it. */
 export interface Verdict {
-  /** The run's outcome: the service's, unless the patch rule failed the run. */
+  /**
+   * The run's outcome: the service's (its delta thresholds and patch rule); from an older
+   * service that ignores patches, the CLI's `--patch-target` may fail a run it passed.
+   */
   outcome: 'pass' | 'warn' | 'fail';
   /** The rule whose outcome `outcome` is. */
   decided_by: DecidingRule;
-  /** The outcome the service recorded (its delta thresholds; it does not store patches yet). */
+  /** The outcome the service recorded. */
   recorded_outcome: 'pass' | 'warn' | 'fail';
   repo: string;
   branch: string;
@@ -180,12 +184,12 @@ export function buildVerdict(input: {
     commit: string | null;
     created_at: string;
     baseline?: BaselineAnswer;
-  };
+  } & ServicePatch;
   failOnWarn: boolean;
   requireBaseline?: boolean;
 }): Verdict {
   const { summary, record } = input;
-  const { outcome, decided_by } = combineOutcome(record.outcome, input.patch);
+  const { outcome, decided_by, patch } = combineOutcome(record.outcome, input.patch, record);
   const refused =
     input.requireBaseline === true &&
     requiredBaselineFailure(record.baseline, input.baseBranch) !== null;
@@ -208,7 +212,7 @@ export function buildVerdict(input: {
     files: summary.files,
     reports: input.reports,
     source_files: input.sourceFiles,
-    patch: input.patch,
+    patch,
     patch_skipped: input.patchSkipped,
     execution_id: record.id,
     created_at: record.created_at,

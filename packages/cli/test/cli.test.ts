@@ -111,7 +111,19 @@ describe('paths, --dry-run, --verbose and --json', () => {
   "branch": "main",
   "coverage": 100,
   "base_branch": "dev",
-  "commit": "abcdef1"
+  "commit": "abcdef1",
+  "files": [
+    {
+      "path": "packages/a/index.js",
+      "covered": 1,
+      "coverable": 1
+    },
+    {
+      "path": "packages/b/index.js",
+      "covered": 1,
+      "coverable": 1
+    }
+  ]
 }
 `,
       stderr: `covgate: 2 reports (lcov): 2 of 2 lines in 2 files, 100.00%
@@ -131,7 +143,16 @@ covgate: dry run: nothing was sent
       request: {
         method: 'POST',
         url: 'http://localhost:8080/v1/executions',
-        body: { repo: 'web', branch: 'main', coverage: 100, commit: 'abcdef1' },
+        body: {
+          repo: 'web',
+          branch: 'main',
+          coverage: 100,
+          commit: 'abcdef1',
+          files: [
+            { path: 'packages/a/index.js', covered: 1, coverable: 1 },
+            { path: 'packages/b/index.js', covered: 1, coverable: 1 },
+          ],
+        },
       },
       coverage: 100,
       covered_lines: 2,
@@ -263,7 +284,18 @@ covgate: dry run: nothing was sent
     };
     const code = await main(['report', ...target, ...both, '--json'], io);
     expect(code).toBe(0);
-    expect(sent).toEqual([{ repo: 'web', branch: 'main', coverage: 100, commit: 'abcdef1' }]);
+    expect(sent).toEqual([
+      {
+        repo: 'web',
+        branch: 'main',
+        coverage: 100,
+        commit: 'abcdef1',
+        files: [
+          { path: 'packages/a/index.js', covered: 1, coverable: 1 },
+          { path: 'packages/b/index.js', covered: 1, coverable: 1 },
+        ],
+      },
+    ]);
     const verdict = JSON.parse(stdout);
     expect(verdict).toMatchObject({
       outcome: 'pass',

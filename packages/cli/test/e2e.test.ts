@@ -576,11 +576,14 @@ describe.skipIf(!built && process.env.CI !== '1')(
         expect(result.stdout).toMatch(
           /^fail patched@shapes: coverage \d+\.\d\d%, no baseline on main yet: nothing to compare, recorded as the first run, patch \d+\.\d\d% \(\d of \d+ lines, target 80\.00%\); failed by the patch rule \(patch coverage below its target\)\n$/m,
         );
-        // The service recorded its own outcome: the first run of a repository passes.
+        // The service applied the patch rule and recorded its verdict, though nothing was
+        // there to compare the total with.
         expect((await list('patched')).executions[0]).toMatchObject({
           branch: 'shapes',
-          outcome: 'pass',
+          outcome: 'fail',
+          decided_by: 'patch',
           baseline: null,
+          patch: { target: 80, target_source: 'run', passed: false },
         });
       } finally {
         await rm(project, { recursive: true, force: true });

@@ -7,7 +7,9 @@ import type { Io } from '../src/io.js';
 import { createRepo, type TestRepo } from './git-support.js';
 
 // The patch in the verdict: `covgate report` on a pull-request branch against a stand-in for
-// the service, which answers with the outcome of its delta thresholds only.
+// the service. By default it plays a service older than patch coverage, which answers with the
+// outcome of its delta thresholds only (the CLI then applies --patch-target itself); with
+// `judge` it answers as today's service does, with its patch rule's judgement.
 
 // src/a.js gains lines 4-7 on the branch; the report runs lines 4 and 7 of them, not 5 and 6.
 const LCOV = 'SF:src/a.js\nDA:1,1\nDA:2,1\nDA:4,3\nDA:5,0\nDA:6,0\nDA:7,1\nend_of_record\n';
@@ -21,7 +23,7 @@ beforeAll(async () => {
   await repo.write({
     'src/a.js': 'a();\nb();\n// end\n',
     'README.md': 'hello\n',
-    '.gitignore': 'lcov.info\nsummary.md\n',
+    '.gitignore': 'lcov.info\nsummary.md\nsummary-service.md\n',
   });
   await repo.commit('base');
   mergeBase = (await repo.git('rev-parse', 'HEAD')).trim();
@@ -34,9 +36,27 @@ beforeAll(async () => {
 
 afterAll(() => repo?.remove());
 
+/** What today's service answers of a patch: its judgement and the rule that decided. */
+interface Judgement {
+  patch: {
+    covered: number;
+    coverable: number;
+    percent: number | null;
+    target: number;
+    target_source: 'run' | 'repository' | 'default';
+    passed: boolean;
+  };
+  decided_by: 'delta' | 'patch';
+}
+
 async function covgate(
   args: string[],
-  options: { outcome?: 'pass' | 'warn' | 'fail'; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+  options: {
+    outcome?: 'pass' | 'warn' | 'fail';
+    judge?: Judgement;
+    env?: NodeJS.ProcessEnv;
+    cwd?: string;
+  } = {},
 ) {
   const sent: unknown[] = [];
   let stdout = '';
@@ -61,6 +81,7 @@ async function covgate(
           delta: '0.00',
           outcome: options.outcome ?? 'pass',
           created_at: '2026-11-25T10:00:00Z',
+          ...options.judge,
         },
         { status: 201 },
       );
@@ -77,7 +98,100 @@ const summaryLine = 'covgate: lcov.info (lcov): 4 of 6 lines in 1 file, 66.66%\n
 const patchLine = () =>
   `covgate: patch: 2 of 4 changed lines covered, 50.00% (4 lines changed in 1 file since ${mergeBase.slice(0, 12)}, the merge base with main)\n`;
 
-describe('a pull-request run with a patch target', () => {
+const FILES = [{ path: 'src/a.js', covered: 4, coverable: 6 }];
+
+describe('a pull-request run judged by the service', () => {
+  const failed: Judgement = {
+    patch: {
+      covered: 2,
+      coverable: 4,
+      percent: 50,
+      target: 80,
+      target_source: 'default',
+      passed: false,
+    },
+    decided_by: 'patch',
+  };
+
+  it("sends the patch, its merge base, the files and the component, and prints the service's verdict", async () => {
+    const result = await covgate(['--base-branch', 'main', '--component', 'api'], {
+      outcome: 'fail',
+      judge: failed,
+    });
+    expect(result).toEqual({
+      code: 1,
+      stdout:
+        'fail web@feature: coverage 66.66%, baseline 66.66% on main, delta 0.00, patch 50.00% (2 of 4 lines, target 80.00%); failed by the patch rule (patch coverage below its target)\n',
+      stderr: summaryLine + patchLine(),
+      sent: [
+        {
+          repo: 'web',
+          branch: 'feature',
+          coverage: 66.66,
+          base_branch: 'main',
+          commit: head,
+          component: 'api',
+          base_commit: mergeBase,
+          patch: { covered: 2, coverable: 4 },
+          files: FILES,
+        },
+      ],
+    });
+  });
+
+  it('--json: the service decided, with the target it took and where from', async () => {
+    const result = await covgate(['--base-branch', 'main', '--patch-target', '75', '--json'], {
+      outcome: 'fail',
+      judge: { ...failed, patch: { ...failed.patch, target: 75, target_source: 'run' } },
+    });
+    expect(result.code).toBe(1);
+    expect(result.sent).toMatchObject([{ patch: { covered: 2, coverable: 4 }, patch_target: 75 }]);
+    const verdict = JSON.parse(result.stdout);
+    expect(verdict).toMatchObject({
+      outcome: 'fail',
+      decided_by: 'patch rule',
+      recorded_outcome: 'fail',
+      exit_code: 1,
+    });
+    expect(verdict.patch).toMatchObject({
+      percent: 50,
+      target: 75,
+      target_source: 'run',
+      outcome: 'fail',
+      decided_by: 'service',
+    });
+  });
+
+  it("passes when the service's patch rule passes, whatever the CLI alone would say", async () => {
+    const result = await covgate(['--base-branch', 'main', '--json'], {
+      judge: {
+        patch: { ...failed.patch, target: 40, target_source: 'repository', passed: true },
+        decided_by: 'delta',
+      },
+    });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      outcome: 'pass',
+      decided_by: 'delta thresholds',
+      patch: { target: 40, target_source: 'repository', outcome: 'pass', decided_by: 'service' },
+    });
+  });
+
+  it('says the service applied the patch rule in the step summary', async () => {
+    const file = join(repo.dir, 'summary-service.md');
+    const result = await covgate(['--base-branch', 'main'], {
+      outcome: 'fail',
+      judge: failed,
+      env: { GITHUB_STEP_SUMMARY: file },
+    });
+    expect(result.code).toBe(1);
+    expect(await readFile(file, 'utf8')).toContain(
+      '50.00% (2 / 4 lines), target 80.00%: fail (patch rule, applied by the covgate service)',
+    );
+  });
+});
+
+describe('a pull-request run with a patch target, against a service that ignores patches', () => {
   it('fails below the target, naming the patch rule, though the service passed it', async () => {
     const result = await covgate(['--base-branch', 'main', '--patch-target', '80']);
     expect(result).toEqual({
@@ -85,9 +199,18 @@ describe('a pull-request run with a patch target', () => {
       stdout:
         'fail web@feature: coverage 66.66%, baseline 66.66% on main, delta 0.00, patch 50.00% (2 of 4 lines, target 80.00%); failed by the patch rule (patch coverage below its target)\n',
       stderr: summaryLine + patchLine(),
-      // Only what the service accepts today is sent.
       sent: [
-        { repo: 'web', branch: 'feature', coverage: 66.66, base_branch: 'main', commit: head },
+        {
+          repo: 'web',
+          branch: 'feature',
+          coverage: 66.66,
+          base_branch: 'main',
+          commit: head,
+          base_commit: mergeBase,
+          patch: { covered: 2, coverable: 4 },
+          patch_target: 80,
+          files: FILES,
+        },
       ],
     });
   });
@@ -117,6 +240,7 @@ describe('a pull-request run with a patch target', () => {
       not_in_report: [],
       no_line_data: [],
       target: 80,
+      target_source: null,
       outcome: 'fail',
       decided_by: 'cli',
     });

@@ -289,7 +289,7 @@ describe('covgate report in CI', () => {
     new URL('./fixtures/github/pull_request.opened.json', import.meta.url),
   );
 
-  it("posts a GitHub pull request's head commit, head branch and base branch", async () => {
+  it("posts a GitHub pull request's head commit, head branch, base branch and number", async () => {
     const result = await report([], async () => json(201, RECORD), {
       GITHUB_ACTIONS: 'true',
       GITHUB_REPOSITORY: 'Codertocat/Hello-World',
@@ -307,6 +307,8 @@ describe('covgate report in CI', () => {
       coverage: 50,
       base_branch: 'master',
       commit: 'ec26c3e57ca3a959ca5aad62de7213c562f8c821',
+      pull_request: 2,
+      files: [{ path: 'a.js', covered: 1, coverable: 2 }],
     });
   });
 

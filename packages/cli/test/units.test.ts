@@ -188,6 +188,7 @@ describe('output', () => {
         base_ref: 'origin/main',
         merge_base: 'a'.repeat(40),
         target: 80,
+        target_source: null,
         outcome: 'fail',
         decided_by: 'cli',
       },

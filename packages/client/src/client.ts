@@ -25,6 +25,7 @@ import type {
   CreateTokenInput,
   CurrentSession,
   Execution,
+  ExecutionDetail,
   ExecutionInput,
   ExecutionList,
   ExecutionSeries,
@@ -37,6 +38,8 @@ import type {
   MemberList,
   Ready,
   RepositoryList,
+  RepositorySettings,
+  RepositorySettingsInput,
   RotatedToken,
   RotateTokenInput,
   SwitchOrganisationInput,
@@ -115,8 +118,24 @@ export interface CovgateClient {
    * client's retries, so this call is retried on `5xx` and network errors.
    */
   createExecution(
-    args: { body: ExecutionInput; idempotencyKey?: string } & CallOptions,
+    args: {
+      body: ExecutionInput;
+      idempotencyKey?: string;
+      /**
+       * Gzip for the body's JSON text (Node's `zlib.gzipSync`, for one): the body is then sent
+       * with `Content-Encoding: gzip`, which a long `files` list needs (1 MiB on the wire).
+       */
+      gzip?: (json: string) => Uint8Array;
+    } & CallOptions,
   ): Promise<Execution>;
+  /** `GET /v1/executions/{id}`: one run of the organisation with its per-file list. */
+  getExecution(args: { id: string } & CallOptions): Promise<ExecutionDetail>;
+  /** `GET /v1/repos/settings`: a repository's default patch target. */
+  getRepoSettings(args: { org: string; repo: string } & CallOptions): Promise<RepositorySettings>;
+  /** `PATCH /v1/repos/settings`: sets a repository's default patch target (`null`: 80). */
+  setRepoSettings(
+    args: { body: RepositorySettingsInput } & CallOptions,
+  ): Promise<RepositorySettings>;
   /** `POST /v1/organisations`: needs the service token. */
   createOrganisation(
     args: { body: CreateOrganisationInput } & CallOptions,
@@ -276,14 +295,24 @@ export function createCovgateClient(options: CovgateClientOptions): CovgateClien
       unwrap(
         raw.GET('/v1/executions/series', { params: { query }, signal }),
       ) as Promise<ExecutionSeries>,
-    createExecution: ({ body, idempotencyKey, signal }) =>
+    createExecution: ({ body, idempotencyKey, signal, gzip }) =>
       unwrap(
         raw.POST('/v1/executions', {
           body,
-          headers: { 'Idempotency-Key': idempotencyKey ?? randomUUID() },
+          headers: {
+            'Idempotency-Key': idempotencyKey ?? randomUUID(),
+            ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+          },
+          ...(gzip ? { bodySerializer: (value: unknown) => gzip(JSON.stringify(value)) } : {}),
           signal,
         }),
       ),
+    getExecution: ({ id, signal }) =>
+      unwrap(raw.GET('/v1/executions/{id}', { params: { path: { id } }, signal })),
+    getRepoSettings: ({ signal, ...query }) =>
+      unwrap(raw.GET('/v1/repos/settings', { params: { query }, signal })),
+    setRepoSettings: ({ body, signal }) =>
+      unwrap(raw.PATCH('/v1/repos/settings', { body, signal })),
     createOrganisation: ({ body, signal }) =>
       unwrap(raw.POST('/v1/organisations', { body, signal })),
     listRepositories: ({ signal, ...query }) =>

@@ -12,6 +12,16 @@ export type Execution = Schemas['Execution'];
 export type Baseline = Schemas['Baseline'];
 /** Body of `POST /v1/executions`. */
 export type ExecutionInput = Schemas['ExecutionInput'];
+/** A run's patch and the patch rule's judgement (`Execution['patch']`). */
+export type Patch = Schemas['Patch'];
+/** One run with its per-file list (`GET /v1/executions/{id}`). */
+export type ExecutionDetail = Schemas['ExecutionDetail'];
+/** One entry of a run's per-file list. */
+export type FileLineCounts = Schemas['FileLineCounts'];
+/** A repository's settings (`/v1/repos/settings`). */
+export type RepositorySettings = Schemas['RepositorySettings'];
+/** The body of `PATCH /v1/repos/settings`. */
+export type RepositorySettingsInput = Schemas['RepositorySettingsInput'];
 /** A page of `GET /v1/executions`. */
 export type ExecutionList = Schemas['ExecutionList'];
 /** Answer of `GET /v1/executions/series`. */

@@ -71,7 +71,9 @@ export async function measurePatch(
     base_ref: base.baseRef,
     merge_base: base.mergeBase,
     ...coverage,
+    // What the CLI can tell before the service answers; the verdict takes the service's.
     target: input.patchTarget ?? null,
+    target_source: null,
     outcome: input.patchTarget === undefined ? null : patchRule(coverage, input.patchTarget),
     decided_by: 'cli',
   };

@@ -1,4 +1,5 @@
 import { appendFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { detectContext } from '../ci.js';
 import { readApiToken } from '../credentials.js';
 import { dryRunOutput, executionsUrl } from '../dry-run.js';
@@ -6,6 +7,7 @@ import { CliError, EXIT } from '../errors.js';
 import type { ReportSpec } from '../gather-reports.js';
 import { refuseReportAsCommand } from '../glob-hint.js';
 import { type Io, paintFor } from '../io.js';
+import { fileEntries } from '../patch/file-entries.js';
 import type { PathMap } from '../paths/path-map.js';
 import type { ReportFormat } from '../reports/types.js';
 import {
@@ -22,6 +24,9 @@ import { buildVerdict, requiredBaselineFailure, stepSummary, verdictLine } from 
 import { measurePatch } from './gate-patch.js';
 import { readReports, reportEntry, sourceFiles } from './gate-reports.js';
 
+/** A body longer than this (64 KiB, the JSON limit of other routes) is sent gzip-compressed. */
+const GZIP_ABOVE_BYTES = 64 * 1024;
+
 /** The options of `covgate run` and `covgate report`. */
 export interface GateOptions {
   report: ReportSpec[];
@@ -35,8 +40,10 @@ export interface GateOptions {
   baseBranch?: string;
   warnThreshold?: number;
   failThreshold?: number;
-  /** The patch coverage below which the run fails (the patch rule, applied by the CLI). */
+  /** The patch coverage below which the run fails (the service's patch rule; default its own). */
   patchTarget?: number;
+  /** The monorepo component the run covers; baselines and badges are per component. */
+  component?: string;
   url?: string;
   org?: string;
   json: boolean;
@@ -94,6 +101,7 @@ export async function gate(
     },
     io,
   );
+  const measured = patch.patch;
   const body = {
     repo: target.repo,
     branch: target.branch,
@@ -103,6 +111,16 @@ export async function gate(
     ...(options.org ? { org: options.org } : {}),
     ...(options.warnThreshold !== undefined ? { warn_threshold: options.warnThreshold } : {}),
     ...(options.failThreshold !== undefined ? { fail_threshold: options.failThreshold } : {}),
+    ...(options.component ? { component: options.component } : {}),
+    ...(target.pullRequest !== undefined ? { pull_request: target.pullRequest } : {}),
+    ...(measured
+      ? {
+          base_commit: measured.merge_base,
+          patch: { covered: measured.covered, coverable: measured.coverable },
+          ...(options.patchTarget !== undefined ? { patch_target: options.patchTarget } : {}),
+        }
+      : {}),
+    files: fileEntries(sourceFiles(read.files)).entries,
   };
   if (options.dryRun) {
     io.stdout.write(
@@ -115,7 +133,10 @@ export async function gate(
   const client = clientFor(io, url, token, version, options.timeout);
   let record: Awaited<ReturnType<typeof client.createExecution>>;
   try {
-    record = await client.createExecution({ body });
+    // A long per-file list goes gzip-compressed; a short body stays plain JSON, which every
+    // covgate service reads.
+    const gzip = JSON.stringify(body).length > GZIP_ABOVE_BYTES ? gzipSync : undefined;
+    record = await client.createExecution({ body, ...(gzip ? { gzip } : {}) });
   } catch (error) {
     const failure = serviceError(error, url);
     if (options.allowUnreachable && isUnavailable(error) && failure instanceof CliError) {

@@ -7,18 +7,42 @@ export type DecidingRule = 'delta thresholds' | 'patch rule';
 /** How many files of the patch the step summary lists. */
 const SUMMARY_FILES = 25;
 
+/** What the service answers of a run's patch (`patch` and `decided_by` of the record). */
+export interface ServicePatch {
+  patch?: {
+    target: number;
+    target_source: 'run' | 'repository' | 'default';
+    passed: boolean;
+  };
+  decided_by?: 'delta' | 'patch';
+}
+
 /**
- * The outcome of a run: the service's (its delta thresholds), unless the patch rule fails a
- * run the service let pass or warn. The rule named is the one whose outcome this is.
+ * The outcome of a run and the patch as judged. A service that judges patches answers
+ * `patch` and `decided_by`: its outcome, target and rule are the verdict. An older service
+ * ignores the patch: then the CLI applies `--patch-target` itself, failing a run the service
+ * let pass or warn. The rule named is the one whose outcome this is.
  */
 export function combineOutcome(
   recorded: 'pass' | 'warn' | 'fail',
   patch: MeasuredPatch | null,
-): { outcome: 'pass' | 'warn' | 'fail'; decided_by: DecidingRule } {
-  if (recorded !== 'fail' && patch?.outcome === 'fail') {
-    return { outcome: 'fail', decided_by: 'patch rule' };
+  service: ServicePatch = {},
+): { outcome: 'pass' | 'warn' | 'fail'; decided_by: DecidingRule; patch: MeasuredPatch | null } {
+  if (patch && service.patch) {
+    const judged: MeasuredPatch = {
+      ...patch,
+      target: service.patch.target,
+      target_source: service.patch.target_source,
+      outcome: service.patch.passed ? 'pass' : 'fail',
+      decided_by: 'service',
+    };
+    const rule = service.decided_by === 'patch' ? 'patch rule' : 'delta thresholds';
+    return { outcome: recorded, decided_by: rule, patch: judged };
   }
-  return { outcome: recorded, decided_by: 'delta thresholds' };
+  if (recorded !== 'fail' && patch?.outcome === 'fail') {
+    return { outcome: 'fail', decided_by: 'patch rule', patch };
+  }
+  return { outcome: recorded, decided_by: 'delta thresholds', patch };
 }
 
 /** The `patch` part of the verdict line, e.g. `, patch 75.00% (3 of 4 lines, target 80.00%)`. */
@@ -47,10 +71,11 @@ export function patchMarkdown(
     patch.percent === null
       ? 'no coverable line changed'
       : `${patch.percent.toFixed(2)}% (${patch.covered} / ${patch.coverable} lines)`;
+  const who = patch.decided_by === 'service' ? 'the covgate service' : 'the covgate CLI';
   const rule =
     patch.target === null
       ? ''
-      : `, target ${patch.target.toFixed(2)}%: ${patch.outcome} (patch rule, applied by the covgate CLI)`;
+      : `, target ${patch.target.toFixed(2)}%: ${patch.outcome} (patch rule, applied by ${who})`;
   const lines = [`**Patch** (${where}): ${figure}${rule}`, ''];
   if (patch.files.length === 0) return [...lines, ''];
   lines.push('| file | covered | not covered |', '|---|---:|---|');
