@@ -19,6 +19,13 @@ import {
 import { POLL_INTERVAL_MS, POLL_TIMEOUT_MS, pollUntil } from '../app/src/onboarding-poll.js';
 import { rateLimitWait } from '../app/src/rate-limit.js';
 import { arrangeRepos, DEFAULT_REPO_SORT, nextSort, shownRun } from '../app/src/repo-list.js';
+import {
+  arrangeInvites,
+  canManageMembers,
+  canManageTokens,
+  isLastOwner,
+  memberName,
+} from '../app/src/roles.js';
 import { parseRoute, pathOf } from '../app/src/router.js';
 
 describe('dashboard rules', () => {
@@ -254,6 +261,8 @@ describe('dashboard rules', () => {
   it('routes paths under the base path and back', () => {
     expect(parseRoute('/')).toEqual({ page: 'repos' });
     expect(parseRoute('/tokens')).toEqual({ page: 'tokens' });
+    expect(parseRoute('/members')).toEqual({ page: 'members' });
+    expect(pathOf({ page: 'members' })).toBe('/members');
     expect(parseRoute('/onboarding')).toEqual({ page: 'onboarding' });
     expect(parseRoute('/repos/a%2Fb')).toEqual({ page: 'repo', repo: 'a/b' });
     expect(parseRoute('/repos/%E0%A4%A')).toEqual({ page: 'not-found' });
@@ -345,5 +354,43 @@ describe('onboarding poll', () => {
     await expect(found).resolves.toBeNull();
     while (await time.advance()) {}
     expect(checks).toBe(1);
+  });
+});
+
+describe('roles in the dashboard', () => {
+  it('lets owners and admins manage tokens, only owners members, as the API does', () => {
+    expect([canManageTokens('owner'), canManageTokens('admin'), canManageTokens('member')]).toEqual(
+      [true, true, false],
+    );
+    expect([
+      canManageMembers('owner'),
+      canManageMembers('admin'),
+      canManageMembers('member'),
+    ]).toEqual([true, false, false]);
+  });
+
+  it('names a member by login, else by user id', () => {
+    expect(memberName({ login: 'octo', user_id: 'usr_1' })).toBe('octo');
+    expect(memberName({ login: null, user_id: 'usr_1' })).toBe('usr_1');
+  });
+
+  it('knows the only owner, who cannot leave or be demoted', () => {
+    const members = [
+      { user_id: 'a', role: 'owner' as const },
+      { user_id: 'b', role: 'member' as const },
+    ];
+    expect(isLastOwner(members, 'a')).toBe(true);
+    expect(isLastOwner(members, 'b')).toBe(false);
+    expect(isLastOwner([...members, { user_id: 'c', role: 'owner' as const }], 'a')).toBe(false);
+  });
+
+  it('lists pending invites first, keeping the order within each group', () => {
+    const invites = [
+      { id: '1', status: 'accepted' as const },
+      { id: '2', status: 'pending' as const },
+      { id: '3', status: 'revoked' as const },
+      { id: '4', status: 'pending' as const },
+    ];
+    expect(arrangeInvites(invites).map((invite) => invite.id)).toEqual(['2', '4', '1', '3']);
   });
 });

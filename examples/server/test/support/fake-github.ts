@@ -16,7 +16,15 @@ export interface FakeGithubOptions {
  * - `POST /login/oauth/access_token` checks the client credentials (HTTP Basic), that the
  *   code is known and unused, the redirect URI, and that the verifier hashes to the
  *   challenge, answering refusals the GitHub way (`200 {"error":...}`);
- * - `GET /api/v3/user` returns `{id, login}` for an access token it issued.
+ * - `GET /api/v3/user` returns `{id, login}` for an access token it issued;
+ * - `GET /api/v3/user/memberships/orgs/{org}` answers as GitHub documents it: `200` with the
+ *   membership (`state` `active` or `pending`, `role`, `organization`, `user`) when the
+ *   token's account belongs to the organisation, `404 {"message":"Not Found"}` when it does
+ *   not, `403` when the token lacks the `read:org` scope (the fake's stand-in for GitHub's
+ *   refusals), `401` for an unknown token.
+ *
+ * The account that signs in is `account` until {@link FakeGithub.signInAs} names another one
+ * (the person signed in to GitHub in the browser).
  */
 export interface FakeGithub {
   /** `GITHUB_BASE_URL`. */
@@ -27,6 +35,13 @@ export interface FakeGithub {
   accessTokens: Set<string>;
   /** `METHOD path` of each request received, in order. */
   requests: string[];
+  /** The account the next authorization signs in (GitHub's signed-in user in the browser). */
+  signInAs(account: { id: number; login: string }): void;
+  /**
+   * Makes `login` a member of the GitHub organisation `org` (`active`, or `pending` until it
+   * accepts GitHub's invitation), or removes it (`null`).
+   */
+  setOrgMembership(org: string, login: string, state: 'active' | 'pending' | null): void;
   close(): Promise<void>;
 }
 
@@ -34,12 +49,20 @@ interface IssuedCode {
   challenge: string;
   redirectUri: string;
   used: boolean;
+  account: { id: number; login: string };
+  scope: string;
 }
+
+const MEMBERSHIPS = '/api/v3/user/memberships/orgs/';
 
 /** Starts the fake on a free port of 127.0.0.1. */
 export async function startFakeGithub(options: FakeGithubOptions): Promise<FakeGithub> {
   const codes = new Map<string, IssuedCode>();
   const accessTokens = new Set<string>();
+  const grants = new Map<string, { account: { id: number; login: string }; scope: string }>();
+  /** GitHub organisation (lower case) -> login (lower case) -> membership state. */
+  const orgMembers = new Map<string, Map<string, 'active' | 'pending'>>();
+  let account = options.account;
   const requests: string[] = [];
 
   const server = createServer((request, response) => {
@@ -51,6 +74,8 @@ export async function startFakeGithub(options: FakeGithubOptions): Promise<FakeG
       exchange(request, response).catch(() => json(response, 500, { message: 'fake failed' }));
     } else if (request.method === 'GET' && url.pathname === '/api/v3/user') {
       user(request, response);
+    } else if (request.method === 'GET' && url.pathname.startsWith(MEMBERSHIPS)) {
+      membership(request, decodeURIComponent(url.pathname.slice(MEMBERSHIPS.length)), response);
     } else {
       json(response, 404, { message: 'Not Found' });
     }
@@ -71,7 +96,13 @@ export async function startFakeGithub(options: FakeGithubOptions): Promise<FakeG
       return;
     }
     const code = randomBytes(10).toString('hex');
-    codes.set(code, { challenge, redirectUri, used: false });
+    codes.set(code, {
+      challenge,
+      redirectUri,
+      used: false,
+      account,
+      scope: (params.get('scope') ?? '').split(/[ ,]+/).filter(Boolean).join(','),
+    });
     const back = new URL(redirectUri);
     back.searchParams.set('code', code);
     back.searchParams.set('state', params.get('state') as string);
@@ -99,16 +130,42 @@ export async function startFakeGithub(options: FakeGithubOptions): Promise<FakeG
     issued.used = true;
     const accessToken = `gho_${randomBytes(16).toString('hex')}`;
     accessTokens.add(accessToken);
-    json(response, 200, { access_token: accessToken, token_type: 'bearer', scope: 'read:user' });
+    grants.set(accessToken, { account: issued.account, scope: issued.scope });
+    json(response, 200, { access_token: accessToken, token_type: 'bearer', scope: issued.scope });
+  }
+
+  function grantOf(request: IncomingMessage, response: ServerResponse) {
+    const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
+    const grant = grants.get(token);
+    if (!grant) json(response, 401, { message: 'Bad credentials' });
+    return grant;
   }
 
   function user(request: IncomingMessage, response: ServerResponse): void {
-    const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
-    if (!accessTokens.has(token)) {
-      json(response, 401, { message: 'Bad credentials' });
+    const grant = grantOf(request, response);
+    if (grant) json(response, 200, { id: grant.account.id, login: grant.account.login });
+  }
+
+  function membership(request: IncomingMessage, org: string, response: ServerResponse): void {
+    const grant = grantOf(request, response);
+    if (!grant) return;
+    if (!grant.scope.split(',').includes('read:org')) {
+      json(response, 403, { message: 'Resource not accessible: the read:org scope is needed' });
       return;
     }
-    json(response, 200, { id: options.account.id, login: options.account.login });
+    const state = orgMembers.get(org.toLowerCase())?.get(grant.account.login.toLowerCase());
+    if (!state) {
+      json(response, 404, { message: 'Not Found' });
+      return;
+    }
+    json(response, 200, {
+      url: `${baseUrl}/api/v3/orgs/${org}/memberships/${grant.account.login}`,
+      state,
+      role: 'member',
+      organization_url: `${baseUrl}/api/v3/orgs/${org}`,
+      organization: { login: org, id: 9000 + org.length },
+      user: { login: grant.account.login, id: grant.account.id },
+    });
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -119,6 +176,15 @@ export async function startFakeGithub(options: FakeGithubOptions): Promise<FakeG
     apiBaseUrl: `${baseUrl}/api/v3`,
     accessTokens,
     requests,
+    signInAs: (next) => {
+      account = next;
+    },
+    setOrgMembership: (org, login, state) => {
+      const members = orgMembers.get(org.toLowerCase()) ?? new Map();
+      if (state === null) members.delete(login.toLowerCase());
+      else members.set(login.toLowerCase(), state);
+      orgMembers.set(org.toLowerCase(), members);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

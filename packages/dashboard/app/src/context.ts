@@ -10,8 +10,10 @@ export interface AppContext {
   apiUrl: string;
   /** The API URL CI jobs use (`COVGATE_URL` of the snippets): the server's public URL. */
   ciUrl: string;
-  /** Call when a request answered 401: the app shows the sign-in page. */
-  signedOut: () => void;
+  /** Call when a request answered 401: the app shows the sign-in page (with `message`). */
+  signedOut: (message?: string) => void;
+  /** Call with the session the API answered after a change (organisation, role). */
+  sessionChanged: (session: CurrentSession) => void;
 }
 
 export const App = createContext<AppContext | null>(null);

@@ -2,15 +2,18 @@ import type { CurrentSession } from '@covgate/client';
 import { render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { apiUrlOf, createClient, describeError, isSignedOut } from './api.js';
+import { OrgSwitcher } from './components/OrgSwitcher.js';
 import { ErrorState, Link, Loading, RateLimitBanner } from './components/ui.js';
 import { readConfig } from './config.js';
 import { App, type AppContext } from './context.js';
+import { Members } from './pages/Members.js';
 import { Onboarding } from './pages/Onboarding.js';
 import { Repo } from './pages/Repo.js';
 import { Repos } from './pages/Repos.js';
 import { SignIn } from './pages/SignIn.js';
 import { Tokens } from './pages/Tokens.js';
 import { rateLimitWait, retryAfterWait } from './rate-limit.js';
+import { canManageTokens } from './roles.js';
 import { href, pathOf, type Route, setBasePath, useRoute } from './router.js';
 import './styles.css';
 
@@ -33,6 +36,8 @@ function titleOf(route: Route): string {
       return `${route.repo} · covgate`;
     case 'tokens':
       return 'API tokens · covgate';
+    case 'members':
+      return 'Members · covgate';
     case 'onboarding':
       return 'Add a repository · covgate';
     case 'not-found':
@@ -48,6 +53,8 @@ function Page(props: { route: Route }) {
       return <Repo repo={props.route.repo} key={props.route.repo} />;
     case 'tokens':
       return <Tokens />;
+    case 'members':
+      return <Members />;
     case 'onboarding':
       return <Onboarding />;
     case 'not-found':
@@ -115,8 +122,9 @@ function Dashboard() {
             session: session.session,
             apiUrl,
             ciUrl,
-            signedOut: () =>
-              setSession({ state: 'signed-out', message: 'Your session ended. Sign in again.' }),
+            signedOut: (message = 'Your session ended. Sign in again.') =>
+              setSession({ state: 'signed-out', message }),
+            sessionChanged: (next) => setSession({ state: 'signed-in', session: next }),
           }
         : null,
     [session],
@@ -184,11 +192,10 @@ function Dashboard() {
         </Link>
         <nav aria-label="Main">
           <Link to="/">Repositories</Link>
-          <Link to="/tokens">Tokens</Link>
+          <Link to="/members">Members</Link>
+          {canManageTokens(context.session.role) ? <Link to="/tokens">Tokens</Link> : null}
         </nav>
-        <span class="org" title={`plan: ${context.session.plan}`}>
-          {context.session.org} <span class="plan">{context.session.plan}</span>
-        </span>
+        <OrgSwitcher key={context.session.org_id} />
         <button type="button" class="signout" onClick={signOut}>
           Sign out
         </button>
@@ -196,7 +203,8 @@ function Dashboard() {
       <RateLimitBanner />
       {signingOut && signingOut !== 'Signing out…' ? <ErrorState message={signingOut} /> : null}
       <main id="main" tabIndex={-1} ref={main}>
-        <Page route={route} />
+        {/* A switch of organisation starts every page afresh. */}
+        <Page route={route} key={context.session.org_id} />
       </main>
     </App.Provider>
   );

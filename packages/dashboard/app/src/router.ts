@@ -5,13 +5,18 @@ export type Route =
   | { page: 'repos' }
   | { page: 'repo'; repo: string }
   | { page: 'tokens' }
+  | { page: 'members' }
   | { page: 'onboarding' }
   | { page: 'not-found' };
 
-/** Parses a path relative to the base path (`/`, `/repos/web`, `/tokens`, `/onboarding`). */
+/**
+ * Parses a path relative to the base path (`/`, `/repos/web`, `/tokens`, `/members`,
+ * `/onboarding`).
+ */
 export function parseRoute(path: string): Route {
   if (path === '/' || path === '') return { page: 'repos' };
   if (path === '/tokens') return { page: 'tokens' };
+  if (path === '/members') return { page: 'members' };
   if (path === '/onboarding') return { page: 'onboarding' };
   const repo = /^\/repos\/([^/]+)$/.exec(path);
   if (repo?.[1]) {
@@ -31,6 +36,8 @@ export function pathOf(route: Route): string {
       return `/repos/${encodeURIComponent(route.repo)}`;
     case 'tokens':
       return '/tokens';
+    case 'members':
+      return '/members';
     case 'onboarding':
       return '/onboarding';
     default:

@@ -12,6 +12,7 @@ import {
   runCommand,
 } from '../format.js';
 import { POLL_TIMEOUT_MS, pollUntil } from '../onboarding-poll.js';
+import { canManageTokens } from '../roles.js';
 
 type Step =
   | { step: 'setup' }
@@ -24,6 +25,23 @@ type Step =
  * first run (GET /v1/executions every 5 s for 10 minutes) and show its outcome and delta.
  */
 export function Onboarding(props: { first?: boolean }) {
+  const { session } = useApp();
+  if (!canManageTokens(session.role)) {
+    return (
+      <section aria-labelledby="onboarding-title" class="onboarding">
+        <h1 id="onboarding-title">Add a repository</h1>
+        <p class="state notice" data-testid="onboarding-member">
+          Adding a repository needs a token for its CI, which admins and owners of {session.org}{' '}
+          create. You are a <strong>member</strong>: ask one of them on the{' '}
+          <Link to="/members">members page</Link>.
+        </p>
+      </section>
+    );
+  }
+  return <Wizard first={props.first} />;
+}
+
+function Wizard(props: { first?: boolean }) {
   const { client, session, ciUrl, signedOut } = useApp();
   const [state, setState] = useState<Step>({ step: 'setup' });
   const [repo, setRepo] = useState('');

@@ -13,6 +13,7 @@ import {
   type RepoSortKey,
   shownRun,
 } from '../repo-list.js';
+import { canManageTokens } from '../roles.js';
 import { Onboarding } from './Onboarding.js';
 
 /** A column header that orders the table, saying its order to screen readers. */
@@ -52,16 +53,20 @@ export function Repos() {
   const [sort, setSort] = useState<RepoSort>(DEFAULT_REPO_SORT);
   if (repos.state === 'loading') return <Loading what="repositories" />;
   if (repos.state === 'error') return <ErrorState message={repos.message} onRetry={reload} />;
-  if (repos.value.repos.length === 0) return <Onboarding first />;
+  if (repos.value.repos.length === 0) {
+    return canManageTokens(session.role) ? <Onboarding first /> : <NoRepositories />;
+  }
   const rows = arrangeRepos(repos.value.repos, query, sort);
   const onSort = (key: RepoSortKey) => setSort((current) => nextSort(current, key));
   return (
     <section aria-labelledby="repos-title">
       <div class="title-row">
         <h1 id="repos-title">Repositories</h1>
-        <Link to="/onboarding" class="button">
-          Add a repository
-        </Link>
+        {canManageTokens(session.role) ? (
+          <Link to="/onboarding" class="button">
+            Add a repository
+          </Link>
+        ) : null}
       </div>
       <div class="filter-row">
         <label>
@@ -114,6 +119,20 @@ export function Repos() {
           </table>
         </div>
       )}
+    </section>
+  );
+}
+
+/** A `member` cannot make the wizard's token: the empty list says who can add a repository. */
+function NoRepositories() {
+  const { session } = useApp();
+  return (
+    <section aria-labelledby="repos-title">
+      <h1 id="repos-title">Repositories</h1>
+      <p class="state empty" data-testid="no-repos">
+        No run is recorded in {session.org} yet. A repository appears here with its first run; an
+        admin or owner sets one up with a token for its CI.
+      </p>
     </section>
   );
 }

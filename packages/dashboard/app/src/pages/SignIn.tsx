@@ -27,9 +27,9 @@ export function SignIn(props: {
         </p>
       ) : null}
       {props.codeHosts.length === 0 ? (
-        <p class="state error" role="alert">
+        <p class="state notice" data-testid="no-code-host">
           This server has no code-host login configured (for GitHub: <code>GITHUB_CLIENT_ID</code>{' '}
-          and <code>GITHUB_CLIENT_SECRET</code>).
+          and <code>GITHUB_CLIENT_SECRET</code>). Sign in with a link instead.
         </p>
       ) : (
         <ul class="signin-hosts">
@@ -42,6 +42,20 @@ export function SignIn(props: {
           ))}
         </ul>
       )}
+      <section class="signin-other" aria-labelledby="signin-link-title">
+        <h2 id="signin-link-title">
+          {props.codeHosts.length === 0 ? 'Sign in with a link' : 'Or sign in with a link'}
+        </h2>
+        <p>
+          Whoever runs this server makes a sign-in link, usable once within 15 minutes:{' '}
+          <code>covgate-admin login-link &lt;organisation&gt;</code>. A development server prints
+          one when it starts.
+        </p>
+        <p>
+          <strong>Invited?</strong> Open the invite link and choose <strong>Join</strong>, then sign
+          in here: you join the organisation as you sign in.
+        </p>
+      </section>
     </main>
   );
 }

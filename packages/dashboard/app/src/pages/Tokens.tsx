@@ -1,11 +1,12 @@
 import type { Token } from '@covgate/client';
-import type { ComponentChildren } from 'preact';
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { describeError, isSignedOut } from '../api.js';
-import { ErrorState, Loading, SecretPanel } from '../components/ui.js';
+import { Confirm } from '../components/Confirm.js';
+import { ErrorState, Link, Loading, SecretPanel } from '../components/ui.js';
 import { useApp } from '../context.js';
 import { formatTimestamp } from '../format.js';
 import { useLoad } from '../hooks.js';
+import { canManageTokens } from '../roles.js';
 
 const GRACE_CHOICES = [
   { seconds: 0, label: 'none: the old token stops at once' },
@@ -26,8 +27,31 @@ type Result =
   | { kind: 'revoked'; name: string }
   | null;
 
-/** API tokens: list, create, rotate with a grace period, revoke with confirmation. */
+/**
+ * API tokens: list, create, rotate with a grace period, revoke with confirmation; for a
+ * `member`, whom the API refuses every token route, a notice saying who manages them.
+ */
 export function Tokens() {
+  const { session } = useApp();
+  if (!canManageTokens(session.role)) return <TokensForMember />;
+  return <TokenManagement />;
+}
+
+function TokensForMember() {
+  const { session } = useApp();
+  return (
+    <section aria-labelledby="tokens-title">
+      <h1 id="tokens-title">API tokens</h1>
+      <p class="state notice" data-testid="tokens-member">
+        You are a <strong>member</strong> of {session.org}: you read its repositories and runs. Its
+        admins and owners create, rotate and revoke the API tokens CI jobs use; see who they are on
+        the <Link to="/members">members page</Link>.
+      </p>
+    </section>
+  );
+}
+
+function TokenManagement() {
   const { client, signedOut } = useApp();
   const [version, setVersion] = useState(0);
   const [tokens, reload] = useLoad((signal) => client.listTokens({ signal }), String(version));
@@ -250,44 +274,6 @@ export function CreateToken(props: {
         {props.busy ? 'Creating…' : (props.label ?? 'Create token')}
       </button>
     </form>
-  );
-}
-
-function Confirm(props: {
-  title: string;
-  text: string;
-  confirm: string;
-  busy: boolean;
-  onCancel: () => void;
-  onConfirm: () => void;
-  children?: ComponentChildren;
-}) {
-  const first = useRef<HTMLButtonElement>(null);
-  const cancel = useRef(props.onCancel);
-  cancel.current = props.onCancel;
-  // Before the browser paints: a key pressed as soon as the dialog shows must reach it.
-  useLayoutEffect(() => {
-    first.current?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') cancel.current();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, []);
-  return (
-    <div class="confirm" role="alertdialog" aria-labelledby="confirm-title">
-      <h2 id="confirm-title">{props.title}</h2>
-      <p>{props.text}</p>
-      {props.children}
-      <div class="buttons">
-        <button type="button" onClick={props.onCancel} ref={first}>
-          Cancel
-        </button>
-        <button type="button" class="danger" onClick={props.onConfirm} disabled={props.busy}>
-          {props.busy ? 'Working…' : props.confirm}
-        </button>
-      </div>
-    </div>
   );
 }
 

@@ -1,0 +1,80 @@
+import type { CurrentSession } from '@covgate/client';
+import { useState } from 'preact/hooks';
+import { describeError, isSignedOut } from '../api.js';
+import { useApp } from '../context.js';
+import { navigate } from '../router.js';
+
+/**
+ * The organisation the session acts for, with its plan and the user's role; a picker and a
+ * **Switch** button when the user belongs to more than one (no new sign-in). A switch goes
+ * to the new organisation's repositories.
+ */
+export function OrgSwitcher() {
+  const { client, session, signedOut, sessionChanged } = useApp();
+  const [chosen, setChosen] = useState(session.org);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const role = (
+    <span class="role" data-testid="role" title={`your role in ${session.org}`}>
+      {session.role}
+    </span>
+  );
+  if (session.organisations.length < 2) {
+    return (
+      <span class="org-area">
+        <span class="org" title={`plan: ${session.plan}`}>
+          {session.org} <span class="plan">{session.plan}</span>
+        </span>
+        {role}
+      </span>
+    );
+  }
+
+  const switchTo = async (event: Event) => {
+    event.preventDefault();
+    if (chosen === session.org) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      const next: CurrentSession = await client.switchOrganisation({ body: { org: chosen } });
+      navigate('/');
+      sessionChanged(next);
+      // The picker is drawn anew for the new organisation: focus goes to the page's content.
+      window.requestAnimationFrame(() => document.getElementById('main')?.focus());
+    } catch (error) {
+      if (isSignedOut(error)) signedOut();
+      else setFailure(describeError(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="org-switch" onSubmit={switchTo} aria-label="Switch organisation">
+      <label class="visually-hidden" for="org-select">
+        Organisation
+      </label>
+      <select
+        id="org-select"
+        name="org"
+        value={chosen}
+        onChange={(event) => setChosen((event.target as HTMLSelectElement).value)}
+      >
+        {session.organisations.map((org) => (
+          <option key={org.org_id} value={org.org}>
+            {org.name === org.org ? org.org : `${org.name} (${org.org})`} · {org.role}
+          </option>
+        ))}
+      </select>
+      <button type="submit" disabled={busy || chosen === session.org}>
+        {busy ? 'Switching…' : 'Switch'}
+      </button>
+      {role}
+      {failure ? (
+        <p class="switch-error" role="alert">
+          {failure}
+        </p>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,422 @@
+import type { CreatedInvite, Invite, Member, Role } from '@covgate/client';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { describeError, isSignedOut } from '../api.js';
+import { Confirm } from '../components/Confirm.js';
+import { CopyButton, ErrorState, Loading } from '../components/ui.js';
+import { useApp } from '../context.js';
+import { formatTimestamp } from '../format.js';
+import { useLoad } from '../hooks.js';
+import {
+  arrangeInvites,
+  canManageMembers,
+  isLastOwner,
+  memberName,
+  ROLE_RIGHTS,
+  ROLES,
+} from '../roles.js';
+
+/** A dialog open on the members page, and the button that opened it (focus goes back there). */
+type Action =
+  | { kind: 'role'; member: Member; trigger: HTMLElement | null }
+  | { kind: 'remove'; member: Member; trigger: HTMLElement | null }
+  | { kind: 'revoke'; invite: Invite; trigger: HTMLElement | null }
+  | null;
+
+/** What the last change did, said in a notice that takes focus. */
+type Done = { kind: 'invited'; invite: CreatedInvite } | { kind: 'notice'; text: string } | null;
+
+/**
+ * The organisation's members with their roles. Owners change roles, remove members, make
+ * invite links (copied from the page, shown once) and revoke pending invites; every member
+ * may leave.
+ */
+export function Members() {
+  const { client, session, signedOut, sessionChanged } = useApp();
+  const owner = canManageMembers(session.role);
+  const [version, setVersion] = useState(0);
+  const [members, reloadMembers] = useLoad(
+    (signal) => client.listMembers({ signal }),
+    `${session.org_id}:${version}`,
+  );
+  const [invites, reloadInvites] = useLoad(
+    (signal) =>
+      owner ? client.listInvites({ signal }) : Promise.resolve({ invites: [] as Invite[] }),
+    `${session.org_id}:${owner}:${version}`,
+  );
+  const [action, setAction] = useState<Action>(null);
+  const [done, setDone] = useState<Done>(null);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [focusAfter, setFocusAfter] = useState<HTMLElement | null>(null);
+  const notice = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (focusAfter?.isConnected) focusAfter.focus();
+    else if (focusAfter) document.getElementById('main')?.focus();
+  }, [focusAfter]);
+  useEffect(() => {
+    if (done?.kind === 'notice') notice.current?.focus();
+  }, [done]);
+
+  const cancel = () => {
+    setFocusAfter(action?.trigger ?? null);
+    setAction(null);
+  };
+  const open = (make: (trigger: HTMLElement) => NonNullable<Action>) => (event: MouseEvent) =>
+    setAction(make(event.currentTarget as HTMLElement));
+
+  const run = async (work: () => Promise<Done>) => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      setDone(await work());
+      setAction(null);
+      setVersion((n) => n + 1);
+    } catch (error) {
+      if (isSignedOut(error)) signedOut();
+      else setFailure(describeError(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const leave = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      await client.removeMember({ user_id: session.user_id });
+      // The session belonged to the membership: it stops working from the next request.
+      signedOut(`You left ${session.org}. Sign in again to use another organisation.`);
+    } catch (error) {
+      if (isSignedOut(error)) signedOut();
+      else setFailure(describeError(error));
+      setBusy(false);
+    }
+  };
+
+  const list = members.state === 'ready' ? members.value.members : [];
+  return (
+    <section aria-labelledby="members-title">
+      <h1 id="members-title">Members</h1>
+      <p>
+        The people of <strong>{session.org}</strong>. You are{' '}
+        <strong data-testid="own-role">{session.role}</strong>: {rightsSentence(session.role)}
+      </p>
+      {owner ? (
+        <CreateInvite
+          busy={busy}
+          onCreate={(role) =>
+            run(async () => ({
+              kind: 'invited',
+              invite: await client.createInvite({ body: { role } }),
+            }))
+          }
+        />
+      ) : null}
+      {failure ? <ErrorState message={failure} /> : null}
+      {done?.kind === 'invited' ? <InvitePanel key={done.invite.id} invite={done.invite} /> : null}
+      {done?.kind === 'notice' ? (
+        <p class="state notice" role="status" tabIndex={-1} ref={notice}>
+          {done.text}
+        </p>
+      ) : null}
+      {action?.kind === 'role' ? (
+        <RoleDialog
+          member={action.member}
+          busy={busy}
+          onCancel={cancel}
+          onConfirm={(role) =>
+            run(async () => {
+              await client.changeMemberRole({ user_id: action.member.user_id, body: { role } });
+              if (action.member.user_id === session.user_id) {
+                // One's own role changed: the whole app follows it (tokens, members).
+                sessionChanged(await client.getCurrentSession());
+              }
+              return { kind: 'notice', text: `${memberName(action.member)} is now ${role}.` };
+            })
+          }
+        />
+      ) : null}
+      {action?.kind === 'remove' ? (
+        action.member.user_id === session.user_id ? (
+          <Confirm
+            title={`Leave ${session.org}?`}
+            text="You lose access to its repositories at once, and this session ends. An owner can invite you again."
+            confirm="Leave organisation"
+            busy={busy}
+            onCancel={cancel}
+            onConfirm={leave}
+          />
+        ) : (
+          <Confirm
+            title={`Remove ${memberName(action.member)}?`}
+            text="Their sessions in this organisation stop working at their next request. The organisation's API tokens keep working."
+            confirm="Remove member"
+            busy={busy}
+            onCancel={cancel}
+            onConfirm={() =>
+              run(async () => {
+                await client.removeMember({ user_id: action.member.user_id });
+                return { kind: 'notice', text: `${memberName(action.member)} was removed.` };
+              })
+            }
+          />
+        )
+      ) : null}
+      {action?.kind === 'revoke' ? (
+        <Confirm
+          title={`Revoke the ${action.invite.role} invite?`}
+          text="Its link stops working at once. Nobody has joined with it yet."
+          confirm="Revoke invite"
+          busy={busy}
+          onCancel={cancel}
+          onConfirm={() =>
+            run(async () => {
+              await client.revokeInvite({ id: action.invite.id });
+              return { kind: 'notice', text: `The ${action.invite.role} invite was revoked.` };
+            })
+          }
+        />
+      ) : null}
+
+      <h2>Members</h2>
+      {members.state === 'loading' ? <Loading what="members" /> : null}
+      {members.state === 'error' ? (
+        <ErrorState message={members.message} onRetry={reloadMembers} />
+      ) : null}
+      {members.state === 'ready' ? (
+        <div class="table-scroll">
+          <table class="members">
+            <thead>
+              <tr>
+                <th scope="col">Member</th>
+                <th scope="col">Role</th>
+                <th scope="col" class="wide">
+                  Joined
+                </th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((member) => {
+                const self = member.user_id === session.user_id;
+                const onlyOwner = isLastOwner(list, member.user_id);
+                const name = memberName(member);
+                return (
+                  <tr key={member.user_id} data-user-id={member.user_id}>
+                    <th scope="row">
+                      {name}
+                      {self ? <span class="you"> (you)</span> : null}
+                      {member.login ? <span class="token-id">{member.user_id}</span> : null}
+                    </th>
+                    <td>
+                      <span class={`role role-${member.role}`}>{member.role}</span>
+                    </td>
+                    <td class="wide">{formatTimestamp(member.joined_at)}</td>
+                    <td>
+                      {onlyOwner ? (
+                        <span class="hint">the only owner: cannot leave or be demoted</span>
+                      ) : (
+                        <div class="actions">
+                          {owner ? (
+                            <button
+                              type="button"
+                              onClick={open((trigger) => ({ kind: 'role', member, trigger }))}
+                              aria-label={`Change the role of ${name}`}
+                            >
+                              Change role
+                            </button>
+                          ) : null}
+                          {owner || self ? (
+                            <button
+                              type="button"
+                              class="danger"
+                              onClick={open((trigger) => ({ kind: 'remove', member, trigger }))}
+                              aria-label={self ? `Leave ${session.org}` : `Remove ${name}`}
+                            >
+                              {self ? 'Leave' : 'Remove'}
+                            </button>
+                          ) : null}
+                        </div>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+
+      {owner ? (
+        <>
+          <h2>Invites</h2>
+          {invites.state === 'loading' ? <Loading what="invites" /> : null}
+          {invites.state === 'error' ? (
+            <ErrorState message={invites.message} onRetry={reloadInvites} />
+          ) : null}
+          {invites.state === 'ready' && invites.value.invites.length === 0 ? (
+            <p class="state empty">No invites yet. Create a link above for someone to join.</p>
+          ) : null}
+          {invites.state === 'ready' && invites.value.invites.length > 0 ? (
+            <div class="table-scroll">
+              <table class="invites">
+                <thead>
+                  <tr>
+                    <th scope="col">Role</th>
+                    <th scope="col">Status</th>
+                    <th scope="col" class="wide">
+                      Created
+                    </th>
+                    <th scope="col">Expires</th>
+                    <th scope="col">Actions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {arrangeInvites(invites.value.invites).map((invite) => (
+                    <tr key={invite.id} data-invite-id={invite.id}>
+                      <th scope="row">
+                        {invite.role}
+                        <span class="token-id">…{inviteTag(invite)}</span>
+                      </th>
+                      <td>
+                        <span class={`status status-${invite.status}`}>{invite.status}</span>
+                        {invite.status === 'accepted' && invite.accepted_by ? (
+                          <span class="until">by {nameOf(list, invite.accepted_by)}</span>
+                        ) : null}
+                      </td>
+                      <td class="wide">{formatTimestamp(invite.created_at)}</td>
+                      <td>{formatTimestamp(invite.expires_at)}</td>
+                      <td>
+                        {invite.status === 'pending' ? (
+                          <button
+                            type="button"
+                            class="danger"
+                            onClick={open((trigger) => ({ kind: 'revoke', invite, trigger }))}
+                            aria-label={`Revoke the ${invite.role} invite …${inviteTag(invite)}`}
+                          >
+                            Revoke
+                          </button>
+                        ) : null}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : null}
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function rightsSentence(role: Role): string {
+  switch (role) {
+    case 'owner':
+      return 'you manage members, invites and API tokens.';
+    case 'admin':
+      return 'you manage API tokens; owners manage members.';
+    default:
+      return 'you read repositories and runs; admins and owners manage API tokens.';
+  }
+}
+
+/** The end of an invite's id (its random part), to tell invites made in one second apart. */
+function inviteTag(invite: Invite): string {
+  return invite.id.slice(-6);
+}
+
+function nameOf(members: readonly Member[], userId: string): string {
+  const member = members.find((candidate) => candidate.user_id === userId);
+  return member ? memberName(member) : userId;
+}
+
+/** Pick a role and make an invite link. */
+function CreateInvite(props: { busy: boolean; onCreate: (role: Role) => void }) {
+  const [role, setRole] = useState<Role>('member');
+  return (
+    <form
+      class="inline-form"
+      aria-label="Invite someone"
+      onSubmit={(event) => {
+        event.preventDefault();
+        props.onCreate(role);
+      }}
+    >
+      <label>
+        Role of the invited person
+        <select
+          name="invite-role"
+          value={role}
+          onChange={(event) => setRole((event.target as HTMLSelectElement).value as Role)}
+        >
+          {ROLES.map((choice) => (
+            <option key={choice} value={choice}>
+              {choice}: {ROLE_RIGHTS[choice]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" class="primary" disabled={props.busy}>
+        {props.busy ? 'Creating…' : 'Create invite link'}
+      </button>
+    </form>
+  );
+}
+
+/** The invite link, shown once, with a copy button. */
+function InvitePanel(props: { invite: CreatedInvite }) {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <section class="secret" aria-label="New invite link" tabIndex={-1} ref={ref}>
+      <h3>Invite link for a new {props.invite.role}</h3>
+      <p class="warning">
+        <strong>Copy it now</strong> and send it to the person you invite. covgate shows it only
+        this once; it works once, until {formatTimestamp(props.invite.expires_at)}.
+      </p>
+      <div class="code-block">
+        <code class="secret-value" data-testid="invite-url">
+          {props.invite.url}
+        </code>
+        <CopyButton text={props.invite.url} label="invite link" />
+      </div>
+    </section>
+  );
+}
+
+/** The role picker of a member's **Change role** dialog. */
+function RoleDialog(props: {
+  member: Member;
+  busy: boolean;
+  onCancel: () => void;
+  onConfirm: (role: Role) => void;
+}) {
+  const [role, setRole] = useState<Role>(props.member.role);
+  return (
+    <Confirm
+      title={`Change the role of ${memberName(props.member)}`}
+      text={`${memberName(props.member)} is ${props.member.role} now. The new role counts from their next request.`}
+      confirm="Change role"
+      busy={props.busy}
+      onCancel={props.onCancel}
+      onConfirm={() => props.onConfirm(role)}
+      tone="primary"
+    >
+      <label>
+        New role
+        <select
+          name="role"
+          value={role}
+          onChange={(event) => setRole((event.target as HTMLSelectElement).value as Role)}
+        >
+          {ROLES.map((choice) => (
+            <option key={choice} value={choice}>
+              {choice}: {ROLE_RIGHTS[choice]}
+            </option>
+          ))}
+        </select>
+      </label>
+    </Confirm>
+  );
+}

@@ -1,0 +1,332 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type BuiltServer,
+  freePort,
+  isServerBuilt,
+  startBuiltServer,
+} from '../../../examples/server/test/support/built-server.js';
+import {
+  type FakeGithub,
+  startFakeGithub,
+} from '../../../examples/server/test/support/fake-github.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const appBuilt = existsSync(fileURLToPath(new URL('../dist/app/index.html', import.meta.url)));
+const screenshotsDir = fileURLToPath(new URL('../screenshots/', import.meta.url));
+const browserAvailable = existsSync(CHROMIUM);
+const browserRequired = process.env.COVGATE_REQUIRE_BROWSER === '1';
+const built = appBuilt && isServerBuilt();
+
+const CLIENT_ID = 'Iv1.dashboard-teams';
+const CLIENT_SECRET = 'dashboard-teams-client-secret-8d21';
+const TEAMMATE = { id: 880021, login: 'octo-mate' };
+const PERSONAL_ORG = `github-${TEAMMATE.id}`;
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const BANNER_LINK =
+  /sign in to the development organisation "dev" \(one use, 15 minutes\): (http:\/\/\S+)/;
+const json = { 'content-type': 'application/json' };
+
+describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !browserRequired))(
+  'teams in the dashboard: sign-in link, invites, roles, organisations',
+  () => {
+    let github: FakeGithub;
+    let server: BuiltServer;
+    let dataDir: string;
+    let browser: Browser;
+    let owner: Page;
+    let mate: Page;
+    let origin: string;
+    let inviteUrl: string;
+    const cspViolations: string[] = [];
+    const pageErrors: string[] = [];
+
+    const dashboard = (path = '') => `${origin}/dashboard/${path}`;
+    const nav = (target: Page, name: string) =>
+      target.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
+    const repoNames = (target: Page) => target.locator('table.repos tbody tr th').allTextContents();
+
+    async function shoot(name: string, target: Page): Promise<void> {
+      await target.screenshot({
+        path: join(screenshotsDir, `${name}-desktop.png`),
+        fullPage: true,
+      });
+      const viewport = target.viewportSize() ?? DESKTOP;
+      await target.setViewportSize(PHONE);
+      await target.waitForTimeout(150);
+      await target.screenshot({ path: join(screenshotsDir, `${name}-phone.png`), fullPage: true });
+      await target.setViewportSize(viewport);
+    }
+
+    function watch(target: Page): void {
+      target.on('console', (message) => {
+        if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+      });
+      target.on('pageerror', (error) => pageErrors.push(error.message));
+    }
+
+    async function newPage(): Promise<[BrowserContext, Page]> {
+      const context = await browser.newContext({ viewport: DESKTOP });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+      const page = await context.newPage();
+      watch(page);
+      return [context, page];
+    }
+
+    const focused = (target: Page) =>
+      target.evaluate(() => {
+        const element = document.activeElement;
+        return element === document.body
+          ? 'body'
+          : (element?.getAttribute('aria-label') ?? element?.textContent ?? '');
+      });
+
+    beforeAll(async () => {
+      github = await startFakeGithub({
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+        account: TEAMMATE,
+      });
+      dataDir = await mkdtemp(join(tmpdir(), 'covgate-dashboard-teams-'));
+      const port = await freePort();
+      // A first start outside production: NODE_ENV, PUBLIC_URL, ALLOWED_ORIGINS unset.
+      server = await startBuiltServer({
+        PATH: process.env.PATH,
+        PORT: String(port),
+        COVGATE_DATA_DIR: dataDir,
+        GITHUB_CLIENT_ID: CLIENT_ID,
+        GITHUB_CLIENT_SECRET: CLIENT_SECRET,
+        GITHUB_BASE_URL: github.baseUrl,
+        GITHUB_API_BASE_URL: github.apiBaseUrl,
+      });
+      origin = `http://localhost:${port}`;
+      await mkdir(screenshotsDir, { recursive: true });
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
+      });
+      // Each in a context of its own (closed with the browser): two people, two cookie jars.
+      [, owner] = await newPage();
+      [, mate] = await newPage();
+    }, 90_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await server?.kill();
+      await github?.close();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
+
+    it('first start: the banner link signs the owner in to the development organisation', async () => {
+      const link = (await server.waitForLine(BANNER_LINK, 20_000))[1] as string;
+      expect(link.startsWith(`${origin}/auth/link?token=cvgl_`)).toBe(true);
+      await owner.goto(link);
+      await owner.waitForURL(dashboard());
+      await owner.getByRole('heading', { name: 'Set up your first repository' }).waitFor();
+      expect(await owner.locator('.org').textContent()).toBe('dev free');
+      expect(await owner.getByTestId('role').textContent()).toBe('owner');
+      // One organisation: no picker.
+      expect(await owner.getByRole('combobox', { name: 'Organisation' }).count()).toBe(0);
+      expect(await nav(owner, 'Tokens').count()).toBe(1);
+      await shoot('teams-first-start', owner);
+      // The link was used: opening it again is the one refusal.
+      const again = await mate.goto(link);
+      expect(again?.status()).toBe(400);
+      expect(await mate.textContent('body')).toContain('invalid or expired link');
+    });
+
+    it('the owner records a run and invites a teammate with a copied link', async () => {
+      await nav(owner, 'Tokens').click();
+      await owner.getByLabel('Token name').fill('ci');
+      await owner.getByRole('button', { name: 'Create token' }).click();
+      const secret = (await owner.getByTestId('secret').textContent()) as string;
+      const ran = await fetch(`${origin}/v1/executions`, {
+        method: 'POST',
+        headers: { ...json, authorization: `Bearer ${secret}`, 'idempotency-key': randomUUID() },
+        body: JSON.stringify({ repo: 'web', branch: 'main', coverage: 91.5 }),
+      });
+      expect(ran.status).toBe(201);
+
+      await nav(owner, 'Members').click();
+      await owner.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+      await owner.locator('table.members tbody tr').first().waitFor();
+      expect(await owner.locator('table.members tbody tr th').allTextContents()).toEqual([
+        'usr_admin (you)',
+      ]);
+      expect(await owner.locator('table.members tbody tr td').first().textContent()).toBe('owner');
+      // The only owner has no buttons that the API would refuse.
+      expect(await owner.getByRole('button', { name: /^(Leave|Change the role)/ }).count()).toBe(0);
+      expect(await owner.getByText('No invites yet.').count()).toBe(1);
+      await owner.getByLabel('Role of the invited person').selectOption('member');
+      await owner.getByRole('button', { name: 'Create invite link' }).click();
+      inviteUrl = (await owner.getByTestId('invite-url').textContent()) as string;
+      expect(inviteUrl).toMatch(
+        new RegExp(`^${origin.replace(/[.:/]/g, '\\$&')}/auth/invite\\?token=cvgi_[0-9a-f]{64}$`),
+      );
+      await owner.getByRole('button', { name: 'Copy invite link' }).click();
+      expect(await owner.evaluate(() => navigator.clipboard.readText())).toBe(inviteUrl);
+      await owner.locator('table.invites tbody tr').first().waitFor();
+      expect(await owner.locator('table.invites tbody tr .status').allTextContents()).toEqual([
+        'pending',
+      ]);
+      await shoot('teams-members-invite', owner);
+    });
+
+    it('the teammate opens the invite, signs in through the code host and sees the team’s repositories', async () => {
+      await mate.goto(inviteUrl);
+      await mate.getByRole('heading', { name: 'Join Development on covgate' }).waitFor();
+      expect(await mate.textContent('main')).toContain(
+        'You are invited to join the organisation Development (dev) as member.',
+      );
+      await mate.getByRole('button', { name: 'Join' }).click();
+      // Not signed in: the sign-in page, which says how an invite goes on.
+      await mate.getByRole('heading', { name: 'Sign in to covgate' }).waitFor();
+      expect(await mate.getByText('Invited?').count()).toBe(1);
+      await shoot('teams-sign-in-invited', mate);
+      await mate.getByRole('link', { name: 'Sign in with GitHub' }).click();
+      await mate.waitForURL(dashboard());
+      await mate.getByRole('heading', { name: 'Repositories' }).waitFor();
+      expect(await repoNames(mate)).toEqual(['web']);
+      expect(await mate.getByTestId('role').textContent()).toBe('member');
+      // The personal organisation too: the picker lists both, the current one chosen.
+      const picker = mate.getByRole('combobox', { name: 'Organisation' });
+      expect(await picker.inputValue()).toBe('dev');
+      expect(await picker.locator('option').allTextContents()).toEqual([
+        'Development (dev) · member',
+        `${TEAMMATE.login} (${PERSONAL_ORG}) · owner`,
+      ]);
+      await shoot('teams-member-repositories', mate);
+    });
+
+    it('shows a member no token buttons, nor the token pages’ links', async () => {
+      expect(await nav(mate, 'Tokens').count()).toBe(0);
+      expect(await mate.getByRole('link', { name: 'Add a repository' }).count()).toBe(0);
+      await mate.goto(dashboard('tokens'));
+      await mate.getByRole('heading', { name: 'API tokens' }).waitFor();
+      expect(await mate.getByTestId('tokens-member').textContent()).toBe(
+        'You are a member of dev: you read its repositories and runs. Its admins and owners create, rotate and revoke the API tokens CI jobs use; see who they are on the members page.',
+      );
+      expect(await mate.getByRole('button', { name: /Create token|Rotate|Revoke/ }).count()).toBe(
+        0,
+      );
+      await shoot('teams-member-tokens', mate);
+      await mate.goto(dashboard('onboarding'));
+      await mate.getByTestId('onboarding-member').waitFor();
+      expect(await mate.getByRole('button', { name: 'Create token' }).count()).toBe(0);
+      // The members page: a list, their own Leave button, nothing an owner does.
+      await nav(mate, 'Members').click();
+      await mate.locator('table.members tbody tr').nth(1).waitFor();
+      expect(await mate.locator('table.members tbody tr th').allTextContents()).toEqual([
+        'usr_admin',
+        expect.stringMatching(/^octo-mate \(you\)usr_/),
+      ]);
+      expect(await mate.getByRole('button', { name: 'Create invite link' }).count()).toBe(0);
+      expect(await mate.getByRole('button', { name: /^Change the role/ }).count()).toBe(0);
+      expect(await mate.getByRole('button', { name: 'Leave dev' }).count()).toBe(1);
+      expect(await mate.getByRole('heading', { name: 'Invites' }).count()).toBe(0);
+      await shoot('teams-member-members', mate);
+    });
+
+    it('switches organisations without a new sign-in', async () => {
+      const picker = mate.getByRole('combobox', { name: 'Organisation' });
+      await picker.selectOption(PERSONAL_ORG);
+      await mate.getByRole('button', { name: 'Switch' }).click();
+      // Owner of the personal organisation, which has no run: the wizard, token links back.
+      await mate.getByRole('heading', { name: 'Set up your first repository' }).waitFor();
+      expect(mate.url()).toBe(dashboard());
+      expect(await mate.getByTestId('role').textContent()).toBe('owner');
+      expect(await nav(mate, 'Tokens').count()).toBe(1);
+      await mate.waitForFunction(() => document.activeElement?.id === 'main');
+      await shoot('teams-switched', mate);
+      await picker.selectOption('dev');
+      await mate.getByRole('button', { name: 'Switch' }).click();
+      await mate.getByRole('heading', { name: 'Repositories' }).waitFor();
+      expect(await repoNames(mate)).toEqual(['web']);
+      expect(await mate.getByTestId('role').textContent()).toBe('member');
+    });
+
+    it('the owner changes the teammate’s role (Escape gives focus back), then removes them: their session ends at the next request', async () => {
+      await owner.reload();
+      await owner.locator('table.members tbody tr').nth(1).waitFor();
+      const change = owner.getByRole('button', { name: 'Change the role of octo-mate' });
+      await change.click();
+      await owner.getByRole('alertdialog').waitFor();
+      await owner.keyboard.press('Escape');
+      await owner.getByRole('alertdialog').waitFor({ state: 'detached' });
+      await owner.waitForFunction(() => document.activeElement !== document.body);
+      expect(await focused(owner)).toBe('Change the role of octo-mate');
+
+      await change.click();
+      await owner.getByLabel('New role').selectOption('admin');
+      await shoot('teams-change-role', owner);
+      await owner.getByRole('button', { name: 'Change role', exact: true }).click();
+      await owner.getByText('octo-mate is now admin.').waitFor();
+      expect(await focused(owner)).toBe('octo-mate is now admin.');
+      await owner.waitForFunction(
+        () =>
+          document.querySelectorAll('table.members tbody tr td .role')[1]?.textContent === 'admin',
+      );
+      // The accepted invite says who took it.
+      expect(await owner.locator('table.invites tbody tr td').first().textContent()).toBe(
+        'acceptedby octo-mate',
+      );
+      // The admin has the tokens at their next page load.
+      await mate.reload();
+      await nav(mate, 'Tokens').waitFor();
+      expect(await mate.getByTestId('role').textContent()).toBe('admin');
+
+      await owner.getByRole('button', { name: 'Remove octo-mate' }).click();
+      await owner.getByRole('alertdialog').waitFor();
+      await shoot('teams-remove-member', owner);
+      await owner.getByRole('button', { name: 'Remove member' }).click();
+      await owner.getByText('octo-mate was removed.').waitFor();
+      await owner.waitForFunction(
+        () => document.querySelectorAll('table.members tbody tr').length === 1,
+      );
+      // The teammate's next request: signed out.
+      await nav(mate, 'Members').click();
+      await mate.getByRole('heading', { name: 'Sign in to covgate' }).waitFor();
+      expect(await mate.getByText('Your session ended. Sign in again.').count()).toBe(1);
+    });
+
+    it('the owner revokes a pending invite, whose link then gets the one refusal', async () => {
+      await owner.getByRole('button', { name: 'Create invite link' }).click();
+      const url = (await owner.getByTestId('invite-url').textContent()) as string;
+      await owner.waitForFunction(
+        () => document.querySelectorAll('table.invites tbody tr').length === 2,
+      );
+      // The one pending invite (the first one was accepted).
+      await owner.getByRole('button', { name: /^Revoke the member invite …/ }).click();
+      await owner.getByRole('button', { name: 'Revoke invite' }).click();
+      await owner.getByText('The member invite was revoked.').waitFor();
+      await owner.waitForFunction(
+        () => document.querySelectorAll('table.invites .status-pending').length === 0,
+      );
+      expect(await owner.locator('table.invites tbody tr .status').allTextContents()).toEqual([
+        'revoked',
+        'accepted',
+      ]);
+      await shoot('teams-members', owner);
+      const refused = await mate.goto(url);
+      expect(refused?.status()).toBe(400);
+      expect(await mate.textContent('body')).toContain('invalid or expired invite');
+      expect(cspViolations).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    });
+  },
+);
