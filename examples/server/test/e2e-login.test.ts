@@ -102,7 +102,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
       expect(params.get('response_type')).toBe('code');
       expect(params.get('client_id')).toBe(CLIENT_ID);
       expect(params.get('redirect_uri')).toBe(redirectUrl);
-      expect(params.get('scope')).toBe('read:user');
+      expect(params.get('scope')).toBe('read:user read:org');
       expect(params.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(params.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(params.get('code_challenge_method')).toBe('S256');

@@ -30,8 +30,10 @@ import type {
   ExecutionList,
   ExecutionSeries,
   ExecutionSeriesQuery,
+  GithubLink,
   Health,
   InviteList,
+  LinkGithubOrganisationInput,
   ListExecutionsQuery,
   ListRepositoriesQuery,
   Member,
@@ -156,6 +158,14 @@ export interface CovgateClient {
   ): Promise<Member>;
   /** `DELETE /v1/members/{user_id}`: removes a member (owners), or leaves (your own id). */
   removeMember(args: { user_id: string } & CallOptions): Promise<void>;
+  /** `GET /v1/organisation/github-link`: the organisation's link to a GitHub organisation (404: none). */
+  getGithubLink(options?: CallOptions): Promise<GithubLink>;
+  /** `POST /v1/organisation/github-link`: links the organisation to a GitHub organisation (owners). */
+  linkGithubOrganisation(
+    args: { body: LinkGithubOrganisationInput } & CallOptions,
+  ): Promise<GithubLink>;
+  /** `DELETE /v1/organisation/github-link`: removes the link; its members stay (owners). */
+  unlinkGithubOrganisation(options?: CallOptions): Promise<void>;
   /** `GET /v1/invites`: the organisation's invites, newest first (owners). */
   listInvites(options?: CallOptions): Promise<InviteList>;
   /** `POST /v1/invites`: a single-use, 7-day invite; its `token` and `url` are in this answer only (owners). */
@@ -325,6 +335,12 @@ export function createCovgateClient(options: CovgateClientOptions): CovgateClien
       unwrap(raw.PATCH('/v1/members/{user_id}', { params: { path: { user_id } }, body, signal })),
     removeMember: ({ user_id, signal }) =>
       unwrap(raw.DELETE('/v1/members/{user_id}', { params: { path: { user_id } }, signal })),
+    getGithubLink: (o = {}) =>
+      unwrap(raw.GET('/v1/organisation/github-link', { signal: o.signal })),
+    linkGithubOrganisation: ({ body, signal }) =>
+      unwrap(raw.POST('/v1/organisation/github-link', { body, signal })),
+    unlinkGithubOrganisation: (o = {}) =>
+      unwrap(raw.DELETE('/v1/organisation/github-link', { signal: o.signal })),
     listInvites: (o = {}) => unwrap(raw.GET('/v1/invites', { signal: o.signal })),
     // openapi-fetch drops properties typed only `null` from the answer's type.
     createInvite: ({ body, signal } = {}) =>

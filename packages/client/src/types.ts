@@ -50,6 +50,12 @@ export type MemberList = Schemas['MemberList'];
 export type SwitchOrganisationInput = NonNullable<
   operations['switchOrganisation']['requestBody']
 >['content']['application/json'];
+/** An organisation's link to a GitHub organisation. */
+export type GithubLink = Schemas['GithubLink'];
+/** Body of `POST /v1/organisation/github-link`. */
+export type LinkGithubOrganisationInput = NonNullable<
+  operations['linkGithubOrganisation']['requestBody']
+>['content']['application/json'];
 /** An invite as listed (never its token). */
 export type Invite = Schemas['Invite'];
 /** Answer of `GET /v1/invites`. */

@@ -51,6 +51,7 @@ export {
   CodeHostError,
   type CodeHostFailure,
   type CodeHostUser,
+  type OrganisationMembership,
 } from './oauth/code-host.js';
 export type {
   OAuthOptions,

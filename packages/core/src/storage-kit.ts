@@ -32,6 +32,7 @@ export {
   EXECUTION_FIELDS,
   executionRow,
   firstCounterRow,
+  membershipOf,
   ORGANISATION_FIELDS,
   pickColumns,
   sessionRow,

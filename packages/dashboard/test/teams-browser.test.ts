@@ -27,6 +27,8 @@ const built = appBuilt && isServerBuilt();
 const CLIENT_ID = 'Iv1.dashboard-teams';
 const CLIENT_SECRET = 'dashboard-teams-client-secret-8d21';
 const TEAMMATE = { id: 880021, login: 'octo-mate' };
+const COLLEAGUE = { id: 880022, login: 'octo-colleague' };
+const GITHUB_ORG = 'Dev-Team';
 const PERSONAL_ORG = `github-${TEAMMATE.id}`;
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -302,6 +304,37 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
       await nav(mate, 'Members').click();
       await mate.getByRole('heading', { name: 'Sign in to covgate' }).waitFor();
       expect(await mate.getByText('Your session ended. Sign in again.').count()).toBe(1);
+    });
+
+    it('a member of the linked GitHub organisation joins at their GitHub sign-in, with no invite', async () => {
+      // The owner links the organisation through the API, from the dashboard's page.
+      const linked = await owner.evaluate(async (githubOrg) => {
+        const response = await fetch('/v1/organisation/github-link', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ github_org: githubOrg }),
+        });
+        return [response.status, await response.json()];
+      }, GITHUB_ORG);
+      expect(linked).toEqual([200, expect.objectContaining({ github_org: 'dev-team' })]);
+      github.setOrgMembership(GITHUB_ORG, COLLEAGUE.login, 'active');
+      github.signInAs(COLLEAGUE);
+      const [colleagueContext, colleague] = await newPage();
+      await colleague.goto(dashboard());
+      await colleague.getByRole('link', { name: 'Sign in with GitHub' }).click();
+      await colleague.waitForURL(dashboard());
+      await colleague.getByRole('heading', { name: 'Repositories' }).waitFor();
+      expect(await repoNames(colleague)).toEqual(['web']);
+      expect(await colleague.getByTestId('role').textContent()).toBe('member');
+      expect(await nav(colleague, 'Tokens').count()).toBe(0);
+      await shoot('teams-github-org-joined', colleague);
+      await owner.reload();
+      await owner.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+      await owner.getByText('octo-colleague').waitFor();
+      expect(server.stdout()).toMatch(
+        /\[audit\] member\.add org_id=\S+ user_id=usr_\w+ role=member via=github-org/,
+      );
+      await colleagueContext.close();
     });
 
     it('the owner revokes a pending invite, whose link then gets the one refusal', async () => {

@@ -1,5 +1,6 @@
 import {
   type ExecutionRecord,
+  type GithubOrgLink,
   type IdempotencyKeyClaim,
   type InviteAcceptance,
   type InviteRecord,
@@ -28,6 +29,7 @@ import {
   firstCounterRow,
   insertKeyedExecution,
   liveExecution,
+  membershipOf,
   ORGANISATION_FIELDS,
   pickColumns,
   type StoreLogger,
@@ -46,6 +48,7 @@ import {
   executionCounters,
   executionFiles,
   executions,
+  githubOrgLinks,
   idempotencyKeys,
   invites,
   memberships,
@@ -212,7 +215,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
 
   const findMember = async (orgId: string, userId: string): Promise<Membership | null> => {
     const [row] = await db.select().from(memberships).where(isMember(orgId, userId)).limit(1);
-    return row ?? null;
+    return row ? membershipOf(row) : null;
   };
 
   /**
@@ -462,19 +465,22 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
       guard('organisations', 'findMember', () => findMember(orgId, userId)),
 
     listMembers: (orgId: string) =>
-      guard('organisations', 'listMembers', () =>
-        db
-          .select({
-            orgId: memberships.orgId,
-            userId: memberships.userId,
-            role: memberships.role,
-            createdAt: memberships.createdAt,
-            login: users.login,
-          })
-          .from(memberships)
-          .leftJoin(users, eq(users.id, memberships.userId))
-          .where(eq(memberships.orgId, orgId))
-          .orderBy(asc(memberships.createdAt), asc(memberships.userId)),
+      guard('organisations', 'listMembers', async () =>
+        (
+          await db
+            .select({
+              orgId: memberships.orgId,
+              userId: memberships.userId,
+              role: memberships.role,
+              createdAt: memberships.createdAt,
+              source: memberships.source,
+              login: users.login,
+            })
+            .from(memberships)
+            .leftJoin(users, eq(users.id, memberships.userId))
+            .where(eq(memberships.orgId, orgId))
+            .orderBy(asc(memberships.createdAt), asc(memberships.userId))
+        ).map(membershipOf),
       ),
 
     listUserOrganisations: (userId: string) =>
@@ -576,7 +582,9 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
               .from(memberships)
               .where(isMember(invite.orgId, userId))
               .for('update');
-            if (existing) return { outcome: 'already-member', invite, member: existing };
+            if (existing) {
+              return { outcome: 'already-member', invite, member: membershipOf(existing) };
+            }
             const joinedAt = wholeSeconds(at);
             const member = { orgId: invite.orgId, userId, role: invite.role, createdAt: joinedAt };
             await tx.insert(memberships).values(member);
@@ -592,6 +600,49 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
           }),
         ),
       ),
+
+    // Replace in one transaction; the unique index on the GitHub organisation refuses a
+    // second organisation (the transaction rolls back), so two owners linking one GitHub
+    // organisation at once cannot both win. (No ON DUPLICATE KEY UPDATE: it would also fire on
+    // that index and rewrite the other organisation's link.)
+    linkGithubOrg: (link: GithubOrgLink) =>
+      guard('organisations', 'linkGithubOrg', async () => {
+        try {
+          await retryDeadlocks(() =>
+            db.transaction(async (tx) => {
+              await tx.delete(githubOrgLinks).where(eq(githubOrgLinks.orgId, link.orgId));
+              await tx
+                .insert(githubOrgLinks)
+                .values({ ...link, linkedAt: wholeSeconds(link.linkedAt) });
+            }),
+          );
+          return 'done' as const;
+        } catch (error) {
+          if (isDuplicateKey(error)) return 'taken' as const;
+          throw error;
+        }
+      }),
+
+    findGithubOrgLink: (orgId: string) =>
+      guard('organisations', 'findGithubOrgLink', async () => {
+        const [row] = await db
+          .select()
+          .from(githubOrgLinks)
+          .where(eq(githubOrgLinks.orgId, orgId))
+          .limit(1);
+        return row ?? null;
+      }),
+
+    listGithubOrgLinks: () =>
+      guard('organisations', 'listGithubOrgLinks', () =>
+        db.select().from(githubOrgLinks).orderBy(asc(githubOrgLinks.githubOrg)),
+      ),
+
+    unlinkGithubOrg: (orgId: string) =>
+      guard('organisations', 'unlinkGithubOrg', async () => {
+        const result = await db.delete(githubOrgLinks).where(eq(githubOrgLinks.orgId, orgId));
+        return affected(result) > 0;
+      }),
 
     insertSignInLink: (link: SignInLinkRecord) =>
       guard(

@@ -122,12 +122,27 @@ export const memberships = mysqlTable(
     userId: exactVarchar('user_id', ID).notNull(),
     role: mysqlEnum('role', ROLES).notNull(),
     createdAt: timestamp('created_at').notNull(),
+    /** `github-org`: joined through the organisation's linked GitHub organisation. */
+    source: mysqlEnum('source', ['github-org']),
   },
   (t) => [
     primaryKey({ name: 'memberships_pk', columns: [t.orgId, t.userId] }),
     // The organisations of a user (the session's list, the organisation switch).
     index('memberships_user_idx').on(t.userId),
   ],
+);
+
+/** An organisation's link to a GitHub organisation (lower case); one each way. */
+export const githubOrgLinks = mysqlTable(
+  'github_org_links',
+  {
+    orgId: exactVarchar('org_id', ID).primaryKey(),
+    // GitHub logins are at most 39 characters.
+    githubOrg: exactVarchar('github_org', { length: 100 }).notNull(),
+    linkedBy: exactVarchar('linked_by', ID).notNull(),
+    linkedAt: timestamp('linked_at').notNull(),
+  },
+  (t) => [uniqueIndex('github_org_links_github_org_uq').on(t.githubOrg)],
 );
 
 /** Invites to organisations, found by the HMAC of their token; accepted at most once. */

@@ -93,12 +93,26 @@ export const memberships = sqliteTable(
     userId: text('user_id').notNull(),
     role: text('role', ROLE_ENUM).notNull(),
     createdAt: timestamp('created_at').notNull(),
+    /** `github-org`: joined through the organisation's linked GitHub organisation. */
+    source: text('source', { enum: ['github-org'] }),
   },
   (t) => [
     primaryKey({ name: 'memberships_pk', columns: [t.orgId, t.userId] }),
     // The organisations of a user (the session's list, the organisation switch).
     index('memberships_user_idx').on(t.userId),
   ],
+);
+
+/** An organisation's link to a GitHub organisation (lower case); one each way. */
+export const githubOrgLinks = sqliteTable(
+  'github_org_links',
+  {
+    orgId: text('org_id').primaryKey(),
+    githubOrg: text('github_org').notNull(),
+    linkedBy: text('linked_by').notNull(),
+    linkedAt: timestamp('linked_at').notNull(),
+  },
+  (t) => [uniqueIndex('github_org_links_github_org_uq').on(t.githubOrg)],
 );
 
 /** Invites to organisations, found by the HMAC of their token; accepted at most once. */

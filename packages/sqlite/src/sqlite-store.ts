@@ -1,5 +1,6 @@
 import {
   type ExecutionRecord,
+  type GithubOrgLink,
   type IdempotencyKeyClaim,
   type InviteAcceptance,
   type InviteRecord,
@@ -27,6 +28,7 @@ import {
   firstCounterRow,
   insertKeyedExecution,
   liveExecution,
+  membershipOf,
   ORGANISATION_FIELDS,
   pickColumns,
   type StoreLogger,
@@ -57,6 +59,7 @@ import {
   executionCounters,
   executionFiles,
   executions,
+  githubOrgLinks,
   idempotencyKeys,
   invites,
   memberships,
@@ -131,6 +134,10 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
   });
 
   const first = async <T>(rows: Promise<T[]>): Promise<T | null> => (await rows)[0] ?? null;
+  const findMembership = async (orgId: string, userId: string) => {
+    const row = await first(prepared.member.all({ orgId, userId }));
+    return row === null ? null : membershipOf(row);
+  };
 
   const findOrganisation = (where: SQL): Promise<Organisation | null> =>
     first(db.select(organisationColumns).from(organisations).where(where).limit(1));
@@ -510,22 +517,25 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
       }),
 
     findMember: (orgId: string, userId: string) =>
-      guard('organisations', 'findMember', () => first(prepared.member.all({ orgId, userId }))),
+      guard('organisations', 'findMember', () => findMembership(orgId, userId)),
 
     listMembers: (orgId: string) =>
-      guard('organisations', 'listMembers', () =>
-        db
-          .select({
-            orgId: memberships.orgId,
-            userId: memberships.userId,
-            role: memberships.role,
-            createdAt: memberships.createdAt,
-            login: users.login,
-          })
-          .from(memberships)
-          .leftJoin(users, eq(users.id, memberships.userId))
-          .where(eq(memberships.orgId, orgId))
-          .orderBy(asc(memberships.createdAt), asc(memberships.userId)),
+      guard('organisations', 'listMembers', async () =>
+        (
+          await db
+            .select({
+              orgId: memberships.orgId,
+              userId: memberships.userId,
+              role: memberships.role,
+              createdAt: memberships.createdAt,
+              source: memberships.source,
+              login: users.login,
+            })
+            .from(memberships)
+            .leftJoin(users, eq(users.id, memberships.userId))
+            .where(eq(memberships.orgId, orgId))
+            .orderBy(asc(memberships.createdAt), asc(memberships.userId))
+        ).map(membershipOf),
       ),
 
     listUserOrganisations: (userId: string) =>
@@ -567,6 +577,45 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
             ),
           );
         return memberChange(result.rowsAffected, orgId, userId);
+      }),
+
+    // One conditional upsert: the unique index on the GitHub organisation refuses a second
+    // organisation, so two owners linking one GitHub organisation at once cannot both win.
+    linkGithubOrg: (link: GithubOrgLink) =>
+      guard('organisations', 'linkGithubOrg', async () => {
+        try {
+          await db
+            .insert(githubOrgLinks)
+            .values({ ...link, linkedAt: wholeSeconds(link.linkedAt) })
+            .onConflictDoUpdate({
+              target: githubOrgLinks.orgId,
+              set: {
+                githubOrg: link.githubOrg,
+                linkedBy: link.linkedBy,
+                linkedAt: wholeSeconds(link.linkedAt),
+              },
+            });
+          return 'done' as const;
+        } catch (error) {
+          if (isDuplicateKey(error)) return 'taken' as const;
+          throw error;
+        }
+      }),
+
+    findGithubOrgLink: (orgId: string) =>
+      guard('organisations', 'findGithubOrgLink', () =>
+        first(db.select().from(githubOrgLinks).where(eq(githubOrgLinks.orgId, orgId)).limit(1)),
+      ),
+
+    listGithubOrgLinks: () =>
+      guard('organisations', 'listGithubOrgLinks', () =>
+        db.select().from(githubOrgLinks).orderBy(asc(githubOrgLinks.githubOrg)),
+      ),
+
+    unlinkGithubOrg: (orgId: string) =>
+      guard('organisations', 'unlinkGithubOrg', async () => {
+        const result = await db.delete(githubOrgLinks).where(eq(githubOrgLinks.orgId, orgId));
+        return result.rowsAffected > 0;
       }),
 
     insertInvite: (invite: InviteRecord) =>
@@ -634,6 +683,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
                 userId: sql`${userId}`.as('user_id'),
                 role: sql`${invites.role}`.as('role'),
                 createdAt: sql`${joinedAt.getTime()}`.as('created_at'),
+                source: sql`NULL`.as('source'),
               })
               .from(invites)
               .where(and(eq(invites.tokenHash, tokenHash), sql`changes() = 1`)),
@@ -641,7 +691,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
         ]);
         const invite = await findInvite(eq(invites.tokenHash, tokenHash));
         if (invite === null) return { outcome: 'refused' };
-        const member = await first(prepared.member.all({ orgId: invite.orgId, userId }));
+        const member = await findMembership(invite.orgId, userId);
         if (accepted.rowsAffected === 1 && member) return { outcome: 'accepted', invite, member };
         const stillOpen =
           invite.acceptedAt === null &&

@@ -373,6 +373,40 @@ export interface paths {
         patch: operations["changeMemberRole"];
         trace?: never;
     };
+    "/v1/organisation/github-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's link to a GitHub organisation
+         * @description Any member may read it. Members of the linked GitHub organisation join as `member` at
+         *     their next GitHub sign-in (checked with that sign-in's token, scope `read:org`).
+         */
+        get: operations["getGithubLink"];
+        put?: never;
+        /**
+         * Link the organisation to a GitHub organisation (owners only)
+         * @description Links (or re-links) the session's organisation; the GitHub organisation is stored in
+         *     lower case. Order: `401`, `403` (API token, a role below `owner`, a cookie without an
+         *     allowed `Origin`), body `400`, `409` the GitHub organisation is linked to another
+         *     organisation. Writes `organisation.link org_id=<id> github_org=<login> by=<user id>`.
+         */
+        post: operations["linkGithubOrganisation"];
+        /**
+         * Remove the link to a GitHub organisation (owners only)
+         * @description The members who joined through the link stay members. Order: `401`, `403` (API token, a
+         *     role below `owner`, a cookie without an allowed `Origin`), `404` no link. Writes
+         *     `organisation.unlink org_id=<id> github_org=<login> by=<user id>`.
+         */
+        delete: operations["unlinkGithubOrganisation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/invites": {
         parameters: {
             query?: never;
@@ -1053,6 +1087,13 @@ export interface components {
              * @description The link to hand over, `<publicUrl>/auth/invite?token=<token>` (shown once).
              */
             url: string;
+        };
+        GithubLink: {
+            /** @description The GitHub organisation's login, in lower case. */
+            github_org: string;
+            /** @description The owner who linked it. */
+            linked_by: string;
+            linked_at: components["schemas"]["Timestamp"];
         };
         LastOwnerError: {
             /** @constant */
@@ -2391,6 +2432,124 @@ export interface operations {
             409: components["responses"]["LastOwner"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    getGithubLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GithubLink"];
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    linkGithubOrganisation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The GitHub organisation's login (any case). */
+                    github_org: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GithubLink"];
+                };
+            };
+            /** @description Unparsable JSON or not an object (`malformed request`), or no valid `github_org`. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "malformed request" | "invalid parameter: github_org";
+                    };
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            /** @description Another organisation is linked to that GitHub organisation. */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: "that GitHub organisation is linked to another organisation";
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    unlinkGithubOrganisation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["VerificationOverloaded"];

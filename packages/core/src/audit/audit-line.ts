@@ -37,12 +37,22 @@ export type AuditEvent =
   /** A token verified under the previous `TOKEN_PEPPER` and was re-hashed under the current one. */
   | { type: 'token.rehash'; tokenId: string }
   | { type: 'organisation.create'; orgId: string; slug: string }
-  /** A user joined an organisation (first session, sign-in link, invite, code-host login). */
-  | { type: 'member.add'; orgId: string; userId: string; role: string }
+  /**
+   * A user joined an organisation (first session, sign-in link, invite, code-host login);
+   * `via: 'github-org'` through its linked GitHub organisation.
+   */
+  | { type: 'member.add'; orgId: string; userId: string; role: string; via?: 'github-org' }
   /** An owner (`by`) changed a member's role. */
   | { type: 'member.role'; orgId: string; userId: string; role: string; by: string }
-  /** An owner (`by`) removed a member, or a member (`by` = `userId`) left. */
-  | { type: 'member.remove'; orgId: string; userId: string; by: string }
+  /**
+   * An owner (`by`) removed a member, or a member (`by` = `userId`) left; `by: 'github'` with
+   * `via: 'github-org'` when GitHub no longer lists the member in the linked organisation.
+   */
+  | { type: 'member.remove'; orgId: string; userId: string; by: string; via?: 'github-org' }
+  /** An owner (`by`) linked the organisation to a GitHub organisation. */
+  | { type: 'organisation.link'; orgId: string; githubOrg: string; by: string }
+  /** An owner (`by`) removed the organisation's link to a GitHub organisation. */
+  | { type: 'organisation.unlink'; orgId: string; githubOrg: string; by: string }
   | { type: 'invite.create'; orgId: string; inviteId: string; role: string; by: string }
   | { type: 'invite.accept'; orgId: string; inviteId: string; userId: string }
   | { type: 'invite.revoke'; orgId: string; inviteId: string; by: string }
@@ -103,6 +113,7 @@ export function formatAuditLine(event: AuditEvent): string {
         field('org_id', event.orgId),
         field('user_id', event.userId),
         field('role', event.role),
+        ...(event.via === undefined ? [] : [field('via', event.via)]),
       ]);
     case 'member.role':
       return auditLine(event.type, [
@@ -115,6 +126,14 @@ export function formatAuditLine(event: AuditEvent): string {
       return auditLine(event.type, [
         field('org_id', event.orgId),
         field('user_id', event.userId),
+        field('by', event.by),
+        ...(event.via === undefined ? [] : [field('via', event.via)]),
+      ]);
+    case 'organisation.link':
+    case 'organisation.unlink':
+      return auditLine(event.type, [
+        field('org_id', event.orgId),
+        field('github_org', event.githubOrg),
         field('by', event.by),
       ]);
     case 'invite.create':

@@ -4,7 +4,19 @@ export interface CodeHostUser {
   id: string;
   /** The current login name; it can change and be reused, so never key anything on it. */
   login: string;
+  /**
+   * For each organisation of {@link CodeExchange.organisations}, whether the account belongs
+   * to it, checked with the sign-in's token. Missing entries count as `unknown`.
+   */
+  organisations?: ReadonlyMap<string, OrganisationMembership>;
 }
+
+/**
+ * An account's membership of a code-host organisation: `member` (an active member),
+ * `not-member` (not a member, or an invitation not accepted yet), or `unknown` (the code host
+ * did not say: a refusal, an outage).
+ */
+export type OrganisationMembership = 'member' | 'not-member' | 'unknown';
 
 /** What a code host needs to complete a login. */
 export interface CodeExchange {
@@ -14,6 +26,12 @@ export interface CodeExchange {
   codeVerifier: string;
   /** Aborted when the login's time budget is spent; pass it to every request you make. */
   signal: AbortSignal;
+  /**
+   * Organisation logins (lower case) whose membership to check with the sign-in's token, for
+   * code hosts with {@link CodeHost.checksOrganisations}; answered in
+   * {@link CodeHostUser.organisations}.
+   */
+  organisations?: readonly string[];
 }
 
 /**
@@ -28,6 +46,11 @@ export interface CodeHost {
    * Failures must be thrown as {@link CodeHostError}; anything else counts as `failed`.
    */
   exchangeCode(input: CodeExchange): Promise<CodeHostUser>;
+  /**
+   * Whether `exchangeCode` checks {@link CodeExchange.organisations}: covgate organisations
+   * linked to GitHub organisations are synchronised at this code host's sign-ins.
+   */
+  readonly checksOrganisations?: boolean;
 }
 
 /**

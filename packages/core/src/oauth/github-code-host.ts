@@ -7,7 +7,13 @@ import {
   UnexpectedErrorResponseBodyError,
   UnexpectedResponseError,
 } from 'arctic';
-import { type CodeExchange, type CodeHost, CodeHostError, type CodeHostUser } from './code-host.js';
+import {
+  type CodeExchange,
+  type CodeHost,
+  CodeHostError,
+  type CodeHostUser,
+  type OrganisationMembership,
+} from './code-host.js';
 
 /** Options of {@link githubCodeHost}. */
 export interface GithubCodeHostOptions {
@@ -23,14 +29,17 @@ export interface GithubCodeHostOptions {
   tokenUrl?: string;
   /** Default `https://api.github.com`; GitHub Enterprise: `https://<host>/api/v3`. */
   apiBaseUrl?: string;
-  /** Requested scopes; default `read:user` (enough to read the account's id and login). */
+  /**
+   * Requested scopes; default `read:user` (the account's id and login) and `read:org` (its
+   * memberships of the GitHub organisations linked to covgate organisations).
+   */
   scopes?: readonly string[];
 }
 
 const GITHUB_AUTHORIZE_URL = 'https://github.com/login/oauth/authorize';
 const GITHUB_TOKEN_URL = 'https://github.com/login/oauth/access_token';
 const GITHUB_API_BASE_URL = 'https://api.github.com';
-const DEFAULT_SCOPES = ['read:user'];
+const DEFAULT_SCOPES = ['read:user', 'read:org'];
 
 /** OAuth error codes meaning "this code cannot be used", as opposed to a misconfiguration. */
 const REFUSED_CODE_ERRORS = new Set(['bad_verification_code', 'invalid_grant']);
@@ -42,7 +51,8 @@ const MAX_LOGIN_LENGTH = 100;
  * The GitHub code host (github.com or GitHub Enterprise), on `arctic`'s generic OAuth 2.0
  * client so that the authorize request carries a PKCE S256 challenge and the token request
  * its verifier (arctic's GitHub provider sends no PKCE). The account is read from
- * `{apiBaseUrl}/user`.
+ * `{apiBaseUrl}/user`, and its membership of each organisation asked for from
+ * `{apiBaseUrl}/user/memberships/orgs/{org}` (`read:org`), with the sign-in's token.
  *
  * @throws TypeError at creation for an empty client id or secret, or a URL option that is not
  *   an absolute http(s) URL (the message names the option, never a value).
@@ -55,10 +65,12 @@ export function githubCodeHost(options: GithubCodeHostOptions): CodeHost {
   const tokenUrl = requireHttpUrl(options.tokenUrl ?? GITHUB_TOKEN_URL, 'tokenUrl');
   const apiBaseUrl = requireHttpUrl(options.apiBaseUrl ?? GITHUB_API_BASE_URL, 'apiBaseUrl');
   const userUrl = `${apiBaseUrl.replace(/\/+$/, '')}/user`;
+  const membershipUrl = (org: string) => `${userUrl}/memberships/orgs/${encodeURIComponent(org)}`;
   const scopes = [...(options.scopes ?? DEFAULT_SCOPES)];
   const client = new OAuth2Client(options.clientId, options.clientSecret, redirectUri);
 
   return {
+    checksOrganisations: true,
     authorizationUrl({ state, codeVerifier }) {
       return client.createAuthorizationURLWithPKCE(
         authorizeUrl,
@@ -68,14 +80,25 @@ export function githubCodeHost(options: GithubCodeHostOptions): CodeHost {
         scopes,
       );
     },
-    async exchangeCode({ code, codeVerifier, signal }: CodeExchange): Promise<CodeHostUser> {
+    async exchangeCode(input: CodeExchange): Promise<CodeHostUser> {
+      const { code, codeVerifier, signal } = input;
       let tokens: OAuth2Tokens;
       try {
         tokens = await client.validateAuthorizationCode(tokenUrl, code, codeVerifier);
       } catch (error) {
         throw tokenEndpointError(error);
       }
-      return fetchUser(userUrl, accessTokenOf(tokens), signal);
+      const accessToken = accessTokenOf(tokens);
+      const user = await fetchUser(userUrl, accessToken, signal);
+      const organisations = input.organisations ?? [];
+      if (organisations.length === 0) return user;
+      const answers = await Promise.all(
+        organisations.map(
+          async (org) =>
+            [org, await membershipOf(membershipUrl(org), accessToken, signal)] as const,
+        ),
+      );
+      return { ...user, organisations: new Map(answers) };
     },
   };
 }
@@ -113,6 +136,46 @@ function oauthError(code: string): CodeHostError {
     REFUSED_CODE_ERRORS.has(code) ? 'invalid-code' : 'failed',
     `token endpoint error ${shown}`,
   );
+}
+
+const GITHUB_HEADERS = {
+  accept: 'application/vnd.github+json',
+  'user-agent': 'covgate',
+  'x-github-api-version': '2022-11-28',
+};
+
+/**
+ * GitHub's "Get an organization membership for the authenticated user": `200` with `state`
+ * `active` is a member, `pending` (an invitation not accepted) and `404` (not affiliated) are
+ * not; anything else (`403` for a token without `read:org` or an organisation that restricts
+ * OAuth apps, an outage, a time-out) says nothing either way.
+ */
+async function membershipOf(
+  url: string,
+  accessToken: string,
+  signal: AbortSignal,
+): Promise<OrganisationMembership> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: { ...GITHUB_HEADERS, authorization: `Bearer ${accessToken}` },
+      signal,
+    });
+  } catch {
+    return 'unknown';
+  }
+  if (response.status === 404) {
+    await response.body?.cancel().catch(() => undefined);
+    return 'not-member';
+  }
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    return 'unknown';
+  }
+  const body = (await response.json().catch(() => null)) as { state?: unknown } | null;
+  if (body?.state === 'active') return 'member';
+  if (body?.state === 'pending') return 'not-member';
+  return 'unknown';
 }
 
 async function fetchUser(

@@ -3,6 +3,7 @@ import { compareOldestFirst } from './record-order.js';
 import { SortedExecutions } from './sorted-executions.js';
 import {
   type ExecutionRecord,
+  type GithubOrgLink,
   type IdempotencyKeyClaim,
   type IdempotentExecution,
   type InviteAcceptance,
@@ -103,6 +104,8 @@ class MemoryStore implements Store {
   readonly #sessionIdByTokenHash = new Map<string, string>();
   /** Memberships by organisation id, then by user id. */
   readonly #members = new Map<string, Map<string, Membership>>();
+  /** Links by organisation id. */
+  readonly #githubOrgLinks = new Map<string, GithubOrgLink>();
   readonly #invites = new Map<string, InviteRecord>();
   readonly #inviteIdByTokenHash = new Map<string, string>();
   readonly #signInLinks = new Map<string, SignInLinkRecord>();
@@ -360,6 +363,32 @@ class MemoryStore implements Store {
     if (this.#isLastOwner(member)) return 'last-owner';
     members.delete(userId);
     return 'done';
+  }
+
+  async linkGithubOrg(link: GithubOrgLink): Promise<'done' | 'taken'> {
+    this.#assertOpen();
+    for (const other of this.#githubOrgLinks.values()) {
+      if (other.githubOrg === link.githubOrg && other.orgId !== link.orgId) return 'taken';
+    }
+    this.#githubOrgLinks.set(link.orgId, { ...copy(link), linkedAt: wholeSeconds(link.linkedAt) });
+    return 'done';
+  }
+
+  async findGithubOrgLink(orgId: string): Promise<GithubOrgLink | null> {
+    this.#assertOpen();
+    return this.#copyOrNull(this.#githubOrgLinks.get(orgId));
+  }
+
+  async listGithubOrgLinks(): Promise<GithubOrgLink[]> {
+    this.#assertOpen();
+    return [...this.#githubOrgLinks.values()]
+      .map((link) => copy(link))
+      .sort((a, b) => (a.githubOrg < b.githubOrg ? -1 : a.githubOrg > b.githubOrg ? 1 : 0));
+  }
+
+  async unlinkGithubOrg(orgId: string): Promise<boolean> {
+    this.#assertOpen();
+    return this.#githubOrgLinks.delete(orgId);
   }
 
   /** Whether `member` is an owner and no other member of its organisation is. */

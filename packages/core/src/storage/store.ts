@@ -50,6 +50,24 @@ export interface Membership {
   role: Role;
   /** When the user joined. */
   createdAt: Date;
+  /**
+   * `github-org` when the user joined because they belong to the organisation's linked GitHub
+   * organisation (they leave when they no longer do); absent for any other way in.
+   */
+  source?: MembershipSource;
+}
+
+/** How a membership came to be, when it matters later: through a linked GitHub organisation. */
+export type MembershipSource = 'github-org';
+
+/** A covgate organisation linked to a GitHub organisation, whose members join as `member`. */
+export interface GithubOrgLink {
+  orgId: string;
+  /** The GitHub organisation's login, in lower case (GitHub compares them without case). */
+  githubOrg: string;
+  /** The owner who linked it. */
+  linkedBy: string;
+  linkedAt: Date;
 }
 
 /** A member as listed: the membership and the user's code-host login, when covgate knows it. */
@@ -420,6 +438,20 @@ export interface SignInLinkStore {
   useSignInLink(tokenHash: string, at: Date): Promise<SignInLinkRecord | null>;
 }
 
+/** Links of organisations to GitHub organisations (at most one each way). */
+export interface GithubOrgLinkStore {
+  /**
+   * Links the organisation to `link.githubOrg`, replacing its previous link; `taken` (nothing
+   * changed) when another organisation is linked to that GitHub organisation.
+   */
+  linkGithubOrg(link: GithubOrgLink): Promise<'done' | 'taken'>;
+  findGithubOrgLink(orgId: string): Promise<GithubOrgLink | null>;
+  /** Every link, by GitHub organisation (a GitHub sign-in checks each). */
+  listGithubOrgLinks(): Promise<GithubOrgLink[]>;
+  /** Removes the organisation's link; false when it had none. Members stay. */
+  unlinkGithubOrg(orgId: string): Promise<boolean>;
+}
+
 /** Invites to organisations. */
 export interface InviteStore {
   /** Inserts an invite; throws {@link StoreConflictError} when the id or token hash exists. */
@@ -547,6 +579,7 @@ export interface Store
     SessionStore,
     MembershipStore,
     InviteStore,
+    GithubOrgLinkStore,
     SignInLinkStore,
     ExecutionStore,
     RepositorySettingsStore,

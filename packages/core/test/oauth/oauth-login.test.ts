@@ -114,7 +114,7 @@ async function expectError(response: Response, status: number, error: string): P
 }
 
 describe('GET /auth/{code_host}', () => {
-  it('redirects to the code host with client id, redirect URI, state, S256 challenge and read:user', async () => {
+  it('redirects to the code host with client id, redirect URI, state, S256 challenge, read:user and read:org', async () => {
     const t = setup();
     const { response, location } = await begin(t);
     expect(response.status).toBe(302);
@@ -124,7 +124,7 @@ describe('GET /auth/{code_host}', () => {
     expect(params.get('response_type')).toBe('code');
     expect(params.get('client_id')).toBe(CLIENT_ID);
     expect(params.get('redirect_uri')).toBe(REDIRECT_URI);
-    expect(params.get('scope')).toBe('read:user');
+    expect(params.get('scope')).toBe('read:user read:org');
     expect(params.get('code_challenge_method')).toBe('S256');
     expect(params.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(params.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -54,10 +54,10 @@ describe('the oauth option of createApi', () => {
 });
 
 describe('githubCodeHost', () => {
-  it('defaults to the real GitHub endpoints and read:user', () => {
+  it('defaults to the real GitHub endpoints, read:user and read:org', () => {
     const url = github.authorizationUrl({ state: 's'.repeat(43), codeVerifier: 'v'.repeat(43) });
     expect(`${url.origin}${url.pathname}`).toBe('https://github.com/login/oauth/authorize');
-    expect(url.searchParams.get('scope')).toBe('read:user');
+    expect(url.searchParams.get('scope')).toBe('read:user read:org');
   });
 
   it('takes GitHub Enterprise endpoints and other scopes', () => {

@@ -11,7 +11,9 @@ import {
 } from '../../oauth/login-state.js';
 import type { OAuthSettings, ResolvedIdentity } from '../../oauth/oauth-options.js';
 import { withinTimeBudget } from '../../oauth/time-budget.js';
+import { syncLinkedMemberships } from '../../organisations/github-org-link.js';
 import { joinOrganisation } from '../../organisations/membership.js';
+import type { GithubOrgLink } from '../../storage/store.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { cookieValue } from '../credentials.js';
 import { onlyValue } from '../query-value.js';
@@ -87,10 +89,12 @@ function startLogin(oauth: OAuthSettings | undefined): RouteHandler {
 /**
  * Completes a login. The state cookie is cleared on every answer. Order: state (cookie seal,
  * age, constant-time match, single use) -> `error` from the code host -> `code` -> code
- * exchange within the time budget -> `resolveIdentity` -> an invite opened before signing in
- * is accepted (the session then acts for its organisation) -> the user joins the resolved
- * organisation when not a member (owner when it has no member yet, else member) -> session,
- * cookie, `302` to the dashboard.
+ * exchange within the time budget (with a code host that checks organisations, the user's
+ * membership of every linked GitHub organisation) -> `resolveIdentity` -> an invite opened
+ * before signing in is accepted (the session then acts for its organisation) -> the user
+ * joins the resolved organisation when not a member (owner when it has no member yet, else
+ * member) -> the linked organisations are joined or left as GitHub says (a joined one, when
+ * no invite was accepted, is the session's) -> session, cookie, `302` to the dashboard.
  */
 function completeLogin(oauth: OAuthSettings | undefined): RouteHandler {
   return async (scope) => {
@@ -103,10 +107,19 @@ function completeLogin(oauth: OAuthSettings | undefined): RouteHandler {
     if (code === null || code === '') throw new ApiError(400, OAUTH_ERRORS.missingCode);
     if (code.length > MAX_CODE_LENGTH) throw new ApiError(400, OAUTH_ERRORS.invalidCode);
 
+    // The organisations linked to GitHub organisations, checked with this sign-in's token.
+    const links: GithubOrgLink[] = codeHost.checksOrganisations
+      ? await infra(services.logger, 'organisations', () => services.store.listGithubOrgLinks())
+      : [];
     let user: CodeHostUser;
     try {
       user = await withinTimeBudget(settings.timeoutMs, (signal) =>
-        codeHost.exchangeCode({ code, codeVerifier: login.codeVerifier, signal }),
+        codeHost.exchangeCode({
+          code,
+          codeVerifier: login.codeVerifier,
+          signal,
+          ...(links.length > 0 ? { organisations: links.map((link) => link.githubOrg) } : {}),
+        }),
       );
     } catch (error) {
       throw codeHostFailure(scope, name, error);
@@ -117,7 +130,12 @@ function completeLogin(oauth: OAuthSettings | undefined): RouteHandler {
     await infra(services.logger, 'organisations', () =>
       joinOrganisation(services, identity.orgId, identity.userId),
     );
-    const { token } = await startSession(services, identity.userId, invited ?? identity.orgId);
+    const joinedLinked = await infra(services.logger, 'organisations', () =>
+      syncLinkedMemberships(services, identity.userId, links, user.organisations ?? new Map()),
+    );
+    // A sign-in that joined a linked organisation opens it, as an accepted invite does.
+    const sessionOrg = invited ?? joinedLinked[0] ?? identity.orgId;
+    const { token } = await startSession(services, identity.userId, sessionOrg);
     return redirect(settings.dashboardUrl, [
       sessionCookie(services.settings, token, services.settings.sessionLifetimeSeconds),
     ]);

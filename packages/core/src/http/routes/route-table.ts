@@ -8,6 +8,7 @@ import { getCurrentSession, switchOrganisation } from './current-session.js';
 import { getExecution } from './execution-detail.js';
 import { listExecutionSeries } from './execution-series.js';
 import { createExecution, listExecutions } from './executions.js';
+import { deleteGithubLink, getGithubLink, linkGithubOrg } from './github-org-link.js';
 import { getHealth, getReadiness } from './health.js';
 import { getInvitePage, postInvite } from './invite-page.js';
 import { acceptInvite, createInvite, listInvites, revokeInvite } from './invites.js';
@@ -53,6 +54,9 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
     { method: 'GET', pattern: '/v1/members', handler: listMembers },
     { method: 'PATCH', pattern: '/v1/members/{user_id}', handler: changeMemberRole },
     { method: 'DELETE', pattern: '/v1/members/{user_id}', handler: removeMember },
+    { method: 'GET', pattern: '/v1/organisation/github-link', handler: getGithubLink },
+    { method: 'POST', pattern: '/v1/organisation/github-link', handler: linkGithubOrg },
+    { method: 'DELETE', pattern: '/v1/organisation/github-link', handler: deleteGithubLink },
     { method: 'GET', pattern: '/v1/invites', handler: listInvites },
     { method: 'POST', pattern: '/v1/invites', handler: createInvite },
     { method: 'POST', pattern: '/v1/invites/accept', handler: acceptInvite },

@@ -1,6 +1,12 @@
 import { truncateToHundredths } from '../../gate/truncate-decimal.js';
 import { wholeSeconds } from '../../time/timestamp.js';
-import type { ExecutionRecord, Organisation, SessionRecord, TokenRecord } from '../store.js';
+import type {
+  ExecutionRecord,
+  MembershipSource,
+  Organisation,
+  SessionRecord,
+  TokenRecord,
+} from '../store.js';
 
 /** The fields of an {@link Organisation}, in order: the columns a store selects for one. */
 export const ORGANISATION_FIELDS = ['id', 'slug', 'name', 'plan', 'createdAt'] as const;
@@ -97,3 +103,14 @@ export const firstCounterRow = (record: ExecutionRecord) => ({
   latestId: record.id,
   latestCreatedAt: wholeSeconds(record.createdAt),
 });
+
+/**
+ * A membership row as a `Membership`: a `source` column that is null (any way in but a
+ * linked GitHub organisation) is left out, as the memory store leaves it out.
+ */
+export function membershipOf<T extends { source: MembershipSource | null }>(
+  row: T,
+): Omit<T, 'source'> & { source?: MembershipSource } {
+  const { source, ...rest } = row;
+  return source === null ? rest : { ...rest, source };
+}

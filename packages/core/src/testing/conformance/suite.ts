@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../../storage/store.js';
 import { describeConcurrency } from './concurrency.js';
 import { describeExecutions } from './executions.js';
+import { describeGithubOrgLinks } from './github-org-links.js';
 import { describeIdempotencyKeys } from './idempotency-keys.js';
 import { describeInvites } from './invites.js';
 import { describeMemberships } from './memberships.js';
@@ -57,6 +58,7 @@ export function runStoreConformanceSuite(name: string, options: StoreConformance
     describeSignInLinks(store, () => peer ?? store());
     describeMemberships(store, () => peer ?? store());
     describeInvites(store, () => peer ?? store());
+    describeGithubOrgLinks(store, () => peer ?? store());
     describeExecutions(store);
     describePatchAndComponents(store);
     describeIdempotencyKeys(store);

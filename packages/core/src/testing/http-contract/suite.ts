@@ -5,6 +5,7 @@ import { badgeContract } from './badge.js';
 import { crossCuttingContract } from './cross-cutting.js';
 import { dashboardReadsContract } from './dashboard-reads.js';
 import { executionsContract } from './executions.js';
+import { githubOrgLinkContract } from './github-org-link.js';
 import type { HttpContractOptions } from './harness.js';
 import { idempotencyContract } from './idempotency.js';
 import { internalErrorsContract } from './internal-errors.js';
@@ -34,6 +35,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     signInLinksContract(options);
     membersContract(options);
     invitesContract(options);
+    githubOrgLinkContract(options);
     organisationsContract(options);
     tokensContract(options);
     badgeContract(options);

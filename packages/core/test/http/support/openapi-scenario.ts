@@ -276,6 +276,9 @@ const OPS = {
   createInvite: 'POST /v1/invites',
   acceptInvite: 'POST /v1/invites/accept',
   revokeInvite: 'DELETE /v1/invites/{id}',
+  getGithubLink: 'GET /v1/organisation/github-link',
+  linkGithub: 'POST /v1/organisation/github-link',
+  unlinkGithub: 'DELETE /v1/organisation/github-link',
   openInvite: 'GET /auth/invite',
   joinInvite: 'POST /auth/invite',
   repos: 'GET /v1/repos',
@@ -320,6 +323,7 @@ export async function runScenario(s: Scenario): Promise<void> {
   await signInLinks(s, fixtures);
   await members(s, fixtures);
   await invites(s, fixtures);
+  await githubLinks(s, fixtures);
   await logout(s, fixtures);
   await rateLimits(s, fixtures);
   await overload(s, fixtures);
@@ -841,6 +845,61 @@ async function members(s: Scenario, f: Fixtures): Promise<void> {
 }
 
 /** Invites: made, listed, revoked, accepted through the API and through their page. */
+/** Linking organisations to GitHub organisations: owners write, any member reads. */
+async function githubLinks(s: Scenario, f: Fixtures): Promise<void> {
+  const session = async (userId: string, orgId: string, role?: string) =>
+    bearer(
+      bodyOf<CreatedSession>(
+        await s.send(
+          OPS.createSession,
+          '/v1/sessions/create',
+          jsonInit(
+            'POST',
+            { user_id: userId, org_id: orgId, ...(role ? { role } : {}) },
+            bearer(SERVICE_TOKEN),
+          ),
+        ),
+      ).token,
+    );
+  const [linked, other] = [await s.organisation('team'), await s.organisation('team')];
+  const owner = await session('usr_linking_owner', linked.id);
+  const member = await session('usr_linking_member', linked.id, 'member');
+  const otherOwner = await session('usr_other_owner', other.id);
+  const broken = bearer(WELL_FORMED_SESSION_TOKEN);
+  const path = '/v1/organisation/github-link';
+
+  const get = (headers: Record<string, string>, api = s.api) =>
+    s.send(OPS.getGithubLink, path, { headers }, api);
+  const link = (body: unknown, headers = owner, api = s.api) =>
+    s.send(OPS.linkGithub, path, jsonInit('POST', body, headers), api);
+  const unlink = (headers: Record<string, string>, api = s.api) =>
+    s.send(OPS.unlinkGithub, path, { method: 'DELETE', headers }, api);
+
+  await get(owner);
+  await link({ github_org: 'Acme-Inc' });
+  await link({ github_org: 'acme-inc' }, otherOwner);
+  await link({ github_org: '-acme' });
+  await link('[1]');
+  await link({ github_org: 'acme' }, {});
+  await link({ github_org: 'acme' }, member);
+  await link(TOO_LARGE);
+  await s.send(OPS.linkGithub, path, {
+    method: 'POST',
+    headers: { ...owner, 'content-type': 'text/plain' },
+    body: 'acme',
+  });
+  await link({ github_org: 'acme' }, broken, s.brokenApi);
+  await get(member);
+  await get(bearer(f.noExecute));
+  await get({});
+  await get(broken, s.brokenApi);
+  await unlink(member);
+  await unlink({});
+  await unlink(owner);
+  await unlink(owner);
+  await unlink(broken, s.brokenApi);
+}
+
 async function invites(s: Scenario, f: Fixtures): Promise<void> {
   const team = await s.organisation('team');
   const session = async (userId: string, orgId: string, role?: string) =>
@@ -1029,6 +1088,13 @@ async function rateLimits(s: Scenario, f: Fixtures): Promise<void> {
   await s.send(OPS.createInvite, '/v1/invites', jsonInit('POST', {}, headers));
   await s.send(OPS.acceptInvite, '/v1/invites/accept', jsonInit('POST', { token: 'x' }, headers));
   await s.send(OPS.revokeInvite, '/v1/invites/inv_x', { method: 'DELETE', headers });
+  await s.send(OPS.getGithubLink, '/v1/organisation/github-link', { headers });
+  await s.send(
+    OPS.linkGithub,
+    '/v1/organisation/github-link',
+    jsonInit('POST', { github_org: 'acme' }, headers),
+  );
+  await s.send(OPS.unlinkGithub, '/v1/organisation/github-link', { method: 'DELETE', headers });
   await s.send(OPS.listTokens, '/v1/tokens', { headers });
   await s.send(OPS.createToken, '/v1/tokens', jsonInit('POST', { name: 'x' }, headers));
   await s.send(OPS.getToken, f.tokenPath, { headers });
@@ -1110,6 +1176,19 @@ async function overload(s: Scenario, f: Fixtures): Promise<void> {
     OPS.removeMember,
     '/v1/members/usr_1',
     { method: 'DELETE', headers: unknown(16) },
+    api,
+  );
+  await s.send(OPS.getGithubLink, '/v1/organisation/github-link', { headers: unknown(21) }, api);
+  await s.send(
+    OPS.linkGithub,
+    '/v1/organisation/github-link',
+    jsonInit('POST', { github_org: 'acme' }, unknown(22)),
+    api,
+  );
+  await s.send(
+    OPS.unlinkGithub,
+    '/v1/organisation/github-link',
+    { method: 'DELETE', headers: unknown(23) },
     api,
   );
   await s.send(OPS.listTokens, '/v1/tokens', { headers: unknown(6) }, api);
