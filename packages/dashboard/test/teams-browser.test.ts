@@ -307,16 +307,25 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
     });
 
     it('a member of the linked GitHub organisation joins at their GitHub sign-in, with no invite', async () => {
-      // The owner links the organisation through the API, from the dashboard's page.
-      const linked = await owner.evaluate(async (githubOrg) => {
-        const response = await fetch('/v1/organisation/github-link', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ github_org: githubOrg }),
-        });
-        return [response.status, await response.json()];
-      }, GITHUB_ORG);
-      expect(linked).toEqual([200, expect.objectContaining({ github_org: 'dev-team' })]);
+      // The owner links the organisation on the members page.
+      expect(await owner.getByTestId('github-link').textContent()).toBe(
+        'Not linked to a GitHub organisation. Link one, and its members join as member when they sign in through GitHub.',
+      );
+      await owner
+        .getByRole('textbox', { name: 'GitHub organisation', exact: true })
+        .fill(GITHUB_ORG);
+      await owner.getByRole('button', { name: 'Link', exact: true }).click();
+      await owner
+        .getByText('Linked to dev-team: its members join at their next GitHub sign-in.')
+        .waitFor();
+      await owner
+        .getByTestId('github-link')
+        .filter({ hasText: 'Linked to the GitHub organisation' })
+        .waitFor();
+      expect(await owner.getByTestId('github-link').textContent()).toBe(
+        'Linked to the GitHub organisation dev-team: its members join as member when they sign in through GitHub, and leave at their next sign-in once they left it there.Unlink',
+      );
+      await shoot('teams-github-link', owner);
       github.setOrgMembership(GITHUB_ORG, COLLEAGUE.login, 'active');
       github.signInAs(COLLEAGUE);
       const [colleagueContext, colleague] = await newPage();

@@ -1,4 +1,11 @@
-import type { CreatedInvite, Invite, Member, Role } from '@covgate/client';
+import {
+  CovgateApiError,
+  type CreatedInvite,
+  type GithubLink,
+  type Invite,
+  type Member,
+  type Role,
+} from '@covgate/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { describeError, isSignedOut } from '../api.js';
 import { Confirm } from '../components/Confirm.js';
@@ -20,6 +27,7 @@ type Action =
   | { kind: 'role'; member: Member; trigger: HTMLElement | null }
   | { kind: 'remove'; member: Member; trigger: HTMLElement | null }
   | { kind: 'revoke'; invite: Invite; trigger: HTMLElement | null }
+  | { kind: 'unlink'; link: GithubLink; trigger: HTMLElement | null }
   | null;
 
 /** What the last change did, said in a notice that takes focus. */
@@ -42,6 +50,15 @@ export function Members() {
     (signal) =>
       owner ? client.listInvites({ signal }) : Promise.resolve({ invites: [] as Invite[] }),
     `${session.org_id}:${owner}:${version}`,
+  );
+  const [githubLink, reloadGithubLink] = useLoad(
+    (signal) =>
+      client.getGithubLink({ signal }).catch((error: unknown) => {
+        // No link is a 404: the organisation is simply not linked.
+        if (error instanceof CovgateApiError && error.status === 404) return null;
+        throw error;
+      }),
+    `${session.org_id}:${version}`,
   );
   const [action, setAction] = useState<Action>(null);
   const [done, setDone] = useState<Done>(null);
@@ -162,6 +179,21 @@ export function Members() {
           />
         )
       ) : null}
+      {action?.kind === 'unlink' ? (
+        <Confirm
+          title={`Unlink the GitHub organisation ${action.link.github_org}?`}
+          text="Its members stop joining at their GitHub sign-in. Those who joined through it stay members; remove them here if they should go."
+          confirm="Unlink"
+          busy={busy}
+          onCancel={cancel}
+          onConfirm={() =>
+            run(async () => {
+              await client.unlinkGithubOrganisation();
+              return { kind: 'notice', text: `${action.link.github_org} is no longer linked.` };
+            })
+          }
+        />
+      ) : null}
       {action?.kind === 'revoke' ? (
         <Confirm
           title={`Revoke the ${action.invite.role} invite?`}
@@ -247,6 +279,59 @@ export function Members() {
         </div>
       ) : null}
 
+      <h2>GitHub organisation</h2>
+      {githubLink.state === 'loading' ? <Loading what="the GitHub organisation" /> : null}
+      {githubLink.state === 'error' ? (
+        <ErrorState message={githubLink.message} onRetry={reloadGithubLink} />
+      ) : null}
+      {githubLink.state === 'ready' && githubLink.value ? (
+        <div class="linked" data-testid="github-link">
+          <p>
+            Linked to the GitHub organisation <strong>{githubLink.value.github_org}</strong>: its
+            members join as <strong>member</strong> when they sign in through GitHub, and leave at
+            their next sign-in once they left it there.
+          </p>
+          {owner ? (
+            <button
+              type="button"
+              class="danger"
+              onClick={open((trigger) => ({
+                kind: 'unlink',
+                link: githubLink.value as GithubLink,
+                trigger,
+              }))}
+            >
+              Unlink
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      {githubLink.state === 'ready' && !githubLink.value ? (
+        <p class="state empty" data-testid="github-link">
+          Not linked to a GitHub organisation.
+          {owner
+            ? ' Link one, and its members join as member when they sign in through GitHub.'
+            : ''}
+        </p>
+      ) : null}
+      {owner && githubLink.state === 'ready' ? (
+        <LinkGithub
+          busy={busy}
+          linked={githubLink.value !== null}
+          onLink={(githubOrg) =>
+            run(async () => {
+              const linked = await client.linkGithubOrganisation({
+                body: { github_org: githubOrg },
+              });
+              return {
+                kind: 'notice',
+                text: `Linked to ${linked.github_org}: its members join at their next GitHub sign-in.`,
+              };
+            })
+          }
+        />
+      ) : null}
+
       {owner ? (
         <>
           <h2>Invites</h2>
@@ -329,6 +414,45 @@ function inviteTag(invite: Invite): string {
 function nameOf(members: readonly Member[], userId: string): string {
   const member = members.find((candidate) => candidate.user_id === userId);
   return member ? memberName(member) : userId;
+}
+
+/** Name the GitHub organisation to link (replacing the link there is). */
+function LinkGithub(props: {
+  busy: boolean;
+  linked: boolean;
+  onLink: (githubOrg: string) => void;
+}) {
+  const [name, setName] = useState('');
+  return (
+    <form
+      class="inline-form"
+      aria-label="Link a GitHub organisation"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (name.trim() !== '') props.onLink(name.trim());
+      }}
+    >
+      <label>
+        GitHub organisation
+        <input
+          name="github-org"
+          value={name}
+          required
+          maxLength={39}
+          placeholder="acme-inc"
+          autoComplete="off"
+          aria-describedby="github-org-hint"
+          onInput={(event) => setName((event.target as HTMLInputElement).value)}
+        />
+      </label>
+      <button type="submit" disabled={props.busy}>
+        {props.linked ? 'Replace link' : 'Link'}
+      </button>
+      <p class="hint form-hint" id="github-org-hint">
+        Signing in through GitHub then asks for the read:org permission, to see who belongs.
+      </p>
+    </form>
+  );
 }
 
 /** Pick a role and make an invite link. */
