@@ -1,6 +1,6 @@
 import { checkOrgAccess, type Identity } from '../../auth/identity.js';
 import { hasScope } from '../../auth/scopes.js';
-import { encodeFileList, fileListDigest } from '../../executions/file-list.js';
+import { encodeFileList, fileListDigest, fileListText } from '../../executions/file-list.js';
 import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_SWEEP,
@@ -150,6 +150,7 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
   }
   const { store, logger, clock, ids } = scope.services;
   const now = wholeSeconds(clock.now());
+  const filesText = input.files === null ? null : fileListText(input.files);
   const requestDigest =
     key === null
       ? ''
@@ -168,7 +169,7 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
           patchCovered: input.patch?.covered ?? null,
           patchCoverable: input.patch?.coverable ?? null,
           patchTarget: input.patchTarget,
-          filesDigest: input.files === null ? null : fileListDigest(input.files),
+          filesDigest: filesText === null ? null : fileListDigest(filesText),
         });
   if (key !== null) {
     const existing = await infra(logger, 'executions', () =>
@@ -192,7 +193,7 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
       ? null
       : evaluatePatch({ ...input.patch, target: target.value });
   const verdict = decideOutcome(gate.outcome, patch);
-  const files = input.files === null ? null : await encodeFileList(input.files);
+  const files = filesText === null ? null : await encodeFileList(filesText);
   const record: ExecutionRecord = {
     id: ids.executionId(),
     orgId: identity.orgId,

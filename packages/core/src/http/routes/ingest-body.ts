@@ -30,24 +30,57 @@ const PERCENT = z.number().min(0).max(100);
 
 const TOO_MANY_FILES = `more than ${MAX_FILE_ENTRIES} entries`;
 
+const NO_CONTROL = /^[^\p{Cc}]+$/u;
+const MAX_LINES = 1_000_000_000;
+
+/** A line count as `LINES` takes it. */
+const isLines = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_LINES;
+
+function invalid(field: string): ApiError {
+  return new ApiError(400, `invalid parameter: ${field}`);
+}
+
+/**
+ * The `files` list, validated by hand in one pass (the same rules and messages a zod schema
+ * would give, at a tenth of its cost on 50 000 entries) and sorted by path: null when absent.
+ */
+function parseFiles(value: unknown): FileEntry[] | null {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value)) throw invalid('files');
+  if (value.length > MAX_FILE_ENTRIES) throw invalid(`files (${TOO_MANY_FILES})`);
+  const files: FileEntry[] = new Array(value.length);
+  let ordered = true;
+  for (let index = 0; index < value.length; index += 1) {
+    const entry: unknown = value[index];
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      throw invalid(`files[${index}]`);
+    }
+    const { path, covered, coverable } = entry as Record<string, unknown>;
+    if (
+      typeof path !== 'string' ||
+      path.length === 0 ||
+      path.length > MAX_FILE_PATH_LENGTH ||
+      !NO_CONTROL.test(path)
+    ) {
+      throw invalid(`files[${index}].path`);
+    }
+    if (!isLines(covered)) throw invalid(`files[${index}].covered`);
+    if (!isLines(coverable)) throw invalid(`files[${index}].coverable`);
+    if (covered > coverable) throw invalid(`files[${index}].covered (more than coverable)`);
+    files[index] = { path, covered, coverable };
+    if (ordered && index > 0 && files[index - 1]!.path > path) ordered = false;
+  }
+  // A client that sends the list sorted (covgate's CLI does) saves the sort.
+  if (!ordered) files.sort(byPath);
+  const repeated = repeatedPath(files);
+  if (repeated !== null) throw invalid(`files (repeated path: ${repeated})`);
+  return files;
+}
+
 const patchBody = z
   .object({ covered: LINES, coverable: LINES })
   .refine((patch) => patch.covered <= patch.coverable, {
-    path: ['covered'],
-    message: 'more than coverable',
-  });
-
-const fileBody = z
-  .object({
-    path: z
-      .string()
-      .min(1)
-      .max(MAX_FILE_PATH_LENGTH)
-      .regex(/^[^\p{Cc}]+$/u),
-    covered: LINES,
-    coverable: LINES,
-  })
-  .refine((file) => file.covered <= file.coverable, {
     path: ['covered'],
     message: 'more than coverable',
   });
@@ -67,11 +100,8 @@ const ingestBody = z
     base_commit: COMMIT.nullable().optional(),
     patch: patchBody.nullable().optional(),
     patch_target: PERCENT.nullable().optional(),
-    files: z
-      .array(fileBody)
-      .max(MAX_FILE_ENTRIES, { message: TOO_MANY_FILES })
-      .nullable()
-      .optional(),
+    // Checked by `parseFiles`: zod spent 0.1-0.4 s on 50 000 entries.
+    files: z.unknown().optional(),
   })
   .refine((body) => body.warn_threshold <= body.fail_threshold, { path: ['warn_threshold'] });
 
@@ -116,7 +146,7 @@ export function parseIngestBody(body: unknown): IngestInput {
     const issue = result.error.issues[0];
     if (!issue || issue.path.length === 0) throw new ApiError(400, ERRORS.malformedRequest);
     // Only the reasons written here are shown: zod's own wording is not part of the contract.
-    const ours = issue.message === 'more than coverable' || issue.message === TOO_MANY_FILES;
+    const ours = issue.message === 'more than coverable';
     const detail = ours ? issue.message : '';
     throw new ApiError(
       400,
@@ -124,14 +154,7 @@ export function parseIngestBody(body: unknown): IngestInput {
     );
   }
   const data = result.data;
-  let files: FileEntry[] | null = null;
-  if (data.files != null) {
-    files = [...data.files].sort(byPath);
-    const repeated = repeatedPath(files);
-    if (repeated !== null) {
-      throw new ApiError(400, `invalid parameter: files (repeated path: ${repeated})`);
-    }
-  }
+  const files = parseFiles(data.files);
   return {
     org: data.org,
     repo: data.repo,
