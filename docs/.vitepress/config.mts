@@ -54,6 +54,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Upgrading', link: '/operations/upgrading' },
       { text: 'Secret rotation', link: '/operations/rotation' },
       { text: 'Backups', link: '/operations/backups' },
+      { text: 'Troubleshooting', link: '/operations/troubleshooting' },
       { text: 'Stores (SQLite, MySQL)', link: '/stores' },
     ],
   },

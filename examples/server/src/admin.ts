@@ -1,16 +1,25 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { createAuditLogger, OrganisationInputError, ROLES, type Role } from '@covgate/core';
+import { migrationLine } from '@covgate/core/storage-kit';
 import pino from 'pino';
+import {
+  adminSessionSecret,
+  DevelopmentSecretRefused,
+  productionSecretRefusal,
+} from './admin-secrets.js';
 import { bootstrapOrganisation } from './bootstrap.js';
+import { packageVersion } from './command-line.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { developmentSessionSecret } from './development-secrets.js';
-import { openStore } from './open-store.js';
+import { migrationsFor, openStore } from './open-store.js';
 import { publicUrlOf } from './public-urls.js';
 import { DEFAULT_ADMIN_USER, LoginLinkError, loginLink } from './sign-in-links.js';
 
 const USAGE = `usage: covgate-admin bootstrap <org-slug> [--plan free|team|enterprise] [--user <user-id>]
        covgate-admin login-link <org-slug> [--user <user-id>] [--role owner|admin|member]
+       covgate-admin migrate status|up
+       covgate-admin --help | --version
 
 Examples:
   covgate-admin bootstrap acme          # the organisation and a session token for the API
@@ -22,8 +31,43 @@ login-link  Prints a one-time sign-in link (stdout, nothing else): opened in a b
             15 minutes, once, it signs <user-id> (default ${DEFAULT_ADMIN_USER}) in to the
             organisation and opens the dashboard; a user who is not a member joins with
             --role (default owner). Built on PUBLIC_URL.
+migrate     status: prints the schema's version, this release's and the pending migrations;
+            exits 0 when up to date, 1 when migrations are pending. up: applies them (for
+            servers started with --no-migrate or COVGATE_MIGRATE=off).
 
-Both use the server's configuration (DATABASE_URL, SESSION_SECRET, PUBLIC_URL...).`;
+All use the server's configuration (DATABASE_URL, COVGATE_DATA_DIR, SESSION_SECRET,
+PUBLIC_URL...). Without SESSION_SECRET, bootstrap and login-link use the data folder's
+development secret; they refuse to make one with NODE_ENV=production or when the database
+belongs to a server with its own SESSION_SECRET.`;
+
+/** Whether the configured store already has covgate's schema (before this command). */
+async function schemaExists(config: ServerConfig): Promise<boolean> {
+  return (await (await migrationsFor(config)).status()).current !== null;
+}
+
+/** `covgate-admin migrate status|up`. */
+async function migrateCommand(config: ServerConfig, action: string): Promise<void> {
+  const migrations = await migrationsFor(config);
+  const status = await migrations.status();
+  if (action === 'up') {
+    // A new database set up without SESSION_SECRET belongs to a development server, which
+    // writes its secret at first start: written here too, so bootstrap accepts the folder.
+    if (config.sessionSecret === undefined && status.current === null) {
+      await developmentSessionSecret(config.dataDir);
+    }
+    process.stdout.write(`${migrationLine(await migrations.migrate())}\n`);
+    return;
+  }
+  process.stdout.write(
+    [
+      `schema:  ${status.current ?? 'none'}${status.ahead ? ' (newer than this release)' : ''}`,
+      `release: ${status.latest}`,
+      `pending: ${status.pending.length === 0 ? 'none' : status.pending.join(', ')}`,
+      '',
+    ].join('\n'),
+  );
+  if (status.pending.length > 0) process.exitCode = 1;
+}
 
 /** `covgate-admin bootstrap`: prints the organisation, the session and its token. */
 async function bootstrap(config: ServerConfig, slug: string, plan: string, userId: string) {
@@ -31,10 +75,10 @@ async function bootstrap(config: ServerConfig, slug: string, plan: string, userI
     process.stderr.write(`covgate-admin: --plan must be free, team or enterprise\n`);
     process.exit(2);
   }
+  const sessionSecret = await adminSessionSecret(config, () => schemaExists(config));
   const logger = pino({ base: null }, pino.destination(2));
   const store = await openStore(config, logger);
   try {
-    const sessionSecret = config.sessionSecret ?? (await developmentSessionSecret(config.dataDir));
     const result = await bootstrapOrganisation(store, {
       slug,
       plan,
@@ -63,10 +107,10 @@ async function bootstrap(config: ServerConfig, slug: string, plan: string, userI
 
 /** `covgate-admin login-link`: the link on stdout, what it does on stderr. */
 async function printLoginLink(config: ServerConfig, slug: string, userId: string, role: Role) {
+  const sessionSecret = await adminSessionSecret(config, () => schemaExists(config));
   const logger = pino({ base: null }, pino.destination(2));
   const store = await openStore(config, logger);
   try {
-    const sessionSecret = config.sessionSecret ?? (await developmentSessionSecret(config.dataDir));
     const link = await loginLink(store, {
       slug,
       userId,
@@ -91,13 +135,34 @@ async function main(): Promise<void> {
       role: { type: 'string' },
       user: { type: 'string', default: DEFAULT_ADMIN_USER },
       help: { type: 'boolean', default: false },
+      version: { type: 'boolean', default: false },
     },
   });
+  if (values.version) {
+    process.stdout.write(`covgate-admin ${packageVersion()}\n`);
+    process.exit(0);
+  }
   const [command, slug, ...extra] = positionals;
-  const known = command === 'bootstrap' || command === 'login-link';
-  if (values.help || !known || !slug || extra.length > 0) {
+  const known = command === 'bootstrap' || command === 'login-link' || command === 'migrate';
+  const migrateAction = command === 'migrate' && (slug === 'status' || slug === 'up');
+  if (
+    values.help ||
+    !known ||
+    !slug ||
+    extra.length > 0 ||
+    (command === 'migrate' && !migrateAction)
+  ) {
     process.stdout.write(`${USAGE}\n`);
     process.exit(values.help ? 0 : 2);
+  }
+  if (command === 'migrate') {
+    await migrateCommand(loadConfig(process.env), slug);
+    return;
+  }
+  const refusal = productionSecretRefusal(process.env);
+  if (refusal !== undefined) {
+    process.stderr.write(`covgate-admin: ${refusal}\n`);
+    process.exit(1);
   }
   if (command === 'login-link' && values.plan !== undefined) {
     process.stderr.write('covgate-admin: --plan is an option of bootstrap only\n');
@@ -132,6 +197,10 @@ main().catch((error: unknown) => {
   if (error instanceof OrganisationInputError) {
     process.stderr.write(`covgate-admin: ${inputMessage(error)}\n`);
     process.exit(2);
+  }
+  if (error instanceof DevelopmentSecretRefused) {
+    process.stderr.write(`covgate-admin: ${error.message}\n`);
+    process.exit(1);
   }
   if (error instanceof LoginLinkError) {
     process.stderr.write(`covgate-admin: ${error.message}\n`);

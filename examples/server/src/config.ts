@@ -1,5 +1,5 @@
 import { parseAllowedOrigins, parseTrustProxy } from '@covgate/core';
-import { parseMySqlUrl } from '@covgate/mysql';
+import { parseMySqlUrl } from '@covgate/mysql/connection-url';
 
 /** Settings of the reference server, read from the environment. */
 export interface ServerConfig {
@@ -12,6 +12,18 @@ export interface ServerConfig {
   databaseUrl: string | undefined;
   /** Folder of the embedded database file and generated development secrets. */
   dataDir: string;
+  /**
+   * `COVGATE_MIGRATE` (`on`, the default, or `off`; `--no-migrate` on the command line turns it
+   * off too): apply pending migrations at start, or only check the schema is current.
+   */
+  migrate: boolean;
+  /**
+   * `DATABASE_TLS=off`: production accepts a `DATABASE_URL` without TLS (a database on the same
+   * host or a private network); the server warns at start.
+   */
+  databaseTlsOff: boolean;
+  /** `DATABASE_CONNECT_TIMEOUT_SECONDS` in milliseconds: how long start-up waits for MySQL. */
+  databaseConnectTimeoutMs: number;
   serviceToken: string | undefined;
   sessionSecret: string | undefined;
   tokenPepper: string | undefined;
@@ -104,6 +116,30 @@ function flag(env: NodeJS.ProcessEnv, name: string, problems: string[]): boolean
   return false;
 }
 
+/** A setting that is `on` or `off`; unset is `fallback`. */
+function onOff(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: boolean,
+  problems: string[],
+): boolean {
+  const value = optional(env, name);
+  if (value === undefined) return fallback;
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  problems.push(`${name} must be on or off`);
+  return fallback;
+}
+
+/** The TLS modes production accepts on `DATABASE_URL`, as every refusal names them. */
+export const TLS_MODES_LINE = 'sslmode=require, verify-ca or verify-full';
+
+/** Default of `COVGATE_DATA_DIR`. */
+export const DEFAULT_DATA_DIR = '.covgate-data';
+
+/** Default of `DATABASE_CONNECT_TIMEOUT_SECONDS`. */
+export const DEFAULT_DATABASE_CONNECT_TIMEOUT_SECONDS = 10;
+
 /** `PUBLIC_URL`: an http(s) origin, one trailing slash allowed; anything else is a problem. */
 function publicUrl(env: NodeJS.ProcessEnv, problems: string[]): string | undefined {
   const raw = optional(env, 'PUBLIC_URL');
@@ -162,7 +198,8 @@ function rotationProblems(config: ServerConfig): string[] {
  * Reads the configuration. With `NODE_ENV=production` it enforces the production
  * checklist: `SERVICE_TOKEN` and `SESSION_SECRET` present and at least 32 characters (their
  * `_PREVIOUS` values too, when set), and a
- * `DATABASE_URL` with TLS, unless `COVGATE_ALLOW_EMBEDDED_STORE=1` keeps the embedded store. Throws {@link ConfigError} listing every offending setting by name.
+ * `DATABASE_URL` with TLS (unless `DATABASE_TLS=off`), unless `COVGATE_ALLOW_EMBEDDED_STORE=1`
+ * keeps the embedded store. Throws {@link ConfigError} listing every offending setting by name.
  */
 export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
   const problems: string[] = [];
@@ -186,13 +223,22 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
 
   const databaseUrl = optional(env, 'DATABASE_URL');
   const allowEmbeddedStore = flag(env, 'COVGATE_ALLOW_EMBEDDED_STORE', problems);
+  let databaseHasUsableUrl = false;
   if (databaseUrl !== undefined) {
     try {
       parseMySqlUrl(databaseUrl);
+      databaseHasUsableUrl = true;
     } catch {
       problems.push('DATABASE_URL is not a valid mysql:// URL');
     }
   }
+  const databaseTls = onOff(env, 'DATABASE_TLS', true, problems);
+  if (!databaseTls && databaseHasUsableUrl && databaseHasTls(databaseUrl as string)) {
+    problems.push('DATABASE_TLS=off contradicts the sslmode of DATABASE_URL: remove one of them');
+  }
+  const connectTimeoutSeconds =
+    positive(env, 'DATABASE_CONNECT_TIMEOUT_SECONDS', problems) ??
+    DEFAULT_DATABASE_CONNECT_TIMEOUT_SECONDS;
 
   const development =
     env.NODE_ENV === undefined ||
@@ -205,7 +251,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
     host: optional(env, 'HOST') ?? '127.0.0.1',
     port,
     databaseUrl,
-    dataDir: optional(env, 'COVGATE_DATA_DIR') ?? '.covgate-data',
+    dataDir: optional(env, 'COVGATE_DATA_DIR') ?? DEFAULT_DATA_DIR,
+    migrate: onOff(env, 'COVGATE_MIGRATE', true, problems),
+    databaseTlsOff: !databaseTls,
+    databaseConnectTimeoutMs: connectTimeoutSeconds * 1000,
     serviceToken: optional(env, 'SERVICE_TOKEN'),
     sessionSecret: optional(env, 'SESSION_SECRET'),
     tokenPepper: optional(env, 'TOKEN_PEPPER'),
@@ -259,14 +308,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
     if (databaseUrl === undefined) {
       if (!allowEmbeddedStore) {
         problems.push(
-          'DATABASE_URL is required in production (mysql://... with sslmode=require or verify-full), or COVGATE_ALLOW_EMBEDDED_STORE=1 to keep the embedded SQLite store',
+          `DATABASE_URL is required in production (mysql://... with ${TLS_MODES_LINE}), or COVGATE_ALLOW_EMBEDDED_STORE=1 to keep the embedded SQLite store`,
         );
       }
-    } else if (
-      !problems.some((p) => p.startsWith('DATABASE_URL')) &&
-      !databaseHasTls(databaseUrl)
-    ) {
-      problems.push('DATABASE_URL must require TLS in production (sslmode=require or verify-full)');
+    } else if (databaseHasUsableUrl && databaseTls && !databaseHasTls(databaseUrl)) {
+      problems.push(
+        `DATABASE_URL must require TLS in production (${TLS_MODES_LINE}), or set DATABASE_TLS=off for a database on the same host or a private network`,
+      );
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 import { createAuditLogger, SIGN_IN_LINK_LIFETIME_SECONDS, type Store } from '@covgate/core';
+import { parseMySqlUrl } from '@covgate/mysql/connection-url';
 import type { Logger } from 'pino';
+import { packageVersion, parseServerArguments, SERVER_USAGE } from './command-line.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { developmentSessionSecret } from './development-secrets.js';
-import { openStore } from './open-store.js';
+import { openStore, SchemaBehindError } from './open-store.js';
 import { dashboardUrlOf, publicUrlOf } from './public-urls.js';
 import { startReferenceServer } from './reference-server.js';
 import { createServerLogger, loggerAuditSink, readableLogs } from './server-logger.js';
@@ -35,7 +37,26 @@ async function printBanner(config: ServerConfig, store: Store, logger: Logger): 
   }
 }
 
+/** Handles `--help`, `--version` and bad arguments (and exits); otherwise the start options. */
+function commandLine(): { noMigrate: boolean } {
+  const command = parseServerArguments(process.argv.slice(2));
+  if (command.kind === 'help') {
+    process.stdout.write(`${SERVER_USAGE}\n`);
+    process.exit(0);
+  }
+  if (command.kind === 'version') {
+    process.stdout.write(`covgate-server ${packageVersion()}\n`);
+    process.exit(0);
+  }
+  if (command.kind === 'usage-error') {
+    process.stderr.write(`covgate-server: ${command.message}\n${SERVER_USAGE}\n`);
+    process.exit(2);
+  }
+  return command;
+}
+
 async function main(): Promise<void> {
+  const { noMigrate } = commandLine();
   // One stream on stdout: readable in development, JSON everywhere else.
   const logger = createServerLogger({ readable: readableLogs(process.env.NODE_ENV) });
   let config: ReturnType<typeof loadConfig>;
@@ -48,13 +69,19 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  if (noMigrate) config.migrate = false;
+  if (config.databaseTlsOff && config.databaseUrl) {
+    const { host, port } = parseMySqlUrl(config.databaseUrl);
+    logger.warn(
+      `DATABASE_TLS=off: the connection to the database at ${host}:${port} is not encrypted; keep the database on this host or a private network`,
+    );
+  }
   const store = await openStore(config, logger);
   const running = await startReferenceServer(config, store, logger);
   logger.info(
     { url: running.url, store: config.databaseUrl ? 'mysql' : 'embedded' },
     `covgate listening on ${running.url}`,
   );
-  await printBanner(config, store, logger);
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -76,11 +103,14 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // After the handlers: a SIGTERM during the banner's database work still drains.
+  await printBanner(config, store, logger);
 }
 
 main().catch((error: unknown) => {
-  createServerLogger({ readable: readableLogs(process.env.NODE_ENV) }).fatal(
-    `covgate: failed to start: ${(error as Error).message}`,
-  );
+  const logger = createServerLogger({ readable: readableLogs(process.env.NODE_ENV) });
+  if (error instanceof SchemaBehindError)
+    logger.fatal(`covgate: refusing to start: ${error.message}`);
+  else logger.fatal(`covgate: failed to start: ${(error as Error).message}`);
   process.exit(1);
 });

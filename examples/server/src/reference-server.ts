@@ -188,6 +188,16 @@ export async function apiOptionsFor(
   };
 }
 
+/**
+ * `GET /` (and `HEAD /`) of a server that serves the dashboard: `302 Found` to it, so the
+ * address people type opens the dashboard; temporary, so browsers keep asking.
+ */
+export function rootRedirect(request: Request): Response | undefined {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+  if (new URL(request.url).pathname !== '/') return undefined;
+  return new Response(null, { status: 302, headers: { location: `${DASHBOARD_PATH}/` } });
+}
+
 /** A covgate API listening on `node:http` through the node bridge and the Fetch adapter. */
 export interface ServedApi {
   server: Server;
@@ -223,7 +233,7 @@ export async function serveApi(
   const dashboard = listen.dashboard;
   const fetchHandler = dashboard
     ? async (...args: Parameters<typeof apiHandler>) =>
-        (await dashboard(args[0])) ?? apiHandler(...args)
+        rootRedirect(args[0]) ?? (await dashboard(args[0])) ?? apiHandler(...args)
     : apiHandler;
   const onError = listen.logger
     ? (error: unknown) =>

@@ -106,16 +106,49 @@ describe('reference server configuration', () => {
     const url = 'mysql://covgate:hunter2-password@db.internal:3306/covgate';
     const problems = problemsOf({ ...PRODUCTION, DATABASE_URL: url });
     expect(problems).toEqual([
-      'DATABASE_URL must require TLS in production (sslmode=require or verify-full)',
+      'DATABASE_URL must require TLS in production (sslmode=require, verify-ca or verify-full), or set DATABASE_TLS=off for a database on the same host or a private network',
     ]);
     expect(problems.join('\n')).not.toContain('hunter2');
     expect(problemsOf({ ...PRODUCTION, DATABASE_URL: `${url}?sslmode=disable` })).toHaveLength(1);
-    expect(problemsOf({ ...PRODUCTION, DATABASE_URL: `${url}?sslmode=require` })).toEqual([]);
+    for (const mode of ['require', 'verify-ca', 'verify-full']) {
+      expect(problemsOf({ ...PRODUCTION, DATABASE_URL: `${url}?sslmode=${mode}` })).toEqual([]);
+    }
+  });
+
+  it('starts production without TLS only with DATABASE_TLS=off, which contradicts an sslmode', () => {
+    const url = 'mysql://covgate:hunter2-password@127.0.0.1:3306/covgate';
+    for (const plain of [url, `${url}?sslmode=disable`]) {
+      const env = { ...PRODUCTION, DATABASE_URL: plain, DATABASE_TLS: 'off' };
+      expect(problemsOf(env)).toEqual([]);
+      expect(loadConfig(env).databaseTlsOff).toBe(true);
+    }
+    expect(
+      problemsOf({ ...PRODUCTION, DATABASE_URL: `${url}?sslmode=require`, DATABASE_TLS: 'off' }),
+    ).toEqual(['DATABASE_TLS=off contradicts the sslmode of DATABASE_URL: remove one of them']);
+    expect(problemsOf({ ...PRODUCTION, DATABASE_URL: url, DATABASE_TLS: 'on' })).toHaveLength(1);
+    expect(problemsOf({ ...PRODUCTION, DATABASE_TLS: 'no' })).toEqual([
+      'DATABASE_TLS must be on or off',
+    ]);
+    expect(loadConfig(PRODUCTION).databaseTlsOff).toBe(false);
+  });
+
+  it('migrates at start unless COVGATE_MIGRATE=off; the database connect time-out in seconds', () => {
+    expect(loadConfig({}).migrate).toBe(true);
+    expect(loadConfig({ COVGATE_MIGRATE: 'on' }).migrate).toBe(true);
+    expect(loadConfig({ COVGATE_MIGRATE: 'off' }).migrate).toBe(false);
+    expect(problemsOf({ COVGATE_MIGRATE: 'false' })).toEqual(['COVGATE_MIGRATE must be on or off']);
+    expect(loadConfig({}).databaseConnectTimeoutMs).toBe(10_000);
+    expect(loadConfig({ DATABASE_CONNECT_TIMEOUT_SECONDS: '3' }).databaseConnectTimeoutMs).toBe(
+      3_000,
+    );
+    expect(problemsOf({ DATABASE_CONNECT_TIMEOUT_SECONDS: '0' })).toEqual([
+      'DATABASE_CONNECT_TIMEOUT_SECONDS must be a positive integer',
+    ]);
   });
 
   it('refuses production on the embedded store unless the operator allows it', () => {
     expect(problemsOf({ ...PRODUCTION, DATABASE_URL: undefined })).toEqual([
-      'DATABASE_URL is required in production (mysql://... with sslmode=require or verify-full), or COVGATE_ALLOW_EMBEDDED_STORE=1 to keep the embedded SQLite store',
+      'DATABASE_URL is required in production (mysql://... with sslmode=require, verify-ca or verify-full), or COVGATE_ALLOW_EMBEDDED_STORE=1 to keep the embedded SQLite store',
     ]);
     for (const no of ['0', 'false']) {
       expect(

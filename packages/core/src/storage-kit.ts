@@ -29,6 +29,13 @@ export {
   type StoredIdempotencyKey,
 } from './storage/kit/keyed-insert.js';
 export {
+  type JournalEntry,
+  type MigrationResult,
+  type MigrationStatus,
+  migrationLine,
+  migrationStatusOf,
+} from './storage/kit/migration-status.js';
+export {
   EXECUTION_FIELDS,
   executionRow,
   firstCounterRow,

@@ -1,10 +1,18 @@
+export type { MigrationResult, MigrationStatus } from '@covgate/core/storage-kit';
 export { type MySqlUrl, parseMySqlUrl, type SslMode } from './connection-url.js';
 export {
   MySqlStoreError,
   type StoreComponent,
   type StoreLogger,
 } from './failures.js';
-export { MIGRATIONS_FOLDER, type MigrationTarget, migrate } from './migrate.js';
+export {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  MIGRATIONS_FOLDER,
+  type MigrationTarget,
+  migrate,
+  migrationStatus,
+  shippedMigrations,
+} from './migrate.js';
 export { createMySqlStore, type MySqlStoreOptions } from './mysql-store.js';
 export {
   connectionOptionsFor,

@@ -1,7 +1,16 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  type JournalEntry,
+  type MigrationResult,
+  type MigrationStatus,
+  migrationStatusOf,
+} from '@covgate/core/storage-kit';
+import { sql } from 'drizzle-orm';
 import { drizzle, type MySql2Database } from 'drizzle-orm/mysql2';
 import { migrate as applyMigrations } from 'drizzle-orm/mysql2/migrator';
-import { createConnection, type SslOptions } from 'mysql2/promise';
+import { type Connection, createConnection, type SslOptions } from 'mysql2/promise';
 import { parseMySqlUrl } from './connection-url.js';
 import { connectionOptionsFor } from './pool-options.js';
 
@@ -15,26 +24,103 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../drizzle', import.meta
 const LOCK_NAME = 'covgate_migrations';
 const LOCK_TIMEOUT_SECONDS = 60;
 
+/** How long opening the migration connection may take when the target gives no bound. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
 /** A database to migrate: a drizzle database of yours, or a URL to connect to. */
 export type MigrationTarget =
   | MySql2Database<Record<string, unknown>>
-  | { url: string; ssl?: SslOptions };
+  | {
+      url: string;
+      ssl?: SslOptions;
+      /** Milliseconds the connection may take to open (default 10 000). */
+      connectTimeoutMs?: number;
+    };
+
+/** The shipped migrations, from drizzle-kit's journal. */
+export function shippedMigrations(): JournalEntry[] {
+  const journal = JSON.parse(
+    readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8'),
+  );
+  return (journal.entries as JournalEntry[]).map(({ tag, when }) => ({ tag, when }));
+}
+
+/** Runs one read-only statement and resolves with its rows. */
+type Query = (text: string) => Promise<unknown>;
+
+const onConnection =
+  (connection: Connection): Query =>
+  async (text) =>
+    (await connection.query(text))[0];
+
+const onDatabase =
+  (db: MySql2Database<Record<string, unknown>>): Query =>
+  async (text) =>
+    (await db.execute(sql.raw(text)))[0];
+
+/** The newest `created_at` in `__drizzle_migrations`, null when the table is absent or empty. */
+async function lastAppliedAt(query: Query): Promise<number | null> {
+  const tables = (await query(
+    "SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = '__drizzle_migrations'",
+  )) as Array<{ n: number | string }>;
+  if (Number(tables[0]?.n) === 0) return null;
+  const rows = (await query(
+    'SELECT MAX(created_at) AS last FROM `__drizzle_migrations`',
+  )) as Array<{
+    last: number | string | null;
+  }>;
+  const last = rows[0]?.last;
+  return last === null || last === undefined ? null : Number(last);
+}
+
+async function connect(target: Extract<MigrationTarget, { url: string }>): Promise<Connection> {
+  return createConnection({
+    ...connectionOptionsFor(parseMySqlUrl(target.url), target.ssl),
+    connectTimeout: target.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+  });
+}
+
+/**
+ * Where the database's schema stands against the shipped migrations, without changing it.
+ * Given a URL it opens one connection (bounded by `connectTimeoutMs`) and closes it.
+ */
+export async function migrationStatus(target: MigrationTarget): Promise<MigrationStatus> {
+  if (!('url' in target)) {
+    return migrationStatusOf(shippedMigrations(), await lastAppliedAt(onDatabase(target)));
+  }
+  const connection = await connect(target);
+  try {
+    return migrationStatusOf(shippedMigrations(), await lastAppliedAt(onConnection(connection)));
+  } finally {
+    await connection.end();
+  }
+}
+
+async function applyAndReport(
+  db: MySql2Database<Record<string, unknown>>,
+): Promise<MigrationResult> {
+  const query = onDatabase(db);
+  const before = migrationStatusOf(shippedMigrations(), await lastAppliedAt(query));
+  await applyMigrations(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  const after = migrationStatusOf(shippedMigrations(), await lastAppliedAt(query));
+  return {
+    from: before.current,
+    to: after.current ?? after.latest,
+    applied: before.pending.filter((tag) => !after.pending.includes(tag)),
+  };
+}
 
 /**
  * Applies the shipped migrations that the database has not seen yet (tracked in
- * `__drizzle_migrations`); running it again is a no-op. Given a URL it opens one connection,
- * holds the MySQL named lock `covgate_migrations` while migrating (so several instances may
- * call it at start-up) and closes the connection. Given your drizzle database, serialising
- * concurrent calls is up to you.
+ * `__drizzle_migrations`); running it again is a no-op. Resolves with the schema's version
+ * before and after and the migrations applied. Given a URL it opens one connection, holds the
+ * MySQL named lock `covgate_migrations` while migrating (so several instances may call it at
+ * start-up) and closes the connection. Given your drizzle database, serialising concurrent
+ * calls is up to you.
  */
-export async function migrate(target: MigrationTarget): Promise<void> {
-  if (!('url' in target)) {
-    await applyMigrations(target, { migrationsFolder: MIGRATIONS_FOLDER });
-    return;
-  }
-  const connection = await createConnection(
-    connectionOptionsFor(parseMySqlUrl(target.url), target.ssl),
-  );
+export async function migrate(target: MigrationTarget): Promise<MigrationResult> {
+  if (!('url' in target)) return applyAndReport(target);
+  const connection = await connect(target);
   try {
     const [rows] = await connection.query('SELECT GET_LOCK(?, ?) AS acquired', [
       LOCK_NAME,
@@ -44,7 +130,7 @@ export async function migrate(target: MigrationTarget): Promise<void> {
       throw new Error(`migrations lock not acquired within ${LOCK_TIMEOUT_SECONDS} s`);
     }
     try {
-      await applyMigrations(drizzle(connection), { migrationsFolder: MIGRATIONS_FOLDER });
+      return await applyAndReport(drizzle(connection));
     } finally {
       await connection.query('SELECT RELEASE_LOCK(?)', [LOCK_NAME]);
     }

@@ -1,5 +1,14 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  type JournalEntry,
+  type MigrationResult,
+  type MigrationStatus,
+  migrationStatusOf,
+} from '@covgate/core/storage-kit';
 import { createClient } from '@libsql/client';
+import { sql } from 'drizzle-orm';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import { migrate as applyMigrations } from 'drizzle-orm/libsql/migrator';
 
@@ -12,20 +21,63 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../drizzle', import.meta
 /** A database to migrate: a drizzle database of yours, or a libsql URL to open. */
 export type MigrationTarget = LibSQLDatabase<Record<string, unknown>> | { url: string };
 
-/**
- * Applies the shipped migrations that the database has not seen yet (tracked in
- * `__drizzle_migrations`), all in one transaction; running it again is a no-op. Meant for one
- * process at start-up (`createSqliteStore` calls it unless told not to).
- */
-export async function migrate(target: MigrationTarget): Promise<void> {
-  if (!('url' in target)) {
-    await applyMigrations(target, { migrationsFolder: MIGRATIONS_FOLDER });
-    return;
-  }
+/** The shipped migrations, from drizzle-kit's journal. */
+export function shippedMigrations(): JournalEntry[] {
+  const journal = JSON.parse(
+    readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8'),
+  );
+  return (journal.entries as JournalEntry[]).map(({ tag, when }) => ({ tag, when }));
+}
+
+/** The newest `created_at` in `__drizzle_migrations`, null when the table is absent or empty. */
+async function lastAppliedAt(db: LibSQLDatabase<Record<string, unknown>>): Promise<number | null> {
+  const tables = await db.all<{ n: number }>(
+    sql`SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'`,
+  );
+  if (Number(tables[0]?.n) === 0) return null;
+  const rows = await db.all<{ last: number | null }>(
+    sql`SELECT MAX(created_at) AS last FROM "__drizzle_migrations"`,
+  );
+  const last = rows[0]?.last;
+  return last === null || last === undefined ? null : Number(last);
+}
+
+/** Runs `work` on the target's drizzle database, opening (and closing) one for a URL. */
+async function onTarget<T>(
+  target: MigrationTarget,
+  work: (db: LibSQLDatabase<Record<string, unknown>>) => Promise<T>,
+): Promise<T> {
+  if (!('url' in target)) return work(target);
   const client = createClient({ url: target.url });
   try {
-    await applyMigrations(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+    return await work(drizzle(client));
   } finally {
     client.close();
   }
+}
+
+/** Where the database's schema stands against the shipped migrations, without changing it. */
+export async function migrationStatus(target: MigrationTarget): Promise<MigrationStatus> {
+  return onTarget(target, async (db) =>
+    migrationStatusOf(shippedMigrations(), await lastAppliedAt(db)),
+  );
+}
+
+/**
+ * Applies the shipped migrations that the database has not seen yet (tracked in
+ * `__drizzle_migrations`), all in one transaction; running it again is a no-op. Resolves with
+ * the schema's version before and after and the migrations applied. Meant for one process at
+ * start-up (`createSqliteStore` calls it unless told not to).
+ */
+export async function migrate(target: MigrationTarget): Promise<MigrationResult> {
+  return onTarget(target, async (db) => {
+    const before = migrationStatusOf(shippedMigrations(), await lastAppliedAt(db));
+    await applyMigrations(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    const after = migrationStatusOf(shippedMigrations(), await lastAppliedAt(db));
+    return {
+      from: before.current,
+      to: after.current ?? after.latest,
+      applied: before.pending.filter((tag) => !after.pending.includes(tag)),
+    };
+  });
 }
