@@ -69,6 +69,9 @@ async function migrateCommand(config: ServerConfig, action: string): Promise<voi
   if (status.pending.length > 0) process.exitCode = 1;
 }
 
+// bootstrap and login-link migrate like the server but keep stderr to their own lines and the
+// store's failures: `migrate up` is where the schema's version is reported.
+
 /** `covgate-admin bootstrap`: prints the organisation, the session and its token. */
 async function bootstrap(config: ServerConfig, slug: string, plan: string, userId: string) {
   if (plan !== 'free' && plan !== 'team' && plan !== 'enterprise') {
@@ -76,7 +79,7 @@ async function bootstrap(config: ServerConfig, slug: string, plan: string, userI
     process.exit(2);
   }
   const sessionSecret = await adminSessionSecret(config, () => schemaExists(config));
-  const logger = pino({ base: null }, pino.destination(2));
+  const logger = pino({ base: null, level: 'warn' }, pino.destination(2));
   const store = await openStore(config, logger);
   try {
     const result = await bootstrapOrganisation(store, {
@@ -108,7 +111,7 @@ async function bootstrap(config: ServerConfig, slug: string, plan: string, userI
 /** `covgate-admin login-link`: the link on stdout, what it does on stderr. */
 async function printLoginLink(config: ServerConfig, slug: string, userId: string, role: Role) {
   const sessionSecret = await adminSessionSecret(config, () => schemaExists(config));
-  const logger = pino({ base: null }, pino.destination(2));
+  const logger = pino({ base: null, level: 'warn' }, pino.destination(2));
   const store = await openStore(config, logger);
   try {
     const link = await loginLink(store, {
