@@ -19,6 +19,10 @@ export default defineConfig({
         find: /^@covgate\/core\/storage-kit$/,
         replacement: `${packagesDir}core/src/storage-kit.ts`,
       },
+      {
+        find: /^@covgate\/mysql\/connection-url$/,
+        replacement: `${packagesDir}mysql/src/connection-url.ts`,
+      },
       { find: /^@covgate\/example-shared$/, replacement: `${examplesDir}shared/src/index.ts` },
       { find: /^@covgate\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/index.ts` },
     ],
