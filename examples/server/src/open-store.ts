@@ -1,5 +1,6 @@
 import { mkdir, open } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Store } from '@covgate/core';
 import {
@@ -44,6 +45,14 @@ export async function prepareDataFolder(dataDir: string): Promise<void> {
   await file.close();
 }
 
+/**
+ * The `drizzle` folder of an installed store package. The build inlines the stores' code, which
+ * moves their own `import.meta.url` away from it; the package itself stays installed.
+ */
+function migrationsFolderOf(name: '@covgate/sqlite' | '@covgate/mysql'): string {
+  return join(dirname(createRequire(import.meta.url).resolve(`${name}/package.json`)), 'drizzle');
+}
+
 /** The two stores' migration functions, loaded only for the store in use. */
 interface Migrations {
   migrate(): Promise<MigrationResult>;
@@ -58,6 +67,7 @@ async function mysqlMigrations(config: ServerConfig, url: string): Promise<Migra
   const { migrate, migrationStatus } = await import('@covgate/mysql');
   const { host, port } = parseMySqlUrl(url);
   const target = { url, connectTimeoutMs: config.databaseConnectTimeoutMs };
+  const options = { migrationsFolder: migrationsFolderOf('@covgate/mysql') };
   const timed = async <T>(work: () => Promise<T>): Promise<T> => {
     const started = performance.now();
     try {
@@ -69,14 +79,18 @@ async function mysqlMigrations(config: ServerConfig, url: string): Promise<Migra
     }
   };
   return {
-    migrate: () => timed(() => migrate(target)),
-    status: () => timed(() => migrationStatus(target)),
+    migrate: () => timed(() => migrate(target, options)),
+    status: () => timed(() => migrationStatus(target, options)),
   };
 }
 
 async function sqliteMigrations(url: string): Promise<Migrations> {
   const { migrate, migrationStatus } = await import('@covgate/sqlite');
-  return { migrate: () => migrate({ url }), status: () => migrationStatus({ url }) };
+  const options = { migrationsFolder: migrationsFolderOf('@covgate/sqlite') };
+  return {
+    migrate: () => migrate({ url }, options),
+    status: () => migrationStatus({ url }, options),
+  };
 }
 
 /** The migrations of the store the configuration names. */

@@ -8,6 +8,7 @@ export {
 export {
   DEFAULT_CONNECT_TIMEOUT_MS,
   MIGRATIONS_FOLDER,
+  type MigrationOptions,
   type MigrationTarget,
   migrate,
   migrationStatus,

@@ -37,11 +37,20 @@ export type MigrationTarget =
       connectTimeoutMs?: number;
     };
 
+/** Options of the migration functions. */
+export interface MigrationOptions {
+  /**
+   * The folder of the shipped migrations (default {@link MIGRATIONS_FOLDER}). A bundle that
+   * inlines this package's code moves `import.meta.url` away from it: it passes the installed
+   * package's `drizzle` folder instead.
+   */
+  migrationsFolder?: string;
+}
+
 /** The shipped migrations, from drizzle-kit's journal. */
-export function shippedMigrations(): JournalEntry[] {
-  const journal = JSON.parse(
-    readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8'),
-  );
+export function shippedMigrations(options: MigrationOptions = {}): JournalEntry[] {
+  const folder = options.migrationsFolder ?? MIGRATIONS_FOLDER;
+  const journal = JSON.parse(readFileSync(join(folder, 'meta', '_journal.json'), 'utf8'));
   return (journal.entries as JournalEntry[]).map(({ tag, when }) => ({ tag, when }));
 }
 
@@ -84,13 +93,19 @@ async function connect(target: Extract<MigrationTarget, { url: string }>): Promi
  * Where the database's schema stands against the shipped migrations, without changing it.
  * Given a URL it opens one connection (bounded by `connectTimeoutMs`) and closes it.
  */
-export async function migrationStatus(target: MigrationTarget): Promise<MigrationStatus> {
+export async function migrationStatus(
+  target: MigrationTarget,
+  options: MigrationOptions = {},
+): Promise<MigrationStatus> {
   if (!('url' in target)) {
-    return migrationStatusOf(shippedMigrations(), await lastAppliedAt(onDatabase(target)));
+    return migrationStatusOf(shippedMigrations(options), await lastAppliedAt(onDatabase(target)));
   }
   const connection = await connect(target);
   try {
-    return migrationStatusOf(shippedMigrations(), await lastAppliedAt(onConnection(connection)));
+    return migrationStatusOf(
+      shippedMigrations(options),
+      await lastAppliedAt(onConnection(connection)),
+    );
   } finally {
     await connection.end();
   }
@@ -98,11 +113,12 @@ export async function migrationStatus(target: MigrationTarget): Promise<Migratio
 
 async function applyAndReport(
   db: MySql2Database<Record<string, unknown>>,
+  options: MigrationOptions,
 ): Promise<MigrationResult> {
   const query = onDatabase(db);
-  const before = migrationStatusOf(shippedMigrations(), await lastAppliedAt(query));
-  await applyMigrations(db, { migrationsFolder: MIGRATIONS_FOLDER });
-  const after = migrationStatusOf(shippedMigrations(), await lastAppliedAt(query));
+  const before = migrationStatusOf(shippedMigrations(options), await lastAppliedAt(query));
+  await applyMigrations(db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
+  const after = migrationStatusOf(shippedMigrations(options), await lastAppliedAt(query));
   return {
     from: before.current,
     to: after.current ?? after.latest,
@@ -118,8 +134,11 @@ async function applyAndReport(
  * start-up) and closes the connection. Given your drizzle database, serialising concurrent
  * calls is up to you.
  */
-export async function migrate(target: MigrationTarget): Promise<MigrationResult> {
-  if (!('url' in target)) return applyAndReport(target);
+export async function migrate(
+  target: MigrationTarget,
+  options: MigrationOptions = {},
+): Promise<MigrationResult> {
+  if (!('url' in target)) return applyAndReport(target, options);
   const connection = await connect(target);
   try {
     const [rows] = await connection.query('SELECT GET_LOCK(?, ?) AS acquired', [
@@ -130,7 +149,7 @@ export async function migrate(target: MigrationTarget): Promise<MigrationResult>
       throw new Error(`migrations lock not acquired within ${LOCK_TIMEOUT_SECONDS} s`);
     }
     try {
-      return await applyAndReport(drizzle(connection));
+      return await applyAndReport(drizzle(connection), options);
     } finally {
       await connection.query('SELECT RELEASE_LOCK(?)', [LOCK_NAME]);
     }

@@ -2,6 +2,7 @@ export type { MigrationResult, MigrationStatus } from '@covgate/core/storage-kit
 export { SqliteStoreError, type StoreComponent, type StoreLogger } from './failures.js';
 export {
   MIGRATIONS_FOLDER,
+  type MigrationOptions,
   type MigrationTarget,
   migrate,
   migrationStatus,

@@ -21,11 +21,20 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../drizzle', import.meta
 /** A database to migrate: a drizzle database of yours, or a libsql URL to open. */
 export type MigrationTarget = LibSQLDatabase<Record<string, unknown>> | { url: string };
 
+/** Options of the migration functions. */
+export interface MigrationOptions {
+  /**
+   * The folder of the shipped migrations (default {@link MIGRATIONS_FOLDER}). A bundle that
+   * inlines this package's code moves `import.meta.url` away from it: it passes the installed
+   * package's `drizzle` folder instead.
+   */
+  migrationsFolder?: string;
+}
+
 /** The shipped migrations, from drizzle-kit's journal. */
-export function shippedMigrations(): JournalEntry[] {
-  const journal = JSON.parse(
-    readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8'),
-  );
+export function shippedMigrations(options: MigrationOptions = {}): JournalEntry[] {
+  const folder = options.migrationsFolder ?? MIGRATIONS_FOLDER;
+  const journal = JSON.parse(readFileSync(join(folder, 'meta', '_journal.json'), 'utf8'));
   return (journal.entries as JournalEntry[]).map(({ tag, when }) => ({ tag, when }));
 }
 
@@ -57,9 +66,12 @@ async function onTarget<T>(
 }
 
 /** Where the database's schema stands against the shipped migrations, without changing it. */
-export async function migrationStatus(target: MigrationTarget): Promise<MigrationStatus> {
+export async function migrationStatus(
+  target: MigrationTarget,
+  options: MigrationOptions = {},
+): Promise<MigrationStatus> {
   return onTarget(target, async (db) =>
-    migrationStatusOf(shippedMigrations(), await lastAppliedAt(db)),
+    migrationStatusOf(shippedMigrations(options), await lastAppliedAt(db)),
   );
 }
 
@@ -69,11 +81,14 @@ export async function migrationStatus(target: MigrationTarget): Promise<Migratio
  * the schema's version before and after and the migrations applied. Meant for one process at
  * start-up (`createSqliteStore` calls it unless told not to).
  */
-export async function migrate(target: MigrationTarget): Promise<MigrationResult> {
+export async function migrate(
+  target: MigrationTarget,
+  options: MigrationOptions = {},
+): Promise<MigrationResult> {
   return onTarget(target, async (db) => {
-    const before = migrationStatusOf(shippedMigrations(), await lastAppliedAt(db));
-    await applyMigrations(db, { migrationsFolder: MIGRATIONS_FOLDER });
-    const after = migrationStatusOf(shippedMigrations(), await lastAppliedAt(db));
+    const before = migrationStatusOf(shippedMigrations(options), await lastAppliedAt(db));
+    await applyMigrations(db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
+    const after = migrationStatusOf(shippedMigrations(options), await lastAppliedAt(db));
     return {
       from: before.current,
       to: after.current ?? after.latest,
