@@ -111,19 +111,20 @@ export function SecretPanel(props: {
  */
 export function RateLimitBanner() {
   const until = useRateLimit();
-  const [now, setNow] = useState(Date.now());
+  const [, setTicks] = useState(0);
   useEffect(() => {
     if (until === null) return;
-    setNow(Date.now());
-    const tick = window.setInterval(() => setNow(Date.now()), 1000);
+    const tick = window.setInterval(() => setTicks((n) => n + 1), 1000);
     return () => window.clearInterval(tick);
   }, [until]);
   if (until === null) return null;
+  // Read the clock at each render: a time kept in state since an earlier wait (or since the
+  // banner mounted) made the first frame of a new wait show more than the server asked for.
   return (
     <div class="banner" role="status" data-testid="rate-limit">
       <p>
         <strong>Too many requests.</strong> The server asked this dashboard to slow down; it tries
-        again in <span class="countdown">{formatCountdown(until - now)}</span>.
+        again in <span class="countdown">{formatCountdown(until - Date.now())}</span>.
       </p>
     </div>
   );
