@@ -29,6 +29,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Quick start: embed in Express', link: '/quickstart/embed-express' },
       { text: 'Quick start: embed in Hapi', link: '/quickstart/embed-hapi' },
       { text: 'Quick start: embed in a Fetch runtime', link: '/quickstart/embed-fetch' },
+      { text: 'Gate pull requests', link: '/guide/gate-pull-requests' },
     ],
   },
   {
