@@ -51,6 +51,21 @@ const serverEnv = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** The newest migration a store package ships (its drizzle journal's last tag). */
+async function latestMigration(store: 'sqlite' | 'mysql'): Promise<string> {
+  const path = new URL(`../../../packages/${store}/drizzle/meta/_journal.json`, import.meta.url);
+  const journal = JSON.parse(await readFile(fileURLToPath(path), 'utf8')) as {
+    entries: { tag: string }[];
+  };
+  return journal.entries.at(-1)?.tag as string;
+}
+
+/** The start-up line naming the schema's move from the fixture's last migration. */
+async function expectMigratedFromRelease(server: BuiltServer, store: 'sqlite' | 'mysql') {
+  const line = await server.waitForLine(/database schema migrated from (\S+) to (\S+)/, 5_000);
+  expect([line[1], line[2]]).toEqual(['0007_baselines', await latestMigration(store)]);
+}
+
 /** What a user of the previous release relies on, checked against the upgraded server. */
 async function expectOldDataWorks(server: BuiltServer, fixture: FixtureStore): Promise<void> {
   const org = credentials.org;
@@ -127,12 +142,17 @@ describe.skipIf(!isServerBuilt())(`upgrade from ${credentials.release}`, () => {
 
     const server = await startBuiltServer(serverEnv({ COVGATE_DATA_DIR: dataDir }));
     cleanups.push(() => server.kill());
+    await expectMigratedFromRelease(server, 'sqlite');
     await expectOldDataWorks(server, fixtureOf('sqlite'));
     expect(await server.stop('SIGTERM')).toBe(0);
 
     // Started again on the upgraded file: nothing left to migrate, everything still there.
     const again = await startBuiltServer(serverEnv({ COVGATE_DATA_DIR: dataDir }));
     cleanups.push(() => again.kill());
+    await again.waitForLine(
+      new RegExp(`database schema up to date at ${await latestMigration('sqlite')}`),
+      5_000,
+    );
     const list = await fetch(`${again.url}/v1/executions?org=${credentials.org}&repo=web`, {
       headers: bearer(fixtureOf('sqlite').apiToken),
     });
@@ -168,6 +188,7 @@ describe.skipIf(!isServerBuilt())(`upgrade from ${credentials.release}`, () => {
         serverEnv({ DATABASE_URL: url.href, COVGATE_DATA_DIR: join(tmpdir(), name) }),
       );
       cleanups.push(() => server.kill());
+      await expectMigratedFromRelease(server, 'mysql');
       await expectOldDataWorks(server, fixtureOf('mariadb'));
       expect(await server.stop('SIGTERM')).toBe(0);
       const [migrations] = (await admin.query(
