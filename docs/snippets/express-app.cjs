@@ -1,4 +1,4 @@
-// An Express 5 application (CommonJS) with covgate mounted at /coverage beside its own routes.
+// An Express application (Express 4 or 5, CommonJS) with covgate mounted at /coverage beside its own routes.
 const express = require('express');
 const { createApi, createMemoryStore } = require('@covgate/core');
 const { covgate } = require('@covgate/express');

@@ -1,4 +1,4 @@
-// An Express 5 application (ES module) with covgate mounted at /coverage beside its own routes.
+// An Express application (Express 4 or 5, ES module) with covgate mounted at /coverage beside its own routes.
 
 import { createApi, createMemoryStore } from '@covgate/core';
 import { covgate } from '@covgate/express';

@@ -124,6 +124,10 @@ describe.skipIf(!built && process.env.CI !== '1')('packed tarballs', () => {
   let app: string;
   /** A plain project with only the two stand-alone utilities. */
   let alone: string;
+  /** A CommonJS project on Express 4 (its types too) with the Express adapter's tarballs. */
+  let express4App: string;
+  /** Its TypeScript check with Express 4's types, started once it is installed. */
+  let express4Typecheck: Promise<RunResult>;
   /** The slow checks start as soon as the packages are installed and run beside the others. */
   let typecheck: Promise<RunResult>;
   const attw = new Map<string, Promise<RunResult>>();
@@ -136,7 +140,8 @@ describe.skipIf(!built && process.env.CI !== '1')('packed tarballs', () => {
     tarballs = join(workDir, 'tarballs');
     app = join(workDir, 'app');
     alone = join(workDir, 'alone');
-    await Promise.all([mkdir(tarballs), mkdir(app), mkdir(alone)]);
+    express4App = join(workDir, 'express4');
+    await Promise.all([mkdir(tarballs), mkdir(app), mkdir(alone), mkdir(express4App)]);
     await inBatches(publishable, 3, async ({ dir }) => {
       const result = await run('pnpm', ['pack', '--pack-destination', tarballs], {
         cwd: dir,
@@ -159,6 +164,18 @@ describe.skipIf(!built && process.env.CI !== '1')('packed tarballs', () => {
         '@covgate/env-filter': file(tarballOf('@covgate/env-filter')),
         '@covgate/webhook-signature': file(tarballOf('@covgate/webhook-signature')),
       }),
+      // A plain `npm install`, no --legacy-peer-deps: the peer range must admit Express 4.
+      npmInstall(express4App, {
+        // The adapter and the packages it depends on, none of them published yet.
+        '@covgate/env-filter': file(tarballOf('@covgate/env-filter')),
+        '@covgate/webhook-signature': file(tarballOf('@covgate/webhook-signature')),
+        '@covgate/core': file(tarballOf('@covgate/core')),
+        '@covgate/node-bridge': file(tarballOf('@covgate/node-bridge')),
+        '@covgate/express': file(tarballOf('@covgate/express')),
+        express: '^4.21.2',
+        '@types/express': '^4.17.23',
+        '@types/node': '^20.19.0',
+      }),
     ]);
     const schedule = limited(2);
     for (const { manifest, tarball } of publishable) {
@@ -172,6 +189,8 @@ describe.skipIf(!built && process.env.CI !== '1')('packed tarballs', () => {
     }
     typecheck = startTypecheck();
     typecheck.catch(() => {});
+    express4Typecheck = startExpress4Typecheck();
+    express4Typecheck.catch(() => {});
   }, 300_000);
 
   afterAll(async () => {
@@ -229,8 +248,8 @@ describe.skipIf(!built && process.env.CI !== '1')('packed tarballs', () => {
   });
 
   /** Starts one of the documented sample applications inside the plain project. */
-  async function runDocumentedPath(sample: string): Promise<unknown> {
-    await copyFile(join(snippets, sample), join(app, sample));
+  async function runDocumentedPath(sample: string, project = app): Promise<unknown> {
+    await copyFile(join(snippets, sample), join(project, sample));
     const env = {
       ...baseEnv(),
       PORT: '0',
@@ -239,9 +258,9 @@ describe.skipIf(!built && process.env.CI !== '1')('packed tarballs', () => {
     };
     let started: Started | undefined;
     try {
-      started = await startListening([sample], { cwd: app, env });
+      started = await startListening([sample], { cwd: project, env });
       const result = await run('bash', [join(snippets, 'empty-store-to-list.sh')], {
-        cwd: app,
+        cwd: project,
         env: { ...env, COVGATE_URL: started.url },
       });
       expect(result.stderr).toBe('');
@@ -272,6 +291,65 @@ describe.skipIf(!built && process.env.CI !== '1')('packed tarballs', () => {
   it('a CommonJS Express 5 app creates an organisation and lists its execution', async () => {
     expect(await runDocumentedPath('express-app.cjs')).toEqual(listedRun);
   });
+
+  it('an ES module Express 5 app creates an organisation and lists its execution', async () => {
+    expect(await runDocumentedPath('express-app.mjs')).toEqual(listedRun);
+  });
+
+  it('a CommonJS Express 4 app, installed without --legacy-peer-deps, does the same', async () => {
+    const installed = JSON.parse(
+      await readFile(join(express4App, 'node_modules', 'express', 'package.json'), 'utf8'),
+    ) as { version: string };
+    expect(installed.version).toMatch(/^4\./);
+    expect(await runDocumentedPath('express-app.cjs', express4App)).toEqual(listedRun);
+  });
+
+  it('type-checks the Express adapter against Express 4 types (CommonJS, strict)', async () => {
+    const result = await express4Typecheck;
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  }, 240_000);
+
+  /** A .cts file mounting covgate in an Express 4 app, checked with @types/express 4. */
+  async function startExpress4Typecheck(): Promise<RunResult> {
+    await writeFile(
+      join(express4App, 'check.cts'),
+      [
+        "import { createApi, createMemoryStore } from '@covgate/core';",
+        "import { covgate, covgateRawBody } from '@covgate/express';",
+        "import express = require('express');",
+        '',
+        "const api = createApi({ store: createMemoryStore(), sessionSecret: 's'.repeat(32) });",
+        'const app: express.Express = express();',
+        "app.use('/coverage', covgate(api, { exclusive: true }));",
+        'app.use(express.json({ verify: covgateRawBody }));',
+        'export = app;',
+        '',
+      ].join('\n'),
+    );
+    await writeFile(
+      join(express4App, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          lib: ['es2023', 'dom'],
+          strict: true,
+          // Our declarations are checked with skipLibCheck off in the main project.
+          skipLibCheck: true,
+          noEmit: true,
+          types: ['node'],
+        },
+        files: ['check.cts'],
+      }),
+    );
+    return run(
+      process.execPath,
+      [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
+      { cwd: express4App, env: baseEnv() },
+    );
+  }
 
   it('an ES module Hapi 21 app creates an organisation and lists its execution', async () => {
     expect(await runDocumentedPath('hapi-app.mjs')).toEqual(listedRun);

@@ -1,15 +1,17 @@
 import { createApi } from '@covgate/core';
 import { runHttpContractSuite } from '@covgate/core/testing/vitest';
-import express from 'express';
 import { listen } from '../../node-bridge/test/support/http-server.js';
 import { covgate } from '../src/index.js';
+import { expressVersions } from './support/express-versions.js';
 
-runHttpContractSuite('Express, mounted at /coverage before the body parser', {
-  start: async (options) => {
-    const app = express();
-    app.use('/coverage', covgate(createApi(options)));
-    app.use(express.json());
-    const server = await listen(app);
-    return { baseUrl: `${server.origin}/coverage`, close: server.close };
-  },
-});
+for (const { name, express } of expressVersions) {
+  runHttpContractSuite(`${name}, mounted at /coverage before the body parser`, {
+    start: async (options) => {
+      const app = express();
+      app.use('/coverage', covgate(createApi(options)));
+      app.use(express.json());
+      const server = await listen(app);
+      return { baseUrl: `${server.origin}/coverage`, close: server.close };
+    },
+  });
+}
