@@ -70,6 +70,22 @@ export {
 export * from './organisations/create-organisation.js';
 export * from './organisations/membership.js';
 export * from './organisations/organisation-input.js';
+export {
+  type CreateSessionInput,
+  type CreateSessionOptions,
+  createSession,
+  type ProvisionedSession,
+} from './provisioning/create-session.js';
+export {
+  type CreateTokenInput,
+  type CreateTokenOptions,
+  createToken,
+  type ProvisionedToken,
+} from './provisioning/create-token.js';
+export {
+  ProvisioningInputError,
+  type ProvisioningTarget,
+} from './provisioning/provisioning-target.js';
 export * from './sessions/session-rules.js';
 export * from './sessions/session-token-hash.js';
 export * from './sessions/sign-in-link.js';

@@ -6,6 +6,7 @@ import type { Identity } from '../auth/identity.js';
 import { InfrastructureError } from '../infrastructure/infra.js';
 import { batchedLogDestination } from '../logging/batched-log-destination.js';
 import { type OAuthOptions, resolveOAuthOptions } from '../oauth/oauth-options.js';
+import { registerApiServices } from '../provisioning/api-registry.js';
 import { resolveSessionLifetimeSeconds } from '../sessions/session-rules.js';
 import type { Store } from '../storage/store.js';
 import { createIdGenerator } from '../time/ids.js';
@@ -392,5 +393,11 @@ export function createApi(options: CreateApiOptions): CovgateApi {
     return response;
   }
 
-  return { handle, authenticate: authenticateForHost, basePath: services.settings.basePath };
+  const api: CovgateApi = {
+    handle,
+    authenticate: authenticateForHost,
+    basePath: services.settings.basePath,
+  };
+  registerApiServices(api, services);
+  return api;
 }

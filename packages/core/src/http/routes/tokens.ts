@@ -16,25 +16,29 @@ import { parseBody } from '../validation.js';
 /** Default and maximum grace period of a rotation, in seconds. */
 export const ROTATION_GRACE_SECONDS = { default: 86_400, max: 604_800 } as const;
 
-const scopesSchema = z
+/** Scopes of a new or changed token: at least one, duplicates dropped (provisioning shares it). */
+export const scopesSchema = z
   .array(z.enum(SCOPES))
   .min(1)
   .transform((scopes) => [...new Set(scopes)]);
-const nameSchema = z
+/** A token's name: 1-100 characters after trimming, no control characters. */
+export const nameSchema = z
   .string()
   .trim()
   .min(1)
   .max(100)
   .regex(/^[^\p{Cc}]+$/u);
 
+/** The kind of agent a token is for: up to 64 of `A-Z a-z 0-9 . _ -`. */
+export const agentTypeSchema = z
+  .string()
+  .max(64)
+  .regex(/^[A-Za-z0-9._-]*$/);
+
 const createTokenBody = z.object({
   name: nameSchema,
   scopes: scopesSchema.default(['execute']),
-  agent_type: z
-    .string()
-    .max(64)
-    .regex(/^[A-Za-z0-9._-]*$/)
-    .default(''),
+  agent_type: agentTypeSchema.default(''),
 });
 const patchTokenBody = z
   .object({ name: nameSchema.optional(), scopes: scopesSchema.optional() })
@@ -71,8 +75,9 @@ async function findOwnToken(scope: RequestScope, identity: SessionIdentity): Pro
   return token;
 }
 
-async function newTokenRecord(
-  services: ApiServices,
+/** A new active token record and its secret (the only copy); not yet stored. */
+export async function newTokenRecord(
+  services: Pick<ApiServices, 'randomBytes' | 'hasher' | 'clock'>,
   fields: Pick<TokenRecord, 'orgId' | 'name' | 'scopes' | 'agentType'>,
 ): Promise<{ record: TokenRecord; secret: string }> {
   const { id, token } = generateApiToken(services.randomBytes);
