@@ -25,12 +25,13 @@ console.log(
 
 // 4. The repository's runs, newest first, page by page: `cursor: ''` asks for `next_cursor`.
 let cursor = '';
-while (cursor !== null) {
+for (;;) {
   const page = await ci.listExecutions({ org: 'acme', repo: 'web', limit: 20, cursor });
   for (const execution of page.executions) {
     console.log(`listed ${execution.id} ${execution.outcome} ${execution.coverage}%`);
   }
-  cursor = page.next_cursor ?? null;
+  if (!page.next_cursor) break; // null on the last page
+  cursor = page.next_cursor;
 }
 
 // 5. A refused call throws CovgateApiError: here the token's organisation is not globex.

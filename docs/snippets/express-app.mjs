@@ -4,9 +4,12 @@ import { createApi, createMemoryStore } from '@covgate/core';
 import { covgate } from '@covgate/express';
 import express from 'express';
 
+const sessionSecret = process.env.SESSION_SECRET;
+if (!sessionSecret) throw new Error('set SESSION_SECRET (for a trial: openssl rand -hex 32)');
+
 const api = createApi({
   store: createMemoryStore(), // @covgate/sqlite or @covgate/mysql to keep data
-  sessionSecret: process.env.SESSION_SECRET,
+  sessionSecret,
   serviceToken: process.env.SERVICE_TOKEN,
   secureCookies: false, // plain-HTTP development only
 });
@@ -17,5 +20,7 @@ app.use(express.json());
 app.get('/', (_req, res) => res.send('my application'));
 
 const server = app.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', () => {
-  console.log(`listening on http://127.0.0.1:${server.address().port}/coverage`);
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : address;
+  console.log(`listening on http://127.0.0.1:${port}/coverage`);
 });

@@ -3,9 +3,12 @@ import { createApi, createMemoryStore } from '@covgate/core';
 import { createFetchHandler } from '@covgate/fetch';
 import { serve } from '@hono/node-server';
 
+const sessionSecret = process.env.SESSION_SECRET;
+if (!sessionSecret) throw new Error('set SESSION_SECRET (for a trial: openssl rand -hex 32)');
+
 const api = createApi({
   store: createMemoryStore(), // @covgate/sqlite or @covgate/mysql to keep data
-  sessionSecret: process.env.SESSION_SECRET,
+  sessionSecret,
   serviceToken: process.env.SERVICE_TOKEN,
   secureCookies: false, // plain-HTTP development only
   basePath: '/coverage', // the API answers under /coverage, 404 elsewhere

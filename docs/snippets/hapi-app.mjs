@@ -4,9 +4,12 @@ import { createApi, createMemoryStore } from '@covgate/core';
 import { covgatePlugin } from '@covgate/hapi';
 import Hapi from '@hapi/hapi';
 
+const sessionSecret = process.env.SESSION_SECRET;
+if (!sessionSecret) throw new Error('set SESSION_SECRET (for a trial: openssl rand -hex 32)');
+
 const api = createApi({
   store: createMemoryStore(), // @covgate/sqlite or @covgate/mysql to keep data
-  sessionSecret: process.env.SESSION_SECRET,
+  sessionSecret,
   serviceToken: process.env.SERVICE_TOKEN,
   secureCookies: false, // plain-HTTP development only
 });
