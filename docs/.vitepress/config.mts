@@ -99,10 +99,48 @@ function existing(items: DefaultTheme.SidebarItem[]): DefaultTheme.SidebarItem[]
     .filter((group) => (group.items?.length ?? 0) > 0);
 }
 
+/**
+ * The package reference's sidebars: the list of packages on the reference's index, and on a
+ * package's pages that list followed by the package's own pages only. One
+ * sidebar of every member of every package was rendered into each of 400 pages.
+ */
+/** The groups of a package's sidebar; its page lists everything, functions and types too. */
+const SIDEBAR_GROUPS = ['Classes', 'Interfaces'];
+
+/**
+ * A package's classes and interfaces. Its functions have pages too, but listing them in the
+ * sidebar of every page of the package (63 in the core) weighed 20 MB; type aliases and
+ * variables are on the package's page, and the theme's anchors to them are not the site's
+ * (`#report-formats` for the heading `#report_formats`).
+ */
+function ownPages(groups: DefaultTheme.SidebarItem[]): DefaultTheme.SidebarItem[] {
+  return groups.filter((group) => SIDEBAR_GROUPS.includes(group.text ?? ''));
+}
+
+function packageSidebars(): DefaultTheme.SidebarMulti {
+  const packages = generatedSidebar('packages');
+  const list: DefaultTheme.SidebarItem[] = packages.map(({ text, link }) => ({
+    text: text ?? '',
+    ...(link ? { link } : {}),
+  }));
+  const sidebars: DefaultTheme.SidebarMulti = {
+    '/reference/packages/': [{ text: 'Packages', items: list }],
+  };
+  for (const item of packages) {
+    if (!item.link) continue;
+    sidebars[item.link] = [
+      { text: 'Packages', link: '/reference/packages/', collapsed: true, items: list },
+      { text: item.text ?? '', link: item.link, items: ownPages(item.items ?? []) },
+    ];
+  }
+  return sidebars;
+}
+
 export default defineConfig({
   title: 'covgate',
   description: 'Gate every CI run on test coverage and see where coverage is going.',
   lang: 'en-GB',
+  head: [['link', { rel: 'icon', type: 'image/svg+xml', href: '/favicon.svg' }]],
   srcExclude: ['README.md', 'node_modules/**', 'scripts/**', 'test/**', 'snippets/**'],
   cleanUrls: false,
   lastUpdated: false,
@@ -144,7 +182,7 @@ export default defineConfig({
     ],
     sidebar: {
       '/reference/http/': [{ text: 'HTTP API', items: generatedSidebar('http') }],
-      '/reference/packages/': [{ text: 'Packages', items: generatedSidebar('packages') }],
+      ...packageSidebars(),
       '/': existing(guide),
     },
     outline: { level: [2, 3] },

@@ -2,9 +2,11 @@
 // and each package's exported API from its TSDoc (TypeDoc + its Markdown plugin).
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Application } from 'typedoc';
+import { slug } from 'github-slugger';
+import { Application, Converter, OptionDefaults, ReflectionKind } from 'typedoc';
+import { MarkdownPageEvent } from 'typedoc-plugin-markdown';
 import { writeHttpReference } from './http-reference.mjs';
 
 const docsDir = fileURLToPath(new URL('..', import.meta.url));
@@ -27,6 +29,42 @@ async function documentedPackages() {
   return found;
 }
 
+/**
+ * Types of `@covgate/client` generated from docs/openapi.yaml: the HTTP reference documents the
+ * same operations and schemas, and rendered as TypeScript they made pages of 54 000 to
+ * 170 000 px.
+ */
+const MIRRORS_OF_THE_OPENAPI_DOCUMENT = ['paths', 'operations', 'components'];
+
+/**
+ * Removes the generated mirrors of the OpenAPI document from the client's reference, before
+ * TypeDoc groups the members (as `@hidden` does); counts what it removed in `removed`.
+ */
+function dropOpenApiMirrors(project, removed) {
+  for (const reflection of project.getReflectionsByKind(ReflectionKind.Interface)) {
+    const file = reflection.sources?.[0]?.fileName ?? '';
+    if (!MIRRORS_OF_THE_OPENAPI_DOCUMENT.includes(reflection.name)) continue;
+    if (!file.endsWith('client/src/generated/openapi.ts')) continue;
+    project.removeReflection(reflection);
+    removed.add(reflection.name);
+  }
+}
+
+/**
+ * Links to anchors as GitHub's slugger (the site's `markdown.anchor.slugify`) writes them, and
+ * written `./`-relative so that typedoc-vitepress-theme leaves them alone: its own slugger
+ * turns `_` into `-`, and `#report_formats` became a link to `#report-formats`, which no
+ * heading has.
+ */
+function keepAnchorsAsTheSiteWritesThem(page) {
+  if (!page.contents) return;
+  const self = `./${basename(page.url)}`;
+  page.contents = page.contents.replace(
+    /\]\((?!https?:|\/|\.)([^)#\s]*)#([^)\s]+)\)/g,
+    (_link, path, anchor) => `](${path ? `./${path}` : self}#${slug(decodeURIComponent(anchor))})`,
+  );
+}
+
 async function writePackageReference() {
   const packages = await documentedPackages();
   const outDir = join(docsDir, 'reference', 'packages');
@@ -40,6 +78,8 @@ async function writePackageReference() {
       excludePrivate: true,
       excludeInternal: true,
       readme: 'none',
+      // openapi-typescript writes these two on the generated client types.
+      blockTags: [...OptionDefaults.blockTags, '@description', '@constant'],
     },
     plugin: ['typedoc-plugin-markdown', 'typedoc-vitepress-theme'],
     out: outDir,
@@ -49,12 +89,31 @@ async function writePackageReference() {
     skipErrorChecking: true,
     hidePageHeader: true,
     entryFileName: 'index',
+    // Classes, interfaces and functions get a page each; type aliases and variables are listed
+    // on their package's page. One page per member made 400 pages, each carrying the whole
+    // sidebar, for 86 of the site's 99 MB.
+    membersWithOwnFile: ['Class', 'Interface', 'Function'],
     logLevel: 'Warn',
     treatWarningsAsErrors: false,
   });
+  const removed = new Set();
+  app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) =>
+    dropOpenApiMirrors(context.project, removed),
+  );
+  // Before the theme's own rewriting of links (a higher priority runs first).
+  app.renderer.on(MarkdownPageEvent.END, keepAnchorsAsTheSiteWritesThem, 100);
   const project = await app.convert();
   if (!project) throw new Error('TypeDoc could not convert the packages');
+  if (removed.size !== MIRRORS_OF_THE_OPENAPI_DOCUMENT.length) {
+    throw new Error(
+      `@covgate/client no longer exports ${MIRRORS_OF_THE_OPENAPI_DOCUMENT.filter((name) => !removed.has(name)).join(', ')}: update MIRRORS_OF_THE_OPENAPI_DOCUMENT`,
+    );
+  }
   await app.generateOutputs(project);
+  // A warning is a defect of the reference (an unknown tag, a type the pages cannot link to).
+  if (app.logger.hasWarnings() || app.logger.hasErrors()) {
+    throw new Error('TypeDoc reported warnings (above): fix them, the reference must have none');
+  }
   const sidebar = JSON.parse(await readFile(join(outDir, 'typedoc-sidebar.json'), 'utf8'));
   return sidebar;
 }

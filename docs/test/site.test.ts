@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, readdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -92,6 +92,37 @@ describe.skipIf((!siteBuilt && process.env.CI !== '1') || (!browserAvailable && 
       await page.close();
     });
 
+    it('shows the favicon the pages link to', async () => {
+      const page = await browser.newPage();
+      await page.goto(`${origin}/guide/what-is-covgate.html`);
+      const href = await page.locator('head link[rel="icon"]').getAttribute('href');
+      expect(href).toBe('/favicon.svg');
+      const icon = await page.request.get(`${origin}${href}`);
+      expect(icon.status()).toBe(200);
+      expect(await icon.text()).toMatch(/^<svg [^>]*viewBox="0 0 32 32"/);
+      await page.close();
+    });
+
+    it('keeps every package reference page within 40 000 px (the client paths page was 170 000)', async () => {
+      const packagesDir = join(distDir, 'reference', 'packages');
+      const pages = (await readdir(packagesDir, { recursive: true }))
+        .filter((name) => name.endsWith('.html'))
+        .map((name) => ({ name, bytes: statSync(join(packagesDir, name)).size }))
+        .sort((a, b) => b.bytes - a.bytes)
+        .slice(0, 5);
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const heights: Record<string, number> = {};
+      for (const { name } of pages) {
+        await page.goto(`${origin}/reference/packages/${name}`);
+        heights[name] = await page.evaluate(() => document.documentElement.scrollHeight);
+      }
+      await page.close();
+      expect(Object.keys(heights)).toHaveLength(5);
+      for (const [name, height] of Object.entries(heights)) {
+        expect(height, name).toBeLessThanOrEqual(40_000);
+      }
+    });
+
     it('finds a page with the local search', async () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       await page.goto(`${origin}/`);
@@ -108,3 +139,16 @@ describe.skipIf((!siteBuilt && process.env.CI !== '1') || (!browserAvailable && 
     });
   },
 );
+
+describe.skipIf(!siteBuilt && process.env.CI !== '1')('the built documentation site', () => {
+  it('weighs at most 50 MB, half of the 99 MB it weighed before issue 25', async () => {
+    const files = (await readdir(distDir, { recursive: true, withFileTypes: true })).filter(
+      (entry) => entry.isFile(),
+    );
+    const bytes = files.reduce(
+      (sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size,
+      0,
+    );
+    expect(bytes).toBeLessThanOrEqual(50_000_000);
+  });
+});

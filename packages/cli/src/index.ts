@@ -7,6 +7,12 @@
  * @packageDocumentation
  */
 export { EXIT } from './errors.js';
+// The shapes inside a `Verdict` (`--json`), so that the reference can show them.
+export type { ReportEntry } from './gather-reports.js';
+export type { MeasuredPatch } from './patch/measured-patch.js';
+export type { PatchCoverage, PatchFile } from './patch/patch-coverage.js';
+export type { PatchOutcome } from './patch/patch-rule.js';
+export type { DecidingRule } from './patch/patch-verdict.js';
 export { parseClover } from './reports/clover.js';
 export { parseCobertura } from './reports/cobertura.js';
 export { parseCoveragePy } from './reports/coverage-py.js';

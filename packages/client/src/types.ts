@@ -1,67 +1,65 @@
 import type { components, operations } from './generated/openapi.js';
 
-type Schemas = components['schemas'];
-
 /** Liveness answer of `GET /health`. */
-export type Health = Schemas['Health'];
+export type Health = components['schemas']['Health'];
 /** Readiness answer of `GET /health/ready`. */
-export type Ready = Schemas['Ready'];
+export type Ready = components['schemas']['Ready'];
 /** A coverage-gate run as the API returns it. */
-export type Execution = Schemas['Execution'];
+export type Execution = components['schemas']['Execution'];
 /** The record a run was compared with (`Execution['baseline']` when there was one). */
-export type Baseline = Schemas['Baseline'];
+export type Baseline = components['schemas']['Baseline'];
 /** Body of `POST /v1/executions`. */
-export type ExecutionInput = Schemas['ExecutionInput'];
+export type ExecutionInput = components['schemas']['ExecutionInput'];
 /** A run's patch and the patch rule's judgement (`Execution['patch']`). */
-export type Patch = Schemas['Patch'];
+export type Patch = components['schemas']['Patch'];
 /** One run with its per-file list (`GET /v1/executions/{id}`). */
-export type ExecutionDetail = Schemas['ExecutionDetail'];
+export type ExecutionDetail = components['schemas']['ExecutionDetail'];
 /** One entry of a run's per-file list. */
-export type FileLineCounts = Schemas['FileLineCounts'];
+export type FileLineCounts = components['schemas']['FileLineCounts'];
 /** A repository's settings (`/v1/repos/settings`). */
-export type RepositorySettings = Schemas['RepositorySettings'];
+export type RepositorySettings = components['schemas']['RepositorySettings'];
 /** The body of `PATCH /v1/repos/settings`. */
-export type RepositorySettingsInput = Schemas['RepositorySettingsInput'];
+export type RepositorySettingsInput = components['schemas']['RepositorySettingsInput'];
 /** A page of `GET /v1/executions`. */
-export type ExecutionList = Schemas['ExecutionList'];
+export type ExecutionList = components['schemas']['ExecutionList'];
 /** Answer of `GET /v1/executions/series`. */
-export type ExecutionSeries = Schemas['ExecutionSeries'];
+export type ExecutionSeries = components['schemas']['ExecutionSeries'];
 /** One run of a series: `[created_at, coverage, outcome, branch, delta]`. */
-export type SeriesPoint = Schemas['SeriesPoint'];
+export type SeriesPoint = components['schemas']['SeriesPoint'];
 /** The gate's verdict of a run. */
-export type Outcome = Schemas['Outcome'];
+export type Outcome = components['schemas']['Outcome'];
 /** One repository of `GET /v1/repos`. */
-export type Repository = Schemas['Repository'];
+export type Repository = components['schemas']['Repository'];
 /** Answer of `GET /v1/repos`. */
-export type RepositoryList = Schemas['RepositoryList'];
+export type RepositoryList = components['schemas']['RepositoryList'];
 /** Body of `POST /v1/organisations`. */
-export type CreateOrganisationInput = Schemas['CreateOrganisationInput'];
+export type CreateOrganisationInput = components['schemas']['CreateOrganisationInput'];
 /** Answer of `POST /v1/organisations`. */
-export type CreatedOrganisation = Schemas['CreatedOrganisation'];
+export type CreatedOrganisation = components['schemas']['CreatedOrganisation'];
 /** Answer of `GET /v1/session` and `POST /v1/session/organisation`. */
-export type CurrentSession = Schemas['CurrentSession'];
+export type CurrentSession = components['schemas']['CurrentSession'];
 /** A user's role in an organisation: `owner`, `admin` or `member`. */
-export type Role = Schemas['Role'];
+export type Role = components['schemas']['Role'];
 /** A member of an organisation. */
-export type Member = Schemas['Member'];
+export type Member = components['schemas']['Member'];
 /** Answer of `GET /v1/members`. */
-export type MemberList = Schemas['MemberList'];
+export type MemberList = components['schemas']['MemberList'];
 /** Body of `POST /v1/session/organisation`. */
 export type SwitchOrganisationInput = NonNullable<
   operations['switchOrganisation']['requestBody']
 >['content']['application/json'];
 /** An organisation's link to a GitHub organisation. */
-export type GithubLink = Schemas['GithubLink'];
+export type GithubLink = components['schemas']['GithubLink'];
 /** Body of `POST /v1/organisation/github-link`. */
 export type LinkGithubOrganisationInput = NonNullable<
   operations['linkGithubOrganisation']['requestBody']
 >['content']['application/json'];
 /** An invite as listed (never its token). */
-export type Invite = Schemas['Invite'];
+export type Invite = components['schemas']['Invite'];
 /** Answer of `GET /v1/invites`. */
-export type InviteList = Schemas['InviteList'];
+export type InviteList = components['schemas']['InviteList'];
 /** Answer of `POST /v1/invites`, with the one-time token and link. */
-export type CreatedInvite = Schemas['CreatedInvite'];
+export type CreatedInvite = components['schemas']['CreatedInvite'];
 /** Body of `POST /v1/invites`. */
 export type CreateInviteInput = NonNullable<
   NonNullable<operations['createInvite']['requestBody']>['content']['application/json']
@@ -75,27 +73,27 @@ export type ChangeMemberRoleInput = NonNullable<
   operations['changeMemberRole']['requestBody']
 >['content']['application/json'];
 /** Body of `POST /v1/sessions/create`. */
-export type CreateSessionInput = Schemas['CreateSessionInput'];
+export type CreateSessionInput = components['schemas']['CreateSessionInput'];
 /** Answer of `POST /v1/sessions/create`, with the one-time session token. */
-export type CreatedSession = Schemas['CreatedSession'];
+export type CreatedSession = components['schemas']['CreatedSession'];
 /** Body of `POST /v1/auth/validate`. */
-export type ValidateTokenInput = Schemas['ValidateTokenInput'];
+export type ValidateTokenInput = components['schemas']['ValidateTokenInput'];
 /** Answer of `POST /v1/auth/validate`. */
-export type ValidatedToken = Schemas['ValidatedToken'];
+export type ValidatedToken = components['schemas']['ValidatedToken'];
 /** An API token as listed (never its secret). */
-export type Token = Schemas['Token'];
+export type Token = components['schemas']['Token'];
 /** Answer of `GET /v1/tokens`. */
-export type TokenList = Schemas['TokenList'];
+export type TokenList = components['schemas']['TokenList'];
 /** Body of `POST /v1/tokens`. */
-export type CreateTokenInput = Schemas['CreateTokenInput'];
+export type CreateTokenInput = components['schemas']['CreateTokenInput'];
 /** Answer of `POST /v1/tokens`, with the one-time secret. */
-export type CreatedToken = Schemas['CreatedToken'];
+export type CreatedToken = components['schemas']['CreatedToken'];
 /** Body of `PATCH /v1/tokens/{id}`. */
-export type UpdateTokenInput = Schemas['UpdateTokenInput'];
+export type UpdateTokenInput = components['schemas']['UpdateTokenInput'];
 /** Body of `POST /v1/tokens/{id}/rotate`. */
-export type RotateTokenInput = Schemas['RotateTokenInput'];
+export type RotateTokenInput = components['schemas']['RotateTokenInput'];
 /** Answer of `POST /v1/tokens/{id}/rotate`, with the new one-time secret. */
-export type RotatedToken = Schemas['RotatedToken'];
+export type RotatedToken = components['schemas']['RotatedToken'];
 
 /** Query parameters of `GET /v1/executions`. */
 export type ListExecutionsQuery = NonNullable<operations['listExecutions']['parameters']['query']>;
