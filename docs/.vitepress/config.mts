@@ -53,8 +53,6 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Deploy: container, compose, Kubernetes, systemd', link: '/deploy' },
       { text: 'Production checklist', link: '/operations/production-checklist' },
       { text: 'Upgrading', link: '/operations/upgrading' },
-      // Written by the operations work of issue 25; listed once the page exists (see existing()).
-      { text: 'Troubleshooting', link: '/operations/troubleshooting' },
       { text: 'Secret rotation', link: '/operations/rotation' },
       { text: 'Backups', link: '/operations/backups' },
       { text: 'Troubleshooting', link: '/operations/troubleshooting' },
