@@ -356,8 +356,12 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
       await owner.getByRole('button', { name: /^Revoke the member invite …/ }).click();
       await owner.getByRole('button', { name: 'Revoke invite' }).click();
       await owner.getByText('The member invite was revoked.').waitFor();
+      // The list reloads after the revoke: wait for its two rows, none pending (an empty
+      // table while it loads has no pending row either).
       await owner.waitForFunction(
-        () => document.querySelectorAll('table.invites .status-pending').length === 0,
+        () =>
+          document.querySelectorAll('table.invites tbody tr').length === 2 &&
+          document.querySelectorAll('table.invites .status-pending').length === 0,
       );
       expect(await owner.locator('table.invites tbody tr .status').allTextContents()).toEqual([
         'revoked',
