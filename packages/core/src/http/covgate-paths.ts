@@ -2,7 +2,8 @@
  * The paths covgate answers, relative to where it is mounted: these exactly, and each tree
  * (its root and everything under it). Exact and case-sensitive, like the router, so
  * `/healthz`, `/v10` or `/HEALTH` belong to the host application. Adapters that share a
- * framework with other routes (Express, Hapi) claim only these.
+ * framework with other routes (Express, Hapi) claim only these; a test ties them to the route
+ * table (every route is claimed, every exact path and tree has routes).
  */
 export const COVGATE_PATHS = {
   exact: ['/health', '/health/ready'],
