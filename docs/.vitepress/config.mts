@@ -82,6 +82,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'Release notes', link: '/release-notes' },
       { text: 'Decisions', link: '/decisions' },
+      { text: 'Architecture', link: '/architecture' },
       { text: 'Contributing', link: '/contributing' },
     ],
   },
