@@ -13,6 +13,12 @@ export {
   withDeadline,
 } from './storage/kit/deadline.js';
 export {
+  DELIVERY_ERROR_MAX,
+  deliveryError,
+  deliveryRows,
+  leaseEnd,
+} from './storage/kit/deliveries.js';
+export {
   errorCode,
   failureLine,
   redact,

@@ -1,4 +1,6 @@
 import {
+  type DeliveryAttemptOutcome,
+  type DeliveryRecord,
   type ExecutionRecord,
   type GithubOrgLink,
   type IdempotencyKeyClaim,
@@ -7,9 +9,11 @@ import {
   type ListExecutionsQuery,
   type MemberChange,
   type Membership,
+  type NewDelivery,
   type Organisation,
   type Plan,
   type PlanChangeResult,
+  type RepositoryLink,
   type RepositorySettings,
   type RepositorySummary,
   type Role,
@@ -24,10 +28,13 @@ import {
 import {
   createStoreGuard,
   DEFAULT_DEADLINE_MS,
+  deliveryError,
+  deliveryRows,
   EXECUTION_FIELDS,
   executionRow,
   firstCounterRow,
   insertKeyedExecution,
+  leaseEnd,
   liveExecution,
   membershipOf,
   ORGANISATION_FIELDS,
@@ -36,7 +43,21 @@ import {
   sessionRow,
   withDeadline,
 } from '@covgate/core/storage-kit';
-import { and, asc, count, desc, eq, gt, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import { drizzle, type MySql2Database } from 'drizzle-orm/mysql2';
 import { createPool, type Pool, type ResultSetHeader, type SslOptions } from 'mysql2/promise';
 import { parseMySqlUrl } from './connection-url.js';
@@ -45,6 +66,7 @@ import { isDuplicateKey, MySqlStoreError } from './failures.js';
 import { poolOptionsFor } from './pool-options.js';
 import { toTokenRecord, toTokenRow } from './rows.js';
 import {
+  deliveries as deliveryTable,
   executionCounters,
   executionFiles,
   executions,
@@ -53,6 +75,7 @@ import {
   invites,
   memberships,
   organisations,
+  repositoryLinks,
   repositorySettings,
   sessions,
   signInLinks,
@@ -150,8 +173,11 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
     tx: Writer,
     record: ExecutionRecord,
     files: Uint8Array | null | undefined,
+    deliveries: readonly NewDelivery[] | undefined,
   ): Promise<void> => {
     await tx.insert(executions).values(executionRow(record));
+    const outbox = deliveryRows(record, deliveries);
+    if (outbox.length > 0) await tx.insert(deliveryTable).values(outbox);
     if (files) {
       const data = Buffer.from(files.buffer, files.byteOffset, files.byteLength);
       await tx.insert(executionFiles).values({ executionId: record.id, orgId: record.orgId, data });
@@ -169,6 +195,35 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
         },
       });
   };
+
+  /**
+   * Applies `changes` to the delivery while `owner` holds it (pending), dropping the lease:
+   * one conditional update, so a sender whose lease was taken over changes nothing.
+   */
+  const settleDelivery = async (
+    id: string,
+    owner: string,
+    changes: Partial<typeof deliveryTable.$inferInsert>,
+  ): Promise<boolean> => {
+    const result = await db
+      .update(deliveryTable)
+      .set({ ...changes, leaseOwner: null, leaseUntil: null })
+      .where(
+        and(
+          eq(deliveryTable.id, id),
+          eq(deliveryTable.state, 'pending'),
+          eq(deliveryTable.leaseOwner, owner),
+        ),
+      );
+    return affected(result) > 0;
+  };
+
+  /** The columns an unsuccessful attempt writes. */
+  const outcomeColumns = (outcome: DeliveryAttemptOutcome) => ({
+    lastError: deliveryError(outcome.error),
+    lastStatus: outcome.status,
+    updatedAt: wholeSeconds(outcome.at),
+  });
 
   /** An organisation's key, live or dead, with the execution it points at. */
   const findKey = async (orgId: string, key: string) => {
@@ -682,11 +737,18 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
         return link ?? null;
       }),
 
-    insertExecution: (record: ExecutionRecord, files?: Uint8Array | null) =>
+    insertExecution: (
+      record: ExecutionRecord,
+      files?: Uint8Array | null,
+      deliveries?: readonly NewDelivery[],
+    ) =>
       guard(
         'executions',
         'insertExecution',
-        () => retryDeadlocks(() => db.transaction((tx) => writeExecution(tx, record, files))),
+        () =>
+          retryDeadlocks(() =>
+            db.transaction((tx) => writeExecution(tx, record, files, deliveries)),
+          ),
         'execution id already exists',
       ),
 
@@ -714,6 +776,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
       record: ExecutionRecord,
       claim: IdempotencyKeyClaim,
       files?: Uint8Array | null,
+      deliveries?: readonly NewDelivery[],
     ) =>
       guard('executions', 'insertKeyedExecution', () =>
         insertKeyedExecution(claim, {
@@ -731,7 +794,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
                   createdAt: wholeSeconds(claim.createdAt),
                   expiresAt: wholeSeconds(claim.expiresAt),
                 });
-                await writeExecution(tx, record, files);
+                await writeExecution(tx, record, files, deliveries);
               }),
             ),
           findKey: () => findKey(record.orgId, claim.key),
@@ -851,6 +914,152 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
             set: { patchTarget: row.patchTarget, updatedAt: row.updatedAt },
           });
       }),
+
+    putRepositoryLink: (link: RepositoryLink) =>
+      guard('executions', 'putRepositoryLink', async () => {
+        const row = {
+          ...link,
+          createdAt: wholeSeconds(link.createdAt),
+          updatedAt: wholeSeconds(link.updatedAt),
+        };
+        const { orgId: _org, repo: _repo, ...changes } = row;
+        await db.insert(repositoryLinks).values(row).onDuplicateKeyUpdate({ set: changes });
+      }),
+
+    findRepositoryLink: (orgId: string, repo: string) =>
+      guard('executions', 'findRepositoryLink', async () => {
+        const [row] = await db
+          .select()
+          .from(repositoryLinks)
+          .where(and(eq(repositoryLinks.orgId, orgId), eq(repositoryLinks.repo, repo)))
+          .limit(1);
+        return row ?? null;
+      }),
+
+    deleteRepositoryLink: (orgId: string, repo: string) =>
+      guard('executions', 'deleteRepositoryLink', async () => {
+        const result = await db
+          .delete(repositoryLinks)
+          .where(and(eq(repositoryLinks.orgId, orgId), eq(repositoryLinks.repo, repo)));
+        return affected(result) > 0;
+      }),
+
+    // The due rows are locked as they are picked; SKIP LOCKED makes a concurrent claimer pass
+    // over them (taking the next due ones) instead of waiting and then taking them again.
+    claimDeliveries: (owner: string, now: Date, leaseMs: number, limit: number) =>
+      guard('outbox', 'claimDeliveries', () =>
+        retryDeadlocks(() =>
+          db.transaction(async (tx): Promise<DeliveryRecord[]> => {
+            const at = wholeSeconds(now);
+            const due = await tx
+              .select({ id: deliveryTable.id })
+              .from(deliveryTable)
+              .where(
+                and(
+                  eq(deliveryTable.state, 'pending'),
+                  lte(deliveryTable.nextAttemptAt, at),
+                  or(isNull(deliveryTable.leaseUntil), lte(deliveryTable.leaseUntil, at)),
+                ),
+              )
+              .orderBy(asc(deliveryTable.nextAttemptAt), asc(deliveryTable.id))
+              .limit(limit)
+              .for('update', { skipLocked: true });
+            if (due.length === 0) return [];
+            const ids = due.map((row) => row.id);
+            await tx
+              .update(deliveryTable)
+              .set({
+                leaseOwner: owner,
+                leaseUntil: leaseEnd(now, leaseMs),
+                attempts: sql`${deliveryTable.attempts} + 1`,
+                updatedAt: at,
+              })
+              .where(inArray(deliveryTable.id, ids));
+            return tx
+              .select()
+              .from(deliveryTable)
+              .where(inArray(deliveryTable.id, ids))
+              .orderBy(asc(deliveryTable.nextAttemptAt), asc(deliveryTable.id));
+          }),
+        ),
+      ),
+
+    markDeliverySent: (id: string, owner: string, at: Date) =>
+      guard('outbox', 'markDeliverySent', () =>
+        settleDelivery(id, owner, {
+          state: 'sent',
+          sentAt: wholeSeconds(at),
+          updatedAt: wholeSeconds(at),
+        }),
+      ),
+
+    retryDelivery: (
+      id: string,
+      owner: string,
+      outcome: DeliveryAttemptOutcome & { nextAttemptAt: Date },
+    ) =>
+      guard('outbox', 'retryDelivery', () =>
+        settleDelivery(id, owner, {
+          ...outcomeColumns(outcome),
+          nextAttemptAt: wholeSeconds(outcome.nextAttemptAt),
+        }),
+      ),
+
+    failDelivery: (id: string, owner: string, outcome: DeliveryAttemptOutcome) =>
+      guard('outbox', 'failDelivery', () =>
+        settleDelivery(id, owner, { ...outcomeColumns(outcome), state: 'failed' }),
+      ),
+
+    outboxStats: (now: Date) =>
+      guard('outbox', 'outboxStats', async () => {
+        const [totals, [oldest]] = await Promise.all([
+          db
+            .select({ state: deliveryTable.state, total: count() })
+            .from(deliveryTable)
+            .where(inArray(deliveryTable.state, ['pending', 'failed']))
+            .groupBy(deliveryTable.state),
+          db
+            .select({ createdAt: deliveryTable.createdAt })
+            .from(deliveryTable)
+            .where(eq(deliveryTable.state, 'pending'))
+            .orderBy(asc(deliveryTable.createdAt))
+            .limit(1),
+        ]);
+        const total = (state: string) => totals.find((row) => row.state === state)?.total ?? 0;
+        const age = oldest
+          ? Math.floor((wholeSeconds(now).getTime() - oldest.createdAt.getTime()) / 1000)
+          : 0;
+        return {
+          pending: total('pending'),
+          oldestPendingAgeSeconds: Math.max(0, age),
+          failed: total('failed'),
+        };
+      }),
+
+    listDeliveryFailures: (orgId: string, repo: string, limit: number) =>
+      guard('outbox', 'listDeliveryFailures', () =>
+        db
+          .select()
+          .from(deliveryTable)
+          .where(
+            and(
+              eq(deliveryTable.orgId, orgId),
+              eq(deliveryTable.repo, repo),
+              eq(deliveryTable.state, 'failed'),
+            ),
+          )
+          .orderBy(desc(deliveryTable.updatedAt), desc(deliveryTable.id))
+          .limit(limit),
+      ),
+
+    listRunDeliveries: (orgId: string, executionId: string) =>
+      guard('outbox', 'listRunDeliveries', () =>
+        db
+          .select()
+          .from(deliveryTable)
+          .where(and(eq(deliveryTable.orgId, orgId), eq(deliveryTable.executionId, executionId)))
+          .orderBy(asc(deliveryTable.id)),
+      ),
 
     claimWebhookEvent: (provider: string, eventId: string, at: Date) =>
       guard('webhooks', 'claimWebhookEvent', async () => {

@@ -332,3 +332,61 @@ export const idempotencyKeys = mysqlTable(
     index('idempotency_keys_expires_idx').on(t.expiresAt),
   ],
 );
+
+/** A `mediumtext` (up to 16 MiB) in full Unicode. */
+const unicodeMediumText = customType<{ data: string }>({
+  dataType: () => 'mediumtext CHARACTER SET utf8mb4 COLLATE utf8mb4_bin',
+});
+
+/**
+ * Repositories linked to GitHub repositories: where statuses and the pull-request comment go,
+ * and the encrypted credential to send them with.
+ */
+export const repositoryLinks = mysqlTable(
+  'repository_links',
+  {
+    orgId: exactVarchar('org_id', ID).notNull(),
+    repo: exactVarchar('repo', NAME).notNull(),
+    githubRepo: exactVarchar('github_repo', NAME).notNull(),
+    apiUrl: exactVarchar('api_url', { length: 1024 }).notNull().default('https://api.github.com'),
+    /** Ciphertext made by the caller; the store never reads it. */
+    credential: unicodeText('credential').notNull(),
+    credentialHint: exactVarchar('credential_hint', ID).notNull(),
+    createdBy: exactVarchar('created_by', ID).notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ name: 'repository_links_pk', columns: [t.orgId, t.repo] })],
+);
+
+/** The outbox: deliveries to the code host, written in their run's transaction. */
+export const deliveries = mysqlTable(
+  'deliveries',
+  {
+    id: exactVarchar('id', ID).primaryKey(),
+    orgId: exactVarchar('org_id', ID).notNull(),
+    repo: exactVarchar('repo', NAME).notNull(),
+    executionId: exactVarchar('execution_id', ID).notNull(),
+    kind: mysqlEnum('kind', ['status_project', 'status_patch', 'comment']).notNull(),
+    /** JSON text, never a credential. */
+    payload: unicodeMediumText('payload').notNull(),
+    state: mysqlEnum('state', ['pending', 'sent', 'failed']).notNull(),
+    attempts: int('attempts', { unsigned: true }).notNull(),
+    nextAttemptAt: timestamp('next_attempt_at').notNull(),
+    leaseOwner: exactVarchar('lease_owner', { length: 128 }),
+    leaseUntil: timestamp('lease_until'),
+    lastError: unicodeText('last_error'),
+    lastStatus: int('last_status'),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+    sentAt: timestamp('sent_at'),
+  },
+  (t) => [
+    // The claim: pending deliveries by due time (and the gauges' counts by state).
+    index('deliveries_claim_idx').on(t.state, t.nextAttemptAt, t.id),
+    // A repository's latest failures (dashboard).
+    index('deliveries_repo_state_idx').on(t.orgId, t.repo, t.state, t.updatedAt),
+    // A run's deliveries.
+    index('deliveries_execution_idx').on(t.orgId, t.executionId),
+  ],
+);

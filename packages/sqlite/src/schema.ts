@@ -290,3 +290,55 @@ export const idempotencyKeys = sqliteTable(
     index('idempotency_keys_expires_idx').on(t.expiresAt),
   ],
 );
+
+/**
+ * Repositories linked to GitHub repositories: where statuses and the pull-request comment go,
+ * and the encrypted credential to send them with.
+ */
+export const repositoryLinks = sqliteTable(
+  'repository_links',
+  {
+    orgId: text('org_id').notNull(),
+    repo: text('repo').notNull(),
+    githubRepo: text('github_repo').notNull(),
+    apiUrl: text('api_url').notNull().default('https://api.github.com'),
+    /** Ciphertext made by the caller; the store never reads it. */
+    credential: text('credential').notNull(),
+    credentialHint: text('credential_hint').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ name: 'repository_links_pk', columns: [t.orgId, t.repo] })],
+);
+
+/** The outbox: deliveries to the code host, written in their run's transaction. */
+export const deliveries = sqliteTable(
+  'deliveries',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull(),
+    repo: text('repo').notNull(),
+    executionId: text('execution_id').notNull(),
+    kind: text('kind', { enum: ['status_project', 'status_patch', 'comment'] }).notNull(),
+    /** JSON text, never a credential. */
+    payload: text('payload').notNull(),
+    state: text('state', { enum: ['pending', 'sent', 'failed'] }).notNull(),
+    attempts: integer('attempts').notNull(),
+    nextAttemptAt: timestamp('next_attempt_at').notNull(),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: timestamp('lease_until'),
+    lastError: text('last_error'),
+    lastStatus: integer('last_status'),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+    sentAt: timestamp('sent_at'),
+  },
+  (t) => [
+    // The claim: pending deliveries by due time (and the gauges' counts by state).
+    index('deliveries_claim_idx').on(t.state, t.nextAttemptAt, t.id),
+    // A repository's latest failures (dashboard) and a run's deliveries.
+    index('deliveries_repo_state_idx').on(t.orgId, t.repo, t.state, t.updatedAt),
+    index('deliveries_execution_idx').on(t.orgId, t.executionId),
+  ],
+);

@@ -1,4 +1,6 @@
 import {
+  type DeliveryAttemptOutcome,
+  type DeliveryRecord,
   type ExecutionRecord,
   type GithubOrgLink,
   type IdempotencyKeyClaim,
@@ -7,9 +9,11 @@ import {
   type ListExecutionsQuery,
   type MemberChange,
   type Membership,
+  type NewDelivery,
   type Organisation,
   type Plan,
   type PlanChangeResult,
+  type RepositoryLink,
   type RepositorySettings,
   type RepositorySummary,
   type Role,
@@ -23,10 +27,13 @@ import {
 } from '@covgate/core';
 import {
   createStoreGuard,
+  deliveryError,
+  deliveryRows,
   EXECUTION_FIELDS,
   executionRow,
   firstCounterRow,
   insertKeyedExecution,
+  leaseEnd,
   liveExecution,
   membershipOf,
   ORGANISATION_FIELDS,
@@ -56,6 +63,7 @@ import { isDuplicateKey, SqliteStoreError } from './failures.js';
 import { migrate } from './migrate.js';
 import {
   BASELINE_ELIGIBLE,
+  deliveries as deliveryTable,
   executionCounters,
   executionFiles,
   executions,
@@ -64,6 +72,7 @@ import {
   invites,
   memberships,
   organisations,
+  repositoryLinks,
   repositorySettings,
   sessions,
   signInLinks,
@@ -210,7 +219,12 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
    * The execution's row, its per-file list when it has one, and its counter update, to run in
    * one batch with what the caller adds.
    */
-  const executionWrites = (record: ExecutionRecord, files: Uint8Array | null | undefined) => {
+  const executionWrites = (
+    record: ExecutionRecord,
+    files: Uint8Array | null | undefined,
+    deliveries: readonly NewDelivery[] | undefined,
+  ) => {
+    const outbox = deliveryRows(record, deliveries);
     const writes = [
       db.insert(executions).values(executionRow(record)),
       db
@@ -225,6 +239,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
             latestCreatedAt: sql`CASE WHEN ${EXCLUDED_IS_NEWER} THEN excluded."latest_created_at" ELSE "latest_created_at" END`,
           },
         }),
+      ...(outbox.length === 0 ? [] : [db.insert(deliveryTable).values(outbox)]),
     ] as const;
     if (!files) return writes;
     const data = Buffer.from(files.buffer, files.byteOffset, files.byteLength);
@@ -233,6 +248,35 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
       db.insert(executionFiles).values({ executionId: record.id, orgId: record.orgId, data }),
     ] as const;
   };
+
+  /**
+   * Applies `changes` to the delivery while `owner` holds it (pending), dropping the lease:
+   * one conditional update, so a sender whose lease was taken over changes nothing.
+   */
+  const settleDelivery = async (
+    id: string,
+    owner: string,
+    changes: Partial<typeof deliveryTable.$inferInsert>,
+  ): Promise<boolean> => {
+    const result = await db
+      .update(deliveryTable)
+      .set({ ...changes, leaseOwner: null, leaseUntil: null })
+      .where(
+        and(
+          eq(deliveryTable.id, id),
+          eq(deliveryTable.state, 'pending'),
+          eq(deliveryTable.leaseOwner, owner),
+        ),
+      );
+    return result.rowsAffected > 0;
+  };
+
+  /** The columns an unsuccessful attempt writes. */
+  const outcomeColumns = (outcome: DeliveryAttemptOutcome) => ({
+    lastError: deliveryError(outcome.error),
+    lastStatus: outcome.status,
+    updatedAt: wholeSeconds(outcome.at),
+  });
 
   /** An organisation's key, live or dead, with the execution it points at. */
   const findKey = (orgId: string, key: string) =>
@@ -734,12 +778,16 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
         return used ?? null;
       }),
 
-    insertExecution: (record: ExecutionRecord, files?: Uint8Array | null) =>
+    insertExecution: (
+      record: ExecutionRecord,
+      files?: Uint8Array | null,
+      deliveries?: readonly NewDelivery[],
+    ) =>
       guard(
         'executions',
         'insertExecution',
         async () => {
-          await db.batch(executionWrites(record, files));
+          await db.batch(executionWrites(record, files, deliveries));
         },
         'execution id already exists',
       ),
@@ -771,6 +819,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
       record: ExecutionRecord,
       claim: IdempotencyKeyClaim,
       files?: Uint8Array | null,
+      deliveries?: readonly NewDelivery[],
     ) =>
       guard('executions', 'insertKeyedExecution', () =>
         insertKeyedExecution(claim, {
@@ -786,7 +835,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
                 createdAt: wholeSeconds(claim.createdAt),
                 expiresAt: wholeSeconds(claim.expiresAt),
               }),
-              ...executionWrites(record, files),
+              ...executionWrites(record, files, deliveries),
             ]);
           },
           findKey: () => findKey(record.orgId, claim.key),
@@ -913,6 +962,149 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
             set: { patchTarget: row.patchTarget, updatedAt: row.updatedAt },
           });
       }),
+
+    putRepositoryLink: (link: RepositoryLink) =>
+      guard('executions', 'putRepositoryLink', async () => {
+        const row = {
+          ...link,
+          createdAt: wholeSeconds(link.createdAt),
+          updatedAt: wholeSeconds(link.updatedAt),
+        };
+        const { orgId: _org, repo: _repo, ...changes } = row;
+        await db
+          .insert(repositoryLinks)
+          .values(row)
+          .onConflictDoUpdate({
+            target: [repositoryLinks.orgId, repositoryLinks.repo],
+            set: changes,
+          });
+      }),
+
+    findRepositoryLink: (orgId: string, repo: string) =>
+      guard('executions', 'findRepositoryLink', () =>
+        first(
+          db
+            .select()
+            .from(repositoryLinks)
+            .where(and(eq(repositoryLinks.orgId, orgId), eq(repositoryLinks.repo, repo)))
+            .limit(1),
+        ),
+      ),
+
+    deleteRepositoryLink: (orgId: string, repo: string) =>
+      guard('executions', 'deleteRepositoryLink', async () => {
+        const result = await db
+          .delete(repositoryLinks)
+          .where(and(eq(repositoryLinks.orgId, orgId), eq(repositoryLinks.repo, repo)));
+        return result.rowsAffected > 0;
+      }),
+
+    // One statement: SQLite takes the write lock before it reads, so two processes claiming
+    // at once cannot pick the same delivery.
+    claimDeliveries: (owner: string, now: Date, leaseMs: number, limit: number) =>
+      guard('outbox', 'claimDeliveries', async (): Promise<DeliveryRecord[]> => {
+        const at = wholeSeconds(now);
+        const due = db
+          .select({ id: deliveryTable.id })
+          .from(deliveryTable)
+          .where(
+            and(
+              eq(deliveryTable.state, 'pending'),
+              lte(deliveryTable.nextAttemptAt, at),
+              or(isNull(deliveryTable.leaseUntil), lte(deliveryTable.leaseUntil, at)),
+            ),
+          )
+          .orderBy(asc(deliveryTable.nextAttemptAt), asc(deliveryTable.id))
+          .limit(limit);
+        const claimed = await db
+          .update(deliveryTable)
+          .set({
+            leaseOwner: owner,
+            leaseUntil: leaseEnd(now, leaseMs),
+            attempts: sql`${deliveryTable.attempts} + 1`,
+            updatedAt: at,
+          })
+          .where(inArray(deliveryTable.id, due))
+          .returning();
+        return claimed.sort(
+          (a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || (a.id < b.id ? -1 : 1),
+        );
+      }),
+
+    markDeliverySent: (id: string, owner: string, at: Date) =>
+      guard('outbox', 'markDeliverySent', () =>
+        settleDelivery(id, owner, {
+          state: 'sent',
+          sentAt: wholeSeconds(at),
+          updatedAt: wholeSeconds(at),
+        }),
+      ),
+
+    retryDelivery: (
+      id: string,
+      owner: string,
+      outcome: DeliveryAttemptOutcome & { nextAttemptAt: Date },
+    ) =>
+      guard('outbox', 'retryDelivery', () =>
+        settleDelivery(id, owner, {
+          ...outcomeColumns(outcome),
+          nextAttemptAt: wholeSeconds(outcome.nextAttemptAt),
+        }),
+      ),
+
+    failDelivery: (id: string, owner: string, outcome: DeliveryAttemptOutcome) =>
+      guard('outbox', 'failDelivery', () =>
+        settleDelivery(id, owner, { ...outcomeColumns(outcome), state: 'failed' }),
+      ),
+
+    outboxStats: (now: Date) =>
+      guard('outbox', 'outboxStats', async () => {
+        const rows = await db
+          .select({
+            state: deliveryTable.state,
+            total: sql<number>`count(*)`,
+            oldest: sql<number | null>`min(${deliveryTable.createdAt})`,
+          })
+          .from(deliveryTable)
+          .where(inArray(deliveryTable.state, ['pending', 'failed']))
+          .groupBy(deliveryTable.state);
+        const pending = rows.find((row) => row.state === 'pending');
+        const failed = rows.find((row) => row.state === 'failed');
+        const oldest = pending?.oldest == null ? null : Number(pending.oldest);
+        return {
+          pending: Number(pending?.total ?? 0),
+          oldestPendingAgeSeconds:
+            oldest === null
+              ? 0
+              : Math.max(0, Math.floor((wholeSeconds(now).getTime() - oldest) / 1000)),
+          failed: Number(failed?.total ?? 0),
+        };
+      }),
+
+    listDeliveryFailures: (orgId: string, repo: string, limit: number) =>
+      guard('outbox', 'listDeliveryFailures', () =>
+        db
+          .select()
+          .from(deliveryTable)
+          .where(
+            and(
+              eq(deliveryTable.orgId, orgId),
+              eq(deliveryTable.repo, repo),
+              eq(deliveryTable.state, 'failed'),
+            ),
+          )
+          .orderBy(desc(deliveryTable.updatedAt), desc(deliveryTable.id))
+          .limit(limit),
+      ),
+
+    listRunDeliveries: (orgId: string, executionId: string) =>
+      guard('outbox', 'listRunDeliveries', () =>
+        db
+          .select()
+          .from(deliveryTable)
+          .where(and(eq(deliveryTable.orgId, orgId), eq(deliveryTable.executionId, executionId)))
+          .orderBy(asc(deliveryTable.id)),
+      ),
 
     claimWebhookEvent: (provider: string, eventId: string, at: Date) =>
       guard('webhooks', 'claimWebhookEvent', async () => {

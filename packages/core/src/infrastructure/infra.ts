@@ -19,6 +19,7 @@ export type Component =
   | 'organisations'
   | 'executions'
   | 'webhooks'
+  | 'outbox'
   | 'ratelimit'
   | 'oauth';
 

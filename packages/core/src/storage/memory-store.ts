@@ -1,7 +1,10 @@
 import { wholeSeconds } from '../time/timestamp.js';
+import { deliveryError, deliveryRows, leaseEnd } from './kit/deliveries.js';
 import { compareOldestFirst } from './record-order.js';
 import { SortedExecutions } from './sorted-executions.js';
 import {
+  type DeliveryAttemptOutcome,
+  type DeliveryRecord,
   type ExecutionRecord,
   type GithubOrgLink,
   type IdempotencyKeyClaim,
@@ -13,9 +16,12 @@ import {
   type MemberChange,
   type MemberListing,
   type Membership,
+  type NewDelivery,
   type Organisation,
+  type OutboxStats,
   type Plan,
   type PlanChangeResult,
+  type RepositoryLink,
   type RepositorySettings,
   type RepositorySummary,
   type Role,
@@ -118,6 +124,9 @@ class MemoryStore implements Store {
   readonly #executionsByOrg = new Map<string, Map<string, RepoExecutions>>();
   readonly #webhookClaims = new Map<string, Date>();
   readonly #idempotencyKeys = new Map<string, StoredIdempotencyKey>();
+  readonly #repositoryLinks = new Map<string, RepositoryLink>();
+  /** The outbox, by delivery id, in insertion (so id) order. */
+  readonly #deliveries = new Map<string, DeliveryRecord>();
 
   async createOrganisation(org: Organisation): Promise<void> {
     this.#assertOpen();
@@ -488,9 +497,13 @@ class MemoryStore implements Store {
     return copy(link);
   }
 
-  async insertExecution(record: ExecutionRecord, files?: Uint8Array | null): Promise<void> {
+  async insertExecution(
+    record: ExecutionRecord,
+    files?: Uint8Array | null,
+    deliveries?: readonly NewDelivery[],
+  ): Promise<void> {
     this.#assertOpen();
-    this.#addExecution(record, files);
+    this.#addExecution(record, files, deliveries);
   }
 
   async findExecution(orgId: string, id: string): Promise<ExecutionRecord | null> {
@@ -505,10 +518,19 @@ class MemoryStore implements Store {
     return stored && stored.orgId === orgId ? new Uint8Array(stored.files) : null;
   }
 
-  #addExecution(record: ExecutionRecord, files?: Uint8Array | null): void {
+  #addExecution(
+    record: ExecutionRecord,
+    files: Uint8Array | null | undefined,
+    deliveries: readonly NewDelivery[] | undefined,
+  ): void {
     if (this.#executionIds.has(record.id)) {
       throw new StoreConflictError(`execution id already exists: ${record.id}`);
     }
+    const rows = deliveryRows(record, deliveries);
+    if (rows.some((row) => this.#deliveries.has(row.id))) {
+      throw new StoreConflictError('delivery id already exists');
+    }
+    for (const row of rows) this.#deliveries.set(row.id, row);
     const stored = copy(record);
     const repo = this.#repoFor(record.orgId, record.repo);
     const key = branchKey(record.component, record.branch);
@@ -532,12 +554,13 @@ class MemoryStore implements Store {
     record: ExecutionRecord,
     claim: IdempotencyKeyClaim,
     files?: Uint8Array | null,
+    deliveries?: readonly NewDelivery[],
   ): Promise<KeyedInsertResult> {
     this.#assertOpen();
     const existing = this.#liveKey(record.orgId, claim.key, claim.createdAt);
     if (existing) return { inserted: false, ...existing };
     // No await between the look-up and the writes: concurrent calls cannot interleave.
-    this.#addExecution(record, files);
+    this.#addExecution(record, files, deliveries);
     this.#idempotencyKeys.set(pairKey(record.orgId, claim.key), {
       requestDigest: claim.requestDigest,
       record: copy(record),
@@ -655,6 +678,119 @@ class MemoryStore implements Store {
     this.#webhookClaims.delete(pairKey(provider, eventId));
   }
 
+  async putRepositoryLink(link: RepositoryLink): Promise<void> {
+    this.#assertOpen();
+    this.#repositoryLinks.set(
+      pairKey(link.orgId, link.repo),
+      copy({
+        ...link,
+        createdAt: wholeSeconds(link.createdAt),
+        updatedAt: wholeSeconds(link.updatedAt),
+      }),
+    );
+  }
+
+  async findRepositoryLink(orgId: string, repo: string): Promise<RepositoryLink | null> {
+    this.#assertOpen();
+    return this.#copyOrNull(this.#repositoryLinks.get(pairKey(orgId, repo)));
+  }
+
+  async deleteRepositoryLink(orgId: string, repo: string): Promise<boolean> {
+    this.#assertOpen();
+    return this.#repositoryLinks.delete(pairKey(orgId, repo));
+  }
+
+  async claimDeliveries(
+    owner: string,
+    now: Date,
+    leaseMs: number,
+    limit: number,
+  ): Promise<DeliveryRecord[]> {
+    this.#assertOpen();
+    const at = wholeSeconds(now).getTime();
+    const due = [...this.#deliveries.values()]
+      .filter(
+        (row) =>
+          row.state === 'pending' &&
+          row.nextAttemptAt.getTime() <= at &&
+          (row.leaseUntil === null || row.leaseUntil.getTime() <= at),
+      )
+      .sort(
+        (a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || (a.id < b.id ? -1 : 1),
+      )
+      .slice(0, limit);
+    const until = leaseEnd(now, leaseMs);
+    for (const row of due) {
+      row.leaseOwner = owner;
+      row.leaseUntil = until;
+      row.attempts += 1;
+      row.updatedAt = wholeSeconds(now);
+    }
+    return due.map(copy);
+  }
+
+  async markDeliverySent(id: string, owner: string, at: Date): Promise<boolean> {
+    return this.#settleDelivery(id, owner, (row) => {
+      row.state = 'sent';
+      row.sentAt = wholeSeconds(at);
+      row.updatedAt = wholeSeconds(at);
+    });
+  }
+
+  async retryDelivery(
+    id: string,
+    owner: string,
+    outcome: DeliveryAttemptOutcome & { nextAttemptAt: Date },
+  ): Promise<boolean> {
+    return this.#settleDelivery(id, owner, (row) => {
+      this.#recordOutcome(row, outcome);
+      row.nextAttemptAt = wholeSeconds(outcome.nextAttemptAt);
+    });
+  }
+
+  async failDelivery(id: string, owner: string, outcome: DeliveryAttemptOutcome): Promise<boolean> {
+    return this.#settleDelivery(id, owner, (row) => {
+      this.#recordOutcome(row, outcome);
+      row.state = 'failed';
+    });
+  }
+
+  async outboxStats(now: Date): Promise<OutboxStats> {
+    this.#assertOpen();
+    let pending = 0;
+    let failed = 0;
+    let oldest: number | null = null;
+    for (const row of this.#deliveries.values()) {
+      if (row.state === 'failed') failed += 1;
+      if (row.state !== 'pending') continue;
+      pending += 1;
+      if (oldest === null || row.createdAt.getTime() < oldest) oldest = row.createdAt.getTime();
+    }
+    const age = oldest === null ? 0 : Math.floor((wholeSeconds(now).getTime() - oldest) / 1000);
+    return { pending, oldestPendingAgeSeconds: Math.max(0, age), failed };
+  }
+
+  async listDeliveryFailures(
+    orgId: string,
+    repo: string,
+    limit: number,
+  ): Promise<DeliveryRecord[]> {
+    this.#assertOpen();
+    return [...this.#deliveries.values()]
+      .filter((row) => row.state === 'failed' && row.orgId === orgId && row.repo === repo)
+      .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime() || (a.id < b.id ? 1 : -1))
+      .slice(0, limit)
+      .map(copy);
+  }
+
+  async listRunDeliveries(orgId: string, executionId: string): Promise<DeliveryRecord[]> {
+    this.#assertOpen();
+    return [...this.#deliveries.values()]
+      .filter((row) => row.orgId === orgId && row.executionId === executionId)
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .map(copy);
+  }
+
   /** Always answers while open: memory never stalls. */
   async ping(): Promise<void> {
     this.#assertOpen();
@@ -666,6 +802,23 @@ class MemoryStore implements Store {
 
   #assertOpen(): void {
     if (this.#closed) throw new Error('memory store is closed');
+  }
+
+  /** Applies `change` to the delivery while `owner` holds it (pending), dropping the lease. */
+  #settleDelivery(id: string, owner: string, change: (row: DeliveryRecord) => void): boolean {
+    this.#assertOpen();
+    const row = this.#deliveries.get(id);
+    if (row?.state !== 'pending' || row.leaseOwner !== owner) return false;
+    change(row);
+    row.leaseOwner = null;
+    row.leaseUntil = null;
+    return true;
+  }
+
+  #recordOutcome(row: DeliveryRecord, outcome: DeliveryAttemptOutcome): void {
+    row.lastError = deliveryError(outcome.error);
+    row.lastStatus = outcome.status;
+    row.updatedAt = wholeSeconds(outcome.at);
   }
 
   #copyOrNull<T>(value: T | undefined): T | null {

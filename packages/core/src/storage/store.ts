@@ -257,6 +257,100 @@ export interface RepositorySummary {
   latest: ExecutionRecord;
 }
 
+/**
+ * A repository of an organisation linked to a GitHub repository: covgate sets commit statuses
+ * and a pull-request comment there after each run. The store keeps the credential as given
+ * (ciphertext made by the caller); it never encrypts, decrypts or shows it.
+ */
+export interface RepositoryLink {
+  orgId: string;
+  /** The covgate repository name (as runs are recorded under). */
+  repo: string;
+  /** The GitHub repository, `owner/name`. */
+  githubRepo: string;
+  /** The GitHub REST API base, `https://api.github.com` or a GitHub Enterprise `.../api/v3`. */
+  apiUrl: string;
+  /** The encrypted credential (ciphertext text); never returned by the API. */
+  credential: string;
+  /** A short, safe hint of the credential to show (its last 4 characters, say). */
+  credentialHint: string;
+  /** The user who linked it. */
+  createdBy: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The default {@link RepositoryLink.apiUrl}: github.com's REST API. */
+export const GITHUB_API_URL = 'https://api.github.com';
+
+/** What a delivery sends: the `covgate/project` or `covgate/patch` status, or the comment. */
+export type DeliveryKind = 'status_project' | 'status_patch' | 'comment';
+
+/** Where a delivery stands: waiting (or being sent), done, or given up. */
+export type DeliveryState = 'pending' | 'sent' | 'failed';
+
+/** A delivery to enqueue with its run: the run's organisation, repository and time are its own. */
+export interface NewDelivery {
+  /** `dlv_` + lowercase ULID. */
+  id: string;
+  kind: DeliveryKind;
+  /** JSON text: everything needed to send it, never a credential. */
+  payload: string;
+}
+
+/**
+ * One message of the outbox: written in the transaction of its run, sent by the outbox worker
+ * (one sender at a time per delivery, through a lease), retried until sent or failed.
+ */
+export interface DeliveryRecord {
+  /** `dlv_` + lowercase ULID. */
+  id: string;
+  orgId: string;
+  repo: string;
+  /** The run it reports. */
+  executionId: string;
+  kind: DeliveryKind;
+  /** JSON text as enqueued. */
+  payload: string;
+  state: DeliveryState;
+  /** How many times it was claimed for sending (a claim counts even when the sender died). */
+  attempts: number;
+  /** Not claimed before this instant. */
+  nextAttemptAt: Date;
+  /** The sender holding it; null when not claimed or done. */
+  leaseOwner: string | null;
+  /** When the holder's claim lapses and another sender may take it. */
+  leaseUntil: Date | null;
+  /** Why the last attempt did not succeed (no credential in it), null when none failed. */
+  lastError: string | null;
+  /** The HTTP status of the last attempt's answer, null for none (network error). */
+  lastStatus: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+  /** When it was sent; null until then. */
+  sentAt: Date | null;
+}
+
+/** How an attempt to send a delivery ended, when not with success. */
+export interface DeliveryAttemptOutcome {
+  /** When the attempt ended. */
+  at: Date;
+  /** Why: a short reason for operators and the dashboard, never a credential. */
+  error: string;
+  /** The HTTP status of the answer, null for a network error or none. */
+  status: number | null;
+}
+
+/** The outbox's gauges: what operators scrape. */
+export interface OutboxStats {
+  /** Deliveries not sent yet (claimed ones included). */
+  pending: number;
+  /** Seconds since the oldest pending delivery was enqueued; 0 when none is pending. */
+  oldestPendingAgeSeconds: number;
+  /** Deliveries given up. */
+  failed: number;
+}
+
 /** Position after which a page of executions continues (exclusive). */
 export interface ExecutionCursor {
   createdAt: Date;
@@ -478,10 +572,15 @@ export interface InviteStore {
 export interface ExecutionStore {
   /**
    * Inserts the record and, in the same transaction, increments the per-(org, repo) counter
-   * and moves its latest-record pointer when the record is newer than the current one;
-   * throws {@link StoreConflictError} (and counts nothing) when the id exists.
+   * and moves its latest-record pointer when the record is newer than the current one, and
+   * enqueues `deliveries` (state `pending`, due at the record's `createdAt`); throws
+   * {@link StoreConflictError} (and writes nothing) when the id exists.
    */
-  insertExecution(record: ExecutionRecord, files?: Uint8Array | null): Promise<void>;
+  insertExecution(
+    record: ExecutionRecord,
+    files?: Uint8Array | null,
+    deliveries?: readonly NewDelivery[],
+  ): Promise<void>;
   /** The organisation's record with this id, or null (another organisation's is null too). */
   findExecution(orgId: string, id: string): Promise<ExecutionRecord | null>;
   /**
@@ -538,6 +637,7 @@ export interface ExecutionStore {
     record: ExecutionRecord,
     claim: IdempotencyKeyClaim,
     files?: Uint8Array | null,
+    deliveries?: readonly NewDelivery[],
   ): Promise<KeyedInsertResult>;
   /** The organisation's key with its execution when it is live at `now`, else null. */
   findIdempotentExecution(
@@ -558,6 +658,56 @@ export interface RepositorySettingsStore {
   findRepositorySettings(orgId: string, repo: string): Promise<RepositorySettings | null>;
   /** Saves the repository's settings, replacing earlier ones. */
   saveRepositorySettings(settings: RepositorySettings): Promise<void>;
+}
+
+/** Links of repositories to GitHub repositories (one per repository). */
+export interface RepositoryLinkStore {
+  /** Saves the repository's link, replacing the one it had. */
+  putRepositoryLink(link: RepositoryLink): Promise<void>;
+  findRepositoryLink(orgId: string, repo: string): Promise<RepositoryLink | null>;
+  /** Removes the repository's link; false when it had none. Its deliveries stay. */
+  deleteRepositoryLink(orgId: string, repo: string): Promise<boolean>;
+}
+
+/**
+ * The outbox of deliveries to the code host. Deliveries are enqueued by
+ * {@link ExecutionStore.insertExecution} with their run; senders claim them with a lease and
+ * report how each attempt ended. A report counts only while the reporting sender holds the
+ * delivery (`owner` is its lease owner and it is `pending`); otherwise it changes nothing and
+ * answers false.
+ */
+export interface OutboxStore {
+  /**
+   * Claims, atomically across processes, up to `limit` pending deliveries due at `now` (their
+   * `nextAttemptAt` at or before it) whose lease is absent or lapsed: sets their lease to
+   * `owner` until `now + leaseMs`, counts an attempt, and returns them as now stored, oldest
+   * due first. Of concurrent claimers, each delivery goes to one.
+   */
+  claimDeliveries(
+    owner: string,
+    now: Date,
+    leaseMs: number,
+    limit: number,
+  ): Promise<DeliveryRecord[]>;
+  /** Marks the delivery `sent` at `at` and drops its lease. */
+  markDeliverySent(id: string, owner: string, at: Date): Promise<boolean>;
+  /**
+   * Puts the delivery back as `pending`, due at `nextAttemptAt`, without a lease, keeping the
+   * outcome as `lastError` and `lastStatus`.
+   */
+  retryDelivery(
+    id: string,
+    owner: string,
+    outcome: DeliveryAttemptOutcome & { nextAttemptAt: Date },
+  ): Promise<boolean>;
+  /** Gives the delivery up: `failed`, without a lease, with the outcome kept. */
+  failDelivery(id: string, owner: string, outcome: DeliveryAttemptOutcome): Promise<boolean>;
+  /** The outbox's gauges at `now`. */
+  outboxStats(now: Date): Promise<OutboxStats>;
+  /** The repository's latest failed deliveries, newest first (`updatedAt` desc, `id` desc). */
+  listDeliveryFailures(orgId: string, repo: string, limit: number): Promise<DeliveryRecord[]>;
+  /** The deliveries of one run, oldest first (`id`): for tests, support and the run page. */
+  listRunDeliveries(orgId: string, executionId: string): Promise<DeliveryRecord[]>;
 }
 
 /** Idempotency claims of inbound webhook events. */
@@ -583,6 +733,8 @@ export interface Store
     SignInLinkStore,
     ExecutionStore,
     RepositorySettingsStore,
+    RepositoryLinkStore,
+    OutboxStore,
     WebhookEventStore {
   /**
    * Resolves when the store answers a trivial query within its deadline, else rejects;

@@ -2,7 +2,13 @@
  * Component prefixes of a store's infrastructure log lines, the service's five. User
  * look-ups happen only while signing in, so they log as `sessions`.
  */
-export type StoreComponent = 'organisations' | 'tokens' | 'sessions' | 'executions' | 'webhooks';
+export type StoreComponent =
+  | 'organisations'
+  | 'tokens'
+  | 'sessions'
+  | 'executions'
+  | 'outbox'
+  | 'webhooks';
 
 /** Receives one line per infrastructure failure. */
 export interface StoreLogger {

@@ -8,6 +8,7 @@ import { describeInvites } from './invites.js';
 import { describeMemberships } from './memberships.js';
 import type { StoreConformanceOptions } from './options.js';
 import { describeOrganisations } from './organisations.js';
+import { describeOutbox } from './outbox.js';
 import { describePatchAndComponents } from './patch-components.js';
 import { describeSessions } from './sessions.js';
 import { describeSignInLinks } from './sign-in-links.js';
@@ -63,6 +64,7 @@ export function runStoreConformanceSuite(name: string, options: StoreConformance
     describePatchAndComponents(store);
     describeIdempotencyKeys(store);
     describeWebhookEvents(store);
+    describeOutbox(store, () => peer ?? store());
     describeConcurrency(store, () => peer ?? store());
   });
 }
