@@ -264,10 +264,10 @@ describe('dashboard rules', () => {
     expect(parseRoute('/members')).toEqual({ page: 'members' });
     expect(pathOf({ page: 'members' })).toBe('/members');
     expect(parseRoute('/onboarding')).toEqual({ page: 'onboarding' });
-    expect(parseRoute('/repos/a%2Fb')).toEqual({ page: 'repo', repo: 'a/b' });
+    expect(parseRoute('/repos/a%2Fb')).toEqual({ page: 'repo', repo: 'a/b', filters: {} });
     expect(parseRoute('/repos/%E0%A4%A')).toEqual({ page: 'not-found' });
     expect(parseRoute('/nope')).toEqual({ page: 'not-found' });
-    expect(pathOf({ page: 'repo', repo: 'a/b' })).toBe('/repos/a%2Fb');
+    expect(pathOf({ page: 'repo', repo: 'a/b', filters: {} })).toBe('/repos/a%2Fb');
   });
 });
 

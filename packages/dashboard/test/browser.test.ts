@@ -345,9 +345,9 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
       expect(await page.locator('.executions li').first().textContent()).toMatch(
         /^(Pass|Warn|Fail)\d+\.\d\d%([+-]\d+\.\d\d|0\.00) pts/,
       );
-      // The first run had nothing to compare with, and says so.
+      // The first run had nothing to compare with, and says so; its time links to its page.
       expect(await page.locator('.executions li').last().textContent()).toBe(
-        `No baseline84.13%nothing to comparemain${firstRunAt}`,
+        `No baseline84.13%nothing to comparemain${firstRunAt} run details`,
       );
     }, 60_000);
 

@@ -15,9 +15,12 @@ interface Compared {
   baseline?: unknown;
 }
 
-/** The verdict of a run; a record from before baselines were kept shows its outcome. */
+/**
+ * The verdict of a run; a record from before baselines were kept shows its outcome. A run
+ * without a baseline that failed was failed by the patch rule, which judged it: `fail`.
+ */
 export function verdictOf(execution: Pick<Execution, 'outcome'> & Compared): Verdict {
-  return execution.baseline === null ? 'none' : execution.outcome;
+  return execution.baseline === null && execution.outcome !== 'fail' ? 'none' : execution.outcome;
 }
 
 /** Verdict words shown beside every verdict colour (colour is never the only signal). */

@@ -10,6 +10,7 @@ import { Members } from './pages/Members.js';
 import { Onboarding } from './pages/Onboarding.js';
 import { Repo } from './pages/Repo.js';
 import { Repos } from './pages/Repos.js';
+import { Run } from './pages/Run.js';
 import { SignIn } from './pages/SignIn.js';
 import { Tokens } from './pages/Tokens.js';
 import { rateLimitWait, retryAfterWait } from './rate-limit.js';
@@ -34,6 +35,8 @@ function titleOf(route: Route): string {
   switch (route.page) {
     case 'repo':
       return `${route.repo} · covgate`;
+    case 'run':
+      return `Run of ${route.repo} · covgate`;
     case 'tokens':
       return 'API tokens · covgate';
     case 'members':
@@ -50,7 +53,9 @@ function titleOf(route: Route): string {
 function Page(props: { route: Route }) {
   switch (props.route.page) {
     case 'repo':
-      return <Repo repo={props.route.repo} key={props.route.repo} />;
+      return <Repo repo={props.route.repo} filters={props.route.filters} key={props.route.repo} />;
+    case 'run':
+      return <Run repo={props.route.repo} id={props.route.id} key={props.route.id} />;
     case 'tokens':
       return <Tokens />;
     case 'members':
@@ -103,7 +108,11 @@ function Dashboard() {
   useEffect(() => {
     document.title = titleOf(route);
     main.current?.focus({ preventScroll: true });
-  }, [route.page, route.page === 'repo' ? route.repo : '']);
+  }, [
+    route.page,
+    route.page === 'repo' || route.page === 'run' ? route.repo : '',
+    route.page === 'run' ? route.id : '',
+  ]);
 
   // A bare `#main` resolves against `<base href>` and would load the app's root page: the
   // link names the current page, and a click only moves focus.

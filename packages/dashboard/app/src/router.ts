@@ -1,30 +1,83 @@
+import type { Outcome } from '@covgate/client';
 import { useEffect, useState } from 'preact/hooks';
+
+/**
+ * The runs a repository's page lists (`GET /v1/executions` filters), kept in its URL's query
+ * so a link keeps them. `component: ''` means the runs without a component.
+ */
+export interface RunFilters {
+  branch?: string;
+  outcome?: Outcome;
+  component?: string;
+}
+
+const OUTCOMES: readonly string[] = ['pass', 'warn', 'fail'];
 
 /** A page of the app, from the path under the base path. */
 export type Route =
   | { page: 'repos' }
-  | { page: 'repo'; repo: string }
+  | { page: 'repo'; repo: string; filters: RunFilters }
+  | { page: 'run'; repo: string; id: string }
   | { page: 'tokens' }
   | { page: 'members' }
   | { page: 'onboarding' }
   | { page: 'not-found' };
 
+/** The filters of a query string (`?branch=main&outcome=fail&component=api`); unknown ones dropped. */
+export function parseFilters(query: string): RunFilters {
+  const params = new URLSearchParams(query);
+  const filters: RunFilters = {};
+  const branch = params.get('branch');
+  if (branch) filters.branch = branch;
+  const outcome = params.get('outcome');
+  if (outcome !== null && OUTCOMES.includes(outcome)) filters.outcome = outcome as Outcome;
+  const component = params.get('component');
+  if (component !== null) filters.component = component;
+  return filters;
+}
+
+/** The query string of filters, `''` for none, in a fixed order. */
+export function filtersQuery(filters: RunFilters): string {
+  const params = new URLSearchParams();
+  if (filters.branch) params.set('branch', filters.branch);
+  if (filters.outcome) params.set('outcome', filters.outcome);
+  if (filters.component !== undefined) params.set('component', filters.component);
+  const query = params.toString();
+  return query === '' ? '' : `?${query}`;
+}
+
+function decoded(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Parses a path relative to the base path (`/`, `/repos/web`, `/tokens`, `/members`,
- * `/onboarding`).
+ * Parses a path relative to the base path, with its query (`/`, `/repos/web?branch=main`,
+ * `/repos/web/runs/{id}`, `/tokens`, `/members`, `/onboarding`).
  */
-export function parseRoute(path: string): Route {
+export function parseRoute(pathAndQuery: string): Route {
+  const mark = pathAndQuery.indexOf('?');
+  const path = mark === -1 ? pathAndQuery : pathAndQuery.slice(0, mark);
+  const query = mark === -1 ? '' : pathAndQuery.slice(mark);
   if (path === '/' || path === '') return { page: 'repos' };
   if (path === '/tokens') return { page: 'tokens' };
   if (path === '/members') return { page: 'members' };
   if (path === '/onboarding') return { page: 'onboarding' };
+  const run = /^\/repos\/([^/]+)\/runs\/([^/]+)$/.exec(path);
+  if (run?.[1] && run[2]) {
+    const repo = decoded(run[1]);
+    const id = decoded(run[2]);
+    return repo === null || id === null ? { page: 'not-found' } : { page: 'run', repo, id };
+  }
   const repo = /^\/repos\/([^/]+)$/.exec(path);
   if (repo?.[1]) {
-    try {
-      return { page: 'repo', repo: decodeURIComponent(repo[1]) };
-    } catch {
-      return { page: 'not-found' };
-    }
+    const name = decoded(repo[1]);
+    return name === null
+      ? { page: 'not-found' }
+      : { page: 'repo', repo: name, filters: parseFilters(query) };
   }
   return { page: 'not-found' };
 }
@@ -33,7 +86,9 @@ export function parseRoute(path: string): Route {
 export function pathOf(route: Route): string {
   switch (route.page) {
     case 'repo':
-      return `/repos/${encodeURIComponent(route.repo)}`;
+      return `/repos/${encodeURIComponent(route.repo)}${filtersQuery(route.filters)}`;
+    case 'run':
+      return runPath(route.repo, route.id);
     case 'tokens':
       return '/tokens';
     case 'members':
@@ -43,6 +98,16 @@ export function pathOf(route: Route): string {
     default:
       return '/';
   }
+}
+
+/** The path of a run's page. */
+export function runPath(repo: string, id: string): string {
+  return `/repos/${encodeURIComponent(repo)}/runs/${encodeURIComponent(id)}`;
+}
+
+/** The path of a repository's page, with its filters. */
+export function repoPath(repo: string, filters: RunFilters = {}): string {
+  return pathOf({ page: 'repo', repo, filters });
 }
 
 let basePath = '';
@@ -59,7 +124,8 @@ export function href(path: string): string {
 
 function currentPath(): string {
   const path = window.location.pathname;
-  return path.startsWith(basePath) ? path.slice(basePath.length) || '/' : '/';
+  const inApp = path.startsWith(basePath) ? path.slice(basePath.length) || '/' : '/';
+  return `${inApp}${window.location.search}`;
 }
 
 /** Moves to another page without a reload. */
@@ -88,5 +154,5 @@ export function onLinkClick(event: MouseEvent): void {
   const url = new URL(anchor.href);
   if (url.origin !== window.location.origin || !url.pathname.startsWith(basePath)) return;
   event.preventDefault();
-  navigate(url.pathname.slice(basePath.length) || '/');
+  navigate(`${url.pathname.slice(basePath.length) || '/'}${url.search}`);
 }

@@ -1,4 +1,4 @@
-import type { Execution, ExecutionSeries } from '@covgate/client';
+import type { Execution, ExecutionSeries, Outcome } from '@covgate/client';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { describeError, isSignedOut } from '../api.js';
 import { runsOf } from '../chart-data.js';
@@ -13,7 +13,8 @@ import {
   pickBaseBranch,
 } from '../format.js';
 import { useLoad } from '../hooks.js';
-import { href } from '../router.js';
+import { filtersQuery, href, navigate, type RunFilters, repoPath, runPath } from '../router.js';
+import { CommitRef, PullRequestRef } from './Run.js';
 
 /** Records drawn at most: the newest ones when a repository has more (one request). */
 export const HISTORY_LIMIT = 1000;
@@ -24,8 +25,9 @@ const FEED_PAGE = 20;
  * request (`GET /v1/executions/series`), so the page costs three: session, series, feed.
  * A repository without any run is unknown: it only exists through its runs.
  */
-export function Repo(props: { repo: string }) {
+export function Repo(props: { repo: string; filters: RunFilters }) {
   const { client, session } = useApp();
+
   const [history, reload] = useLoad<ExecutionSeries>(
     (signal) =>
       client.getExecutionSeries({
@@ -91,8 +93,9 @@ export function Repo(props: { repo: string }) {
         <img src={badge} alt={`${props.repo} coverage badge`} height={20} />
       </div>
       <CodeBlock code={badgeMarkdown(badge, page)} label="badge Markdown" />
-      <h2>Runs</h2>
-      <Feed repo={props.repo} />
+      <h2 id="runs-title">Runs</h2>
+      <Filters repo={props.repo} filters={props.filters} components={[]} />
+      <Feed repo={props.repo} filters={props.filters} webUrl={null} />
     </section>
   );
 }
@@ -104,21 +107,35 @@ type FeedState = {
   more: 'idle' | 'loading' | { error: string };
 };
 
-/** The executions feed, newest first, paged with the API's cursor. */
-function Feed(props: { repo: string }) {
+/** The `GET /v1/executions` query of the filters (`component: ''` asks for runs without one). */
+function listQuery(filters: RunFilters) {
+  return {
+    ...(filters.branch ? { branch: filters.branch } : {}),
+    ...(filters.outcome ? { outcome: filters.outcome } : {}),
+    ...(filters.component !== undefined ? { component: filters.component } : {}),
+  };
+}
+
+/** The executions feed, newest first, filtered, paged with the API's cursor. */
+function Feed(props: { repo: string; filters: RunFilters; webUrl: string | null }) {
   const { client, session, signedOut } = useApp();
   const [extra, setExtra] = useState<FeedState | null>(null);
-  const [first, reload] = useLoad(async (signal) => {
-    setExtra(null);
-    const page = await client.listExecutions({
-      org: session.org,
-      repo: props.repo,
-      limit: FEED_PAGE,
-      cursor: '',
-      signal,
-    });
-    return page;
-  }, props.repo);
+  const filtered = filtersQuery(props.filters) !== '';
+  const [first, reload] = useLoad(
+    async (signal) => {
+      setExtra(null);
+      const page = await client.listExecutions({
+        org: session.org,
+        repo: props.repo,
+        limit: FEED_PAGE,
+        cursor: '',
+        ...listQuery(props.filters),
+        signal,
+      });
+      return page;
+    },
+    `${props.repo}${filtersQuery(props.filters)}`,
+  );
 
   if (first.state === 'loading') return <Loading what="runs" />;
   if (first.state === 'error') return <ErrorState message={first.message} onRetry={reload} />;
@@ -128,7 +145,13 @@ function Feed(props: { repo: string }) {
     total: first.value.total,
     more: 'idle',
   };
-  if (feed.executions.length === 0) return <p class="state empty">No runs yet.</p>;
+  if (feed.executions.length === 0) {
+    return (
+      <p class="state empty" data-testid="runs-empty">
+        {filtered ? 'No run matches these filters.' : 'No runs yet.'}
+      </p>
+    );
+  }
 
   const loadMore = async () => {
     if (feed.cursor === null) return;
@@ -139,6 +162,7 @@ function Feed(props: { repo: string }) {
         repo: props.repo,
         limit: FEED_PAGE,
         cursor: feed.cursor,
+        ...listQuery(props.filters),
       });
       setExtra({
         executions: [...feed.executions, ...page.executions],
@@ -154,19 +178,13 @@ function Feed(props: { repo: string }) {
 
   return (
     <div class="feed">
-      <p class="note" aria-live="polite">
-        {feed.executions.length} of {feed.total} runs, newest first.
+      <p class="note" aria-live="polite" data-testid="runs-count">
+        {feed.executions.length} of {feed.total} {filtered ? 'matching runs' : 'runs'}, newest
+        first.
       </p>
       <ol class="executions">
         {feed.executions.map((execution) => (
-          <li key={execution.id} class="execution">
-            <OutcomeTag execution={execution} />
-            <span class="coverage">{formatCoverage(execution.coverage)}</span>
-            <span class="delta">{formatComparison(execution)}</span>
-            <span class="branch">{execution.branch}</span>
-            {execution.commit ? <code class="commit">{execution.commit.slice(0, 7)}</code> : null}
-            <time dateTime={execution.created_at}>{formatTimestamp(execution.created_at)}</time>
-          </li>
+          <RunRow key={execution.id} execution={execution} webUrl={props.webUrl} />
         ))}
       </ol>
       {typeof feed.more === 'object' ? <ErrorState message={feed.more.error} /> : null}
@@ -176,5 +194,124 @@ function Feed(props: { repo: string }) {
         </button>
       ) : null}
     </div>
+  );
+}
+
+/** One run of the feed: its verdict and figures, a link to its page, its commit and pull request. */
+function RunRow(props: { execution: Execution; webUrl: string | null }) {
+  const { execution, webUrl } = props;
+  return (
+    <li class="execution">
+      <OutcomeTag execution={execution} />
+      <span class="coverage">{formatCoverage(execution.coverage)}</span>
+      <span class="delta">{formatComparison(execution)}</span>
+      <span class="branch">{execution.branch}</span>
+      {execution.component ? <span class="component-tag">{execution.component}</span> : null}
+      {execution.commit ? <CommitRef sha={execution.commit} webUrl={webUrl} /> : null}
+      {execution.pull_request !== undefined ? (
+        <PullRequestRef number={execution.pull_request} webUrl={webUrl} />
+      ) : null}
+      <Link to={runPath(execution.repo, execution.id)} class="run-link">
+        <time dateTime={execution.created_at}>{formatTimestamp(execution.created_at)}</time>
+        <span class="visually-hidden"> run details</span>
+      </Link>
+    </li>
+  );
+}
+
+const OUTCOME_CHOICES: readonly { value: Outcome | ''; label: string }[] = [
+  { value: '', label: 'Any outcome' },
+  { value: 'pass', label: 'Pass' },
+  { value: 'warn', label: 'Warn' },
+  { value: 'fail', label: 'Fail' },
+];
+
+/** Sentinel of the component picker for "no filter" (a component name cannot start with `*`). */
+const ANY = '*any';
+
+/**
+ * Branch, outcome and component filters of the runs. They live in the page's URL (a link
+ * keeps them); the component also picks the headline's component.
+ */
+function Filters(props: { repo: string; filters: RunFilters; components: readonly string[] }) {
+  const { filters } = props;
+  const [branch, setBranch] = useState(filters.branch ?? '');
+  useEffect(() => setBranch(filters.branch ?? ''), [filters.branch]);
+  const go = (next: RunFilters) => navigate(repoPath(props.repo, next));
+  const withBranch = (): RunFilters => {
+    const { branch: _, ...rest } = filters;
+    return branch.trim() ? { ...rest, branch: branch.trim() } : rest;
+  };
+  const components =
+    filters.component && !props.components.includes(filters.component)
+      ? [...props.components, filters.component]
+      : props.components;
+  return (
+    <form
+      class="filter-row run-filters"
+      aria-label="Filter the runs"
+      onSubmit={(event) => {
+        event.preventDefault();
+        go(withBranch());
+      }}
+    >
+      <label>
+        Branch
+        <input
+          type="text"
+          name="branch"
+          value={branch}
+          placeholder="any branch"
+          autoComplete="off"
+          onInput={(event) => setBranch((event.target as HTMLInputElement).value)}
+          onChange={() => go(withBranch())}
+        />
+      </label>
+      <label>
+        Outcome
+        <select
+          name="outcome"
+          value={filters.outcome ?? ''}
+          onChange={(event) => {
+            const value = (event.target as HTMLSelectElement).value as Outcome | '';
+            const { outcome: _, ...rest } = withBranch();
+            go(value ? { ...rest, outcome: value } : rest);
+          }}
+        >
+          {OUTCOME_CHOICES.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {components.length > 0 || filters.component !== undefined ? (
+        <label>
+          Component
+          <select
+            name="component"
+            value={filters.component ?? ANY}
+            onChange={(event) => {
+              const value = (event.target as HTMLSelectElement).value;
+              const { component: _, ...rest } = withBranch();
+              go(value === ANY ? rest : { ...rest, component: value });
+            }}
+          >
+            <option value={ANY}>All components</option>
+            <option value="">No component</option>
+            {components.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      {filtersQuery(filters) !== '' ? (
+        <Link to={repoPath(props.repo)} class="clear-filters">
+          Clear filters
+        </Link>
+      ) : null}
+    </form>
   );
 }

@@ -1,0 +1,106 @@
+import {
+  changeKind,
+  formatCount,
+  formatFileChange,
+  formatLines,
+  formatPercent,
+} from '../run-format.js';
+import type { Changes, FileChange, PatchFile } from '../run-types.js';
+
+function side(percent: number | null, covered: number | null, coverable: number | null) {
+  if (coverable === null || covered === null) return <span class="hint">not in the run</span>;
+  return (
+    <>
+      {formatPercent(percent)}
+      <span class="lines"> {formatLines(covered, coverable)}</span>
+    </>
+  );
+}
+
+function changeClass(file: FileChange): string {
+  const kind = changeKind(file);
+  if (kind !== 'changed') return `change change-${kind}`;
+  return (file.change ?? 0) < 0 ? 'change change-lost' : 'change change-gained';
+}
+
+/** The files whose coverage changed against the baseline run, most lost first. */
+export function ChangesTable(props: { changes: Changes }) {
+  const { changes } = props;
+  return (
+    <>
+      <p class="note" data-testid="changes-count">
+        {changes.truncated
+          ? `Showing the ${formatCount(changes.files.length)} files that changed most of ${formatCount(changes.total)} changed files.`
+          : `${formatCount(changes.total)} ${changes.total === 1 ? 'file' : 'files'} changed coverage, most lost first.`}
+      </p>
+      <div class="table-scroll">
+        <table class="changes">
+          <thead>
+            <tr>
+              <th scope="col">File</th>
+              <th scope="col" class="number">
+                Before
+              </th>
+              <th scope="col" class="number">
+                After
+              </th>
+              <th scope="col" class="number">
+                Change
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {changes.files.map((file) => (
+              <tr key={file.path}>
+                <th scope="row" class="path">
+                  {file.path}
+                </th>
+                <td class="number">
+                  {side(file.baseline_percent, file.baseline_covered, file.baseline_coverable)}
+                </td>
+                <td class="number">{side(file.percent, file.covered, file.coverable)}</td>
+                <td class={`number ${changeClass(file)}`}>{formatFileChange(file)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+/** The patch's files, most missed lines first. */
+export function PatchTable(props: { files: readonly PatchFile[] }) {
+  return (
+    <div class="table-scroll">
+      <table class="patch-files">
+        <thead>
+          <tr>
+            <th scope="col">File</th>
+            <th scope="col" class="number">
+              Patch lines covered
+            </th>
+            <th scope="col" class="number">
+              Missed
+            </th>
+            <th scope="col" class="number">
+              Patch coverage
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.files.map((file) => (
+            <tr key={file.path}>
+              <th scope="row" class="path">
+                {file.path}
+              </th>
+              <td class="number">{formatLines(file.patch_covered, file.patch_coverable)}</td>
+              <td class="number">{formatCount(file.patch_coverable - file.patch_covered)}</td>
+              <td class="number">{formatPercent(file.patch_percent)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
