@@ -63,6 +63,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     text: 'Clients',
     items: [
       { text: 'Command-line client', link: '/cli' },
+      { text: 'GitHub Action', link: '/github-action' },
       { text: 'Typed client', link: '/client' },
       { text: 'Dashboard', link: '/dashboard' },
     ],

@@ -86,6 +86,15 @@ export {
   ProvisioningInputError,
   type ProvisioningTarget,
 } from './provisioning/provisioning-target.js';
+export {
+  CredentialDecryptionError,
+  type CredentialSecrets,
+  credentialHint,
+  type DecryptedCredential,
+  decryptCredential,
+  encryptCredential,
+  repositoryLinkCredentialContext,
+} from './repository-links/credential-encryption.js';
 export * from './sessions/session-rules.js';
 export * from './sessions/session-token-hash.js';
 export * from './sessions/sign-in-link.js';

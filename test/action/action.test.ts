@@ -1,0 +1,395 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { run, type Started, startListening, stop } from '../support/processes.js';
+
+// The GitHub Action (action.yml at the repository root) run as the Actions runner would run
+// its composite step: the inputs evaluated into the step's environment, the step's script run
+// by bash in its working directory with the runner's variables and files, `npx` answered by
+// the workspace's built CLI, against the built reference server.
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const cliBin = join(repo, 'packages/cli/dist/bin.js');
+const serverDist = join(repo, 'examples/server/dist');
+const built = existsSync(cliBin) && existsSync(join(serverDist, 'main.js'));
+if (!built) console.warn('[covgate] action tests SKIPPED: run `pnpm build` first');
+
+interface Step {
+  shell: string;
+  'working-directory': string;
+  env: Record<string, string>;
+  run: string;
+}
+interface ActionFile {
+  inputs: Record<string, { required: boolean; default?: string }>;
+  runs: { using: string; steps: Step[] };
+}
+
+const action = parse(readFileSync(join(repo, 'action.yml'), 'utf8')) as ActionFile;
+const cliVersion = (
+  JSON.parse(readFileSync(join(repo, 'packages/cli/package.json'), 'utf8')) as { version: string }
+).version;
+
+/** `${{ inputs.NAME }}` as the runner evaluates it: the value given, else the default. */
+function evaluate(template: string, given: Record<string, string>): string {
+  return template.replace(/\$\{\{\s*inputs\.([a-z-]+)\s*\}\}/g, (_, name: string) => {
+    const input = action.inputs[name];
+    if (!input) throw new Error(`action.yml uses an undeclared input ${name}`);
+    return given[name] ?? input.default ?? '';
+  });
+}
+
+describe('action.yml', () => {
+  it('is a composite action of one bash step whose script reads its inputs only from the environment', () => {
+    expect(action.runs.using).toBe('composite');
+    expect(action.runs.steps).toHaveLength(1);
+    const [step] = action.runs.steps as [Step];
+    expect(step.shell).toBe('bash');
+    expect(step.run).not.toContain('${{');
+    expect(Object.keys(action.inputs).sort()).toEqual([
+      'args',
+      'base-branch',
+      'component',
+      'fail-on-warn',
+      'fail-threshold',
+      'patch-target',
+      'reports',
+      'token',
+      'url',
+      'version',
+      'warn-threshold',
+      'working-directory',
+    ]);
+    expect(action.inputs.url?.required).toBe(true);
+    expect(action.inputs.token?.required).toBe(true);
+  });
+});
+
+describe.skipIf(!built && process.env.CI !== '1')(
+  'the action in a simulated GitHub Actions job',
+  { timeout: 120_000 },
+  () => {
+    let workDir: string;
+    let server: Started;
+    let token: string;
+    let fakeBin: string;
+
+    beforeAll(async () => {
+      workDir = await mkdtemp(join(tmpdir(), 'covgate-action-'));
+      const serverEnv = {
+        PATH: process.env.PATH,
+        HOME: workDir,
+        PORT: '0',
+        COVGATE_DATA_DIR: join(workDir, 'data'),
+      };
+      server = await startListening([join(serverDist, 'main.js')], {
+        cwd: workDir,
+        env: serverEnv,
+      });
+      const admin = await run(
+        process.execPath,
+        [join(serverDist, 'admin.js'), 'bootstrap', 'action'],
+        { cwd: workDir, env: serverEnv },
+      );
+      const session = /COVGATE_SESSION=(cvgs_[0-9a-f]{64})/.exec(admin.stdout)?.[1] as string;
+      const created = await fetch(`${server.url}/v1/tokens`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'actions' }),
+      });
+      token = ((await created.json()) as { secret: string }).secret;
+
+      // `npx` on the runner's PATH: records its arguments, then runs the workspace's CLI.
+      fakeBin = join(workDir, 'bin');
+      await mkdir(fakeBin);
+      await writeFile(
+        join(fakeBin, 'npx'),
+        `#!/bin/sh\nprintf '%s\\n' "$@" > "${join(workDir, 'npx-args')}"\n[ "$1" = --yes ] || exit 97\nshift 2\nexec "${process.execPath}" "${cliBin}" "$@"\n`,
+      );
+      await chmod(join(fakeBin, 'npx'), 0o755);
+    }, 180_000);
+
+    afterAll(async () => {
+      await stop(server);
+      await rm(workDir, { recursive: true, force: true });
+    });
+
+    const gitEnv = {
+      PATH: process.env.PATH,
+      HOME: '/nonexistent',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t.invalid',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t.invalid',
+    };
+    const git = async (cwd: string, ...args: string[]) => {
+      const result = await run('git', args, { cwd, env: gitEnv });
+      expect(result.code, result.stderr).toBe(0);
+      return result.stdout.trim();
+    };
+    const lcov = (hits: number[]) =>
+      `SF:src/a.js\n${hits.map((count, index) => `DA:${index + 1},${count}`).join('\n')}\nend_of_record\n`;
+
+    /** A workspace: a git repository with `src/a.js` committed on main, its head commit. */
+    const workspace = async (): Promise<{ dir: string; head: string }> => {
+      const dir = await mkdtemp(join(workDir, 'workspace-'));
+      await mkdir(join(dir, 'web', 'src'), { recursive: true });
+      await writeFile(join(dir, 'web', 'src', 'a.js'), 'a();\nb();\nc();\nd();\n');
+      await git(dir, 'init', '-q', '-b', 'main');
+      await git(dir, 'add', '-A');
+      await git(dir, 'commit', '-q', '-m', 'base');
+      return { dir, head: await git(dir, 'rev-parse', 'HEAD') };
+    };
+
+    interface Job {
+      code: number;
+      stdout: string;
+      stderr: string;
+      summary: string;
+      output: string;
+      npxArgs: string[];
+    }
+
+    /** Runs the action's step as the runner does, with `inputs` and the job's variables. */
+    const runStep = async (
+      dir: string,
+      inputs: Record<string, string>,
+      github: Record<string, string>,
+    ): Promise<Job> => {
+      const [step] = action.runs.steps as [Step];
+      const stepEnv = Object.fromEntries(
+        Object.entries(step.env).map(([name, value]) => [name, evaluate(value, inputs)]),
+      );
+      const runnerTemp = await mkdtemp(join(workDir, 'runner-'));
+      const summaryFile = join(runnerTemp, 'step_summary');
+      const outputFile = join(runnerTemp, 'output');
+      await writeFile(summaryFile, '');
+      await writeFile(outputFile, '');
+      await rm(join(workDir, 'npx-args'), { force: true });
+      const script = join(runnerTemp, 'step.sh');
+      await writeFile(script, step.run);
+      const cwd = join(dir, evaluate(step['working-directory'], inputs));
+      // The runner runs a bash step as `bash --noprofile --norc -eo pipefail {0}`.
+      const result = await run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+        cwd,
+        env: {
+          PATH: `${fakeBin}:${process.env.PATH}`,
+          HOME: runnerTemp,
+          NO_COLOR: '1',
+          CI: 'true',
+          GITHUB_ACTIONS: 'true',
+          GITHUB_WORKSPACE: dir,
+          GITHUB_ACTION_PATH: repo,
+          GITHUB_REPOSITORY: 'octo/web',
+          GITHUB_STEP_SUMMARY: summaryFile,
+          GITHUB_OUTPUT: outputFile,
+          RUNNER_TEMP: runnerTemp,
+          ...github,
+          ...stepEnv,
+        },
+      });
+      const npxArgsFile = join(workDir, 'npx-args');
+      return {
+        ...result,
+        summary: await readFile(summaryFile, 'utf8'),
+        output: await readFile(outputFile, 'utf8'),
+        npxArgs: existsSync(npxArgsFile)
+          ? (await readFile(npxArgsFile, 'utf8')).split('\n').slice(0, -1)
+          : [],
+      };
+    };
+
+    const expectNoToken = (job: Job) => {
+      for (const text of [job.stdout, job.stderr, job.summary, job.output, ...job.npxArgs])
+        expect(text).not.toContain(token);
+    };
+
+    it('passes a push to main with the pinned CLI, writes the step summary and never shows the token', async () => {
+      const { dir, head } = await workspace();
+      await writeFile(join(dir, 'web', 'lcov.info'), lcov([1, 1, 1, 0]));
+      const job = await runStep(
+        dir,
+        { url: server.url, token, reports: 'lcov.info', 'working-directory': 'web' },
+        {
+          GITHUB_EVENT_NAME: 'push',
+          GITHUB_REF: 'refs/heads/main',
+          GITHUB_REF_NAME: 'main',
+          GITHUB_SHA: head,
+        },
+      );
+      expect(job.code, job.stderr).toBe(0);
+      expect(job.npxArgs).toEqual([
+        '--yes',
+        `@covgate/cli@${cliVersion}`,
+        'report',
+        '--report',
+        'lcov.info',
+      ]);
+      expect(job.stdout).toBe(
+        'web@main: coverage 75.00%, no baseline on main yet: nothing to compare, recorded as the first run\n',
+      );
+      expect(job.stderr).toContain(
+        `covgate: npx @covgate/cli@${cliVersion} report --report lcov.info\n`,
+      );
+      expect(job.summary).toContain('### ℹ️ covgate: no baseline');
+      expect(job.summary).toContain(`\`web\` on \`main\` at \`${head.slice(0, 12)}\`\n`);
+      expect(job.summary).toContain('| 75.00% | none on `main` | 3 / 4 |\n');
+      expectNoToken(job);
+
+      const runs = await fetch(`${server.url}/v1/executions?org=action&repo=web`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const body = (await runs.json()) as { executions: { commit: string; branch: string }[] };
+      expect(body.executions.map((run) => [run.branch, run.commit])).toEqual([['main', head]]);
+    });
+
+    it('fails the step (exit 1) on a pull request whose coverage drops past the fail threshold, posted with its head commit', async () => {
+      const { dir } = await workspace();
+      await writeFile(join(dir, 'web', 'lcov.info'), lcov([1, 1, 1, 1]));
+      const onMain = await runStep(
+        dir,
+        { url: server.url, token, reports: 'web/lcov.info', component: 'pr-case' },
+        { GITHUB_EVENT_NAME: 'push', GITHUB_REF: 'refs/heads/main', GITHUB_SHA: 'a'.repeat(40) },
+      );
+      expect(onMain.code, onMain.stderr).toBe(0);
+
+      const headSha = 'b'.repeat(40);
+      const event = join(workDir, 'pull_request.json');
+      await writeFile(
+        event,
+        JSON.stringify({
+          number: 7,
+          pull_request: {
+            number: 7,
+            head: { ref: 'feature', sha: headSha },
+            base: { ref: 'main' },
+          },
+        }),
+      );
+      await writeFile(join(dir, 'web', 'lcov.info'), lcov([1, 1, 0, 0]));
+      const job = await runStep(
+        dir,
+        {
+          url: server.url,
+          token,
+          reports: 'web/lcov.info',
+          component: 'pr-case',
+          'fail-threshold': '5',
+          'warn-threshold': '2',
+        },
+        {
+          GITHUB_EVENT_NAME: 'pull_request',
+          GITHUB_EVENT_PATH: event,
+          GITHUB_REF: 'refs/pull/7/merge',
+          GITHUB_HEAD_REF: 'feature',
+          GITHUB_BASE_REF: 'main',
+          GITHUB_SHA: 'c'.repeat(40),
+        },
+      );
+      expect(job.code, job.stderr).toBe(1);
+      expect(job.npxArgs.slice(2)).toEqual([
+        'report',
+        '--report',
+        'web/lcov.info',
+        '--fail-threshold',
+        '5',
+        '--warn-threshold',
+        '2',
+        '--component',
+        'pr-case',
+      ]);
+      expect(job.stdout).toBe(
+        'fail web@feature: coverage 50.00%, baseline 100.00% on main, delta -50.00, patch: no coverable line changed\n',
+      );
+      expect(job.summary).toContain('### ❌ covgate: fail');
+      expect(job.summary).toContain(`\`web\` on \`feature\` at \`${headSha.slice(0, 12)}\`\n`);
+      expect(job.summary).toContain('| 50.00% | 100.00% (`main`) | -50.00 | fail | 2 / 4 |\n');
+      expectNoToken(job);
+    });
+
+    it('expands globs of the reports input, keeps a path with spaces whole, and passes the extra args', async () => {
+      const { dir } = await workspace();
+      await mkdir(join(dir, 'packages', 'one'), { recursive: true });
+      await mkdir(join(dir, 'packages', 'two words'), { recursive: true });
+      await writeFile(join(dir, 'packages', 'one', 'lcov.info'), lcov([1, 1]));
+      await writeFile(join(dir, 'packages', 'two words', 'lcov.info'), lcov([1]));
+      const job = await runStep(
+        dir,
+        {
+          url: server.url,
+          token,
+          reports: '  packages/**/lcov.info\n\n',
+          args: '--dry-run  --branch main',
+        },
+        { GITHUB_EVENT_NAME: 'push', GITHUB_REF: 'refs/heads/main', GITHUB_SHA: 'd'.repeat(40) },
+      );
+      expect(job.code, job.stderr).toBe(0);
+      expect(job.npxArgs.slice(2)).toEqual([
+        'report',
+        '--report',
+        'packages/one/lcov.info',
+        '--report',
+        'packages/two words/lcov.info',
+        '--dry-run',
+        '--branch',
+        'main',
+      ]);
+      expectNoToken(job);
+    });
+
+    it('runs the version asked for, and takes shell syntax in an input as data', async () => {
+      const { dir } = await workspace();
+      await writeFile(join(dir, 'lcov.info'), lcov([1]));
+      const job = await runStep(
+        dir,
+        {
+          url: server.url,
+          token,
+          version: '0.0.9',
+          reports: 'lcov.info',
+          component: '$(touch pwned)',
+        },
+        { GITHUB_EVENT_NAME: 'push', GITHUB_REF: 'refs/heads/main', GITHUB_SHA: 'e'.repeat(40) },
+      );
+      expect(job.npxArgs.slice(0, 2)).toEqual(['--yes', '@covgate/cli@0.0.9']);
+      expect(job.npxArgs.slice(-2)).toEqual(['--component', '$(touch pwned)']);
+      expect(job.code).toBe(2);
+      expect(job.stderr).toContain(
+        "option '--component <name>' argument '$(touch pwned)' is invalid",
+      );
+      expect(existsSync(join(dir, 'pwned'))).toBe(false);
+      expectNoToken(job);
+    });
+
+    it('refuses an empty token or a version that is not a version number before running anything', async () => {
+      const { dir } = await workspace();
+      const noToken = await runStep(
+        dir,
+        { url: server.url, token: '' },
+        { GITHUB_EVENT_NAME: 'pull_request', GITHUB_SHA: 'f'.repeat(40) },
+      );
+      expect(noToken.code).toBe(2);
+      expect(noToken.stdout).toBe(
+        '::error title=covgate::the token input is empty: pass an API token with the execute scope from a repository secret; a pull request from a fork gets no secrets\n',
+      );
+      expect(noToken.npxArgs).toEqual([]);
+
+      const badVersion = await runStep(
+        dir,
+        { url: server.url, token, version: 'latest; rm -rf /' },
+        { GITHUB_EVENT_NAME: 'push', GITHUB_SHA: 'f'.repeat(40) },
+      );
+      expect(badVersion.code).toBe(2);
+      expect(badVersion.stdout).toBe(
+        "::error title=covgate::version 'latest; rm -rf /' is not a version number such as 1.2.3\n",
+      );
+      expect(badVersion.npxArgs).toEqual([]);
+      expectNoToken(badVersion);
+    });
+  },
+);
