@@ -156,7 +156,36 @@ describe.each(stores)('patch rule and components through the CLI, on %s', (name,
           passed: false,
         },
         file_count: 1,
-        files: [{ path: 'src/a.js', covered: 4, coverable: 7 }],
+        files: [
+          { path: 'src/a.js', covered: 4, coverable: 7, patch_covered: 1, patch_coverable: 4 },
+        ],
+        patch_files: [
+          { path: 'src/a.js', patch_covered: 1, patch_coverable: 4, patch_percent: 25 },
+        ],
+        tree: [
+          { path: '', covered: 4, coverable: 7, percent: 57.14, files: 1 },
+          { path: 'src/', covered: 4, coverable: 7, percent: 57.14, files: 1 },
+        ],
+        tree_truncated: false,
+      });
+      // The run page's "files that changed": the main run's list against this one's.
+      const { baseline, changes } = detail as { baseline: { id: string }; changes: unknown };
+      expect(changes).toEqual({
+        baseline_id: baseline.id,
+        total: 1,
+        truncated: false,
+        files: [
+          {
+            path: 'src/a.js',
+            covered: 4,
+            coverable: 7,
+            percent: 57.14,
+            baseline_covered: 3,
+            baseline_coverable: 3,
+            baseline_percent: 100,
+            change: -42.86,
+          },
+        ],
       });
 
       // A repository default of 20 lets the same change pass.

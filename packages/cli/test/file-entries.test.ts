@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileEntries } from '../src/patch/file-entries.js';
+import { fileEntries, withPatchCounts } from '../src/patch/file-entries.js';
 
 const file = (path: string, covered = 1, coverable = 2) => ({ path, covered, coverable });
 
@@ -52,5 +52,38 @@ describe('fileEntries', () => {
     expect(rolledUpTo).toBe(2);
     expect(entries.reduce((sum, e) => sum + e.coverable, 0)).toBe(180_000);
     expect(entries.reduce((sum, e) => sum + e.covered, 0)).toBe(60_000);
+  });
+});
+
+describe('withPatchCounts', () => {
+  it("adds the patch's counts to the files it has coverable lines in, and leaves the others", () => {
+    const files = [file('src/a.go', 3, 4), file('src/b.ts', 2, 5), file('src/c.ts', 1, 1)];
+    const patch = [
+      { path: 'src/a.go', covered: 2, coverable: 6 },
+      { path: 'src/b.ts', covered: 1, coverable: 3 },
+    ];
+    expect(withPatchCounts(files, patch)).toEqual([
+      // A Go file's patch lines can outnumber its statements: it is sent without patch counts.
+      file('src/a.go', 3, 4),
+      { ...file('src/b.ts', 2, 5), patch_covered: 1, patch_coverable: 3 },
+      file('src/c.ts', 1, 1),
+    ]);
+  });
+
+  it('gives a rolled-up folder the sums of its files’ patch counts, and none without any', () => {
+    const files = withPatchCounts(
+      [file('src/api/a.ts', 1, 2), file('src/api/b.ts', 2, 3), file('src/web/c.ts', 0, 4)],
+      [
+        { path: 'src/api/a.ts', covered: 1, coverable: 2 },
+        { path: 'src/api/b.ts', covered: 0, coverable: 1 },
+      ],
+    );
+    expect(fileEntries(files, 2).entries).toEqual([
+      { ...file('src/api/', 3, 5), patch_covered: 1, patch_coverable: 3 },
+      file('src/web/', 0, 4),
+    ]);
+    expect(fileEntries(files, 1).entries).toEqual([
+      { ...file('src/', 3, 9), patch_covered: 1, patch_coverable: 3 },
+    ]);
   });
 });

@@ -7,7 +7,7 @@ import { CliError, EXIT } from '../errors.js';
 import type { ReportSpec } from '../gather-reports.js';
 import { refuseReportAsCommand } from '../glob-hint.js';
 import { type Io, paintFor } from '../io.js';
-import { fileEntries } from '../patch/file-entries.js';
+import { fileEntries, withPatchCounts } from '../patch/file-entries.js';
 import type { PathMap } from '../paths/path-map.js';
 import type { ReportFormat } from '../reports/types.js';
 import {
@@ -120,7 +120,7 @@ export async function gate(
           ...(options.patchTarget !== undefined ? { patch_target: options.patchTarget } : {}),
         }
       : {}),
-    files: fileEntries(sourceFiles(read.files)).entries,
+    files: fileEntries(withPatchCounts(sourceFiles(read.files), measured?.files ?? [])).entries,
   };
   if (options.dryRun) {
     io.stdout.write(

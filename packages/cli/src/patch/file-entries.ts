@@ -3,6 +3,28 @@ export interface FileEntry {
   path: string;
   covered: number;
   coverable: number;
+  /** Lines of the patch in the file that ran; with `patch_coverable`, only for patch files. */
+  patch_covered?: number;
+  /** Coverable lines of the patch in the file. */
+  patch_coverable?: number;
+}
+
+/**
+ * The files with the patch counts of those the patch has coverable lines in. A file whose
+ * patch counts more lines than the file's own coverable count (a Go file: its coverable units
+ * are statements, its patch lines every line of a block) gets none, since the service takes
+ * at most `coverable` patch lines per file.
+ */
+export function withPatchCounts(
+  files: readonly FileEntry[],
+  patchFiles: readonly { path: string; covered: number; coverable: number }[],
+): FileEntry[] {
+  const byPath = new Map(patchFiles.map((file) => [file.path, file]));
+  return files.map((file) => {
+    const patch = byPath.get(file.path);
+    if (patch === undefined || patch.coverable > file.coverable) return file;
+    return { ...file, patch_covered: patch.covered, patch_coverable: patch.coverable };
+  });
 }
 
 /** Most entries the service takes in one run's `files` list. */
@@ -24,27 +46,40 @@ export function fileEntries(
     const entries = rollUp(files, depth);
     if (entries.length <= max) return { entries, rolledUpTo: depth };
   }
-  const covered = files.reduce((sum, file) => sum + file.covered, 0);
-  const coverable = files.reduce((sum, file) => sum + file.coverable, 0);
-  return { entries: [{ path: './', covered, coverable }], rolledUpTo: 0 };
+  const whole: FileEntry = { path: './', covered: 0, coverable: 0 };
+  for (const file of files) add(whole, file);
+  return { entries: [whole], rolledUpTo: 0 };
+}
+
+/** Adds a file's counts to a folder's, patch counts included when the file has them. */
+function add(folder: FileEntry, file: FileEntry): void {
+  folder.covered += file.covered;
+  folder.coverable += file.coverable;
+  if (file.patch_coverable === undefined) return;
+  folder.patch_covered = (folder.patch_covered ?? 0) + (file.patch_covered ?? 0);
+  folder.patch_coverable = (folder.patch_coverable ?? 0) + file.patch_coverable;
 }
 
 /**
  * Files in fewer than `depth` folders as they are; every other file summed into its ancestor
- * folder `depth` folders deep, so a folder entry holds all of that folder.
+ * folder `depth` folders deep, so a folder entry holds all of that folder (and the patch
+ * counts of its files that have them).
  */
 function rollUp(files: readonly FileEntry[], depth: number): FileEntry[] {
   const byPath = new Map<string, FileEntry>();
   for (const file of files) {
     const parts = file.path.split('/');
     const path = parts.length - 1 >= depth ? `${parts.slice(0, depth).join('/')}/` : file.path;
-    const entry = byPath.get(path);
-    if (entry) {
-      entry.covered += file.covered;
-      entry.coverable += file.coverable;
-    } else {
-      byPath.set(path, { path, covered: file.covered, coverable: file.coverable });
+    if (path === file.path) {
+      byPath.set(path, { ...file });
+      continue;
     }
+    let folder = byPath.get(path);
+    if (!folder) {
+      folder = { path, covered: 0, coverable: 0 };
+      byPath.set(path, folder);
+    }
+    add(folder, file);
   }
   return sorted([...byPath.values()]);
 }

@@ -180,10 +180,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One run with its per-file list
-         * @description The run as `GET /v1/executions` lists it, plus `files`: the per-file list it was
-         *     sent with, sorted by path (`null` when it sent none). Same credentials as the list;
-         *     a run of another organisation answers like an unknown id (`404`).
+         * One run with its files, patch files, changes and folder tree
+         * @description The run as `GET /v1/executions` lists it, plus `files` (the per-file list it was
+         *     sent with, sorted by path; `null` when it sent none), `patch_files` (the files of its
+         *     patch, most missed lines first), `changes` (the files whose coverage changed against
+         *     its baseline run, most lost first) and `tree` (every folder with its sums).
+         *     Percentages are truncated to hundredths, as everywhere in covgate. Same credentials
+         *     as the list; a run of another organisation answers like an unknown id (`404`).
          */
         get: operations["getExecution"];
         put?: never;
@@ -919,6 +922,25 @@ export interface components {
             file_count?: number;
             /** @description The per-file list the run was sent with, sorted by path; null without one. */
             files: components["schemas"]["FileLineCounts"][] | null;
+            /**
+             * @description The entries with coverable patch lines, most missed patch lines
+             *     (`patch_coverable - patch_covered`) first, then by path; null when the run sent
+             *     no per-file patch counts.
+             */
+            patch_files: components["schemas"]["PatchFile"][] | null;
+            /**
+             * @description The files whose coverage differs from the baseline run's (`baseline.id`), and
+             *     those only one of the two has; null when the run has no baseline or either run
+             *     has no per-file list.
+             */
+            changes: components["schemas"]["FileChanges"] | null;
+            /**
+             * @description Every folder of the per-file list with the sums of the entries under it, sorted
+             *     by path; empty without a list. At most 10 000 folders, the shallowest.
+             */
+            tree: components["schemas"]["Folder"][];
+            /** @description True when the list has more than 10 000 folders and `tree` holds the shallowest. */
+            tree_truncated: boolean;
         };
         /** @description A monorepo component; a letter or digit, then letters, digits, `.`, `_` or `-`; at most 64. */
         Component: string;
@@ -933,6 +955,58 @@ export interface components {
             /** @description At most `coverable`. */
             covered: number;
             coverable: number;
+            /**
+             * @description Lines of the patch in this entry that ran; with `patch_coverable` (both or
+             *     neither), at most `patch_coverable`. Sent by covgate's CLI for the files its patch
+             *     has coverable lines in (a rolled-up folder carries the sums of its files).
+             */
+            patch_covered?: number;
+            /** @description Coverable lines of the patch in this entry; with `patch_covered`, at most `coverable`. */
+            patch_coverable?: number;
+        };
+        PatchFile: {
+            /** @description A file, or a rolled-up folder (ending in `/`). */
+            path: string;
+            patch_covered: number;
+            patch_coverable: number;
+            /** @description patch_covered / patch_coverable in percent, truncated to hundredths. */
+            patch_percent: number;
+        };
+        FileChange: {
+            path: string;
+            /** @description The run's covered lines; null (with `coverable` and `percent`) for a file the run no longer has. */
+            covered: number | null;
+            coverable: number | null;
+            /** @description covered / coverable in percent, truncated to hundredths; null also when nothing is coverable. */
+            percent: number | null;
+            /** @description The baseline run's covered lines; null (with the other two) for a file the run added. */
+            baseline_covered: number | null;
+            baseline_coverable: number | null;
+            baseline_percent: number | null;
+            /** @description percent - baseline_percent in points (two decimals); null when either is null. */
+            change: number | null;
+        };
+        FileChanges: {
+            baseline_id: components["schemas"]["ExecutionId"];
+            /** @description How many files changed. */
+            total: number;
+            /** @description True when `files` holds only the first 1 000 of `total`. */
+            truncated: boolean;
+            /**
+             * @description Most lost first (`change` ascending), then the files without a `change` (added,
+             *     removed, or coverable on one side only), each group by path; at most 1 000.
+             */
+            files: components["schemas"]["FileChange"][];
+        };
+        Folder: {
+            /** @description The folder, ending in `/`; the repository's root is `""`. */
+            path: string;
+            covered: number;
+            coverable: number;
+            /** @description covered / coverable in percent, truncated to hundredths; null when nothing is coverable. */
+            percent: number | null;
+            /** @description Entries of the list under the folder (a rolled-up folder counts as one). */
+            files: number;
         };
         Patch: {
             covered: number;

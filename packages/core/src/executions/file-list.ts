@@ -23,6 +23,13 @@ export interface FileEntry {
   covered: number;
   /** Lines that can run. */
   coverable: number;
+  /**
+   * Lines of the patch (the lines the change added or changed) in this file or folder that
+   * ran; present, with {@link patchCoverable}, only when the run sent per-file patch counts.
+   */
+  patchCovered?: number;
+  /** Coverable lines of the patch in this file or folder; at most `coverable`. */
+  patchCoverable?: number;
 }
 
 /** Code-unit order of paths, the same in every locale and store. */
@@ -41,9 +48,18 @@ export function repeatedPath(sorted: readonly FileEntry[]): string | null {
   return null;
 }
 
-/** The list as compact JSON rows, `[[path, covered, coverable], ...]`: what is stored. */
+/**
+ * The list as compact JSON rows, `[[path, covered, coverable], ...]`, a row of five
+ * (`..., patchCovered, patchCoverable]`) for an entry with patch counts: what is stored.
+ */
 function rowsText(files: readonly FileEntry[]): string {
-  return JSON.stringify(files.map((file) => [file.path, file.covered, file.coverable]));
+  return JSON.stringify(
+    files.map((file) =>
+      file.patchCoverable === undefined
+        ? [file.path, file.covered, file.coverable]
+        : [file.path, file.covered, file.coverable, file.patchCovered, file.patchCoverable],
+    ),
+  );
 }
 
 /** A sorted list as the text that is hashed and stored: made once per ingest. */
@@ -79,10 +95,13 @@ const GZIP_LEVEL = 4;
 
 /** The list {@link encodeFileList} stored. */
 export async function decodeFileList(stored: Uint8Array): Promise<FileEntry[]> {
-  const rows = JSON.parse((await gunzipAsync(stored)).toString('utf8')) as [
-    string,
-    number,
-    number,
-  ][];
-  return rows.map(([path, covered, coverable]) => ({ path, covered, coverable }));
+  const rows = JSON.parse((await gunzipAsync(stored)).toString('utf8')) as StoredRow[];
+  return rows.map(([path, covered, coverable, patchCovered, patchCoverable]) =>
+    patchCoverable === undefined
+      ? { path, covered, coverable }
+      : { path, covered, coverable, patchCovered: patchCovered as number, patchCoverable },
+  );
 }
+
+/** A stored row: three fields, or five with the entry's patch counts. */
+type StoredRow = [string, number, number, number?, number?];

@@ -1,4 +1,5 @@
 import type { DecidingRule, Outcome } from '../storage/store.js';
+import { linePercentHundredths } from './line-percent.js';
 import { truncateToHundredths } from './truncate-decimal.js';
 
 /**
@@ -32,9 +33,8 @@ export interface PatchResult {
  */
 export function evaluatePatch(input: PatchInput): PatchResult {
   const { covered, coverable, target } = input;
-  if (coverable === 0) return { percent: null, passed: true };
-  // Integer division, floored: exact for counts far below 2^53 / 10^4.
-  const hundredths = Math.floor((covered * 10_000) / coverable);
+  const hundredths = linePercentHundredths(covered, coverable);
+  if (hundredths === null) return { percent: null, passed: true };
   return { percent: hundredths / 100, passed: hundredths >= truncateToHundredths(target) };
 }
 

@@ -41,6 +41,16 @@ describe('ingestDigest', () => {
       { patchTarget: 80 },
       { filesDigest: fileListDigest([]) },
       { filesDigest: fileListDigest([{ path: 'a', covered: 0, coverable: 1 }]) },
+      {
+        filesDigest: fileListDigest([
+          { path: 'a', covered: 0, coverable: 1, patchCovered: 0, patchCoverable: 0 },
+        ]),
+      },
+      {
+        filesDigest: fileListDigest([
+          { path: 'a', covered: 0, coverable: 1, patchCovered: 0, patchCoverable: 1 },
+        ]),
+      },
     ];
     const digests = new Set(variants.map((variant) => ingestDigest({ ...plain, ...variant })));
     digests.add(ingestDigest(plain));

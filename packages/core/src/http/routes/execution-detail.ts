@@ -1,4 +1,7 @@
+import { type FileChangesJson, fileChanges } from '../../executions/file-changes.js';
 import { decodeFileList, type FileEntry } from '../../executions/file-list.js';
+import { type FolderJson, folderTree } from '../../executions/folder-tree.js';
+import { type PatchFileJson, patchFiles } from '../../executions/patch-files.js';
 import { infra } from '../../infrastructure/infra.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticate } from '../authenticate.js';
@@ -7,14 +10,33 @@ import type { RouteHandler } from '../services.js';
 import { type ExecutionJson, executionToJson } from './execution-json.js';
 import { requireExecuteScope } from './executions.js';
 
-/** One run with what it carries beyond the list's record: its per-file list. */
+/** One entry of a run's per-file list as the API shows it. */
+export interface FileEntryJson {
+  path: string;
+  covered: number;
+  coverable: number;
+  /** The entry's patch counts, when the run sent them for it. */
+  patch_covered?: number;
+  patch_coverable?: number;
+}
+
+/** One run with what it carries beyond the list's record. */
 export interface ExecutionDetailJson extends ExecutionJson {
   /** The run's per-file list sorted by path, or null when it sent none. */
-  files: FileEntry[] | null;
+  files: FileEntryJson[] | null;
+  /** The entries with coverable patch lines, most missed first; null without per-file patch counts. */
+  patch_files: PatchFileJson[] | null;
+  /** The files whose coverage changed against the baseline run; null without both lists. */
+  changes: FileChangesJson | null;
+  /** Every folder of the list with its sums, sorted by path; empty without a list. */
+  tree: FolderJson[];
+  /** True when `tree` holds only the shallowest 10 000 folders. */
+  tree_truncated: boolean;
 }
 
 /**
- * `GET /v1/executions/{id}`: one run of the caller's organisation with its per-file list.
+ * `GET /v1/executions/{id}`: one run of the caller's organisation with its per-file list, its
+ * patch's files, the files that changed against its baseline run and its folder tree.
  * Same credentials as `GET /v1/executions`; an id of another organisation answers like an
  * unknown one (`404 not found`), so ids cannot be probed across organisations.
  */
@@ -31,6 +53,38 @@ export const getExecution: RouteHandler = async (scope) => {
   );
   if (!record) throw new ApiError(404, ERRORS.notFound);
   const files = stored === null ? null : await decodeFileList(stored);
-  const detail: ExecutionDetailJson = { ...executionToJson(record), files };
+  const baselineId = record.baselineId;
+  const baselineStored =
+    files === null || baselineId === null
+      ? null
+      : await infra(logger, 'executions', () =>
+          store.findExecutionFiles(identity.orgId, baselineId),
+        );
+  const baselineFiles = baselineStored === null ? null : await decodeFileList(baselineStored);
+  const tree = files === null ? { folders: [], truncated: false } : folderTree(files);
+  const detail: ExecutionDetailJson = {
+    ...executionToJson(record),
+    files: files === null ? null : files.map(fileEntryToJson),
+    patch_files: files === null ? null : patchFiles(files),
+    changes:
+      files === null || baselineFiles === null || baselineId === null
+        ? null
+        : fileChanges(baselineId, files, baselineFiles),
+    tree: tree.folders,
+    tree_truncated: tree.truncated,
+  };
   return jsonReply(200, detail);
 };
+
+function fileEntryToJson(file: FileEntry): FileEntryJson {
+  const { path, covered, coverable, patchCovered, patchCoverable } = file;
+  return patchCoverable === undefined
+    ? { path, covered, coverable }
+    : {
+        path,
+        covered,
+        coverable,
+        patch_covered: patchCovered as number,
+        patch_coverable: patchCoverable,
+      };
+}

@@ -56,7 +56,10 @@ function parseFiles(value: unknown): FileEntry[] | null {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
       throw invalid(`files[${index}]`);
     }
-    const { path, covered, coverable } = entry as Record<string, unknown>;
+    const { path, covered, coverable, patch_covered, patch_coverable } = entry as Record<
+      string,
+      unknown
+    >;
     if (
       typeof path !== 'string' ||
       path.length === 0 ||
@@ -68,7 +71,16 @@ function parseFiles(value: unknown): FileEntry[] | null {
     if (!isLines(covered)) throw invalid(`files[${index}].covered`);
     if (!isLines(coverable)) throw invalid(`files[${index}].coverable`);
     if (covered > coverable) throw invalid(`files[${index}].covered (more than coverable)`);
-    files[index] = { path, covered, coverable };
+    files[index] =
+      (patch_covered === undefined || patch_covered === null) &&
+      (patch_coverable === undefined || patch_coverable === null)
+        ? { path, covered, coverable }
+        : {
+            path,
+            covered,
+            coverable,
+            ...patchCounts(index, patch_covered, patch_coverable, coverable),
+          };
     if (ordered && index > 0 && files[index - 1]!.path > path) ordered = false;
   }
   // A client that sends the list sorted (covgate's CLI does) saves the sort.
@@ -76,6 +88,33 @@ function parseFiles(value: unknown): FileEntry[] | null {
   const repeated = repeatedPath(files);
   if (repeated !== null) throw invalid(`files (repeated path: ${repeated})`);
   return files;
+}
+
+/**
+ * An entry's `patch_covered` and `patch_coverable`, both given (one without the other is
+ * refused), `patch_covered` at most `patch_coverable`, `patch_coverable` at most `coverable`.
+ */
+function patchCounts(
+  index: number,
+  patchCovered: unknown,
+  patchCoverable: unknown,
+  coverable: number,
+): { patchCovered: number; patchCoverable: number } {
+  const field = (name: string) => `files[${index}].${name}`;
+  if (patchCovered === undefined || patchCovered === null) {
+    throw invalid(`${field('patch_covered')} (required with patch_coverable)`);
+  }
+  if (patchCoverable === undefined || patchCoverable === null) {
+    throw invalid(`${field('patch_coverable')} (required with patch_covered)`);
+  }
+  if (!isLines(patchCovered)) throw invalid(field('patch_covered'));
+  if (!isLines(patchCoverable)) throw invalid(field('patch_coverable'));
+  if (patchCovered > patchCoverable) {
+    throw invalid(`${field('patch_covered')} (more than patch_coverable)`);
+  }
+  if (patchCoverable > coverable)
+    throw invalid(`${field('patch_coverable')} (more than coverable)`);
+  return { patchCovered, patchCoverable };
 }
 
 const patchBody = z

@@ -120,6 +120,14 @@ export function patchCoverageContract(options: HttpContractOptions): void {
           { path: 'src/b.ts', covered: 1, coverable: 2 },
           { path: 'vendor/', covered: 5, coverable: 9 },
         ],
+        patch_files: null,
+        changes: null,
+        tree: [
+          { path: '', covered: 6, coverable: 11, percent: 54.54, files: 3 },
+          { path: 'src/', covered: 1, coverable: 2, percent: 50, files: 2 },
+          { path: 'vendor/', covered: 5, coverable: 9, percent: 55.55, files: 1 },
+        ],
+        tree_truncated: false,
       });
       const plain = await ctx.request(`/v1/executions/${baseId}`, { headers: bearer(token) });
       expect(await plain.json()).toMatchObject({ id: baseId, component: 'api', files: null });
@@ -391,6 +399,40 @@ export function patchCoverageContract(options: HttpContractOptions): void {
           },
           'files (repeated path: a)',
         ],
+        [
+          { files: [{ path: 'a', covered: 1, coverable: 2, patch_covered: 1 }] },
+          'files[0].patch_coverable (required with patch_covered)',
+        ],
+        [
+          { files: [{ path: 'a', covered: 1, coverable: 2, patch_coverable: 1 }] },
+          'files[0].patch_covered (required with patch_coverable)',
+        ],
+        [
+          {
+            files: [{ path: 'a', covered: 1, coverable: 2, patch_covered: -1, patch_coverable: 1 }],
+          },
+          'files[0].patch_covered',
+        ],
+        [
+          {
+            files: [
+              { path: 'a', covered: 1, coverable: 2, patch_covered: 0, patch_coverable: '1' },
+            ],
+          },
+          'files[0].patch_coverable',
+        ],
+        [
+          {
+            files: [{ path: 'a', covered: 1, coverable: 2, patch_covered: 2, patch_coverable: 1 }],
+          },
+          'files[0].patch_covered (more than patch_coverable)',
+        ],
+        [
+          {
+            files: [{ path: 'a', covered: 1, coverable: 2, patch_covered: 1, patch_coverable: 3 }],
+          },
+          'files[0].patch_coverable (more than coverable)',
+        ],
       ];
       for (const [fields, message] of cases) {
         const response = await ingest(ctx, token, { ...run, ...fields });
@@ -469,6 +511,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
         { ...run, files, pull_request: 1 },
         { ...run, files, base_commit: BASE },
         { ...run, files, patch_target: 80 },
+        { ...run, files: files.map((file) => ({ ...file, patch_covered: 0, patch_coverable: 0 })) },
       ]) {
         const response = await ingest(ctx, token, changed, headers);
         expect(response.status).toBe(409);

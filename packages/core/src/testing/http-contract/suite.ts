@@ -14,6 +14,7 @@ import { membersContract } from './members.js';
 import { organisationsContract } from './organisations.js';
 import { patchCoverageContract } from './patch-coverage.js';
 import { rateLimitContract } from './rate-limit.js';
+import { runDetailContract } from './run-detail.js';
 import { sessionsContract } from './sessions.js';
 import { signInLinksContract } from './sign-in-links.js';
 import { tokensContract } from './tokens.js';
@@ -29,6 +30,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     executionsContract(options);
     idempotencyContract(options);
     patchCoverageContract(options);
+    runDetailContract(options);
     dashboardReadsContract(options);
     authValidateContract(options);
     sessionsContract(options);
