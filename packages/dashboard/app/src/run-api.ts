@@ -7,5 +7,5 @@ export function getRunDetail(
   id: string,
   signal: AbortSignal,
 ): Promise<RunDetail> {
-  return client.getExecution({ id, signal }) as Promise<RunDetail>;
+  return client.getExecution({ id, signal });
 }

@@ -133,7 +133,7 @@ export function FolderTree(props: {
               <span class="twisty" aria-hidden="true">
                 {row.kind === 'folder' && row.hasChildren ? (row.expanded ? '▾' : '▸') : ''}
               </span>
-              {rowLabel(row)}
+              <span class="tree-label">{rowLabel(row)}</span>
               {row.kind === 'more' ? (
                 <span class="hint"> of {formatCount(row.hidden)} not shown</span>
               ) : null}

@@ -7,6 +7,24 @@ import {
 } from '../run-format.js';
 import type { Changes, FileChange, PatchFile } from '../run-types.js';
 
+/** A path that a narrow screen breaks after its slashes rather than inside a name. */
+export function PathText(props: { path: string }) {
+  const parts = props.path.split('/');
+  return (
+    <>
+      {parts.map((part, index) =>
+        index < parts.length - 1 ? (
+          <span key={index}>
+            {part}/<wbr />
+          </span>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
+
 function side(percent: number | null, covered: number | null, coverable: number | null) {
   if (coverable === null || covered === null) return <span class="hint">not in the run</span>;
   return (
@@ -53,7 +71,7 @@ export function ChangesTable(props: { changes: Changes }) {
             {changes.files.map((file) => (
               <tr key={file.path}>
                 <th scope="row" class="path">
-                  {file.path}
+                  <PathText path={file.path} />
                 </th>
                 <td class="number">
                   {side(file.baseline_percent, file.baseline_covered, file.baseline_coverable)}
@@ -78,13 +96,13 @@ export function PatchTable(props: { files: readonly PatchFile[] }) {
           <tr>
             <th scope="col">File</th>
             <th scope="col" class="number">
-              Patch lines covered
+              Covered lines
             </th>
             <th scope="col" class="number">
               Missed
             </th>
             <th scope="col" class="number">
-              Patch coverage
+              Coverage
             </th>
           </tr>
         </thead>
@@ -92,7 +110,7 @@ export function PatchTable(props: { files: readonly PatchFile[] }) {
           {props.files.map((file) => (
             <tr key={file.path}>
               <th scope="row" class="path">
-                {file.path}
+                <PathText path={file.path} />
               </th>
               <td class="number">{formatLines(file.patch_covered, file.patch_coverable)}</td>
               <td class="number">{formatCount(file.patch_coverable - file.patch_covered)}</td>

@@ -227,7 +227,15 @@ function RunPage(props: { detail: RunDetail; crumbs: preact.ComponentChildren })
       {detail.files === null ? (
         <p class="state empty">This run sent no per-file list: there is no folder to show.</p>
       ) : (
-        <FolderTree tree={detail.tree ?? []} files={detail.files} />
+        <>
+          {detail.tree_truncated ? (
+            <p class="note">
+              This run has more folders than covgate lists: the deepest are left out, and their
+              files appear under the nearest folder shown.
+            </p>
+          ) : null}
+          <FolderTree tree={detail.tree ?? []} files={detail.files} />
+        </>
       )}
     </section>
   );
@@ -264,7 +272,7 @@ function PatchSection(props: { detail: RunDetail }) {
       </p>
     );
   }
-  if (!files) {
+  if (!files || files.length === 0) {
     return <p class="state empty">The run sent its patch’s total only, without per-file counts.</p>;
   }
   const missed = patch.coverable - patch.covered;
