@@ -39,6 +39,8 @@ import type {
   Member,
   MemberList,
   Ready,
+  RepositoryLink,
+  RepositoryLinkInput,
   RepositoryList,
   RepositorySettings,
   RepositorySettingsInput,
@@ -166,6 +168,17 @@ export interface CovgateClient {
   ): Promise<GithubLink>;
   /** `DELETE /v1/organisation/github-link`: removes the link; its members stay (owners). */
   unlinkGithubOrganisation(options?: CallOptions): Promise<void>;
+  /**
+   * `GET /v1/repos/github-link`: the repository's link to a GitHub repository, with its
+   * token's hint and latest failed deliveries (admins and owners; 404: none).
+   */
+  getRepositoryLink(args: { org: string; repo: string } & CallOptions): Promise<RepositoryLink>;
+  /** `POST /v1/repos/github-link`: links the repository (or replaces its link and token). */
+  linkRepository(
+    args: { org: string; repo: string; body: RepositoryLinkInput } & CallOptions,
+  ): Promise<RepositoryLink>;
+  /** `DELETE /v1/repos/github-link`: removes the link and its token. */
+  unlinkRepository(args: { org: string; repo: string } & CallOptions): Promise<void>;
   /** `GET /v1/invites`: the organisation's invites, newest first (owners). */
   listInvites(options?: CallOptions): Promise<InviteList>;
   /** `POST /v1/invites`: a single-use, 7-day invite; its `token` and `url` are in this answer only (owners). */
@@ -341,6 +354,12 @@ export function createCovgateClient(options: CovgateClientOptions): CovgateClien
       unwrap(raw.POST('/v1/organisation/github-link', { body, signal })),
     unlinkGithubOrganisation: (o = {}) =>
       unwrap(raw.DELETE('/v1/organisation/github-link', { signal: o.signal })),
+    getRepositoryLink: ({ signal, ...query }) =>
+      unwrap(raw.GET('/v1/repos/github-link', { params: { query }, signal })),
+    linkRepository: ({ signal, body, ...query }) =>
+      unwrap(raw.POST('/v1/repos/github-link', { params: { query }, body, signal })),
+    unlinkRepository: ({ signal, ...query }) =>
+      unwrap(raw.DELETE('/v1/repos/github-link', { params: { query }, signal })),
     listInvites: (o = {}) => unwrap(raw.GET('/v1/invites', { signal: o.signal })),
     // openapi-fetch drops properties typed only `null` from the answer's type.
     createInvite: ({ body, signal } = {}) =>

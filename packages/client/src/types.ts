@@ -54,6 +54,14 @@ export type GithubLink = components['schemas']['GithubLink'];
 export type LinkGithubOrganisationInput = NonNullable<
   operations['linkGithubOrganisation']['requestBody']
 >['content']['application/json'];
+/** A repository's link to a GitHub repository (never its token, only `token_hint`). */
+export type RepositoryLink = components['schemas']['RepositoryLink'];
+/** A delivery to GitHub that failed for good, as a link lists it. */
+export type DeliveryFailure = components['schemas']['DeliveryFailure'];
+/** Body of `POST /v1/repos/github-link`. */
+export type RepositoryLinkInput = NonNullable<
+  operations['linkRepository']['requestBody']
+>['content']['application/json'];
 /** An invite as listed (never its token). */
 export type Invite = components['schemas']['Invite'];
 /** Answer of `GET /v1/invites`. */

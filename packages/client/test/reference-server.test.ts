@@ -323,6 +323,38 @@ describe.skipIf(!serverBuilt && process.env.CI !== '1')(
       expect([removed.status, removed.error]).toEqual([401, 'invalid token']);
     });
 
+    it('links a repository to a GitHub repository, reads the link without its token and unlinks it', async () => {
+      const admin = client({ token: session });
+      const linked = await admin.linkRepository({
+        org: 'acme',
+        repo: 'web',
+        body: { github_repo: 'acme-inc/web', token: 'github_pat_client0000000000test9876' },
+      });
+      const expected = {
+        repo: 'web',
+        github_repo: 'acme-inc/web',
+        api_url: 'https://api.github.com',
+        token_hint: '…9876',
+        created_by: expect.stringMatching(/^usr_/),
+        created_at: expect.stringMatching(TIMESTAMP),
+        updated_at: expect.stringMatching(TIMESTAMP),
+        failures: [],
+      };
+      expect(linked).toEqual(expected);
+      expect(await admin.getRepositoryLink({ org: 'acme', repo: 'web' })).toEqual(linked);
+      const bad = await apiError(
+        admin.linkRepository({
+          org: 'acme',
+          repo: 'web',
+          body: { github_repo: 'acme-inc/web', token: 'x', api_url: 'http://ghe.example.com' },
+        }),
+      );
+      expect([bad.status, bad.error]).toEqual([400, 'invalid parameter: api_url']);
+      expect(await admin.unlinkRepository({ org: 'acme', repo: 'web' })).toBeUndefined();
+      const gone = await apiError(admin.getRepositoryLink({ org: 'acme', repo: 'web' }));
+      expect([gone.status, gone.error]).toEqual([404, 'not found']);
+    });
+
     it('uses a cookie session the way the dashboard does (credentials, Origin on unsafe methods)', async () => {
       const cookieSession = await server.bootstrap('initech');
       const cookie = { Cookie: `covgate_session=${cookieSession}` };

@@ -92,8 +92,10 @@ export {
   credentialHint,
   type DecryptedCredential,
   decryptCredential,
+  decryptRepositoryLinkCredential,
   encryptCredential,
   repositoryLinkCredentialContext,
+  type SealedRepositoryLinkCredential,
 } from './repository-links/credential-encryption.js';
 export * from './sessions/session-rules.js';
 export * from './sessions/session-token-hash.js';

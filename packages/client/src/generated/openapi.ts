@@ -276,6 +276,50 @@ export interface paths {
         patch: operations["patchRepoSettings"];
         trace?: never;
     };
+    "/v1/repos/github-link": {
+        parameters: {
+            query: {
+                /** @description Organisation slug; must equal the session's organisation exactly. */
+                org: string;
+                /** @description Repository name, case-sensitive (no control characters, 255 at most). */
+                repo: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A repository's link to a GitHub repository (admins and owners)
+         * @description The GitHub repository that receives the run's commit statuses and pull request comment,
+         *     the hint of its token (never the token), and the latest failed deliveries with their
+         *     reason. Order: `401`, `403` (API token, a role below `admin`), `400` query, `403` `org`
+         *     is not the session's organisation, `404` no link.
+         */
+        get: operations["getRepositoryLink"];
+        put?: never;
+        /**
+         * Link a repository to a GitHub repository, with its token (admins and owners)
+         * @description Links the repository, or replaces its link (keeping `created_by` and `created_at`), like
+         *     `POST /v1/organisation/github-link`.
+         *     The token is stored encrypted and never answered. GitHub is not called: a wrong
+         *     token or repository shows as a failed delivery after the next run. Order: `401`,
+         *     `403` (API token, a role below `admin`, a cookie without an allowed `Origin`), `400`
+         *     query, `403` `org` is not the session's organisation, `413`/`415`/`400` body. Writes
+         *     `repository.link org_id=<id> repo=<name> github_repo=<owner/name> api_url=<url> by=<user id>`.
+         */
+        post: operations["linkRepository"];
+        /**
+         * Remove a repository's link and its token (admins and owners)
+         * @description Order: `401`, `403` (API token, a role below `admin`, a cookie without an allowed
+         *     `Origin`), `400` query, `403` `org` is not the session's organisation, `404` no link.
+         *     Writes `repository.unlink org_id=<id> repo=<name> github_repo=<owner/name> by=<user id>`.
+         */
+        delete: operations["unlinkRepository"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/session": {
         parameters: {
             query?: never;
@@ -1023,6 +1067,37 @@ export interface components {
             /** @description False when `percent` is below `target`; an empty patch passes. */
             passed: boolean;
         };
+        RepositoryLink: {
+            /** @description The covgate repository. */
+            repo: string;
+            /** @description The GitHub repository, `owner/name`. */
+            github_repo: string;
+            /** @description The GitHub REST API base the deliveries go to. */
+            api_url: string;
+            /** @description The token's last four characters after `…` (only `…` for a token of 8 characters or fewer); never the token. */
+            token_hint: string;
+            /** @description The user who first linked the repository. */
+            created_by: string;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description When the link (and its token) was last set. */
+            updated_at: components["schemas"]["Timestamp"];
+            /** @description The latest failed deliveries (at most 5), newest first. */
+            failures: components["schemas"]["DeliveryFailure"][];
+        };
+        DeliveryFailure: {
+            /**
+             * @description What was not delivered.
+             * @enum {unknown}
+             */
+            kind: "status_project" | "status_patch" | "comment";
+            /** @description The run it reported. */
+            execution_id: string;
+            /** @description Why GitHub refused it or why it was given up, for a person; never the token. */
+            reason: string;
+            /** @description The HTTP status of GitHub's last answer; null when there was none (network error). */
+            status: number | null;
+            failed_at: components["schemas"]["Timestamp"];
+        };
         RepositorySettings: {
             repo: components["schemas"]["RepoName"];
             /** @description The repository's default patch target; null when runs fall back to covgate's. */
@@ -1540,6 +1615,20 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /** @description A missing `org` or `repo`, or a `repo` with control characters or over 255 characters. */
+        RepositoryLinkQuery: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                Vary: components["headers"]["Vary"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @enum {unknown} */
+                    error: "missing required parameter: org" | "missing required parameter: repo" | "invalid parameter: repo";
+                };
             };
         };
         /** @description No such resource (or, outside any operation, no route for the path). */
@@ -2317,6 +2406,139 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    getRepositoryLink: {
+        parameters: {
+            query: {
+                /** @description Organisation slug; must equal the session's organisation exactly. */
+                org: string;
+                /** @description Repository name, case-sensitive (no control characters, 255 at most). */
+                repo: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepositoryLink"];
+                };
+            };
+            400: components["responses"]["RepositoryLinkQuery"];
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    linkRepository: {
+        parameters: {
+            query: {
+                /** @description Organisation slug; must equal the session's organisation exactly. */
+                org: string;
+                /** @description Repository name, case-sensitive (no control characters, 255 at most). */
+                repo: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The GitHub repository, `owner/name`. */
+                    github_repo: string;
+                    /**
+                     * @description A fine-grained personal access token (or an installation token) with, on
+                     *     that repository, Commit statuses: read and write, Pull requests: read and
+                     *     write, Metadata: read. Printable ASCII without spaces.
+                     */
+                    token: string;
+                    /**
+                     * Format: uri
+                     * @description The GitHub REST API base; GitHub Enterprise Server's `https://host/api/v3`. `https` only.
+                     * @default https://api.github.com
+                     */
+                    api_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The link as stored. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepositoryLink"];
+                };
+            };
+            /** @description A missing or invalid query parameter, unparsable JSON or not an object (`malformed request`), or the first invalid field. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "missing required parameter: org" | "missing required parameter: repo" | "invalid parameter: repo" | "malformed request" | "invalid parameter: github_repo" | "invalid parameter: token" | "invalid parameter: api_url";
+                    };
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    unlinkRepository: {
+        parameters: {
+            query: {
+                /** @description Organisation slug; must equal the session's organisation exactly. */
+                org: string;
+                /** @description Repository name, case-sensitive (no control characters, 255 at most). */
+                repo: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["RepositoryLinkQuery"];
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["VerificationOverloaded"];

@@ -53,6 +53,17 @@ export type AuditEvent =
   | { type: 'organisation.link'; orgId: string; githubOrg: string; by: string }
   /** An owner (`by`) removed the organisation's link to a GitHub organisation. */
   | { type: 'organisation.unlink'; orgId: string; githubOrg: string; by: string }
+  /** An admin (`by`) linked a repository to a GitHub repository, with a new credential. */
+  | {
+      type: 'repository.link';
+      orgId: string;
+      repo: string;
+      githubRepo: string;
+      apiUrl: string;
+      by: string;
+    }
+  /** An admin (`by`) removed a repository's link and its credential. */
+  | { type: 'repository.unlink'; orgId: string; repo: string; githubRepo: string; by: string }
   | { type: 'invite.create'; orgId: string; inviteId: string; role: string; by: string }
   | { type: 'invite.accept'; orgId: string; inviteId: string; userId: string }
   | { type: 'invite.revoke'; orgId: string; inviteId: string; by: string }
@@ -134,6 +145,21 @@ export function formatAuditLine(event: AuditEvent): string {
       return auditLine(event.type, [
         field('org_id', event.orgId),
         field('github_org', event.githubOrg),
+        field('by', event.by),
+      ]);
+    case 'repository.link':
+      return auditLine(event.type, [
+        field('org_id', event.orgId),
+        field('repo', event.repo),
+        field('github_repo', event.githubRepo),
+        field('api_url', event.apiUrl),
+        field('by', event.by),
+      ]);
+    case 'repository.unlink':
+      return auditLine(event.type, [
+        field('org_id', event.orgId),
+        field('repo', event.repo),
+        field('github_repo', event.githubRepo),
         field('by', event.by),
       ]);
     case 'invite.create':

@@ -155,3 +155,26 @@ export function credentialHint(plaintext: string): string {
   const characters = [...plaintext];
   return characters.length <= 8 ? '…' : `…${characters.slice(-4).join('')}`;
 }
+
+/** What of a repository link its credential's sealing depends on. */
+export interface SealedRepositoryLinkCredential {
+  orgId: string;
+  repo: string;
+  /** The sealed token, as {@link encryptCredential} made it. */
+  credential: string;
+}
+
+/**
+ * Opens a repository link's token (for the sender of its deliveries): {@link decryptCredential}
+ * in the link's own context. Throws {@link CredentialDecryptionError}.
+ */
+export function decryptRepositoryLinkCredential(
+  link: SealedRepositoryLinkCredential,
+  secrets: CredentialSecrets,
+): DecryptedCredential {
+  return decryptCredential(
+    link.credential,
+    repositoryLinkCredentialContext(link.orgId, link.repo),
+    secrets,
+  );
+}

@@ -17,6 +17,7 @@ import { oauthRoutes } from './oauth.js';
 import { postOrganisation } from './organisations.js';
 import { getRepoSettings, patchRepoSettings } from './repo-settings.js';
 import { listRepos } from './repos.js';
+import { getRepositoryLink, linkRepository, unlinkRepository } from './repository-link.js';
 import { createSession, deleteSession } from './sessions.js';
 import { getSignInLink, postSignInLink } from './sign-in-link.js';
 import {
@@ -49,6 +50,9 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
     { method: 'GET', pattern: '/v1/repos', handler: listRepos },
     { method: 'GET', pattern: '/v1/repos/settings', handler: getRepoSettings },
     { method: 'PATCH', pattern: '/v1/repos/settings', handler: patchRepoSettings },
+    { method: 'GET', pattern: '/v1/repos/github-link', handler: getRepositoryLink },
+    { method: 'POST', pattern: '/v1/repos/github-link', handler: linkRepository },
+    { method: 'DELETE', pattern: '/v1/repos/github-link', handler: unlinkRepository },
     { method: 'GET', pattern: '/v1/session', handler: getCurrentSession },
     { method: 'POST', pattern: '/v1/session/organisation', handler: switchOrganisation },
     { method: 'GET', pattern: '/v1/members', handler: listMembers },

@@ -14,6 +14,7 @@ import { membersContract } from './members.js';
 import { organisationsContract } from './organisations.js';
 import { patchCoverageContract } from './patch-coverage.js';
 import { rateLimitContract } from './rate-limit.js';
+import { repositoryLinkContract } from './repository-link.js';
 import { runDetailContract } from './run-detail.js';
 import { sessionsContract } from './sessions.js';
 import { signInLinksContract } from './sign-in-links.js';
@@ -38,6 +39,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     membersContract(options);
     invitesContract(options);
     githubOrgLinkContract(options);
+    repositoryLinkContract(options);
     organisationsContract(options);
     tokensContract(options);
     badgeContract(options);

@@ -279,6 +279,9 @@ const OPS = {
   getGithubLink: 'GET /v1/organisation/github-link',
   linkGithub: 'POST /v1/organisation/github-link',
   unlinkGithub: 'DELETE /v1/organisation/github-link',
+  getRepoLink: 'GET /v1/repos/github-link',
+  linkRepo: 'POST /v1/repos/github-link',
+  unlinkRepo: 'DELETE /v1/repos/github-link',
   openInvite: 'GET /auth/invite',
   joinInvite: 'POST /auth/invite',
   repos: 'GET /v1/repos',
@@ -324,6 +327,7 @@ export async function runScenario(s: Scenario): Promise<void> {
   await members(s, fixtures);
   await invites(s, fixtures);
   await githubLinks(s, fixtures);
+  await repositoryLinks(s, fixtures);
   await logout(s, fixtures);
   await rateLimits(s, fixtures);
   await overload(s, fixtures);
@@ -900,6 +904,69 @@ async function githubLinks(s: Scenario, f: Fixtures): Promise<void> {
   await unlink(broken, s.brokenApi);
 }
 
+/** Linking repositories to GitHub repositories: admins and owners, through a session. */
+async function repositoryLinks(s: Scenario, f: Fixtures): Promise<void> {
+  const team = await s.organisation('team');
+  const session = async (userId: string, role?: string) =>
+    bearer(
+      bodyOf<CreatedSession>(
+        await s.send(
+          OPS.createSession,
+          '/v1/sessions/create',
+          jsonInit(
+            'POST',
+            { user_id: userId, org_id: team.id, ...(role ? { role } : {}) },
+            bearer(SERVICE_TOKEN),
+          ),
+        ),
+      ).token,
+    );
+  const owner = await session('usr_repo_link_owner');
+  const admin = await session('usr_repo_link_admin', 'admin');
+  const member = await session('usr_repo_link_member', 'member');
+  const broken = bearer(WELL_FORMED_SESSION_TOKEN);
+  const path = `/v1/repos/github-link?org=${team.slug}&repo=web`;
+  const body = { github_repo: 'acme/web', token: 'github_pat_scenario0000000000abcd' };
+
+  const get = (headers: Record<string, string>, target = path, api = s.api) =>
+    s.send(OPS.getRepoLink, target, { headers }, api);
+  const link = (payload: unknown, headers = admin, target = path, api = s.api) =>
+    s.send(OPS.linkRepo, target, jsonInit('POST', payload, headers), api);
+  const unlink = (headers: Record<string, string>, target = path, api = s.api) =>
+    s.send(OPS.unlinkRepo, target, { method: 'DELETE', headers }, api);
+
+  await get(admin);
+  await link(body);
+  await link({ ...body, api_url: 'https://github.example.com/api/v3' }, owner);
+  await link({ ...body, github_repo: 'acme' });
+  await link({ ...body, token: '' });
+  await link({ ...body, api_url: 'http://github.example.com' });
+  await link('[1]');
+  await link(body, member);
+  await link(body, {});
+  await link(body, bearer(f.apiToken));
+  await link(body, admin, `/v1/repos/github-link?org=${f.org.slug}&repo=web`);
+  await link(body, admin, `/v1/repos/github-link?org=${team.slug}`);
+  await link(TOO_LARGE);
+  await s.send(OPS.linkRepo, path, {
+    method: 'POST',
+    headers: { ...admin, 'content-type': 'text/plain' },
+    body: 'acme/web',
+  });
+  await link(body, broken, path, s.brokenApi);
+  await get(owner);
+  await get(member);
+  await get({});
+  await get(admin, '/v1/repos/github-link?repo=web');
+  await get(broken, path, s.brokenApi);
+  await unlink(member);
+  await unlink({});
+  await unlink(admin, `/v1/repos/github-link?org=${team.slug}&repo=a%07b`);
+  await unlink(admin);
+  await unlink(admin);
+  await unlink(broken, path, s.brokenApi);
+}
+
 async function invites(s: Scenario, f: Fixtures): Promise<void> {
   const team = await s.organisation('team');
   const session = async (userId: string, orgId: string, role?: string) =>
@@ -1095,6 +1162,14 @@ async function rateLimits(s: Scenario, f: Fixtures): Promise<void> {
     jsonInit('POST', { github_org: 'acme' }, headers),
   );
   await s.send(OPS.unlinkGithub, '/v1/organisation/github-link', { method: 'DELETE', headers });
+  const repoLink = `/v1/repos/github-link?org=${f.limited.slug}&repo=web`;
+  await s.send(OPS.getRepoLink, repoLink, { headers });
+  await s.send(
+    OPS.linkRepo,
+    repoLink,
+    jsonInit('POST', { github_repo: 'a/b', token: 't' }, headers),
+  );
+  await s.send(OPS.unlinkRepo, repoLink, { method: 'DELETE', headers });
   await s.send(OPS.listTokens, '/v1/tokens', { headers });
   await s.send(OPS.createToken, '/v1/tokens', jsonInit('POST', { name: 'x' }, headers));
   await s.send(OPS.getToken, f.tokenPath, { headers });
@@ -1191,6 +1266,15 @@ async function overload(s: Scenario, f: Fixtures): Promise<void> {
     { method: 'DELETE', headers: unknown(23) },
     api,
   );
+  const repoLink = `/v1/repos/github-link?org=${f.org.slug}&repo=web`;
+  await s.send(OPS.getRepoLink, repoLink, { headers: unknown(24) }, api);
+  await s.send(
+    OPS.linkRepo,
+    repoLink,
+    jsonInit('POST', { github_repo: 'a/b', token: 't' }, unknown(25)),
+    api,
+  );
+  await s.send(OPS.unlinkRepo, repoLink, { method: 'DELETE', headers: unknown(26) }, api);
   await s.send(OPS.listTokens, '/v1/tokens', { headers: unknown(6) }, api);
   await s.send(OPS.createToken, '/v1/tokens', jsonInit('POST', { name: 'x' }, unknown(7)), api);
   await s.send(OPS.getToken, tokenPath, { headers: unknown(8) }, api);

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { describeError, isSignedOut } from '../api.js';
 import { runsOf } from '../chart-data.js';
 import { HistoryChart } from '../components/Chart.js';
+import { GithubLinkPanel } from '../components/GithubLink.js';
 import { CodeBlock, ErrorState, Link, Loading, OutcomeTag } from '../components/ui.js';
 import { useApp } from '../context.js';
 import {
@@ -96,6 +97,7 @@ export function Repo(props: { repo: string; filters: RunFilters }) {
       <h2 id="runs-title">Runs</h2>
       <Filters repo={props.repo} filters={props.filters} components={[]} />
       <Feed repo={props.repo} filters={props.filters} webUrl={null} />
+      <GithubLinkPanel repo={props.repo} />
     </section>
   );
 }

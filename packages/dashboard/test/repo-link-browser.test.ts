@@ -1,0 +1,291 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildExecution } from '@covgate/core/testing';
+import { createSqliteStore } from '@covgate/sqlite';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type BuiltServer,
+  freePort,
+  isServerBuilt,
+  startBuiltServer,
+} from '../../../examples/server/test/support/built-server.js';
+
+// The repository page's "Pull request feedback" panel in Chromium, against the built reference
+// server: an owner links the repository to a GitHub repository with a token, sees the linked
+// state with the token's hint only, the deliveries GitHub refused, replaces and unlinks; a
+// member sees the panel without the form.
+
+const CHROMIUM = '/usr/bin/chromium';
+const appBuilt = existsSync(fileURLToPath(new URL('../dist/app/index.html', import.meta.url)));
+const screenshotsDir = fileURLToPath(new URL('../screenshots/', import.meta.url));
+const browserAvailable = existsSync(CHROMIUM);
+const browserRequired = process.env.COVGATE_REQUIRE_BROWSER === '1';
+const built = appBuilt && isServerBuilt();
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const SERVICE_TOKEN = 'repo-link-browser-service-token-0123456789';
+const BANNER_LINK =
+  /sign in to the development organisation "dev" \(one use, 15 minutes\): (http:\/\/\S+)/;
+const GITHUB_TOKEN = 'github_pat_11BROWSER0000000000000000_secretpartWXYZ';
+const json = { 'content-type': 'application/json' };
+
+describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !browserRequired))(
+  'the repository page links the repository to GitHub for pull request feedback',
+  () => {
+    let server: BuiltServer;
+    let dataDir: string;
+    let browser: Browser;
+    let owner: Page;
+    let member: Page;
+    let origin: string;
+    let orgId: string;
+    const cspViolations: string[] = [];
+    const pageErrors: string[] = [];
+    const repoPage = () => `${origin}/dashboard/repos/web`;
+    const panel = (target: Page) => target.getByTestId('pr-feedback');
+
+    async function shoot(name: string, target: Page): Promise<void> {
+      await panel(target).scrollIntoViewIfNeeded();
+      await target.screenshot({ path: join(screenshotsDir, `${name}-desktop.png`) });
+      await target.setViewportSize(PHONE);
+      await target.waitForTimeout(150);
+      await panel(target).scrollIntoViewIfNeeded();
+      await target.screenshot({ path: join(screenshotsDir, `${name}-phone.png`) });
+      await target.setViewportSize(DESKTOP);
+    }
+
+    async function newPage(): Promise<Page> {
+      const context = await browser.newContext({ viewport: DESKTOP });
+      const page = await context.newPage();
+      page.on('console', (message) => {
+        if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+      });
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      return page;
+    }
+
+    beforeAll(async () => {
+      dataDir = await mkdtemp(join(tmpdir(), 'covgate-dashboard-repo-link-'));
+      const port = await freePort();
+      server = await startBuiltServer({
+        PATH: process.env.PATH,
+        PORT: String(port),
+        COVGATE_DATA_DIR: dataDir,
+        SERVICE_TOKEN,
+      });
+      origin = `http://localhost:${port}`;
+      await mkdir(screenshotsDir, { recursive: true });
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
+      });
+      owner = await newPage();
+      const link = (await server.waitForLine(BANNER_LINK, 20_000))[1] as string;
+      await owner.goto(link);
+      await owner.waitForURL(`${origin}/dashboard/`);
+      // A run of `web`, so that its page exists, recorded with a token the owner makes.
+      const session = (await owner.evaluate(() =>
+        fetch('/v1/session').then((answer) => answer.json()),
+      )) as { org_id: string };
+      orgId = session.org_id;
+      const created = (await owner.evaluate(
+        (headers) =>
+          fetch('/v1/tokens', {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ name: 'ci' }),
+          }).then((answer) => answer.json()),
+        json,
+      )) as { secret: string };
+      const ran = await fetch(`${origin}/v1/executions`, {
+        method: 'POST',
+        headers: {
+          ...json,
+          authorization: `Bearer ${created.secret}`,
+          'idempotency-key': randomUUID(),
+        },
+        body: JSON.stringify({ repo: 'web', branch: 'main', coverage: 84.13 }),
+      });
+      expect(ran.status).toBe(201);
+      // A member of the same organisation, signed in with a cookie session.
+      const joined = await fetch(`${origin}/v1/sessions/create`, {
+        method: 'POST',
+        headers: { ...json, authorization: `Bearer ${SERVICE_TOKEN}` },
+        body: JSON.stringify({ user_id: 'usr_reader', org_id: session.org_id, role: 'member' }),
+      });
+      expect(joined.status).toBe(201);
+      member = await newPage();
+      await member.context().addCookies([
+        {
+          name: 'covgate_session',
+          value: ((await joined.json()) as { token: string }).token,
+          url: origin,
+        },
+      ]);
+    }, 120_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await server?.kill();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
+
+    it('shows an owner the unlinked state and the form with the permissions the token needs', async () => {
+      await owner.goto(repoPage());
+      await owner.getByRole('heading', { name: 'Pull request feedback' }).waitFor();
+      await owner.getByTestId('repo-link').waitFor();
+      expect(await owner.getByTestId('repo-link').textContent()).toBe(
+        'Not linked: pull requests get no commit status or comment from covgate.',
+      );
+      expect(await panel(owner).locator('ul.permissions li').allTextContents()).toEqual([
+        'Commit statuses: Read and write',
+        'Pull requests: Read and write',
+        'Metadata: Read (GitHub adds it)',
+      ]);
+      expect(await owner.getByRole('link', { name: 'How to set it up' }).getAttribute('href')).toBe(
+        'https://github.com/covgate/covgate/blob/main/docs/guide/pull-request-feedback.md',
+      );
+      expect(await owner.getByLabel('Token', { exact: true }).getAttribute('type')).toBe(
+        'password',
+      );
+      await shoot('repo-link-unlinked', owner);
+    });
+
+    it('says what the server refused, keeping what was typed', async () => {
+      await owner
+        .getByRole('textbox', { name: 'GitHub repository', exact: true })
+        .fill('acme-inc/web');
+      await owner.getByLabel('Token', { exact: true }).fill(GITHUB_TOKEN);
+      await owner
+        .getByRole('textbox', { name: 'GitHub Enterprise API URL (optional)' })
+        .fill('http://ghe.example.com');
+      await owner.getByRole('button', { name: 'Link repository' }).click();
+      await panel(owner).getByRole('alert').waitFor();
+      expect(await panel(owner).getByRole('alert').textContent()).toMatch(
+        /^The server answered 400: invalid parameter: api_url \(request [^)]+\)\.$/,
+      );
+      expect(
+        await owner.getByRole('textbox', { name: 'GitHub repository', exact: true }).inputValue(),
+      ).toBe('acme-inc/web');
+    });
+
+    it('links the repository and shows the token only by its last four characters', async () => {
+      await owner.getByRole('textbox', { name: 'GitHub Enterprise API URL (optional)' }).fill('');
+      await owner.getByRole('button', { name: 'Link repository' }).click();
+      const notice = 'Linked to acme-inc/web with the token …WXYZ. The next run sets its statuses.';
+      await owner.getByText(notice).waitFor();
+      expect(await owner.evaluate(() => document.activeElement?.textContent)).toBe(notice);
+      await owner.getByRole('button', { name: 'Unlink' }).waitFor();
+      expect(await owner.getByTestId('repo-link').locator('p').textContent()).toMatch(
+        /^Linked to acme-inc\/web with the token …WXYZ, set \S.*\. Each run with a commit sets its commit statuses there, and a pull request's run updates one comment\.$/,
+      );
+      expect(await panel(owner).getByRole('form').count()).toBe(0);
+      expect(await owner.content()).not.toContain('secretpart');
+      expect(await panel(owner).locator('p.note').textContent()).toBe(
+        'No failed delivery: GitHub accepted everything sent lately.',
+      );
+      expect(server.stdout()).toContain('repository.link org_id=');
+      expect(server.output()).not.toContain('secretpart');
+      await shoot('repo-link-linked', owner);
+    });
+
+    it('lists the deliveries GitHub refused, newest first, with the reason', async () => {
+      const store = await createSqliteStore({
+        url: pathToFileURL(join(dataDir, 'covgate.db')).href,
+      });
+      try {
+        // Due in an hour: no sender of the server claims them before this test does.
+        const later = new Date(Date.now() + 3_600_000);
+        const run = buildExecution({
+          orgId,
+          repo: 'web',
+          branch: 'feature',
+          commit: 'a'.repeat(40),
+          pullRequest: 7,
+          createdAt: later,
+        });
+        await store.insertExecution(run, null, [
+          { id: 'dlv_browser_status', kind: 'status_project', payload: '{}' },
+          { id: 'dlv_browser_comment', kind: 'comment', payload: '{}' },
+        ]);
+        const claimed = await store.claimDeliveries('browser-test', later, 60_000, 50);
+        const at = (seconds: number) => new Date(later.getTime() + seconds * 1000);
+        for (const delivery of claimed) {
+          const comment = delivery.kind === 'comment';
+          await store.failDelivery(delivery.id, 'browser-test', {
+            at: at(comment ? 2 : 1),
+            error: comment
+              ? 'GitHub does not know acme-inc/web, or the token cannot see it (404 Not Found)'
+              : 'GitHub refused the token (401 Bad credentials)',
+            status: comment ? 404 : 401,
+          });
+        }
+      } finally {
+        await store.close();
+      }
+      await owner.reload();
+      await owner.getByTestId('delivery-failures').waitFor();
+      const items = await owner.getByTestId('delivery-failures').locator('li').allTextContents();
+      expect(items).toHaveLength(2);
+      expect(items[0]).toMatch(
+        /^Pull request comment \(HTTP 404\): GitHub does not know acme-inc\/web, or the token cannot see it \(404 Not Found\) \S/,
+      );
+      expect(items[1]).toMatch(
+        /^Commit status covgate\/project \(HTTP 401\): GitHub refused the token \(401 Bad credentials\) \S/,
+      );
+      await shoot('repo-link-failures', owner);
+    });
+
+    it('shows a member the panel without the form', async () => {
+      await member.goto(repoPage());
+      await member.getByRole('heading', { name: 'Pull request feedback' }).waitFor();
+      expect(await panel(member).locator('p.state').textContent()).toBe(
+        'Admins and owners link this repository to a GitHub repository, so that each run sets the commit statuses covgate/project and covgate/patch and keeps one comment on its pull request up to date.',
+      );
+      expect(await panel(member).getByRole('button').count()).toBe(0);
+      expect(await panel(member).getByRole('textbox').count()).toBe(0);
+      await shoot('repo-link-member', member);
+    });
+
+    it('unlinks after a confirmation (Cancel gives focus back to Unlink)', async () => {
+      const unlink = owner.getByRole('button', { name: 'Unlink', exact: true });
+      await unlink.click();
+      await owner.getByRole('alertdialog').waitFor();
+      expect(await owner.getByRole('alertdialog').locator('h2').textContent()).toBe(
+        'Unlink acme-inc/web?',
+      );
+      await owner.getByRole('button', { name: 'Cancel' }).click();
+      await owner.getByRole('alertdialog').waitFor({ state: 'detached' });
+      expect(await owner.evaluate(() => document.activeElement?.textContent)).toBe('Unlink');
+
+      await unlink.click();
+      await shoot('repo-link-unlink-confirm', owner);
+      await owner.getByRole('alertdialog').getByRole('button', { name: 'Unlink' }).click();
+      await owner.getByText('acme-inc/web is no longer linked; its token is deleted.').waitFor();
+      await owner.getByTestId('repo-link').waitFor();
+      expect(await owner.getByTestId('repo-link').textContent()).toBe(
+        'Not linked: pull requests get no commit status or comment from covgate.',
+      );
+      expect(server.stdout()).toContain('repository.unlink org_id=');
+    });
+
+    it('met the strict CSP and threw no error', () => {
+      expect(cspViolations).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    });
+  },
+);
