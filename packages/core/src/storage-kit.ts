@@ -18,6 +18,7 @@ export {
   deliveryRows,
   leaseEnd,
 } from './storage/kit/deliveries.js';
+export { isEmptyFilter } from './storage/kit/execution-filter.js';
 export {
   errorCode,
   failureLine,

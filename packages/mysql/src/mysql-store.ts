@@ -1,6 +1,7 @@
 import {
   type DeliveryAttemptOutcome,
   type DeliveryRecord,
+  type ExecutionFilter,
   type ExecutionRecord,
   type GithubOrgLink,
   type IdempotencyKeyClaim,
@@ -34,6 +35,7 @@ import {
   executionRow,
   firstCounterRow,
   insertKeyedExecution,
+  isEmptyFilter,
   leaseEnd,
   liveExecution,
   membershipOf,
@@ -51,6 +53,7 @@ import {
   eq,
   gt,
   inArray,
+  isNotNull,
   isNull,
   lt,
   lte,
@@ -109,6 +112,20 @@ export interface MySqlStoreOptions {
 /** The columns of an {@link Organisation} (the personal link and plan time stay inside). */
 const organisationColumns = pickColumns(organisations, ORGANISATION_FIELDS);
 const executionColumns = pickColumns(executions, EXECUTION_FIELDS);
+
+/** The conditions of an execution filter; a field left out adds none. */
+function filterConditions(filter: ExecutionFilter): (SQL | undefined)[] {
+  const { branch, outcome, component } = filter;
+  return [
+    branch === undefined ? undefined : eq(executions.branch, branch),
+    outcome === undefined ? undefined : eq(executions.outcome, outcome),
+    component === undefined
+      ? undefined
+      : component === null
+        ? isNull(executions.component)
+        : eq(executions.component, component),
+  ];
+}
 
 const newestFirst = [desc(executions.createdAt), desc(executions.id)];
 
@@ -837,6 +854,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
             and(
               eq(executions.orgId, query.orgId),
               eq(executions.repo, query.repo),
+              ...filterConditions(query),
               after === undefined
                 ? undefined
                 : or(
@@ -849,13 +867,59 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
           .limit(query.limit);
       }),
 
-    countExecutions: (orgId: string, repo: string) =>
+    countExecutions: (orgId: string, repo: string, filter?: ExecutionFilter) =>
       guard('executions', 'countExecutions', async () => {
+        if (filter !== undefined && !isEmptyFilter(filter)) {
+          const [filtered] = await db
+            .select({ total: count() })
+            .from(executions)
+            .where(
+              and(
+                eq(executions.orgId, orgId),
+                eq(executions.repo, repo),
+                ...filterConditions(filter),
+              ),
+            );
+          return filtered?.total ?? 0;
+        }
         const [row] = await db
           .select({ total: executionCounters.total })
           .from(executionCounters)
           .where(and(eq(executionCounters.orgId, orgId), eq(executionCounters.repo, repo)));
         return row?.total ?? 0;
+      }),
+
+    findOldestExecution: (orgId: string, repo: string, filter: ExecutionFilter) =>
+      guard('executions', 'findOldestExecution', async () => {
+        const [row] = await db
+          .select(executionColumns)
+          .from(executions)
+          .where(
+            and(
+              eq(executions.orgId, orgId),
+              eq(executions.repo, repo),
+              ...filterConditions(filter),
+            ),
+          )
+          .orderBy(asc(executions.createdAt), asc(executions.id))
+          .limit(1);
+        return row ?? null;
+      }),
+
+    listComponents: (orgId: string, repo: string) =>
+      guard('executions', 'listComponents', async () => {
+        const rows = await db
+          .selectDistinct({ component: executions.component })
+          .from(executions)
+          .where(
+            and(
+              eq(executions.orgId, orgId),
+              eq(executions.repo, repo),
+              isNotNull(executions.component),
+            ),
+          )
+          .orderBy(asc(executions.component));
+        return rows.map((row) => row.component as string);
       }),
 
     listRepositories: (orgId: string) =>
@@ -911,8 +975,37 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
           .insert(repositorySettings)
           .values(row)
           .onDuplicateKeyUpdate({
-            set: { patchTarget: row.patchTarget, updatedAt: row.updatedAt },
+            set: {
+              patchTarget: row.patchTarget,
+              webUrl: row.webUrl,
+              webUrlSource: row.webUrlSource,
+              updatedAt: row.updatedAt,
+            },
           });
+      }),
+
+    claimRepositoryWebUrl: (orgId: string, repo: string, webUrl: string, at: Date) =>
+      guard('executions', 'claimRepositoryWebUrl', async () => {
+        const updatedAt = wholeSeconds(at);
+        // A missing row is inserted; an existing one is updated only while no one set the URL.
+        // Each statement is atomic, so of concurrent calls only the first write succeeds.
+        // (One `ON DUPLICATE KEY UPDATE` cannot say which: mysql2 counts found rows.)
+        const inserted = await db
+          .insert(repositorySettings)
+          .ignore()
+          .values({ orgId, repo, patchTarget: null, webUrl, webUrlSource: 'ingest', updatedAt });
+        if (affected(inserted) > 0) return true;
+        const updated = await db
+          .update(repositorySettings)
+          .set({ webUrl, webUrlSource: 'ingest', updatedAt })
+          .where(
+            and(
+              eq(repositorySettings.orgId, orgId),
+              eq(repositorySettings.repo, repo),
+              isNull(repositorySettings.webUrlSource),
+            ),
+          );
+        return affected(updated) > 0;
       }),
 
     putRepositoryLink: (link: RepositoryLink) =>

@@ -257,6 +257,11 @@ export const executions = mysqlTable(
     ),
     // The base branch's run at a merge base (baseline of a run that sends `base_commit`).
     index('executions_commit_idx').on(t.orgId, t.repo, t.commit),
+    // Newest-first pages of a repository's runs filtered by branch, by outcome, by component
+    // (`GET /v1/executions?branch=&outcome=&component=`), and their counts.
+    index('executions_branch_recent_idx').on(t.orgId, t.repo, t.branch, t.createdAt, t.id),
+    index('executions_outcome_recent_idx').on(t.orgId, t.repo, t.outcome, t.createdAt, t.id),
+    index('executions_component_recent_idx').on(t.orgId, t.repo, t.component, t.createdAt, t.id),
   ],
 );
 
@@ -277,6 +282,10 @@ export const repositorySettings = mysqlTable(
     orgId: exactVarchar('org_id', ID).notNull(),
     repo: exactVarchar('repo', NAME).notNull(),
     patchTarget: decimal('patch_target', { precision: 5, scale: 2, mode: 'number' }),
+    /** The repository's URL on its code host, or null. */
+    webUrl: asciiVarchar('web_url', { length: 512 }),
+    /** Who set `web_url`: a `PATCH` (`api`, final) or a run's `repo_url` (`ingest`). */
+    webUrlSource: mysqlEnum('web_url_source', ['api', 'ingest']),
     updatedAt: timestamp('updated_at').notNull(),
   },
   (t) => [primaryKey({ name: 'repository_settings_pk', columns: [t.orgId, t.repo] })],

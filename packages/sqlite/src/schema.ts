@@ -216,6 +216,11 @@ export const executions = sqliteTable(
       .where(BASELINE_ELIGIBLE),
     // The base branch's run at a merge base (baseline of a run that sends `base_commit`).
     index('executions_commit_idx').on(t.orgId, t.repo, t.commit),
+    // Newest-first pages of a repository's runs filtered by branch, by outcome, by component
+    // (`GET /v1/executions?branch=&outcome=&component=`), and their counts.
+    index('executions_branch_recent_idx').on(t.orgId, t.repo, t.branch, t.createdAt, t.id),
+    index('executions_outcome_recent_idx').on(t.orgId, t.repo, t.outcome, t.createdAt, t.id),
+    index('executions_component_recent_idx').on(t.orgId, t.repo, t.component, t.createdAt, t.id),
   ],
 );
 
@@ -236,6 +241,10 @@ export const repositorySettings = sqliteTable(
     orgId: text('org_id').notNull(),
     repo: text('repo').notNull(),
     patchTarget: real('patch_target'),
+    /** The repository's URL on its code host, or null. */
+    webUrl: text('web_url'),
+    /** Who set `web_url`: a `PATCH` (`api`, final) or a run's `repo_url` (`ingest`). */
+    webUrlSource: text('web_url_source', { enum: ['api', 'ingest'] }),
     updatedAt: timestamp('updated_at').notNull(),
   },
   (t) => [primaryKey({ name: 'repository_settings_pk', columns: [t.orgId, t.repo] })],

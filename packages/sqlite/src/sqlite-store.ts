@@ -1,6 +1,7 @@
 import {
   type DeliveryAttemptOutcome,
   type DeliveryRecord,
+  type ExecutionFilter,
   type ExecutionRecord,
   type GithubOrgLink,
   type IdempotencyKeyClaim,
@@ -33,6 +34,7 @@ import {
   executionRow,
   firstCounterRow,
   insertKeyedExecution,
+  isEmptyFilter,
   leaseEnd,
   liveExecution,
   membershipOf,
@@ -46,10 +48,12 @@ import { createClient } from '@libsql/client';
 import {
   and,
   asc,
+  count,
   desc,
   eq,
   gt,
   inArray,
+  isNotNull,
   isNull,
   lt,
   lte,
@@ -103,6 +107,20 @@ export interface SqliteStoreOptions {
 /** The columns of an {@link Organisation} (the personal link and plan time stay inside). */
 const organisationColumns = pickColumns(organisations, ORGANISATION_FIELDS);
 const executionColumns = pickColumns(executions, EXECUTION_FIELDS);
+
+/** The conditions of an execution filter; a field left out adds none. */
+function filterConditions(filter: ExecutionFilter): (SQL | undefined)[] {
+  const { branch, outcome, component } = filter;
+  return [
+    branch === undefined ? undefined : eq(executions.branch, branch),
+    outcome === undefined ? undefined : eq(executions.outcome, outcome),
+    component === undefined
+      ? undefined
+      : component === null
+        ? isNull(executions.component)
+        : eq(executions.component, component),
+  ];
+}
 
 const newestFirst = [desc(executions.createdAt), desc(executions.id)];
 
@@ -874,7 +892,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
     listExecutions: (query: ListExecutionsQuery) =>
       guard('executions', 'listExecutions', () => {
         const { after } = query;
-        if (after === undefined) {
+        if (after === undefined && isEmptyFilter(query)) {
           return prepared.firstExecutions.all({
             orgId: query.orgId,
             repo: query.repo,
@@ -888,20 +906,72 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
             and(
               eq(executions.orgId, query.orgId),
               eq(executions.repo, query.repo),
-              or(
-                lt(executions.createdAt, after.createdAt),
-                and(eq(executions.createdAt, after.createdAt), lt(executions.id, after.id)),
-              ),
+              ...filterConditions(query),
+              after === undefined
+                ? undefined
+                : or(
+                    lt(executions.createdAt, after.createdAt),
+                    and(eq(executions.createdAt, after.createdAt), lt(executions.id, after.id)),
+                  ),
             ),
           )
           .orderBy(...newestFirst)
           .limit(query.limit);
       }),
 
-    countExecutions: (orgId: string, repo: string) =>
+    countExecutions: (orgId: string, repo: string, filter?: ExecutionFilter) =>
       guard('executions', 'countExecutions', async () => {
-        const row = await first(prepared.executionTotal.all({ orgId, repo }));
+        if (filter === undefined || isEmptyFilter(filter)) {
+          const row = await first(prepared.executionTotal.all({ orgId, repo }));
+          return row?.total ?? 0;
+        }
+        const row = await first(
+          db
+            .select({ total: count() })
+            .from(executions)
+            .where(
+              and(
+                eq(executions.orgId, orgId),
+                eq(executions.repo, repo),
+                ...filterConditions(filter),
+              ),
+            ),
+        );
         return row?.total ?? 0;
+      }),
+
+    findOldestExecution: (orgId: string, repo: string, filter: ExecutionFilter) =>
+      guard('executions', 'findOldestExecution', () =>
+        first(
+          db
+            .select(executionColumns)
+            .from(executions)
+            .where(
+              and(
+                eq(executions.orgId, orgId),
+                eq(executions.repo, repo),
+                ...filterConditions(filter),
+              ),
+            )
+            .orderBy(asc(executions.createdAt), asc(executions.id))
+            .limit(1),
+        ),
+      ),
+
+    listComponents: (orgId: string, repo: string) =>
+      guard('executions', 'listComponents', async () => {
+        const rows = await db
+          .selectDistinct({ component: executions.component })
+          .from(executions)
+          .where(
+            and(
+              eq(executions.orgId, orgId),
+              eq(executions.repo, repo),
+              isNotNull(executions.component),
+            ),
+          )
+          .orderBy(asc(executions.component));
+        return rows.map((row) => row.component as string);
       }),
 
     listRepositories: (orgId: string) =>
@@ -959,8 +1029,28 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
           .values(row)
           .onConflictDoUpdate({
             target: [repositorySettings.orgId, repositorySettings.repo],
-            set: { patchTarget: row.patchTarget, updatedAt: row.updatedAt },
+            set: {
+              patchTarget: row.patchTarget,
+              webUrl: row.webUrl,
+              webUrlSource: row.webUrlSource,
+              updatedAt: row.updatedAt,
+            },
           });
+      }),
+
+    claimRepositoryWebUrl: (orgId: string, repo: string, webUrl: string, at: Date) =>
+      guard('executions', 'claimRepositoryWebUrl', async () => {
+        const updatedAt = wholeSeconds(at);
+        // One statement: the row is created, or updated only while no one set the URL.
+        const result = await db
+          .insert(repositorySettings)
+          .values({ orgId, repo, patchTarget: null, webUrl, webUrlSource: 'ingest', updatedAt })
+          .onConflictDoUpdate({
+            target: [repositorySettings.orgId, repositorySettings.repo],
+            set: { webUrl, webUrlSource: 'ingest', updatedAt },
+            setWhere: isNull(repositorySettings.webUrlSource),
+          });
+        return result.rowsAffected > 0;
       }),
 
     putRepositoryLink: (link: RepositoryLink) =>

@@ -83,9 +83,10 @@ export interface paths {
          *     `403` API token without `execute`, `400` missing `org`, `400` missing `repo`,
          *     `400` bad `limit`, `400` bad `cursor`, `403` `org` is not the caller's organisation.
          *     A session acts for its whole organisation and needs no scope. `total` counts every
-         *     record of the repository, whatever `limit`. `next_cursor` appears only when the
-         *     request has a `cursor` parameter (an empty `cursor=` asks for the first page with
-         *     `next_cursor`).
+         *     record of the repository that the filters (`branch`, `outcome`, `component`) keep,
+         *     whatever `limit`. `next_cursor` appears only when the request has a `cursor`
+         *     parameter (an empty `cursor=` asks for the first page with `next_cursor`). A bad
+         *     filter is `400`, after `limit` and `cursor`, before the organisation check.
          */
         get: operations["listExecutions"];
         put?: never;
@@ -237,6 +238,33 @@ export interface paths {
          *     caller's organisation. A session acts for its whole organisation and needs no scope.
          */
         get: operations["listRepositories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/repos/headline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a repository's page leads with
+         * @description The base branch's coverage now (`current`: the newest run of the component on `main`,
+         *     else `master`), its change over 30 days (against the newest base-branch run created at
+         *     least 30 days before `current`, else the oldest base-branch run, so a young repository
+         *     shows its change since its first run; null with a single run), the newest failed run
+         *     of the component on any branch, the repository's components and its code-host URL.
+         *     Without `component` (or with `component=`) the figures are those of the runs without
+         *     a component. Same credentials and check order as `GET /v1/repos`, then `400`
+         *     `component`; `404` for a repository without runs.
+         */
+        get: operations["getRepoHeadline"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1145,6 +1173,33 @@ export interface components {
              */
             base: components["schemas"]["Execution"] | null;
         };
+        RepoHeadline: {
+            repo: components["schemas"]["RepoName"];
+            /** @description The component the figures are for; null for the runs without one. */
+            component: components["schemas"]["Component"] | null;
+            /** @description The branch `current` is from (`main`, else `master`); null when neither has a run. */
+            base_branch: string | null;
+            /** @description The newest run of the component on the base branch. */
+            current: components["schemas"]["Execution"] | null;
+            /**
+             * @description `current`'s coverage minus `from`'s, in points (of the figures truncated to
+             *     hundredths). `from`: the newest base-branch run created at least 30 days before
+             *     `current`, else the oldest base-branch run; null when the base branch has one run.
+             */
+            change_30d: {
+                from: components["schemas"]["Execution"];
+                change: number;
+            } | null;
+            /** @description The newest `fail` run of the component, on any branch. */
+            last_failure: components["schemas"]["Execution"] | null;
+            /** @description The components of the repository's runs, sorted; the runs without one are not listed. */
+            components: components["schemas"]["Component"][];
+            /**
+             * Format: uri
+             * @description The repository's URL on its code host (repository settings), or null.
+             */
+            web_url: string | null;
+        };
         CreateOrganisationInput: {
             /** @description 1-64 of `a-z`, `0-9` and inner hyphens; unique. */
             slug: string;
@@ -1971,6 +2026,15 @@ export interface operations {
                  *     has `next_cursor`; a value that is not a cursor made by the API is `400`.
                  */
                 cursor?: string;
+                /** @description Only the runs of this branch (exact, case-sensitive). */
+                branch?: string;
+                /** @description Only the runs with this outcome. */
+                outcome?: components["schemas"]["Outcome"];
+                /**
+                 * @description Only the runs of this component (exact); `component=` (empty): only the runs
+                 *     without a component.
+                 */
+                component?: components["schemas"]["Component"] | "";
             };
             header?: never;
             path?: never;
@@ -2002,7 +2066,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error: "missing required parameter: org" | "missing required parameter: repo" | "invalid parameter: limit" | "invalid parameter: cursor";
+                        error: "missing required parameter: org" | "missing required parameter: repo" | "invalid parameter: limit" | "invalid parameter: cursor" | "invalid parameter: branch" | "invalid parameter: outcome" | "invalid parameter: component";
                     };
                 };
             };
@@ -2307,6 +2371,58 @@ export interface operations {
             };
             401: components["responses"]["InvalidToken"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    getRepoHeadline: {
+        parameters: {
+            query: {
+                /** @description Organisation slug; must equal the caller's organisation exactly (case-sensitive). */
+                org: string;
+                /** @description Repository name, case-sensitive. */
+                repo: string;
+                /** @description The component; absent or empty for the runs without one. */
+                component?: components["schemas"]["Component"] | "";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The headline. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepoHeadline"];
+                };
+            };
+            /** @description A missing or invalid query parameter. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "missing required parameter: org" | "missing required parameter: repo" | "invalid parameter: component";
+                    };
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["VerificationOverloaded"];

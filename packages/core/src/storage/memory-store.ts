@@ -1,10 +1,12 @@
 import { wholeSeconds } from '../time/timestamp.js';
 import { deliveryError, deliveryRows, leaseEnd } from './kit/deliveries.js';
+import { isEmptyFilter } from './kit/execution-filter.js';
 import { compareOldestFirst } from './record-order.js';
 import { SortedExecutions } from './sorted-executions.js';
 import {
   type DeliveryAttemptOutcome,
   type DeliveryRecord,
+  type ExecutionFilter,
   type ExecutionRecord,
   type GithubOrgLink,
   type IdempotencyKeyClaim,
@@ -594,12 +596,34 @@ class MemoryStore implements Store {
   async listExecutions(query: ListExecutionsQuery): Promise<ExecutionRecord[]> {
     this.#assertOpen();
     const repo = this.#findRepo(query.orgId, query.repo);
-    return repo ? repo.all.newestFirst(query.limit, query.after).map(copyExecution) : [];
+    const accept = matches(query);
+    return repo ? repo.all.newestFirst(query.limit, query.after, accept).map(copyExecution) : [];
   }
 
-  async countExecutions(orgId: string, repo: string): Promise<number> {
+  async countExecutions(orgId: string, repo: string, filter?: ExecutionFilter): Promise<number> {
     this.#assertOpen();
-    return this.#findRepo(orgId, repo)?.count ?? 0;
+    const found = this.#findRepo(orgId, repo);
+    if (!found) return 0;
+    if (filter === undefined || isEmptyFilter(filter)) return found.count;
+    return found.all.count(matches(filter));
+  }
+
+  async findOldestExecution(
+    orgId: string,
+    repo: string,
+    filter: ExecutionFilter,
+  ): Promise<ExecutionRecord | null> {
+    this.#assertOpen();
+    return this.#copyOrNull(this.#findRepo(orgId, repo)?.all.oldest(matches(filter)));
+  }
+
+  async listComponents(orgId: string, repo: string): Promise<string[]> {
+    this.#assertOpen();
+    const components = new Set<string>();
+    for (const record of this.#findRepo(orgId, repo)?.all.values() ?? []) {
+      if (record.component !== null) components.add(record.component);
+    }
+    return [...components].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   async listRepositories(orgId: string): Promise<RepositorySummary[]> {
@@ -663,6 +687,27 @@ class MemoryStore implements Store {
       pairKey(settings.orgId, settings.repo),
       copy({ ...settings, updatedAt: wholeSeconds(settings.updatedAt) }),
     );
+  }
+
+  async claimRepositoryWebUrl(
+    orgId: string,
+    repo: string,
+    webUrl: string,
+    at: Date,
+  ): Promise<boolean> {
+    this.#assertOpen();
+    const key = pairKey(orgId, repo);
+    const settings = this.#repositorySettings.get(key);
+    if (settings?.webUrlSource != null) return false;
+    this.#repositorySettings.set(key, {
+      orgId,
+      repo,
+      patchTarget: settings?.patchTarget ?? null,
+      webUrl,
+      webUrlSource: 'ingest',
+      updatedAt: wholeSeconds(at),
+    });
+    return true;
   }
 
   async claimWebhookEvent(provider: string, eventId: string, at: Date): Promise<boolean> {
@@ -881,4 +926,13 @@ class MemoryStore implements Store {
  */
 export function createMemoryStore(): Store {
   return new MemoryStore();
+}
+
+/** The predicate of a filter; a field left out matches everything. */
+function matches(filter: ExecutionFilter): (record: ExecutionRecord) => boolean {
+  const { branch, outcome, component } = filter;
+  return (record) =>
+    (branch === undefined || record.branch === branch) &&
+    (outcome === undefined || record.outcome === outcome) &&
+    (component === undefined || record.component === component);
 }

@@ -33,6 +33,23 @@ export class SortedExecutions {
     return page;
   }
 
+  /** The oldest record that satisfies `accept`, or undefined. */
+  oldest(accept: (record: ExecutionRecord) => boolean): ExecutionRecord | undefined {
+    return this.#records.find(accept);
+  }
+
+  /** Every record, oldest first. */
+  values(): Iterable<ExecutionRecord> {
+    return this.#records.values();
+  }
+
+  /** How many records satisfy `accept`. */
+  count(accept: (record: ExecutionRecord) => boolean): number {
+    let matching = 0;
+    for (const record of this.#records) if (accept(record)) matching += 1;
+    return matching;
+  }
+
   #firstIndexNotOlderThan(position: ExecutionCursor): number {
     let low = 0;
     let high = this.#records.length;

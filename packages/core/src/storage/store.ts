@@ -245,8 +245,18 @@ export interface RepositorySettings {
   repo: string;
   /** The patch target of runs that send none (percent, 0..100), or null for covgate's default. */
   patchTarget: number | null;
+  /** The repository's http(s) URL on its code host (`https://github.com/acme/api`), or null. */
+  webUrl: string | null;
+  /**
+   * Who set `webUrl`: `api` (a `PATCH`, which a run's `repo_url` never replaces, even when it
+   * set null) or `ingest` (a run's `repo_url`, taken while none was set); null when never set.
+   */
+  webUrlSource: WebUrlSource | null;
   updatedAt: Date;
 }
+
+/** Who set a repository's web URL (see {@link RepositorySettings.webUrlSource}). */
+export type WebUrlSource = 'api' | 'ingest';
 
 /** One repository of an organisation as its per-repository counter knows it. */
 export interface RepositorySummary {
@@ -357,8 +367,20 @@ export interface ExecutionCursor {
   id: string;
 }
 
+/**
+ * Which of a repository's executions a list or count takes; every field given must match.
+ */
+export interface ExecutionFilter {
+  /** Exactly this branch. */
+  branch?: string;
+  /** Exactly this outcome. */
+  outcome?: Outcome;
+  /** Exactly this component; null: the runs without a component; absent: any. */
+  component?: string | null;
+}
+
 /** Query for the newest-first list of one repository's executions. */
-export interface ListExecutionsQuery {
+export interface ListExecutionsQuery extends ExecutionFilter {
   orgId: string;
   repo: string;
   /** 1..1000 (the API's pages hold at most 100; its history series up to 1 000). */
@@ -590,8 +612,20 @@ export interface ExecutionStore {
   findExecutionFiles(orgId: string, id: string): Promise<Uint8Array | null>;
   /** Newest first: `createdAt` desc, then `id` desc; at most `limit` records. */
   listExecutions(query: ListExecutionsQuery): Promise<ExecutionRecord[]>;
-  /** The per-repository counter (never a COUNT(*) scan); 0 for an unknown repo. */
-  countExecutions(orgId: string, repo: string): Promise<number>;
+  /**
+   * How many of the repository's executions match `filter`: without one (or an empty one) the
+   * per-repository counter (never a COUNT(*) scan); with one, a count over an index of the
+   * repository's records. 0 for an unknown repo.
+   */
+  countExecutions(orgId: string, repo: string, filter?: ExecutionFilter): Promise<number>;
+  /** The oldest record of the repository that matches `filter` (`createdAt` asc, `id` asc). */
+  findOldestExecution(
+    orgId: string,
+    repo: string,
+    filter: ExecutionFilter,
+  ): Promise<ExecutionRecord | null>;
+  /** The distinct non-null components of the repository's records, in code-unit order. */
+  listComponents(orgId: string, repo: string): Promise<string[]>;
   /**
    * The organisation's repositories from the per-repository counters (O(repositories), never
    * a scan of executions), most recently active first: latest `createdAt` desc, then latest
@@ -658,6 +692,12 @@ export interface RepositorySettingsStore {
   findRepositorySettings(orgId: string, repo: string): Promise<RepositorySettings | null>;
   /** Saves the repository's settings, replacing earlier ones. */
   saveRepositorySettings(settings: RepositorySettings): Promise<void>;
+  /**
+   * Sets the repository's `webUrl` to `webUrl` with source `ingest` when its `webUrlSource` is
+   * null (creating the settings, with no patch target, when there are none); changes nothing
+   * otherwise. Returns whether it set it. Of concurrent calls, the first write wins.
+   */
+  claimRepositoryWebUrl(orgId: string, repo: string, webUrl: string, at: Date): Promise<boolean>;
 }
 
 /** Links of repositories to GitHub repositories (one per repository). */

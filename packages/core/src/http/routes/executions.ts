@@ -28,6 +28,7 @@ import { jsonReply, jsonTextReply, type Reply } from '../reply.js';
 import { MAX_BODY_BYTES, readJsonBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';
 import { decodeExecutionCursor, encodeExecutionCursor } from './execution-cursor.js';
+import { parseExecutionFilter } from './execution-filter.js';
 import { executionToJson } from './execution-json.js';
 import { type IngestInput, parseIngestBody } from './ingest-body.js';
 
@@ -62,9 +63,11 @@ function parseLimit(value: string | null): number {
 }
 
 /**
- * `GET /v1/executions?org&repo&limit[&cursor]`, with an `execute` API token or a session
- * (Bearer or cookie) of the organisation. Check order: 401 credential, 403 token without
- * `execute`, 400 missing `org`/`repo`, 400 bad `limit`/`cursor`, 403 organisation mismatch.
+ * `GET /v1/executions?org&repo&limit[&cursor][&branch][&outcome][&component]`, with an
+ * `execute` API token or a session (Bearer or cookie) of the organisation. Check order: 401
+ * credential, 403 token without `execute`, 400 missing `org`/`repo`, 400 bad
+ * `limit`/`cursor`, 400 bad `branch`/`outcome`/`component`, 403 organisation mismatch. The
+ * filters narrow both the page and `total`.
  */
 export const listExecutions: RouteHandler = async (scope) => {
   const identity = await authenticate(scope);
@@ -76,6 +79,7 @@ export const listExecutions: RouteHandler = async (scope) => {
   const rawCursor = query.get('cursor');
   const after = rawCursor ? decodeExecutionCursor(rawCursor) : null;
   if (rawCursor && !after) throw new ApiError(400, 'invalid parameter: cursor');
+  const filter = parseExecutionFilter(query);
   if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
 
   const { store, logger } = scope.services;
@@ -86,8 +90,9 @@ export const listExecutions: RouteHandler = async (scope) => {
         repo,
         limit: rawCursor === null ? limit : limit + 1,
         ...(after ? { after } : {}),
+        ...filter,
       }),
-      store.countExecutions(identity.orgId, repo),
+      store.countExecutions(identity.orgId, repo, filter),
     ]),
   );
   const page = records.slice(0, limit);

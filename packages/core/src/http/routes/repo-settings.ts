@@ -75,11 +75,16 @@ export const patchRepoSettings: RouteHandler = async (scope) => {
     throw new ApiError(403, ERRORS.forbidden);
   }
   const { store, logger, clock } = scope.services;
+  const current = await infra(logger, 'executions', () =>
+    store.findRepositorySettings(identity.orgId, input.repo),
+  );
   const settings: RepositorySettings = {
     orgId: identity.orgId,
     repo: input.repo,
     patchTarget:
       input.patch_target === null ? null : truncateToHundredths(input.patch_target) / 100,
+    webUrl: current?.webUrl ?? null,
+    webUrlSource: current?.webUrlSource ?? null,
     updatedAt: wholeSeconds(clock.now()),
   };
   await infra(logger, 'executions', () => store.saveRepositorySettings(settings));

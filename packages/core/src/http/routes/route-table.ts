@@ -15,6 +15,7 @@ import { acceptInvite, createInvite, listInvites, revokeInvite } from './invites
 import { changeMemberRole, listMembers, removeMember } from './members.js';
 import { oauthRoutes } from './oauth.js';
 import { postOrganisation } from './organisations.js';
+import { getRepoHeadline } from './repo-headline.js';
 import { getRepoSettings, patchRepoSettings } from './repo-settings.js';
 import { listRepos } from './repos.js';
 import { getRepositoryLink, linkRepository, unlinkRepository } from './repository-link.js';
@@ -48,6 +49,7 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
     { method: 'GET', pattern: '/v1/executions/{id}', handler: getExecution },
     { method: 'POST', pattern: '/v1/organisations', handler: postOrganisation },
     { method: 'GET', pattern: '/v1/repos', handler: listRepos },
+    { method: 'GET', pattern: '/v1/repos/headline', handler: getRepoHeadline },
     { method: 'GET', pattern: '/v1/repos/settings', handler: getRepoSettings },
     { method: 'PATCH', pattern: '/v1/repos/settings', handler: patchRepoSettings },
     { method: 'GET', pattern: '/v1/repos/github-link', handler: getRepositoryLink },

@@ -183,11 +183,23 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
         const where = await givenRepo();
         expect(await store().findRepositorySettings(where.orgId, where.repo)).toBeNull();
 
-        const first = { ...where, patchTarget: 85.5, updatedAt: FIXTURE_TIME };
+        const first = {
+          ...where,
+          patchTarget: 85.5,
+          webUrl: 'https://github.com/acme/api',
+          webUrlSource: 'api' as const,
+          updatedAt: FIXTURE_TIME,
+        };
         await store().saveRepositorySettings(first);
         expect(await store().findRepositorySettings(where.orgId, where.repo)).toEqual(first);
 
-        const cleared = { ...where, patchTarget: null, updatedAt: secondsAfter(FIXTURE_TIME, 60) };
+        const cleared = {
+          ...where,
+          patchTarget: null,
+          webUrl: null,
+          webUrlSource: null,
+          updatedAt: secondsAfter(FIXTURE_TIME, 60),
+        };
         await store().saveRepositorySettings(cleared);
         expect(await store().findRepositorySettings(where.orgId, where.repo)).toEqual(cleared);
 
@@ -195,6 +207,74 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
         expect(
           await store().findRepositorySettings(await givenOrganisation(store()), where.repo),
         ).toBeNull();
+      });
+
+      it("take a run's web URL only while none was set, creating the settings when needed", async () => {
+        const where = await givenRepo();
+        const url = 'https://gitlab.example.com/acme/api';
+        expect(
+          await store().claimRepositoryWebUrl(where.orgId, where.repo, url, FIXTURE_TIME),
+        ).toBe(true);
+        const claimed = {
+          ...where,
+          patchTarget: null,
+          webUrl: url,
+          webUrlSource: 'ingest',
+          updatedAt: FIXTURE_TIME,
+        };
+        expect(await store().findRepositorySettings(where.orgId, where.repo)).toEqual(claimed);
+        const later = secondsAfter(FIXTURE_TIME, 60);
+        expect(await store().claimRepositoryWebUrl(where.orgId, where.repo, `${url}2`, later)).toBe(
+          false,
+        );
+        expect(await store().findRepositorySettings(where.orgId, where.repo)).toEqual(claimed);
+      });
+
+      it('keep the patch target when a run sets the web URL, and never replace what a PATCH set', async () => {
+        const where = await givenRepo();
+        const url = 'https://github.com/acme/api';
+        const target = {
+          ...where,
+          patchTarget: 70,
+          webUrl: null,
+          webUrlSource: null,
+          updatedAt: FIXTURE_TIME,
+        };
+        await store().saveRepositorySettings(target);
+        const later = secondsAfter(FIXTURE_TIME, 1);
+        expect(await store().claimRepositoryWebUrl(where.orgId, where.repo, url, later)).toBe(true);
+        expect(await store().findRepositorySettings(where.orgId, where.repo)).toEqual({
+          ...target,
+          webUrl: url,
+          webUrlSource: 'ingest',
+          updatedAt: later,
+        });
+        // A PATCH that removed the URL is a decision too: runs do not bring it back.
+        const removed = { ...target, webUrl: null, webUrlSource: 'api' as const };
+        await store().saveRepositorySettings(removed);
+        expect(await store().claimRepositoryWebUrl(where.orgId, where.repo, url, later)).toBe(
+          false,
+        );
+        expect(await store().findRepositorySettings(where.orgId, where.repo)).toEqual(removed);
+      });
+
+      it('let one of several concurrent runs set the web URL', async () => {
+        const where = await givenRepo();
+        const results = await Promise.all(
+          ['a', 'b', 'c', 'd'].map((name) =>
+            store().claimRepositoryWebUrl(
+              where.orgId,
+              where.repo,
+              `https://github.com/acme/${name}`,
+              FIXTURE_TIME,
+            ),
+          ),
+        );
+        expect(results.filter(Boolean)).toHaveLength(1);
+        const winner = ['a', 'b', 'c', 'd'][results.indexOf(true)];
+        expect((await store().findRepositorySettings(where.orgId, where.repo))?.webUrl).toBe(
+          `https://github.com/acme/${winner}`,
+        );
       });
     });
   });

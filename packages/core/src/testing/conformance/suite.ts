@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../../storage/store.js';
 import { describeConcurrency } from './concurrency.js';
+import { describeExecutionFilters } from './execution-filters.js';
 import { describeExecutions } from './executions.js';
 import { describeGithubOrgLinks } from './github-org-links.js';
 import { describeIdempotencyKeys } from './idempotency-keys.js';
@@ -61,6 +62,7 @@ export function runStoreConformanceSuite(name: string, options: StoreConformance
     describeInvites(store, () => peer ?? store());
     describeGithubOrgLinks(store, () => peer ?? store());
     describeExecutions(store);
+    describeExecutionFilters(store);
     describePatchAndComponents(store);
     describeIdempotencyKeys(store);
     describeWebhookEvents(store);

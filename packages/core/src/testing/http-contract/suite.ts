@@ -14,6 +14,7 @@ import { membersContract } from './members.js';
 import { organisationsContract } from './organisations.js';
 import { patchCoverageContract } from './patch-coverage.js';
 import { rateLimitContract } from './rate-limit.js';
+import { repoHeadlineContract } from './repo-headline.js';
 import { repositoryLinkContract } from './repository-link.js';
 import { runDetailContract } from './run-detail.js';
 import { sessionsContract } from './sessions.js';
@@ -32,6 +33,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     idempotencyContract(options);
     patchCoverageContract(options);
     runDetailContract(options);
+    repoHeadlineContract(options);
     dashboardReadsContract(options);
     authValidateContract(options);
     sessionsContract(options);

@@ -287,6 +287,7 @@ const OPS = {
   repos: 'GET /v1/repos',
   getExecution: 'GET /v1/executions/{id}',
   getRepoSettings: 'GET /v1/repos/settings',
+  getRepoHeadline: 'GET /v1/repos/headline',
   patchRepoSettings: 'PATCH /v1/repos/settings',
   logout: 'DELETE /v1/sessions/{session_id}',
   listTokens: 'GET /v1/tokens',
@@ -494,6 +495,11 @@ async function executions(s: Scenario, f: Fixtures): Promise<void> {
   await list(`org=${f.org.slug}`, f.asToken);
   await list(`${query}&limit=0`, f.asToken);
   await list(`${query}&cursor=not-a-cursor`, f.asToken);
+  await list(`${query}&branch=main&outcome=pass&component=&cursor=`, f.asSession);
+  await list(`${query}&component=api`, f.asSession);
+  await list(`${query}&branch=`, f.asSession);
+  await list(`${query}&outcome=passed`, f.asSession);
+  await list(`${query}&component=-api`, f.asSession);
   await list(query);
   await list(query, bearer('cvg_short'));
   await list(query, bearer(f.noExecute));
@@ -594,6 +600,19 @@ async function patchCoverage(s: Scenario, f: Fixtures): Promise<void> {
     body: 'web 80',
   });
   await change({ repo: 'web', patch_target: 1 }, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
+
+  const headline = (search: string, headers: Record<string, string> = {}, api = s.api) =>
+    s.send(OPS.getRepoHeadline, `/v1/repos/headline?${search}`, { headers }, api);
+  await headline(query, f.asToken);
+  await headline(`${query}&component=api`, f.cookie);
+  await headline(`org=${f.org.slug}&repo=never-ran`, f.asSession);
+  await headline('repo=web', f.asSession);
+  await headline(`org=${f.org.slug}`, f.asSession);
+  await headline(`${query}&component=a%20b`, f.asSession);
+  await headline(query);
+  await headline(query, bearer(f.noExecute));
+  await headline(`org=${f.other.slug}&repo=web`, f.asSession);
+  await headline(query, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
 }
 
 /** The dashboard's reads: the presenting session and the organisation's repositories. */
@@ -1133,6 +1152,9 @@ async function rateLimits(s: Scenario, f: Fixtures): Promise<void> {
   await s.send(OPS.getRepoSettings, `/v1/repos/settings?org=${f.limited.slug}&repo=web`, {
     headers,
   });
+  await s.send(OPS.getRepoHeadline, `/v1/repos/headline?org=${f.limited.slug}&repo=web`, {
+    headers,
+  });
   await s.send(
     OPS.patchRepoSettings,
     '/v1/repos/settings',
@@ -1211,6 +1233,12 @@ async function overload(s: Scenario, f: Fixtures): Promise<void> {
     OPS.getRepoSettings,
     `/v1/repos/settings?org=${f.org.slug}&repo=web`,
     { headers: unknown(22) },
+    api,
+  );
+  await s.send(
+    OPS.getRepoHeadline,
+    `/v1/repos/headline?org=${f.org.slug}&repo=web`,
+    { headers: unknown(30) },
     api,
   );
   await s.send(

@@ -1,0 +1,123 @@
+import { checkOrgAccess } from '../../auth/identity.js';
+import { truncateToHundredths } from '../../gate/truncate-decimal.js';
+import { infra } from '../../infrastructure/infra.js';
+import type { ExecutionRecord } from '../../storage/store.js';
+import { ApiError, ERRORS } from '../api-error.js';
+import { authenticate } from '../authenticate.js';
+import { jsonReply } from '../reply.js';
+import type { RequestScope, RouteHandler } from '../services.js';
+import { parseComponentParameter } from './execution-filter.js';
+import { type ExecutionJson, executionToJson } from './execution-json.js';
+import { requireExecuteScope, requireQueryParameter } from './executions.js';
+import { BASE_BRANCHES } from './repos.js';
+
+/** How far back `change_30d` looks: 30 days. */
+export const HEADLINE_WINDOW_SECONDS = 30 * 86_400;
+
+/** What a repository's page leads with (`GET /v1/repos/headline`). */
+export interface RepoHeadlineJson {
+  repo: string;
+  /** The component the figures are for; null: the runs without a component. */
+  component: string | null;
+  /** The base branch the figures are from (`main`, else `master`), or null when neither has a run. */
+  base_branch: string | null;
+  /** The newest run on the base branch, or null. */
+  current: ExecutionJson | null;
+  /** `current`'s coverage against a run about 30 days older, or null without two runs. */
+  change_30d: { from: ExecutionJson; change: number } | null;
+  /** The newest failed run of the component on any branch, or null. */
+  last_failure: ExecutionJson | null;
+  /** The repository's components (sorted; the runs without one are not listed). */
+  components: string[];
+  /** The repository's URL on its code host, or null. */
+  web_url: string | null;
+}
+
+/**
+ * `GET /v1/repos/headline?org&repo[&component]`: the repository's base-branch coverage now,
+ * its change over 30 days, its last failing run, its components and its code-host URL. Same
+ * credentials and check order as `GET /v1/repos` (401, 403 scope, 400 `org`/`repo`, 400
+ * `component`, 403 organisation mismatch); `404 not found` for a repository without runs.
+ */
+export const getRepoHeadline: RouteHandler = async (scope) => {
+  const identity = await authenticate(scope);
+  requireExecuteScope(identity);
+  const org = requireQueryParameter(scope.query, 'org');
+  const repo = requireQueryParameter(scope.query, 'repo');
+  const component = parseComponentParameter(scope.query);
+  if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
+  const { store, logger } = scope.services;
+  const orgId = identity.orgId;
+  const [total, lastFailure, components, settings] = await infra(logger, 'executions', () =>
+    Promise.all([
+      store.countExecutions(orgId, repo),
+      store.listExecutions({ orgId, repo, component, outcome: 'fail', limit: 1 }),
+      store.listComponents(orgId, repo),
+      store.findRepositorySettings(orgId, repo),
+    ]),
+  );
+  if (total === 0) throw new ApiError(404, ERRORS.notFound);
+  const base = await baseBranchRun(scope, orgId, repo, component);
+  const from = base === null ? null : await thirtyDaysBefore(scope, base.run, component);
+  const headline: RepoHeadlineJson = {
+    repo,
+    component,
+    base_branch: base?.branch ?? null,
+    current: base === null ? null : executionToJson(base.run),
+    change_30d:
+      base === null || from === null
+        ? null
+        : { from: executionToJson(from), change: coverageChange(base.run, from) },
+    last_failure: lastFailure[0] ? executionToJson(lastFailure[0]) : null,
+    components,
+    web_url: settings?.webUrl ?? null,
+  };
+  return jsonReply(200, headline);
+};
+
+/** The newest run of the component on `main`, else on `master`. */
+async function baseBranchRun(
+  scope: RequestScope,
+  orgId: string,
+  repo: string,
+  component: string | null,
+): Promise<{ branch: string; run: ExecutionRecord } | null> {
+  const { store, logger } = scope.services;
+  for (const branch of BASE_BRANCHES) {
+    const run = await infra(logger, 'executions', () =>
+      store.findLatestExecution(orgId, repo, branch, component),
+    );
+    if (run) return { branch, run };
+  }
+  return null;
+}
+
+/**
+ * The newest run of `current`'s branch and component created at least 30 days before it; when
+ * none is that old, the oldest run of that branch (all of them are within the window); null
+ * when that is `current` itself (the branch has one run).
+ */
+async function thirtyDaysBefore(
+  scope: RequestScope,
+  current: ExecutionRecord,
+  component: string | null,
+): Promise<ExecutionRecord | null> {
+  const { store, logger } = scope.services;
+  const { orgId, repo, branch } = current;
+  const bound = new Date(current.createdAt.getTime() - HEADLINE_WINDOW_SECONDS * 1000);
+  // A cursor strictly after every id of that second: the runs created at or before `bound`.
+  const after = { createdAt: bound, id: '~' };
+  const [older] = await infra(logger, 'executions', () =>
+    store.listExecutions({ orgId, repo, branch, component, limit: 1, after }),
+  );
+  if (older) return older;
+  const oldest = await infra(logger, 'executions', () =>
+    store.findOldestExecution(orgId, repo, { branch, component }),
+  );
+  return oldest === null || oldest.id === current.id ? null : oldest;
+}
+
+/** Coverage now minus then in points, of the truncated figures, as the gate's delta. */
+function coverageChange(now: ExecutionRecord, then: ExecutionRecord): number {
+  return (truncateToHundredths(now.coverage) - truncateToHundredths(then.coverage)) / 100;
+}
