@@ -31,6 +31,11 @@ export default defineConfig({
     /^@oslojs\//,
     'proxy-addr',
     'rate-limiter-flexible',
+    /^@octokit\//,
+    'before-after-hook',
+    'universal-user-agent',
+    'fast-content-type-parse',
+    'json-with-bigint',
   ],
   external: [
     '@covgate/dashboard',

@@ -20,8 +20,17 @@ export default defineConfig([
     // StoreConflictError thrown through `@covgate/core/storage-kit` is the one `instanceof`
     // checks in `@covgate/core` know.
     splitting: true,
-    // arctic and badge-maker (and their own dependencies) are published as ES modules only,
-    // which `require()` cannot load before Node 20.19: the CommonJS build carries its own copy.
-    noExternal: ['arctic', 'badge-maker'],
+    // arctic, badge-maker and @octokit/core (and their own dependencies) are published as ES
+    // modules only, which `require()` cannot load before Node 20.19: the CommonJS build carries
+    // its own copy.
+    noExternal: [
+      'arctic',
+      'badge-maker',
+      /^@octokit\//,
+      'before-after-hook',
+      'universal-user-agent',
+      'fast-content-type-parse',
+      'json-with-bigint',
+    ],
   },
 ]);

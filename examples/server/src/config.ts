@@ -53,6 +53,10 @@ export interface ServerConfig {
   maxConnections: number | undefined;
   /** `MAX_CONNECTIONS_PER_ADDRESS`: connections one client address holds at once. */
   maxConnectionsPerAddress: number | undefined;
+  /** `OUTBOX_POLL_SECONDS`: how often the outbox worker looks for due deliveries (default 5). */
+  outboxPollSeconds: number | undefined;
+  /** `OUTBOX_MAX_BACKOFF_SECONDS`: the longest wait between two attempts of a delivery (default 900). */
+  outboxMaxBackoffSeconds: number | undefined;
   providerAWebhookSecret: string | undefined;
   providerBWebhookSecret: string | undefined;
   /** `PROVIDER_A_WEBHOOK_SECRET_PREVIOUS`: signatures made with it still verify. */
@@ -273,6 +277,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
     argon2MaxQueued: integer(env, 'ARGON2_MAX_QUEUED', problems),
     maxConnections: positive(env, 'MAX_CONNECTIONS', problems),
     maxConnectionsPerAddress: positive(env, 'MAX_CONNECTIONS_PER_ADDRESS', problems),
+    outboxPollSeconds: positive(env, 'OUTBOX_POLL_SECONDS', problems),
+    outboxMaxBackoffSeconds: positive(env, 'OUTBOX_MAX_BACKOFF_SECONDS', problems),
     providerAWebhookSecret: optional(env, 'PROVIDER_A_WEBHOOK_SECRET'),
     providerBWebhookSecret: optional(env, 'PROVIDER_B_WEBHOOK_SECRET'),
     previousProviderAWebhookSecret: optional(env, 'PROVIDER_A_WEBHOOK_SECRET_PREVIOUS'),

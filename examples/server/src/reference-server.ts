@@ -4,9 +4,16 @@ import {
   type CovgateApi,
   type CreateApiOptions,
   createApi,
+  createAuditLogger,
   createPersonalOrganisationResolver,
   createVerificationThrottle,
+  decryptCredential,
+  encryptCredential,
+  type OutboxWorker,
+  type RepositoryLink,
+  repositoryLinkCredentialContext,
   type Store,
+  startOutboxWorker,
 } from '@covgate/core';
 import { githubCodeHost } from '@covgate/core/github';
 import { type DashboardHandler, serveDashboard } from '@covgate/dashboard';
@@ -272,6 +279,56 @@ export async function serveApi(
   };
 }
 
+/**
+ * The outbox worker of this process: it sends the statuses and comments runs enqueued, opening
+ * each repository's credential with the session secrets it was sealed under.
+ */
+export function startOutboxFor(
+  config: ServerConfig,
+  store: Store,
+  logger: Logger,
+  sessionSecret: string,
+): OutboxWorker {
+  const secrets = { sessionSecret, previousSessionSecret: config.previousSessionSecret };
+  return startOutboxWorker({
+    store,
+    logger,
+    audit: createAuditLogger(loggerAuditSink(logger)),
+    decryptCredential: async (link: RepositoryLink) => {
+      const context = repositoryLinkCredentialContext(link.orgId, link.repo);
+      const opened = decryptCredential(link.credential, context, secrets);
+      if (opened.underPreviousSecret)
+        await resealed(store, link, opened.plaintext, context, secrets);
+      return opened.plaintext;
+    },
+    ...(config.outboxPollSeconds ? { pollIntervalMs: config.outboxPollSeconds * 1000 } : {}),
+    ...(config.outboxMaxBackoffSeconds
+      ? { retry: { maxDelayMs: config.outboxMaxBackoffSeconds * 1000 } }
+      : {}),
+  });
+}
+
+/**
+ * Seals a credential opened under `SESSION_SECRET_PREVIOUS` again under `SESSION_SECRET`, so it
+ * still opens once the previous secret is dropped; only while the link still holds the old
+ * ciphertext (a link replaced meanwhile keeps its new credential).
+ */
+async function resealed(
+  store: Store,
+  link: RepositoryLink,
+  plaintext: string,
+  context: string,
+  secrets: { sessionSecret: string },
+): Promise<void> {
+  const current = await store.findRepositoryLink(link.orgId, link.repo);
+  if (current?.credential !== link.credential) return;
+  await store.putRepositoryLink({
+    ...current,
+    credential: encryptCredential(plaintext, context, secrets),
+    updatedAt: new Date(),
+  });
+}
+
 /** Starts the reference server with the configuration's API options on its store. */
 export async function startReferenceServer(
   config: ServerConfig,
@@ -279,6 +336,8 @@ export async function startReferenceServer(
   logger: Logger = pino({ base: null }),
 ): Promise<ReferenceServer> {
   const { options, dispose } = await apiOptionsFor(config, store, logger);
+  const outbox = startOutboxFor(config, store, logger, options.sessionSecret);
+  options.outbox = outbox;
   const api = createApi(options);
   const served = await serveApi(api, {
     host: config.host,
@@ -300,6 +359,8 @@ export async function startReferenceServer(
     url: served.url,
     async close() {
       await served.close();
+      // Before the store closes: the batch in flight records its outcomes.
+      await outbox.stop();
       await dispose();
       await store.close();
     },

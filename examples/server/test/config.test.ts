@@ -75,6 +75,16 @@ describe('reference server configuration', () => {
     ]);
   });
 
+  it("reads the outbox worker's poll interval and longest back-off as positive seconds", () => {
+    const config = loadConfig({ OUTBOX_POLL_SECONDS: '2', OUTBOX_MAX_BACKOFF_SECONDS: '60' });
+    expect([config.outboxPollSeconds, config.outboxMaxBackoffSeconds]).toEqual([2, 60]);
+    expect(loadConfig({}).outboxPollSeconds).toBeUndefined();
+    expect(problemsOf({ OUTBOX_POLL_SECONDS: '0', OUTBOX_MAX_BACKOFF_SECONDS: '1.5' })).toEqual([
+      'OUTBOX_POLL_SECONDS must be a positive integer',
+      'OUTBOX_MAX_BACKOFF_SECONDS must be a positive integer',
+    ]);
+  });
+
   it('starts in production when the checklist is met', () => {
     expect(loadConfig(PRODUCTION).production).toBe(true);
   });

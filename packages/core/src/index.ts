@@ -39,7 +39,7 @@ export { OAUTH_ERRORS } from './http/routes/oauth.js';
 export { OAUTH_STATE_COOKIE } from './http/routes/oauth-cookies.js';
 export { SIGN_IN_LINK_REFUSED } from './http/routes/sign-in-link.js';
 export { WEBHOOK_ERRORS } from './http/routes/webhooks.js';
-export type { ReadinessCheck } from './http/services.js';
+export type { OutboxNudge, ReadinessCheck } from './http/services.js';
 export * from './invites/invite-rules.js';
 export {
   type BatchedLogDestination,
@@ -70,6 +70,21 @@ export {
 export * from './organisations/create-organisation.js';
 export * from './organisations/membership.js';
 export * from './organisations/organisation-input.js';
+export type { CommentPayload, StatusPayload } from './outbox/delivery-payload.js';
+export type { GithubSender, GithubTarget, SendResult } from './outbox/github-sender.js';
+export {
+  createOutboxDispatcher,
+  type OutboxDispatcher,
+  type OutboxLogger,
+  type OutboxWorker,
+  type OutboxWorkerOptions,
+  startOutboxWorker,
+} from './outbox/outbox-worker.js';
+export {
+  type AttemptAnswer,
+  DEFAULT_RETRY_POLICY,
+  type RetryPolicy,
+} from './outbox/retry-policy.js';
 export {
   type CreateSessionInput,
   type CreateSessionOptions,

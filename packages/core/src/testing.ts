@@ -7,6 +7,13 @@
 
 export type { StoreConformanceOptions } from './testing/conformance/options.js';
 export {
+  type FakeAnswer,
+  type FakeComment,
+  type FakeGithubRest,
+  type FakeStatus,
+  startFakeGithubRest,
+} from './testing/fake-github-rest.js';
+export {
   buildExecution,
   buildIdempotencyClaim,
   buildInvite,

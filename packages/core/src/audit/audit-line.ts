@@ -67,7 +67,9 @@ export type AuditEvent =
   | { type: 'invite.create'; orgId: string; inviteId: string; role: string; by: string }
   | { type: 'invite.accept'; orgId: string; inviteId: string; userId: string }
   | { type: 'invite.revoke'; orgId: string; inviteId: string; by: string }
-  | { type: 'organisation.create.denied'; remote: string };
+  | { type: 'organisation.create.denied'; remote: string }
+  /** The outbox decrypted a repository's GitHub credential to send a delivery with it. */
+  | { type: 'repository.credential.use'; orgId: string; repo: string; deliveryId: string };
 
 /**
  * Formats an event as its single audit line, for example
@@ -185,6 +187,12 @@ export function formatAuditLine(event: AuditEvent): string {
       return auditLine(event.type, [
         field('reason', 'invalid_service_token'),
         field('remote', event.remote),
+      ]);
+    case 'repository.credential.use':
+      return auditLine(event.type, [
+        field('org_id', event.orgId),
+        field('repo', event.repo),
+        field('delivery', event.deliveryId),
       ]);
   }
 }

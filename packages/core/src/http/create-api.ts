@@ -44,6 +44,7 @@ import { coreRoutes } from './routes/route-table.js';
 import type {
   ApiServices,
   CachedTokenIdentity,
+  OutboxNudge,
   ReadinessCheck,
   RequestScope,
   RouteHandler,
@@ -157,6 +158,11 @@ export interface CreateApiOptions {
    */
   readinessChecks?: readonly ReadinessCheck[];
   /**
+   * The outbox worker of this process (`startOutboxWorker`'s answer), nudged after an
+   * ingest enqueued deliveries so they go out at once rather than at its next poll.
+   */
+  outbox?: OutboxNudge;
+  /**
    * Carries verified-token cache purges (revoke, rotate, plan change) to the other processes
    * of a deployment; without it they see such changes within `tokenCacheTtlMs`.
    */
@@ -267,6 +273,7 @@ function buildServices(options: CreateApiOptions): ApiServices {
     executionJson: new ExecutionJsonMemo(),
     randomBytes: options.randomBytes ?? ((size) => cryptoRandomBytes(size)),
     readinessChecks: options.readinessChecks ?? [],
+    outbox: options.outbox,
   };
 }
 

@@ -68,6 +68,13 @@ export interface ApiServices {
   randomBytes: (size: number) => Uint8Array;
   /** Dependencies besides the store that readiness waits for (Redis...). */
   readinessChecks: readonly ReadinessCheck[];
+  /** The outbox worker, told when an ingest enqueued deliveries; absent: none runs here. */
+  outbox: OutboxNudge | undefined;
+}
+
+/** What the API tells the outbox worker: deliveries are waiting. */
+export interface OutboxNudge {
+  nudge(): void;
 }
 
 /** Resolves when a dependency answers, rejects otherwise. */

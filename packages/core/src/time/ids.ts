@@ -1,7 +1,7 @@
 import { monotonicFactory, TIME_MAX } from 'ulid';
 
 /** The prefixes of covgate's ULID-based identifiers. */
-export type IdPrefix = 'exe' | 'org' | 'usr' | 'ses' | 'lnk' | 'inv';
+export type IdPrefix = 'exe' | 'org' | 'usr' | 'ses' | 'lnk' | 'inv' | 'dlv';
 
 /** Creates prefixed ids: the prefix, `_`, then a lowercase ULID. */
 export interface IdGenerator {
@@ -17,6 +17,8 @@ export interface IdGenerator {
   signInLinkId(): string;
   /** `inv_` + ULID: an invite to an organisation. */
   inviteId(): string;
+  /** `dlv_` + ULID: a delivery of the outbox. */
+  deliveryId(): string;
 }
 
 /** Time and randomness of an {@link IdGenerator}, replaceable so that tests are exact. */
@@ -55,6 +57,7 @@ export function createIdGenerator(options: IdGeneratorOptions = {}): IdGenerator
     sessionId: idWith('ses'),
     signInLinkId: idWith('lnk'),
     inviteId: idWith('inv'),
+    deliveryId: idWith('dlv'),
   };
 }
 
@@ -65,6 +68,7 @@ const PREFIXED_ID: Readonly<Record<IdPrefix, RegExp>> = {
   ses: /^ses_[0-7][0-9abcdefghjkmnpqrstvwxyz]{25}$/,
   lnk: /^lnk_[0-7][0-9abcdefghjkmnpqrstvwxyz]{25}$/,
   inv: /^inv_[0-7][0-9abcdefghjkmnpqrstvwxyz]{25}$/,
+  dlv: /^dlv_[0-7][0-9abcdefghjkmnpqrstvwxyz]{25}$/,
 };
 
 /**

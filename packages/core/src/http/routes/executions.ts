@@ -14,11 +14,14 @@ import { evaluateGate } from '../../gate/gate-evaluation.js';
 import { DEFAULT_PATCH_TARGET, decideOutcome, evaluatePatch } from '../../gate/patch-rule.js';
 import { truncateToHundredths } from '../../gate/truncate-decimal.js';
 import { infra } from '../../infrastructure/infra.js';
+import { planRunDeliveries } from '../../outbox/run-feedback.js';
 import type {
   BaselineSelection,
   ExecutionRecord,
   IdempotentExecution,
+  NewDelivery,
   PatchTargetSource,
+  RepositoryLink,
 } from '../../storage/store.js';
 import { wholeSeconds } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
@@ -182,9 +185,10 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     );
     if (existing) return replay(existing, requestDigest);
   }
-  const [found, target] = await Promise.all([
+  const [found, target, link] = await Promise.all([
     findRunBaseline(scope, identity.orgId, input),
     input.patch === null ? null : resolvePatchTarget(scope, identity.orgId, input),
+    findFeedbackLink(scope, identity.orgId, input),
   ]);
   const { baseline, selection } = found;
   const gate = evaluateGate({
@@ -225,16 +229,19 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     decidedBy: verdict.decidedBy,
     fileCount: input.files?.length ?? null,
   };
+  const deliveries = link === null ? [] : feedbackDeliveries(scope, record, link);
   if (key === null) {
-    await infra(logger, 'executions', () => store.insertExecution(record, files));
+    await infra(logger, 'executions', () => store.insertExecution(record, files, deliveries));
+    if (deliveries.length > 0) scope.services.outbox?.nudge();
     return jsonReply(201, executionToJson(record));
   }
   const claim = { key, requestDigest, createdAt: now, expiresAt: idempotencyKeyExpiry(now) };
   const result = await infra(logger, 'executions', () =>
-    store.insertKeyedExecution(record, claim, files),
+    store.insertKeyedExecution(record, claim, files, deliveries),
   );
   // A concurrent request with the same key won the race: its answer is this one's too.
   if (!result.inserted) return replay(result, requestDigest);
+  if (deliveries.length > 0) scope.services.outbox?.nudge();
   if (takeSweepTurn(store, now)) {
     // The ingest is stored: a failed sweep (logged by the store) must not fail it.
     await infra(logger, 'executions', () =>
@@ -290,4 +297,42 @@ async function resolvePatchTarget(
   );
   if (settings?.patchTarget != null) return { value: settings.patchTarget, source: 'repository' };
   return { value: DEFAULT_PATCH_TARGET, source: 'default' };
+}
+
+/**
+ * The repository's link to GitHub when the run can give it feedback (it names a commit or a
+ * pull request): one primary-key read, made alongside the baseline's.
+ */
+async function findFeedbackLink(
+  scope: RequestScope,
+  orgId: string,
+  input: IngestInput,
+): Promise<RepositoryLink | null> {
+  if (input.commit === null && input.pullRequest === null) return null;
+  const { store, logger } = scope.services;
+  return infra(logger, 'executions', () => store.findRepositoryLink(orgId, input.repo));
+}
+
+/**
+ * The statuses and the comment the run gives its linked GitHub repository, enqueued with it;
+ * they link to the run's page in the dashboard when its URL is absolute.
+ */
+function feedbackDeliveries(
+  scope: RequestScope,
+  record: ExecutionRecord,
+  link: RepositoryLink,
+): NewDelivery[] {
+  const { settings, ids } = scope.services;
+  const dashboard = /^https?:\/\//.test(settings.dashboardUrl)
+    ? settings.dashboardUrl.replace(/\/+$/, '')
+    : null;
+  const runUrl =
+    dashboard === null
+      ? null
+      : `${dashboard}/repos/${encodeURIComponent(record.repo)}/runs/${encodeURIComponent(record.id)}`;
+  return planRunDeliveries(record, {
+    githubRepo: link.githubRepo,
+    runUrl,
+    newId: () => ids.deliveryId(),
+  });
 }

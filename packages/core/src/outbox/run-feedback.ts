@@ -1,0 +1,190 @@
+import { evaluatePatch } from '../gate/patch-rule.js';
+import type { DeliveryKind, ExecutionRecord, NewDelivery, Outcome } from '../storage/store.js';
+import type { CommentPayload, StatusPayload } from './delivery-payload.js';
+
+/** The longest description GitHub keeps on a commit status. */
+export const STATUS_DESCRIPTION_MAX = 140;
+
+const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** What the feedback on a run needs besides the run. */
+export interface RunFeedbackContext {
+  /** The linked GitHub repository, `owner/name`. */
+  githubRepo: string;
+  /** The run's page in the dashboard, or null when no absolute URL of it is known. */
+  runUrl: string | null;
+  /** A fresh delivery id (`dlv_` + ULID). */
+  newId: () => string;
+}
+
+/** `84.13` -> `84.13%`. */
+const percent = (value: number): string => `${value.toFixed(2)}%`;
+
+/** A target as people write it: `80%`, `82.50%`. */
+const targetText = (target: number): string =>
+  Number.isInteger(target) ? `${target}%` : percent(target);
+
+/** `covgate/project`, or `covgate/project (api)` for a component's run. */
+export function statusContext(kind: 'project' | 'patch', component: string | null): string {
+  return component === null ? `covgate/${kind}` : `covgate/${kind} (${component})`;
+}
+
+/**
+ * The `covgate/project` status: the run's verdict, whichever rule decided it (so one required
+ * status gates a pull request as the CLI's exit code does), described as
+ * `84.13% (+0.25) pass`, `84.13% (no baseline) pass` or `84.13% (+0.25) fail by the patch rule`.
+ * A `warn` run is a success (GitHub has no warning state) whose description says `warn`.
+ */
+export function projectStatus(
+  record: ExecutionRecord,
+): Pick<StatusPayload, 'state' | 'description'> {
+  const change = record.baselineId === null ? 'no baseline' : record.delta;
+  const byPatch = record.outcome === 'fail' && record.decidedBy === 'patch';
+  const description = `${percent(record.coverage)} (${change}) ${record.outcome}${byPatch ? ' by the patch rule' : ''}`;
+  return { state: stateOf(record.outcome), description: clip(description) };
+}
+
+/** The patch rule's judgement of the run with its target, or null for a run without a patch. */
+function patchOf(record: ExecutionRecord) {
+  const { patchCovered, patchCoverable, patchTarget } = record;
+  if (patchCovered === null || patchCoverable === null || patchTarget === null) return null;
+  const result = evaluatePatch({
+    covered: patchCovered,
+    coverable: patchCoverable,
+    target: patchTarget,
+  });
+  return { ...result, covered: patchCovered, coverable: patchCoverable, target: patchTarget };
+}
+
+/**
+ * The `covgate/patch` status: the patch rule alone, described as `patch 91.30% >= 80% pass`,
+ * `patch 50.00% < 80% fail`, or `patch: no coverable lines changed` (a success). Null for a
+ * run that sent no patch.
+ */
+export function patchStatus(
+  record: ExecutionRecord,
+): Pick<StatusPayload, 'state' | 'description'> | null {
+  const patch = patchOf(record);
+  if (patch === null) return null;
+  if (patch.percent === null) {
+    return { state: 'success', description: 'patch: no coverable lines changed' };
+  }
+  const comparison = patch.passed ? '>=' : '<';
+  return {
+    state: patch.passed ? 'success' : 'failure',
+    description: clip(
+      `patch ${percent(patch.percent)} ${comparison} ${targetText(patch.target)} ${patch.passed ? 'pass' : 'fail'}`,
+    ),
+  };
+}
+
+/** The hidden first line of covgate's comment on a pull request, one per component. */
+export function commentMarker(component: string | null): string {
+  return component === null
+    ? '<!-- covgate:pr-comment -->'
+    : `<!-- covgate:pr-comment component=${component} -->`;
+}
+
+/** The line that names the run a comment shows, read back before an update. */
+export function runMarker(executionId: string): string {
+  return `<!-- covgate:run ${executionId} -->`;
+}
+
+/** The run a comment body shows (from its {@link runMarker}), or null. */
+export function commentRunId(body: string): string | null {
+  return /<!-- covgate:run ([A-Za-z0-9_]+) -->/.exec(body)?.[1] ?? null;
+}
+
+/** The Markdown of covgate's comment on the run's pull request. */
+export function commentBody(record: ExecutionRecord, runUrl: string | null): string {
+  const title = record.component === null ? 'covgate' : `covgate · ${code(record.component)}`;
+  const baseline =
+    record.baselineId === null
+      ? `no baseline on ${code(record.baseBranch ?? 'the base branch')} yet`
+      : `${record.delta} against ${code(record.baseBranch ?? '')}${record.baselineCommit ? ` at ${code(record.baselineCommit.slice(0, 7))}` : ''}`;
+  const rows = [
+    `| Project | ${percent(record.coverage)} | ${baseline} | ${record.decidedBy === 'patch' ? '—' : record.outcome} |`,
+  ];
+  const patch = patchOf(record);
+  if (patch) {
+    const figure =
+      patch.percent === null
+        ? 'no coverable lines changed'
+        : `${percent(patch.percent)} (${patch.covered} of ${patch.coverable} changed lines)`;
+    rows.push(
+      `| Patch | ${figure} | target ${targetText(patch.target)} | ${patch.passed ? 'pass' : 'fail'} |`,
+    );
+  }
+  const footer = [
+    runUrl === null ? null : `[Open the run in covgate](${runUrl})`,
+    record.commit === null ? null : `commit ${code(record.commit.slice(0, 7))}`,
+  ].filter((part) => part !== null);
+  return [
+    commentMarker(record.component),
+    runMarker(record.id),
+    `### ${title}: **${record.outcome}**${record.decidedBy === 'patch' ? ' (decided by the patch rule)' : ''}`,
+    '',
+    '| | Coverage | Change | Result |',
+    '|---|---|---|---|',
+    ...rows,
+    '',
+    footer.join(' · '),
+    '',
+  ].join('\n');
+}
+
+/**
+ * The deliveries a recorded run gives its linked GitHub repository: the `covgate/project`
+ * status and, when the run sent a patch, the `covgate/patch` status on its commit (when it
+ * names a full SHA, which the statuses API needs), and the comment on its pull request (when
+ * it names one).
+ */
+export function planRunDeliveries(
+  record: ExecutionRecord,
+  context: RunFeedbackContext,
+): NewDelivery[] {
+  const deliveries: NewDelivery[] = [];
+  const add = (kind: DeliveryKind, payload: StatusPayload | CommentPayload) =>
+    deliveries.push({ id: context.newId(), kind, payload: JSON.stringify(payload) });
+  const { commit } = record;
+  if (commit !== null && FULL_SHA.test(commit)) {
+    const status = (
+      kind: 'project' | 'patch',
+      fields: Pick<StatusPayload, 'state' | 'description'>,
+    ) => ({
+      github_repo: context.githubRepo,
+      sha: commit,
+      context: statusContext(kind, record.component),
+      target_url: context.runUrl,
+      ...fields,
+    });
+    add('status_project', status('project', projectStatus(record)));
+    const patch = patchStatus(record);
+    if (patch) add('status_patch', status('patch', patch));
+  }
+  if (record.pullRequest !== null) {
+    add('comment', {
+      github_repo: context.githubRepo,
+      pull_request: record.pullRequest,
+      marker: commentMarker(record.component),
+      execution_id: record.id,
+      body: commentBody(record, context.runUrl),
+    });
+  }
+  return deliveries;
+}
+
+function stateOf(outcome: Outcome): StatusPayload['state'] {
+  return outcome === 'fail' ? 'failure' : 'success';
+}
+
+/** `text` in a Markdown code span (backticks, which cannot be escaped in one, replaced). */
+function code(text: string): string {
+  return `\`${text.replaceAll('`', "'")}\``;
+}
+
+function clip(description: string): string {
+  return description.length <= STATUS_DESCRIPTION_MAX
+    ? description
+    : `${description.slice(0, STATUS_DESCRIPTION_MAX - 1)}…`;
+}

@@ -1,0 +1,211 @@
+import { buildExecution } from '@covgate/core/testing';
+import { describe, expect, it } from 'vitest';
+import { nextPage } from '../../src/outbox/github-sender.js';
+import {
+  backoffDelayMs,
+  DEFAULT_RETRY_POLICY,
+  decideAfterAttempt,
+} from '../../src/outbox/retry-policy.js';
+import {
+  commentMarker,
+  patchStatus,
+  planRunDeliveries,
+  projectStatus,
+  statusContext,
+} from '../../src/outbox/run-feedback.js';
+
+const NOW = new Date('2026-03-01T12:00:00Z');
+const baseline = {
+  baselineId: 'exe_base',
+  baselineCoverage: 83.88,
+  baselineCommit: 'b'.repeat(40),
+  baselineCreatedAt: NOW,
+};
+
+describe('status descriptions', () => {
+  it('describes the project status with the coverage, the change and the outcome', () => {
+    expect(projectStatus(buildExecution({ ...baseline, coverage: 84.13, delta: '+0.25' }))).toEqual(
+      {
+        state: 'success',
+        description: '84.13% (+0.25) pass',
+      },
+    );
+    expect(
+      projectStatus(buildExecution({ ...baseline, coverage: 80, delta: '-0.60', outcome: 'warn' })),
+    ).toEqual({ state: 'success', description: '80.00% (-0.60) warn' });
+    expect(projectStatus(buildExecution({ coverage: 100, outcome: 'pass' }))).toEqual({
+      state: 'success',
+      description: '100.00% (no baseline) pass',
+    });
+    expect(
+      projectStatus(
+        buildExecution({
+          ...baseline,
+          coverage: 84.13,
+          delta: '+0.25',
+          outcome: 'fail',
+          decidedBy: 'patch',
+        }),
+      ),
+    ).toEqual({ state: 'failure', description: '84.13% (+0.25) fail by the patch rule' });
+  });
+
+  it('describes the patch status against its target, and an empty patch as a success', () => {
+    const patch = (covered: number, coverable: number, target: number) =>
+      patchStatus(
+        buildExecution({ patchCovered: covered, patchCoverable: coverable, patchTarget: target }),
+      );
+    expect(patch(21, 23, 80)).toEqual({
+      state: 'success',
+      description: 'patch 91.30% >= 80% pass',
+    });
+    expect(patch(1, 2, 82.5)).toEqual({
+      state: 'failure',
+      description: 'patch 50.00% < 82.50% fail',
+    });
+    expect(patch(0, 0, 80)).toEqual({
+      state: 'success',
+      description: 'patch: no coverable lines changed',
+    });
+    expect(patchStatus(buildExecution())).toBeNull();
+  });
+
+  it('names the component in contexts and markers', () => {
+    expect(statusContext('project', null)).toBe('covgate/project');
+    expect(statusContext('patch', 'api')).toBe('covgate/patch (api)');
+    expect(commentMarker(null)).toBe('<!-- covgate:pr-comment -->');
+    expect(commentMarker('api')).toBe('<!-- covgate:pr-comment component=api -->');
+  });
+});
+
+describe('planRunDeliveries', () => {
+  let next = 0;
+  const context = { githubRepo: 'octo/widgets', runUrl: null, newId: () => `dlv_${++next}` };
+
+  it('plans statuses only for a full commit SHA, the patch status only with a patch, the comment only for a pull request', () => {
+    const kinds = (overrides: Parameters<typeof buildExecution>[0]) =>
+      planRunDeliveries(buildExecution(overrides), context).map((each) => each.kind);
+    expect(
+      kinds({
+        commit: 'a'.repeat(40),
+        pullRequest: 3,
+        patchCovered: 1,
+        patchCoverable: 1,
+        patchTarget: 80,
+      }),
+    ).toEqual(['status_project', 'status_patch', 'comment']);
+    expect(kinds({ commit: 'a'.repeat(7), pullRequest: null })).toEqual([]);
+    expect(kinds({ commit: 'a'.repeat(64) })).toEqual(['status_project']);
+    expect(kinds({ commit: null, pullRequest: 9 })).toEqual(['comment']);
+  });
+
+  it('writes everything a status needs into its payload, and no credential', () => {
+    const record = buildExecution({
+      commit: 'a'.repeat(40),
+      component: 'api',
+      ...baseline,
+      delta: '+1.00',
+    });
+    const [status] = planRunDeliveries(record, { ...context, runUrl: 'https://c.example/runs/1' });
+    expect(JSON.parse(status?.payload ?? '')).toEqual({
+      github_repo: 'octo/widgets',
+      sha: 'a'.repeat(40),
+      context: 'covgate/project (api)',
+      target_url: 'https://c.example/runs/1',
+      state: 'success',
+      description: '80.00% (+1.00) pass',
+    });
+  });
+});
+
+describe('retry policy', () => {
+  const decide = (
+    status: number | null,
+    headers: Record<string, string> = {},
+    attempts = 1,
+    message?: string,
+  ) =>
+    decideAfterAttempt({
+      answer: { status, headers, ...(message ? { message } : {}) },
+      attempts,
+      now: NOW,
+      policy: DEFAULT_RETRY_POLICY,
+      random: () => 0,
+    });
+
+  it('doubles the delay from 2 s to the 15 min cap, half of it jittered', () => {
+    const delays = [1, 2, 3, 10, 11, 40].map((n) =>
+      backoffDelayMs(n, DEFAULT_RETRY_POLICY, () => 0),
+    );
+    expect(delays).toEqual([1_000, 2_000, 4_000, 450_000, 450_000, 450_000]);
+    expect(backoffDelayMs(1, DEFAULT_RETRY_POLICY, () => 0.999999)).toBe(2_000);
+  });
+
+  it('retries 5xx, 408 and no answer, and gives up after the last attempt', () => {
+    expect(decide(503)).toMatchObject({
+      action: 'retry',
+      rateLimited: false,
+      at: new Date(NOW.getTime() + 1_000),
+    });
+    expect(decide(408)).toMatchObject({ action: 'retry' });
+    expect(decide(null, {}, 1, 'ECONNREFUSED')).toMatchObject({
+      action: 'retry',
+      reason: 'GitHub unreachable: ECONNREFUSED',
+    });
+    expect(decide(500, {}, 12)).toEqual({
+      action: 'fail',
+      reason: 'GitHub answered 500 (gave up after 12 attempts)',
+    });
+  });
+
+  it('honours retry-after, then x-ratelimit-reset, then a minute for a 429 or a secondary limit without either', () => {
+    expect(decide(403, { 'retry-after': '30' }, 40)).toMatchObject({
+      action: 'retry',
+      rateLimited: true,
+      at: new Date(NOW.getTime() + 30_000),
+    });
+    expect(
+      decide(429, {
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(NOW.getTime() / 1000 + 90),
+      }),
+    ).toMatchObject({
+      at: new Date(NOW.getTime() + 90_000),
+    });
+    expect(decide(429)).toMatchObject({ at: new Date(NOW.getTime() + 60_000) });
+    expect(decide(403, {}, 1, 'You have exceeded a secondary rate limit')).toMatchObject({
+      rateLimited: true,
+    });
+  });
+
+  it('fails 401, a 403 that is not a rate limit, 404 and 422 at once', () => {
+    expect(decide(401, {}, 1, 'Bad credentials')).toEqual({
+      action: 'fail',
+      reason: 'GitHub refused the credential (401): Bad credentials',
+    });
+    expect(
+      decide(
+        403,
+        { 'x-ratelimit-remaining': '4999' },
+        1,
+        'Resource not accessible by personal access token',
+      ),
+    ).toEqual({
+      action: 'fail',
+      reason:
+        'GitHub denied access: the credential lacks a permission (403): Resource not accessible by personal access token',
+    });
+    expect(decide(404)).toMatchObject({ action: 'fail' });
+    expect(decide(422)).toEqual({ action: 'fail', reason: 'GitHub refused the request (422)' });
+  });
+
+  it('reads the next page from a Link header', () => {
+    expect(
+      nextPage(
+        '<https://api.github.com/x?page=2>; rel="next", <https://api.github.com/x?page=5>; rel="last"',
+      ),
+    ).toBe('https://api.github.com/x?page=2');
+    expect(nextPage('<https://api.github.com/x?page=1>; rel="prev"')).toBeNull();
+    expect(nextPage(undefined)).toBeNull();
+  });
+});
