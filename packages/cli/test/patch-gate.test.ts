@@ -98,7 +98,10 @@ const summaryLine = 'covgate: lcov.info (lcov): 4 of 6 lines in 1 file, 66.66%\n
 const patchLine = () =>
   `covgate: patch: 2 of 4 changed lines covered, 50.00% (4 lines changed in 1 file since ${mergeBase.slice(0, 12)}, the merge base with main)\n`;
 
-const FILES = [{ path: 'src/a.js', covered: 4, coverable: 6 }];
+// The file's patch counts ride on its entry: 2 of its 4 changed lines ran.
+const FILES = [
+  { path: 'src/a.js', covered: 4, coverable: 6, patch_covered: 2, patch_coverable: 4 },
+];
 
 describe('a pull-request run judged by the service', () => {
   const failed: Judgement = {
