@@ -30,6 +30,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Quick start: embed in Hapi', link: '/quickstart/embed-hapi' },
       { text: 'Quick start: embed in a Fetch runtime', link: '/quickstart/embed-fetch' },
       { text: 'Gate pull requests', link: '/guide/gate-pull-requests' },
+      { text: 'Pull request feedback', link: '/guide/pull-request-feedback' },
     ],
   },
   {
