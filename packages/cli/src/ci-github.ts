@@ -15,11 +15,15 @@ interface PullRequestPayload {
  * for `pull_request_target`, the base branch's head), which nobody pushed. The branch is
  * `GITHUB_HEAD_REF` (else `pull_request.head.ref`), the base branch `pull_request.base.ref`
  * (else `GITHUB_BASE_REF`, which is enough without an event file). A tag build
- * (`GITHUB_REF_TYPE=tag`, `GITHUB_REF=refs/tags/...`) names no branch.
+ * (`GITHUB_REF_TYPE=tag`, `GITHUB_REF=refs/tags/...`) names no branch. The repository's URL
+ * is `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY` (GitHub Enterprise Server included).
  */
 export function githubContext(env: NodeJS.ProcessEnv, read: TextReader): CiContext {
   const context: CiContext = {};
   if (env.GITHUB_REPOSITORY) context.slug = env.GITHUB_REPOSITORY;
+  if (env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY) {
+    context.repoUrl = `${env.GITHUB_SERVER_URL.replace(/\/+$/, '')}/${env.GITHUB_REPOSITORY}`;
+  }
   const ref = env.GITHUB_REF ?? '';
   const isPr =
     Boolean(env.GITHUB_EVENT_NAME?.startsWith('pull_request')) ||

@@ -7,11 +7,13 @@ import type { CiContext } from './ci.js';
  * the commit `CI_MERGE_REQUEST_SOURCE_BRANCH_SHA` when GitLab sets it (merged results
  * pipelines and merge trains, whose `CI_COMMIT_SHA` is the merge result), else
  * `CI_COMMIT_SHA` (the source branch's head). The pull request is the merge request's `!IID`.
- * A tag pipeline (`CI_COMMIT_TAG`) has no `CI_COMMIT_BRANCH`, so it names no branch.
+ * A tag pipeline (`CI_COMMIT_TAG`) has no `CI_COMMIT_BRANCH`, so it names no branch. The
+ * repository's URL is `CI_PROJECT_URL`.
  */
 export function gitlabContext(env: NodeJS.ProcessEnv): CiContext {
   const context: CiContext = {};
   if (env.CI_PROJECT_PATH) context.slug = env.CI_PROJECT_PATH;
+  if (env.CI_PROJECT_URL) context.repoUrl = env.CI_PROJECT_URL;
   const mergeRequest = env.CI_MERGE_REQUEST_IID || env.CI_MERGE_REQUEST_ID;
   if (mergeRequest) {
     context.pullRequest = mergeRequest;

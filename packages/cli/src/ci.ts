@@ -19,6 +19,11 @@ export interface RunContext {
   tag?: string;
   /** Why the commit could not be told (it is then left out rather than guessed). */
   commitUnknown?: string;
+  /**
+   * The repository's URL on its code host, as the CI names it (GitHub Actions:
+   * `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY`; GitLab CI: `$CI_PROJECT_URL`).
+   */
+  repoUrl?: string;
 }
 
 /** What a CI mapping tells, before the repository name is worked out. */

@@ -9,6 +9,8 @@ export interface Target {
   baseBranch?: string;
   /** The pull (merge) request's number, from CI. */
   pullRequest?: number;
+  /** The repository's code-host URL, from CI, when it is one the service takes. */
+  repoUrl?: string;
 }
 
 /** The flags that name what a run is about; each overrides what CI or git tell. */
@@ -65,7 +67,30 @@ export function resolveTarget(
       ...(commit ? { commit } : {}),
       ...(baseBranch ? { baseBranch } : {}),
       ...(pullRequest !== undefined && pullRequest <= 2_147_483_647 ? { pullRequest } : {}),
+      ...(detected.repoUrl && isRepoUrl(detected.repoUrl) ? { repoUrl: detected.repoUrl } : {}),
     },
     warnings,
   };
+}
+
+/**
+ * Whether the service takes a URL as a repository's `web_url`: `http` or `https`, no user
+ * name or password (a CI variable never carries a token there, but one that did would be
+ * stored), no query or fragment, at most 512 characters. Another one is left out, not sent
+ * to be refused with the run.
+ */
+export function isRepoUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return (
+    (url.protocol === 'https:' || url.protocol === 'http:') &&
+    url.username === '' &&
+    url.password === '' &&
+    !/[?#]/.test(value) &&
+    url.href.replace(/\/+$/, '').length <= 512
+  );
 }

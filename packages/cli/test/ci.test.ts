@@ -31,6 +31,18 @@ const github = {
 };
 
 describe('GitHub Actions', () => {
+  it("names the repository's URL from GITHUB_SERVER_URL and GITHUB_REPOSITORY", () => {
+    expect(
+      detect({
+        ...github,
+        GITHUB_SERVER_URL: 'https://github.example.com/',
+        GITHUB_REF: 'refs/heads/main',
+        GITHUB_SHA: 'abcdef1234567',
+      }).repoUrl,
+    ).toBe('https://github.example.com/Codertocat/Hello-World');
+    expect(detect({ ...github, GITHUB_REF: 'refs/heads/main' }).repoUrl).toBeUndefined();
+  });
+
   it('push: the pushed branch and GITHUB_SHA', () => {
     expect(
       detect({
@@ -183,6 +195,16 @@ const gitlab = {
 };
 
 describe('GitLab CI', () => {
+  it("names the repository's URL from CI_PROJECT_URL", () => {
+    expect(
+      detect({
+        ...gitlab,
+        CI_PROJECT_URL: 'https://gitlab.example.com/group/sub/project',
+        CI_COMMIT_BRANCH: 'main',
+      }).repoUrl,
+    ).toBe('https://gitlab.example.com/group/sub/project');
+  });
+
   it('branch pipeline: CI_COMMIT_BRANCH and CI_COMMIT_SHA', () => {
     expect(
       detect({
@@ -354,6 +376,17 @@ describe('what a run is posted as', () => {
     expect(() => resolveTarget({ commit: 'xyz' }, ci)).toThrow(
       '--commit xyz: not a commit id (7 to 64 hexadecimal characters)',
     );
+  });
+
+  it("posts the CI's repository URL when the service takes it, and leaves out one it would refuse", () => {
+    const withUrl = (repoUrl: string) =>
+      resolveTarget({}, detected({ repo: 'web', branch: 'main', repoUrl })).target.repoUrl;
+    expect(withUrl('https://github.com/acme/web')).toBe('https://github.com/acme/web');
+    expect(withUrl('http://gitlab.internal/acme/web')).toBe('http://gitlab.internal/acme/web');
+    expect(withUrl('https://gitlab-ci-token:secret@gitlab.com/acme/web')).toBeUndefined();
+    expect(withUrl('https://github.com/acme/web?x=1')).toBeUndefined();
+    expect(withUrl('ssh://git@github.com/acme/web')).toBeUndefined();
+    expect(withUrl(`https://github.com/${'a'.repeat(500)}`)).toBeUndefined();
   });
 
   it('detects nothing when every flag is given, and detects the base branch when only it is missing', () => {

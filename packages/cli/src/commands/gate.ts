@@ -113,6 +113,7 @@ export async function gate(
     ...(options.failThreshold !== undefined ? { fail_threshold: options.failThreshold } : {}),
     ...(options.component ? { component: options.component } : {}),
     ...(target.pullRequest !== undefined ? { pull_request: target.pullRequest } : {}),
+    ...(target.repoUrl ? { repo_url: target.repoUrl } : {}),
     ...(measured
       ? {
           base_commit: measured.merge_base,

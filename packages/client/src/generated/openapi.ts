@@ -293,9 +293,11 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Set a repository's default patch target
+         * Set a repository's default patch target and code-host URL
          * @description Sets the patch target of the repository's runs that send none (`null`: covgate's
-         *     default, 80), truncated to hundredths. An API token with `execute` (the CI that
+         *     default, 80), truncated to hundredths, and the repository's code-host URL
+         *     (`web_url`, which a run's `repo_url` then never replaces). A field left out keeps its
+         *     value. An API token with `execute` (the CI that
          *     records the runs can send a target per run anyway) or a session of an admin or
          *     owner. Check order: `401`, `403` scope or role, `403` cookie session without an
          *     allowed `Origin`, `413`/`415`/`400` body, `403` `org` is not the caller's
@@ -1132,13 +1134,29 @@ export interface components {
             patch_target: number | null;
             /** @description The target a run that sends none is judged with. */
             effective_patch_target: number;
+            /**
+             * Format: uri
+             * @description The repository's URL on its code host (`https://github.com/acme/api`), set by a
+             *     `PATCH` or, while none was ever set, taken from a run's `repo_url`; null without one.
+             */
+            web_url?: string | null;
         };
         RepositorySettingsInput: {
             /** @description When given, must equal the caller's organisation slug (`403` otherwise). */
             org?: string;
             repo: components["schemas"]["RepoName"];
-            /** @description Percent, 0 to 100, truncated to hundredths; null for covgate's default (80). */
-            patch_target: number | null;
+            /**
+             * @description Percent, 0 to 100, truncated to hundredths; null for covgate's default (80). Left
+             *     out, the stored value stays; `patch_target` or `web_url` is required.
+             */
+            patch_target?: number | null;
+            /**
+             * @description The repository's URL on its code host: `http` or `https`, no user name or password,
+             *     no query or fragment, at most 512 characters once normalised (a trailing `/` is
+             *     dropped). Null removes it. Either way, runs' `repo_url` no longer change it. Left
+             *     out, the stored value stays.
+             */
+            web_url?: string | null;
         };
         Baseline: {
             id: components["schemas"]["ExecutionId"];
@@ -1373,6 +1391,15 @@ export interface components {
              *     else 80. Applies only with `patch`.
              */
             patch_target?: number | null;
+            /**
+             * @description The repository's URL on its code host, as CI names it (covgate's CLI sends
+             *     `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY` on GitHub Actions, `$CI_PROJECT_URL` on
+             *     GitLab CI). Kept as the repository's `web_url` (`/v1/repos/settings`) when none was
+             *     ever set; not part of the run, so not of its idempotency digest. The rules of
+             *     `web_url`: `http` or `https`, no credentials, query or fragment, at most 512
+             *     characters once normalised.
+             */
+            repo_url?: string | null;
             /**
              * @description Per-file line counts, at most 50 000 entries, each path once. A client with more
              *     files rolls folders up: an entry whose path ends in `/` stands for a folder.
@@ -2514,7 +2541,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error: "malformed request" | "invalid parameter: org" | "invalid parameter: repo" | "invalid parameter: patch_target";
+                        error: "malformed request" | "invalid parameter: org" | "invalid parameter: repo" | "invalid parameter: patch_target" | "invalid parameter: web_url" | "missing required parameter: patch_target or web_url";
                     };
                 };
             };

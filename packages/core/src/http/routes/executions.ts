@@ -22,6 +22,7 @@ import type {
   NewDelivery,
   PatchTargetSource,
   RepositoryLink,
+  RepositorySettings,
 } from '../../storage/store.js';
 import { wholeSeconds } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
@@ -185,11 +186,16 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     );
     if (existing) return replay(existing, requestDigest);
   }
-  const [found, target, link] = await Promise.all([
+  // The settings are read only when the run needs them: for its patch target, or to tell
+  // whether its `repo_url` is to be kept (one write, only while none is set).
+  const [found, settings, link] = await Promise.all([
     findRunBaseline(scope, identity.orgId, input),
-    input.patch === null ? null : resolvePatchTarget(scope, identity.orgId, input),
+    input.patch === null && input.repoUrl === null
+      ? null
+      : infra(logger, 'executions', () => store.findRepositorySettings(identity.orgId, input.repo)),
     findFeedbackLink(scope, identity.orgId, input),
   ]);
+  const target = input.patch === null ? null : resolvePatchTarget(input, settings);
   const { baseline, selection } = found;
   const gate = evaluateGate({
     coverage: input.coverage,
@@ -230,9 +236,18 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     fileCount: input.files?.length ?? null,
   };
   const deliveries = link === null ? [] : feedbackDeliveries(scope, record, link);
+  const keepRepoUrl = async () => {
+    if (input.repoUrl === null || settings?.webUrlSource != null) return;
+    // The run is stored: a failed write of the URL (logged by the store) must not fail it.
+    const url = input.repoUrl;
+    await infra(logger, 'executions', () =>
+      store.claimRepositoryWebUrl(identity.orgId, input.repo, url, now),
+    ).catch(() => {});
+  };
   if (key === null) {
     await infra(logger, 'executions', () => store.insertExecution(record, files, deliveries));
     if (deliveries.length > 0) scope.services.outbox?.nudge();
+    await keepRepoUrl();
     return jsonReply(201, executionToJson(record));
   }
   const claim = { key, requestDigest, createdAt: now, expiresAt: idempotencyKeyExpiry(now) };
@@ -242,6 +257,7 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
   // A concurrent request with the same key won the race: its answer is this one's too.
   if (!result.inserted) return replay(result, requestDigest);
   if (deliveries.length > 0) scope.services.outbox?.nudge();
+  await keepRepoUrl();
   if (takeSweepTurn(store, now)) {
     // The ingest is stored: a failed sweep (logged by the store) must not fail it.
     await infra(logger, 'executions', () =>
@@ -282,19 +298,14 @@ async function findRunBaseline(
 }
 
 /** The run's patch target, else the repository's default, else {@link DEFAULT_PATCH_TARGET}. */
-async function resolvePatchTarget(
-  scope: RequestScope,
-  orgId: string,
+function resolvePatchTarget(
   input: IngestInput,
-): Promise<{ value: number; source: PatchTargetSource }> {
+  settings: RepositorySettings | null,
+): { value: number; source: PatchTargetSource } {
   if (input.patchTarget !== null) {
     // Truncated as stored, so the first answer and its replay show the same target.
     return { value: truncateToHundredths(input.patchTarget) / 100, source: 'run' };
   }
-  const { store, logger } = scope.services;
-  const settings = await infra(logger, 'executions', () =>
-    store.findRepositorySettings(orgId, input.repo),
-  );
   if (settings?.patchTarget != null) return { value: settings.patchTarget, source: 'repository' };
   return { value: DEFAULT_PATCH_TARGET, source: 'default' };
 }

@@ -6,6 +6,7 @@ import {
   MAX_FILE_PATH_LENGTH,
   repeatedPath,
 } from '../../executions/file-list.js';
+import { normaliseWebUrl } from '../../executions/web-url.js';
 import { ApiError, ERRORS } from '../api-error.js';
 
 const NAME = z
@@ -139,6 +140,7 @@ const ingestBody = z
     base_commit: COMMIT.nullable().optional(),
     patch: patchBody.nullable().optional(),
     patch_target: PERCENT.nullable().optional(),
+    repo_url: z.string().nullable().optional(),
     // Checked by `parseFiles`: zod spent 0.1-0.4 s on 50 000 entries.
     files: z.unknown().optional(),
   })
@@ -161,6 +163,8 @@ export interface IngestInput {
   /** The run's own patch target, null when it sent none (it applies only with a patch). */
   patchTarget: number | null;
   /** Sorted by path (see {@link byPath}); null when the run sent no list. */
+  /** The repository's code-host URL (normalised), kept as its `web_url` when it has none. */
+  repoUrl: string | null;
   files: FileEntry[] | null;
 }
 
@@ -194,6 +198,8 @@ export function parseIngestBody(body: unknown): IngestInput {
   }
   const data = result.data;
   const files = parseFiles(data.files);
+  const repoUrl = data.repo_url == null ? null : normaliseWebUrl(data.repo_url);
+  if (data.repo_url != null && repoUrl === null) throw invalid('repo_url');
   return {
     org: data.org,
     repo: data.repo,
@@ -208,6 +214,7 @@ export function parseIngestBody(body: unknown): IngestInput {
     baseCommit: data.base_commit ?? null,
     patch: data.patch ?? null,
     patchTarget: data.patch_target ?? null,
+    repoUrl,
     files,
   };
 }

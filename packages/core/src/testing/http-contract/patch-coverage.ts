@@ -220,6 +220,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
         repo: 'tuned',
         patch_target: null,
         effective_patch_target: 80,
+        web_url: null,
       });
       const set = await sendJson(ctx, 'PATCH', '/v1/repos/settings', token, {
         repo: 'tuned',
@@ -230,6 +231,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
         repo: 'tuned',
         patch_target: 50.12,
         effective_patch_target: 50.12,
+        web_url: null,
       });
       const patch = { covered: 3, coverable: 5 };
       const byRepo = await ingest(ctx, token, { repo: 'tuned', branch: 'pr', coverage: 1, patch });
@@ -257,6 +259,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
         repo: 'tuned',
         patch_target: null,
         effective_patch_target: 80,
+        web_url: null,
       });
     });
 
@@ -273,13 +276,17 @@ export function patchCoverageContract(options: HttpContractOptions): void {
       for (const [body, field] of [
         [{ repo: 'r', patch_target: 100.5 }, 'patch_target'],
         [{ repo: 'r', patch_target: '80' }, 'patch_target'],
-        [{ repo: 'r' }, 'patch_target'],
         [{ patch_target: 80 }, 'repo'],
       ] as const) {
         const response = await sendJson(ctx, 'PATCH', '/v1/repos/settings', token, body);
         expect(response.status).toBe(400);
         expect(await response.json()).toEqual({ error: `invalid parameter: ${field}` });
       }
+      const nothing = await sendJson(ctx, 'PATCH', '/v1/repos/settings', token, { repo: 'r' });
+      expect(nothing.status).toBe(400);
+      expect(await nothing.json()).toEqual({
+        error: 'missing required parameter: patch_target or web_url',
+      });
       const other = await ctx.createOrganisation();
       const cross = await sendJson(ctx, 'PATCH', '/v1/repos/settings', token, {
         org: other.slug,

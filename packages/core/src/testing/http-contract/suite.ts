@@ -15,6 +15,7 @@ import { organisationsContract } from './organisations.js';
 import { patchCoverageContract } from './patch-coverage.js';
 import { rateLimitContract } from './rate-limit.js';
 import { repoHeadlineContract } from './repo-headline.js';
+import { repoWebUrlContract } from './repo-web-url.js';
 import { repositoryLinkContract } from './repository-link.js';
 import { runDetailContract } from './run-detail.js';
 import { sessionsContract } from './sessions.js';
@@ -34,6 +35,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     patchCoverageContract(options);
     runDetailContract(options);
     repoHeadlineContract(options);
+    repoWebUrlContract(options);
     dashboardReadsContract(options);
     authValidateContract(options);
     sessionsContract(options);

@@ -586,6 +586,9 @@ async function patchCoverage(s: Scenario, f: Fixtures): Promise<void> {
   await read(`org=${f.other.slug}&repo=web`, f.asToken);
   await read(query, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
   await change({ repo: 'web', patch_target: 101 }, f.asToken);
+  await change({ repo: 'web', web_url: 'https://github.com/acme/web' }, f.asSession);
+  await change({ repo: 'web', web_url: 'ftp://github.com/acme/web' }, f.asSession);
+  await change({ repo: 'web', web_url: null, patch_target: 80 }, f.asSession);
   await change({ repo: 'web' }, f.asToken);
   await change({ patch_target: 1 }, f.asToken);
   await change('[', f.asToken);
