@@ -39,6 +39,8 @@ import type {
   Member,
   MemberList,
   Ready,
+  RepoHeadline,
+  RepoHeadlineQuery,
   RepositoryLink,
   RepositoryLinkInput,
   RepositoryList,
@@ -134,6 +136,12 @@ export interface CovgateClient {
   ): Promise<Execution>;
   /** `GET /v1/executions/{id}`: one run of the organisation with its per-file list. */
   getExecution(args: { id: string } & CallOptions): Promise<ExecutionDetail>;
+  /**
+   * `GET /v1/repos/headline`: a repository's base-branch coverage now, its change over 30 days,
+   * its last failing run, its components and its code-host URL, for one component (the runs
+   * without one when `component` is absent or empty).
+   */
+  getRepoHeadline(args: RepoHeadlineQuery & CallOptions): Promise<RepoHeadline>;
   /** `GET /v1/repos/settings`: a repository's default patch target. */
   getRepoSettings(args: { org: string; repo: string } & CallOptions): Promise<RepositorySettings>;
   /** `PATCH /v1/repos/settings`: sets a repository's default patch target (`null`: 80). */
@@ -332,6 +340,8 @@ export function createCovgateClient(options: CovgateClientOptions): CovgateClien
       ),
     getExecution: ({ id, signal }) =>
       unwrap(raw.GET('/v1/executions/{id}', { params: { path: { id } }, signal })),
+    getRepoHeadline: ({ signal, ...query }) =>
+      unwrap(raw.GET('/v1/repos/headline', { params: { query }, signal })),
     getRepoSettings: ({ signal, ...query }) =>
       unwrap(raw.GET('/v1/repos/settings', { params: { query }, signal })),
     setRepoSettings: ({ body, signal }) =>

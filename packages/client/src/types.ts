@@ -16,6 +16,8 @@ export type Patch = components['schemas']['Patch'];
 export type ExecutionDetail = components['schemas']['ExecutionDetail'];
 /** One entry of a run's per-file list. */
 export type FileLineCounts = components['schemas']['FileLineCounts'];
+/** Answer of `GET /v1/repos/headline`. */
+export type RepoHeadline = components['schemas']['RepoHeadline'];
 /** A repository's settings (`/v1/repos/settings`). */
 export type RepositorySettings = components['schemas']['RepositorySettings'];
 /** The body of `PATCH /v1/repos/settings`. */
@@ -109,6 +111,8 @@ export type ListExecutionsQuery = NonNullable<operations['listExecutions']['para
 export type ExecutionSeriesQuery = NonNullable<
   operations['getExecutionSeries']['parameters']['query']
 >;
+/** Query parameters of `GET /v1/repos/headline`. */
+export type RepoHeadlineQuery = NonNullable<operations['getRepoHeadline']['parameters']['query']>;
 /** Query parameters of `GET /v1/repos`. */
 export type ListRepositoriesQuery = NonNullable<
   operations['listRepositories']['parameters']['query']

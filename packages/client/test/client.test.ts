@@ -113,6 +113,37 @@ describe('requests', () => {
     expect(seen[0]?.headers['idempotency-key']).toBeUndefined();
   });
 
+  it('asks for a repository headline with its component and filters runs by branch, outcome and component', async () => {
+    const headline = {
+      repo: 'web',
+      component: 'api',
+      base_branch: null,
+      current: null,
+      change_30d: null,
+      last_failure: null,
+      components: ['api'],
+      web_url: null,
+    };
+    const { client, seen } = setup([
+      json(200, headline),
+      json(200, { executions: [], total: 0, next_cursor: null }),
+    ]);
+    expect(await client.getRepoHeadline({ org: 'acme', repo: 'web', component: 'api' })).toEqual(
+      headline,
+    );
+    await client.listExecutions({
+      org: 'acme',
+      repo: 'web',
+      branch: 'feat/x',
+      outcome: 'fail',
+      component: '',
+    });
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+      'GET https://covgate.example.com/api/v1/repos/headline?org=acme&repo=web&component=api',
+      'GET https://covgate.example.com/api/v1/executions?org=acme&repo=web&branch=feat%2Fx&outcome=fail&component=',
+    ]);
+  });
+
   it('returns the badge as SVG text and builds badge URLs without a request', async () => {
     const svg = '<svg xmlns="http://www.w3.org/2000/svg"></svg>';
     const { client, seen } = setup([

@@ -1,4 +1,4 @@
-import type { components, Execution, ExecutionDetail } from '@covgate/client';
+import type { components, ExecutionDetail } from '@covgate/client';
 
 /** A file of the run's patch with its patch lines (`patch_files` of `GET /v1/executions/{id}`). */
 export type PatchFile = components['schemas']['PatchFile'];
@@ -16,13 +16,4 @@ export type TreeFolder = components['schemas']['Folder'];
 export type RunDetail = ExecutionDetail;
 
 /** `GET /v1/repos/headline`: what a repository's page leads with. */
-export interface RepoHeadline {
-  repo: string;
-  component: string | null;
-  base_branch: string | null;
-  current: Execution | null;
-  change_30d: { from: Execution; change: number } | null;
-  last_failure: Execution | null;
-  components: string[];
-  web_url: string | null;
-}
+export type RepoHeadline = components['schemas']['RepoHeadline'];

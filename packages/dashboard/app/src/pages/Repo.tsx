@@ -13,8 +13,11 @@ import {
   formatTimestamp,
   pickBaseBranch,
 } from '../format.js';
-import { useLoad } from '../hooks.js';
+import { type Load, useLoad } from '../hooks.js';
 import { filtersQuery, href, navigate, type RunFilters, repoPath, runPath } from '../router.js';
+import { getRepoHeadline } from '../run-api.js';
+import { formatPoints } from '../run-format.js';
+import type { RepoHeadline } from '../run-types.js';
 import { CommitRef, PullRequestRef } from './Run.js';
 
 /** Records drawn at most: the newest ones when a repository has more (one request). */
@@ -28,6 +31,16 @@ const FEED_PAGE = 20;
  */
 export function Repo(props: { repo: string; filters: RunFilters }) {
   const { client, session } = useApp();
+  const component = props.filters.component || undefined;
+  const [headline, reloadHeadline] = useLoad(
+    (signal) =>
+      getRepoHeadline(
+        client,
+        { org: session.org, repo: props.repo, ...(component ? { component } : {}) },
+        signal,
+      ),
+    `${props.repo}\u0000${component ?? ''}`,
+  );
 
   const [history, reload] = useLoad<ExecutionSeries>(
     (signal) =>
@@ -67,8 +80,16 @@ export function Repo(props: { repo: string; filters: RunFilters }) {
     );
   }
 
-  const badge = client.badgeUrl({ org: session.org, repo: props.repo });
-  const page = new URL(href(`/repos/${encodeURIComponent(props.repo)}`), window.location.href).href;
+  // The picked component's badge: each component has its own baseline and badge.
+  const badge = client.badgeUrl({
+    org: session.org,
+    repo: props.repo,
+    ...(component ? { component } : {}),
+  });
+  const page = new URL(
+    href(repoPath(props.repo, component ? { component } : {})),
+    window.location.href,
+  ).href;
 
   return (
     <section aria-labelledby="repo-title">
@@ -76,6 +97,7 @@ export function Repo(props: { repo: string; filters: RunFilters }) {
         <Link to="/">Repositories</Link> /
       </p>
       <h1 id="repo-title">{props.repo}</h1>
+      <Headline repo={props.repo} headline={headline} onRetry={reloadHeadline} />
       <h2>Coverage history</h2>
       {history.state === 'loading' ? <Loading what="the coverage history" /> : null}
       {history.state === 'error' ? <ErrorState message={history.message} onRetry={reload} /> : null}
@@ -95,8 +117,16 @@ export function Repo(props: { repo: string; filters: RunFilters }) {
       </div>
       <CodeBlock code={badgeMarkdown(badge, page)} label="badge Markdown" />
       <h2 id="runs-title">Runs</h2>
-      <Filters repo={props.repo} filters={props.filters} components={[]} />
-      <Feed repo={props.repo} filters={props.filters} webUrl={null} />
+      <Filters
+        repo={props.repo}
+        filters={props.filters}
+        components={headline.state === 'ready' ? headline.value.components : []}
+      />
+      <Feed
+        repo={props.repo}
+        filters={props.filters}
+        webUrl={headline.state === 'ready' ? headline.value.web_url : null}
+      />
       <GithubLinkPanel repo={props.repo} />
     </section>
   );
@@ -315,5 +345,84 @@ function Filters(props: { repo: string; filters: RunFilters; components: readonl
         </Link>
       ) : null}
     </form>
+  );
+}
+
+/**
+ * The repository's headline: its base branch's coverage now, the change over 30 days and the
+ * last failing run, for the picked component (the runs without one when none is picked).
+ */
+function Headline(props: { repo: string; headline: Load<RepoHeadline>; onRetry: () => void }) {
+  const { headline } = props;
+  if (headline.state === 'loading') return <Loading what="the headline" />;
+  if (headline.state === 'error')
+    return <ErrorState message={headline.message} onRetry={props.onRetry} />;
+  const { current, change_30d: change, last_failure: failure, base_branch: base } = headline.value;
+  const scope = headline.value.component ? ` · ${headline.value.component}` : '';
+  return (
+    <section class="headline" aria-label="Headline" data-testid="headline">
+      <div class="stat">
+        <h2 class="stat-label">{base ? `${base}${scope} now` : `Base branch${scope}`}</h2>
+        {current ? (
+          <>
+            <p class="stat-value" data-testid="headline-current">
+              {formatCoverage(current.coverage)}
+            </p>
+            <p class="stat-note">
+              <Link to={runPath(current.repo, current.id)}>
+                run of {formatTimestamp(current.created_at)}
+              </Link>
+            </p>
+          </>
+        ) : (
+          <p class="stat-note" data-testid="headline-current">
+            {headline.value.components.length > 0 && !headline.value.component
+              ? 'No main or master run without a component: pick a component below.'
+              : 'No main or master run yet.'}
+          </p>
+        )}
+      </div>
+      <div class="stat">
+        <h2 class="stat-label">Change over 30 days</h2>
+        {change ? (
+          <>
+            <p class="stat-value" data-testid="headline-change">
+              {formatPoints(change.change)}
+            </p>
+            <p class="stat-note">
+              from{' '}
+              <Link to={runPath(change.from.repo, change.from.id)}>
+                {formatCoverage(change.from.coverage)} on {formatTimestamp(change.from.created_at)}
+              </Link>
+            </p>
+          </>
+        ) : (
+          <p class="stat-note" data-testid="headline-change">
+            Needs two base-branch runs.
+          </p>
+        )}
+      </div>
+      <div class="stat">
+        <h2 class="stat-label">Last failing run</h2>
+        {failure ? (
+          <>
+            <p class="stat-value stat-fail" data-testid="headline-failure">
+              <Link to={runPath(failure.repo, failure.id)}>
+                {formatTimestamp(failure.created_at)}
+              </Link>
+            </p>
+            <p class="stat-note">
+              on {failure.branch}
+              {failure.pull_request !== undefined ? ` (pull request #${failure.pull_request})` : ''}
+              , {formatCoverage(failure.coverage)}
+            </p>
+          </>
+        ) : (
+          <p class="stat-note" data-testid="headline-failure">
+            No run has failed.
+          </p>
+        )}
+      </div>
+    </section>
   );
 }

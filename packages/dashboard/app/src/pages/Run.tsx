@@ -7,7 +7,7 @@ import { useApp } from '../context.js';
 import { formatCoverage, formatTimestamp } from '../format.js';
 import { useLoad } from '../hooks.js';
 import { repoPath, runPath } from '../router.js';
-import { getRunDetail } from '../run-api.js';
+import { getRepoHeadline, getRunDetail } from '../run-api.js';
 import {
   baselineChoice,
   formatCount,
@@ -21,7 +21,7 @@ import type { RunDetail } from '../run-types.js';
 /** A commit as a link to the code host when its URL is known, else as code. */
 export function CommitRef(props: { sha: string; webUrl: string | null; label?: string }) {
   const url = commitUrl(props.webUrl, props.sha);
-  const short = <code>{props.sha.slice(0, 7)}</code>;
+  const short = <code class="commit">{props.sha.slice(0, 7)}</code>;
   return url ? (
     <a
       href={url}
@@ -40,17 +40,22 @@ export function PullRequestRef(props: { number: number; webUrl: string | null })
   const url = pullRequestUrl(props.webUrl, props.number);
   const label = pullRequestLabel(props.webUrl, props.number);
   return url ? (
-    <a href={url} class="external" aria-label={`Pull request ${label} on the code host`}>
+    <a
+      href={url}
+      class="external pull-request"
+      aria-label={`Pull request ${label} on the code host`}
+    >
       {label}
     </a>
   ) : (
-    <span>{label}</span>
+    <span class="pull-request">{label}</span>
   );
 }
 
 /**
  * One run: its verdict and which rule decided it, the files whose coverage changed against
- * the baseline, the patch's files and the folder tree.
+ * the baseline, the patch's files and the folder tree. Two requests: the run, and the
+ * repository's headline for the code host's URL.
  */
 export function Run(props: { repo: string; id: string }) {
   const { client } = useApp();
@@ -99,10 +104,20 @@ export function Run(props: { repo: string; id: string }) {
 }
 
 function RunPage(props: { detail: RunDetail; crumbs: preact.ComponentChildren }) {
+  const { client, session } = useApp();
   const { detail } = props;
   const component = detail.component;
-  // The repository's code-host URL comes with the headline API (not yet served).
-  const webUrl: string | null = null;
+  const [headline] = useLoad(
+    (signal) =>
+      getRepoHeadline(
+        client,
+        { org: session.org, repo: detail.repo, ...(component ? { component } : {}) },
+        signal,
+      ),
+    `${detail.repo}\u0000${component ?? ''}`,
+  );
+  // Links to the code host wait for the headline; the page does not.
+  const webUrl = headline.state === 'ready' ? headline.value.web_url : null;
   const baseline = detail.baseline;
 
   return (
