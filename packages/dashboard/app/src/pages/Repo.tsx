@@ -26,7 +26,8 @@ const FEED_PAGE = 20;
 
 /**
  * One repository: history chart, badge, executions feed. The chart's runs come in one
- * request (`GET /v1/executions/series`), so the page costs three: session, series, feed.
+ * request (`GET /v1/executions/series`); the page costs five: session, series, runs,
+ * headline and the repository's link.
  * A repository without any run is unknown: it only exists through its runs.
  */
 export function Repo(props: { repo: string; filters: RunFilters }) {
