@@ -26,6 +26,7 @@ const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const BANNER_LINK =
   /sign in to the development organisation "dev" \(one use, 15 minutes\): (http:\/\/\S+)/;
+const WEB_URL = 'https://github.com/acme/shop';
 const json = { 'content-type': 'application/json' };
 const sha = (digit: string) => digit.repeat(40);
 const BIG_FILES = 50_000;
@@ -231,6 +232,12 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
         },
         true,
       );
+      const settings = await fetch(`${origin}/v1/repos/settings`, {
+        method: 'PATCH',
+        headers: { ...json, authorization: `Bearer ${secret}` },
+        body: JSON.stringify({ repo: 'shop', patch_target: null, web_url: WEB_URL }),
+      });
+      expect(settings.status, await settings.clone().text()).toBe(200);
     });
 
     it('the repository page leads with the base branch now, 30 days of change and the last failure', async () => {
@@ -256,16 +263,17 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
         'main',
         'main',
       ]);
-      // Every row links to its run page; without the repository's code-host URL its commit
-      // and pull request are text.
+      // Every row links to its run page; commits and pull requests link to the code host.
       expect(await hrefs('.executions', /run details/)).toEqual(
         ['docs', 'api', 'pr', 'base', 'old'].map((name) => runHref(runs[name]?.id as string)),
       );
-      expect(await texts('.execution .commit')).toEqual(
-        ['e', 'd', 'c', 'b', 'a'].map((digit) => sha(digit).slice(0, 7)),
+      expect(await hrefs('.executions', /^Commit/)).toEqual(
+        ['e', 'd', 'c', 'b', 'a'].map((digit) => `${WEB_URL}/commit/${sha(digit)}`),
       );
-      expect(await texts('.execution .pull-request')).toEqual(['#43', '#42']);
-      expect(await page.locator('.executions a.external').count()).toBe(0);
+      expect(await hrefs('.executions', /^Pull request/)).toEqual([
+        `${WEB_URL}/pull/43`,
+        `${WEB_URL}/pull/42`,
+      ]);
       await shoot('runs-repo');
     });
 
@@ -322,8 +330,9 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
         '21.42% (3 / 14 lines) · target 80.00%, covgate’s default · missed',
       );
       expect(await page.getByTestId('decided-by').textContent()).toBe('the patch rule');
-      expect(await texts('.details .commit')).toEqual([sha('c').slice(0, 7), sha('b').slice(0, 7)]);
-      expect(await texts('.details .pull-request')).toEqual(['#42']);
+      expect(await hrefs('.details', /^Commit/)).toEqual([`${WEB_URL}/commit/${sha('c')}`]);
+      expect(await hrefs('.details', /^Pull request/)).toEqual([`${WEB_URL}/pull/42`]);
+      expect(await hrefs('.details', /^Merge base/)).toEqual([`${WEB_URL}/commit/${sha('b')}`]);
 
       expect(await page.getByTestId('changes-count').textContent()).toBe(
         '4 files changed coverage, most lost first.',
