@@ -44,6 +44,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Outbox metrics
+         * @description No authentication and no version prefix. The outbox's gauges in Prometheus's text
+         *     exposition format, for the whole deployment (the database's outbox, whichever process
+         *     answers): `covgate_outbox_pending` (deliveries to GitHub not sent yet),
+         *     `covgate_outbox_oldest_pending_age_seconds` (0 when none) and `covgate_outbox_failed`
+         *     (deliveries given up). Each is a `# HELP` line, a `# TYPE ... gauge` line and the value.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/validate": {
         parameters: {
             query?: never;
@@ -1988,6 +2012,40 @@ export interface operations {
                     "application/json": components["schemas"]["NotReadyError"];
                 };
             };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The gauges. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP covgate_outbox_pending Deliveries to GitHub (statuses, comments) not sent yet.
+                     *     # TYPE covgate_outbox_pending gauge
+                     *     covgate_outbox_pending 0
+                     *     # HELP covgate_outbox_oldest_pending_age_seconds Seconds since the oldest delivery not sent yet was enqueued (0 when none).
+                     *     # TYPE covgate_outbox_oldest_pending_age_seconds gauge
+                     *     covgate_outbox_oldest_pending_age_seconds 0
+                     *     # HELP covgate_outbox_failed Deliveries given up (kept with their reason).
+                     *     # TYPE covgate_outbox_failed gauge
+                     *     covgate_outbox_failed 0
+                     */
+                    "text/plain": string;
+                };
+            };
+            500: components["responses"]["InternalError"];
         };
     };
     validateToken: {

@@ -6,7 +6,7 @@
  * table (every route is claimed, every exact path and tree has routes).
  */
 export const COVGATE_PATHS = {
-  exact: ['/health', '/health/ready'],
+  exact: ['/health', '/health/ready', '/health/metrics'],
   trees: ['/v1', '/auth'],
 } as const;
 

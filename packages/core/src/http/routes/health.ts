@@ -1,3 +1,5 @@
+import { infra } from '../../infrastructure/infra.js';
+import { outboxMetricsText, PROMETHEUS_CONTENT_TYPE } from '../../outbox/outbox-metrics.js';
 import { ERRORS } from '../api-error.js';
 import { jsonReply, textReply } from '../reply.js';
 import type { ReadinessCheck, RouteHandler } from '../services.js';
@@ -40,3 +42,14 @@ async function answersInTime(check: ReadinessCheck): Promise<boolean> {
     clearTimeout(timer);
   }
 }
+
+/**
+ * `GET /health/metrics`: the outbox's gauges (pending, oldest pending age, failed) in
+ * Prometheus's text format, no authentication, like the other health paths: counts of the
+ * whole deployment's outbox, nothing of any organisation. `500` when the store fails.
+ */
+export const getMetrics: RouteHandler = async ({ services }) => {
+  const { store, logger, clock } = services;
+  const stats = await infra(logger, 'outbox', () => store.outboxStats(clock.now()));
+  return textReply(200, outboxMetricsText(stats), { 'content-type': PROMETHEUS_CONTENT_TYPE });
+};

@@ -9,7 +9,7 @@ import { getExecution } from './execution-detail.js';
 import { listExecutionSeries } from './execution-series.js';
 import { createExecution, listExecutions } from './executions.js';
 import { deleteGithubLink, getGithubLink, linkGithubOrg } from './github-org-link.js';
-import { getHealth, getReadiness } from './health.js';
+import { getHealth, getMetrics, getReadiness } from './health.js';
 import { getInvitePage, postInvite } from './invite-page.js';
 import { acceptInvite, createInvite, listInvites, revokeInvite } from './invites.js';
 import { changeMemberRole, listMembers, removeMember } from './members.js';
@@ -42,6 +42,7 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
   return [
     { method: 'GET', pattern: '/health', handler: getHealth },
     { method: 'GET', pattern: '/health/ready', handler: getReadiness },
+    { method: 'GET', pattern: '/health/metrics', handler: getMetrics },
     { method: 'POST', pattern: '/v1/auth/validate', handler: postAuthValidate },
     { method: 'GET', pattern: '/v1/executions', handler: listExecutions },
     { method: 'POST', pattern: '/v1/executions', handler: createExecution },

@@ -20,6 +20,25 @@ export function crossCuttingContract(options: HttpContractOptions): void {
       expect(await response.text()).toBe('{"status":"ready"}');
     });
 
+    it("answers GET /health/metrics with the outbox's three gauges in Prometheus's text format", async () => {
+      const response = await ctx.request('/health/metrics');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+      const lines = (await response.text()).split('\n');
+      // The values depend on what other tests left in a shared database: their shape does not.
+      const gauges = ['pending', 'oldest_pending_age_seconds', 'failed'].map(
+        (name) => `covgate_outbox_${name}`,
+      );
+      expect(lines.filter((line) => line.startsWith('# TYPE'))).toEqual(
+        gauges.map((name) => `# TYPE ${name} gauge`),
+      );
+      expect(lines.filter((line) => !line.startsWith('#'))).toEqual([
+        ...gauges.map((name) => expect.stringMatching(new RegExp(`^${name} \\d+$`))),
+        '',
+      ]);
+      expect(lines.filter((line) => line.startsWith('# HELP'))).toHaveLength(3);
+    });
+
     it('echoes a well-formed X-Request-ID', async () => {
       const response = await ctx.request('/health', {
         headers: { 'x-request-id': 'abc.DEF_1:2-3' },

@@ -338,6 +338,8 @@ async function crossCutting(s: Scenario): Promise<void> {
   await s.send('GET /health', '/health');
   await s.send('GET /health/ready', '/health/ready');
   await s.send('GET /health/ready', '/health/ready', {}, s.brokenApi);
+  await s.send('GET /health/metrics', '/health/metrics');
+  await s.send('GET /health/metrics', '/health/metrics', {}, s.brokenApi);
   await s.send('NotFound', '/v2/nothing-here');
   await s.send('MethodNotAllowed', '/health', { method: 'DELETE' });
   await s.send('MethodNotAllowed', '/v1/tokens', { method: 'PUT' });
