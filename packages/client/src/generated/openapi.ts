@@ -1347,7 +1347,7 @@ export interface components {
         };
         ExecutionList: {
             executions: components["schemas"]["Execution"][];
-            /** @description Every record of the repository (a per-repository counter), whatever `limit`. */
+            /** @description Every record of the repository (of the component when `component` is given), whatever `limit`. */
             total: number;
             /** @description Only when the request had `cursor`; null on the last page. */
             next_cursor?: string | null;
@@ -1355,7 +1355,7 @@ export interface components {
         ExecutionSeries: {
             /** @description The newest records, oldest first (`created_at` asc, then `id` asc). */
             points: components["schemas"]["SeriesPoint"][];
-            /** @description Every record of the repository (a per-repository counter), whatever `limit`. */
+            /** @description Every record of the repository (of the component when `component` is given), whatever `limit`. */
             total: number;
         };
         /**
@@ -2264,6 +2264,11 @@ export interface operations {
                 repo: string;
                 /** @description Newest records to return, written as a plain integer (no sign, no leading zero). */
                 limit?: number;
+                /**
+                 * @description Only the runs of this component (exact); `component=` (empty): only the runs
+                 *     without a component; absent: every run.
+                 */
+                component?: components["schemas"]["Component"] | "";
             };
             header?: never;
             path?: never;

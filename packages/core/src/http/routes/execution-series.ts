@@ -5,6 +5,7 @@ import { ApiError, ERRORS } from '../api-error.js';
 import { authenticate } from '../authenticate.js';
 import { jsonReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
+import { parseComponentParameter } from './execution-filter.js';
 import { requireExecuteScope, requireQueryParameter } from './executions.js';
 
 /** Default and maximum of `limit` on `GET /v1/executions/series`. */
@@ -31,12 +32,14 @@ function parseSeriesLimit(value: string | null): number {
 }
 
 /**
- * `GET /v1/executions/series?org&repo[&limit]`: the newest `limit` (default and at most
- * 1 000) runs of a repository in one answer, oldest first, each as a compact
- * `[created_at, coverage, outcome, branch, delta, baseline]`, plus the repository's `total`: what a
- * history chart draws, for the cost of one request. Same credentials and check order as
- * `GET /v1/executions`: 401 credential, 403 token without `execute`, 400 missing
- * `org`/`repo`, 400 bad `limit`, 403 organisation mismatch.
+ * `GET /v1/executions/series?org&repo[&limit][&component]`: the newest `limit` (default and at
+ * most 1 000) runs of a repository in one answer, oldest first, each as a compact
+ * `[created_at, coverage, outcome, branch, delta, baseline]`, plus their `total`: what a
+ * history chart draws, for the cost of one request. `component` keeps one component's runs
+ * (`component=` empty: the runs without one), as on `GET /v1/executions`, so a monorepo's
+ * chart does not join its components' figures into one line. Same credentials and check order
+ * as `GET /v1/executions`: 401 credential, 403 token without `execute`, 400 missing
+ * `org`/`repo`, 400 bad `limit` or `component`, 403 organisation mismatch.
  */
 export const listExecutionSeries: RouteHandler = async (scope) => {
   const identity = await authenticate(scope);
@@ -45,13 +48,14 @@ export const listExecutionSeries: RouteHandler = async (scope) => {
   const org = requireQueryParameter(query, 'org');
   const repo = requireQueryParameter(query, 'repo');
   const limit = parseSeriesLimit(query.get('limit'));
+  const filter = query.has('component') ? { component: parseComponentParameter(query) } : {};
   if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
 
   const { store, logger } = scope.services;
   const [records, total] = await infra(logger, 'executions', () =>
     Promise.all([
-      store.listExecutions({ orgId: identity.orgId, repo, limit }),
-      store.countExecutions(identity.orgId, repo),
+      store.listExecutions({ orgId: identity.orgId, repo, limit, ...filter }),
+      store.countExecutions(identity.orgId, repo, filter),
     ]),
   );
   const points: SeriesPoint[] = [];

@@ -218,6 +218,55 @@ export function dashboardReadsContract(options: HttpContractOptions): void {
         expect(await unknown.json()).toEqual({ points: [], total: 0 });
       });
 
+      it("answers one component's runs with component=, the runs without one with component= empty", async () => {
+        org = await ctx.createOrganisation();
+        const { secret, sessionToken } = await ctx.createToken(org);
+        const root = await ingest(ctx, secret, { repo: 'mono', branch: 'main', coverage: 79 });
+        ctx.clock.advance(1000);
+        const api = await ingest(ctx, secret, {
+          repo: 'mono',
+          branch: 'main',
+          coverage: 91,
+          component: 'api',
+        });
+        ctx.clock.advance(1000);
+        const web = await ingest(ctx, secret, {
+          repo: 'mono',
+          branch: 'main',
+          coverage: 62.5,
+          component: 'web',
+        });
+        const point = (run: Record<string, unknown>) => [
+          run.created_at,
+          run.coverage,
+          run.outcome,
+          run.branch,
+          run.delta,
+          null,
+        ];
+        const series = async (query: string) => {
+          const response = await get(
+            ctx,
+            `/v1/executions/series?org=${org.slug}&repo=mono${query}`,
+            cookie(sessionToken),
+          );
+          expect(response.status, query).toBe(200);
+          return response.json();
+        };
+        expect(await series('')).toEqual({ points: [root, api, web].map(point), total: 3 });
+        expect(await series('&component=api')).toEqual({ points: [point(api)], total: 1 });
+        expect(await series('&component=web&limit=1')).toEqual({ points: [point(web)], total: 1 });
+        expect(await series('&component=')).toEqual({ points: [point(root)], total: 1 });
+        expect(await series('&component=docs')).toEqual({ points: [], total: 0 });
+        const invalid = await get(
+          ctx,
+          `/v1/executions/series?org=${org.slug}&repo=mono&component=${encodeURIComponent('no spaces')}`,
+          cookie(sessionToken),
+        );
+        expect(invalid.status).toBe(400);
+        expect(await invalid.json()).toEqual({ error: 'invalid parameter: component' });
+      });
+
       it('leaves the baseline out of a record stored before baselines were kept', async () => {
         org = await ctx.createOrganisation();
         const { secret } = await ctx.createToken(org);

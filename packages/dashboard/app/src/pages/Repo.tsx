@@ -49,15 +49,20 @@ export function Repo(props: { repo: string; filters: RunFilters }) {
         org: session.org,
         repo: props.repo,
         limit: HISTORY_LIMIT,
+        // The chart follows the runs' component filter: one component's line, not every
+        // component's figures joined into one.
+        ...(props.filters.component !== undefined ? { component: props.filters.component } : {}),
         signal,
       }),
-    props.repo,
+    `${props.repo}\u0000${props.filters.component ?? '*'}`,
   );
   const runs = useMemo(
     () => (history.state === 'ready' ? runsOf(history.value.points) : []),
     [history],
   );
-  const notFound = history.state === 'ready' && history.value.total === 0;
+  // Only the unfiltered series says the repository has no run at all.
+  const notFound =
+    history.state === 'ready' && history.value.total === 0 && props.filters.component === undefined;
   useEffect(() => {
     if (notFound) document.title = 'Repository not found · covgate';
   }, [notFound]);
