@@ -28,6 +28,21 @@ async function covgateApi() {
       coverage: 80,
       commit: null,
       createdAt: new Date(Date.now() - (1000 - i) * 1000),
+      baseBranch: null,
+      baselineId: null,
+      baselineCoverage: null,
+      baselineCommit: null,
+      baselineCreatedAt: null,
+      baselineSelection: null,
+      component: null,
+      pullRequest: null,
+      baseCommit: null,
+      patchCovered: null,
+      patchCoverable: null,
+      patchTarget: null,
+      patchTargetSource: null,
+      decidedBy: null,
+      fileCount: null,
     });
   }
   const api = createApi({

@@ -55,9 +55,34 @@ const run = {
   decidedBy: 'delta',
   fileCount: 41,
 };
-const body = feedback.commentBody(
-  run,
-  `https://covgate.example.com/dashboard/repos/web/runs/${run.id}`,
+/** What the worker reads from both runs' file lists when it sends the comment. */
+const change = (path, covered, coverable, baselineCovered, baselineCoverable) => {
+  const percent = Math.trunc((covered / coverable) * 10_000) / 100;
+  const baselinePercent = Math.trunc((baselineCovered / baselineCoverable) * 10_000) / 100;
+  return {
+    path,
+    covered,
+    coverable,
+    percent,
+    baseline_covered: baselineCovered,
+    baseline_coverable: baselineCoverable,
+    baseline_percent: baselinePercent,
+    change: Math.round((percent - baselinePercent) * 100) / 100,
+  };
+};
+const changes = {
+  baseline_id: run.baselineId,
+  total: 3,
+  truncated: false,
+  files: [
+    change('src/cart/discount.ts', 31, 40, 36, 40),
+    change('src/cart/total.ts', 52, 60, 55, 60),
+    change('src/api/checkout.ts', 88, 90, 80, 90),
+  ],
+};
+const body = feedback.withFilesLost(
+  feedback.commentBody(run, `https://covgate.example.com/dashboard/repos/web/runs/${run.id}`),
+  changes,
 );
 const markdown = await createMarkdownRenderer(join(repo, 'docs'));
 const html = `<!doctype html><html><head><meta charset="utf-8"><style>
@@ -84,7 +109,7 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
 });
 try {
-  const page = await browser.newPage({ viewport: { width: 820, height: 400 } });
+  const page = await browser.newPage({ viewport: { width: 820, height: 600 } });
   await page.setContent(html);
   await mkdir(dirname(output), { recursive: true });
   await page.locator('.comment').screenshot({ path: output });

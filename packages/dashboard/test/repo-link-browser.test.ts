@@ -188,7 +188,9 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
       await owner.getByRole('button', { name: 'Link repository' }).click();
       const notice = 'Linked to acme-inc/web with the token …WXYZ. The next run sets its statuses.';
       await owner.getByText(notice).waitFor();
-      expect(await owner.evaluate(() => document.activeElement?.textContent)).toBe(notice);
+      await expect
+        .poll(() => owner.evaluate(() => document.activeElement?.textContent))
+        .toBe(notice);
       await owner.getByRole('button', { name: 'Unlink' }).waitFor();
       expect(await owner.getByTestId('repo-link').locator('p').textContent()).toMatch(
         /^Linked to acme-inc\/web with the token …WXYZ, set \S.*\. Each run with a commit sets its commit statuses there, and a pull request's run updates one comment\.$/,
@@ -270,7 +272,9 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
       );
       await owner.getByRole('button', { name: 'Cancel' }).click();
       await owner.getByRole('alertdialog').waitFor({ state: 'detached' });
-      expect(await owner.evaluate(() => document.activeElement?.textContent)).toBe('Unlink');
+      await expect
+        .poll(() => owner.evaluate(() => document.activeElement?.textContent))
+        .toBe('Unlink');
 
       await unlink.click();
       await shoot('repo-link-unlink-confirm', owner);

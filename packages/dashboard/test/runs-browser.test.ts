@@ -400,9 +400,9 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
         '3 total.ts',
         '2 util/',
       ]);
-      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-path'))).toBe(
-        'src/cart/discount.ts',
-      );
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-path')))
+        .toBe('src/cart/discount.ts');
       const cart = tree.locator('[data-path="src/cart/"]');
       expect(await cart.getAttribute('aria-expanded')).toBe('true');
       expect(await cart.textContent()).toContain('74.35%');

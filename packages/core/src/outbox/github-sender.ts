@@ -73,19 +73,28 @@ export function createGithubSender(options: GithubSenderOptions = {}): GithubSen
       const octokit = client(target);
       return attempt(async () => {
         const existing = await findComment(octokit, owner, repo, payload, limits);
-        if (existing === null) {
-          await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
-            owner,
-            repo,
-            issue_number: payload.pull_request,
-            body: payload.body,
-            ...limits(),
-          });
-          return 'comment created';
-        }
+        if (existing !== null) return update(existing);
+        const created = await octokit.request(
+          'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
+          { owner, repo, issue_number: payload.pull_request, body: payload.body, ...limits() },
+        );
+        // Two processes sending two pushes' comments at once both find none and both create
+        // one: the oldest stays, and the sender of any other deletes its own and edits it.
+        const oldest = await findComment(octokit, owner, repo, payload, limits);
+        if (oldest === null || oldest.id === created.data.id) return 'comment created';
+        await octokit.request('DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}', {
+          owner,
+          repo,
+          comment_id: created.data.id,
+          ...limits(),
+        });
+        return update(oldest);
+      });
+
+      async function update(existing: { id: number; body: string }) {
         // A comment of a newer run (a later push sent first) stays as it is.
         const shown = commentRunId(existing.body);
-        if (shown !== null && shown > payload.execution_id) return 'comment newer';
+        if (shown !== null && shown > payload.execution_id) return 'comment newer' as const;
         await octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', {
           owner,
           repo,
@@ -93,8 +102,8 @@ export function createGithubSender(options: GithubSenderOptions = {}): GithubSen
           body: payload.body,
           ...limits(),
         });
-        return 'comment updated';
-      });
+        return 'comment updated' as const;
+      }
     },
   };
 }

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { AuditLogger } from '../audit/audit-sink.js';
 import type { DeliveryRecord, RepositoryLink, Store } from '../storage/store.js';
 import { type Clock, systemClock } from '../time/timestamp.js';
+import { runFileChanges } from './comment-files.js';
 import { parseDeliveryPayload } from './delivery-payload.js';
 import { createGithubSender, type GithubSender, type SendResult } from './github-sender.js';
 import {
@@ -11,6 +12,7 @@ import {
   decideAfterAttempt,
   type RetryPolicy,
 } from './retry-policy.js';
+import { withFilesLost } from './run-feedback.js';
 
 /** Where the worker writes its lines (a pino logger fits). */
 export interface OutboxLogger {
@@ -155,6 +157,16 @@ export function createOutboxDispatcher(options: OutboxWorkerOptions): OutboxDisp
       });
       return;
     }
+    const comment =
+      'sha' in payload
+        ? null
+        : {
+            ...payload,
+            body: withFilesLost(
+              payload.body,
+              await runFileChanges(store, delivery.orgId, payload.execution_id),
+            ),
+          };
     options.audit?.record({
       type: 'repository.credential.use',
       orgId: delivery.orgId,
@@ -165,7 +177,7 @@ export function createOutboxDispatcher(options: OutboxWorkerOptions): OutboxDisp
     const result: SendResult =
       'sha' in payload
         ? await sender.setStatus(target, payload)
-        : await sender.upsertComment(target, payload);
+        : await sender.upsertComment(target, comment ?? payload);
     if (result.ok) {
       await store.markDeliverySent(delivery.id, owner, clock.now());
       return;

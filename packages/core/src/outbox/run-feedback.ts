@@ -1,3 +1,4 @@
+import type { FileChangesJson } from '../executions/file-changes.js';
 import { evaluatePatch } from '../gate/patch-rule.js';
 import type { DeliveryKind, ExecutionRecord, NewDelivery, Outcome } from '../storage/store.js';
 import type { CommentPayload, StatusPayload } from './delivery-payload.js';
@@ -95,6 +96,55 @@ export function commentRunId(body: string): string | null {
   return /<!-- covgate:run ([A-Za-z0-9_]+) -->/.exec(body)?.[1] ?? null;
 }
 
+/**
+ * Where the comment's "files that lost most" go: filled in when the comment is sent, from the
+ * run's and its baseline run's stored file lists, so that ingest never reads a second list.
+ */
+export const FILES_LOST_MARKER = '<!-- covgate:files-lost -->';
+
+/** Files a comment lists by name; the rest are counted. */
+export const MAX_FILES_LOST_SHOWN = 5;
+
+/**
+ * The comment's body with its {@link FILES_LOST_MARKER} line replaced by the files whose
+ * coverage fell against the baseline run (most lost first), a line saying none did, or
+ * nothing when either run sent no per-file list (`changes` null).
+ */
+export function withFilesLost(body: string, changes: FileChangesJson | null): string {
+  const lines = body.split('\n');
+  const at = lines.indexOf(FILES_LOST_MARKER);
+  if (at === -1) return body;
+  lines.splice(at, 1, ...filesLostLines(changes));
+  return lines.join('\n');
+}
+
+function filesLostLines(changes: FileChangesJson | null): string[] {
+  if (changes === null) return [];
+  const lost = changes.files.filter((file) => file.change !== null && file.change < 0);
+  if (lost.length === 0) return ['No file lost coverage against the baseline run.', ''];
+  const rest = lost.length - MAX_FILES_LOST_SHOWN;
+  return [
+    '**Files that lost most**',
+    '',
+    '| File | Coverage | Change |',
+    '|---|---|---|',
+    ...lost
+      .slice(0, MAX_FILES_LOST_SHOWN)
+      .map(
+        (file) =>
+          `| ${code(file.path)} | ${percent(file.percent as number)} | ${(file.change as number).toFixed(2)} |`,
+      ),
+    // The list is most lost first, so it ends in a lost file only when it was cut short.
+    ...(rest > 0
+      ? [
+          '',
+          `…and ${rest}${changes.truncated && lost.length === changes.files.length ? '+' : ''} more.`,
+        ]
+      : []),
+    '',
+  ];
+}
+
 /** The Markdown of covgate's comment on the run's pull request. */
 export function commentBody(record: ExecutionRecord, runUrl: string | null): string {
   const title = record.component === null ? 'covgate' : `covgate · ${code(record.component)}`;
@@ -128,6 +178,7 @@ export function commentBody(record: ExecutionRecord, runUrl: string | null): str
     '|---|---|---|---|',
     ...rows,
     '',
+    ...(record.baselineId === null ? [] : [FILES_LOST_MARKER]),
     footer.join(' · '),
     '',
   ].join('\n');

@@ -38,6 +38,7 @@ export interface FakeAnswer {
  * - `GET /repos/{owner}/{repo}/issues/{number}/comments?per_page&page`: the comments oldest
  *   first, 30 a page unless `per_page` (at most 100), with a `Link` header (`next`, `last`);
  * - `POST /repos/{owner}/{repo}/issues/{number}/comments`: `201` with the comment;
+ * - `DELETE /repos/{owner}/{repo}/issues/comments/{id}`: `204`, `404` for another repository's;
  * - `PATCH /repos/{owner}/{repo}/issues/comments/{id}`: `200`, `404` for another repository's;
  * - a token it does not know: `401 Bad credentials`; a repository the token may not see:
  *   `404 Not Found`.
@@ -135,6 +136,14 @@ export async function startFakeGithubRest(): Promise<FakeGithubRest> {
     } else if (route[4] !== undefined && request.method === 'POST') {
       const id = addComment(repo, Number(route[4]), String(json.body ?? ''));
       send(response, 201, commentJson(comments.get(id) as FakeComment));
+    } else if (route[5] !== undefined && request.method === 'DELETE') {
+      const comment = comments.get(Number(route[5]));
+      if (!comment || comment.repo !== repo) {
+        send(response, 404, NOT_FOUND);
+        return;
+      }
+      comments.delete(comment.id);
+      response.writeHead(204).end();
     } else if (route[5] !== undefined && request.method === 'PATCH') {
       const comment = comments.get(Number(route[5]));
       if (!comment || comment.repo !== repo) {

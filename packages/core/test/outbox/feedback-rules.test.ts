@@ -7,11 +7,14 @@ import {
   decideAfterAttempt,
 } from '../../src/outbox/retry-policy.js';
 import {
+  commentBody,
   commentMarker,
+  FILES_LOST_MARKER,
   patchStatus,
   planRunDeliveries,
   projectStatus,
   statusContext,
+  withFilesLost,
 } from '../../src/outbox/run-feedback.js';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
@@ -75,6 +78,44 @@ describe('status descriptions', () => {
     expect(statusContext('patch', 'api')).toBe('covgate/patch (api)');
     expect(commentMarker(null)).toBe('<!-- covgate:pr-comment -->');
     expect(commentMarker('api')).toBe('<!-- covgate:pr-comment component=api -->');
+  });
+});
+
+describe('files that lost most', () => {
+  const lost = (path: string, change: number) => ({
+    path,
+    covered: 1,
+    coverable: 2,
+    percent: 50,
+    baseline_covered: 2,
+    baseline_coverable: 2,
+    baseline_percent: 50 - change,
+    change,
+  });
+
+  it('keeps their place only in the comment of a run with a baseline, and drops it without file lists', () => {
+    const withBaseline = commentBody(buildExecution({ ...baseline, pullRequest: 3 }), null);
+    const without = commentBody(buildExecution({ pullRequest: 3 }), null);
+    expect(withBaseline.split('\n')).toContain(FILES_LOST_MARKER);
+    expect(without.split('\n')).not.toContain(FILES_LOST_MARKER);
+    expect(withFilesLost(withBaseline, null)).toBe(
+      withBaseline.replace(`${FILES_LOST_MARKER}\n`, ''),
+    );
+    expect(withFilesLost('no marker here', null)).toBe('no marker here');
+  });
+
+  it('counts the rest, with a + when the change list was cut short among lost files', () => {
+    const files = Array.from({ length: 1_000 }, (_, index) => lost(`f${index}.ts`, -1));
+    const body = `a\n${FILES_LOST_MARKER}\nz`;
+    const cut = withFilesLost(body, { baseline_id: 'exe_b', total: 1_200, truncated: true, files });
+    expect(cut.split('\n').slice(-3)).toEqual(['…and 995+ more.', '', 'z']);
+    const whole = withFilesLost(body, {
+      baseline_id: 'exe_b',
+      total: 6,
+      truncated: false,
+      files: [...files.slice(0, 6), { ...lost('added.ts', 0), change: null }],
+    });
+    expect(whole.split('\n').slice(-3)).toEqual(['…and 1 more.', '', 'z']);
   });
 });
 

@@ -20,7 +20,9 @@ import {
   startFakeGithubRest,
 } from '@covgate/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { planRunDeliveries } from '../../src/outbox/run-feedback.js';
+import { encodeFileList, type FileEntry, fileListText } from '../../src/executions/file-list.js';
+import { createGithubSender } from '../../src/outbox/github-sender.js';
+import { commentMarker, planRunDeliveries } from '../../src/outbox/run-feedback.js';
 
 const START = new Date('2026-03-01T12:00:00Z');
 const SHA = 'a'.repeat(40);
@@ -88,8 +90,19 @@ async function givenLink(overrides: Partial<RepositoryLink> = {}): Promise<Repos
   return link;
 }
 
+/** The stored form of a per-file list, `[path, covered, coverable]` each. */
+function storedFiles(rows: [string, number, number][]): Promise<Uint8Array> {
+  const entries: FileEntry[] = rows
+    .map(([path, covered, coverable]) => ({ path, covered, coverable }))
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
+  return encodeFileList(fileListText(entries));
+}
+
 /** Records a pull-request run of `web` with its deliveries, as the ingest route does. */
-async function givenRun(overrides: Partial<ExecutionRecord> = {}): Promise<ExecutionRecord> {
+async function givenRun(
+  overrides: Partial<ExecutionRecord> = {},
+  files: Uint8Array | null = null,
+): Promise<ExecutionRecord> {
   const record = buildExecution({
     orgId,
     repo: 'web',
@@ -116,7 +129,7 @@ async function givenRun(overrides: Partial<ExecutionRecord> = {}): Promise<Execu
     runUrl: `https://covgate.example.com/dashboard/repos/web/runs/${record.id}`,
     newId: () => newPrefixedId('dlv_'),
   });
-  await store.insertExecution(record, null, deliveries);
+  await store.insertExecution(record, files, deliveries);
   return record;
 }
 
@@ -178,6 +191,100 @@ describe('outbox worker', () => {
       ),
     );
     expect(logLines).toEqual([]);
+  });
+
+  it('lists in the comment the files that lost most against the baseline run, read when it is sent', async () => {
+    await givenLink();
+    const baseline = buildExecution({ orgId, repo: 'web', branch: 'main', commit: 'b'.repeat(40) });
+    await store.insertExecution(
+      baseline,
+      await storedFiles([
+        ['src/a.ts', 10, 10],
+        ['src/b.ts', 8, 10],
+        ['src/c.ts', 9, 10],
+        ['src/d.ts', 10, 10],
+        ['src/e.ts', 5, 10],
+        ['src/f.ts', 7, 10],
+        ['src/g.ts', 1, 10],
+        ['src/gone.ts', 4, 4],
+      ]),
+    );
+    const run = await givenRun(
+      { baselineId: baseline.id },
+      await storedFiles([
+        ['src/a.ts', 5, 10],
+        ['src/b.ts', 7, 10],
+        ['src/c.ts', 8, 10],
+        ['src/d.ts', 7, 10],
+        ['src/e.ts', 4, 10],
+        ['src/f.ts', 6, 10],
+        ['src/g.ts', 9, 10],
+        ['src/new.ts', 0, 3],
+      ]),
+    );
+
+    await dispatcher().runOnce();
+
+    const [comment] = fake.commentsOf(GITHUB_REPO, 7);
+    expect(comment?.body.split('\n').slice(8)).toEqual([
+      '',
+      '**Files that lost most**',
+      '',
+      '| File | Coverage | Change |',
+      '|---|---|---|',
+      '| `src/a.ts` | 50.00% | -50.00 |',
+      '| `src/d.ts` | 70.00% | -30.00 |',
+      '| `src/b.ts` | 70.00% | -10.00 |',
+      '| `src/c.ts` | 80.00% | -10.00 |',
+      '| `src/e.ts` | 40.00% | -10.00 |',
+      '',
+      '…and 1 more.',
+      '',
+      `[Open the run in covgate](https://covgate.example.com/dashboard/repos/web/runs/${run.id}) · commit \`aaaaaaa\``,
+      '',
+    ]);
+    expect(await states(run)).toContainEqual(['comment', 'sent']);
+  });
+
+  it('says so in the comment when no file lost coverage', async () => {
+    await givenLink();
+    const baseline = buildExecution({ orgId, repo: 'web', branch: 'main' });
+    await store.insertExecution(baseline, await storedFiles([['src/a.ts', 5, 10]]));
+    await givenRun({ baselineId: baseline.id }, await storedFiles([['src/a.ts', 6, 10]]));
+
+    await dispatcher().runOnce();
+
+    const [comment] = fake.commentsOf(GITHUB_REPO, 7);
+    expect(comment?.body.split('\n').slice(8, 11)).toEqual([
+      '',
+      'No file lost coverage against the baseline run.',
+      '',
+    ]);
+  });
+
+  it('keeps one comment when two processes create it for two pushes at the same time', async () => {
+    const sender = createGithubSender();
+    const target = { apiUrl: fake.apiUrl, token: TOKEN };
+    const payload = (executionId: string) => ({
+      github_repo: GITHUB_REPO,
+      pull_request: 7,
+      marker: commentMarker(null),
+      execution_id: executionId,
+      body: `${commentMarker(null)}\n<!-- covgate:run ${executionId} -->\nrun ${executionId}`,
+    });
+    const older = newPrefixedId('exe_');
+    const newer = newPrefixedId('exe_');
+
+    const results = await Promise.all([
+      sender.upsertComment(target, payload(older)),
+      sender.upsertComment(target, payload(newer)),
+    ]);
+
+    expect(results.every((result) => result.ok)).toBe(true);
+    const comments = fake.commentsOf(GITHUB_REPO, 7);
+    expect(comments.map((each) => each.body.split('\n')[2])).toEqual([`run ${newer}`]);
+    expect(fake.requests.filter((line) => line.startsWith('POST'))).toHaveLength(2);
+    expect(fake.requests.filter((line) => line.startsWith('DELETE'))).toHaveLength(1);
   });
 
   it("edits the pull request's comment on the next push instead of adding one", async () => {
