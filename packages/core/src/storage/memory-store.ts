@@ -55,20 +55,20 @@ interface StoredIdempotencyKey {
   expiresAt: Date;
 }
 
-/** Records go in and out as deep copies, so no caller can reach the stored objects. */
 /**
- * A copy no caller can change the stored record through. Records hold strings, numbers,
- * booleans, null, dates and arrays of strings, which a field-by-field copy covers at a
- * fraction of `structuredClone`'s cost (the store is on the path of every request).
+ * Records go in and out as copies no caller can change the stored record through. Records hold
+ * strings, numbers, booleans, null, dates and arrays of strings, which a spread plus fresh dates
+ * and arrays covers at a fraction of `structuredClone`'s cost (the store is on the path of every
+ * request). The spread matters: adding twenty-odd fields one by one to `{}` turns an object
+ * into a hash table, and every later copy of it is several times slower.
  */
 function copy<T>(value: T): T {
-  const source = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
+  const out = { ...value } as Record<string, unknown>;
   // for...in over a plain record (no inherited enumerable keys): no entries array per copy.
-  for (const key in source) {
-    const field = source[key];
-    if (typeof field !== 'object' || field === null) out[key] = field;
-    else if (field instanceof Date) out[key] = new Date(field.getTime());
+  for (const key in out) {
+    const field = out[key];
+    if (typeof field !== 'object' || field === null) continue;
+    if (field instanceof Date) out[key] = new Date(field.getTime());
     else if (Array.isArray(field)) out[key] = [...field];
     else out[key] = structuredClone(field);
   }
@@ -533,7 +533,7 @@ class MemoryStore implements Store {
       throw new StoreConflictError('delivery id already exists');
     }
     for (const row of rows) this.#deliveries.set(row.id, row);
-    const stored = copy(record);
+    const stored = copyExecution(record);
     const repo = this.#repoFor(record.orgId, record.repo);
     const key = branchKey(record.component, record.branch);
     let branch = repo.byBranch.get(key);
