@@ -1,10 +1,9 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
+import type { GateOptions } from './commands/gate.js';
 import { CliError, EXIT } from './errors.js';
-import type { ReportSpec } from './gather-reports.js';
 import type { Io } from './io.js';
 import { parsePatchTarget } from './patch/patch-rule.js';
-import type { PathMap } from './paths/path-map.js';
 import { pathMapParser, reportListParsers } from './report-options.js';
 import { REPORT_FORMATS } from './reports/types.js';
 import { parseTimeoutSeconds, TIMEOUT_RULE } from './service.js';
@@ -156,30 +155,11 @@ function gateOptions(command: Command): Command {
     .option('--verbose', 'print each report and file read, with its format and counts', false);
 }
 
-interface Parsed {
-  report: ReportSpec[];
-  pathPrefix?: string;
-  pathMap: PathMap[];
-  dryRun: boolean;
-  verbose: boolean;
-  format: 'auto' | (typeof REPORT_FORMATS)[number];
-  repo?: string;
-  branch?: string;
-  commit?: string;
-  baseBranch?: string;
-  warnThreshold?: number;
-  failThreshold?: number;
-  patchTarget?: number;
-  component?: string;
-  failOnWarn: boolean;
-  requireBaseline: boolean;
-  org?: string;
-  url?: string;
-  timeout?: number;
-  allowUnreachable: boolean;
-  json: boolean;
-  passEnv?: string[];
-}
+/**
+ * What commander parses for `run` and `report`: the gate's options, plus `--path-prefix`
+ * (already written into `report` by its parser) and a `--pass-env` that only `run` has.
+ */
+type Parsed = Omit<GateOptions, 'passEnv'> & { pathPrefix?: string; passEnv?: string[] };
 
 function toGate({ pathPrefix: _, ...o }: Parsed) {
   return { ...o, passEnv: o.passEnv ?? [] };
