@@ -43,6 +43,13 @@ export {
   migrationStatusOf,
 } from './storage/kit/migration-status.js';
 export {
+  guardedStore,
+  type OperationSpec,
+  STORE_OPERATIONS,
+  type StoreMethods,
+  type StoreOperation,
+} from './storage/kit/operations.js';
+export {
   EXECUTION_FIELDS,
   executionRow,
   firstCounterRow,

@@ -34,6 +34,7 @@ import {
   EXECUTION_FIELDS,
   executionRow,
   firstCounterRow,
+  guardedStore,
   insertKeyedExecution,
   isEmptyFilter,
   leaseEnd,
@@ -331,463 +332,358 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
     return row ?? null;
   };
 
-  return {
-    createOrganisation: (org: Organisation) =>
-      guard(
-        'organisations',
-        'createOrganisation',
-        async () => {
-          await db.insert(organisations).values({ ...org, createdAt: wholeSeconds(org.createdAt) });
-        },
-        'organisation id or slug already exists',
-      ),
+  return guardedStore(guard, {
+    createOrganisation: async (org: Organisation) => {
+      await db.insert(organisations).values({ ...org, createdAt: wholeSeconds(org.createdAt) });
+    },
 
-    findOrganisationById: (id: string) =>
-      guard('organisations', 'findOrganisationById', () =>
-        findOrganisation(eq(organisations.id, id)),
-      ),
+    findOrganisationById: (id: string) => findOrganisation(eq(organisations.id, id)),
 
-    findOrganisationBySlug: (slug: string) =>
-      guard('organisations', 'findOrganisationBySlug', () =>
-        findOrganisation(eq(organisations.slug, slug)),
-      ),
+    findOrganisationBySlug: (slug: string) => findOrganisation(eq(organisations.slug, slug)),
 
-    setOrganisationPlan: (id: string, plan: Plan) =>
-      guard('organisations', 'setOrganisationPlan', async () => {
-        const result = await db.update(organisations).set({ plan }).where(eq(organisations.id, id));
-        return affected(result) > 0;
-      }),
+    setOrganisationPlan: async (id: string, plan: Plan) => {
+      const result = await db.update(organisations).set({ plan }).where(eq(organisations.id, id));
+      return affected(result) > 0;
+    },
 
-    applyPlanChange: (id: string, plan: Plan, eventAt: Date) =>
-      guard('organisations', 'applyPlanChange', async (): Promise<PlanChangeResult> => {
-        const at = wholeSeconds(eventAt);
-        const result = await db
-          .update(organisations)
-          .set({ plan, planChangedAt: at })
-          .where(
-            and(
-              eq(organisations.id, id),
-              or(isNull(organisations.planChangedAt), lte(organisations.planChangedAt, at)),
-            ),
-          );
-        if (affected(result) > 0) return 'applied';
-        return (await findOrganisation(eq(organisations.id, id))) ? 'stale' : 'unknown';
-      }),
+    applyPlanChange: async (id: string, plan: Plan, eventAt: Date): Promise<PlanChangeResult> => {
+      const at = wholeSeconds(eventAt);
+      const result = await db
+        .update(organisations)
+        .set({ plan, planChangedAt: at })
+        .where(
+          and(
+            eq(organisations.id, id),
+            or(isNull(organisations.planChangedAt), lte(organisations.planChangedAt, at)),
+          ),
+        );
+      if (affected(result) > 0) return 'applied';
+      return (await findOrganisation(eq(organisations.id, id))) ? 'stale' : 'unknown';
+    },
 
-    createPersonalOrganisation: (org: Organisation, userId: string) =>
-      guard(
-        'organisations',
-        'createPersonalOrganisation',
-        async () => {
-          await db
-            .insert(organisations)
-            .values({ ...org, createdAt: wholeSeconds(org.createdAt), personalUserId: userId });
-        },
-        'organisation id or slug already exists, or the user has a personal organisation',
-      ),
+    createPersonalOrganisation: async (org: Organisation, userId: string) => {
+      await db
+        .insert(organisations)
+        .values({ ...org, createdAt: wholeSeconds(org.createdAt), personalUserId: userId });
+    },
 
     findPersonalOrganisation: (userId: string) =>
-      guard('organisations', 'findPersonalOrganisation', () =>
-        findOrganisation(eq(organisations.personalUserId, userId)),
-      ),
+      findOrganisation(eq(organisations.personalUserId, userId)),
 
-    findOrCreateUser: (candidate: User) =>
-      guard(
-        'sessions',
-        'findOrCreateUser',
-        async () => {
-          // A no-op update on a duplicate identity: no error, and unlike INSERT IGNORE no
-          // other failure (an over-long value...) is silenced.
-          await db
-            .insert(users)
-            .values({ ...candidate, createdAt: wholeSeconds(candidate.createdAt) })
-            .onDuplicateKeyUpdate({ set: { id: sql`${users.id}` } });
-          const stored = await findUser(
-            and(eq(users.provider, candidate.provider), eq(users.externalId, candidate.externalId)),
-          );
-          if (stored === null) throw new StoreConflictError('user id already exists');
-          return stored;
-        },
-        'user id already exists',
-      ),
+    findOrCreateUser: async (candidate: User) => {
+      // A no-op update on a duplicate identity: no error, and unlike INSERT IGNORE no
+      // other failure (an over-long value...) is silenced.
+      await db
+        .insert(users)
+        .values({ ...candidate, createdAt: wholeSeconds(candidate.createdAt) })
+        .onDuplicateKeyUpdate({ set: { id: sql`${users.id}` } });
+      const stored = await findUser(
+        and(eq(users.provider, candidate.provider), eq(users.externalId, candidate.externalId)),
+      );
+      if (stored === null) throw new StoreConflictError('user id already exists');
+      return stored;
+    },
 
-    findUserById: (id: string) =>
-      guard('sessions', 'findUserById', () => findUser(eq(users.id, id))),
+    findUserById: (id: string) => findUser(eq(users.id, id)),
 
-    insertToken: (token: TokenRecord) =>
-      guard(
-        'tokens',
-        'insertToken',
-        async () => {
-          await db.insert(tokens).values(toTokenRow(token));
-        },
-        'token id already exists',
-      ),
+    insertToken: async (token: TokenRecord) => {
+      await db.insert(tokens).values(toTokenRow(token));
+    },
 
-    findTokenById: (id: string) => guard('tokens', 'findTokenById', () => findToken(id)),
+    findTokenById: (id: string) => findToken(id),
 
-    listTokensByOrg: (orgId: string) =>
-      guard('tokens', 'listTokensByOrg', async () => {
-        const rows = await db
-          .select()
-          .from(tokens)
-          .where(eq(tokens.orgId, orgId))
-          .orderBy(desc(tokens.createdAt), desc(tokens.id));
-        return rows.map(toTokenRecord);
-      }),
+    listTokensByOrg: async (orgId: string) => {
+      const rows = await db
+        .select()
+        .from(tokens)
+        .where(eq(tokens.orgId, orgId))
+        .orderBy(desc(tokens.createdAt), desc(tokens.id));
+      return rows.map(toTokenRecord);
+    },
 
-    updateToken: (id: string, patch: { name?: string; scopes?: string[] }) =>
-      guard('tokens', 'updateToken', async () => {
-        const changes = {
-          ...(patch.name === undefined ? {} : { name: patch.name }),
-          ...(patch.scopes === undefined ? {} : { scopes: JSON.stringify(patch.scopes) }),
-        };
-        if (Object.keys(changes).length > 0) {
-          await db.update(tokens).set(changes).where(eq(tokens.id, id));
-        }
-        return findToken(id);
-      }),
+    updateToken: async (id: string, patch: { name?: string; scopes?: string[] }) => {
+      const changes = {
+        ...(patch.name === undefined ? {} : { name: patch.name }),
+        ...(patch.scopes === undefined ? {} : { scopes: JSON.stringify(patch.scopes) }),
+      };
+      if (Object.keys(changes).length > 0) {
+        await db.update(tokens).set(changes).where(eq(tokens.id, id));
+      }
+      return findToken(id);
+    },
 
-    revokeToken: (id: string) =>
-      guard('tokens', 'revokeToken', async () => {
-        const result = await db.update(tokens).set({ status: 'revoked' }).where(eq(tokens.id, id));
-        return affected(result) > 0;
-      }),
+    revokeToken: async (id: string) => {
+      const result = await db.update(tokens).set({ status: 'revoked' }).where(eq(tokens.id, id));
+      return affected(result) > 0;
+    },
 
     rotateToken: (oldId: string, replacement: TokenRecord, gracePeriodEndsAt: Date) =>
-      guard(
-        'tokens',
-        'rotateToken',
-        () =>
-          retryDeadlocks(() =>
-            db.transaction(async (tx) => {
-              const result = await tx
-                .update(tokens)
-                .set({ status: 'rotating', gracePeriodEndsAt: wholeSeconds(gracePeriodEndsAt) })
-                .where(and(eq(tokens.id, oldId), eq(tokens.status, 'active')));
-              if (affected(result) === 0) return false;
-              await tx.insert(tokens).values(toTokenRow(replacement));
-              return true;
-            }),
-          ),
-        'token id already exists',
-      ),
-
-    touchToken: (id: string, at: Date) =>
-      guard('tokens', 'touchToken', async () => {
-        await db
-          .update(tokens)
-          .set({ lastUsedAt: wholeSeconds(at) })
-          .where(eq(tokens.id, id));
-      }),
-
-    replaceTokenHash: (id: string, expectedHash: string, newHash: string) =>
-      guard('tokens', 'replaceTokenHash', async () => {
-        const result = await db
-          .update(tokens)
-          .set({ hash: newHash })
-          .where(and(eq(tokens.id, id), eq(tokens.hash, expectedHash)));
-        return affected(result) > 0;
-      }),
-
-    insertSession: (session: SessionRecord) =>
-      guard(
-        'sessions',
-        'insertSession',
-        async () => {
-          await db.insert(sessions).values(sessionRow(session));
-        },
-        'session id or token hash already exists',
-      ),
-
-    findSessionByTokenHash: (tokenHash: string) =>
-      guard('sessions', 'findSessionByTokenHash', () =>
-        findSession(eq(sessions.tokenHash, tokenHash)),
-      ),
-
-    findSessionById: (id: string) =>
-      guard('sessions', 'findSessionById', () => findSession(eq(sessions.id, id))),
-
-    deleteSession: (id: string) =>
-      guard('sessions', 'deleteSession', async () => {
-        const result = await db.delete(sessions).where(eq(sessions.id, id));
-        return affected(result) > 0;
-      }),
-
-    setSessionOrganisation: (id: string, orgId: string) =>
-      guard('sessions', 'setSessionOrganisation', async () => {
-        const result = await db.update(sessions).set({ orgId }).where(eq(sessions.id, id));
-        return affected(result) > 0;
-      }),
-
-    addMember: (member: Membership) =>
-      guard('organisations', 'addMember', async () => {
-        try {
-          await db
-            .insert(memberships)
-            .values({ ...member, createdAt: wholeSeconds(member.createdAt) });
+      retryDeadlocks(() =>
+        db.transaction(async (tx) => {
+          const result = await tx
+            .update(tokens)
+            .set({ status: 'rotating', gracePeriodEndsAt: wholeSeconds(gracePeriodEndsAt) })
+            .where(and(eq(tokens.id, oldId), eq(tokens.status, 'active')));
+          if (affected(result) === 0) return false;
+          await tx.insert(tokens).values(toTokenRow(replacement));
           return true;
-        } catch (error) {
-          if (isDuplicateKey(error)) return false;
-          throw error;
-        }
-      }),
-
-    findMember: (orgId: string, userId: string) =>
-      guard('organisations', 'findMember', () => findMember(orgId, userId)),
-
-    listMembers: (orgId: string) =>
-      guard('organisations', 'listMembers', async () =>
-        (
-          await db
-            .select({
-              orgId: memberships.orgId,
-              userId: memberships.userId,
-              role: memberships.role,
-              createdAt: memberships.createdAt,
-              source: memberships.source,
-              login: users.login,
-            })
-            .from(memberships)
-            .leftJoin(users, eq(users.id, memberships.userId))
-            .where(eq(memberships.orgId, orgId))
-            .orderBy(asc(memberships.createdAt), asc(memberships.userId))
-        ).map(membershipOf),
+        }),
       ),
+
+    touchToken: async (id: string, at: Date) => {
+      await db
+        .update(tokens)
+        .set({ lastUsedAt: wholeSeconds(at) })
+        .where(eq(tokens.id, id));
+    },
+
+    replaceTokenHash: async (id: string, expectedHash: string, newHash: string) => {
+      const result = await db
+        .update(tokens)
+        .set({ hash: newHash })
+        .where(and(eq(tokens.id, id), eq(tokens.hash, expectedHash)));
+      return affected(result) > 0;
+    },
+
+    insertSession: async (session: SessionRecord) => {
+      await db.insert(sessions).values(sessionRow(session));
+    },
+
+    findSessionByTokenHash: (tokenHash: string) => findSession(eq(sessions.tokenHash, tokenHash)),
+
+    findSessionById: (id: string) => findSession(eq(sessions.id, id)),
+
+    deleteSession: async (id: string) => {
+      const result = await db.delete(sessions).where(eq(sessions.id, id));
+      return affected(result) > 0;
+    },
+
+    setSessionOrganisation: async (id: string, orgId: string) => {
+      const result = await db.update(sessions).set({ orgId }).where(eq(sessions.id, id));
+      return affected(result) > 0;
+    },
+
+    addMember: async (member: Membership) => {
+      try {
+        await db
+          .insert(memberships)
+          .values({ ...member, createdAt: wholeSeconds(member.createdAt) });
+        return true;
+      } catch (error) {
+        if (isDuplicateKey(error)) return false;
+        throw error;
+      }
+    },
+
+    findMember: (orgId: string, userId: string) => findMember(orgId, userId),
+
+    listMembers: async (orgId: string) =>
+      (
+        await db
+          .select({
+            orgId: memberships.orgId,
+            userId: memberships.userId,
+            role: memberships.role,
+            createdAt: memberships.createdAt,
+            source: memberships.source,
+            login: users.login,
+          })
+          .from(memberships)
+          .leftJoin(users, eq(users.id, memberships.userId))
+          .where(eq(memberships.orgId, orgId))
+          .orderBy(asc(memberships.createdAt), asc(memberships.userId))
+      ).map(membershipOf),
 
     listUserOrganisations: (userId: string) =>
-      guard('organisations', 'listUserOrganisations', () =>
-        db
-          .select({ organisation: organisationColumns, role: memberships.role })
-          .from(memberships)
-          .innerJoin(organisations, eq(organisations.id, memberships.orgId))
-          .where(eq(memberships.userId, userId))
-          .orderBy(asc(organisations.slug)),
-      ),
+      db
+        .select({ organisation: organisationColumns, role: memberships.role })
+        .from(memberships)
+        .innerJoin(organisations, eq(organisations.id, memberships.orgId))
+        .where(eq(memberships.userId, userId))
+        .orderBy(asc(organisations.slug)),
 
     changeMemberRole: (orgId: string, userId: string, role: Role) =>
-      guard('organisations', 'changeMemberRole', () =>
-        changeMember(
-          orgId,
-          userId,
-          async (tx) => {
-            await tx.update(memberships).set({ role }).where(isMember(orgId, userId));
-          },
-          role !== 'owner',
-        ),
+      changeMember(
+        orgId,
+        userId,
+        async (tx) => {
+          await tx.update(memberships).set({ role }).where(isMember(orgId, userId));
+        },
+        role !== 'owner',
       ),
 
     removeMember: (orgId: string, userId: string) =>
-      guard('organisations', 'removeMember', () =>
-        changeMember(
-          orgId,
-          userId,
-          async (tx) => {
-            await tx.delete(memberships).where(isMember(orgId, userId));
-          },
-          true,
-        ),
-      ),
-
-    insertInvite: (invite: InviteRecord) =>
-      guard(
-        'organisations',
-        'insertInvite',
-        async () => {
-          await db.insert(invites).values({
-            ...invite,
-            createdAt: wholeSeconds(invite.createdAt),
-            expiresAt: wholeSeconds(invite.expiresAt),
-            acceptedAt: invite.acceptedAt === null ? null : wholeSeconds(invite.acceptedAt),
-            revokedAt: invite.revokedAt === null ? null : wholeSeconds(invite.revokedAt),
-          });
+      changeMember(
+        orgId,
+        userId,
+        async (tx) => {
+          await tx.delete(memberships).where(isMember(orgId, userId));
         },
-        'invite id or token hash already exists',
+        true,
       ),
 
-    findInviteById: (id: string) =>
-      guard('organisations', 'findInviteById', () => findInvite(eq(invites.id, id))),
+    insertInvite: async (invite: InviteRecord) => {
+      await db.insert(invites).values({
+        ...invite,
+        createdAt: wholeSeconds(invite.createdAt),
+        expiresAt: wholeSeconds(invite.expiresAt),
+        acceptedAt: invite.acceptedAt === null ? null : wholeSeconds(invite.acceptedAt),
+        revokedAt: invite.revokedAt === null ? null : wholeSeconds(invite.revokedAt),
+      });
+    },
 
-    findInviteByTokenHash: (tokenHash: string) =>
-      guard('organisations', 'findInviteByTokenHash', () =>
-        findInvite(eq(invites.tokenHash, tokenHash)),
-      ),
+    findInviteById: (id: string) => findInvite(eq(invites.id, id)),
+
+    findInviteByTokenHash: (tokenHash: string) => findInvite(eq(invites.tokenHash, tokenHash)),
 
     listInvites: (orgId: string) =>
-      guard('organisations', 'listInvites', () =>
-        db
-          .select()
-          .from(invites)
-          .where(eq(invites.orgId, orgId))
-          .orderBy(desc(invites.createdAt), desc(invites.id)),
-      ),
+      db
+        .select()
+        .from(invites)
+        .where(eq(invites.orgId, orgId))
+        .orderBy(desc(invites.createdAt), desc(invites.id)),
 
-    revokeInvite: (id: string, at: Date) =>
-      guard('organisations', 'revokeInvite', async () => {
-        const result = await db
-          .update(invites)
-          .set({ revokedAt: wholeSeconds(at) })
-          .where(and(eq(invites.id, id), isNull(invites.acceptedAt), isNull(invites.revokedAt)));
-        return affected(result) > 0;
-      }),
+    revokeInvite: async (id: string, at: Date) => {
+      const result = await db
+        .update(invites)
+        .set({ revokedAt: wholeSeconds(at) })
+        .where(and(eq(invites.id, id), isNull(invites.acceptedAt), isNull(invites.revokedAt)));
+      return affected(result) > 0;
+    },
 
     acceptInvite: (tokenHash: string, userId: string, at: Date) =>
-      guard('organisations', 'acceptInvite', () =>
-        retryDeadlocks(() =>
-          db.transaction(async (tx): Promise<InviteAcceptance> => {
-            // The invite's row lock makes concurrent acceptances of it run one at a time.
-            const [invite] = await tx
-              .select()
-              .from(invites)
-              .where(eq(invites.tokenHash, tokenHash))
-              .for('update');
-            if (
-              !invite ||
-              invite.acceptedAt !== null ||
-              invite.revokedAt !== null ||
-              invite.expiresAt.getTime() <= at.getTime()
-            ) {
-              return { outcome: 'refused' };
-            }
-            const [existing] = await tx
-              .select()
-              .from(memberships)
-              .where(isMember(invite.orgId, userId))
-              .for('update');
-            if (existing) {
-              return { outcome: 'already-member', invite, member: membershipOf(existing) };
-            }
-            const joinedAt = wholeSeconds(at);
-            const member = { orgId: invite.orgId, userId, role: invite.role, createdAt: joinedAt };
-            await tx.insert(memberships).values(member);
-            await tx
-              .update(invites)
-              .set({ acceptedBy: userId, acceptedAt: joinedAt })
-              .where(eq(invites.id, invite.id));
-            return {
-              outcome: 'accepted',
-              invite: { ...invite, acceptedBy: userId, acceptedAt: joinedAt },
-              member,
-            };
-          }),
-        ),
+      retryDeadlocks(() =>
+        db.transaction(async (tx): Promise<InviteAcceptance> => {
+          // The invite's row lock makes concurrent acceptances of it run one at a time.
+          const [invite] = await tx
+            .select()
+            .from(invites)
+            .where(eq(invites.tokenHash, tokenHash))
+            .for('update');
+          if (
+            !invite ||
+            invite.acceptedAt !== null ||
+            invite.revokedAt !== null ||
+            invite.expiresAt.getTime() <= at.getTime()
+          ) {
+            return { outcome: 'refused' };
+          }
+          const [existing] = await tx
+            .select()
+            .from(memberships)
+            .where(isMember(invite.orgId, userId))
+            .for('update');
+          if (existing) {
+            return { outcome: 'already-member', invite, member: membershipOf(existing) };
+          }
+          const joinedAt = wholeSeconds(at);
+          const member = { orgId: invite.orgId, userId, role: invite.role, createdAt: joinedAt };
+          await tx.insert(memberships).values(member);
+          await tx
+            .update(invites)
+            .set({ acceptedBy: userId, acceptedAt: joinedAt })
+            .where(eq(invites.id, invite.id));
+          return {
+            outcome: 'accepted',
+            invite: { ...invite, acceptedBy: userId, acceptedAt: joinedAt },
+            member,
+          };
+        }),
       ),
 
     // Replace in one transaction; the unique index on the GitHub organisation refuses a
     // second organisation (the transaction rolls back), so two owners linking one GitHub
     // organisation at once cannot both win. (No ON DUPLICATE KEY UPDATE: it would also fire on
     // that index and rewrite the other organisation's link.)
-    linkGithubOrg: (link: GithubOrgLink) =>
-      guard('organisations', 'linkGithubOrg', async () => {
-        try {
-          await retryDeadlocks(() =>
-            db.transaction(async (tx) => {
-              await tx.delete(githubOrgLinks).where(eq(githubOrgLinks.orgId, link.orgId));
-              await tx
-                .insert(githubOrgLinks)
-                .values({ ...link, linkedAt: wholeSeconds(link.linkedAt) });
-            }),
-          );
-          return 'done' as const;
-        } catch (error) {
-          if (isDuplicateKey(error)) return 'taken' as const;
-          throw error;
-        }
-      }),
+    linkGithubOrg: async (link: GithubOrgLink) => {
+      try {
+        await retryDeadlocks(() =>
+          db.transaction(async (tx) => {
+            await tx.delete(githubOrgLinks).where(eq(githubOrgLinks.orgId, link.orgId));
+            await tx
+              .insert(githubOrgLinks)
+              .values({ ...link, linkedAt: wholeSeconds(link.linkedAt) });
+          }),
+        );
+        return 'done' as const;
+      } catch (error) {
+        if (isDuplicateKey(error)) return 'taken' as const;
+        throw error;
+      }
+    },
 
-    findGithubOrgLink: (orgId: string) =>
-      guard('organisations', 'findGithubOrgLink', async () => {
-        const [row] = await db
-          .select()
-          .from(githubOrgLinks)
-          .where(eq(githubOrgLinks.orgId, orgId))
-          .limit(1);
-        return row ?? null;
-      }),
+    findGithubOrgLink: async (orgId: string) => {
+      const [row] = await db
+        .select()
+        .from(githubOrgLinks)
+        .where(eq(githubOrgLinks.orgId, orgId))
+        .limit(1);
+      return row ?? null;
+    },
 
     listGithubOrgLinks: () =>
-      guard('organisations', 'listGithubOrgLinks', () =>
-        db.select().from(githubOrgLinks).orderBy(asc(githubOrgLinks.githubOrg)),
-      ),
+      db.select().from(githubOrgLinks).orderBy(asc(githubOrgLinks.githubOrg)),
 
-    unlinkGithubOrg: (orgId: string) =>
-      guard('organisations', 'unlinkGithubOrg', async () => {
-        const result = await db.delete(githubOrgLinks).where(eq(githubOrgLinks.orgId, orgId));
-        return affected(result) > 0;
-      }),
+    unlinkGithubOrg: async (orgId: string) => {
+      const result = await db.delete(githubOrgLinks).where(eq(githubOrgLinks.orgId, orgId));
+      return affected(result) > 0;
+    },
 
-    insertSignInLink: (link: SignInLinkRecord) =>
-      guard(
-        'sessions',
-        'insertSignInLink',
-        async () => {
-          await db.insert(signInLinks).values({
-            ...link,
-            createdAt: wholeSeconds(link.createdAt),
-            expiresAt: wholeSeconds(link.expiresAt),
-            usedAt: link.usedAt === null ? null : wholeSeconds(link.usedAt),
-          });
-        },
-        'sign-in link id or token hash already exists',
-      ),
+    insertSignInLink: async (link: SignInLinkRecord) => {
+      await db.insert(signInLinks).values({
+        ...link,
+        createdAt: wholeSeconds(link.createdAt),
+        expiresAt: wholeSeconds(link.expiresAt),
+        usedAt: link.usedAt === null ? null : wholeSeconds(link.usedAt),
+      });
+    },
 
-    useSignInLink: (tokenHash: string, at: Date) =>
-      guard('sessions', 'useSignInLink', async () => {
-        // The conditional update is the claim: one caller matches the unused row, the others
-        // match nothing. The row is read back only by the caller that claimed it.
-        const result = await db
-          .update(signInLinks)
-          .set({ usedAt: wholeSeconds(at) })
-          .where(
-            and(
-              eq(signInLinks.tokenHash, tokenHash),
-              isNull(signInLinks.usedAt),
-              gt(signInLinks.expiresAt, at),
-            ),
-          );
-        if (affected(result) === 0) return null;
-        const [link] = await db
-          .select()
-          .from(signInLinks)
-          .where(eq(signInLinks.tokenHash, tokenHash))
-          .limit(1);
-        return link ?? null;
-      }),
+    useSignInLink: async (tokenHash: string, at: Date) => {
+      // The conditional update is the claim: one caller matches the unused row, the others
+      // match nothing. The row is read back only by the caller that claimed it.
+      const result = await db
+        .update(signInLinks)
+        .set({ usedAt: wholeSeconds(at) })
+        .where(
+          and(
+            eq(signInLinks.tokenHash, tokenHash),
+            isNull(signInLinks.usedAt),
+            gt(signInLinks.expiresAt, at),
+          ),
+        );
+      if (affected(result) === 0) return null;
+      const [link] = await db
+        .select()
+        .from(signInLinks)
+        .where(eq(signInLinks.tokenHash, tokenHash))
+        .limit(1);
+      return link ?? null;
+    },
 
     insertExecution: (
       record: ExecutionRecord,
       files?: Uint8Array | null,
       deliveries?: readonly NewDelivery[],
     ) =>
-      guard(
-        'executions',
-        'insertExecution',
-        () =>
-          retryDeadlocks(() =>
-            db.transaction((tx) => writeExecution(tx, record, files, deliveries)),
-          ),
-        'execution id already exists',
-      ),
+      retryDeadlocks(() => db.transaction((tx) => writeExecution(tx, record, files, deliveries))),
 
-    findExecution: (orgId: string, id: string) =>
-      guard('executions', 'findExecution', async () => {
-        const [row] = await db
-          .select(executionColumns)
-          .from(executions)
-          .where(and(eq(executions.id, id), eq(executions.orgId, orgId)))
-          .limit(1);
-        return row ?? null;
-      }),
+    findExecution: async (orgId: string, id: string) => {
+      const [row] = await db
+        .select(executionColumns)
+        .from(executions)
+        .where(and(eq(executions.id, id), eq(executions.orgId, orgId)))
+        .limit(1);
+      return row ?? null;
+    },
 
-    findExecutionFiles: (orgId: string, id: string) =>
-      guard('executions', 'findExecutionFiles', async () => {
-        const [row] = await db
-          .select({ data: executionFiles.data })
-          .from(executionFiles)
-          .where(and(eq(executionFiles.executionId, id), eq(executionFiles.orgId, orgId)))
-          .limit(1);
-        return row ? new Uint8Array(row.data) : null;
-      }),
+    findExecutionFiles: async (orgId: string, id: string) => {
+      const [row] = await db
+        .select({ data: executionFiles.data })
+        .from(executionFiles)
+        .where(and(eq(executionFiles.executionId, id), eq(executionFiles.orgId, orgId)))
+        .limit(1);
+      return row ? new Uint8Array(row.data) : null;
+    },
 
     insertKeyedExecution: (
       record: ExecutionRecord,
@@ -795,104 +691,76 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
       files?: Uint8Array | null,
       deliveries?: readonly NewDelivery[],
     ) =>
-      guard('executions', 'insertKeyedExecution', () =>
-        insertKeyedExecution(claim, {
-          isDuplicateKey,
-          // The key first: a concurrent request with the same key waits on its row lock
-          // here, before touching the execution or its counter, and then fails.
-          insert: () =>
-            retryDeadlocks(() =>
-              db.transaction(async (tx) => {
-                await tx.insert(idempotencyKeys).values({
-                  orgId: record.orgId,
-                  key: claim.key,
-                  requestDigest: claim.requestDigest,
-                  executionId: record.id,
-                  createdAt: wholeSeconds(claim.createdAt),
-                  expiresAt: wholeSeconds(claim.expiresAt),
-                });
-                await writeExecution(tx, record, files, deliveries);
-              }),
-            ),
-          findKey: () => findKey(record.orgId, claim.key),
-          deleteDeadKey: async () => {
-            await db
-              .delete(idempotencyKeys)
-              .where(
-                and(
-                  eq(idempotencyKeys.orgId, record.orgId),
-                  eq(idempotencyKeys.key, claim.key),
-                  lte(idempotencyKeys.expiresAt, wholeSeconds(claim.createdAt)),
-                ),
-              );
-          },
-        }),
-      ),
-
-    findIdempotentExecution: (orgId: string, key: string, now: Date) =>
-      guard('executions', 'findIdempotentExecution', async () =>
-        liveExecution(await findKey(orgId, key), now),
-      ),
-
-    deleteExpiredIdempotencyKeys: (now: Date, limit: number) =>
-      guard('executions', 'deleteExpiredIdempotencyKeys', async () => {
-        const result = await db
-          .delete(idempotencyKeys)
-          .where(lte(idempotencyKeys.expiresAt, wholeSeconds(now)))
-          .orderBy(idempotencyKeys.expiresAt)
-          .limit(limit);
-        return affected(result);
-      }),
-
-    listExecutions: (query: ListExecutionsQuery) =>
-      guard('executions', 'listExecutions', () => {
-        const { after } = query;
-        return db
-          .select(executionColumns)
-          .from(executions)
-          .where(
-            and(
-              eq(executions.orgId, query.orgId),
-              eq(executions.repo, query.repo),
-              ...filterConditions(query),
-              after === undefined
-                ? undefined
-                : or(
-                    lt(executions.createdAt, after.createdAt),
-                    and(eq(executions.createdAt, after.createdAt), lt(executions.id, after.id)),
-                  ),
-            ),
-          )
-          .orderBy(...newestFirst)
-          .limit(query.limit);
-      }),
-
-    countExecutions: (orgId: string, repo: string, filter?: ExecutionFilter) =>
-      guard('executions', 'countExecutions', async () => {
-        if (filter !== undefined && !isEmptyFilter(filter)) {
-          const [filtered] = await db
-            .select({ total: count() })
-            .from(executions)
+      insertKeyedExecution(claim, {
+        isDuplicateKey,
+        // The key first: a concurrent request with the same key waits on its row lock
+        // here, before touching the execution or its counter, and then fails.
+        insert: () =>
+          retryDeadlocks(() =>
+            db.transaction(async (tx) => {
+              await tx.insert(idempotencyKeys).values({
+                orgId: record.orgId,
+                key: claim.key,
+                requestDigest: claim.requestDigest,
+                executionId: record.id,
+                createdAt: wholeSeconds(claim.createdAt),
+                expiresAt: wholeSeconds(claim.expiresAt),
+              });
+              await writeExecution(tx, record, files, deliveries);
+            }),
+          ),
+        findKey: () => findKey(record.orgId, claim.key),
+        deleteDeadKey: async () => {
+          await db
+            .delete(idempotencyKeys)
             .where(
               and(
-                eq(executions.orgId, orgId),
-                eq(executions.repo, repo),
-                ...filterConditions(filter),
+                eq(idempotencyKeys.orgId, record.orgId),
+                eq(idempotencyKeys.key, claim.key),
+                lte(idempotencyKeys.expiresAt, wholeSeconds(claim.createdAt)),
               ),
             );
-          return filtered?.total ?? 0;
-        }
-        const [row] = await db
-          .select({ total: executionCounters.total })
-          .from(executionCounters)
-          .where(and(eq(executionCounters.orgId, orgId), eq(executionCounters.repo, repo)));
-        return row?.total ?? 0;
+        },
       }),
 
-    findOldestExecution: (orgId: string, repo: string, filter: ExecutionFilter) =>
-      guard('executions', 'findOldestExecution', async () => {
-        const [row] = await db
-          .select(executionColumns)
+    findIdempotentExecution: async (orgId: string, key: string, now: Date) =>
+      liveExecution(await findKey(orgId, key), now),
+
+    deleteExpiredIdempotencyKeys: async (now: Date, limit: number) => {
+      const result = await db
+        .delete(idempotencyKeys)
+        .where(lte(idempotencyKeys.expiresAt, wholeSeconds(now)))
+        .orderBy(idempotencyKeys.expiresAt)
+        .limit(limit);
+      return affected(result);
+    },
+
+    listExecutions: (query: ListExecutionsQuery) => {
+      const { after } = query;
+      return db
+        .select(executionColumns)
+        .from(executions)
+        .where(
+          and(
+            eq(executions.orgId, query.orgId),
+            eq(executions.repo, query.repo),
+            ...filterConditions(query),
+            after === undefined
+              ? undefined
+              : or(
+                  lt(executions.createdAt, after.createdAt),
+                  and(eq(executions.createdAt, after.createdAt), lt(executions.id, after.id)),
+                ),
+          ),
+        )
+        .orderBy(...newestFirst)
+        .limit(query.limit);
+    },
+
+    countExecutions: async (orgId: string, repo: string, filter?: ExecutionFilter) => {
+      if (filter !== undefined && !isEmptyFilter(filter)) {
+        const [filtered] = await db
+          .select({ total: count() })
           .from(executions)
           .where(
             and(
@@ -900,43 +768,55 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
               eq(executions.repo, repo),
               ...filterConditions(filter),
             ),
-          )
-          .orderBy(asc(executions.createdAt), asc(executions.id))
-          .limit(1);
-        return row ?? null;
-      }),
+          );
+        return filtered?.total ?? 0;
+      }
+      const [row] = await db
+        .select({ total: executionCounters.total })
+        .from(executionCounters)
+        .where(and(eq(executionCounters.orgId, orgId), eq(executionCounters.repo, repo)));
+      return row?.total ?? 0;
+    },
 
-    listComponents: (orgId: string, repo: string) =>
-      guard('executions', 'listComponents', async () => {
-        const rows = await db
-          .selectDistinct({ component: executions.component })
-          .from(executions)
-          .where(
-            and(
-              eq(executions.orgId, orgId),
-              eq(executions.repo, repo),
-              isNotNull(executions.component),
-            ),
-          )
-          .orderBy(asc(executions.component));
-        return rows.map((row) => row.component as string);
-      }),
+    findOldestExecution: async (orgId: string, repo: string, filter: ExecutionFilter) => {
+      const [row] = await db
+        .select(executionColumns)
+        .from(executions)
+        .where(
+          and(eq(executions.orgId, orgId), eq(executions.repo, repo), ...filterConditions(filter)),
+        )
+        .orderBy(asc(executions.createdAt), asc(executions.id))
+        .limit(1);
+      return row ?? null;
+    },
 
-    listRepositories: (orgId: string) =>
-      guard('executions', 'listRepositories', async (): Promise<RepositorySummary[]> => {
-        const rows = await db
-          .select({ total: executionCounters.total, latest: executionColumns })
-          .from(executionCounters)
-          .innerJoin(executions, eq(executions.id, executionCounters.latestId))
-          .where(eq(executionCounters.orgId, orgId))
-          .orderBy(desc(executionCounters.latestCreatedAt), desc(executionCounters.latestId));
-        return rows.map(({ total, latest }) => ({ repo: latest.repo, total, latest }));
-      }),
+    listComponents: async (orgId: string, repo: string) => {
+      const rows = await db
+        .selectDistinct({ component: executions.component })
+        .from(executions)
+        .where(
+          and(
+            eq(executions.orgId, orgId),
+            eq(executions.repo, repo),
+            isNotNull(executions.component),
+          ),
+        )
+        .orderBy(asc(executions.component));
+      return rows.map((row) => row.component as string);
+    },
+
+    listRepositories: async (orgId: string): Promise<RepositorySummary[]> => {
+      const rows = await db
+        .select({ total: executionCounters.total, latest: executionColumns })
+        .from(executionCounters)
+        .innerJoin(executions, eq(executions.id, executionCounters.latestId))
+        .where(eq(executionCounters.orgId, orgId))
+        .orderBy(desc(executionCounters.latestCreatedAt), desc(executionCounters.latestId));
+      return rows.map(({ total, latest }) => ({ repo: latest.repo, total, latest }));
+    },
 
     findBaseline: (orgId: string, repo: string, branch: string, component?: string | null) =>
-      guard('executions', 'findBaseline', () =>
-        latestOnBranch(orgId, repo, branch, component, eq(executions.baselineEligible, true)),
-      ),
+      latestOnBranch(orgId, repo, branch, component, eq(executions.baselineEligible, true)),
 
     findBaselineAtCommit: (
       orgId: string,
@@ -944,233 +824,206 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
       branch: string,
       commit: string,
       component?: string | null,
-    ) =>
-      guard('executions', 'findBaselineAtCommit', () =>
-        latestOnBranch(orgId, repo, branch, component, eq(executions.commit, commit)),
-      ),
+    ) => latestOnBranch(orgId, repo, branch, component, eq(executions.commit, commit)),
 
     findLatestExecution: (orgId: string, repo: string, branch: string, component?: string | null) =>
-      guard('executions', 'findLatestExecution', () =>
-        latestOnBranch(orgId, repo, branch, component, undefined),
-      ),
+      latestOnBranch(orgId, repo, branch, component, undefined),
 
-    findRepositorySettings: (orgId: string, repo: string) =>
-      guard(
-        'executions',
-        'findRepositorySettings',
-        async (): Promise<RepositorySettings | null> => {
-          const [row] = await db
-            .select()
-            .from(repositorySettings)
-            .where(and(eq(repositorySettings.orgId, orgId), eq(repositorySettings.repo, repo)))
-            .limit(1);
-          return row ?? null;
-        },
-      ),
+    findRepositorySettings: async (
+      orgId: string,
+      repo: string,
+    ): Promise<RepositorySettings | null> => {
+      const [row] = await db
+        .select()
+        .from(repositorySettings)
+        .where(and(eq(repositorySettings.orgId, orgId), eq(repositorySettings.repo, repo)))
+        .limit(1);
+      return row ?? null;
+    },
 
-    saveRepositorySettings: (settings: RepositorySettings) =>
-      guard('executions', 'saveRepositorySettings', async () => {
-        const row = { ...settings, updatedAt: wholeSeconds(settings.updatedAt) };
-        await db
-          .insert(repositorySettings)
-          .values(row)
-          .onDuplicateKeyUpdate({
-            set: {
-              patchTarget: row.patchTarget,
-              webUrl: row.webUrl,
-              webUrlSource: row.webUrlSource,
-              updatedAt: row.updatedAt,
-            },
-          });
-      }),
+    saveRepositorySettings: async (settings: RepositorySettings) => {
+      const row = { ...settings, updatedAt: wholeSeconds(settings.updatedAt) };
+      await db
+        .insert(repositorySettings)
+        .values(row)
+        .onDuplicateKeyUpdate({
+          set: {
+            patchTarget: row.patchTarget,
+            webUrl: row.webUrl,
+            webUrlSource: row.webUrlSource,
+            updatedAt: row.updatedAt,
+          },
+        });
+    },
 
-    claimRepositoryWebUrl: (orgId: string, repo: string, webUrl: string, at: Date) =>
-      guard('executions', 'claimRepositoryWebUrl', async () => {
-        const updatedAt = wholeSeconds(at);
-        // A missing row is inserted; an existing one is updated only while no one set the URL.
-        // Each statement is atomic, so of concurrent calls only the first write succeeds.
-        // (One `ON DUPLICATE KEY UPDATE` cannot say which: mysql2 counts found rows.)
-        const inserted = await db
-          .insert(repositorySettings)
-          .ignore()
-          .values({ orgId, repo, patchTarget: null, webUrl, webUrlSource: 'ingest', updatedAt });
-        if (affected(inserted) > 0) return true;
-        const updated = await db
-          .update(repositorySettings)
-          .set({ webUrl, webUrlSource: 'ingest', updatedAt })
-          .where(
-            and(
-              eq(repositorySettings.orgId, orgId),
-              eq(repositorySettings.repo, repo),
-              isNull(repositorySettings.webUrlSource),
-            ),
-          );
-        return affected(updated) > 0;
-      }),
+    claimRepositoryWebUrl: async (orgId: string, repo: string, webUrl: string, at: Date) => {
+      const updatedAt = wholeSeconds(at);
+      // A missing row is inserted; an existing one is updated only while no one set the URL.
+      // Each statement is atomic, so of concurrent calls only the first write succeeds.
+      // (One `ON DUPLICATE KEY UPDATE` cannot say which: mysql2 counts found rows.)
+      const inserted = await db
+        .insert(repositorySettings)
+        .ignore()
+        .values({ orgId, repo, patchTarget: null, webUrl, webUrlSource: 'ingest', updatedAt });
+      if (affected(inserted) > 0) return true;
+      const updated = await db
+        .update(repositorySettings)
+        .set({ webUrl, webUrlSource: 'ingest', updatedAt })
+        .where(
+          and(
+            eq(repositorySettings.orgId, orgId),
+            eq(repositorySettings.repo, repo),
+            isNull(repositorySettings.webUrlSource),
+          ),
+        );
+      return affected(updated) > 0;
+    },
 
-    putRepositoryLink: (link: RepositoryLink) =>
-      guard('executions', 'putRepositoryLink', async () => {
-        const row = {
-          ...link,
-          createdAt: wholeSeconds(link.createdAt),
-          updatedAt: wholeSeconds(link.updatedAt),
-        };
-        const { orgId: _org, repo: _repo, ...changes } = row;
-        await db.insert(repositoryLinks).values(row).onDuplicateKeyUpdate({ set: changes });
-      }),
+    putRepositoryLink: async (link: RepositoryLink) => {
+      const row = {
+        ...link,
+        createdAt: wholeSeconds(link.createdAt),
+        updatedAt: wholeSeconds(link.updatedAt),
+      };
+      const { orgId: _org, repo: _repo, ...changes } = row;
+      await db.insert(repositoryLinks).values(row).onDuplicateKeyUpdate({ set: changes });
+    },
 
-    findRepositoryLink: (orgId: string, repo: string) =>
-      guard('executions', 'findRepositoryLink', async () => {
-        const [row] = await db
-          .select()
-          .from(repositoryLinks)
-          .where(and(eq(repositoryLinks.orgId, orgId), eq(repositoryLinks.repo, repo)))
-          .limit(1);
-        return row ?? null;
-      }),
+    findRepositoryLink: async (orgId: string, repo: string) => {
+      const [row] = await db
+        .select()
+        .from(repositoryLinks)
+        .where(and(eq(repositoryLinks.orgId, orgId), eq(repositoryLinks.repo, repo)))
+        .limit(1);
+      return row ?? null;
+    },
 
-    deleteRepositoryLink: (orgId: string, repo: string) =>
-      guard('executions', 'deleteRepositoryLink', async () => {
-        const result = await db
-          .delete(repositoryLinks)
-          .where(and(eq(repositoryLinks.orgId, orgId), eq(repositoryLinks.repo, repo)));
-        return affected(result) > 0;
-      }),
+    deleteRepositoryLink: async (orgId: string, repo: string) => {
+      const result = await db
+        .delete(repositoryLinks)
+        .where(and(eq(repositoryLinks.orgId, orgId), eq(repositoryLinks.repo, repo)));
+      return affected(result) > 0;
+    },
 
     // The due rows are locked as they are picked; SKIP LOCKED makes a concurrent claimer pass
     // over them (taking the next due ones) instead of waiting and then taking them again.
     claimDeliveries: (owner: string, now: Date, leaseMs: number, limit: number) =>
-      guard('outbox', 'claimDeliveries', () =>
-        retryDeadlocks(() =>
-          db.transaction(async (tx): Promise<DeliveryRecord[]> => {
-            const at = wholeSeconds(now);
-            const due = await tx
-              .select({ id: deliveryTable.id })
-              .from(deliveryTable)
-              .where(
-                and(
-                  eq(deliveryTable.state, 'pending'),
-                  lte(deliveryTable.nextAttemptAt, at),
-                  or(isNull(deliveryTable.leaseUntil), lte(deliveryTable.leaseUntil, at)),
-                ),
-              )
-              .orderBy(asc(deliveryTable.nextAttemptAt), asc(deliveryTable.id))
-              .limit(limit)
-              .for('update', { skipLocked: true });
-            if (due.length === 0) return [];
-            const ids = due.map((row) => row.id);
-            await tx
-              .update(deliveryTable)
-              .set({
-                leaseOwner: owner,
-                leaseUntil: leaseEnd(now, leaseMs),
-                attempts: sql`${deliveryTable.attempts} + 1`,
-                updatedAt: at,
-              })
-              .where(inArray(deliveryTable.id, ids));
-            return tx
-              .select()
-              .from(deliveryTable)
-              .where(inArray(deliveryTable.id, ids))
-              .orderBy(asc(deliveryTable.nextAttemptAt), asc(deliveryTable.id));
-          }),
-        ),
+      retryDeadlocks(() =>
+        db.transaction(async (tx): Promise<DeliveryRecord[]> => {
+          const at = wholeSeconds(now);
+          const due = await tx
+            .select({ id: deliveryTable.id })
+            .from(deliveryTable)
+            .where(
+              and(
+                eq(deliveryTable.state, 'pending'),
+                lte(deliveryTable.nextAttemptAt, at),
+                or(isNull(deliveryTable.leaseUntil), lte(deliveryTable.leaseUntil, at)),
+              ),
+            )
+            .orderBy(asc(deliveryTable.nextAttemptAt), asc(deliveryTable.id))
+            .limit(limit)
+            .for('update', { skipLocked: true });
+          if (due.length === 0) return [];
+          const ids = due.map((row) => row.id);
+          await tx
+            .update(deliveryTable)
+            .set({
+              leaseOwner: owner,
+              leaseUntil: leaseEnd(now, leaseMs),
+              attempts: sql`${deliveryTable.attempts} + 1`,
+              updatedAt: at,
+            })
+            .where(inArray(deliveryTable.id, ids));
+          return tx
+            .select()
+            .from(deliveryTable)
+            .where(inArray(deliveryTable.id, ids))
+            .orderBy(asc(deliveryTable.nextAttemptAt), asc(deliveryTable.id));
+        }),
       ),
 
     markDeliverySent: (id: string, owner: string, at: Date) =>
-      guard('outbox', 'markDeliverySent', () =>
-        settleDelivery(id, owner, {
-          state: 'sent',
-          sentAt: wholeSeconds(at),
-          updatedAt: wholeSeconds(at),
-        }),
-      ),
+      settleDelivery(id, owner, {
+        state: 'sent',
+        sentAt: wholeSeconds(at),
+        updatedAt: wholeSeconds(at),
+      }),
 
     retryDelivery: (
       id: string,
       owner: string,
       outcome: DeliveryAttemptOutcome & { nextAttemptAt: Date },
     ) =>
-      guard('outbox', 'retryDelivery', () =>
-        settleDelivery(id, owner, {
-          ...outcomeColumns(outcome),
-          nextAttemptAt: wholeSeconds(outcome.nextAttemptAt),
-        }),
-      ),
+      settleDelivery(id, owner, {
+        ...outcomeColumns(outcome),
+        nextAttemptAt: wholeSeconds(outcome.nextAttemptAt),
+      }),
 
     failDelivery: (id: string, owner: string, outcome: DeliveryAttemptOutcome) =>
-      guard('outbox', 'failDelivery', () =>
-        settleDelivery(id, owner, { ...outcomeColumns(outcome), state: 'failed' }),
-      ),
+      settleDelivery(id, owner, { ...outcomeColumns(outcome), state: 'failed' }),
 
-    outboxStats: (now: Date) =>
-      guard('outbox', 'outboxStats', async () => {
-        const [totals, [oldest]] = await Promise.all([
-          db
-            .select({ state: deliveryTable.state, total: count() })
-            .from(deliveryTable)
-            .where(inArray(deliveryTable.state, ['pending', 'failed']))
-            .groupBy(deliveryTable.state),
-          db
-            .select({ createdAt: deliveryTable.createdAt })
-            .from(deliveryTable)
-            .where(eq(deliveryTable.state, 'pending'))
-            .orderBy(asc(deliveryTable.createdAt))
-            .limit(1),
-        ]);
-        const total = (state: string) => totals.find((row) => row.state === state)?.total ?? 0;
-        const age = oldest
-          ? Math.floor((wholeSeconds(now).getTime() - oldest.createdAt.getTime()) / 1000)
-          : 0;
-        return {
-          pending: total('pending'),
-          oldestPendingAgeSeconds: Math.max(0, age),
-          failed: total('failed'),
-        };
-      }),
+    outboxStats: async (now: Date) => {
+      const [totals, [oldest]] = await Promise.all([
+        db
+          .select({ state: deliveryTable.state, total: count() })
+          .from(deliveryTable)
+          .where(inArray(deliveryTable.state, ['pending', 'failed']))
+          .groupBy(deliveryTable.state),
+        db
+          .select({ createdAt: deliveryTable.createdAt })
+          .from(deliveryTable)
+          .where(eq(deliveryTable.state, 'pending'))
+          .orderBy(asc(deliveryTable.createdAt))
+          .limit(1),
+      ]);
+      const total = (state: string) => totals.find((row) => row.state === state)?.total ?? 0;
+      const age = oldest
+        ? Math.floor((wholeSeconds(now).getTime() - oldest.createdAt.getTime()) / 1000)
+        : 0;
+      return {
+        pending: total('pending'),
+        oldestPendingAgeSeconds: Math.max(0, age),
+        failed: total('failed'),
+      };
+    },
 
     listDeliveryFailures: (orgId: string, repo: string, limit: number) =>
-      guard('outbox', 'listDeliveryFailures', () =>
-        db
-          .select()
-          .from(deliveryTable)
-          .where(
-            and(
-              eq(deliveryTable.orgId, orgId),
-              eq(deliveryTable.repo, repo),
-              eq(deliveryTable.state, 'failed'),
-            ),
-          )
-          .orderBy(desc(deliveryTable.updatedAt), desc(deliveryTable.id))
-          .limit(limit),
-      ),
+      db
+        .select()
+        .from(deliveryTable)
+        .where(
+          and(
+            eq(deliveryTable.orgId, orgId),
+            eq(deliveryTable.repo, repo),
+            eq(deliveryTable.state, 'failed'),
+          ),
+        )
+        .orderBy(desc(deliveryTable.updatedAt), desc(deliveryTable.id))
+        .limit(limit),
 
     listRunDeliveries: (orgId: string, executionId: string) =>
-      guard('outbox', 'listRunDeliveries', () =>
-        db
-          .select()
-          .from(deliveryTable)
-          .where(and(eq(deliveryTable.orgId, orgId), eq(deliveryTable.executionId, executionId)))
-          .orderBy(asc(deliveryTable.id)),
-      ),
+      db
+        .select()
+        .from(deliveryTable)
+        .where(and(eq(deliveryTable.orgId, orgId), eq(deliveryTable.executionId, executionId)))
+        .orderBy(asc(deliveryTable.id)),
 
-    claimWebhookEvent: (provider: string, eventId: string, at: Date) =>
-      guard('webhooks', 'claimWebhookEvent', async () => {
-        assertFits(provider, 64, 'provider');
-        assertFits(eventId, 255, 'event id');
-        const result = await db
-          .insert(webhookEvents)
-          .ignore()
-          .values({ provider, eventId, claimedAt: wholeSeconds(at) });
-        return affected(result) === 1;
-      }),
+    claimWebhookEvent: async (provider: string, eventId: string, at: Date) => {
+      assertFits(provider, 64, 'provider');
+      assertFits(eventId, 255, 'event id');
+      const result = await db
+        .insert(webhookEvents)
+        .ignore()
+        .values({ provider, eventId, claimedAt: wholeSeconds(at) });
+      return affected(result) === 1;
+    },
 
-    releaseWebhookEvent: (provider: string, eventId: string) =>
-      guard('webhooks', 'releaseWebhookEvent', async () => {
-        await db
-          .delete(webhookEvents)
-          .where(and(eq(webhookEvents.provider, provider), eq(webhookEvents.eventId, eventId)));
-      }),
+    releaseWebhookEvent: async (provider: string, eventId: string) => {
+      await db
+        .delete(webhookEvents)
+        .where(and(eq(webhookEvents.provider, provider), eq(webhookEvents.eventId, eventId)));
+    },
 
     // Not through guard: a load balancer probing a down database every few seconds must
     // not flood the log; the probe's 503 is the report.
@@ -1181,7 +1034,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
     close: async () => {
       if (owned) await pool.end();
     },
-  };
+  });
 }
 
 /**

@@ -33,6 +33,7 @@ import {
   EXECUTION_FIELDS,
   executionRow,
   firstCounterRow,
+  guardedStore,
   insertKeyedExecution,
   isEmptyFilter,
   leaseEnd,
@@ -363,475 +364,377 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
     revokedAt: invite.revokedAt === null ? null : wholeSeconds(invite.revokedAt),
   });
 
-  return {
-    createOrganisation: (org: Organisation) =>
-      guard(
-        'organisations',
-        'createOrganisation',
-        async () => {
-          await db.insert(organisations).values({ ...org, createdAt: wholeSeconds(org.createdAt) });
-        },
-        'organisation id or slug already exists',
-      ),
+  return guardedStore(guard, {
+    createOrganisation: async (org: Organisation) => {
+      await db.insert(organisations).values({ ...org, createdAt: wholeSeconds(org.createdAt) });
+    },
 
-    findOrganisationById: (id: string) =>
-      guard('organisations', 'findOrganisationById', () =>
-        first(prepared.organisationById.all({ id })),
-      ),
+    findOrganisationById: (id: string) => first(prepared.organisationById.all({ id })),
 
-    findOrganisationBySlug: (slug: string) =>
-      guard('organisations', 'findOrganisationBySlug', () =>
-        first(prepared.organisationBySlug.all({ slug })),
-      ),
+    findOrganisationBySlug: (slug: string) => first(prepared.organisationBySlug.all({ slug })),
 
-    setOrganisationPlan: (id: string, plan: Plan) =>
-      guard('organisations', 'setOrganisationPlan', async () => {
-        const result = await db.update(organisations).set({ plan }).where(eq(organisations.id, id));
-        return result.rowsAffected > 0;
-      }),
+    setOrganisationPlan: async (id: string, plan: Plan) => {
+      const result = await db.update(organisations).set({ plan }).where(eq(organisations.id, id));
+      return result.rowsAffected > 0;
+    },
 
-    applyPlanChange: (id: string, plan: Plan, eventAt: Date) =>
-      guard('organisations', 'applyPlanChange', async (): Promise<PlanChangeResult> => {
-        const at = wholeSeconds(eventAt);
-        const result = await db
-          .update(organisations)
-          .set({ plan, planChangedAt: at })
-          .where(
-            and(
-              eq(organisations.id, id),
-              or(isNull(organisations.planChangedAt), lte(organisations.planChangedAt, at)),
-            ),
-          );
-        if (result.rowsAffected > 0) return 'applied';
-        return (await first(prepared.organisationById.all({ id }))) ? 'stale' : 'unknown';
-      }),
+    applyPlanChange: async (id: string, plan: Plan, eventAt: Date): Promise<PlanChangeResult> => {
+      const at = wholeSeconds(eventAt);
+      const result = await db
+        .update(organisations)
+        .set({ plan, planChangedAt: at })
+        .where(
+          and(
+            eq(organisations.id, id),
+            or(isNull(organisations.planChangedAt), lte(organisations.planChangedAt, at)),
+          ),
+        );
+      if (result.rowsAffected > 0) return 'applied';
+      return (await first(prepared.organisationById.all({ id }))) ? 'stale' : 'unknown';
+    },
 
-    createPersonalOrganisation: (org: Organisation, userId: string) =>
-      guard(
-        'organisations',
-        'createPersonalOrganisation',
-        async () => {
-          await db
-            .insert(organisations)
-            .values({ ...org, createdAt: wholeSeconds(org.createdAt), personalUserId: userId });
-        },
-        'organisation id or slug already exists, or the user has a personal organisation',
-      ),
+    createPersonalOrganisation: async (org: Organisation, userId: string) => {
+      await db
+        .insert(organisations)
+        .values({ ...org, createdAt: wholeSeconds(org.createdAt), personalUserId: userId });
+    },
 
     findPersonalOrganisation: (userId: string) =>
-      guard('organisations', 'findPersonalOrganisation', () =>
-        findOrganisation(eq(organisations.personalUserId, userId)),
-      ),
+      findOrganisation(eq(organisations.personalUserId, userId)),
 
-    findOrCreateUser: (candidate: User) =>
-      guard(
-        'sessions',
-        'findOrCreateUser',
-        async () => {
-          await db
-            .insert(users)
-            .values({ ...candidate, createdAt: wholeSeconds(candidate.createdAt) })
-            .onConflictDoNothing({ target: [users.provider, users.externalId] });
-          const stored = await findUser(
-            and(eq(users.provider, candidate.provider), eq(users.externalId, candidate.externalId)),
-          );
-          if (stored === null) throw new StoreConflictError('user id already exists');
-          return stored;
-        },
-        'user id already exists',
-      ),
+    findOrCreateUser: async (candidate: User) => {
+      await db
+        .insert(users)
+        .values({ ...candidate, createdAt: wholeSeconds(candidate.createdAt) })
+        .onConflictDoNothing({ target: [users.provider, users.externalId] });
+      const stored = await findUser(
+        and(eq(users.provider, candidate.provider), eq(users.externalId, candidate.externalId)),
+      );
+      if (stored === null) throw new StoreConflictError('user id already exists');
+      return stored;
+    },
 
-    findUserById: (id: string) =>
-      guard('sessions', 'findUserById', () => first(prepared.userById.all({ id }))),
+    findUserById: (id: string) => first(prepared.userById.all({ id })),
 
-    insertToken: (token: TokenRecord) =>
-      guard(
-        'tokens',
-        'insertToken',
-        async () => {
-          await db.insert(tokens).values(tokenTimestamps(token));
-        },
-        'token id already exists',
-      ),
+    insertToken: async (token: TokenRecord) => {
+      await db.insert(tokens).values(tokenTimestamps(token));
+    },
 
-    findTokenById: (id: string) => guard('tokens', 'findTokenById', () => findToken(id)),
+    findTokenById: (id: string) => findToken(id),
 
     listTokensByOrg: (orgId: string) =>
-      guard('tokens', 'listTokensByOrg', () =>
+      db
+        .select()
+        .from(tokens)
+        .where(eq(tokens.orgId, orgId))
+        .orderBy(desc(tokens.createdAt), desc(tokens.id)),
+
+    updateToken: async (id: string, patch: { name?: string; scopes?: string[] }) => {
+      const changes = {
+        ...(patch.name === undefined ? {} : { name: patch.name }),
+        ...(patch.scopes === undefined ? {} : { scopes: patch.scopes }),
+      };
+      if (Object.keys(changes).length > 0) {
+        await db.update(tokens).set(changes).where(eq(tokens.id, id));
+      }
+      return findToken(id);
+    },
+
+    revokeToken: async (id: string) => {
+      const result = await db.update(tokens).set({ status: 'revoked' }).where(eq(tokens.id, id));
+      return result.rowsAffected > 0;
+    },
+
+    rotateToken: async (oldId: string, replacement: TokenRecord, gracePeriodEndsAt: Date) => {
+      const isActive = and(eq(tokens.id, oldId), eq(tokens.status, 'active'));
+      const row = tokenTimestamps(replacement);
+      // One transaction: insert the replacement only while the old token is active, then
+      // mark the old one rotating. Atomic across connections and processes alike.
+      const [inserted] = await db.batch([
+        db.insert(tokens).select(
+          db
+            .select({
+              id: sql`${row.id}`.as('id'),
+              orgId: sql`${row.orgId}`.as('org_id'),
+              name: sql`${row.name}`.as('name'),
+              scopes: sql`${JSON.stringify(row.scopes)}`.as('scopes'),
+              agentType: sql`${row.agentType}`.as('agent_type'),
+              hash: sql`${row.hash}`.as('hash'),
+              status: sql`${row.status}`.as('status'),
+              createdAt: sql`${row.createdAt.getTime()}`.as('created_at'),
+              lastUsedAt: sql`${row.lastUsedAt?.getTime() ?? null}`.as('last_used_at'),
+              gracePeriodEndsAt: sql`${row.gracePeriodEndsAt?.getTime() ?? null}`.as(
+                'grace_period_ends_at',
+              ),
+            })
+            .from(tokens)
+            .where(isActive),
+        ),
         db
-          .select()
-          .from(tokens)
-          .where(eq(tokens.orgId, orgId))
-          .orderBy(desc(tokens.createdAt), desc(tokens.id)),
-      ),
-
-    updateToken: (id: string, patch: { name?: string; scopes?: string[] }) =>
-      guard('tokens', 'updateToken', async () => {
-        const changes = {
-          ...(patch.name === undefined ? {} : { name: patch.name }),
-          ...(patch.scopes === undefined ? {} : { scopes: patch.scopes }),
-        };
-        if (Object.keys(changes).length > 0) {
-          await db.update(tokens).set(changes).where(eq(tokens.id, id));
-        }
-        return findToken(id);
-      }),
-
-    revokeToken: (id: string) =>
-      guard('tokens', 'revokeToken', async () => {
-        const result = await db.update(tokens).set({ status: 'revoked' }).where(eq(tokens.id, id));
-        return result.rowsAffected > 0;
-      }),
-
-    rotateToken: (oldId: string, replacement: TokenRecord, gracePeriodEndsAt: Date) =>
-      guard(
-        'tokens',
-        'rotateToken',
-        async () => {
-          const isActive = and(eq(tokens.id, oldId), eq(tokens.status, 'active'));
-          const row = tokenTimestamps(replacement);
-          // One transaction: insert the replacement only while the old token is active, then
-          // mark the old one rotating. Atomic across connections and processes alike.
-          const [inserted] = await db.batch([
-            db.insert(tokens).select(
-              db
-                .select({
-                  id: sql`${row.id}`.as('id'),
-                  orgId: sql`${row.orgId}`.as('org_id'),
-                  name: sql`${row.name}`.as('name'),
-                  scopes: sql`${JSON.stringify(row.scopes)}`.as('scopes'),
-                  agentType: sql`${row.agentType}`.as('agent_type'),
-                  hash: sql`${row.hash}`.as('hash'),
-                  status: sql`${row.status}`.as('status'),
-                  createdAt: sql`${row.createdAt.getTime()}`.as('created_at'),
-                  lastUsedAt: sql`${row.lastUsedAt?.getTime() ?? null}`.as('last_used_at'),
-                  gracePeriodEndsAt: sql`${row.gracePeriodEndsAt?.getTime() ?? null}`.as(
-                    'grace_period_ends_at',
-                  ),
-                })
-                .from(tokens)
-                .where(isActive),
-            ),
-            db
-              .update(tokens)
-              .set({ status: 'rotating', gracePeriodEndsAt: wholeSeconds(gracePeriodEndsAt) })
-              .where(isActive),
-          ]);
-          return inserted.rowsAffected === 1;
-        },
-        'token id already exists',
-      ),
-
-    touchToken: (id: string, at: Date) =>
-      guard('tokens', 'touchToken', async () => {
-        await db
           .update(tokens)
-          .set({ lastUsedAt: wholeSeconds(at) })
-          .where(eq(tokens.id, id));
-      }),
+          .set({ status: 'rotating', gracePeriodEndsAt: wholeSeconds(gracePeriodEndsAt) })
+          .where(isActive),
+      ]);
+      return inserted.rowsAffected === 1;
+    },
 
-    replaceTokenHash: (id: string, expectedHash: string, newHash: string) =>
-      guard('tokens', 'replaceTokenHash', async () => {
-        const result = await db
-          .update(tokens)
-          .set({ hash: newHash })
-          .where(and(eq(tokens.id, id), eq(tokens.hash, expectedHash)));
-        return result.rowsAffected > 0;
-      }),
+    touchToken: async (id: string, at: Date) => {
+      await db
+        .update(tokens)
+        .set({ lastUsedAt: wholeSeconds(at) })
+        .where(eq(tokens.id, id));
+    },
 
-    insertSession: (session: SessionRecord) =>
-      guard(
-        'sessions',
-        'insertSession',
-        async () => {
-          await db.insert(sessions).values(sessionRow(session));
-        },
-        'session id or token hash already exists',
-      ),
+    replaceTokenHash: async (id: string, expectedHash: string, newHash: string) => {
+      const result = await db
+        .update(tokens)
+        .set({ hash: newHash })
+        .where(and(eq(tokens.id, id), eq(tokens.hash, expectedHash)));
+      return result.rowsAffected > 0;
+    },
+
+    insertSession: async (session: SessionRecord) => {
+      await db.insert(sessions).values(sessionRow(session));
+    },
 
     findSessionByTokenHash: (tokenHash: string) =>
-      guard('sessions', 'findSessionByTokenHash', () =>
-        first(prepared.sessionByTokenHash.all({ tokenHash })),
-      ),
+      first(prepared.sessionByTokenHash.all({ tokenHash })),
 
-    findSessionById: (id: string) =>
-      guard('sessions', 'findSessionById', () => first(prepared.sessionById.all({ id }))),
+    findSessionById: (id: string) => first(prepared.sessionById.all({ id })),
 
-    deleteSession: (id: string) =>
-      guard('sessions', 'deleteSession', async () => {
-        const result = await db.delete(sessions).where(eq(sessions.id, id));
-        return result.rowsAffected > 0;
-      }),
+    deleteSession: async (id: string) => {
+      const result = await db.delete(sessions).where(eq(sessions.id, id));
+      return result.rowsAffected > 0;
+    },
 
-    setSessionOrganisation: (id: string, orgId: string) =>
-      guard('sessions', 'setSessionOrganisation', async () => {
-        const result = await db.update(sessions).set({ orgId }).where(eq(sessions.id, id));
-        return result.rowsAffected > 0;
-      }),
+    setSessionOrganisation: async (id: string, orgId: string) => {
+      const result = await db.update(sessions).set({ orgId }).where(eq(sessions.id, id));
+      return result.rowsAffected > 0;
+    },
 
-    addMember: (member: Membership) =>
-      guard('organisations', 'addMember', async () => {
-        const result = await db
-          .insert(memberships)
-          .values({ ...member, createdAt: wholeSeconds(member.createdAt) })
-          .onConflictDoNothing();
-        return result.rowsAffected === 1;
-      }),
+    addMember: async (member: Membership) => {
+      const result = await db
+        .insert(memberships)
+        .values({ ...member, createdAt: wholeSeconds(member.createdAt) })
+        .onConflictDoNothing();
+      return result.rowsAffected === 1;
+    },
 
-    findMember: (orgId: string, userId: string) =>
-      guard('organisations', 'findMember', () => findMembership(orgId, userId)),
+    findMember: (orgId: string, userId: string) => findMembership(orgId, userId),
 
-    listMembers: (orgId: string) =>
-      guard('organisations', 'listMembers', async () =>
-        (
-          await db
-            .select({
-              orgId: memberships.orgId,
-              userId: memberships.userId,
-              role: memberships.role,
-              createdAt: memberships.createdAt,
-              source: memberships.source,
-              login: users.login,
-            })
-            .from(memberships)
-            .leftJoin(users, eq(users.id, memberships.userId))
-            .where(eq(memberships.orgId, orgId))
-            .orderBy(asc(memberships.createdAt), asc(memberships.userId))
-        ).map(membershipOf),
-      ),
+    listMembers: async (orgId: string) =>
+      (
+        await db
+          .select({
+            orgId: memberships.orgId,
+            userId: memberships.userId,
+            role: memberships.role,
+            createdAt: memberships.createdAt,
+            source: memberships.source,
+            login: users.login,
+          })
+          .from(memberships)
+          .leftJoin(users, eq(users.id, memberships.userId))
+          .where(eq(memberships.orgId, orgId))
+          .orderBy(asc(memberships.createdAt), asc(memberships.userId))
+      ).map(membershipOf),
 
     listUserOrganisations: (userId: string) =>
-      guard('organisations', 'listUserOrganisations', () =>
-        db
-          .select({ organisation: organisationColumns, role: memberships.role })
-          .from(memberships)
-          .innerJoin(organisations, eq(organisations.id, memberships.orgId))
-          .where(eq(memberships.userId, userId))
-          .orderBy(asc(organisations.slug)),
-      ),
+      db
+        .select({ organisation: organisationColumns, role: memberships.role })
+        .from(memberships)
+        .innerJoin(organisations, eq(organisations.id, memberships.orgId))
+        .where(eq(memberships.userId, userId))
+        .orderBy(asc(organisations.slug)),
 
     // One statement each: SQLite takes the write lock before it reads, so the owner count
     // and the write cannot be split by another connection's change.
-    changeMemberRole: (orgId: string, userId: string, role: Role) =>
-      guard('organisations', 'changeMemberRole', async () => {
-        const result = await db
-          .update(memberships)
-          .set({ role })
-          .where(
-            and(
-              isMember(orgId, userId),
-              role === 'owner'
-                ? undefined
-                : or(ne(memberships.role, 'owner'), anotherOwner(orgId, userId)),
-            ),
-          );
-        return memberChange(result.rowsAffected, orgId, userId);
-      }),
+    changeMemberRole: async (orgId: string, userId: string, role: Role) => {
+      const result = await db
+        .update(memberships)
+        .set({ role })
+        .where(
+          and(
+            isMember(orgId, userId),
+            role === 'owner'
+              ? undefined
+              : or(ne(memberships.role, 'owner'), anotherOwner(orgId, userId)),
+          ),
+        );
+      return memberChange(result.rowsAffected, orgId, userId);
+    },
 
-    removeMember: (orgId: string, userId: string) =>
-      guard('organisations', 'removeMember', async () => {
-        const result = await db
-          .delete(memberships)
-          .where(
-            and(
-              isMember(orgId, userId),
-              or(ne(memberships.role, 'owner'), anotherOwner(orgId, userId)),
-            ),
-          );
-        return memberChange(result.rowsAffected, orgId, userId);
-      }),
+    removeMember: async (orgId: string, userId: string) => {
+      const result = await db
+        .delete(memberships)
+        .where(
+          and(
+            isMember(orgId, userId),
+            or(ne(memberships.role, 'owner'), anotherOwner(orgId, userId)),
+          ),
+        );
+      return memberChange(result.rowsAffected, orgId, userId);
+    },
 
     // One conditional upsert: the unique index on the GitHub organisation refuses a second
     // organisation, so two owners linking one GitHub organisation at once cannot both win.
-    linkGithubOrg: (link: GithubOrgLink) =>
-      guard('organisations', 'linkGithubOrg', async () => {
-        try {
-          await db
-            .insert(githubOrgLinks)
-            .values({ ...link, linkedAt: wholeSeconds(link.linkedAt) })
-            .onConflictDoUpdate({
-              target: githubOrgLinks.orgId,
-              set: {
-                githubOrg: link.githubOrg,
-                linkedBy: link.linkedBy,
-                linkedAt: wholeSeconds(link.linkedAt),
-              },
-            });
-          return 'done' as const;
-        } catch (error) {
-          if (isDuplicateKey(error)) return 'taken' as const;
-          throw error;
-        }
-      }),
+    linkGithubOrg: async (link: GithubOrgLink) => {
+      try {
+        await db
+          .insert(githubOrgLinks)
+          .values({ ...link, linkedAt: wholeSeconds(link.linkedAt) })
+          .onConflictDoUpdate({
+            target: githubOrgLinks.orgId,
+            set: {
+              githubOrg: link.githubOrg,
+              linkedBy: link.linkedBy,
+              linkedAt: wholeSeconds(link.linkedAt),
+            },
+          });
+        return 'done' as const;
+      } catch (error) {
+        if (isDuplicateKey(error)) return 'taken' as const;
+        throw error;
+      }
+    },
 
     findGithubOrgLink: (orgId: string) =>
-      guard('organisations', 'findGithubOrgLink', () =>
-        first(db.select().from(githubOrgLinks).where(eq(githubOrgLinks.orgId, orgId)).limit(1)),
-      ),
+      first(db.select().from(githubOrgLinks).where(eq(githubOrgLinks.orgId, orgId)).limit(1)),
 
     listGithubOrgLinks: () =>
-      guard('organisations', 'listGithubOrgLinks', () =>
-        db.select().from(githubOrgLinks).orderBy(asc(githubOrgLinks.githubOrg)),
-      ),
+      db.select().from(githubOrgLinks).orderBy(asc(githubOrgLinks.githubOrg)),
 
-    unlinkGithubOrg: (orgId: string) =>
-      guard('organisations', 'unlinkGithubOrg', async () => {
-        const result = await db.delete(githubOrgLinks).where(eq(githubOrgLinks.orgId, orgId));
-        return result.rowsAffected > 0;
-      }),
+    unlinkGithubOrg: async (orgId: string) => {
+      const result = await db.delete(githubOrgLinks).where(eq(githubOrgLinks.orgId, orgId));
+      return result.rowsAffected > 0;
+    },
 
-    insertInvite: (invite: InviteRecord) =>
-      guard(
-        'organisations',
-        'insertInvite',
-        async () => {
-          await db.insert(invites).values(inviteRow(invite));
-        },
-        'invite id or token hash already exists',
-      ),
+    insertInvite: async (invite: InviteRecord) => {
+      await db.insert(invites).values(inviteRow(invite));
+    },
 
-    findInviteById: (id: string) =>
-      guard('organisations', 'findInviteById', () => findInvite(eq(invites.id, id))),
+    findInviteById: (id: string) => findInvite(eq(invites.id, id)),
 
-    findInviteByTokenHash: (tokenHash: string) =>
-      guard('organisations', 'findInviteByTokenHash', () =>
-        findInvite(eq(invites.tokenHash, tokenHash)),
-      ),
+    findInviteByTokenHash: (tokenHash: string) => findInvite(eq(invites.tokenHash, tokenHash)),
 
     listInvites: (orgId: string) =>
-      guard('organisations', 'listInvites', () =>
+      db
+        .select()
+        .from(invites)
+        .where(eq(invites.orgId, orgId))
+        .orderBy(desc(invites.createdAt), desc(invites.id)),
+
+    revokeInvite: async (id: string, at: Date) => {
+      const result = await db
+        .update(invites)
+        .set({ revokedAt: wholeSeconds(at) })
+        .where(and(eq(invites.id, id), isNull(invites.acceptedAt), isNull(invites.revokedAt)));
+      return result.rowsAffected > 0;
+    },
+
+    acceptInvite: async (
+      tokenHash: string,
+      userId: string,
+      at: Date,
+    ): Promise<InviteAcceptance> => {
+      const joinedAt = wholeSeconds(at);
+      const open = and(
+        eq(invites.tokenHash, tokenHash),
+        isNull(invites.acceptedAt),
+        isNull(invites.revokedAt),
+        gt(invites.expiresAt, at),
+      );
+      // One transaction: the invite is marked accepted only while open and while the user
+      // is not a member, and the membership is added only when that update changed a row
+      // (`changes()` of the statement before it).
+      const [accepted] = await db.batch([
         db
-          .select()
-          .from(invites)
-          .where(eq(invites.orgId, orgId))
-          .orderBy(desc(invites.createdAt), desc(invites.id)),
-      ),
-
-    revokeInvite: (id: string, at: Date) =>
-      guard('organisations', 'revokeInvite', async () => {
-        const result = await db
           .update(invites)
-          .set({ revokedAt: wholeSeconds(at) })
-          .where(and(eq(invites.id, id), isNull(invites.acceptedAt), isNull(invites.revokedAt)));
-        return result.rowsAffected > 0;
-      }),
-
-    acceptInvite: (tokenHash: string, userId: string, at: Date) =>
-      guard('organisations', 'acceptInvite', async (): Promise<InviteAcceptance> => {
-        const joinedAt = wholeSeconds(at);
-        const open = and(
-          eq(invites.tokenHash, tokenHash),
-          isNull(invites.acceptedAt),
-          isNull(invites.revokedAt),
-          gt(invites.expiresAt, at),
-        );
-        // One transaction: the invite is marked accepted only while open and while the user
-        // is not a member, and the membership is added only when that update changed a row
-        // (`changes()` of the statement before it).
-        const [accepted] = await db.batch([
-          db
-            .update(invites)
-            .set({ acceptedBy: userId, acceptedAt: joinedAt })
-            .where(
-              and(
-                open,
-                sql`NOT EXISTS (SELECT 1 FROM ${memberships} WHERE ${memberships.orgId} = ${invites.orgId} AND ${memberships.userId} = ${userId})`,
-              ),
-            ),
-          db.insert(memberships).select(
-            db
-              .select({
-                orgId: sql`${invites.orgId}`.as('org_id'),
-                userId: sql`${userId}`.as('user_id'),
-                role: sql`${invites.role}`.as('role'),
-                createdAt: sql`${joinedAt.getTime()}`.as('created_at'),
-                source: sql`NULL`.as('source'),
-              })
-              .from(invites)
-              .where(and(eq(invites.tokenHash, tokenHash), sql`changes() = 1`)),
-          ),
-        ]);
-        const invite = await findInvite(eq(invites.tokenHash, tokenHash));
-        if (invite === null) return { outcome: 'refused' };
-        const member = await findMembership(invite.orgId, userId);
-        if (accepted.rowsAffected === 1 && member) return { outcome: 'accepted', invite, member };
-        const stillOpen =
-          invite.acceptedAt === null &&
-          invite.revokedAt === null &&
-          invite.expiresAt.getTime() > at.getTime();
-        return stillOpen && member
-          ? { outcome: 'already-member', invite, member }
-          : { outcome: 'refused' };
-      }),
-
-    insertSignInLink: (link: SignInLinkRecord) =>
-      guard(
-        'sessions',
-        'insertSignInLink',
-        async () => {
-          await db.insert(signInLinks).values({
-            ...link,
-            createdAt: wholeSeconds(link.createdAt),
-            expiresAt: wholeSeconds(link.expiresAt),
-            usedAt: link.usedAt === null ? null : wholeSeconds(link.usedAt),
-          });
-        },
-        'sign-in link id or token hash already exists',
-      ),
-
-    useSignInLink: (tokenHash: string, at: Date) =>
-      guard('sessions', 'useSignInLink', async () => {
-        // One statement: the condition and the write cannot be split by another caller.
-        const [used] = await db
-          .update(signInLinks)
-          .set({ usedAt: wholeSeconds(at) })
+          .set({ acceptedBy: userId, acceptedAt: joinedAt })
           .where(
             and(
-              eq(signInLinks.tokenHash, tokenHash),
-              isNull(signInLinks.usedAt),
-              gt(signInLinks.expiresAt, at),
+              open,
+              sql`NOT EXISTS (SELECT 1 FROM ${memberships} WHERE ${memberships.orgId} = ${invites.orgId} AND ${memberships.userId} = ${userId})`,
             ),
-          )
-          .returning();
-        return used ?? null;
-      }),
+          ),
+        db.insert(memberships).select(
+          db
+            .select({
+              orgId: sql`${invites.orgId}`.as('org_id'),
+              userId: sql`${userId}`.as('user_id'),
+              role: sql`${invites.role}`.as('role'),
+              createdAt: sql`${joinedAt.getTime()}`.as('created_at'),
+              source: sql`NULL`.as('source'),
+            })
+            .from(invites)
+            .where(and(eq(invites.tokenHash, tokenHash), sql`changes() = 1`)),
+        ),
+      ]);
+      const invite = await findInvite(eq(invites.tokenHash, tokenHash));
+      if (invite === null) return { outcome: 'refused' };
+      const member = await findMembership(invite.orgId, userId);
+      if (accepted.rowsAffected === 1 && member) return { outcome: 'accepted', invite, member };
+      const stillOpen =
+        invite.acceptedAt === null &&
+        invite.revokedAt === null &&
+        invite.expiresAt.getTime() > at.getTime();
+      return stillOpen && member
+        ? { outcome: 'already-member', invite, member }
+        : { outcome: 'refused' };
+    },
 
-    insertExecution: (
+    insertSignInLink: async (link: SignInLinkRecord) => {
+      await db.insert(signInLinks).values({
+        ...link,
+        createdAt: wholeSeconds(link.createdAt),
+        expiresAt: wholeSeconds(link.expiresAt),
+        usedAt: link.usedAt === null ? null : wholeSeconds(link.usedAt),
+      });
+    },
+
+    useSignInLink: async (tokenHash: string, at: Date) => {
+      // One statement: the condition and the write cannot be split by another caller.
+      const [used] = await db
+        .update(signInLinks)
+        .set({ usedAt: wholeSeconds(at) })
+        .where(
+          and(
+            eq(signInLinks.tokenHash, tokenHash),
+            isNull(signInLinks.usedAt),
+            gt(signInLinks.expiresAt, at),
+          ),
+        )
+        .returning();
+      return used ?? null;
+    },
+
+    insertExecution: async (
       record: ExecutionRecord,
       files?: Uint8Array | null,
       deliveries?: readonly NewDelivery[],
-    ) =>
-      guard(
-        'executions',
-        'insertExecution',
-        async () => {
-          await db.batch(executionWrites(record, files, deliveries));
-        },
-        'execution id already exists',
-      ),
+    ) => {
+      await db.batch(executionWrites(record, files, deliveries));
+    },
 
     findExecution: (orgId: string, id: string) =>
-      guard('executions', 'findExecution', () =>
-        first(
-          db
-            .select(executionColumns)
-            .from(executions)
-            .where(and(eq(executions.id, id), eq(executions.orgId, orgId)))
-            .limit(1),
-        ),
+      first(
+        db
+          .select(executionColumns)
+          .from(executions)
+          .where(and(eq(executions.id, id), eq(executions.orgId, orgId)))
+          .limit(1),
       ),
 
-    findExecutionFiles: (orgId: string, id: string) =>
-      guard('executions', 'findExecutionFiles', async () => {
-        const row = await first(
-          db
-            .select({ data: executionFiles.data })
-            .from(executionFiles)
-            .where(and(eq(executionFiles.executionId, id), eq(executionFiles.orgId, orgId)))
-            .limit(1),
-        );
-        return row ? new Uint8Array(row.data) : null;
-      }),
+    findExecutionFiles: async (orgId: string, id: string) => {
+      const row = await first(
+        db
+          .select({ data: executionFiles.data })
+          .from(executionFiles)
+          .where(and(eq(executionFiles.executionId, id), eq(executionFiles.orgId, orgId)))
+          .limit(1),
+      );
+      return row ? new Uint8Array(row.data) : null;
+    },
 
     insertKeyedExecution: (
       record: ExecutionRecord,
@@ -839,157 +742,144 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
       files?: Uint8Array | null,
       deliveries?: readonly NewDelivery[],
     ) =>
-      guard('executions', 'insertKeyedExecution', () =>
-        insertKeyedExecution(claim, {
-          isDuplicateKey,
-          // One batch, one transaction: the key, the execution and its counter, or nothing.
-          insert: async () => {
-            await db.batch([
-              db.insert(idempotencyKeys).values({
-                orgId: record.orgId,
-                key: claim.key,
-                requestDigest: claim.requestDigest,
-                executionId: record.id,
-                createdAt: wholeSeconds(claim.createdAt),
-                expiresAt: wholeSeconds(claim.expiresAt),
-              }),
-              ...executionWrites(record, files, deliveries),
-            ]);
-          },
-          findKey: () => findKey(record.orgId, claim.key),
-          deleteDeadKey: async () => {
-            await db
-              .delete(idempotencyKeys)
-              .where(
-                and(
-                  eq(idempotencyKeys.orgId, record.orgId),
-                  eq(idempotencyKeys.key, claim.key),
-                  lte(idempotencyKeys.expiresAt, wholeSeconds(claim.createdAt)),
+      insertKeyedExecution(claim, {
+        isDuplicateKey,
+        // One batch, one transaction: the key, the execution and its counter, or nothing.
+        insert: async () => {
+          await db.batch([
+            db.insert(idempotencyKeys).values({
+              orgId: record.orgId,
+              key: claim.key,
+              requestDigest: claim.requestDigest,
+              executionId: record.id,
+              createdAt: wholeSeconds(claim.createdAt),
+              expiresAt: wholeSeconds(claim.expiresAt),
+            }),
+            ...executionWrites(record, files, deliveries),
+          ]);
+        },
+        findKey: () => findKey(record.orgId, claim.key),
+        deleteDeadKey: async () => {
+          await db
+            .delete(idempotencyKeys)
+            .where(
+              and(
+                eq(idempotencyKeys.orgId, record.orgId),
+                eq(idempotencyKeys.key, claim.key),
+                lte(idempotencyKeys.expiresAt, wholeSeconds(claim.createdAt)),
+              ),
+            );
+        },
+      }),
+
+    findIdempotentExecution: async (orgId: string, key: string, now: Date) =>
+      liveExecution(await findKey(orgId, key), now),
+
+    deleteExpiredIdempotencyKeys: async (now: Date, limit: number) => {
+      // SQLite's DELETE takes no LIMIT unless compiled with it: pick the rows by rowid.
+      const dead = db
+        .select({ rowid: sql`rowid` })
+        .from(idempotencyKeys)
+        .where(lte(idempotencyKeys.expiresAt, wholeSeconds(now)))
+        .orderBy(idempotencyKeys.expiresAt)
+        .limit(limit);
+      const result = await db.delete(idempotencyKeys).where(inArray(sql`rowid`, dead));
+      return result.rowsAffected;
+    },
+
+    listExecutions: (query: ListExecutionsQuery) => {
+      const { after } = query;
+      if (after === undefined && isEmptyFilter(query)) {
+        return prepared.firstExecutions.all({
+          orgId: query.orgId,
+          repo: query.repo,
+          limit: query.limit,
+        });
+      }
+      return db
+        .select(executionColumns)
+        .from(executions)
+        .where(
+          and(
+            eq(executions.orgId, query.orgId),
+            eq(executions.repo, query.repo),
+            ...filterConditions(query),
+            after === undefined
+              ? undefined
+              : or(
+                  lt(executions.createdAt, after.createdAt),
+                  and(eq(executions.createdAt, after.createdAt), lt(executions.id, after.id)),
                 ),
-              );
-          },
-        }),
-      ),
+          ),
+        )
+        .orderBy(...newestFirst)
+        .limit(query.limit);
+    },
 
-    findIdempotentExecution: (orgId: string, key: string, now: Date) =>
-      guard('executions', 'findIdempotentExecution', async () =>
-        liveExecution(await findKey(orgId, key), now),
-      ),
-
-    deleteExpiredIdempotencyKeys: (now: Date, limit: number) =>
-      guard('executions', 'deleteExpiredIdempotencyKeys', async () => {
-        // SQLite's DELETE takes no LIMIT unless compiled with it: pick the rows by rowid.
-        const dead = db
-          .select({ rowid: sql`rowid` })
-          .from(idempotencyKeys)
-          .where(lte(idempotencyKeys.expiresAt, wholeSeconds(now)))
-          .orderBy(idempotencyKeys.expiresAt)
-          .limit(limit);
-        const result = await db.delete(idempotencyKeys).where(inArray(sql`rowid`, dead));
-        return result.rowsAffected;
-      }),
-
-    listExecutions: (query: ListExecutionsQuery) =>
-      guard('executions', 'listExecutions', () => {
-        const { after } = query;
-        if (after === undefined && isEmptyFilter(query)) {
-          return prepared.firstExecutions.all({
-            orgId: query.orgId,
-            repo: query.repo,
-            limit: query.limit,
-          });
-        }
-        return db
-          .select(executionColumns)
-          .from(executions)
-          .where(
-            and(
-              eq(executions.orgId, query.orgId),
-              eq(executions.repo, query.repo),
-              ...filterConditions(query),
-              after === undefined
-                ? undefined
-                : or(
-                    lt(executions.createdAt, after.createdAt),
-                    and(eq(executions.createdAt, after.createdAt), lt(executions.id, after.id)),
-                  ),
-            ),
-          )
-          .orderBy(...newestFirst)
-          .limit(query.limit);
-      }),
-
-    countExecutions: (orgId: string, repo: string, filter?: ExecutionFilter) =>
-      guard('executions', 'countExecutions', async () => {
-        if (filter === undefined || isEmptyFilter(filter)) {
-          const row = await first(prepared.executionTotal.all({ orgId, repo }));
-          return row?.total ?? 0;
-        }
-        const row = await first(
-          db
-            .select({ total: count() })
-            .from(executions)
-            .where(
-              and(
-                eq(executions.orgId, orgId),
-                eq(executions.repo, repo),
-                ...filterConditions(filter),
-              ),
-            ),
-        );
+    countExecutions: async (orgId: string, repo: string, filter?: ExecutionFilter) => {
+      if (filter === undefined || isEmptyFilter(filter)) {
+        const row = await first(prepared.executionTotal.all({ orgId, repo }));
         return row?.total ?? 0;
-      }),
-
-    findOldestExecution: (orgId: string, repo: string, filter: ExecutionFilter) =>
-      guard('executions', 'findOldestExecution', () =>
-        first(
-          db
-            .select(executionColumns)
-            .from(executions)
-            .where(
-              and(
-                eq(executions.orgId, orgId),
-                eq(executions.repo, repo),
-                ...filterConditions(filter),
-              ),
-            )
-            .orderBy(asc(executions.createdAt), asc(executions.id))
-            .limit(1),
-        ),
-      ),
-
-    listComponents: (orgId: string, repo: string) =>
-      guard('executions', 'listComponents', async () => {
-        const rows = await db
-          .selectDistinct({ component: executions.component })
+      }
+      const row = await first(
+        db
+          .select({ total: count() })
           .from(executions)
           .where(
             and(
               eq(executions.orgId, orgId),
               eq(executions.repo, repo),
-              isNotNull(executions.component),
+              ...filterConditions(filter),
+            ),
+          ),
+      );
+      return row?.total ?? 0;
+    },
+
+    findOldestExecution: (orgId: string, repo: string, filter: ExecutionFilter) =>
+      first(
+        db
+          .select(executionColumns)
+          .from(executions)
+          .where(
+            and(
+              eq(executions.orgId, orgId),
+              eq(executions.repo, repo),
+              ...filterConditions(filter),
             ),
           )
-          .orderBy(asc(executions.component));
-        return rows.map((row) => row.component as string);
-      }),
+          .orderBy(asc(executions.createdAt), asc(executions.id))
+          .limit(1),
+      ),
 
-    listRepositories: (orgId: string) =>
-      guard('executions', 'listRepositories', async (): Promise<RepositorySummary[]> => {
-        const rows = await db
-          .select({ total: executionCounters.total, latest: executionColumns })
-          .from(executionCounters)
-          .innerJoin(executions, eq(executions.id, executionCounters.latestId))
-          .where(eq(executionCounters.orgId, orgId))
-          .orderBy(desc(executionCounters.latestCreatedAt), desc(executionCounters.latestId));
-        return rows.map(({ total, latest }) => ({ repo: latest.repo, total, latest }));
-      }),
+    listComponents: async (orgId: string, repo: string) => {
+      const rows = await db
+        .selectDistinct({ component: executions.component })
+        .from(executions)
+        .where(
+          and(
+            eq(executions.orgId, orgId),
+            eq(executions.repo, repo),
+            isNotNull(executions.component),
+          ),
+        )
+        .orderBy(asc(executions.component));
+      return rows.map((row) => row.component as string);
+    },
+
+    listRepositories: async (orgId: string): Promise<RepositorySummary[]> => {
+      const rows = await db
+        .select({ total: executionCounters.total, latest: executionColumns })
+        .from(executionCounters)
+        .innerJoin(executions, eq(executions.id, executionCounters.latestId))
+        .where(eq(executionCounters.orgId, orgId))
+        .orderBy(desc(executionCounters.latestCreatedAt), desc(executionCounters.latestId));
+      return rows.map(({ total, latest }) => ({ repo: latest.repo, total, latest }));
+    },
 
     findBaseline: (orgId: string, repo: string, branch: string, component?: string | null) =>
-      guard('executions', 'findBaseline', () =>
-        // Word for word the partial index's condition, so SQLite can use that index.
-        latestOnBranch(orgId, repo, branch, component, BASELINE_ELIGIBLE),
-      ),
+      // Word for word the partial index's condition, so SQLite can use that index.
+      latestOnBranch(orgId, repo, branch, component, BASELINE_ELIGIBLE),
 
     findBaselineAtCommit: (
       orgId: string,
@@ -997,220 +887,198 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
       branch: string,
       commit: string,
       component?: string | null,
-    ) =>
-      guard('executions', 'findBaselineAtCommit', () =>
-        latestOnBranch(orgId, repo, branch, component, eq(executions.commit, commit)),
-      ),
+    ) => latestOnBranch(orgId, repo, branch, component, eq(executions.commit, commit)),
 
     findLatestExecution: (orgId: string, repo: string, branch: string, component?: string | null) =>
-      guard('executions', 'findLatestExecution', () =>
-        latestOnBranch(orgId, repo, branch, component, undefined),
+      latestOnBranch(orgId, repo, branch, component, undefined),
+
+    findRepositorySettings: async (
+      orgId: string,
+      repo: string,
+    ): Promise<RepositorySettings | null> =>
+      first(
+        db
+          .select()
+          .from(repositorySettings)
+          .where(and(eq(repositorySettings.orgId, orgId), eq(repositorySettings.repo, repo)))
+          .limit(1),
       ),
 
-    findRepositorySettings: (orgId: string, repo: string) =>
-      guard(
-        'executions',
-        'findRepositorySettings',
-        async (): Promise<RepositorySettings | null> =>
-          first(
-            db
-              .select()
-              .from(repositorySettings)
-              .where(and(eq(repositorySettings.orgId, orgId), eq(repositorySettings.repo, repo)))
-              .limit(1),
-          ),
-      ),
+    saveRepositorySettings: async (settings: RepositorySettings) => {
+      const row = { ...settings, updatedAt: wholeSeconds(settings.updatedAt) };
+      await db
+        .insert(repositorySettings)
+        .values(row)
+        .onConflictDoUpdate({
+          target: [repositorySettings.orgId, repositorySettings.repo],
+          set: {
+            patchTarget: row.patchTarget,
+            webUrl: row.webUrl,
+            webUrlSource: row.webUrlSource,
+            updatedAt: row.updatedAt,
+          },
+        });
+    },
 
-    saveRepositorySettings: (settings: RepositorySettings) =>
-      guard('executions', 'saveRepositorySettings', async () => {
-        const row = { ...settings, updatedAt: wholeSeconds(settings.updatedAt) };
-        await db
-          .insert(repositorySettings)
-          .values(row)
-          .onConflictDoUpdate({
-            target: [repositorySettings.orgId, repositorySettings.repo],
-            set: {
-              patchTarget: row.patchTarget,
-              webUrl: row.webUrl,
-              webUrlSource: row.webUrlSource,
-              updatedAt: row.updatedAt,
-            },
-          });
-      }),
+    claimRepositoryWebUrl: async (orgId: string, repo: string, webUrl: string, at: Date) => {
+      const updatedAt = wholeSeconds(at);
+      // One statement: the row is created, or updated only while no one set the URL.
+      const result = await db
+        .insert(repositorySettings)
+        .values({ orgId, repo, patchTarget: null, webUrl, webUrlSource: 'ingest', updatedAt })
+        .onConflictDoUpdate({
+          target: [repositorySettings.orgId, repositorySettings.repo],
+          set: { webUrl, webUrlSource: 'ingest', updatedAt },
+          setWhere: isNull(repositorySettings.webUrlSource),
+        });
+      return result.rowsAffected > 0;
+    },
 
-    claimRepositoryWebUrl: (orgId: string, repo: string, webUrl: string, at: Date) =>
-      guard('executions', 'claimRepositoryWebUrl', async () => {
-        const updatedAt = wholeSeconds(at);
-        // One statement: the row is created, or updated only while no one set the URL.
-        const result = await db
-          .insert(repositorySettings)
-          .values({ orgId, repo, patchTarget: null, webUrl, webUrlSource: 'ingest', updatedAt })
-          .onConflictDoUpdate({
-            target: [repositorySettings.orgId, repositorySettings.repo],
-            set: { webUrl, webUrlSource: 'ingest', updatedAt },
-            setWhere: isNull(repositorySettings.webUrlSource),
-          });
-        return result.rowsAffected > 0;
-      }),
-
-    putRepositoryLink: (link: RepositoryLink) =>
-      guard('executions', 'putRepositoryLink', async () => {
-        const row = {
-          ...link,
-          createdAt: wholeSeconds(link.createdAt),
-          updatedAt: wholeSeconds(link.updatedAt),
-        };
-        const { orgId: _org, repo: _repo, ...changes } = row;
-        await db
-          .insert(repositoryLinks)
-          .values(row)
-          .onConflictDoUpdate({
-            target: [repositoryLinks.orgId, repositoryLinks.repo],
-            set: changes,
-          });
-      }),
+    putRepositoryLink: async (link: RepositoryLink) => {
+      const row = {
+        ...link,
+        createdAt: wholeSeconds(link.createdAt),
+        updatedAt: wholeSeconds(link.updatedAt),
+      };
+      const { orgId: _org, repo: _repo, ...changes } = row;
+      await db
+        .insert(repositoryLinks)
+        .values(row)
+        .onConflictDoUpdate({
+          target: [repositoryLinks.orgId, repositoryLinks.repo],
+          set: changes,
+        });
+    },
 
     findRepositoryLink: (orgId: string, repo: string) =>
-      guard('executions', 'findRepositoryLink', () =>
-        first(
-          db
-            .select()
-            .from(repositoryLinks)
-            .where(and(eq(repositoryLinks.orgId, orgId), eq(repositoryLinks.repo, repo)))
-            .limit(1),
-        ),
+      first(
+        db
+          .select()
+          .from(repositoryLinks)
+          .where(and(eq(repositoryLinks.orgId, orgId), eq(repositoryLinks.repo, repo)))
+          .limit(1),
       ),
 
-    deleteRepositoryLink: (orgId: string, repo: string) =>
-      guard('executions', 'deleteRepositoryLink', async () => {
-        const result = await db
-          .delete(repositoryLinks)
-          .where(and(eq(repositoryLinks.orgId, orgId), eq(repositoryLinks.repo, repo)));
-        return result.rowsAffected > 0;
-      }),
+    deleteRepositoryLink: async (orgId: string, repo: string) => {
+      const result = await db
+        .delete(repositoryLinks)
+        .where(and(eq(repositoryLinks.orgId, orgId), eq(repositoryLinks.repo, repo)));
+      return result.rowsAffected > 0;
+    },
 
     // One statement: SQLite takes the write lock before it reads, so two processes claiming
     // at once cannot pick the same delivery.
-    claimDeliveries: (owner: string, now: Date, leaseMs: number, limit: number) =>
-      guard('outbox', 'claimDeliveries', async (): Promise<DeliveryRecord[]> => {
-        const at = wholeSeconds(now);
-        const due = db
-          .select({ id: deliveryTable.id })
-          .from(deliveryTable)
-          .where(
-            and(
-              eq(deliveryTable.state, 'pending'),
-              lte(deliveryTable.nextAttemptAt, at),
-              or(isNull(deliveryTable.leaseUntil), lte(deliveryTable.leaseUntil, at)),
-            ),
-          )
-          .orderBy(asc(deliveryTable.nextAttemptAt), asc(deliveryTable.id))
-          .limit(limit);
-        const claimed = await db
-          .update(deliveryTable)
-          .set({
-            leaseOwner: owner,
-            leaseUntil: leaseEnd(now, leaseMs),
-            attempts: sql`${deliveryTable.attempts} + 1`,
-            updatedAt: at,
-          })
-          .where(inArray(deliveryTable.id, due))
-          .returning();
-        return claimed.sort(
-          (a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || (a.id < b.id ? -1 : 1),
-        );
-      }),
+    claimDeliveries: async (
+      owner: string,
+      now: Date,
+      leaseMs: number,
+      limit: number,
+    ): Promise<DeliveryRecord[]> => {
+      const at = wholeSeconds(now);
+      const due = db
+        .select({ id: deliveryTable.id })
+        .from(deliveryTable)
+        .where(
+          and(
+            eq(deliveryTable.state, 'pending'),
+            lte(deliveryTable.nextAttemptAt, at),
+            or(isNull(deliveryTable.leaseUntil), lte(deliveryTable.leaseUntil, at)),
+          ),
+        )
+        .orderBy(asc(deliveryTable.nextAttemptAt), asc(deliveryTable.id))
+        .limit(limit);
+      const claimed = await db
+        .update(deliveryTable)
+        .set({
+          leaseOwner: owner,
+          leaseUntil: leaseEnd(now, leaseMs),
+          attempts: sql`${deliveryTable.attempts} + 1`,
+          updatedAt: at,
+        })
+        .where(inArray(deliveryTable.id, due))
+        .returning();
+      return claimed.sort(
+        (a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || (a.id < b.id ? -1 : 1),
+      );
+    },
 
     markDeliverySent: (id: string, owner: string, at: Date) =>
-      guard('outbox', 'markDeliverySent', () =>
-        settleDelivery(id, owner, {
-          state: 'sent',
-          sentAt: wholeSeconds(at),
-          updatedAt: wholeSeconds(at),
-        }),
-      ),
+      settleDelivery(id, owner, {
+        state: 'sent',
+        sentAt: wholeSeconds(at),
+        updatedAt: wholeSeconds(at),
+      }),
 
     retryDelivery: (
       id: string,
       owner: string,
       outcome: DeliveryAttemptOutcome & { nextAttemptAt: Date },
     ) =>
-      guard('outbox', 'retryDelivery', () =>
-        settleDelivery(id, owner, {
-          ...outcomeColumns(outcome),
-          nextAttemptAt: wholeSeconds(outcome.nextAttemptAt),
-        }),
-      ),
+      settleDelivery(id, owner, {
+        ...outcomeColumns(outcome),
+        nextAttemptAt: wholeSeconds(outcome.nextAttemptAt),
+      }),
 
     failDelivery: (id: string, owner: string, outcome: DeliveryAttemptOutcome) =>
-      guard('outbox', 'failDelivery', () =>
-        settleDelivery(id, owner, { ...outcomeColumns(outcome), state: 'failed' }),
-      ),
+      settleDelivery(id, owner, { ...outcomeColumns(outcome), state: 'failed' }),
 
-    outboxStats: (now: Date) =>
-      guard('outbox', 'outboxStats', async () => {
-        const rows = await db
-          .select({
-            state: deliveryTable.state,
-            total: sql<number>`count(*)`,
-            oldest: sql<number | null>`min(${deliveryTable.createdAt})`,
-          })
-          .from(deliveryTable)
-          .where(inArray(deliveryTable.state, ['pending', 'failed']))
-          .groupBy(deliveryTable.state);
-        const pending = rows.find((row) => row.state === 'pending');
-        const failed = rows.find((row) => row.state === 'failed');
-        const oldest = pending?.oldest == null ? null : Number(pending.oldest);
-        return {
-          pending: Number(pending?.total ?? 0),
-          oldestPendingAgeSeconds:
-            oldest === null
-              ? 0
-              : Math.max(0, Math.floor((wholeSeconds(now).getTime() - oldest) / 1000)),
-          failed: Number(failed?.total ?? 0),
-        };
-      }),
+    outboxStats: async (now: Date) => {
+      const rows = await db
+        .select({
+          state: deliveryTable.state,
+          total: sql<number>`count(*)`,
+          oldest: sql<number | null>`min(${deliveryTable.createdAt})`,
+        })
+        .from(deliveryTable)
+        .where(inArray(deliveryTable.state, ['pending', 'failed']))
+        .groupBy(deliveryTable.state);
+      const pending = rows.find((row) => row.state === 'pending');
+      const failed = rows.find((row) => row.state === 'failed');
+      const oldest = pending?.oldest == null ? null : Number(pending.oldest);
+      return {
+        pending: Number(pending?.total ?? 0),
+        oldestPendingAgeSeconds:
+          oldest === null
+            ? 0
+            : Math.max(0, Math.floor((wholeSeconds(now).getTime() - oldest) / 1000)),
+        failed: Number(failed?.total ?? 0),
+      };
+    },
 
     listDeliveryFailures: (orgId: string, repo: string, limit: number) =>
-      guard('outbox', 'listDeliveryFailures', () =>
-        db
-          .select()
-          .from(deliveryTable)
-          .where(
-            and(
-              eq(deliveryTable.orgId, orgId),
-              eq(deliveryTable.repo, repo),
-              eq(deliveryTable.state, 'failed'),
-            ),
-          )
-          .orderBy(desc(deliveryTable.updatedAt), desc(deliveryTable.id))
-          .limit(limit),
-      ),
+      db
+        .select()
+        .from(deliveryTable)
+        .where(
+          and(
+            eq(deliveryTable.orgId, orgId),
+            eq(deliveryTable.repo, repo),
+            eq(deliveryTable.state, 'failed'),
+          ),
+        )
+        .orderBy(desc(deliveryTable.updatedAt), desc(deliveryTable.id))
+        .limit(limit),
 
     listRunDeliveries: (orgId: string, executionId: string) =>
-      guard('outbox', 'listRunDeliveries', () =>
-        db
-          .select()
-          .from(deliveryTable)
-          .where(and(eq(deliveryTable.orgId, orgId), eq(deliveryTable.executionId, executionId)))
-          .orderBy(asc(deliveryTable.id)),
-      ),
+      db
+        .select()
+        .from(deliveryTable)
+        .where(and(eq(deliveryTable.orgId, orgId), eq(deliveryTable.executionId, executionId)))
+        .orderBy(asc(deliveryTable.id)),
 
-    claimWebhookEvent: (provider: string, eventId: string, at: Date) =>
-      guard('webhooks', 'claimWebhookEvent', async () => {
-        const result = await db
-          .insert(webhookEvents)
-          .values({ provider, eventId, claimedAt: wholeSeconds(at) })
-          .onConflictDoNothing();
-        return result.rowsAffected === 1;
-      }),
+    claimWebhookEvent: async (provider: string, eventId: string, at: Date) => {
+      const result = await db
+        .insert(webhookEvents)
+        .values({ provider, eventId, claimedAt: wholeSeconds(at) })
+        .onConflictDoNothing();
+      return result.rowsAffected === 1;
+    },
 
-    releaseWebhookEvent: (provider: string, eventId: string) =>
-      guard('webhooks', 'releaseWebhookEvent', async () => {
-        await db
-          .delete(webhookEvents)
-          .where(and(eq(webhookEvents.provider, provider), eq(webhookEvents.eventId, eventId)));
-      }),
+    releaseWebhookEvent: async (provider: string, eventId: string) => {
+      await db
+        .delete(webhookEvents)
+        .where(and(eq(webhookEvents.provider, provider), eq(webhookEvents.eventId, eventId)));
+    },
 
     ping: async () => {
       await client.execute('SELECT 1');
@@ -1219,5 +1087,5 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
     close: async () => {
       client.close();
     },
-  };
+  });
 }

@@ -3,16 +3,27 @@ import {
   DeadlineExceededError,
   errorCode,
   failureLine,
+  guardedStore,
   insertKeyedExecution,
   KEYED_INSERT_ATTEMPTS,
   liveExecution,
   pickColumns,
   rootCause,
+  STORE_OPERATIONS,
   type StoreComponent,
+  type StoreMethods,
+  type StoreOperation,
 } from '@covgate/core/storage-kit';
 import { describe, expect, it } from 'vitest';
+import { createMemoryStore } from '../../src/storage/memory-store.js';
 import { StoreConflictError, StoreFailureError } from '../../src/storage/store.js';
-import { buildExecution, buildIdempotencyClaim, secondsAfter } from '../../src/testing/fixtures.js';
+import {
+  buildExecution,
+  buildIdempotencyClaim,
+  buildTokenRecord,
+  FIXTURE_TIME,
+  secondsAfter,
+} from '../../src/testing/fixtures.js';
 
 class DialectError extends StoreFailureError {
   constructor(component: StoreComponent, operation: string, code: string) {
@@ -107,6 +118,81 @@ describe('createStoreGuard', () => {
     for (const deadlineMs of [0, -1, 1.5]) {
       expect(() => guardWith({ deadlineMs })).toThrow('deadlineMs must be a positive integer');
     }
+  });
+});
+
+describe('guardedStore', () => {
+  /** The memory store with every operation failing as `fail` says. */
+  const failingMethods = (fail: () => Error): StoreMethods => {
+    const methods: Record<string, unknown> = { close: async () => {} };
+    for (const name of Object.keys(STORE_OPERATIONS)) {
+      methods[name] = async () => {
+        throw fail();
+      };
+    }
+    return methods as unknown as StoreMethods;
+  };
+
+  it('runs every operation under its own name and its component of the table', async () => {
+    const { guard, lines } = guardWith();
+    const store = guardedStore(
+      guard,
+      failingMethods(() => wrapped('EPIPE', 'broken pipe')),
+    );
+    const call = (name: StoreOperation) =>
+      (store[name] as () => Promise<unknown>)().catch((e: unknown) => (e as Error).message);
+
+    const names = Object.keys(STORE_OPERATIONS) as StoreOperation[];
+    const messages = await Promise.all(names.map(call));
+
+    const expected = names.map(
+      (name) => `[${STORE_OPERATIONS[name].component}] ${name} failed: EPIPE`,
+    );
+    expect(messages).toEqual(expected);
+    expect(lines).toEqual(expected.map((line) => `${line}: broken pipe`));
+    expect(STORE_OPERATIONS.findSessionById.component).toBe('sessions');
+    expect(names).toHaveLength(69);
+  });
+
+  it("answers a duplicate key with the operation's conflict, and logs it where there is none", async () => {
+    const { guard, lines } = guardWith();
+    const store = guardedStore(
+      guard,
+      failingMethods(() => wrapped('DUP', 'Duplicate entry')),
+    );
+
+    await expect(store.insertToken(buildTokenRecord())).rejects.toThrow(
+      new StoreConflictError('token id already exists'),
+    );
+    await expect(store.claimWebhookEvent('github', 'e-1', FIXTURE_TIME)).rejects.toThrow(
+      '[webhooks] claimWebhookEvent failed: DUP',
+    );
+    expect(lines).toEqual(['[webhooks] claimWebhookEvent failed: DUP: Duplicate entry']);
+  });
+
+  it('passes the arguments through and returns the answer', async () => {
+    const { guard } = guardWith();
+    const store = guardedStore(guard, createMemoryStore());
+    const token = buildTokenRecord();
+
+    await store.insertToken(token);
+
+    expect(await store.findTokenById(token.id)).toEqual(token);
+  });
+
+  it('leaves ping and close unguarded: a failing probe logs nothing', async () => {
+    const { guard, lines } = guardWith();
+    const down = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    const store = guardedStore(guard, {
+      ...failingMethods(() => down),
+      ping: async () => {
+        throw down;
+      },
+    });
+
+    await expect(store.ping?.()).rejects.toBe(down);
+    await expect(store.close()).resolves.toBeUndefined();
+    expect(lines).toEqual([]);
   });
 });
 
