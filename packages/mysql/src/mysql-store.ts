@@ -163,24 +163,77 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
     deadlineMs,
   });
 
-  const findOrganisation = async (where: SQL | undefined): Promise<Organisation | null> => {
-    const [row] = await db.select(organisationColumns).from(organisations).where(where).limit(1);
-    return row ?? null;
-  };
+  const first = async <T>(rows: PromiseLike<T[]>): Promise<T | null> => (await rows)[0] ?? null;
 
-  const findUser = async (where: SQL | undefined) => {
-    const [row] = await db.select().from(users).where(where).limit(1);
-    return row ?? null;
+  const findOrganisation = (where: SQL | undefined): Promise<Organisation | null> =>
+    first(db.select(organisationColumns).from(organisations).where(where).limit(1));
+
+  const findUser = (where: SQL | undefined) => first(db.select().from(users).where(where).limit(1));
+
+  // The lookups of every authenticated request and every list, built once as the SQLite
+  // store's are: drizzle then skips building their SQL on each call. They still run through
+  // the pool's `query`, as every other statement, so a failure reaches the guard alike.
+  const byId = sql.placeholder('id');
+  const prepared = {
+    tokenById: db.select().from(tokens).where(eq(tokens.id, byId)).limit(1).prepare(),
+    organisationById: db
+      .select(organisationColumns)
+      .from(organisations)
+      .where(eq(organisations.id, byId))
+      .limit(1)
+      .prepare(),
+    organisationBySlug: db
+      .select(organisationColumns)
+      .from(organisations)
+      .where(eq(organisations.slug, sql.placeholder('slug')))
+      .limit(1)
+      .prepare(),
+    sessionByTokenHash: db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
+      .limit(1)
+      .prepare(),
+    sessionById: db.select().from(sessions).where(eq(sessions.id, byId)).limit(1).prepare(),
+    userById: db.select().from(users).where(eq(users.id, byId)).limit(1).prepare(),
+    member: db
+      .select()
+      .from(memberships)
+      .where(
+        and(
+          eq(memberships.orgId, sql.placeholder('orgId')),
+          eq(memberships.userId, sql.placeholder('userId')),
+        ),
+      )
+      .limit(1)
+      .prepare(),
+    executionTotal: db
+      .select({ total: executionCounters.total })
+      .from(executionCounters)
+      .where(
+        and(
+          eq(executionCounters.orgId, sql.placeholder('orgId')),
+          eq(executionCounters.repo, sql.placeholder('repo')),
+        ),
+      )
+      .prepare(),
+    firstExecutions: db
+      .select(executionColumns)
+      .from(executions)
+      .where(
+        and(
+          eq(executions.orgId, sql.placeholder('orgId')),
+          eq(executions.repo, sql.placeholder('repo')),
+        ),
+      )
+      .orderBy(...newestFirst)
+      .limit(sql.placeholder('limit'))
+      .prepare(),
   };
 
   const findToken = async (id: string) => {
-    const [row] = await db.select().from(tokens).where(eq(tokens.id, id)).limit(1);
+    const row = await first(prepared.tokenById.execute({ id }));
     return row ? toTokenRecord(row) : null;
-  };
-
-  const findSession = async (where: SQL | undefined) => {
-    const [row] = await db.select().from(sessions).where(where).limit(1);
-    return row ?? null;
   };
 
   /**
@@ -287,7 +340,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
     and(eq(memberships.orgId, orgId), eq(memberships.userId, userId));
 
   const findMember = async (orgId: string, userId: string): Promise<Membership | null> => {
-    const [row] = await db.select().from(memberships).where(isMember(orgId, userId)).limit(1);
+    const row = await first(prepared.member.execute({ orgId, userId }));
     return row ? membershipOf(row) : null;
   };
 
@@ -337,9 +390,9 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
       await db.insert(organisations).values({ ...org, createdAt: wholeSeconds(org.createdAt) });
     },
 
-    findOrganisationById: (id: string) => findOrganisation(eq(organisations.id, id)),
+    findOrganisationById: (id: string) => first(prepared.organisationById.execute({ id })),
 
-    findOrganisationBySlug: (slug: string) => findOrganisation(eq(organisations.slug, slug)),
+    findOrganisationBySlug: (slug: string) => first(prepared.organisationBySlug.execute({ slug })),
 
     setOrganisationPlan: async (id: string, plan: Plan) => {
       const result = await db.update(organisations).set({ plan }).where(eq(organisations.id, id));
@@ -358,7 +411,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
           ),
         );
       if (affected(result) > 0) return 'applied';
-      return (await findOrganisation(eq(organisations.id, id))) ? 'stale' : 'unknown';
+      return (await first(prepared.organisationById.execute({ id }))) ? 'stale' : 'unknown';
     },
 
     createPersonalOrganisation: async (org: Organisation, userId: string) => {
@@ -384,7 +437,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
       return stored;
     },
 
-    findUserById: (id: string) => findUser(eq(users.id, id)),
+    findUserById: (id: string) => first(prepared.userById.execute({ id })),
 
     insertToken: async (token: TokenRecord) => {
       await db.insert(tokens).values(toTokenRow(token));
@@ -449,9 +502,10 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
       await db.insert(sessions).values(sessionRow(session));
     },
 
-    findSessionByTokenHash: (tokenHash: string) => findSession(eq(sessions.tokenHash, tokenHash)),
+    findSessionByTokenHash: (tokenHash: string) =>
+      first(prepared.sessionByTokenHash.execute({ tokenHash })),
 
-    findSessionById: (id: string) => findSession(eq(sessions.id, id)),
+    findSessionById: (id: string) => first(prepared.sessionById.execute({ id })),
 
     deleteSession: async (id: string) => {
       const result = await db.delete(sessions).where(eq(sessions.id, id));
@@ -737,6 +791,13 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
 
     listExecutions: (query: ListExecutionsQuery) => {
       const { after } = query;
+      if (after === undefined && isEmptyFilter(query)) {
+        return prepared.firstExecutions.execute({
+          orgId: query.orgId,
+          repo: query.repo,
+          limit: query.limit,
+        });
+      }
       return db
         .select(executionColumns)
         .from(executions)
@@ -771,10 +832,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
           );
         return filtered?.total ?? 0;
       }
-      const [row] = await db
-        .select({ total: executionCounters.total })
-        .from(executionCounters)
-        .where(and(eq(executionCounters.orgId, orgId), eq(executionCounters.repo, repo)));
+      const row = await first(prepared.executionTotal.execute({ orgId, repo }));
       return row?.total ?? 0;
     },
 
