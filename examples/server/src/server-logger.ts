@@ -5,7 +5,7 @@ import pretty from 'pino-pretty';
 /** Fields pino-pretty leaves out of a development line (the message carries what matters). */
 const HIDDEN = 'time,level,pid,hostname';
 
-/** A development line: the message alone at `info` (so `[audit] ...` lines read as the spec's text), else prefixed by the level. */
+/** A development line: the message alone at `info` (so `[audit] ...` lines read as docs/audit-log.md shows them), else prefixed by the level. */
 function developmentMessage(log: Record<string, unknown>, messageKey: string, levelLabel: string) {
   const message = String(log[messageKey] ?? '');
   const level = pino.levels.labels[Number(log.level)] ?? levelLabel;

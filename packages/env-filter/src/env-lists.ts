@@ -113,8 +113,9 @@ export const DEFAULT_ALLOWED_ENV_PREFIXES: readonly string[] = Object.freeze(['L
 
 /**
  * Names that are never forwarded, in any letter case, whatever the caller allows: the secrets
- * of the covgate service itself (the spec's list, covgate's `TOKEN_PEPPER`, and the secret
- * variables of the Stripe and Razorpay webhook presets).
+ * of the covgate service itself (its database URL, service token, session secret and webhook
+ * secrets, `TOKEN_PEPPER`, and the secret variables of the Stripe and Razorpay webhook
+ * presets), listed in docs/env-filter.md.
  */
 export const NEVER_FORWARDED_ENV_NAMES: readonly string[] = Object.freeze([
   'DATABASE_URL',

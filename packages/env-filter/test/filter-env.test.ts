@@ -92,7 +92,7 @@ describe('filterEnv: the default allowlist', () => {
     }
   });
 
-  it('lists every name of the spec as never forwarded and none of them as allowed', () => {
+  it('lists every secret of the covgate service as never forwarded and none of them as allowed', () => {
     expect(NEVER_FORWARDED_ENV_NAMES).toEqual(expect.arrayContaining(SPEC_NEVER_FORWARDED));
     const allowed = new Set(DEFAULT_ALLOWED_ENV_NAMES.map((n) => n.toUpperCase()));
     for (const name of NEVER_FORWARDED_ENV_NAMES) expect(allowed.has(name)).toBe(false);

@@ -17,7 +17,7 @@ export interface WebhookProvider {
   readonly toleranceSeconds?: number;
 }
 
-/** The spec's provider A: timestamped scheme under neutral names. */
+/** Provider A: the timestamped scheme under neutral names (docs/webhook-signatures.md). */
 export const providerA: WebhookProvider = Object.freeze({
   name: 'provider-a',
   signatureHeader: 'Provider-A-Signature',
@@ -25,7 +25,7 @@ export const providerA: WebhookProvider = Object.freeze({
   scheme: 'timestamped',
 });
 
-/** The spec's provider B: raw-body scheme under neutral names. */
+/** Provider B: the raw-body scheme under neutral names (docs/webhook-signatures.md). */
 export const providerB: WebhookProvider = Object.freeze({
   name: 'provider-b',
   signatureHeader: 'X-Provider-B-Signature',

@@ -6,7 +6,7 @@ import { clientFor, serviceError, serviceUrl } from '../service.js';
 import { noBaselineText } from '../verdict.js';
 import { sessionCredential } from './session.js';
 
-/** The spec's onboarding poll: every 5 seconds, 10-minute time-out. */
+/** The onboarding poll (docs/cli.md, `covgate wait`): every 5 seconds, 10-minute time-out. */
 export const POLL_INTERVAL_MS = 5_000;
 /** See {@link POLL_INTERVAL_MS}. */
 export const POLL_TIMEOUT_MS = 600_000;

@@ -2,7 +2,7 @@
 export type AuthDeniedReason = 'missing_token' | 'invalid_or_expired_token';
 
 /**
- * A security-relevant event, one variant per row of the spec's audit table. Every string is
+ * A security-relevant event, one variant per line pattern of docs/audit-log.md. Every string is
  * printed through the escaping of {@link formatAuditLine}, so attacker-influenced values
  * (paths, methods, remote addresses, agent types, user ids) are safe to pass as they are.
  */

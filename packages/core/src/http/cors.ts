@@ -1,5 +1,5 @@
 /**
- * CORS by exact-origin allowlist (the spec's security statement wins: never `*`).
+ * CORS by exact-origin allowlist, never `*`: responses carry credentials (docs/security-model.md).
  */
 
 /** Thrown at start-up for an `ALLOWED_ORIGINS` entry that is not a bare origin. */

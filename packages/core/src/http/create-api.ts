@@ -3,6 +3,7 @@ import pino, { type Logger } from 'pino';
 import { redactTokens } from '../audit/audit-line.js';
 import { type AuditSink, createAuditLogger, stdoutAuditSink } from '../audit/audit-sink.js';
 import type { Identity } from '../auth/identity.js';
+import { ExecutionJsonMemo } from '../executions/execution-json-memo.js';
 import { InfrastructureError } from '../infrastructure/infra.js';
 import { batchedLogDestination } from '../logging/batched-log-destination.js';
 import { type OAuthOptions, resolveOAuthOptions } from '../oauth/oauth-options.js';
@@ -30,6 +31,7 @@ import { VerifiedTokenCache } from '../tokens/verified-token-cache.js';
 import { resolveWebhookOptions, type WebhookOptions } from '../webhooks/webhook-options.js';
 import { ApiError, ERRORS } from './api-error.js';
 import type { CovgateApi, RequestContext } from './api-types.js';
+import { createTokenLoginState } from './auth/token-login-state.js';
 import { authenticate } from './authenticate.js';
 import { normaliseBasePath } from './base-path.js';
 import { createClientAddressResolver, looksProxied } from './client-address.js';
@@ -39,7 +41,6 @@ import { createRequestRateLimiter, type RateLimitOptions } from './rate-limit.js
 import { emptyReply, errorReply, type Reply } from './reply.js';
 import { Scope } from './request-scope.js';
 import { Router } from './router.js';
-import { ExecutionJsonMemo } from './routes/execution-json-memo.js';
 import { coreRoutes } from './routes/route-table.js';
 import type {
   ApiServices,
@@ -232,6 +233,7 @@ function buildServices(options: CreateApiOptions): ApiServices {
   const secureCookies = options.secureCookies ?? true;
   const logger = options.logger ?? pino({ base: null }, batchedLogDestination());
   const clock = options.clock ?? systemClock;
+  const hasher = options.tokenHasher ?? createTokenHasher(pepperOptions(options));
   return {
     settings: {
       serviceToken: options.serviceToken || undefined,
@@ -255,10 +257,11 @@ function buildServices(options: CreateApiOptions): ApiServices {
     ids: createIdGenerator({ now: () => clock.now().getTime() }),
     logger,
     audit: createAuditLogger(options.auditSink ?? stdoutAuditSink),
-    hasher: options.tokenHasher ?? createTokenHasher(pepperOptions(options)),
+    hasher,
     tokenCache: sharedTokenCache(options, clock),
     throttle: options.verificationThrottle ?? createVerificationThrottle(),
     verificationPace: options.verificationPace ?? createVerificationPace(),
+    tokenLogins: createTokenLoginState(hasher),
     verificationGate: createVerificationGate({
       ...options.verificationConcurrency,
       onOverload: (state, load) => {

@@ -9,7 +9,7 @@ export interface PlanLimits {
   enterprise: number;
 }
 
-/** The spec's intended model: free 60, team 600; enterprise is configurable. */
+/** Requests per minute of one token by plan (docs/configuration.md); enterprise is meant to be configured. */
 export const DEFAULT_PLAN_LIMITS: PlanLimits = { free: 60, team: 600, enterprise: 6000 };
 
 /** How much more than one token all tokens of an organisation may send together, by default. */

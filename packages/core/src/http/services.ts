@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AuditLogger } from '../audit/audit-sink.js';
 import type { Identity } from '../auth/identity.js';
+import type { ExecutionJsonMemo } from '../executions/execution-json-memo.js';
 import type { Plan, Store } from '../storage/store.js';
 import type { IdGenerator } from '../time/ids.js';
 import type { Clock } from '../time/timestamp.js';
@@ -9,10 +10,10 @@ import type { VerificationGate } from '../tokens/verification-gate.js';
 import type { VerificationPace } from '../tokens/verification-pace.js';
 import type { VerificationThrottle } from '../tokens/verification-throttle.js';
 import type { VerifiedTokenCache } from '../tokens/verified-token-cache.js';
+import type { TokenLoginState } from './auth/token-login-state.js';
 import type { ExtraHeaders } from './extra-headers.js';
 import type { RequestRateLimiter } from './rate-limit.js';
 import type { Reply } from './reply.js';
-import type { ExecutionJsonMemo } from './routes/execution-json-memo.js';
 
 /** What the verified-token cache keeps: the identity and until when it may be reused. */
 export interface CachedTokenIdentity {
@@ -62,6 +63,8 @@ export interface ApiServices {
   verificationGate: VerificationGate;
   /** The time of a verification, imitated for unknown token ids. */
   verificationPace: VerificationPace;
+  /** Token verifications in progress and the dummy hash of unknown token ids. */
+  tokenLogins: TokenLoginState;
   rateLimiter: RequestRateLimiter;
   /** The JSON text of execution records listed recently. */
   executionJson: ExecutionJsonMemo;

@@ -47,7 +47,7 @@ const SCHEMES = new Set(['timestamped', 'raw-body']);
 
 /**
  * Checks the `webhooks` option once, at start-up. A missing secret is not an error here: the
- * receiver exists and answers `500` (the spec's fail-closed rule).
+ * receiver exists and answers `500`: a receiver fails closed rather than accept unsigned events.
  *
  * @throws TypeError naming the offending provider (never a secret).
  */

@@ -53,7 +53,7 @@ describe('formatAuditLine patterns', () => {
     );
   });
 
-  it('writes session.create with method=link after the spec pattern for a sign-in link', () => {
+  it('writes session.create with method=link after the documented pattern for a sign-in link', () => {
     expect(
       formatAuditLine({
         type: 'session.create',

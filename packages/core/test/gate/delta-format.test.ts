@@ -37,7 +37,7 @@ describe('formatDelta', () => {
     }
   });
 
-  it('always has the spec shape and reads back as the same number of hundredths', () => {
+  it('always has the +x.xx, -x.xx or 0.00 shape and reads back as the same number of hundredths', () => {
     fc.assert(
       fc.property(fc.maxSafeInteger(), (hundredths) => {
         const text = formatDelta(hundredths);

@@ -1,4 +1,4 @@
-/** The spec's onboarding rule: poll every 5 seconds, give up after 10 minutes. */
+/** The onboarding rule (docs/dashboard.md): poll every 5 seconds, give up after 10 minutes. */
 export const POLL_INTERVAL_MS = 5_000;
 export const POLL_TIMEOUT_MS = 10 * 60_000;
 

@@ -1,5 +1,5 @@
 import { infra } from '../../infrastructure/infra.js';
-import type { Organisation, TokenRecord } from '../../storage/store.js';
+import type { TokenRecord } from '../../storage/store.js';
 import { parseApiToken } from '../../tokens/token-format.js';
 import type { PepperMatch } from '../../tokens/token-hash.js';
 import { isTokenUsable } from '../../tokens/token-status.js';
@@ -8,49 +8,12 @@ import type { ThrottleBlock, ThrottleReservation } from '../../tokens/verificati
 import { ApiError, ERRORS } from '../api-error.js';
 import type { ApiServices, RequestScope } from '../services.js';
 import type { TokenIdentity } from './identities.js';
+import type { ApiTokenLogin, SharedVerification } from './token-login-state.js';
 
 /** Seconds a shed verification is told to wait (`Retry-After`). */
 export const OVERLOAD_RETRY_AFTER_SECONDS = 1;
 
 const TOUCH_INTERVAL_MS = 60_000;
-const dummyHashes = new WeakMap<ApiServices, Promise<string>>();
-
-type ApiTokenLogin = { identity: TokenIdentity; plan: Organisation['plan'] };
-
-/**
- * What a verification in progress tells the requests that presented the same token meanwhile:
- * its answer once it got past the throttle and the gate, or that they must go their own way
- * (it was refused before verifying: its address may be blocked where theirs is not).
- */
-type SharedVerification =
-  | { kind: 'answer'; login: ApiTokenLogin | null }
-  | { kind: 'error'; error: unknown }
-  | { kind: 'own-way' };
-
-/** Per API: verifications in progress, by the exact token presented. */
-const verificationsInFlight = new WeakMap<ApiServices, Map<string, Promise<SharedVerification>>>();
-
-function inFlightOf(services: ApiServices): Map<string, Promise<SharedVerification>> {
-  let inFlight = verificationsInFlight.get(services);
-  if (!inFlight) {
-    inFlight = new Map();
-    verificationsInFlight.set(services, inFlight);
-  }
-  return inFlight;
-}
-
-/**
- * An argon2 hash to verify against when the token id is unknown and no recent verification
- * time is known to imitate, so an unknown id still costs the time of a wrong secret.
- */
-function dummyHash(services: ApiServices): Promise<string> {
-  let hash = dummyHashes.get(services);
-  if (!hash) {
-    hash = services.hasher.hash(`cvg_${'0'.repeat(40)}`);
-    dummyHashes.set(services, hash);
-  }
-  return hash;
-}
 
 function touchLater(services: ApiServices, token: TokenRecord): void {
   const now = services.clock.now();
@@ -114,7 +77,7 @@ async function verifySecret(
   raw: string,
 ): Promise<{ match: PepperMatch; rehash?: string }> {
   const { hasher, verificationPace: pace } = services;
-  const hash = record ? record.hash : await dummyHash(services);
+  const hash = record ? record.hash : await services.tokenLogins.dummyHash();
   try {
     return await services.verificationGate.run(
       reservation.trusted ? 'trusted' : 'normal',
@@ -156,7 +119,7 @@ export async function loginWithApiToken(
   // Parallel CI jobs sharing a token whose cache entry just expired would otherwise each
   // reserve a failure on the token id and lock the owner out; sharing the exact token's
   // verification costs one argon2 run and one reservation. Only the same secret joins.
-  const inFlight = inFlightOf(services);
+  const { inFlight } = services.tokenLogins;
   const pending = inFlight.get(raw);
   if (pending) {
     const shared = await pending;

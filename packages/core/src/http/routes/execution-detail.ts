@@ -1,3 +1,4 @@
+import { type ExecutionJson, executionToJson } from '../../executions/execution-json.js';
 import { type FileChangesJson, fileChanges } from '../../executions/file-changes.js';
 import { decodeFileList, type FileEntry } from '../../executions/file-list.js';
 import { type FolderJson, folderTree } from '../../executions/folder-tree.js';
@@ -7,7 +8,6 @@ import { ApiError, ERRORS } from '../api-error.js';
 import { authenticate } from '../authenticate.js';
 import { jsonReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
-import { type ExecutionJson, executionToJson } from './execution-json.js';
 import { requireExecuteScope } from './executions.js';
 
 /** One entry of a run's per-file list as the API shows it. */

@@ -1,5 +1,6 @@
 import { checkOrgAccess, type Identity } from '../../auth/identity.js';
 import { hasScope } from '../../auth/scopes.js';
+import { executionToJson } from '../../executions/execution-json.js';
 import { encodeFileList, fileListDigest, fileListText } from '../../executions/file-list.js';
 import {
   IDEMPOTENCY_KEY_HEADER,
@@ -33,7 +34,6 @@ import { MAX_BODY_BYTES, readJsonBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';
 import { decodeExecutionCursor, encodeExecutionCursor } from './execution-cursor.js';
 import { parseExecutionFilter } from './execution-filter.js';
-import { executionToJson } from './execution-json.js';
 import { type IngestInput, parseIngestBody } from './ingest-body.js';
 
 /** Default and maximum of `limit` on `GET /v1/executions`. */
@@ -139,7 +139,7 @@ function replay(existing: IdempotentExecution, requestDigest: string): Reply {
 }
 
 /**
- * `POST /v1/executions` (decided; not in the spec): records a run and evaluates the gate
+ * `POST /v1/executions` (docs/decisions.md, Executions): records a run and evaluates the gate
  * server-side against its baseline (see {@link findRunBaseline}) and, when the run sends a
  * patch, the patch rule (see {@link resolvePatchTarget}); stores with it the baseline it used
  * (or that there was none) and the rule that decided, which the answer shows. The body may be

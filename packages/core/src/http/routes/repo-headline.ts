@@ -1,4 +1,5 @@
 import { checkOrgAccess } from '../../auth/identity.js';
+import { type ExecutionJson, executionToJson } from '../../executions/execution-json.js';
 import { truncateToHundredths } from '../../gate/truncate-decimal.js';
 import { infra } from '../../infrastructure/infra.js';
 import type { ExecutionRecord } from '../../storage/store.js';
@@ -7,7 +8,6 @@ import { authenticate } from '../authenticate.js';
 import { jsonReply } from '../reply.js';
 import type { RequestScope, RouteHandler } from '../services.js';
 import { parseComponentParameter } from './execution-filter.js';
-import { type ExecutionJson, executionToJson } from './execution-json.js';
 import { requireExecuteScope, requireQueryParameter } from './executions.js';
 import { BASE_BRANCHES } from './repos.js';
 

@@ -1,11 +1,11 @@
 import { checkOrgAccess } from '../../auth/identity.js';
+import { executionToJson } from '../../executions/execution-json.js';
 import { infra } from '../../infrastructure/infra.js';
 import type { ExecutionRecord, RepositorySummary, Store } from '../../storage/store.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticate } from '../authenticate.js';
 import { jsonReply } from '../reply.js';
 import type { RequestScope, RouteHandler } from '../services.js';
-import { executionToJson } from './execution-json.js';
 import { requireExecuteScope, requireQueryParameter } from './executions.js';
 
 /** The branches taken as a repository's base branch, in order: the first with a run wins. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { executionToJson } from '../../src/http/routes/execution-json.js';
-import { ExecutionJsonMemo } from '../../src/http/routes/execution-json-memo.js';
+import { executionToJson } from '../../src/executions/execution-json.js';
+import { ExecutionJsonMemo } from '../../src/executions/execution-json-memo.js';
 import type { ExecutionRecord } from '../../src/storage/store.js';
 
 function record(overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {

@@ -1,4 +1,4 @@
-import type { ExecutionRecord } from '../../storage/store.js';
+import type { ExecutionRecord } from '../storage/store.js';
 import { executionToJson } from './execution-json.js';
 
 /** Records whose JSON text one API keeps by default (about 300 bytes each). */

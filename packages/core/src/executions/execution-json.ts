@@ -1,6 +1,6 @@
-import { evaluatePatch } from '../../gate/patch-rule.js';
-import type { ExecutionRecord } from '../../storage/store.js';
-import { formatTimestamp } from '../../time/timestamp.js';
+import { evaluatePatch } from '../gate/patch-rule.js';
+import type { ExecutionRecord } from '../storage/store.js';
+import { formatTimestamp } from '../time/timestamp.js';
 
 /** The record a run was compared with, as the API shows it. */
 export interface BaselineJson {
@@ -31,7 +31,8 @@ export interface PatchJson {
 }
 
 /**
- * The wire form of an execution record: the spec's six fields plus `coverage`, `commit` and
+ * The wire form of an execution record: `id`, `repo`, `branch`, `outcome`,
+ * `delta` and `created_at` plus `coverage`, `commit` and
  * `baseline` (null when the run had nothing to compare with; absent on records stored before
  * covgate kept baselines).
  */
