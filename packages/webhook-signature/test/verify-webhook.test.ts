@@ -20,12 +20,13 @@ const timestampedHeader = signTimestampedPayload({ payload: BODY, secret: SECRET
 const rawBodyHeader = signRawBodyPayload({ payload: BODY, secret: SECRET });
 
 describe('provider presets', () => {
-  it('describe provider A and provider B with neutral names (no vendor's)', () => {
-    expect(providerA).toEqual(
+  it('describe provider A and provider B under neutral names, no vendor named', () => {
+    expect(providerA).toEqual({
       name: 'provider-a',
       signatureHeader: 'Provider-A-Signature',
       secretEnv: 'PROVIDER_A_WEBHOOK_SECRET',
-      scheme: 'timestamped',);
+      scheme: 'timestamped',
+    });
     expect(providerB).toEqual({
       name: 'provider-b',
       signatureHeader: 'X-Provider-B-Signature',
