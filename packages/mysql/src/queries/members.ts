@@ -1,0 +1,180 @@
+import {
+  type GithubOrgLink,
+  type MemberChange,
+  type Membership,
+  type Role,
+  wholeSeconds,
+} from '@covgate/core';
+import { membershipOf, type StoreMethods } from '@covgate/core/storage-kit';
+import { and, asc, count, eq } from 'drizzle-orm';
+import type { MySql2Database } from 'drizzle-orm/mysql2';
+import { retryDeadlocks } from '../deadlock-retry.js';
+import { isDuplicateKey } from '../failures.js';
+import { githubOrgLinks, memberships, organisations, users } from '../schema.js';
+import { organisationColumns } from './columns.js';
+import { affected, first, type QueryContext } from './context.js';
+
+/** The transaction `db.transaction` gives its callback. */
+type Transaction = Parameters<Parameters<MySql2Database['transaction']>[0]>[0];
+
+/** The membership's row. */
+export const isMember = (orgId: string, userId: string) =>
+  and(eq(memberships.orgId, orgId), eq(memberships.userId, userId));
+
+/** Teams: an organisation's members and its GitHub organisation link. */
+export function memberQueries({
+  db,
+  prepared,
+}: QueryContext): Pick<
+  StoreMethods,
+  | 'addMember'
+  | 'findMember'
+  | 'listMembers'
+  | 'listUserOrganisations'
+  | 'changeMemberRole'
+  | 'removeMember'
+  | 'linkGithubOrg'
+  | 'findGithubOrgLink'
+  | 'listGithubOrgLinks'
+  | 'unlinkGithubOrg'
+> {
+  const findMember = async (orgId: string, userId: string): Promise<Membership | null> => {
+    const row = await first(prepared.member.execute({ orgId, userId }));
+    return row ? membershipOf(row) : null;
+  };
+
+  /**
+   * Runs `change` on a member inside a transaction that first locks the organisation's row,
+   * so changes to one organisation's members run one at a time: the owner count `change`
+   * reads cannot be changed by a concurrent demotion or removal before it writes.
+   */
+  const changeMember = (
+    orgId: string,
+    userId: string,
+    change: (tx: Transaction) => Promise<void>,
+    demotes: boolean,
+  ): Promise<MemberChange> =>
+    retryDeadlocks(() =>
+      db.transaction(async (tx): Promise<MemberChange> => {
+        await tx
+          .select({ id: organisations.id })
+          .from(organisations)
+          .where(eq(organisations.id, orgId))
+          .for('update');
+        const [member] = await tx
+          .select()
+          .from(memberships)
+          .where(isMember(orgId, userId))
+          .for('update');
+        if (!member) return 'unknown';
+        if (demotes && member.role === 'owner') {
+          const [owners] = await tx
+            .select({ total: count() })
+            .from(memberships)
+            .where(and(eq(memberships.orgId, orgId), eq(memberships.role, 'owner')));
+          if ((owners?.total ?? 0) <= 1) return 'last-owner';
+        }
+        await change(tx);
+        return 'done';
+      }),
+    );
+
+  return {
+    addMember: async (member: Membership) => {
+      try {
+        await db
+          .insert(memberships)
+          .values({ ...member, createdAt: wholeSeconds(member.createdAt) });
+        return true;
+      } catch (error) {
+        if (isDuplicateKey(error)) return false;
+        throw error;
+      }
+    },
+
+    findMember: (orgId: string, userId: string) => findMember(orgId, userId),
+
+    listMembers: async (orgId: string) =>
+      (
+        await db
+          .select({
+            orgId: memberships.orgId,
+            userId: memberships.userId,
+            role: memberships.role,
+            createdAt: memberships.createdAt,
+            source: memberships.source,
+            login: users.login,
+          })
+          .from(memberships)
+          .leftJoin(users, eq(users.id, memberships.userId))
+          .where(eq(memberships.orgId, orgId))
+          .orderBy(asc(memberships.createdAt), asc(memberships.userId))
+      ).map(membershipOf),
+
+    listUserOrganisations: (userId: string) =>
+      db
+        .select({ organisation: organisationColumns, role: memberships.role })
+        .from(memberships)
+        .innerJoin(organisations, eq(organisations.id, memberships.orgId))
+        .where(eq(memberships.userId, userId))
+        .orderBy(asc(organisations.slug)),
+
+    changeMemberRole: (orgId: string, userId: string, role: Role) =>
+      changeMember(
+        orgId,
+        userId,
+        async (tx) => {
+          await tx.update(memberships).set({ role }).where(isMember(orgId, userId));
+        },
+        role !== 'owner',
+      ),
+
+    removeMember: (orgId: string, userId: string) =>
+      changeMember(
+        orgId,
+        userId,
+        async (tx) => {
+          await tx.delete(memberships).where(isMember(orgId, userId));
+        },
+        true,
+      ),
+
+    // Replace in one transaction; the unique index on the GitHub organisation refuses a
+    // second organisation (the transaction rolls back), so two owners linking one GitHub
+    // organisation at once cannot both win. (No ON DUPLICATE KEY UPDATE: it would also fire on
+    // that index and rewrite the other organisation's link.)
+    linkGithubOrg: async (link: GithubOrgLink) => {
+      try {
+        await retryDeadlocks(() =>
+          db.transaction(async (tx) => {
+            await tx.delete(githubOrgLinks).where(eq(githubOrgLinks.orgId, link.orgId));
+            await tx
+              .insert(githubOrgLinks)
+              .values({ ...link, linkedAt: wholeSeconds(link.linkedAt) });
+          }),
+        );
+        return 'done' as const;
+      } catch (error) {
+        if (isDuplicateKey(error)) return 'taken' as const;
+        throw error;
+      }
+    },
+
+    findGithubOrgLink: async (orgId: string) => {
+      const [row] = await db
+        .select()
+        .from(githubOrgLinks)
+        .where(eq(githubOrgLinks.orgId, orgId))
+        .limit(1);
+      return row ?? null;
+    },
+
+    listGithubOrgLinks: () =>
+      db.select().from(githubOrgLinks).orderBy(asc(githubOrgLinks.githubOrg)),
+
+    unlinkGithubOrg: async (orgId: string) => {
+      const result = await db.delete(githubOrgLinks).where(eq(githubOrgLinks.orgId, orgId));
+      return affected(result) > 0;
+    },
+  };
+}

@@ -1,0 +1,155 @@
+import { type DeliveryAttemptOutcome, type DeliveryRecord, wholeSeconds } from '@covgate/core';
+import { deliveryError, leaseEnd, type StoreMethods } from '@covgate/core/storage-kit';
+import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { retryDeadlocks } from '../deadlock-retry.js';
+import { deliveries as deliveryTable } from '../schema.js';
+import { affected, type QueryContext } from './context.js';
+
+/** The outbox of deliveries: claim under a lease, settle, stats, listings. */
+export function outboxQueries({
+  db,
+}: QueryContext): Pick<
+  StoreMethods,
+  | 'claimDeliveries'
+  | 'markDeliverySent'
+  | 'retryDelivery'
+  | 'failDelivery'
+  | 'outboxStats'
+  | 'listDeliveryFailures'
+  | 'listRunDeliveries'
+> {
+  /**
+   * Applies `changes` to the delivery while `owner` holds it (pending), dropping the lease:
+   * one conditional update, so a sender whose lease was taken over changes nothing.
+   */
+  const settleDelivery = async (
+    id: string,
+    owner: string,
+    changes: Partial<typeof deliveryTable.$inferInsert>,
+  ): Promise<boolean> => {
+    const result = await db
+      .update(deliveryTable)
+      .set({ ...changes, leaseOwner: null, leaseUntil: null })
+      .where(
+        and(
+          eq(deliveryTable.id, id),
+          eq(deliveryTable.state, 'pending'),
+          eq(deliveryTable.leaseOwner, owner),
+        ),
+      );
+    return affected(result) > 0;
+  };
+
+  /** The columns an unsuccessful attempt writes. */
+  const outcomeColumns = (outcome: DeliveryAttemptOutcome) => ({
+    lastError: deliveryError(outcome.error),
+    lastStatus: outcome.status,
+    updatedAt: wholeSeconds(outcome.at),
+  });
+
+  return {
+    // The due rows are locked as they are picked; SKIP LOCKED makes a concurrent claimer pass
+    // over them (taking the next due ones) instead of waiting and then taking them again.
+    claimDeliveries: (owner: string, now: Date, leaseMs: number, limit: number) =>
+      retryDeadlocks(() =>
+        db.transaction(async (tx): Promise<DeliveryRecord[]> => {
+          const at = wholeSeconds(now);
+          const due = await tx
+            .select({ id: deliveryTable.id })
+            .from(deliveryTable)
+            .where(
+              and(
+                eq(deliveryTable.state, 'pending'),
+                lte(deliveryTable.nextAttemptAt, at),
+                or(isNull(deliveryTable.leaseUntil), lte(deliveryTable.leaseUntil, at)),
+              ),
+            )
+            .orderBy(asc(deliveryTable.nextAttemptAt), asc(deliveryTable.id))
+            .limit(limit)
+            .for('update', { skipLocked: true });
+          if (due.length === 0) return [];
+          const ids = due.map((row) => row.id);
+          await tx
+            .update(deliveryTable)
+            .set({
+              leaseOwner: owner,
+              leaseUntil: leaseEnd(now, leaseMs),
+              attempts: sql`${deliveryTable.attempts} + 1`,
+              updatedAt: at,
+            })
+            .where(inArray(deliveryTable.id, ids));
+          return tx
+            .select()
+            .from(deliveryTable)
+            .where(inArray(deliveryTable.id, ids))
+            .orderBy(asc(deliveryTable.nextAttemptAt), asc(deliveryTable.id));
+        }),
+      ),
+
+    markDeliverySent: (id: string, owner: string, at: Date) =>
+      settleDelivery(id, owner, {
+        state: 'sent',
+        sentAt: wholeSeconds(at),
+        updatedAt: wholeSeconds(at),
+      }),
+
+    retryDelivery: (
+      id: string,
+      owner: string,
+      outcome: DeliveryAttemptOutcome & { nextAttemptAt: Date },
+    ) =>
+      settleDelivery(id, owner, {
+        ...outcomeColumns(outcome),
+        nextAttemptAt: wholeSeconds(outcome.nextAttemptAt),
+      }),
+
+    failDelivery: (id: string, owner: string, outcome: DeliveryAttemptOutcome) =>
+      settleDelivery(id, owner, { ...outcomeColumns(outcome), state: 'failed' }),
+
+    outboxStats: async (now: Date) => {
+      const [totals, [oldest]] = await Promise.all([
+        db
+          .select({ state: deliveryTable.state, total: count() })
+          .from(deliveryTable)
+          .where(inArray(deliveryTable.state, ['pending', 'failed']))
+          .groupBy(deliveryTable.state),
+        db
+          .select({ createdAt: deliveryTable.createdAt })
+          .from(deliveryTable)
+          .where(eq(deliveryTable.state, 'pending'))
+          .orderBy(asc(deliveryTable.createdAt))
+          .limit(1),
+      ]);
+      const total = (state: string) => totals.find((row) => row.state === state)?.total ?? 0;
+      const age = oldest
+        ? Math.floor((wholeSeconds(now).getTime() - oldest.createdAt.getTime()) / 1000)
+        : 0;
+      return {
+        pending: total('pending'),
+        oldestPendingAgeSeconds: Math.max(0, age),
+        failed: total('failed'),
+      };
+    },
+
+    listDeliveryFailures: (orgId: string, repo: string, limit: number) =>
+      db
+        .select()
+        .from(deliveryTable)
+        .where(
+          and(
+            eq(deliveryTable.orgId, orgId),
+            eq(deliveryTable.repo, repo),
+            eq(deliveryTable.state, 'failed'),
+          ),
+        )
+        .orderBy(desc(deliveryTable.updatedAt), desc(deliveryTable.id))
+        .limit(limit),
+
+    listRunDeliveries: (orgId: string, executionId: string) =>
+      db
+        .select()
+        .from(deliveryTable)
+        .where(and(eq(deliveryTable.orgId, orgId), eq(deliveryTable.executionId, executionId)))
+        .orderBy(asc(deliveryTable.id)),
+  };
+}

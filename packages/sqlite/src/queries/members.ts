@@ -1,0 +1,148 @@
+import {
+  type GithubOrgLink,
+  type MemberChange,
+  type Membership,
+  type Role,
+  wholeSeconds,
+} from '@covgate/core';
+import { membershipOf, type StoreMethods } from '@covgate/core/storage-kit';
+import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
+import { isDuplicateKey } from '../failures.js';
+import { githubOrgLinks, memberships, organisations, users } from '../schema.js';
+import { organisationColumns } from './columns.js';
+import { findMembership, first, type QueryContext } from './context.js';
+
+/** Teams: an organisation's members and its GitHub organisation link. */
+export function memberQueries({
+  db,
+  prepared,
+}: QueryContext): Pick<
+  StoreMethods,
+  | 'addMember'
+  | 'findMember'
+  | 'listMembers'
+  | 'listUserOrganisations'
+  | 'changeMemberRole'
+  | 'removeMember'
+  | 'linkGithubOrg'
+  | 'findGithubOrgLink'
+  | 'listGithubOrgLinks'
+  | 'unlinkGithubOrg'
+> {
+  /** The membership's row. */
+  const isMember = (orgId: string, userId: string) =>
+    and(eq(memberships.orgId, orgId), eq(memberships.userId, userId));
+
+  /** True while the organisation has an owner other than `userId`, read in the same statement. */
+  const anotherOwner = (orgId: string, userId: string) =>
+    sql`EXISTS (SELECT 1 FROM ${memberships} AS "other" WHERE "other"."org_id" = ${orgId} AND "other"."role" = 'owner' AND "other"."user_id" <> ${userId})`;
+
+  /** `done` when a write matched the member; else `unknown` or `last-owner`, read afterwards. */
+  const memberChange = async (
+    rowsAffected: number,
+    orgId: string,
+    userId: string,
+  ): Promise<MemberChange> => {
+    if (rowsAffected > 0) return 'done';
+    return (await first(prepared.member.all({ orgId, userId }))) ? 'last-owner' : 'unknown';
+  };
+
+  return {
+    addMember: async (member: Membership) => {
+      const result = await db
+        .insert(memberships)
+        .values({ ...member, createdAt: wholeSeconds(member.createdAt) })
+        .onConflictDoNothing();
+      return result.rowsAffected === 1;
+    },
+
+    findMember: (orgId: string, userId: string) => findMembership(prepared, orgId, userId),
+
+    listMembers: async (orgId: string) =>
+      (
+        await db
+          .select({
+            orgId: memberships.orgId,
+            userId: memberships.userId,
+            role: memberships.role,
+            createdAt: memberships.createdAt,
+            source: memberships.source,
+            login: users.login,
+          })
+          .from(memberships)
+          .leftJoin(users, eq(users.id, memberships.userId))
+          .where(eq(memberships.orgId, orgId))
+          .orderBy(asc(memberships.createdAt), asc(memberships.userId))
+      ).map(membershipOf),
+
+    listUserOrganisations: (userId: string) =>
+      db
+        .select({ organisation: organisationColumns, role: memberships.role })
+        .from(memberships)
+        .innerJoin(organisations, eq(organisations.id, memberships.orgId))
+        .where(eq(memberships.userId, userId))
+        .orderBy(asc(organisations.slug)),
+
+    // One statement each: SQLite takes the write lock before it reads, so the owner count
+    // and the write cannot be split by another connection's change.
+    changeMemberRole: async (orgId: string, userId: string, role: Role) => {
+      const result = await db
+        .update(memberships)
+        .set({ role })
+        .where(
+          and(
+            isMember(orgId, userId),
+            role === 'owner'
+              ? undefined
+              : or(ne(memberships.role, 'owner'), anotherOwner(orgId, userId)),
+          ),
+        );
+      return memberChange(result.rowsAffected, orgId, userId);
+    },
+
+    removeMember: async (orgId: string, userId: string) => {
+      const result = await db
+        .delete(memberships)
+        .where(
+          and(
+            isMember(orgId, userId),
+            or(ne(memberships.role, 'owner'), anotherOwner(orgId, userId)),
+          ),
+        );
+      return memberChange(result.rowsAffected, orgId, userId);
+    },
+
+    // One conditional upsert: the unique index on the GitHub organisation refuses a second
+    // organisation, so two owners linking one GitHub organisation at once cannot both win.
+    linkGithubOrg: async (link: GithubOrgLink) => {
+      try {
+        await db
+          .insert(githubOrgLinks)
+          .values({ ...link, linkedAt: wholeSeconds(link.linkedAt) })
+          .onConflictDoUpdate({
+            target: githubOrgLinks.orgId,
+            set: {
+              githubOrg: link.githubOrg,
+              linkedBy: link.linkedBy,
+              linkedAt: wholeSeconds(link.linkedAt),
+            },
+          });
+        return 'done' as const;
+      } catch (error) {
+        if (isDuplicateKey(error)) return 'taken' as const;
+        throw error;
+      }
+    },
+
+    findGithubOrgLink: (orgId: string) =>
+      first(db.select().from(githubOrgLinks).where(eq(githubOrgLinks.orgId, orgId)).limit(1)),
+
+    listGithubOrgLinks: () =>
+      db.select().from(githubOrgLinks).orderBy(asc(githubOrgLinks.githubOrg)),
+
+    unlinkGithubOrg: async (orgId: string) => {
+      const result = await db.delete(githubOrgLinks).where(eq(githubOrgLinks.orgId, orgId));
+      return result.rowsAffected > 0;
+    },
+  };
+}

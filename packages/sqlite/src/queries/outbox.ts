@@ -1,0 +1,150 @@
+import { type DeliveryAttemptOutcome, type DeliveryRecord, wholeSeconds } from '@covgate/core';
+import { deliveryError, leaseEnd, type StoreMethods } from '@covgate/core/storage-kit';
+import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { deliveries as deliveryTable } from '../schema.js';
+import type { QueryContext } from './context.js';
+
+/** The outbox of deliveries: claim under a lease, settle, stats, listings. */
+export function outboxQueries({
+  db,
+}: QueryContext): Pick<
+  StoreMethods,
+  | 'claimDeliveries'
+  | 'markDeliverySent'
+  | 'retryDelivery'
+  | 'failDelivery'
+  | 'outboxStats'
+  | 'listDeliveryFailures'
+  | 'listRunDeliveries'
+> {
+  /**
+   * Applies `changes` to the delivery while `owner` holds it (pending), dropping the lease:
+   * one conditional update, so a sender whose lease was taken over changes nothing.
+   */
+  const settleDelivery = async (
+    id: string,
+    owner: string,
+    changes: Partial<typeof deliveryTable.$inferInsert>,
+  ): Promise<boolean> => {
+    const result = await db
+      .update(deliveryTable)
+      .set({ ...changes, leaseOwner: null, leaseUntil: null })
+      .where(
+        and(
+          eq(deliveryTable.id, id),
+          eq(deliveryTable.state, 'pending'),
+          eq(deliveryTable.leaseOwner, owner),
+        ),
+      );
+    return result.rowsAffected > 0;
+  };
+
+  /** The columns an unsuccessful attempt writes. */
+  const outcomeColumns = (outcome: DeliveryAttemptOutcome) => ({
+    lastError: deliveryError(outcome.error),
+    lastStatus: outcome.status,
+    updatedAt: wholeSeconds(outcome.at),
+  });
+
+  return {
+    // One statement: SQLite takes the write lock before it reads, so two processes claiming
+    // at once cannot pick the same delivery.
+    claimDeliveries: async (
+      owner: string,
+      now: Date,
+      leaseMs: number,
+      limit: number,
+    ): Promise<DeliveryRecord[]> => {
+      const at = wholeSeconds(now);
+      const due = db
+        .select({ id: deliveryTable.id })
+        .from(deliveryTable)
+        .where(
+          and(
+            eq(deliveryTable.state, 'pending'),
+            lte(deliveryTable.nextAttemptAt, at),
+            or(isNull(deliveryTable.leaseUntil), lte(deliveryTable.leaseUntil, at)),
+          ),
+        )
+        .orderBy(asc(deliveryTable.nextAttemptAt), asc(deliveryTable.id))
+        .limit(limit);
+      const claimed = await db
+        .update(deliveryTable)
+        .set({
+          leaseOwner: owner,
+          leaseUntil: leaseEnd(now, leaseMs),
+          attempts: sql`${deliveryTable.attempts} + 1`,
+          updatedAt: at,
+        })
+        .where(inArray(deliveryTable.id, due))
+        .returning();
+      return claimed.sort(
+        (a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || (a.id < b.id ? -1 : 1),
+      );
+    },
+
+    markDeliverySent: (id: string, owner: string, at: Date) =>
+      settleDelivery(id, owner, {
+        state: 'sent',
+        sentAt: wholeSeconds(at),
+        updatedAt: wholeSeconds(at),
+      }),
+
+    retryDelivery: (
+      id: string,
+      owner: string,
+      outcome: DeliveryAttemptOutcome & { nextAttemptAt: Date },
+    ) =>
+      settleDelivery(id, owner, {
+        ...outcomeColumns(outcome),
+        nextAttemptAt: wholeSeconds(outcome.nextAttemptAt),
+      }),
+
+    failDelivery: (id: string, owner: string, outcome: DeliveryAttemptOutcome) =>
+      settleDelivery(id, owner, { ...outcomeColumns(outcome), state: 'failed' }),
+
+    outboxStats: async (now: Date) => {
+      const rows = await db
+        .select({
+          state: deliveryTable.state,
+          total: sql<number>`count(*)`,
+          oldest: sql<number | null>`min(${deliveryTable.createdAt})`,
+        })
+        .from(deliveryTable)
+        .where(inArray(deliveryTable.state, ['pending', 'failed']))
+        .groupBy(deliveryTable.state);
+      const pending = rows.find((row) => row.state === 'pending');
+      const failed = rows.find((row) => row.state === 'failed');
+      const oldest = pending?.oldest == null ? null : Number(pending.oldest);
+      return {
+        pending: Number(pending?.total ?? 0),
+        oldestPendingAgeSeconds:
+          oldest === null
+            ? 0
+            : Math.max(0, Math.floor((wholeSeconds(now).getTime() - oldest) / 1000)),
+        failed: Number(failed?.total ?? 0),
+      };
+    },
+
+    listDeliveryFailures: (orgId: string, repo: string, limit: number) =>
+      db
+        .select()
+        .from(deliveryTable)
+        .where(
+          and(
+            eq(deliveryTable.orgId, orgId),
+            eq(deliveryTable.repo, repo),
+            eq(deliveryTable.state, 'failed'),
+          ),
+        )
+        .orderBy(desc(deliveryTable.updatedAt), desc(deliveryTable.id))
+        .limit(limit),
+
+    listRunDeliveries: (orgId: string, executionId: string) =>
+      db
+        .select()
+        .from(deliveryTable)
+        .where(and(eq(deliveryTable.orgId, orgId), eq(deliveryTable.executionId, executionId)))
+        .orderBy(asc(deliveryTable.id)),
+  };
+}
