@@ -9,6 +9,42 @@ export type Load<T> =
   | { state: 'ready'; value: T }
   | { state: 'error'; message: string };
 
+/** What {@link runRequest} does with a request's outcome. */
+export interface RequestHandlers<T> {
+  onValue: (value: T) => void;
+  /** `wait`: the seconds a per-minute limit's 429 asked for (`retry` runs then), else null. */
+  onError: (error: unknown, wait: number | null) => void;
+  retry: () => void;
+}
+
+/**
+ * Runs `load` once for an effect: its outcome goes to `handlers` unless the effect was cleaned
+ * up first; a per-minute limit's 429 starts the rate-limit banner's countdown and calls
+ * `retry` when the wait is over. Returns the effect's cleanup (abort, cancel the retry).
+ */
+export function runRequest<T>(
+  load: (signal: AbortSignal) => Promise<T>,
+  handlers: RequestHandlers<T>,
+): () => void {
+  const controller = new AbortController();
+  let cancelRetry = () => {};
+  load(controller.signal).then(
+    (value) => {
+      if (!controller.signal.aborted) handlers.onValue(value);
+    },
+    (error: unknown) => {
+      if (controller.signal.aborted) return;
+      const wait = rateLimitWait(error);
+      handlers.onError(error, wait);
+      if (wait !== null) cancelRetry = retryAfterWait(wait, handlers.retry);
+    },
+  );
+  return () => {
+    controller.abort();
+    cancelRetry();
+  };
+}
+
 /**
  * Runs `load` when `key` changes (and on `reload`), aborting the previous run. A 401 sends
  * the user to the sign-in page; a 429 shows its error, starts the rate-limit banner's
@@ -21,31 +57,62 @@ export function useLoad<T>(
   const { signedOut } = useApp();
   const [result, setResult] = useState<Load<T>>({ state: 'loading' });
   const [attempt, setAttempt] = useState(0);
+  const reload = useCallback(() => setAttempt((n) => n + 1), []);
   useEffect(() => {
-    const controller = new AbortController();
-    let cancelRetry = () => {};
     setResult({ state: 'loading' });
-    load(controller.signal).then(
-      (value) => {
-        if (!controller.signal.aborted) setResult({ state: 'ready', value });
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
+    return runRequest(load, {
+      onValue: (value) => setResult({ state: 'ready', value }),
+      onError: (error, wait) => {
         if (isSignedOut(error)) {
           signedOut();
           return;
         }
-        const wait = rateLimitWait(error);
         const retrying = wait === null ? '' : ' This page tries again then.';
         setResult({ state: 'error', message: `${describeError(error)}${retrying}` });
-        if (wait !== null) cancelRetry = retryAfterWait(wait, () => setAttempt((n) => n + 1));
       },
-    );
-    return () => {
-      controller.abort();
-      cancelRetry();
-    };
+      retry: reload,
+    });
   }, [key, attempt]);
-  const reload = useCallback(() => setAttempt((n) => n + 1), []);
   return [result, reload];
+}
+
+/**
+ * How a signed-in page answers a failed request: a 401 sends the user to the sign-in page
+ * (null: nothing to show); any other error becomes the sentence to show.
+ */
+export function useFailure(): (error: unknown) => string | null {
+  const { signedOut } = useApp();
+  return (error) => {
+    if (!isSignedOut(error)) return describeError(error);
+    signedOut();
+    return null;
+  };
+}
+
+/** A change the user asked for, and whether it is under way or failed (see {@link useAction}). */
+export interface ActionState {
+  busy: boolean;
+  /** Why the last change failed, or null. */
+  failure: string | null;
+  /** Runs `work`: busy meanwhile, its failure answered as {@link useFailure} does. */
+  run: (work: () => Promise<void>) => Promise<void>;
+}
+
+/** One change at a time (create, rotate, switch...), with its busy state and failure. */
+export function useAction(): ActionState {
+  const failed = useFailure();
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      await work();
+    } catch (error) {
+      setFailure(failed(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, failure, run };
 }

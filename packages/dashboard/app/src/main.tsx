@@ -6,6 +6,7 @@ import { OrgSwitcher } from './components/OrgSwitcher.js';
 import { ErrorState, Link, Loading, RateLimitBanner } from './components/ui.js';
 import { readConfig } from './config.js';
 import { App, type AppContext } from './context.js';
+import { runRequest } from './hooks.js';
 import { Members } from './pages/Members.js';
 import { Onboarding } from './pages/Onboarding.js';
 import { Repo } from './pages/Repo.js';
@@ -13,7 +14,6 @@ import { Repos } from './pages/Repos.js';
 import { Run } from './pages/Run.js';
 import { SignIn } from './pages/SignIn.js';
 import { Tokens } from './pages/Tokens.js';
-import { rateLimitWait, retryAfterWait } from './rate-limit.js';
 import { canManageTokens } from './roles.js';
 import { href, pathOf, type Route, setBasePath, useRoute } from './router.js';
 import './styles.css';
@@ -83,27 +83,22 @@ function Dashboard() {
   const [signingOut, setSigningOut] = useState<string | null>(null);
   const main = useRef<HTMLElement>(null);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    let cancelRetry = () => {};
-    client.getCurrentSession({ signal: controller.signal }).then(
-      (value) => setSession({ state: 'signed-in', session: value }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        const wait = rateLimitWait(error);
-        if (isSignedOut(error)) setSession({ state: 'signed-out' });
-        else if (wait !== null) {
+  // Not `useLoad`: the session is also set by signing out and switching organisation, and a
+  // retry keeps what the page shows until the answer comes.
+  useEffect(
+    () =>
+      runRequest((signal) => client.getCurrentSession({ signal }), {
+        onValue: (value) => setSession({ state: 'signed-in', session: value }),
+        onError: (error, wait) => {
+          if (isSignedOut(error)) setSession({ state: 'signed-out' });
           // Keep the app and say how long: a refused reload must not blank the page.
-          setSession({ state: 'waiting', message: describeError(error) });
-          cancelRetry = retryAfterWait(wait, () => setAttempt((n) => n + 1));
-        } else setSession({ state: 'error', message: describeError(error) });
-      },
-    );
-    return () => {
-      controller.abort();
-      cancelRetry();
-    };
-  }, [attempt]);
+          else if (wait !== null) setSession({ state: 'waiting', message: describeError(error) });
+          else setSession({ state: 'error', message: describeError(error) });
+        },
+        retry: () => setAttempt((n) => n + 1),
+      }),
+    [attempt],
+  );
 
   useEffect(() => {
     document.title = titleOf(route);

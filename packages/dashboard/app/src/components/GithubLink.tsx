@@ -5,10 +5,9 @@ import {
   type RepositoryLinkInput,
 } from '@covgate/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { describeError, isSignedOut } from '../api.js';
 import { useApp } from '../context.js';
 import { formatTimestamp } from '../format.js';
-import { useLoad } from '../hooks.js';
+import { useAction, useLoad } from '../hooks.js';
 import { canManageTokens } from '../roles.js';
 import { Confirm } from './Confirm.js';
 import { ErrorState, Loading } from './ui.js';
@@ -33,7 +32,7 @@ export const DELIVERY_KIND_LABEL: Record<DeliveryFailure['kind'], string> = {
  * refused, and, for admins and owners, the form that links, replaces or unlinks.
  */
 export function GithubLinkPanel(props: { repo: string }) {
-  const { client, session, signedOut } = useApp();
+  const { client, session } = useApp();
   const admin = canManageTokens(session.role);
   const [version, setVersion] = useState(0);
   const [link, reload] = useLoad<RepositoryLink | null>(
@@ -51,8 +50,7 @@ export function GithubLinkPanel(props: { repo: string }) {
   );
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, failure, run: runAction } = useAction();
   const [notice, setNotice] = useState<string | null>(null);
   const noticeRef = useRef<HTMLParagraphElement>(null);
   const unlinkButton = useRef<HTMLButtonElement>(null);
@@ -60,21 +58,13 @@ export function GithubLinkPanel(props: { repo: string }) {
     if (notice) noticeRef.current?.focus();
   }, [notice]);
 
-  const run = async (work: () => Promise<string>) => {
-    setBusy(true);
-    setFailure(null);
-    try {
+  const run = (work: () => Promise<string>) =>
+    runAction(async () => {
       setNotice(await work());
       setEditing(false);
       setConfirming(false);
       setVersion((n) => n + 1);
-    } catch (error) {
-      if (isSignedOut(error)) signedOut();
-      else setFailure(describeError(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <section class="github-link" aria-labelledby="pr-feedback-title" data-testid="pr-feedback">

@@ -1,7 +1,7 @@
 import type { CurrentSession } from '@covgate/client';
 import { useState } from 'preact/hooks';
-import { describeError, isSignedOut } from '../api.js';
 import { useApp } from '../context.js';
+import { useAction } from '../hooks.js';
 import { navigate } from '../router.js';
 
 /**
@@ -10,10 +10,9 @@ import { navigate } from '../router.js';
  * to the new organisation's repositories.
  */
 export function OrgSwitcher() {
-  const { client, session, signedOut, sessionChanged } = useApp();
+  const { client, session, sessionChanged } = useApp();
   const [chosen, setChosen] = useState(session.org);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, failure, run } = useAction();
   const role = (
     <span class="role" data-testid="role" title={`your role in ${session.org}`}>
       {session.role}
@@ -33,20 +32,13 @@ export function OrgSwitcher() {
   const switchTo = async (event: Event) => {
     event.preventDefault();
     if (chosen === session.org) return;
-    setBusy(true);
-    setFailure(null);
-    try {
+    await run(async () => {
       const next: CurrentSession = await client.switchOrganisation({ body: { org: chosen } });
       navigate('/');
       sessionChanged(next);
       // The picker is drawn anew for the new organisation: focus goes to the page's content.
       window.requestAnimationFrame(() => document.getElementById('main')?.focus());
-    } catch (error) {
-      if (isSignedOut(error)) signedOut();
-      else setFailure(describeError(error));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

@@ -7,12 +7,11 @@ import {
   type Role,
 } from '@covgate/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { describeError, isSignedOut } from '../api.js';
 import { Confirm } from '../components/Confirm.js';
 import { CopyButton, ErrorState, Loading } from '../components/ui.js';
 import { useApp } from '../context.js';
 import { formatTimestamp } from '../format.js';
-import { useLoad } from '../hooks.js';
+import { useAction, useLoad } from '../hooks.js';
 import {
   arrangeInvites,
   canManageMembers,
@@ -62,8 +61,7 @@ export function Members() {
   );
   const [action, setAction] = useState<Action>(null);
   const [done, setDone] = useState<Done>(null);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, failure, run: runAction } = useAction();
   const [focusAfter, setFocusAfter] = useState<HTMLElement | null>(null);
   const notice = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
@@ -81,34 +79,19 @@ export function Members() {
   const open = (make: (trigger: HTMLElement) => NonNullable<Action>) => (event: MouseEvent) =>
     setAction(make(event.currentTarget as HTMLElement));
 
-  const run = async (work: () => Promise<Done>) => {
-    setBusy(true);
-    setFailure(null);
-    try {
+  const run = (work: () => Promise<Done>) =>
+    runAction(async () => {
       setDone(await work());
       setAction(null);
       setVersion((n) => n + 1);
-    } catch (error) {
-      if (isSignedOut(error)) signedOut();
-      else setFailure(describeError(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
-  const leave = async () => {
-    setBusy(true);
-    setFailure(null);
-    try {
+  const leave = () =>
+    runAction(async () => {
       await client.removeMember({ user_id: session.user_id });
       // The session belonged to the membership: it stops working from the next request.
       signedOut(`You left ${session.org}. Sign in again to use another organisation.`);
-    } catch (error) {
-      if (isSignedOut(error)) signedOut();
-      else setFailure(describeError(error));
-      setBusy(false);
-    }
-  };
+    });
 
   const list = members.state === 'ready' ? members.value.members : [];
   return (

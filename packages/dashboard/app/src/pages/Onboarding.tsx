@@ -1,6 +1,5 @@
 import type { Execution } from '@covgate/client';
 import { useEffect, useState } from 'preact/hooks';
-import { describeError, isSignedOut } from '../api.js';
 import { CodeBlock, ErrorState, Link, OutcomeTag, SecretPanel } from '../components/ui.js';
 import { useApp } from '../context.js';
 import {
@@ -11,6 +10,7 @@ import {
   isLoopbackUrl,
   runCommand,
 } from '../format.js';
+import { useAction, useFailure } from '../hooks.js';
 import { POLL_TIMEOUT_MS, pollUntil } from '../onboarding-poll.js';
 import { canManageTokens } from '../roles.js';
 
@@ -42,12 +42,12 @@ export function Onboarding(props: { first?: boolean }) {
 }
 
 function Wizard(props: { first?: boolean }) {
-  const { client, session, ciUrl, signedOut } = useApp();
+  const { client, session, ciUrl } = useApp();
+  const failed = useFailure();
   const [state, setState] = useState<Step>({ step: 'setup' });
   const [repo, setRepo] = useState('');
   const [tokenName, setTokenName] = useState('ci');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, failure, run } = useAction();
   const [pollError, setPollError] = useState<string | null>(null);
   const [deadline, setDeadline] = useState(0);
   const [now, setNow] = useState(Date.now());
@@ -72,10 +72,9 @@ function Wizard(props: { first?: boolean }) {
         return page.total > 0 ? (page.executions[0] ?? null) : null;
       },
       onError: (error) => {
-        if (isSignedOut(error)) {
-          controller.abort();
-          signedOut();
-        } else setPollError(describeError(error));
+        const message = failed(error);
+        if (message === null) controller.abort();
+        else setPollError(message);
       },
     }).then((execution) => {
       if (controller.signal.aborted) return;
@@ -100,19 +99,12 @@ function Wizard(props: { first?: boolean }) {
     event.preventDefault();
     const name = repo.trim();
     if (name === '' || tokenName.trim() === '') return;
-    setBusy(true);
-    setFailure(null);
-    try {
+    await run(async () => {
       const created = await client.createToken({
         body: { name: tokenName.trim(), agent_type: 'github-actions' },
       });
       setState({ step: 'waiting', repo: name, secret: created.secret, attempt: 0 });
-    } catch (error) {
-      if (isSignedOut(error)) signedOut();
-      else setFailure(describeError(error));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

@@ -1,6 +1,5 @@
 import type { Execution, ExecutionSeries, Outcome } from '@covgate/client';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { describeError, isSignedOut } from '../api.js';
 import { runsOf } from '../chart-data.js';
 import { HistoryChart } from '../components/Chart.js';
 import { GithubLinkPanel } from '../components/GithubLink.js';
@@ -13,7 +12,7 @@ import {
   formatTimestamp,
   pickBaseBranch,
 } from '../format.js';
-import { type Load, useLoad } from '../hooks.js';
+import { type Load, useFailure, useLoad } from '../hooks.js';
 import { filtersQuery, href, navigate, type RunFilters, repoPath, runPath } from '../router.js';
 import { getRepoHeadline } from '../run-api.js';
 import { formatPoints } from '../run-format.js';
@@ -156,7 +155,8 @@ function listQuery(filters: RunFilters) {
 
 /** The executions feed, newest first, filtered, paged with the API's cursor. */
 function Feed(props: { repo: string; filters: RunFilters; webUrl: string | null }) {
-  const { client, session, signedOut } = useApp();
+  const { client, session } = useApp();
+  const failed = useFailure();
   const [extra, setExtra] = useState<FeedState | null>(null);
   const filtered = filtersQuery(props.filters) !== '';
   const [first, reload] = useLoad(
@@ -209,8 +209,8 @@ function Feed(props: { repo: string; filters: RunFilters; webUrl: string | null 
         more: 'idle',
       });
     } catch (error) {
-      if (isSignedOut(error)) signedOut();
-      else setExtra({ ...feed, more: { error: describeError(error) } });
+      const message = failed(error);
+      if (message !== null) setExtra({ ...feed, more: { error: message } });
     }
   };
 

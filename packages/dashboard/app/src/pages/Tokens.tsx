@@ -1,11 +1,10 @@
 import type { Token } from '@covgate/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { describeError, isSignedOut } from '../api.js';
 import { Confirm } from '../components/Confirm.js';
 import { ErrorState, Link, Loading, SecretPanel } from '../components/ui.js';
 import { useApp } from '../context.js';
 import { formatTimestamp } from '../format.js';
-import { useLoad } from '../hooks.js';
+import { useAction, useLoad } from '../hooks.js';
 import { canManageTokens } from '../roles.js';
 
 const GRACE_CHOICES = [
@@ -52,13 +51,12 @@ function TokensForMember() {
 }
 
 function TokenManagement() {
-  const { client, signedOut } = useApp();
+  const { client } = useApp();
   const [version, setVersion] = useState(0);
   const [tokens, reload] = useLoad((signal) => client.listTokens({ signal }), String(version));
   const [action, setAction] = useState<Action>(null);
   const [result, setResult] = useState<Result>(null);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, failure, run: runAction } = useAction();
   // Where focus goes once a dialog closes, so it never falls to <body>.
   const [focusAfter, setFocusAfter] = useState<HTMLElement | null>(null);
   const notice = useRef<HTMLParagraphElement>(null);
@@ -77,20 +75,12 @@ function TokenManagement() {
   const open = (kind: 'rotate' | 'revoke', token: Token) => (event: MouseEvent) =>
     setAction({ kind, token, trigger: event.currentTarget as HTMLElement });
 
-  const run = async (work: () => Promise<Result>) => {
-    setBusy(true);
-    setFailure(null);
-    try {
+  const run = (work: () => Promise<Result>) =>
+    runAction(async () => {
       setResult(await work());
       setAction(null);
       setVersion((n) => n + 1);
-    } catch (error) {
-      if (isSignedOut(error)) signedOut();
-      else setFailure(describeError(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <section aria-labelledby="tokens-title">
