@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { dashboardBasePath } from './base-path.js';
 import {
   DASHBOARD_ASSET_CACHE_CONTROL,
   DASHBOARD_PAGE_CACHE_CONTROL,
@@ -11,7 +12,11 @@ import {
 
 /** Options of {@link serveDashboard}. */
 export interface ServeDashboardOptions {
-  /** Path the dashboard is served under, without a trailing slash. Default `/dashboard`. */
+  /**
+   * Path the dashboard is served under, trailing slashes dropped; `/` for the root. Default
+   * `/dashboard`. Like the API's `basePath`, it starts with `/` and holds only characters a
+   * URL path can: anything else throws a `TypeError`.
+   */
   basePath?: string;
   /**
    * URL of the covgate API as the browser reaches it: empty (the default) for the same origin
@@ -78,13 +83,6 @@ function defaultAppDir(): string {
     fileURLToPath(new URL(path, import.meta.url)),
   );
   return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? (candidates[0] as string);
-}
-
-function normaliseBasePath(basePath: string | undefined): string {
-  const trimmed = (basePath ?? '/dashboard').replace(/\/+$/, '');
-  if (trimmed === '') return '';
-  if (!trimmed.startsWith('/')) throw new TypeError('basePath must start with "/"');
-  return trimmed;
 }
 
 function apiOriginOf(apiBaseUrl: string): string | null {
@@ -184,7 +182,7 @@ async function loadApp(
  * ```
  */
 export function serveDashboard(options: ServeDashboardOptions = {}): DashboardHandler {
-  const basePath = normaliseBasePath(options.basePath);
+  const basePath = dashboardBasePath(options.basePath);
   const apiBaseUrl = (options.apiBaseUrl ?? '').replace(/\/+$/, '');
   const config: DashboardConfig = {
     api: apiBaseUrl,
