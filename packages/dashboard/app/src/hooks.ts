@@ -116,3 +116,37 @@ export function useAction(): ActionState {
   };
   return { busy, failure, run };
 }
+
+/** The dialog open on a page, and the functions that open and close it (see {@link useDialog}). */
+export interface DialogState<D> {
+  /** The open dialog, or null. */
+  dialog: D | null;
+  /** A click handler that opens the dialog `make` describes for the clicked button. */
+  open: (make: (trigger: HTMLElement) => D) => (event: MouseEvent) => void;
+  /** Closes the dialog and puts focus back on the button that opened it. */
+  cancel: () => void;
+  /** Closes the dialog once its change is done: the page says what happened and moves focus. */
+  close: () => void;
+}
+
+/**
+ * One dialog at a time, opened by a button. On cancel, focus goes back to that button, or to
+ * the page's content when the button is gone, so it never falls to `<body>`.
+ */
+export function useDialog<D extends { trigger: HTMLElement | null }>(): DialogState<D> {
+  const [dialog, setDialog] = useState<D | null>(null);
+  const [focusAfter, setFocusAfter] = useState<HTMLElement | null>(null);
+  useEffect(() => {
+    if (focusAfter?.isConnected) focusAfter.focus();
+    else if (focusAfter) document.getElementById('main')?.focus();
+  }, [focusAfter]);
+  return {
+    dialog,
+    open: (make) => (event) => setDialog(make(event.currentTarget as HTMLElement)),
+    cancel: () => {
+      setFocusAfter(dialog?.trigger ?? null);
+      setDialog(null);
+    },
+    close: () => setDialog(null),
+  };
+}

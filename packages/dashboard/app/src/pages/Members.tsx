@@ -11,7 +11,7 @@ import { Confirm } from '../components/Confirm.js';
 import { CopyButton, ErrorState, Loading } from '../components/ui.js';
 import { useApp } from '../context.js';
 import { formatTimestamp } from '../format.js';
-import { useAction, useLoad } from '../hooks.js';
+import { useAction, useDialog, useLoad } from '../hooks.js';
 import {
   arrangeInvites,
   canManageMembers,
@@ -22,12 +22,11 @@ import {
 } from '../roles.js';
 
 /** A dialog open on the members page, and the button that opened it (focus goes back there). */
-type Action =
+type Dialog =
   | { kind: 'role'; member: Member; trigger: HTMLElement | null }
   | { kind: 'remove'; member: Member; trigger: HTMLElement | null }
   | { kind: 'revoke'; invite: Invite; trigger: HTMLElement | null }
-  | { kind: 'unlink'; link: GithubLink; trigger: HTMLElement | null }
-  | null;
+  | { kind: 'unlink'; link: GithubLink; trigger: HTMLElement | null };
 
 /** What the last change did, said in a notice that takes focus. */
 type Done = { kind: 'invited'; invite: CreatedInvite } | { kind: 'notice'; text: string } | null;
@@ -59,30 +58,18 @@ export function Members() {
       }),
     `${session.org_id}:${version}`,
   );
-  const [action, setAction] = useState<Action>(null);
+  const { dialog, open, cancel, close } = useDialog<Dialog>();
   const [done, setDone] = useState<Done>(null);
   const { busy, failure, run: runAction } = useAction();
-  const [focusAfter, setFocusAfter] = useState<HTMLElement | null>(null);
   const notice = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (focusAfter?.isConnected) focusAfter.focus();
-    else if (focusAfter) document.getElementById('main')?.focus();
-  }, [focusAfter]);
   useEffect(() => {
     if (done?.kind === 'notice') notice.current?.focus();
   }, [done]);
 
-  const cancel = () => {
-    setFocusAfter(action?.trigger ?? null);
-    setAction(null);
-  };
-  const open = (make: (trigger: HTMLElement) => NonNullable<Action>) => (event: MouseEvent) =>
-    setAction(make(event.currentTarget as HTMLElement));
-
   const run = (work: () => Promise<Done>) =>
     runAction(async () => {
       setDone(await work());
-      setAction(null);
+      close();
       setVersion((n) => n + 1);
     });
 
@@ -119,25 +106,25 @@ export function Members() {
           {done.text}
         </p>
       ) : null}
-      {action?.kind === 'role' ? (
+      {dialog?.kind === 'role' ? (
         <RoleDialog
-          member={action.member}
+          member={dialog.member}
           busy={busy}
           onCancel={cancel}
           onConfirm={(role) =>
             run(async () => {
-              await client.changeMemberRole({ user_id: action.member.user_id, body: { role } });
-              if (action.member.user_id === session.user_id) {
+              await client.changeMemberRole({ user_id: dialog.member.user_id, body: { role } });
+              if (dialog.member.user_id === session.user_id) {
                 // One's own role changed: the whole app follows it (tokens, members).
                 sessionChanged(await client.getCurrentSession());
               }
-              return { kind: 'notice', text: `${memberName(action.member)} is now ${role}.` };
+              return { kind: 'notice', text: `${memberName(dialog.member)} is now ${role}.` };
             })
           }
         />
       ) : null}
-      {action?.kind === 'remove' ? (
-        action.member.user_id === session.user_id ? (
+      {dialog?.kind === 'remove' ? (
+        dialog.member.user_id === session.user_id ? (
           <Confirm
             title={`Leave ${session.org}?`}
             text="You lose access to its repositories at once, and this session ends. An owner can invite you again."
@@ -148,23 +135,23 @@ export function Members() {
           />
         ) : (
           <Confirm
-            title={`Remove ${memberName(action.member)}?`}
+            title={`Remove ${memberName(dialog.member)}?`}
             text="Their sessions in this organisation stop working at their next request. The organisation's API tokens keep working."
             confirm="Remove member"
             busy={busy}
             onCancel={cancel}
             onConfirm={() =>
               run(async () => {
-                await client.removeMember({ user_id: action.member.user_id });
-                return { kind: 'notice', text: `${memberName(action.member)} was removed.` };
+                await client.removeMember({ user_id: dialog.member.user_id });
+                return { kind: 'notice', text: `${memberName(dialog.member)} was removed.` };
               })
             }
           />
         )
       ) : null}
-      {action?.kind === 'unlink' ? (
+      {dialog?.kind === 'unlink' ? (
         <Confirm
-          title={`Unlink the GitHub organisation ${action.link.github_org}?`}
+          title={`Unlink the GitHub organisation ${dialog.link.github_org}?`}
           text="Its members stop joining at their GitHub sign-in. Those who joined through it stay members; remove them here if they should go."
           confirm="Unlink"
           busy={busy}
@@ -172,22 +159,22 @@ export function Members() {
           onConfirm={() =>
             run(async () => {
               await client.unlinkGithubOrganisation();
-              return { kind: 'notice', text: `${action.link.github_org} is no longer linked.` };
+              return { kind: 'notice', text: `${dialog.link.github_org} is no longer linked.` };
             })
           }
         />
       ) : null}
-      {action?.kind === 'revoke' ? (
+      {dialog?.kind === 'revoke' ? (
         <Confirm
-          title={`Revoke the ${action.invite.role} invite?`}
+          title={`Revoke the ${dialog.invite.role} invite?`}
           text="Its link stops working at once. Nobody has joined with it yet."
           confirm="Revoke invite"
           busy={busy}
           onCancel={cancel}
           onConfirm={() =>
             run(async () => {
-              await client.revokeInvite({ id: action.invite.id });
-              return { kind: 'notice', text: `The ${action.invite.role} invite was revoked.` };
+              await client.revokeInvite({ id: dialog.invite.id });
+              return { kind: 'notice', text: `The ${dialog.invite.role} invite was revoked.` };
             })
           }
         />

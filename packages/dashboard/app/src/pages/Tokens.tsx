@@ -4,7 +4,7 @@ import { Confirm } from '../components/Confirm.js';
 import { ErrorState, Link, Loading, SecretPanel } from '../components/ui.js';
 import { useApp } from '../context.js';
 import { formatTimestamp } from '../format.js';
-import { useAction, useLoad } from '../hooks.js';
+import { useAction, useDialog, useLoad } from '../hooks.js';
 import { canManageTokens } from '../roles.js';
 
 const GRACE_CHOICES = [
@@ -15,10 +15,9 @@ const GRACE_CHOICES = [
 ] as const;
 
 /** A dialog open for a token, and the button that opened it (focus goes back there). */
-type Action =
+type Dialog =
   | { kind: 'rotate'; token: Token; trigger: HTMLElement | null }
-  | { kind: 'revoke'; token: Token; trigger: HTMLElement | null }
-  | null;
+  | { kind: 'revoke'; token: Token; trigger: HTMLElement | null };
 
 type Result =
   | { kind: 'created'; name: string; secret: string }
@@ -54,31 +53,18 @@ function TokenManagement() {
   const { client } = useApp();
   const [version, setVersion] = useState(0);
   const [tokens, reload] = useLoad((signal) => client.listTokens({ signal }), String(version));
-  const [action, setAction] = useState<Action>(null);
+  const { dialog, open, cancel, close } = useDialog<Dialog>();
   const [result, setResult] = useState<Result>(null);
   const { busy, failure, run: runAction } = useAction();
-  // Where focus goes once a dialog closes, so it never falls to <body>.
-  const [focusAfter, setFocusAfter] = useState<HTMLElement | null>(null);
   const notice = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (focusAfter?.isConnected) focusAfter.focus();
-    else if (focusAfter) document.getElementById('main')?.focus();
-  }, [focusAfter]);
   useEffect(() => {
     if (result?.kind === 'revoked') notice.current?.focus();
   }, [result]);
 
-  const cancel = () => {
-    setFocusAfter(action?.trigger ?? null);
-    setAction(null);
-  };
-  const open = (kind: 'rotate' | 'revoke', token: Token) => (event: MouseEvent) =>
-    setAction({ kind, token, trigger: event.currentTarget as HTMLElement });
-
   const run = (work: () => Promise<Result>) =>
     runAction(async () => {
       setResult(await work());
-      setAction(null);
+      close();
       setVersion((n) => n + 1);
     });
 
@@ -124,20 +110,20 @@ function TokenManagement() {
           Token “{result.name}” revoked: requests with it are refused from now on.
         </p>
       ) : null}
-      {action?.kind === 'rotate' ? (
+      {dialog?.kind === 'rotate' ? (
         <RotateDialog
-          token={action.token}
+          token={dialog.token}
           busy={busy}
           onCancel={cancel}
           onConfirm={(grace) =>
             run(async () => {
               const rotated = await client.rotateToken({
-                id: action.token.id,
+                id: dialog.token.id,
                 body: { grace_period_seconds: grace },
               });
               return {
                 kind: 'rotated',
-                name: action.token.name,
+                name: dialog.token.name,
                 secret: rotated.secret,
                 graceEndsAt: rotated.grace_period_ends_at,
                 oldStatus: rotated.old_token_status,
@@ -146,17 +132,17 @@ function TokenManagement() {
           }
         />
       ) : null}
-      {action?.kind === 'revoke' ? (
+      {dialog?.kind === 'revoke' ? (
         <Confirm
-          title={`Revoke “${action.token.name}”?`}
+          title={`Revoke “${dialog.token.name}”?`}
           text="Every request with this token is refused from now on. This cannot be undone."
           confirm="Revoke token"
           busy={busy}
           onCancel={cancel}
           onConfirm={() =>
             run(async () => {
-              await client.revokeToken({ id: action.token.id });
-              return { kind: 'revoked', name: action.token.name };
+              await client.revokeToken({ id: dialog.token.id });
+              return { kind: 'revoked', name: dialog.token.name };
             })
           }
         />
@@ -205,7 +191,7 @@ function TokenManagement() {
                       {token.status === 'active' ? (
                         <button
                           type="button"
-                          onClick={open('rotate', token)}
+                          onClick={open((trigger) => ({ kind: 'rotate', token, trigger }))}
                           aria-label={`Rotate ${token.name}`}
                         >
                           Rotate
@@ -215,7 +201,7 @@ function TokenManagement() {
                         <button
                           type="button"
                           class="danger"
-                          onClick={open('revoke', token)}
+                          onClick={open((trigger) => ({ kind: 'revoke', token, trigger }))}
                           aria-label={`Revoke ${token.name}`}
                         >
                           Revoke
