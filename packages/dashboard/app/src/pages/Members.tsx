@@ -437,20 +437,12 @@ function CreateInvite(props: { busy: boolean; onCreate: (role: Role) => void }) 
         props.onCreate(role);
       }}
     >
-      <label>
-        Role of the invited person
-        <select
-          name="invite-role"
-          value={role}
-          onChange={(event) => setRole((event.target as HTMLSelectElement).value as Role)}
-        >
-          {ROLES.map((choice) => (
-            <option key={choice} value={choice}>
-              {choice}: {ROLE_RIGHTS[choice]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <RoleSelect
+        label="Role of the invited person"
+        name="invite-role"
+        role={role}
+        onChange={setRole}
+      />
       <button type="submit" class="primary" disabled={props.busy}>
         {props.busy ? 'Creating…' : 'Create invite link'}
       </button>
@@ -497,20 +489,32 @@ function RoleDialog(props: {
       onConfirm={() => props.onConfirm(role)}
       tone="primary"
     >
-      <label>
-        New role
-        <select
-          name="role"
-          value={role}
-          onChange={(event) => setRole((event.target as HTMLSelectElement).value as Role)}
-        >
-          {ROLES.map((choice) => (
-            <option key={choice} value={choice}>
-              {choice}: {ROLE_RIGHTS[choice]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <RoleSelect label="New role" name="role" role={role} onChange={setRole} />
     </Confirm>
+  );
+}
+
+/** A labelled choice of role, each with what it may do. */
+function RoleSelect(props: {
+  label: string;
+  name: string;
+  role: Role;
+  onChange: (role: Role) => void;
+}) {
+  return (
+    <label>
+      {props.label}
+      <select
+        name={props.name}
+        value={props.role}
+        onChange={(event) => props.onChange((event.target as HTMLSelectElement).value as Role)}
+      >
+        {ROLES.map((choice) => (
+          <option key={choice} value={choice}>
+            {choice}: {ROLE_RIGHTS[choice]}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
