@@ -14,10 +14,22 @@ export {
 } from './storage/kit/deadline.js';
 export {
   DELIVERY_ERROR_MAX,
+  type DeliverySettlement,
   deliveryError,
   deliveryRows,
+  deliverySettlements,
   leaseEnd,
+  outboxStatsOf,
 } from './storage/kit/deliveries.js';
+export {
+  idempotencyKeyRow,
+  inviteRow,
+  isInviteOpen,
+  type RepositoryUpsert,
+  repositoryLinkUpsert,
+  repositorySettingsUpsert,
+  signInLinkRow,
+} from './storage/kit/entity-rows.js';
 export { isEmptyFilter } from './storage/kit/execution-filter.js';
 export {
   errorCode,

@@ -1,13 +1,18 @@
 import {
   createStoreGuard,
   DeadlineExceededError,
+  type DeliverySettlement,
+  deliverySettlements,
   errorCode,
   failureLine,
   guardedStore,
   insertKeyedExecution,
+  isInviteOpen,
   KEYED_INSERT_ATTEMPTS,
   liveExecution,
+  outboxStatsOf,
   pickColumns,
+  repositoryLinkUpsert,
   rootCause,
   STORE_OPERATIONS,
   type StoreComponent,
@@ -224,6 +229,100 @@ describe('row helpers', () => {
     expect(liveExecution({ ...key, expiresAt: secondsAfter(now, 1) }, now)).toEqual({
       requestDigest: 'd',
       record,
+    });
+  });
+});
+
+describe('dialect-free store logic', () => {
+  const at = new Date('2026-03-01T12:00:00.700Z');
+  const whole = new Date('2026-03-01T12:00:00Z');
+
+  it('settles a delivery with exactly the columns of each outcome, instants in whole seconds', async () => {
+    const calls: [string, string, DeliverySettlement][] = [];
+    const settlements = deliverySettlements(async (id, owner, changes) => {
+      calls.push([id, owner, changes]);
+      return true;
+    });
+    const outcome = { at, error: 'x'.repeat(501), status: 502 };
+
+    await settlements.markDeliverySent('d1', 'w1', at);
+    await settlements.retryDelivery('d2', 'w1', {
+      ...outcome,
+      nextAttemptAt: secondsAfter(at, 60),
+    });
+    await settlements.failDelivery('d3', 'w2', { ...outcome, status: null });
+
+    const failure = { lastError: 'x'.repeat(500), updatedAt: whole };
+    expect(calls).toEqual([
+      ['d1', 'w1', { state: 'sent', sentAt: whole, updatedAt: whole }],
+      ['d2', 'w1', { ...failure, lastStatus: 502, nextAttemptAt: secondsAfter(whole, 60) }],
+      ['d3', 'w2', { ...failure, lastStatus: null, state: 'failed' }],
+    ]);
+  });
+
+  it('ages the oldest pending delivery in whole seconds, never below 0, and counts by state', () => {
+    const totals = [
+      { state: 'pending', total: '3' },
+      { state: 'failed', total: 2 },
+    ];
+
+    expect(outboxStatsOf(totals, secondsAfter(whole, -90), at)).toEqual({
+      pending: 3,
+      oldestPendingAgeSeconds: 90,
+      failed: 2,
+    });
+    expect(outboxStatsOf([], secondsAfter(whole, 5), at)).toEqual({
+      pending: 0,
+      oldestPendingAgeSeconds: 0,
+      failed: 0,
+    });
+    expect(outboxStatsOf(totals.slice(1), null, at).oldestPendingAgeSeconds).toBe(0);
+  });
+
+  it('holds an invite open until it is accepted, revoked or reaches its expiry', () => {
+    const invite = {
+      id: 'inv_1',
+      orgId: 'org_1',
+      tokenHash: 'h',
+      role: 'member' as const,
+      createdBy: 'usr_1',
+      createdAt: whole,
+      expiresAt: secondsAfter(whole, 10),
+      acceptedBy: null,
+      acceptedAt: null,
+      revokedAt: null,
+    };
+
+    expect(isInviteOpen(invite, secondsAfter(whole, 9))).toBe(true);
+    expect(isInviteOpen(invite, secondsAfter(whole, 10))).toBe(false);
+    expect(isInviteOpen({ ...invite, acceptedAt: whole, acceptedBy: 'usr_2' }, whole)).toBe(false);
+    expect(isInviteOpen({ ...invite, revokedAt: whole }, whole)).toBe(false);
+  });
+
+  it('upserts a repository link with every column but its key', () => {
+    const link = {
+      orgId: 'org_1',
+      repo: 'shop',
+      githubRepo: 'acme/shop',
+      apiUrl: 'https://api.github.com',
+      credential: 'sealed',
+      credentialHint: '…f00d',
+      createdBy: 'usr_1',
+      createdAt: at,
+      updatedAt: at,
+    };
+
+    const { row, changes } = repositoryLinkUpsert(link);
+
+    expect(row).toEqual({ ...link, createdAt: whole, updatedAt: whole });
+    expect(changes).toEqual({
+      githubRepo: 'acme/shop',
+      apiUrl: 'https://api.github.com',
+      credential: 'sealed',
+      credentialHint: '…f00d',
+      createdBy: 'usr_1',
+      createdAt: whole,
+      updatedAt: whole,
     });
   });
 });

@@ -4,7 +4,12 @@ import {
   type NewDelivery,
   wholeSeconds,
 } from '@covgate/core';
-import { insertKeyedExecution, liveExecution, type StoreMethods } from '@covgate/core/storage-kit';
+import {
+  idempotencyKeyRow,
+  insertKeyedExecution,
+  liveExecution,
+  type StoreMethods,
+} from '@covgate/core/storage-kit';
 import { and, eq, lte } from 'drizzle-orm';
 import { retryDeadlocks } from '../deadlock-retry.js';
 import { isDuplicateKey } from '../failures.js';
@@ -49,14 +54,7 @@ export function idempotencyQueries({
         insert: () =>
           retryDeadlocks(() =>
             db.transaction(async (tx) => {
-              await tx.insert(idempotencyKeys).values({
-                orgId: record.orgId,
-                key: claim.key,
-                requestDigest: claim.requestDigest,
-                executionId: record.id,
-                createdAt: wholeSeconds(claim.createdAt),
-                expiresAt: wholeSeconds(claim.expiresAt),
-              });
+              await tx.insert(idempotencyKeys).values(idempotencyKeyRow(record, claim));
               await writeExecution(tx, record, files, deliveries);
             }),
           ),

@@ -1,5 +1,10 @@
 import { type InviteAcceptance, type InviteRecord, wholeSeconds } from '@covgate/core';
-import { membershipOf, type StoreMethods } from '@covgate/core/storage-kit';
+import {
+  inviteRow,
+  isInviteOpen,
+  membershipOf,
+  type StoreMethods,
+} from '@covgate/core/storage-kit';
 import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
 import { retryDeadlocks } from '../deadlock-retry.js';
 import { invites, memberships } from '../schema.js';
@@ -25,13 +30,7 @@ export function inviteQueries({
 
   return {
     insertInvite: async (invite: InviteRecord) => {
-      await db.insert(invites).values({
-        ...invite,
-        createdAt: wholeSeconds(invite.createdAt),
-        expiresAt: wholeSeconds(invite.expiresAt),
-        acceptedAt: invite.acceptedAt === null ? null : wholeSeconds(invite.acceptedAt),
-        revokedAt: invite.revokedAt === null ? null : wholeSeconds(invite.revokedAt),
-      });
+      await db.insert(invites).values(inviteRow(invite));
     },
 
     findInviteById: (id: string) => findInvite(eq(invites.id, id)),
@@ -62,14 +61,7 @@ export function inviteQueries({
             .from(invites)
             .where(eq(invites.tokenHash, tokenHash))
             .for('update');
-          if (
-            !invite ||
-            invite.acceptedAt !== null ||
-            invite.revokedAt !== null ||
-            invite.expiresAt.getTime() <= at.getTime()
-          ) {
-            return { outcome: 'refused' };
-          }
+          if (!invite || !isInviteOpen(invite, at)) return { outcome: 'refused' };
           const [existing] = await tx
             .select()
             .from(memberships)

@@ -1,5 +1,11 @@
-import { type DeliveryAttemptOutcome, type DeliveryRecord, wholeSeconds } from '@covgate/core';
-import { deliveryError, leaseEnd, type StoreMethods } from '@covgate/core/storage-kit';
+import { type DeliveryRecord, wholeSeconds } from '@covgate/core';
+import {
+  type DeliverySettlement,
+  deliverySettlements,
+  leaseEnd,
+  outboxStatsOf,
+  type StoreMethods,
+} from '@covgate/core/storage-kit';
 import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { retryDeadlocks } from '../deadlock-retry.js';
 import { deliveries as deliveryTable } from '../schema.js';
@@ -25,7 +31,7 @@ export function outboxQueries({
   const settleDelivery = async (
     id: string,
     owner: string,
-    changes: Partial<typeof deliveryTable.$inferInsert>,
+    changes: DeliverySettlement,
   ): Promise<boolean> => {
     const result = await db
       .update(deliveryTable)
@@ -39,13 +45,6 @@ export function outboxQueries({
       );
     return affected(result) > 0;
   };
-
-  /** The columns an unsuccessful attempt writes. */
-  const outcomeColumns = (outcome: DeliveryAttemptOutcome) => ({
-    lastError: deliveryError(outcome.error),
-    lastStatus: outcome.status,
-    updatedAt: wholeSeconds(outcome.at),
-  });
 
   return {
     // The due rows are locked as they are picked; SKIP LOCKED makes a concurrent claimer pass
@@ -86,25 +85,7 @@ export function outboxQueries({
         }),
       ),
 
-    markDeliverySent: (id: string, owner: string, at: Date) =>
-      settleDelivery(id, owner, {
-        state: 'sent',
-        sentAt: wholeSeconds(at),
-        updatedAt: wholeSeconds(at),
-      }),
-
-    retryDelivery: (
-      id: string,
-      owner: string,
-      outcome: DeliveryAttemptOutcome & { nextAttemptAt: Date },
-    ) =>
-      settleDelivery(id, owner, {
-        ...outcomeColumns(outcome),
-        nextAttemptAt: wholeSeconds(outcome.nextAttemptAt),
-      }),
-
-    failDelivery: (id: string, owner: string, outcome: DeliveryAttemptOutcome) =>
-      settleDelivery(id, owner, { ...outcomeColumns(outcome), state: 'failed' }),
+    ...deliverySettlements(settleDelivery),
 
     outboxStats: async (now: Date) => {
       const [totals, [oldest]] = await Promise.all([
@@ -120,15 +101,7 @@ export function outboxQueries({
           .orderBy(asc(deliveryTable.createdAt))
           .limit(1),
       ]);
-      const total = (state: string) => totals.find((row) => row.state === state)?.total ?? 0;
-      const age = oldest
-        ? Math.floor((wholeSeconds(now).getTime() - oldest.createdAt.getTime()) / 1000)
-        : 0;
-      return {
-        pending: total('pending'),
-        oldestPendingAgeSeconds: Math.max(0, age),
-        failed: total('failed'),
-      };
+      return outboxStatsOf(totals, oldest?.createdAt ?? null, now);
     },
 
     listDeliveryFailures: (orgId: string, repo: string, limit: number) =>

@@ -1,5 +1,9 @@
 import { type RepositoryLink, type RepositorySettings, wholeSeconds } from '@covgate/core';
-import type { StoreMethods } from '@covgate/core/storage-kit';
+import {
+  repositoryLinkUpsert,
+  repositorySettingsUpsert,
+  type StoreMethods,
+} from '@covgate/core/storage-kit';
 import { and, eq, isNull } from 'drizzle-orm';
 import { repositoryLinks, repositorySettings } from '../schema.js';
 import { affected, type QueryContext } from './context.js';
@@ -30,18 +34,8 @@ export function repositoryQueries({
     },
 
     saveRepositorySettings: async (settings: RepositorySettings) => {
-      const row = { ...settings, updatedAt: wholeSeconds(settings.updatedAt) };
-      await db
-        .insert(repositorySettings)
-        .values(row)
-        .onDuplicateKeyUpdate({
-          set: {
-            patchTarget: row.patchTarget,
-            webUrl: row.webUrl,
-            webUrlSource: row.webUrlSource,
-            updatedAt: row.updatedAt,
-          },
-        });
+      const { row, changes } = repositorySettingsUpsert(settings);
+      await db.insert(repositorySettings).values(row).onDuplicateKeyUpdate({ set: changes });
     },
 
     claimRepositoryWebUrl: async (orgId: string, repo: string, webUrl: string, at: Date) => {
@@ -68,12 +62,7 @@ export function repositoryQueries({
     },
 
     putRepositoryLink: async (link: RepositoryLink) => {
-      const row = {
-        ...link,
-        createdAt: wholeSeconds(link.createdAt),
-        updatedAt: wholeSeconds(link.updatedAt),
-      };
-      const { orgId: _org, repo: _repo, ...changes } = row;
+      const { row, changes } = repositoryLinkUpsert(link);
       await db.insert(repositoryLinks).values(row).onDuplicateKeyUpdate({ set: changes });
     },
 

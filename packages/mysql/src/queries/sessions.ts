@@ -5,7 +5,7 @@ import {
   type User,
   wholeSeconds,
 } from '@covgate/core';
-import { type StoreMethods, sessionRow } from '@covgate/core/storage-kit';
+import { type StoreMethods, sessionRow, signInLinkRow } from '@covgate/core/storage-kit';
 import { and, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
 import { sessions, signInLinks, users } from '../schema.js';
 import { affected, first, type QueryContext } from './context.js';
@@ -65,12 +65,7 @@ export function sessionQueries({
     },
 
     insertSignInLink: async (link: SignInLinkRecord) => {
-      await db.insert(signInLinks).values({
-        ...link,
-        createdAt: wholeSeconds(link.createdAt),
-        expiresAt: wholeSeconds(link.expiresAt),
-        usedAt: link.usedAt === null ? null : wholeSeconds(link.usedAt),
-      });
+      await db.insert(signInLinks).values(signInLinkRow(link));
     },
 
     useSignInLink: async (tokenHash: string, at: Date) => {

@@ -4,7 +4,12 @@ import {
   type NewDelivery,
   wholeSeconds,
 } from '@covgate/core';
-import { insertKeyedExecution, liveExecution, type StoreMethods } from '@covgate/core/storage-kit';
+import {
+  idempotencyKeyRow,
+  insertKeyedExecution,
+  liveExecution,
+  type StoreMethods,
+} from '@covgate/core/storage-kit';
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { isDuplicateKey } from '../failures.js';
 import { executions, idempotencyKeys } from '../schema.js';
@@ -46,14 +51,7 @@ export function idempotencyQueries({
         // One batch, one transaction: the key, the execution and its counter, or nothing.
         insert: async () => {
           await db.batch([
-            db.insert(idempotencyKeys).values({
-              orgId: record.orgId,
-              key: claim.key,
-              requestDigest: claim.requestDigest,
-              executionId: record.id,
-              createdAt: wholeSeconds(claim.createdAt),
-              expiresAt: wholeSeconds(claim.expiresAt),
-            }),
+            db.insert(idempotencyKeys).values(idempotencyKeyRow(record, claim)),
             ...executionWrites(db, record, files, deliveries),
           ]);
         },

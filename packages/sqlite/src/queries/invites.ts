@@ -1,5 +1,5 @@
 import { type InviteAcceptance, type InviteRecord, wholeSeconds } from '@covgate/core';
-import type { StoreMethods } from '@covgate/core/storage-kit';
+import { inviteRow, isInviteOpen, type StoreMethods } from '@covgate/core/storage-kit';
 import { and, desc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
 import { invites, memberships } from '../schema.js';
 import { findMembership, first, type QueryContext } from './context.js';
@@ -18,15 +18,6 @@ export function inviteQueries({
   | 'acceptInvite'
 > {
   const findInvite = (where: SQL) => first(db.select().from(invites).where(where).limit(1));
-
-  /** An invite's row with its instants truncated to whole seconds. */
-  const inviteRow = (invite: InviteRecord): InviteRecord => ({
-    ...invite,
-    createdAt: wholeSeconds(invite.createdAt),
-    expiresAt: wholeSeconds(invite.expiresAt),
-    acceptedAt: invite.acceptedAt === null ? null : wholeSeconds(invite.acceptedAt),
-    revokedAt: invite.revokedAt === null ? null : wholeSeconds(invite.revokedAt),
-  });
 
   return {
     insertInvite: async (invite: InviteRecord) => {
@@ -94,11 +85,7 @@ export function inviteQueries({
       if (invite === null) return { outcome: 'refused' };
       const member = await findMembership(prepared, invite.orgId, userId);
       if (accepted.rowsAffected === 1 && member) return { outcome: 'accepted', invite, member };
-      const stillOpen =
-        invite.acceptedAt === null &&
-        invite.revokedAt === null &&
-        invite.expiresAt.getTime() > at.getTime();
-      return stillOpen && member
+      return isInviteOpen(invite, at) && member
         ? { outcome: 'already-member', invite, member }
         : { outcome: 'refused' };
     },

@@ -1,5 +1,11 @@
-import { type DeliveryAttemptOutcome, type DeliveryRecord, wholeSeconds } from '@covgate/core';
-import { deliveryError, leaseEnd, type StoreMethods } from '@covgate/core/storage-kit';
+import { type DeliveryRecord, wholeSeconds } from '@covgate/core';
+import {
+  type DeliverySettlement,
+  deliverySettlements,
+  leaseEnd,
+  outboxStatsOf,
+  type StoreMethods,
+} from '@covgate/core/storage-kit';
 import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { deliveries as deliveryTable } from '../schema.js';
 import type { QueryContext } from './context.js';
@@ -24,7 +30,7 @@ export function outboxQueries({
   const settleDelivery = async (
     id: string,
     owner: string,
-    changes: Partial<typeof deliveryTable.$inferInsert>,
+    changes: DeliverySettlement,
   ): Promise<boolean> => {
     const result = await db
       .update(deliveryTable)
@@ -38,13 +44,6 @@ export function outboxQueries({
       );
     return result.rowsAffected > 0;
   };
-
-  /** The columns an unsuccessful attempt writes. */
-  const outcomeColumns = (outcome: DeliveryAttemptOutcome) => ({
-    lastError: deliveryError(outcome.error),
-    lastStatus: outcome.status,
-    updatedAt: wholeSeconds(outcome.at),
-  });
 
   return {
     // One statement: SQLite takes the write lock before it reads, so two processes claiming
@@ -83,25 +82,7 @@ export function outboxQueries({
       );
     },
 
-    markDeliverySent: (id: string, owner: string, at: Date) =>
-      settleDelivery(id, owner, {
-        state: 'sent',
-        sentAt: wholeSeconds(at),
-        updatedAt: wholeSeconds(at),
-      }),
-
-    retryDelivery: (
-      id: string,
-      owner: string,
-      outcome: DeliveryAttemptOutcome & { nextAttemptAt: Date },
-    ) =>
-      settleDelivery(id, owner, {
-        ...outcomeColumns(outcome),
-        nextAttemptAt: wholeSeconds(outcome.nextAttemptAt),
-      }),
-
-    failDelivery: (id: string, owner: string, outcome: DeliveryAttemptOutcome) =>
-      settleDelivery(id, owner, { ...outcomeColumns(outcome), state: 'failed' }),
+    ...deliverySettlements(settleDelivery),
 
     outboxStats: async (now: Date) => {
       const rows = await db
@@ -113,17 +94,8 @@ export function outboxQueries({
         .from(deliveryTable)
         .where(inArray(deliveryTable.state, ['pending', 'failed']))
         .groupBy(deliveryTable.state);
-      const pending = rows.find((row) => row.state === 'pending');
-      const failed = rows.find((row) => row.state === 'failed');
-      const oldest = pending?.oldest == null ? null : Number(pending.oldest);
-      return {
-        pending: Number(pending?.total ?? 0),
-        oldestPendingAgeSeconds:
-          oldest === null
-            ? 0
-            : Math.max(0, Math.floor((wholeSeconds(now).getTime() - oldest) / 1000)),
-        failed: Number(failed?.total ?? 0),
-      };
+      const oldest = rows.find((row) => row.state === 'pending')?.oldest;
+      return outboxStatsOf(rows, oldest == null ? null : new Date(Number(oldest)), now);
     },
 
     listDeliveryFailures: (orgId: string, repo: string, limit: number) =>

@@ -1,5 +1,12 @@
 import { wholeSeconds } from '../../time/timestamp.js';
-import type { DeliveryRecord, ExecutionRecord, NewDelivery } from '../store.js';
+import type {
+  DeliveryAttemptOutcome,
+  DeliveryRecord,
+  ExecutionRecord,
+  NewDelivery,
+  OutboxStats,
+  Store,
+} from '../store.js';
 
 /**
  * The stored rows of the deliveries a run enqueues: pending, never attempted, due when the
@@ -45,4 +52,64 @@ export function deliveryError(error: string): string {
   return characters.length <= DELIVERY_ERROR_MAX
     ? error
     : characters.slice(0, DELIVERY_ERROR_MAX).join('');
+}
+
+/**
+ * The columns one settlement of a claimed delivery writes: sent, put back for a later
+ * attempt, or given up. The dialect adds the lease's release and the owner condition.
+ */
+export type DeliverySettlement = Partial<
+  Pick<
+    DeliveryRecord,
+    'state' | 'sentAt' | 'updatedAt' | 'lastError' | 'lastStatus' | 'nextAttemptAt'
+  >
+>;
+
+/** The columns an unsuccessful attempt writes. */
+const attemptColumns = (outcome: DeliveryAttemptOutcome) => ({
+  lastError: deliveryError(outcome.error),
+  lastStatus: outcome.status,
+  updatedAt: wholeSeconds(outcome.at),
+});
+
+/**
+ * `markDeliverySent`, `retryDelivery` and `failDelivery` over the dialect's one conditional
+ * update: `settle` applies the columns to the delivery while `owner` holds it (pending),
+ * drops the lease, and answers whether it matched.
+ */
+export function deliverySettlements(
+  settle: (id: string, owner: string, changes: DeliverySettlement) => Promise<boolean>,
+): Pick<Store, 'markDeliverySent' | 'retryDelivery' | 'failDelivery'> {
+  return {
+    markDeliverySent: (id, owner, at) =>
+      settle(id, owner, { state: 'sent', sentAt: wholeSeconds(at), updatedAt: wholeSeconds(at) }),
+    retryDelivery: (id, owner, outcome) =>
+      settle(id, owner, {
+        ...attemptColumns(outcome),
+        nextAttemptAt: wholeSeconds(outcome.nextAttemptAt),
+      }),
+    failDelivery: (id, owner, outcome) =>
+      settle(id, owner, { ...attemptColumns(outcome), state: 'failed' }),
+  };
+}
+
+/**
+ * The outbox's gauges from a count per state and the creation instant of the oldest pending
+ * delivery (null when none is pending), aged against `now` in whole seconds.
+ */
+export function outboxStatsOf(
+  totals: readonly { state: string; total: number | string }[],
+  oldestPending: Date | null,
+  now: Date,
+): OutboxStats {
+  const total = (state: string) => Number(totals.find((row) => row.state === state)?.total ?? 0);
+  const age =
+    oldestPending === null
+      ? 0
+      : Math.floor((wholeSeconds(now).getTime() - oldestPending.getTime()) / 1000);
+  return {
+    pending: total('pending'),
+    oldestPendingAgeSeconds: Math.max(0, age),
+    failed: total('failed'),
+  };
 }
