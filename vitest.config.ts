@@ -8,10 +8,9 @@ export default defineConfig({
   resolve: {
     // Tests run against the TypeScript sources of the workspace packages, not their builds.
     alias: [
-      { find: /^@covgate\/core\/testing$/, replacement: `${packagesDir}core/src/testing.ts` },
       {
-        find: /^@covgate\/core\/testing\/vitest$/,
-        replacement: `${packagesDir}core/src/testing-vitest.ts`,
+        find: /^@covgate\/testing\/vitest$/,
+        replacement: `${packagesDir}testing/src/vitest.ts`,
       },
       { find: /^@covgate\/core\/github$/, replacement: `${packagesDir}core/src/github.ts` },
       { find: /^@covgate\/core\/percent$/, replacement: `${packagesDir}core/src/percent.ts` },

@@ -1,13 +1,6 @@
 import { defineConfig } from 'tsup';
 
-const entry = [
-  'src/index.ts',
-  'src/testing.ts',
-  'src/testing-vitest.ts',
-  'src/github.ts',
-  'src/storage-kit.ts',
-  'src/percent.ts',
-];
+const entry = ['src/index.ts', 'src/github.ts', 'src/storage-kit.ts', 'src/percent.ts'];
 
 export default defineConfig([
   { entry, format: 'esm', dts: true, clean: true, target: 'node20' },

@@ -209,6 +209,7 @@ describe.skipIf(!built && process.env.CI !== '1')('packed tarballs', () => {
         '@covgate/node-bridge',
         '@covgate/sqlite',
         '@covgate/server',
+        '@covgate/testing',
         '@covgate/webhook-signature',
       ]),
     );
@@ -398,7 +399,7 @@ describe.skipIf(!built && process.env.CI !== '1')('packed tarballs', () => {
     expect(result.code === 0 || diagnostics.length > 0, result.stdout).toBe(true);
   }, 240_000);
 
-  it('@covgate/core/testing runs under node:test without vitest installed', async () => {
+  it('@covgate/testing runs under node:test without vitest installed', async () => {
     await copyFile(join(fixtures, 'fixtures.test.mjs'), join(app, 'fixtures.test.mjs'));
     await copyFile(join(fixtures, 'fixtures.test.cjs'), join(app, 'fixtures.test.cjs'));
     expect(existsSync(join(app, 'node_modules', 'vitest'))).toBe(false);
@@ -410,6 +411,20 @@ describe.skipIf(!built && process.env.CI !== '1')('packed tarballs', () => {
     expect(result.stdout).toContain('# pass 4');
     expect(result.stdout).toContain('# fail 0');
     expect(result.code).toBe(0);
+  });
+
+  it('@covgate/core ships no test code: no testing subpath, no suite in its files', async () => {
+    const core = join(app, 'node_modules', '@covgate', 'core');
+    const manifest = JSON.parse(await readFile(join(core, 'package.json'), 'utf8')) as Manifest;
+    expect(
+      Object.keys(manifest.exports as object).filter((key) => key.includes('testing')),
+    ).toEqual([]);
+    const dist = readdirSync(join(core, 'dist'));
+    expect(dist.filter((name) => name.includes('testing'))).toEqual([]);
+    const withSuites = dist.filter((name) =>
+      readFileSync(join(core, 'dist', name), 'utf8').includes('runStoreConformanceSuite'),
+    );
+    expect(withSuites).toEqual([]);
   });
 
   it('npx covgate-server starts on the embedded store and npx covgate-admin bootstrap acme works', async () => {

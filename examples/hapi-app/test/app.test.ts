@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { createMemoryStore, createTokenHasher, type Store } from '@covgate/core';
-import { buildOrganisation } from '@covgate/core/testing';
+import { buildOrganisation } from '@covgate/testing';
 import { providerB } from '@covgate/webhook-signature';
 import type { Server } from '@hapi/hapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

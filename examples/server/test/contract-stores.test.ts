@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createApi } from '@covgate/core';
-import { runHttpContractSuite } from '@covgate/core/testing/vitest';
 import { createMySqlStore, migrate } from '@covgate/mysql';
 import { createSqliteStore } from '@covgate/sqlite';
+import { runHttpContractSuite } from '@covgate/testing/vitest';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { serveApi } from '../src/reference-server.js';
 

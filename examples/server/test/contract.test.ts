@@ -1,5 +1,5 @@
 import { createApi } from '@covgate/core';
-import { runHttpContractSuite } from '@covgate/core/testing/vitest';
+import { runHttpContractSuite } from '@covgate/testing/vitest';
 import { serveApi } from '../src/reference-server.js';
 
 runHttpContractSuite('reference server (node:http + Fetch adapter)', {

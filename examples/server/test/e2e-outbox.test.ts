@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import { encryptCredential, repositoryLinkCredentialContext, type Store } from '@covgate/core';
-import { type FakeGithubRest, startFakeGithubRest } from '@covgate/core/testing';
+import { type FakeGithubRest, startFakeGithubRest } from '@covgate/testing';
 import { createConnection } from 'mysql2/promise';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

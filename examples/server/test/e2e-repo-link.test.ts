@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { decryptRepositoryLinkCredential, type Store } from '@covgate/core';
-import { type FakeGithubRest, startFakeGithubRest } from '@covgate/core/testing';
+import { type FakeGithubRest, startFakeGithubRest } from '@covgate/testing';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapOrganisation } from '../src/bootstrap.js';

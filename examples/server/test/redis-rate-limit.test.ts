@@ -8,7 +8,7 @@ import {
   createVerificationThrottle,
   type Organisation,
 } from '@covgate/core';
-import { buildOrganisation, guessAt, issueTestToken } from '@covgate/core/testing';
+import { buildOrganisation, guessAt, issueTestToken } from '@covgate/testing';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REDIS_DEADLINE_MS, type RedisRateLimit, redisRateLimit } from '../src/redis-rate-limit.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { captureLogs } from '@covgate/core/testing';
+import { captureLogs } from '@covgate/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type RedisRateLimit, redisRateLimit } from '../src/redis-rate-limit.js';
 

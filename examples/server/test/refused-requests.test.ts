@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { captureLogs, createTestApi, type LogCapture } from '@covgate/core/testing';
+import { captureLogs, createTestApi, type LogCapture } from '@covgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedApi, serveApi } from '../src/reference-server.js';
 

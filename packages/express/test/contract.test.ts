@@ -1,5 +1,5 @@
 import { createApi } from '@covgate/core';
-import { runHttpContractSuite } from '@covgate/core/testing/vitest';
+import { runHttpContractSuite } from '@covgate/testing/vitest';
 import { listen } from '../../node-bridge/test/support/http-server.js';
 import { covgate } from '../src/index.js';
 import { expressVersions } from './support/express-versions.js';

@@ -1,5 +1,5 @@
 import { createApi } from '@covgate/core';
-import { runHttpContractSuite } from '@covgate/core/testing/vitest';
+import { runHttpContractSuite } from '@covgate/testing/vitest';
 import Hapi from '@hapi/hapi';
 import { covgatePlugin } from '../src/index.js';
 

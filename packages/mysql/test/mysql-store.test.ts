@@ -2,15 +2,15 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createMySqlStore, MIGRATIONS_FOLDER, MySqlStoreError, migrate } from '@covgate/mysql';
 import {
   buildExecution,
   buildOrganisation,
   buildTokenRecord,
   captureLogs,
   createTestApi,
-} from '@covgate/core/testing';
-import { runStoreConformanceSuite } from '@covgate/core/testing/vitest';
-import { createMySqlStore, MIGRATIONS_FOLDER, MySqlStoreError, migrate } from '@covgate/mysql';
+} from '@covgate/testing';
+import { runStoreConformanceSuite } from '@covgate/testing/vitest';
 import { drizzle } from 'drizzle-orm/mysql2';
 import { migrate as applyMigrations } from 'drizzle-orm/mysql2/migrator';
 import { createConnection, createPool } from 'mysql2/promise';

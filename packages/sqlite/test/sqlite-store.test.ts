@@ -1,15 +1,15 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSqliteStore, MIGRATIONS_FOLDER, migrate, SqliteStoreError } from '@covgate/sqlite';
 import {
   buildExecution,
   buildOrganisation,
   buildTokenRecord,
   captureLogs,
   createTestApi,
-} from '@covgate/core/testing';
-import { runStoreConformanceSuite } from '@covgate/core/testing/vitest';
-import { createSqliteStore, MIGRATIONS_FOLDER, migrate, SqliteStoreError } from '@covgate/sqlite';
+} from '@covgate/testing';
+import { runStoreConformanceSuite } from '@covgate/testing/vitest';
 import { createClient } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
 import { migrate as applyMigrations } from 'drizzle-orm/libsql/migrator';

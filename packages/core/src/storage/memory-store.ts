@@ -921,7 +921,7 @@ class MemoryStore implements Store {
 
 /**
  * Creates an empty in-memory {@link Store}: the reference implementation that the
- * conformance suite in `@covgate/core/testing/vitest` is written against. Data lives only as long
+ * conformance suite in `@covgate/testing/vitest` is written against. Data lives only as long
  * as the process; use it for tests, development and single-process demos.
  */
 export function createMemoryStore(): Store {

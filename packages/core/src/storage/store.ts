@@ -1,7 +1,7 @@
 /**
  * Storage interfaces: domain methods named after what the API needs, implemented by the
  * memory, embedded (SQLite) and MySQL stores and proven by the conformance suite in
- * `@covgate/core/testing/vitest`.
+ * `@covgate/testing/vitest`.
  *
  * All timestamps are `Date` values with whole-second precision (stores may truncate
  * milliseconds; the API never relies on them).

@@ -1,4 +1,4 @@
-import { createTestApi, TEST_DASHBOARD_ORIGIN, TEST_SERVICE_TOKEN } from '@covgate/core/testing';
+import { createTestApi, TEST_DASHBOARD_ORIGIN, TEST_SERVICE_TOKEN } from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
 import { setCookie } from '../oauth/support/cookies.js';
 

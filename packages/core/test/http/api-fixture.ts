@@ -1,5 +1,4 @@
-import { buildOrganisation } from '../../src/testing/fixtures.js';
-import { createTestApi, type TestApiOptions } from '../../src/testing/test-api.js';
+import { buildOrganisation, createTestApi, type TestApiOptions } from '@covgate/testing';
 
 /** A test API with one enterprise organisation, and a GET with an optional bearer token. */
 export async function apiFixture(overrides: TestApiOptions = {}) {

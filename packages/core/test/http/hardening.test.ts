@@ -1,7 +1,7 @@
+import { TEST_SERVICE_TOKEN } from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
 import { githubCodeHost } from '../../src/oauth/github-code-host.js';
 import { StoreConflictError } from '../../src/storage/store.js';
-import { TEST_SERVICE_TOKEN } from '../../src/testing/test-api.js';
 import { createTokenHasher } from '../../src/tokens/token-hash.js';
 import { apiFixture } from './api-fixture.js';
 

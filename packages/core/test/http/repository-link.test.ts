@@ -1,11 +1,15 @@
+import {
+  buildExecution,
+  createTestApi,
+  newPrefixedId,
+  TEST_SESSION_SECRET,
+} from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
 import {
   decryptCredential,
   decryptRepositoryLinkCredential,
   repositoryLinkCredentialContext,
 } from '../../src/repository-links/credential-encryption.js';
-import { buildExecution, newPrefixedId } from '../../src/testing/fixtures.js';
-import { createTestApi, TEST_SESSION_SECRET } from '../../src/testing/test-api.js';
 
 const TOKEN = 'github_pat_11AAAAAAA0unitTokenValue_4321abcd';
 

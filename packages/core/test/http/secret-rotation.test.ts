@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { buildOrganisation, issueTestToken } from '@covgate/testing';
 import { providerA, providerB } from '@covgate/webhook-signature';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -7,8 +8,6 @@ import { type CreateApiOptions, createApi } from '../../src/http/create-api.js';
 import { hashSessionToken } from '../../src/sessions/session-token-hash.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 import type { Store } from '../../src/storage/store.js';
-import { buildOrganisation } from '../../src/testing/fixtures.js';
-import { issueTestToken } from '../../src/testing/test-tokens.js';
 import { createManualClock } from '../../src/time/timestamp.js';
 import { createTokenHasher, type TokenHasherOptions } from '../../src/tokens/token-hash.js';
 import { rawBodySignature, stripeSignature } from '../webhooks/support/senders.js';

@@ -1,5 +1,5 @@
+import { guessAt, wrongSecretOf } from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
-import { guessAt, wrongSecretOf } from '../../src/testing/test-tokens.js';
 import type { TokenHasher } from '../../src/tokens/token-hash.js';
 import { createVerificationPace } from '../../src/tokens/verification-pace.js';
 import { apiFixture } from './api-fixture.js';

@@ -1,6 +1,5 @@
+import { TEST_SERVICE_TOKEN, wrongSecretOf } from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
-import { TEST_SERVICE_TOKEN } from '../../src/testing/test-api.js';
-import { wrongSecretOf } from '../../src/testing/test-tokens.js';
 import { apiFixture } from './api-fixture.js';
 
 describe('failed-verification throttle over HTTP', () => {

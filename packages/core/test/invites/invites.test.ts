@@ -4,7 +4,7 @@ import {
   createTestApi,
   TEST_SERVICE_TOKEN,
   TEST_SESSION_SECRET,
-} from '@covgate/core/testing';
+} from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
 
 const json = (token: string) => ({

@@ -8,7 +8,7 @@ import {
   TEST_SESSION_SECRET,
   type TestApi,
   type TestApiOptions,
-} from '@covgate/core/testing';
+} from '@covgate/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cookiePair, setCookie } from './support/cookies.js';
 import {

@@ -1,6 +1,6 @@
 import type { OAuthOptions } from '@covgate/core';
 import { githubCodeHost } from '@covgate/core/github';
-import { createTestApi } from '@covgate/core/testing';
+import { createTestApi } from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
 
 const github = githubCodeHost({

@@ -1,4 +1,4 @@
-import { buildExecution } from '@covgate/core/testing';
+import { buildExecution } from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
 import { nextPage } from '../../src/outbox/github-sender.js';
 import {

@@ -1,5 +1,5 @@
 import type { Store } from '@covgate/core';
-import { createTestApi, newPrefixedId, TEST_START } from '@covgate/core/testing';
+import { createTestApi, newPrefixedId, TEST_START } from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
 
 const SHA = 'a'.repeat(40);

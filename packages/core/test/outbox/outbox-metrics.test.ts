@@ -1,4 +1,4 @@
-import { createTestApi, newPrefixedId, TEST_START } from '@covgate/core/testing';
+import { createTestApi, newPrefixedId, TEST_START } from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
 
 describe('GET /health/metrics', () => {

@@ -18,7 +18,7 @@ import {
   type FakeGithubRest,
   newPrefixedId,
   startFakeGithubRest,
-} from '@covgate/core/testing';
+} from '@covgate/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encodeFileList, type FileEntry, fileListText } from '../../src/executions/file-list.js';
 import { createGithubSender } from '../../src/outbox/github-sender.js';

@@ -1,3 +1,4 @@
+import { captureLogs, createCheapTokenHasher } from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
 import { createMemoryAuditSink } from '../../src/audit/audit-sink.js';
 import {
@@ -10,7 +11,6 @@ import {
   ProvisioningInputError,
   type Store,
 } from '../../src/index.js';
-import { captureLogs, createCheapTokenHasher } from '../../src/testing/test-api.js';
 
 const SESSION_SECRET = 'provisioning-session-secret-0123456789abcdef';
 const NOW = new Date('2026-05-01T10:00:00Z');

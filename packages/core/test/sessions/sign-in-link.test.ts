@@ -1,5 +1,5 @@
 import { createMemoryStore, hashSessionToken, issueSignInLink, signInLinkUrl } from '@covgate/core';
-import { createTestApi, TEST_SESSION_SECRET } from '@covgate/core/testing';
+import { createTestApi, TEST_SESSION_SECRET } from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
 
 const NAVIGATION = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };

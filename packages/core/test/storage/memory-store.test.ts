@@ -6,8 +6,8 @@ import {
   buildUser,
   FIXTURE_TIME,
   secondsAfter,
-} from '@covgate/core/testing';
-import { runStoreConformanceSuite } from '@covgate/core/testing/vitest';
+} from '@covgate/testing';
+import { runStoreConformanceSuite } from '@covgate/testing/vitest';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
 

@@ -19,16 +19,16 @@ import {
   type StoreMethods,
   type StoreOperation,
 } from '@covgate/core/storage-kit';
-import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../../src/storage/memory-store.js';
-import { StoreConflictError, StoreFailureError } from '../../src/storage/store.js';
 import {
   buildExecution,
   buildIdempotencyClaim,
   buildTokenRecord,
   FIXTURE_TIME,
   secondsAfter,
-} from '../../src/testing/fixtures.js';
+} from '@covgate/testing';
+import { describe, expect, it } from 'vitest';
+import { createMemoryStore } from '../../src/storage/memory-store.js';
+import { StoreConflictError, StoreFailureError } from '../../src/storage/store.js';
 
 class DialectError extends StoreFailureError {
   constructor(component: StoreComponent, operation: string, code: string) {

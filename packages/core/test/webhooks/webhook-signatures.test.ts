@@ -1,5 +1,5 @@
 import type { WebhookEvent } from '@covgate/core';
-import { createTestApi } from '@covgate/core/testing';
+import { createTestApi } from '@covgate/testing';
 import { providerA, providerB, stripePreset } from '@covgate/webhook-signature';
 import { describe, expect, it } from 'vitest';
 import {

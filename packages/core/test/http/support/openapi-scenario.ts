@@ -1,4 +1,11 @@
 import {
+  buildOrganisation,
+  createCheapTokenHasher,
+  createTestApi,
+  issueTestToken,
+  type TestApiOptions,
+} from '@covgate/testing';
+import {
   providerA,
   providerB,
   signRawBodyPayload,
@@ -16,13 +23,6 @@ import {
 import { issueSignInLink } from '../../../src/sessions/sign-in-link.js';
 import { createMemoryStore } from '../../../src/storage/memory-store.js';
 import type { Organisation, Plan, Store } from '../../../src/storage/store.js';
-import { buildOrganisation } from '../../../src/testing/fixtures.js';
-import {
-  createCheapTokenHasher,
-  createTestApi,
-  type TestApiOptions,
-} from '../../../src/testing/test-api.js';
-import { issueTestToken } from '../../../src/testing/test-tokens.js';
 import { createManualClock, type ManualClock } from '../../../src/time/timestamp.js';
 import { resolveWebhookOptions } from '../../../src/webhooks/webhook-options.js';
 import type { Exchange } from './openapi-document.js';

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { TEST_START, type TestApi } from '@covgate/core/testing';
+import { TEST_START, type TestApi } from '@covgate/testing';
 import Stripe from 'stripe';
 
 // The official Stripe SDK is the independent signer of provider A headers.

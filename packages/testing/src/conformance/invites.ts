@@ -1,0 +1,152 @@
+import { type InviteRecord, StoreConflictError } from '@covgate/core';
+import { describe, expect, it } from 'vitest';
+import { buildInvite, newPrefixedId, secondsAfter } from '../fixtures.js';
+import { givenOrganisation } from './parents.js';
+import type { StoreUnderTest } from './store-under-test.js';
+
+/**
+ * Conformance tests of `InviteStore`; `peer` is a second store on the same data when the suite
+ * has one, else the store under test.
+ */
+export function describeInvites(store: StoreUnderTest, peer: StoreUnderTest): void {
+  /** Builds and inserts an invite to a fresh organisation. */
+  const givenInvite = async (overrides: Partial<InviteRecord> = {}): Promise<InviteRecord> => {
+    const invite = buildInvite({ orgId: await givenOrganisation(store()), ...overrides });
+    await store().insertInvite(invite);
+    return invite;
+  };
+
+  describe('invites', () => {
+    it('finds an inserted invite by id and by token hash with every field intact', async () => {
+      const invite = await givenInvite({ role: 'admin' });
+
+      expect(await store().findInviteById(invite.id)).toEqual(invite);
+      expect(await store().findInviteByTokenHash(invite.tokenHash)).toEqual(invite);
+      expect(await store().findInviteByTokenHash(invite.tokenHash.toUpperCase())).toBeNull();
+      expect(await store().findInviteById(newPrefixedId('inv_'))).toBeNull();
+    });
+
+    it('rejects a second invite with the same id or the same token hash', async () => {
+      const first = await givenInvite();
+
+      for (const twin of [
+        buildInvite({ id: first.id, orgId: first.orgId }),
+        buildInvite({ tokenHash: first.tokenHash, orgId: first.orgId }),
+      ]) {
+        await expect(store().insertInvite(twin)).rejects.toBeInstanceOf(StoreConflictError);
+      }
+      expect(await store().listInvites(first.orgId)).toEqual([first]);
+    });
+
+    it("lists an organisation's invites newest first, then by id descending", async () => {
+      const orgId = await givenOrganisation(store());
+      const base = buildInvite().createdAt;
+      const older = buildInvite({ orgId, createdAt: base });
+      const sameTimeLow = buildInvite({ orgId, createdAt: secondsAfter(base, 5) });
+      const sameTimeHigh = buildInvite({ orgId, createdAt: secondsAfter(base, 5) });
+      for (const invite of [sameTimeHigh, older, sameTimeLow]) await store().insertInvite(invite);
+      await givenInvite();
+
+      expect(await store().listInvites(orgId)).toEqual([sameTimeHigh, sameTimeLow, older]);
+      expect(await store().listInvites(await givenOrganisation(store()))).toEqual([]);
+    });
+
+    it('accepts an open invite once: the user joins with its role, later calls are refused', async () => {
+      const invite = await givenInvite({ role: 'admin' });
+      const userId = newPrefixedId('usr_');
+      const at = secondsAfter(invite.createdAt, 60);
+
+      const result = await store().acceptInvite(invite.tokenHash, userId, at);
+
+      const member = { orgId: invite.orgId, userId, role: 'admin', createdAt: at };
+      const accepted = { ...invite, acceptedBy: userId, acceptedAt: at };
+      expect(result).toEqual({ outcome: 'accepted', invite: accepted, member });
+      expect(await store().findMember(invite.orgId, userId)).toEqual(member);
+      expect(await store().findInviteById(invite.id)).toEqual(accepted);
+      for (const other of [newPrefixedId('usr_'), userId]) {
+        expect(await store().acceptInvite(invite.tokenHash, other, at)).toEqual({
+          outcome: 'refused',
+        });
+      }
+    });
+
+    it('refuses an unknown, revoked or expired invite, changing nothing', async () => {
+      const revoked = await givenInvite();
+      const expired = await givenInvite();
+      const userId = newPrefixedId('usr_');
+      const at = secondsAfter(revoked.createdAt, 1);
+      expect(await store().revokeInvite(revoked.id, at)).toBe(true);
+
+      for (const [tokenHash, when] of [
+        [revoked.tokenHash, at],
+        [expired.tokenHash, expired.expiresAt],
+        [buildInvite().tokenHash, at],
+      ] as const) {
+        expect(await store().acceptInvite(tokenHash, userId, when)).toEqual({
+          outcome: 'refused',
+        });
+      }
+      expect(await store().findMember(revoked.orgId, userId)).toBeNull();
+      expect(await store().findMember(expired.orgId, userId)).toBeNull();
+      expect(await store().findInviteById(expired.id)).toEqual(expired);
+      const justBefore = new Date(expired.expiresAt.getTime() - 1000);
+      expect((await store().acceptInvite(expired.tokenHash, userId, justBefore)).outcome).toBe(
+        'accepted',
+      );
+    });
+
+    it('leaves an invite open when the user already belongs to its organisation', async () => {
+      const invite = await givenInvite({ role: 'owner' });
+      const member = {
+        orgId: invite.orgId,
+        userId: newPrefixedId('usr_'),
+        role: 'member' as const,
+        createdAt: invite.createdAt,
+      };
+      await store().addMember(member);
+      const at = secondsAfter(invite.createdAt, 3);
+
+      expect(await store().acceptInvite(invite.tokenHash, member.userId, at)).toEqual({
+        outcome: 'already-member',
+        invite,
+        member,
+      });
+      expect(await store().findInviteById(invite.id)).toEqual(invite);
+      expect(await store().findMember(invite.orgId, member.userId)).toEqual(member);
+    });
+
+    it('revokes an open invite once, and never an accepted one', async () => {
+      const open = await givenInvite();
+      const accepted = await givenInvite();
+      const at = secondsAfter(open.createdAt, 9);
+      await store().acceptInvite(accepted.tokenHash, newPrefixedId('usr_'), at);
+
+      expect(await store().revokeInvite(open.id, at)).toBe(true);
+      expect(await store().revokeInvite(open.id, secondsAfter(at, 1))).toBe(false);
+      expect(await store().revokeInvite(accepted.id, at)).toBe(false);
+      expect(await store().revokeInvite(newPrefixedId('inv_'), at)).toBe(false);
+
+      expect(await store().findInviteById(open.id)).toEqual({ ...open, revokedAt: at });
+      expect((await store().findInviteById(accepted.id))?.revokedAt).toBeNull();
+    });
+
+    it('lets exactly one of 10 users accepting one invite at once join', async () => {
+      const invite = await givenInvite();
+      const users = Array.from({ length: 10 }, () => newPrefixedId('usr_'));
+      const at = secondsAfter(invite.createdAt, 2);
+
+      const results = await Promise.all(
+        users.map((userId, index) =>
+          (index % 2 === 0 ? store() : peer()).acceptInvite(invite.tokenHash, userId, at),
+        ),
+      );
+
+      const winners = results.flatMap((result, index) =>
+        result.outcome === 'accepted' ? [users[index]] : [],
+      );
+      expect(winners).toHaveLength(1);
+      expect(results.filter((result) => result.outcome === 'refused')).toHaveLength(9);
+      expect((await store().listMembers(invite.orgId)).map((m) => m.userId)).toEqual(winners);
+    });
+  });
+}

@@ -1,0 +1,20 @@
+import type { Store } from '@covgate/core';
+import { buildOrganisation, buildUser } from '../fixtures.js';
+
+/**
+ * Creates a fresh organisation and returns its id. Tests store tokens, sessions and
+ * executions only under existing parents, so stores may enforce foreign keys.
+ */
+export async function givenOrganisation(store: Store): Promise<string> {
+  const org = buildOrganisation();
+  await store.createOrganisation(org);
+  return org.id;
+}
+
+/** Creates a fresh user and organisation, the parents of a session. */
+export async function givenUserAndOrganisation(
+  store: Store,
+): Promise<{ userId: string; orgId: string }> {
+  const user = await store.findOrCreateUser(buildUser());
+  return { userId: user.id, orgId: await givenOrganisation(store) };
+}

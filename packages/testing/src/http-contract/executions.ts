@@ -1,0 +1,496 @@
+import { formatTimestamp, type Organisation } from '@covgate/core';
+import { describe, expect, it } from 'vitest';
+import { buildExecution } from '../fixtures.js';
+import { timestampIn } from './contract-helpers.js';
+import {
+  bearerJson,
+  type ContractContext,
+  type HttpContractOptions,
+  useContractServer,
+} from './harness.js';
+
+async function ingest(
+  ctx: ContractContext,
+  token: string,
+  body: Record<string, unknown>,
+): Promise<Response> {
+  return ctx.request('/v1/executions', {
+    method: 'POST',
+    headers: bearerJson(token),
+    body: JSON.stringify(body),
+  });
+}
+
+function list(ctx: ContractContext, token: string | null, query: string): Promise<Response> {
+  return ctx.request(`/v1/executions${query}`, {
+    headers: token === null ? {} : { authorization: `Bearer ${token}` },
+  });
+}
+
+/** `GET /v1/executions` and the decided `POST /v1/executions` ingest. */
+export function executionsContract(options: HttpContractOptions): void {
+  describe('executions', () => {
+    const ctx = useContractServer(options);
+    let org: Organisation;
+    let token: string;
+
+    const setup = async () => {
+      org = await ctx.createOrganisation('team');
+      token = (await ctx.createToken(org)).secret;
+    };
+
+    it('answers 401 {"error":"invalid token"} without a token, with an audit line', async () => {
+      await setup();
+      const response = await list(ctx, null, `?org=${org.slug}&repo=r`);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ error: 'invalid token' });
+      expect(ctx.auditLines.at(-1)).toMatch(
+        /^\[audit\] auth\.denied method=GET path=\/v1\/executions reason=missing_token remote=\S+$/,
+      );
+    });
+
+    it('answers 401 for malformed, unknown, wrong-secret and revoked tokens alike', async () => {
+      await setup();
+      const created = await ctx.createToken(org);
+      const lastChar = created.secret.at(-1) === '0' ? '1' : '0';
+      const wrongSecret = `${created.secret.slice(0, -1)}${lastChar}`;
+      const revoke = await ctx.request(`/v1/tokens/${created.id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${created.sessionToken}` },
+      });
+      expect(revoke.status).toBe(204);
+      for (const bad of [
+        'garbage',
+        `cvg_${'0'.repeat(40)}`,
+        wrongSecret,
+        created.secret,
+        token.toUpperCase(),
+        token.replace('cvg_', 'CVG_'),
+        `${token}0`,
+      ]) {
+        const response = await list(ctx, bad, `?org=${org.slug}&repo=r`);
+        expect(response.status).toBe(401);
+        expect(await response.json()).toEqual({ error: 'invalid token' });
+        expect(ctx.auditLines.at(-1)).toContain('reason=invalid_or_expired_token');
+      }
+    });
+
+    it('answers 403 forbidden for a token without the execute scope, before parameter checks', async () => {
+      await setup();
+      const other = await ctx.insertToken(org, ['other']);
+      const response = await list(ctx, other.secret, '');
+      expect(response.status).toBe(403);
+      expect(await response.json()).toEqual({ error: 'forbidden' });
+    });
+
+    it('answers 400 for a missing org, then for a missing repo', async () => {
+      await setup();
+      const noOrg = await list(ctx, token, '?repo=r');
+      expect(noOrg.status).toBe(400);
+      expect(await noOrg.json()).toEqual({ error: 'missing required parameter: org' });
+      const noRepo = await list(ctx, token, `?org=${org.slug}`);
+      expect(noRepo.status).toBe(400);
+      expect(await noRepo.json()).toEqual({ error: 'missing required parameter: repo' });
+      const neither = await list(ctx, token, '');
+      expect(await neither.json()).toEqual({ error: 'missing required parameter: org' });
+    });
+
+    it('answers 400 invalid parameter: limit for 0, 101, -1, 1.5, abc and empty', async () => {
+      await setup();
+      for (const limit of ['0', '101', '-1', '1.5', 'abc', '', '1e2', '010']) {
+        const response = await list(ctx, token, `?org=${org.slug}&repo=r&limit=${limit}`);
+        expect(response.status, `limit=${limit}`).toBe(400);
+        expect(await response.json()).toEqual({ error: 'invalid parameter: limit' });
+      }
+    });
+
+    it('checks the limit before the organisation', async () => {
+      await setup();
+      const response = await list(ctx, token, '?org=someone-else&repo=r&limit=0');
+      expect(response.status).toBe(400);
+    });
+
+    it('answers 403 forbidden when org names another organisation', async () => {
+      await setup();
+      const other = await ctx.createOrganisation();
+      const response = await list(ctx, token, `?org=${other.slug}&repo=r`);
+      expect(response.status).toBe(403);
+      expect(await response.json()).toEqual({ error: 'forbidden' });
+      const caseVariant = await list(ctx, token, `?org=${org.slug.toUpperCase()}&repo=r`);
+      expect(caseVariant.status).toBe(403);
+    });
+
+    it('returns an empty list with total 0 for a repo without records', async () => {
+      await setup();
+      const response = await list(ctx, token, `?org=${org.slug}&repo=empty`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ executions: [], total: 0 });
+    });
+
+    it('ingests runs with server-side gate evaluation against the base branch', async () => {
+      await setup();
+      const first = await ingest(ctx, token, { repo: 'app', branch: 'main', coverage: 80 });
+      expect(first.status).toBe(201);
+      const firstBody = (await first.json()) as { id: string };
+      expect(firstBody.id).toMatch(/^exe_[0-9a-z]{26}$/);
+      expect(firstBody).toEqual({
+        id: firstBody.id,
+        repo: 'app',
+        branch: 'main',
+        outcome: 'pass',
+        delta: '0.00',
+        coverage: 80,
+        commit: null,
+        created_at: timestampIn(ctx, 0),
+        baseline: null,
+      });
+      const baseline = {
+        id: firstBody.id,
+        coverage: 80,
+        branch: 'main',
+        commit: null,
+        created_at: timestampIn(ctx, 0),
+      };
+
+      ctx.clock.advance(1000);
+      const cases: [number, string, string][] = [
+        [81.25, '+1.25', 'pass'],
+        [79.6, '-0.40', 'pass'],
+        [79.5, '-0.50', 'pass'],
+        [79.49, '-0.51', 'warn'],
+        [79, '-1.00', 'warn'],
+        [78.99, '-1.01', 'fail'],
+      ];
+      for (const [coverage, delta, outcome] of cases) {
+        const response = await ingest(ctx, token, { repo: 'app', branch: 'feature', coverage });
+        const body = (await response.json()) as { id: string };
+        expect(body, `coverage ${coverage}`).toEqual({
+          id: body.id,
+          repo: 'app',
+          branch: 'feature',
+          outcome,
+          delta,
+          coverage,
+          commit: null,
+          created_at: timestampIn(ctx, 0),
+          baseline,
+        });
+      }
+      // 81.25 on a feature branch is not a baseline: main's 80 stays the baseline.
+      const same = await ingest(ctx, token, { repo: 'app', branch: 'other', coverage: 80 });
+      expect(await same.json()).toMatchObject({ delta: '0.00', outcome: 'pass', baseline });
+    });
+
+    it('answers baseline null while the base branch has no pass or warn run, then that run', async () => {
+      await setup();
+      const ingestOf = async (body: Record<string, unknown>) => {
+        const response = await ingest(ctx, token, { repo: 'rel', ...body });
+        expect(response.status).toBe(201);
+        return (await response.json()) as { id: string; baseline: unknown };
+      };
+      const first = await ingestOf({
+        branch: 'feature',
+        coverage: 63.37,
+        base_branch: 'release-9',
+        commit: 'abcdef1',
+      });
+      expect(first).toEqual({
+        id: first.id,
+        repo: 'rel',
+        branch: 'feature',
+        outcome: 'pass',
+        delta: '0.00',
+        coverage: 63.37,
+        commit: 'abcdef1',
+        created_at: timestampIn(ctx, 0),
+        baseline: null,
+      });
+      // The feature run is no baseline of itself: a second run is still compared with nothing.
+      ctx.clock.advance(1000);
+      const again = await ingestOf({ branch: 'feature', coverage: 50, base_branch: 'release-9' });
+      expect(again).toMatchObject({ outcome: 'pass', delta: '0.00', baseline: null });
+
+      ctx.clock.advance(1000);
+      const release = await ingestOf({
+        branch: 'release-9',
+        coverage: 64.999,
+        base_branch: 'release-9',
+        commit: 'ABCDEF0123',
+      });
+      expect(release).toMatchObject({ coverage: 64.99, delta: '0.00', baseline: null });
+
+      ctx.clock.advance(1000);
+      const compared = await ingestOf({
+        branch: 'feature',
+        coverage: 63.37,
+        base_branch: 'release-9',
+      });
+      expect(compared).toEqual({
+        id: compared.id,
+        repo: 'rel',
+        branch: 'feature',
+        outcome: 'fail',
+        delta: '-1.62',
+        coverage: 63.37,
+        commit: null,
+        created_at: timestampIn(ctx, 0),
+        baseline: {
+          id: release.id,
+          coverage: 64.99,
+          branch: 'release-9',
+          commit: 'abcdef0123',
+          created_at: timestampIn(ctx, -1),
+        },
+      });
+
+      // The list shows every record with the baseline it was compared with, then and now.
+      const listed = (await (await list(ctx, token, `?org=${org.slug}&repo=rel`)).json()) as {
+        executions: { id: string; baseline: unknown }[];
+      };
+      expect(listed.executions.map((e) => [e.id, e.baseline])).toEqual([
+        [compared.id, compared.baseline],
+        [release.id, null],
+        [again.id, null],
+        [first.id, null],
+      ]);
+    });
+
+    it('keeps a failed run out of the baseline: a base branch with only failures has none', async () => {
+      await setup();
+      await ingest(ctx, token, { repo: 'only-fails', branch: 'main', coverage: 90 });
+      // dev's only run fails against main.
+      const dev = await ingest(ctx, token, { repo: 'only-fails', branch: 'dev', coverage: 10 });
+      expect(await dev.json()).toMatchObject({ outcome: 'fail', baseline: { coverage: 90 } });
+      const feature = await ingest(ctx, token, {
+        repo: 'only-fails',
+        branch: 'feature',
+        coverage: 10,
+        base_branch: 'dev',
+      });
+      expect(await feature.json()).toMatchObject({
+        outcome: 'pass',
+        delta: '0.00',
+        baseline: null,
+      });
+    });
+
+    it('truncates the coverage to two decimals, never rounding it up', async () => {
+      await setup();
+      const response = await ingest(ctx, token, { repo: 'cut', branch: 'main', coverage: 99.936 });
+      expect(await response.json()).toMatchObject({ coverage: 99.93, delta: '0.00' });
+      const next = await ingest(ctx, token, { repo: 'cut', branch: 'main', coverage: 99.939 });
+      expect(await next.json()).toMatchObject({
+        coverage: 99.93,
+        delta: '0.00',
+        baseline: { coverage: 99.93 },
+      });
+    });
+
+    it('lists a record stored before baselines were kept without a baseline field', async () => {
+      await setup();
+      const old = buildExecution({ orgId: org.id, repo: 'legacy', baseBranch: null });
+      await ctx.store.insertExecution(old);
+      const listed = (await (await list(ctx, token, `?org=${org.slug}&repo=legacy`)).json()) as {
+        executions: unknown[];
+      };
+      expect(listed.executions).toEqual([
+        {
+          id: old.id,
+          repo: 'legacy',
+          branch: 'main',
+          outcome: 'pass',
+          delta: '0.00',
+          coverage: 80,
+          commit: null,
+          created_at: formatTimestamp(old.createdAt),
+        },
+      ]);
+    });
+
+    it('never lowers the bar with a failed run on the base branch', async () => {
+      await setup();
+      await ingest(ctx, token, { repo: 'lib', branch: 'main', coverage: 90 });
+      const failed = await ingest(ctx, token, { repo: 'lib', branch: 'main', coverage: 70 });
+      expect(await failed.json()).toMatchObject({ outcome: 'fail', delta: '-20.00' });
+      const next = await ingest(ctx, token, { repo: 'lib', branch: 'main', coverage: 71 });
+      expect(await next.json()).toMatchObject({ outcome: 'fail', delta: '-19.00' });
+    });
+
+    it('honours custom thresholds and base_branch', async () => {
+      await setup();
+      await ingest(ctx, token, { repo: 'svc', branch: 'develop', coverage: 50 });
+      const response = await ingest(ctx, token, {
+        repo: 'svc',
+        branch: 'feat',
+        coverage: 47,
+        base_branch: 'develop',
+        warn_threshold: 2,
+        fail_threshold: 5,
+      });
+      expect(await response.json()).toMatchObject({ delta: '-3.00', outcome: 'warn' });
+    });
+
+    it('refuses invalid ingest bodies with 400 and stores nothing', async () => {
+      await setup();
+      for (const body of [
+        { branch: 'main', coverage: 1 },
+        { repo: 'x', branch: 'main', coverage: 101 },
+        { repo: 'x', branch: 'main', coverage: -1 },
+        { repo: 'x', branch: 'main', coverage: '80' },
+        { repo: 'x', branch: 'main', coverage: 80, warn_threshold: 2, fail_threshold: 1 },
+        { repo: 'x', branch: 'main', coverage: 80, warn_threshold: -1 },
+        { repo: '', branch: 'main', coverage: 80 },
+      ]) {
+        const response = await ingest(ctx, token, body);
+        expect(response.status, JSON.stringify(body)).toBe(400);
+        expect(((await response.json()) as { error: string }).error).toMatch(
+          /^invalid parameter: |^malformed request$/,
+        );
+      }
+      expect(await ctx.store.countExecutions(org.id, 'x')).toBe(0);
+    });
+
+    it('records an optional commit in lowercase and returns it, null when absent', async () => {
+      await setup();
+      const withCommit = await ingest(ctx, token, {
+        repo: 'hashes',
+        branch: 'main',
+        coverage: 80,
+        commit: 'ABCDEF0123456789ABCDEF0123456789ABCDEF01',
+      });
+      expect(withCommit.status).toBe(201);
+      const recorded = (await withCommit.json()) as Record<string, unknown>;
+      expect(recorded.commit).toBe('abcdef0123456789abcdef0123456789abcdef01');
+      const without = await ingest(ctx, token, { repo: 'hashes', branch: 'main', coverage: 80 });
+      expect(((await without.json()) as Record<string, unknown>).commit).toBeNull();
+      const explicitNull = await ingest(ctx, token, {
+        repo: 'hashes',
+        branch: 'main',
+        coverage: 80,
+        commit: null,
+      });
+      expect(((await explicitNull.json()) as Record<string, unknown>).commit).toBeNull();
+      const short = await ingest(ctx, token, {
+        repo: 'hashes',
+        branch: 'main',
+        coverage: 80,
+        commit: 'abc1234',
+      });
+      expect(((await short.json()) as Record<string, unknown>).commit).toBe('abc1234');
+
+      const listed = (await (await list(ctx, token, `?org=${org.slug}&repo=hashes`)).json()) as {
+        executions: { commit: string | null }[];
+      };
+      expect(listed.executions.map((e) => e.commit)).toEqual([
+        'abc1234',
+        null,
+        null,
+        'abcdef0123456789abcdef0123456789abcdef01',
+      ]);
+    });
+
+    it('refuses a commit that is not 7-64 hex characters with 400 and stores nothing', async () => {
+      await setup();
+      for (const commit of ['abc123', 'g'.repeat(40), 'a'.repeat(65), '', 1234567, ' abcdef0']) {
+        const response = await ingest(ctx, token, {
+          repo: 'bad-commit',
+          branch: 'main',
+          coverage: 80,
+          commit,
+        });
+        expect(response.status, JSON.stringify(commit)).toBe(400);
+        expect(await response.json()).toEqual({ error: 'invalid parameter: commit' });
+      }
+      expect(await ctx.store.countExecutions(org.id, 'bad-commit')).toBe(0);
+    });
+
+    it('refuses ingest for another organisation with 403', async () => {
+      await setup();
+      const response = await ingest(ctx, token, {
+        org: 'not-mine',
+        repo: 'x',
+        branch: 'main',
+        coverage: 80,
+      });
+      expect(response.status).toBe(403);
+      expect(await response.json()).toEqual({ error: 'forbidden' });
+    });
+
+    it('lists newest first, at most limit items, with the total of the repo', async () => {
+      await setup();
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        if (i % 5 === 0) ctx.clock.advance(1000);
+        const response = await ingest(ctx, token, {
+          repo: 'web',
+          branch: 'main',
+          coverage: 50 + i,
+        });
+        ids.push(((await response.json()) as { id: string }).id);
+      }
+      await ingest(ctx, token, { repo: 'Web', branch: 'main', coverage: 10 });
+
+      const byDefault = (await (await list(ctx, token, `?org=${org.slug}&repo=web`)).json()) as {
+        executions: { id: string }[];
+        total: number;
+      };
+      expect(byDefault.total).toBe(12);
+      expect(byDefault.executions.map((e) => e.id)).toEqual([...ids].reverse().slice(0, 10));
+      expect(Object.keys(byDefault).sort()).toEqual(['executions', 'total']);
+      expect(Object.keys(byDefault.executions[0] as object).sort()).toEqual([
+        'baseline',
+        'branch',
+        'commit',
+        'coverage',
+        'created_at',
+        'delta',
+        'id',
+        'outcome',
+        'repo',
+      ]);
+
+      const three = (await (
+        await list(ctx, token, `?org=${org.slug}&repo=web&limit=3`)
+      ).json()) as {
+        executions: { id: string }[];
+        total: number;
+      };
+      expect(three.executions.map((e) => e.id)).toEqual([...ids].reverse().slice(0, 3));
+      expect(three.total).toBe(12);
+
+      const hundred = await list(ctx, token, `?org=${org.slug}&repo=web&limit=100`);
+      expect(((await hundred.json()) as { executions: unknown[] }).executions).toHaveLength(12);
+    });
+
+    it('pages with cursor and next_cursor, each record once, null at the end', async () => {
+      await setup();
+      const ids: string[] = [];
+      for (let i = 0; i < 7; i++) {
+        const response = await ingest(ctx, token, { repo: 'paged', branch: 'main', coverage: 60 });
+        ids.push(((await response.json()) as { id: string }).id);
+      }
+      const seen: string[] = [];
+      let cursor = '';
+      for (let page = 0; page < 5; page++) {
+        const response = await list(
+          ctx,
+          token,
+          `?org=${org.slug}&repo=paged&limit=3&cursor=${cursor}`,
+        );
+        const body = (await response.json()) as {
+          executions: { id: string }[];
+          total: number;
+          next_cursor: string | null;
+        };
+        expect(body.total).toBe(7);
+        seen.push(...body.executions.map((e) => e.id));
+        if (body.next_cursor === null) break;
+        cursor = body.next_cursor;
+      }
+      expect(seen).toEqual([...ids].reverse());
+      const bad = await list(ctx, token, `?org=${org.slug}&repo=paged&cursor=not-a-cursor`);
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toEqual({ error: 'invalid parameter: cursor' });
+    });
+  });
+}
