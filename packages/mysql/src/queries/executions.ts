@@ -10,7 +10,6 @@ import {
   executionRow,
   firstCounterRow,
   isEmptyFilter,
-  type StoreMethods,
 } from '@covgate/core/storage-kit';
 import { and, asc, count, desc, eq, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { MySql2Database } from 'drizzle-orm/mysql2';
@@ -64,23 +63,7 @@ export const writeExecution = async (
 };
 
 /** Execution records (runs): insert, find, list, count, baselines, repositories. */
-export function executionQueries({
-  db,
-  prepared,
-}: QueryContext): Pick<
-  StoreMethods,
-  | 'insertExecution'
-  | 'findExecution'
-  | 'findExecutionFiles'
-  | 'listExecutions'
-  | 'countExecutions'
-  | 'findOldestExecution'
-  | 'listComponents'
-  | 'listRepositories'
-  | 'findBaseline'
-  | 'findBaselineAtCommit'
-  | 'findLatestExecution'
-> {
+export function executionQueries({ db, prepared }: QueryContext) {
   /** The newest record of a component's branch that also meets `condition`. */
   const latestOnBranch = async (
     orgId: string,

@@ -4,12 +4,7 @@ import {
   type NewDelivery,
   wholeSeconds,
 } from '@covgate/core';
-import {
-  idempotencyKeyRow,
-  insertKeyedExecution,
-  liveExecution,
-  type StoreMethods,
-} from '@covgate/core/storage-kit';
+import { idempotencyKeyRow, insertKeyedExecution, liveExecution } from '@covgate/core/storage-kit';
 import { and, eq, lte } from 'drizzle-orm';
 import { retryDeadlocks } from '../deadlock-retry.js';
 import { isDuplicateKey } from '../failures.js';
@@ -19,12 +14,7 @@ import { affected, type QueryContext } from './context.js';
 import { writeExecution } from './executions.js';
 
 /** Idempotency keys: a keyed run insert, its replay, the expiry sweep. */
-export function idempotencyQueries({
-  db,
-}: QueryContext): Pick<
-  StoreMethods,
-  'insertKeyedExecution' | 'findIdempotentExecution' | 'deleteExpiredIdempotencyKeys'
-> {
+export function idempotencyQueries({ db }: QueryContext) {
   /** An organisation's key, live or dead, with the execution it points at. */
   const findKey = async (orgId: string, key: string) => {
     const [row] = await db

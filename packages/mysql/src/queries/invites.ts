@@ -1,10 +1,5 @@
 import { type InviteAcceptance, type InviteRecord, wholeSeconds } from '@covgate/core';
-import {
-  inviteRow,
-  isInviteOpen,
-  membershipOf,
-  type StoreMethods,
-} from '@covgate/core/storage-kit';
+import { inviteRow, isInviteOpen, membershipOf } from '@covgate/core/storage-kit';
 import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
 import { retryDeadlocks } from '../deadlock-retry.js';
 import { invites, memberships } from '../schema.js';
@@ -12,17 +7,7 @@ import { affected, type QueryContext } from './context.js';
 import { isMember } from './members.js';
 
 /** Invites to an organisation: insert, find, list, revoke, accept. */
-export function inviteQueries({
-  db,
-}: QueryContext): Pick<
-  StoreMethods,
-  | 'insertInvite'
-  | 'findInviteById'
-  | 'findInviteByTokenHash'
-  | 'listInvites'
-  | 'revokeInvite'
-  | 'acceptInvite'
-> {
+export function inviteQueries({ db }: QueryContext) {
   const findInvite = async (where: SQL): Promise<InviteRecord | null> => {
     const [row] = await db.select().from(invites).where(where).limit(1);
     return row ?? null;

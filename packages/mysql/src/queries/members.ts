@@ -5,7 +5,7 @@ import {
   type Role,
   wholeSeconds,
 } from '@covgate/core';
-import { membershipOf, type StoreMethods } from '@covgate/core/storage-kit';
+import { membershipOf } from '@covgate/core/storage-kit';
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { MySql2Database } from 'drizzle-orm/mysql2';
 import { retryDeadlocks } from '../deadlock-retry.js';
@@ -22,22 +22,7 @@ export const isMember = (orgId: string, userId: string) =>
   and(eq(memberships.orgId, orgId), eq(memberships.userId, userId));
 
 /** Teams: an organisation's members and its GitHub organisation link. */
-export function memberQueries({
-  db,
-  prepared,
-}: QueryContext): Pick<
-  StoreMethods,
-  | 'addMember'
-  | 'findMember'
-  | 'listMembers'
-  | 'listUserOrganisations'
-  | 'changeMemberRole'
-  | 'removeMember'
-  | 'linkGithubOrg'
-  | 'findGithubOrgLink'
-  | 'listGithubOrgLinks'
-  | 'unlinkGithubOrg'
-> {
+export function memberQueries({ db, prepared }: QueryContext) {
   const findMember = async (orgId: string, userId: string): Promise<Membership | null> => {
     const row = await first(prepared.member.execute({ orgId, userId }));
     return row ? membershipOf(row) : null;

@@ -4,7 +4,6 @@ import {
   deliverySettlements,
   leaseEnd,
   outboxStatsOf,
-  type StoreMethods,
 } from '@covgate/core/storage-kit';
 import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { retryDeadlocks } from '../deadlock-retry.js';
@@ -12,18 +11,7 @@ import { deliveries as deliveryTable } from '../schema.js';
 import { affected, type QueryContext } from './context.js';
 
 /** The outbox of deliveries: claim under a lease, settle, stats, listings. */
-export function outboxQueries({
-  db,
-}: QueryContext): Pick<
-  StoreMethods,
-  | 'claimDeliveries'
-  | 'markDeliverySent'
-  | 'retryDelivery'
-  | 'failDelivery'
-  | 'outboxStats'
-  | 'listDeliveryFailures'
-  | 'listRunDeliveries'
-> {
+export function outboxQueries({ db }: QueryContext) {
   /**
    * Applies `changes` to the delivery while `owner` holds it (pending), dropping the lease:
    * one conditional update, so a sender whose lease was taken over changes nothing.

@@ -5,27 +5,13 @@ import {
   type User,
   wholeSeconds,
 } from '@covgate/core';
-import { type StoreMethods, sessionRow, signInLinkRow } from '@covgate/core/storage-kit';
+import { sessionRow, signInLinkRow } from '@covgate/core/storage-kit';
 import { and, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
 import { sessions, signInLinks, users } from '../schema.js';
 import { affected, first, type QueryContext } from './context.js';
 
 /** Users, sessions and sign-in links: what signing in reads and writes. */
-export function sessionQueries({
-  db,
-  prepared,
-}: QueryContext): Pick<
-  StoreMethods,
-  | 'findOrCreateUser'
-  | 'findUserById'
-  | 'insertSession'
-  | 'findSessionByTokenHash'
-  | 'findSessionById'
-  | 'deleteSession'
-  | 'setSessionOrganisation'
-  | 'insertSignInLink'
-  | 'useSignInLink'
-> {
+export function sessionQueries({ db, prepared }: QueryContext) {
   const findUser = (where: SQL | undefined) => first(db.select().from(users).where(where).limit(1));
 
   return {

@@ -1,5 +1,4 @@
 import { type TokenRecord, wholeSeconds } from '@covgate/core';
-import type { StoreMethods } from '@covgate/core/storage-kit';
 import { and, desc, eq } from 'drizzle-orm';
 import { retryDeadlocks } from '../deadlock-retry.js';
 import { toTokenRecord, toTokenRow } from '../rows.js';
@@ -7,20 +6,7 @@ import { tokens } from '../schema.js';
 import { affected, first, type QueryContext } from './context.js';
 
 /** API tokens: insert, find, list, rename, revoke, rotate, touch, rehash. */
-export function tokenQueries({
-  db,
-  prepared,
-}: QueryContext): Pick<
-  StoreMethods,
-  | 'insertToken'
-  | 'findTokenById'
-  | 'listTokensByOrg'
-  | 'updateToken'
-  | 'revokeToken'
-  | 'rotateToken'
-  | 'touchToken'
-  | 'replaceTokenHash'
-> {
+export function tokenQueries({ db, prepared }: QueryContext) {
   const findToken = async (id: string) => {
     const row = await first(prepared.tokenById.execute({ id }));
     return row ? toTokenRecord(row) : null;

@@ -1,5 +1,4 @@
 import { wholeSeconds } from '@covgate/core';
-import type { StoreMethods } from '@covgate/core/storage-kit';
 import { and, eq } from 'drizzle-orm';
 import { webhookEvents } from '../schema.js';
 import { affected, type QueryContext } from './context.js';
@@ -15,9 +14,7 @@ function assertFits(value: string, maxCharacters: number, what: string): void {
 }
 
 /** Webhook event claims: one delivery of an event is processed once. */
-export function webhookQueries({
-  db,
-}: QueryContext): Pick<StoreMethods, 'claimWebhookEvent' | 'releaseWebhookEvent'> {
+export function webhookQueries({ db }: QueryContext) {
   return {
     claimWebhookEvent: async (provider: string, eventId: string, at: Date) => {
       assertFits(provider, 64, 'provider');

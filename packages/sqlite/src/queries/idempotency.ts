@@ -4,12 +4,7 @@ import {
   type NewDelivery,
   wholeSeconds,
 } from '@covgate/core';
-import {
-  idempotencyKeyRow,
-  insertKeyedExecution,
-  liveExecution,
-  type StoreMethods,
-} from '@covgate/core/storage-kit';
+import { idempotencyKeyRow, insertKeyedExecution, liveExecution } from '@covgate/core/storage-kit';
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { isDuplicateKey } from '../failures.js';
 import { executions, idempotencyKeys } from '../schema.js';
@@ -18,12 +13,7 @@ import { first, type QueryContext } from './context.js';
 import { executionWrites } from './executions.js';
 
 /** Idempotency keys: a keyed run insert, its replay, the expiry sweep. */
-export function idempotencyQueries({
-  db,
-}: QueryContext): Pick<
-  StoreMethods,
-  'insertKeyedExecution' | 'findIdempotentExecution' | 'deleteExpiredIdempotencyKeys'
-> {
+export function idempotencyQueries({ db }: QueryContext) {
   /** An organisation's key, live or dead, with the execution it points at. */
   const findKey = (orgId: string, key: string) =>
     first(

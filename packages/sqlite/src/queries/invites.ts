@@ -1,22 +1,11 @@
 import { type InviteAcceptance, type InviteRecord, wholeSeconds } from '@covgate/core';
-import { inviteRow, isInviteOpen, type StoreMethods } from '@covgate/core/storage-kit';
+import { inviteRow, isInviteOpen } from '@covgate/core/storage-kit';
 import { and, desc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
 import { invites, memberships } from '../schema.js';
 import { findMembership, first, type QueryContext } from './context.js';
 
 /** Invites to an organisation: insert, find, list, revoke, accept. */
-export function inviteQueries({
-  db,
-  prepared,
-}: QueryContext): Pick<
-  StoreMethods,
-  | 'insertInvite'
-  | 'findInviteById'
-  | 'findInviteByTokenHash'
-  | 'listInvites'
-  | 'revokeInvite'
-  | 'acceptInvite'
-> {
+export function inviteQueries({ db, prepared }: QueryContext) {
   const findInvite = (where: SQL) => first(db.select().from(invites).where(where).limit(1));
 
   return {

@@ -5,7 +5,7 @@ import {
   type Role,
   wholeSeconds,
 } from '@covgate/core';
-import { membershipOf, type StoreMethods } from '@covgate/core/storage-kit';
+import { membershipOf } from '@covgate/core/storage-kit';
 import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
 import { isDuplicateKey } from '../failures.js';
 import { githubOrgLinks, memberships, organisations, users } from '../schema.js';
@@ -13,22 +13,7 @@ import { organisationColumns } from './columns.js';
 import { findMembership, first, type QueryContext } from './context.js';
 
 /** Teams: an organisation's members and its GitHub organisation link. */
-export function memberQueries({
-  db,
-  prepared,
-}: QueryContext): Pick<
-  StoreMethods,
-  | 'addMember'
-  | 'findMember'
-  | 'listMembers'
-  | 'listUserOrganisations'
-  | 'changeMemberRole'
-  | 'removeMember'
-  | 'linkGithubOrg'
-  | 'findGithubOrgLink'
-  | 'listGithubOrgLinks'
-  | 'unlinkGithubOrg'
-> {
+export function memberQueries({ db, prepared }: QueryContext) {
   /** The membership's row. */
   const isMember = (orgId: string, userId: string) =>
     and(eq(memberships.orgId, orgId), eq(memberships.userId, userId));

@@ -1,24 +1,11 @@
 import { type Organisation, type Plan, type PlanChangeResult, wholeSeconds } from '@covgate/core';
-import type { StoreMethods } from '@covgate/core/storage-kit';
 import { and, eq, isNull, lte, or, type SQL } from 'drizzle-orm';
 import { organisations } from '../schema.js';
 import { organisationColumns } from './columns.js';
 import { first, type QueryContext } from './context.js';
 
 /** Organisations: create, find, plan changes, personal organisations. */
-export function organisationQueries({
-  db,
-  prepared,
-}: QueryContext): Pick<
-  StoreMethods,
-  | 'createOrganisation'
-  | 'findOrganisationById'
-  | 'findOrganisationBySlug'
-  | 'setOrganisationPlan'
-  | 'applyPlanChange'
-  | 'createPersonalOrganisation'
-  | 'findPersonalOrganisation'
-> {
+export function organisationQueries({ db, prepared }: QueryContext) {
   const findOrganisation = (where: SQL): Promise<Organisation | null> =>
     first(db.select(organisationColumns).from(organisations).where(where).limit(1));
 

@@ -4,25 +4,13 @@ import {
   deliverySettlements,
   leaseEnd,
   outboxStatsOf,
-  type StoreMethods,
 } from '@covgate/core/storage-kit';
 import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { deliveries as deliveryTable } from '../schema.js';
 import type { QueryContext } from './context.js';
 
 /** The outbox of deliveries: claim under a lease, settle, stats, listings. */
-export function outboxQueries({
-  db,
-}: QueryContext): Pick<
-  StoreMethods,
-  | 'claimDeliveries'
-  | 'markDeliverySent'
-  | 'retryDelivery'
-  | 'failDelivery'
-  | 'outboxStats'
-  | 'listDeliveryFailures'
-  | 'listRunDeliveries'
-> {
+export function outboxQueries({ db }: QueryContext) {
   /**
    * Applies `changes` to the delivery while `owner` holds it (pending), dropping the lease:
    * one conditional update, so a sender whose lease was taken over changes nothing.

@@ -1,25 +1,11 @@
 import { type RepositoryLink, type RepositorySettings, wholeSeconds } from '@covgate/core';
-import {
-  repositoryLinkUpsert,
-  repositorySettingsUpsert,
-  type StoreMethods,
-} from '@covgate/core/storage-kit';
+import { repositoryLinkUpsert, repositorySettingsUpsert } from '@covgate/core/storage-kit';
 import { and, eq, isNull } from 'drizzle-orm';
 import { repositoryLinks, repositorySettings } from '../schema.js';
 import { first, type QueryContext } from './context.js';
 
 /** A repository's settings and its link to a forge repository. */
-export function repositoryQueries({
-  db,
-}: QueryContext): Pick<
-  StoreMethods,
-  | 'findRepositorySettings'
-  | 'saveRepositorySettings'
-  | 'claimRepositoryWebUrl'
-  | 'putRepositoryLink'
-  | 'findRepositoryLink'
-  | 'deleteRepositoryLink'
-> {
+export function repositoryQueries({ db }: QueryContext) {
   return {
     findRepositorySettings: async (
       orgId: string,

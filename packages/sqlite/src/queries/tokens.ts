@@ -1,24 +1,11 @@
 import { type TokenRecord, wholeSeconds } from '@covgate/core';
-import { type StoreMethods, tokenTimestamps } from '@covgate/core/storage-kit';
+import { tokenTimestamps } from '@covgate/core/storage-kit';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { tokens } from '../schema.js';
 import { first, type QueryContext } from './context.js';
 
 /** API tokens: insert, find, list, rename, revoke, rotate, touch, rehash. */
-export function tokenQueries({
-  db,
-  prepared,
-}: QueryContext): Pick<
-  StoreMethods,
-  | 'insertToken'
-  | 'findTokenById'
-  | 'listTokensByOrg'
-  | 'updateToken'
-  | 'revokeToken'
-  | 'rotateToken'
-  | 'touchToken'
-  | 'replaceTokenHash'
-> {
+export function tokenQueries({ db, prepared }: QueryContext) {
   const findToken = (id: string) => first(prepared.tokenById.all({ id }));
 
   return {

@@ -1,13 +1,10 @@
 import { wholeSeconds } from '@covgate/core';
-import type { StoreMethods } from '@covgate/core/storage-kit';
 import { and, eq } from 'drizzle-orm';
 import { webhookEvents } from '../schema.js';
 import type { QueryContext } from './context.js';
 
 /** Webhook event claims: one delivery of an event is processed once. */
-export function webhookQueries({
-  db,
-}: QueryContext): Pick<StoreMethods, 'claimWebhookEvent' | 'releaseWebhookEvent'> {
+export function webhookQueries({ db }: QueryContext) {
   return {
     claimWebhookEvent: async (provider: string, eventId: string, at: Date) => {
       const result = await db
