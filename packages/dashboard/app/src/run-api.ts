@@ -1,4 +1,6 @@
 import type { CovgateClient } from '@covgate/client';
+import { useApp } from './context.js';
+import { type Load, useLoad } from './hooks.js';
 import type { RepoHeadline, RunDetail } from './run-types.js';
 
 /** `GET /v1/executions/{id}` with the run's changes, patch files and folders. */
@@ -17,4 +19,21 @@ export function getRepoHeadline(
   signal: AbortSignal,
 ): Promise<RepoHeadline> {
   return client.getRepoHeadline({ ...query, signal });
+}
+
+/** The headline of `repo` (of one `component`'s runs when given), reloaded when either changes. */
+export function useRepoHeadline(
+  repo: string,
+  component: string | null | undefined,
+): [Load<RepoHeadline>, () => void] {
+  const { client, session } = useApp();
+  return useLoad(
+    (signal) =>
+      getRepoHeadline(
+        client,
+        { org: session.org, repo, ...(component ? { component } : {}) },
+        signal,
+      ),
+    `${repo}\u0000${component ?? ''}`,
+  );
 }

@@ -14,7 +14,7 @@ import {
 } from '../format.js';
 import { type Load, useFailure, useLoad } from '../hooks.js';
 import { filtersQuery, href, navigate, type RunFilters, repoPath, runPath } from '../router.js';
-import { getRepoHeadline } from '../run-api.js';
+import { useRepoHeadline } from '../run-api.js';
 import { formatPoints } from '../run-format.js';
 import type { RepoHeadline } from '../run-types.js';
 import { CommitRef, PullRequestRef } from './Run.js';
@@ -32,15 +32,7 @@ const FEED_PAGE = 20;
 export function Repo(props: { repo: string; filters: RunFilters }) {
   const { client, session } = useApp();
   const component = props.filters.component || undefined;
-  const [headline, reloadHeadline] = useLoad(
-    (signal) =>
-      getRepoHeadline(
-        client,
-        { org: session.org, repo: props.repo, ...(component ? { component } : {}) },
-        signal,
-      ),
-    `${props.repo}\u0000${component ?? ''}`,
-  );
+  const [headline, reloadHeadline] = useRepoHeadline(props.repo, component);
 
   const [history, reload] = useLoad<ExecutionSeries>(
     (signal) =>

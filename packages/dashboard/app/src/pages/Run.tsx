@@ -7,7 +7,7 @@ import { useApp } from '../context.js';
 import { formatCoverage, formatTimestamp } from '../format.js';
 import { useLoad } from '../hooks.js';
 import { repoPath, runPath } from '../router.js';
-import { getRepoHeadline, getRunDetail } from '../run-api.js';
+import { getRunDetail, useRepoHeadline } from '../run-api.js';
 import {
   baselineChoice,
   formatCount,
@@ -104,18 +104,9 @@ export function Run(props: { repo: string; id: string }) {
 }
 
 function RunPage(props: { detail: RunDetail; crumbs: preact.ComponentChildren }) {
-  const { client, session } = useApp();
   const { detail } = props;
   const component = detail.component;
-  const [headline] = useLoad(
-    (signal) =>
-      getRepoHeadline(
-        client,
-        { org: session.org, repo: detail.repo, ...(component ? { component } : {}) },
-        signal,
-      ),
-    `${detail.repo}\u0000${component ?? ''}`,
-  );
+  const [headline] = useRepoHeadline(detail.repo, component);
   // Links to the code host wait for the headline; the page does not.
   const webUrl = headline.state === 'ready' ? headline.value.web_url : null;
   const baseline = detail.baseline;
