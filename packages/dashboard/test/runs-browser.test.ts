@@ -383,14 +383,25 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
             ),
           );
       expect(await items()).toEqual(['1 src/']);
+      // Each key is handled by the render the previous one caused (focus moves in an effect),
+      // so every press waits for its result before the next.
+      const focused = () =>
+        page.evaluate(() => document.activeElement?.getAttribute('data-path') ?? null);
+      const expanded = (path: string) =>
+        tree.locator(`[data-path="${path}"]`).getAttribute('aria-expanded');
+      const press = async (key: string, focus: string, open?: [string, 'true' | 'false']) => {
+        await page.keyboard.press(key);
+        await expect.poll(focused).toBe(focus);
+        if (open) await expect.poll(() => expanded(open[0])).toBe(open[1]);
+      };
       await tree.getByRole('treeitem').first().focus();
-      await page.keyboard.press('ArrowRight');
-      await page.keyboard.press('ArrowRight');
+      await press('ArrowRight', 'src/', ['src/', 'true']);
+      await press('ArrowRight', 'src/api/');
       expect(await items()).toEqual(['1 src/', '2 api/', '2 cart/', '2 util/']);
-      await page.keyboard.press('ArrowDown');
-      await page.keyboard.press('ArrowRight');
-      await page.keyboard.press('ArrowRight');
-      await page.keyboard.press('ArrowRight');
+      await press('ArrowDown', 'src/cart/');
+      await press('ArrowRight', 'src/cart/', ['src/cart/', 'true']);
+      await press('ArrowRight', 'src/cart/discount.ts');
+      await press('ArrowRight', 'src/cart/discount.ts');
       expect(await items()).toEqual([
         '1 src/',
         '2 api/',
@@ -400,17 +411,13 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
         '3 total.ts',
         '2 util/',
       ]);
-      await expect
-        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-path')))
-        .toBe('src/cart/discount.ts');
       const cart = tree.locator('[data-path="src/cart/"]');
-      expect(await cart.getAttribute('aria-expanded')).toBe('true');
       expect(await cart.textContent()).toContain('74.35%');
-      await page.keyboard.press('ArrowLeft');
-      await page.keyboard.press('ArrowLeft');
+      await press('ArrowLeft', 'src/cart/');
+      await press('ArrowLeft', 'src/cart/', ['src/cart/', 'false']);
       expect(await items()).toEqual(['1 src/', '2 api/', '2 cart/', '2 util/']);
-      await page.keyboard.press('ArrowDown');
-      await page.keyboard.press('ArrowRight');
+      await press('ArrowDown', 'src/util/');
+      await press('ArrowRight', 'src/util/', ['src/util/', 'true']);
       await shoot('runs-run');
     });
 
