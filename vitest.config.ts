@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 const packagesDir = fileURLToPath(new URL('./packages/', import.meta.url));
 const examplesDir = fileURLToPath(new URL('./examples/', import.meta.url));
+const testSupportDir = fileURLToPath(new URL('./test/support/', import.meta.url));
 
 export default defineConfig({
   resolve: {
@@ -23,6 +24,7 @@ export default defineConfig({
         replacement: `${packagesDir}mysql/src/connection-url.ts`,
       },
       { find: /^@covgate\/example-shared$/, replacement: `${examplesDir}shared/src/index.ts` },
+      { find: /^@covgate\/test-support\/(.+)$/, replacement: `${testSupportDir}$1.ts` },
       { find: /^@covgate\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/index.ts` },
     ],
   },

@@ -1,6 +1,6 @@
 import { createApi } from '@covgate/core';
+import { listen } from '@covgate/test-support/http-server';
 import { runHttpContractSuite } from '@covgate/testing/vitest';
-import { listen } from '../../node-bridge/test/support/http-server.js';
 import { covgate } from '../src/index.js';
 import { expressVersions } from './support/express-versions.js';
 

@@ -1,12 +1,8 @@
+import { createFakeCore, type Echo, type FakeCore } from '@covgate/test-support/fake-core';
+import { headerLines, httpRequest } from '@covgate/test-support/http-client';
+import { listen, type RunningServer } from '@covgate/test-support/http-server';
 import type { ErrorRequestHandler, Express } from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  createFakeCore,
-  type Echo,
-  type FakeCore,
-} from '../../node-bridge/test/support/fake-core.js';
-import { headerLines, httpRequest } from '../../node-bridge/test/support/http-client.js';
-import { listen, type RunningServer } from '../../node-bridge/test/support/http-server.js';
 import { type CovgateExpressOptions, covgate } from '../src/index.js';
 import { expressVersions } from './support/express-versions.js';
 

@@ -1,7 +1,7 @@
+import { createFakeCore, sign } from '@covgate/test-support/fake-core';
+import { listen, type RunningServer } from '@covgate/test-support/http-server';
 import type { Express } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFakeCore, sign } from '../../node-bridge/test/support/fake-core.js';
-import { listen, type RunningServer } from '../../node-bridge/test/support/http-server.js';
 import { BodyAlreadyConsumedError, covgate, covgateRawBody } from '../src/index.js';
 import { expressVersions } from './support/express-versions.js';
 

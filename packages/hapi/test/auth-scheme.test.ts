@@ -1,6 +1,6 @@
+import { httpRequest } from '@covgate/test-support/http-client';
 import Hapi from '@hapi/hapi';
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpRequest } from '../../node-bridge/test/support/http-client.js';
 import { type CovgateAuthOptions, covgateAuthScheme } from '../src/index.js';
 import { startHapi, stopAll } from './support.js';
 

@@ -1,6 +1,6 @@
+import { type Echo, sign } from '@covgate/test-support/fake-core';
+import { headerLines, httpRequest } from '@covgate/test-support/http-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Echo, sign } from '../../node-bridge/test/support/fake-core.js';
-import { headerLines, httpRequest } from '../../node-bridge/test/support/http-client.js';
 import { covgatePlugin } from '../src/index.js';
 import { startHapi, stopAll } from './support.js';
 

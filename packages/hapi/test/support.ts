@@ -1,5 +1,5 @@
+import { createFakeCore, type FakeCore } from '@covgate/test-support/fake-core';
 import Hapi, { type Server, type ServerRegisterPluginObject } from '@hapi/hapi';
-import { createFakeCore, type FakeCore } from '../../node-bridge/test/support/fake-core.js';
 import { type CovgateHapiOptions, covgatePlugin } from '../src/index.js';
 
 /** A started Hapi server on a free port of 127.0.0.1. */

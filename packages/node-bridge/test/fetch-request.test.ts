@@ -1,5 +1,6 @@
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
+import { listen, type RunningServer } from '@covgate/test-support/http-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   PayloadTooLargeError,
@@ -7,7 +8,6 @@ import {
   type ToFetchRequestOptions,
   toFetchRequest,
 } from '../src/index.js';
-import { listen, type RunningServer } from './support/http-server.js';
 
 let server: RunningServer | undefined;
 

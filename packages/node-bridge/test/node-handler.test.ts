@@ -1,8 +1,13 @@
+import {
+  createFakeCore,
+  type Echo,
+  type FakeCore,
+  type FetchApi,
+} from '@covgate/test-support/fake-core';
+import { headerLines, httpRequest } from '@covgate/test-support/http-client';
+import { listen, type RunningServer } from '@covgate/test-support/http-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNodeHandler, type NodeHandlerOptions } from '../src/index.js';
-import { createFakeCore, type Echo, type FakeCore, type FetchApi } from './support/fake-core.js';
-import { headerLines, httpRequest } from './support/http-client.js';
-import { listen, type RunningServer } from './support/http-server.js';
 
 let server: RunningServer | undefined;
 
