@@ -1,7 +1,8 @@
 // One server per process, started by http-throughput.mjs: `node http-servers.mjs <kind>`.
 // Prints `READY <port> <token>` when listening.
 import { createServer } from 'node:http';
-import { batchedLogDestination, createApi, createTokenHasher } from '@covgate/core';
+import { createApi, createTokenHasher } from '@covgate/core';
+import { batchedLogDestination } from '@covgate/core/internal';
 import { createFetchHandler } from '@covgate/fetch';
 import { createNodeHandler } from '@covgate/node-bridge';
 import pino from 'pino';

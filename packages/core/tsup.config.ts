@@ -1,6 +1,12 @@
 import { defineConfig } from 'tsup';
 
-const entry = ['src/index.ts', 'src/github.ts', 'src/storage-kit.ts', 'src/percent.ts'];
+const entry = [
+  'src/index.ts',
+  'src/github.ts',
+  'src/storage-kit.ts',
+  'src/percent.ts',
+  'src/internal.ts',
+];
 
 export default defineConfig([
   { entry, format: 'esm', dts: true, clean: true, target: 'node20' },

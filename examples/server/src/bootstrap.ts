@@ -1,6 +1,5 @@
 import {
   type AuditLogger,
-  checkOrganisationInput,
   createIdGenerator,
   createOrganisation,
   formatTimestamp,
@@ -12,8 +11,9 @@ import {
   type Store,
   StoreConflictError,
   sessionExpiresAt,
-  wholeSeconds,
 } from '@covgate/core';
+import { checkOrganisationInput } from '@covgate/core/internal';
+import { wholeSeconds } from '@covgate/core/storage-kit';
 
 /** What {@link bootstrapOrganisation} needs. */
 export interface BootstrapInput {

@@ -1,4 +1,4 @@
-import { parseAllowedOrigins, parseTrustProxy } from '@covgate/core';
+import { parseAllowedOrigins, parseTrustProxy } from '@covgate/core/internal';
 import { parseMySqlUrl } from '@covgate/mysql/connection-url';
 
 /** Settings of the reference server, read from the environment. */

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { createAuditLogger, SIGN_IN_LINK_LIFETIME_SECONDS, type Store } from '@covgate/core';
+import { createAuditLogger, type Store } from '@covgate/core';
+import { SIGN_IN_LINK_LIFETIME_SECONDS } from '@covgate/core/internal';
 import { parseMySqlUrl } from '@covgate/mysql/connection-url';
 import type { Logger } from 'pino';
 import { packageVersion, parseServerArguments, SERVER_USAGE } from './command-line.js';

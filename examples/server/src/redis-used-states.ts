@@ -1,4 +1,5 @@
-import { createMemoryUsedStateRegistry, type UsedStateRegistry } from '@covgate/core';
+import type { UsedStateRegistry } from '@covgate/core';
+import { createMemoryUsedStateRegistry } from '@covgate/core/internal';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RedisOutage } from './redis-outage.js';

@@ -7,15 +7,17 @@ import {
   createAuditLogger,
   createPersonalOrganisationResolver,
   createVerificationThrottle,
+  type RepositoryLink,
+  type Store,
+} from '@covgate/core';
+import { githubCodeHost } from '@covgate/core/github';
+import {
   decryptCredential,
   encryptCredential,
   type OutboxWorker,
-  type RepositoryLink,
   repositoryLinkCredentialContext,
-  type Store,
   startOutboxWorker,
-} from '@covgate/core';
-import { githubCodeHost } from '@covgate/core/github';
+} from '@covgate/core/internal';
 import { type DashboardHandler, serveDashboard } from '@covgate/dashboard';
 import { createFetchHandler } from '@covgate/fetch';
 import { createNodeHandler } from '@covgate/node-bridge';

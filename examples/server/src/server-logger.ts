@@ -1,4 +1,5 @@
-import { type AuditSink, batchedLogDestination } from '@covgate/core';
+import type { AuditSink } from '@covgate/core';
+import { batchedLogDestination } from '@covgate/core/internal';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 

@@ -1,16 +1,14 @@
 import {
   type AuditLogger,
-  checkOrganisationInput,
   createOrganisation,
   formatTimestamp,
   type IdGenerator,
-  issueSignInLink,
   type Organisation,
   type Role,
   type Store,
   StoreConflictError,
-  signInLinkUrl,
 } from '@covgate/core';
+import { checkOrganisationInput, issueSignInLink, signInLinkUrl } from '@covgate/core/internal';
 
 /** The organisation the start-up sign-in link of a development server signs in to. */
 export const DEVELOPMENT_ORGANISATION = 'dev';

@@ -1,50 +1,54 @@
-export * from './audit/audit-line.js';
-export * from './audit/audit-sink.js';
-export * from './auth/identity.js';
-export * from './auth/scopes.js';
+/**
+ * `@covgate/core`: the public API, chosen by intent (docs/decisions.md, "Core's public API"):
+ * `createApi` and the types of its options, the `Store` interface with its records and errors
+ * and the memory store, what an adapter needs to serve `handle`, and the helpers the docs
+ * document. What covgate's own packages share beyond that is in `@covgate/core/internal`, with
+ * no semver promise. The surface is recorded in `packages/core/etc/*.api.md`.
+ *
+ * @packageDocumentation
+ */
+
+// Audit log (docs/audit-log.md).
+export { type AuditEvent, type AuthDeniedReason, formatAuditLine } from './audit/audit-line.js';
 export {
-  IDEMPOTENCY_KEY_HEADER,
-  IDEMPOTENCY_KEY_LIFETIME_SECONDS,
-  IDEMPOTENT_REPLAYED_HEADER,
-  isValidIdempotencyKey,
-} from './executions/idempotency.js';
-export * from './gate/delta-format.js';
-export * from './gate/gate-evaluation.js';
-export * from './gate/truncate-decimal.js';
+  type AuditLogger,
+  type AuditSink,
+  createAuditLogger,
+  createMemoryAuditSink,
+  stdoutAuditSink,
+} from './audit/audit-sink.js';
+// Identity and scopes (docs/tokens-and-sessions.md).
+export { checkOrgAccess, type Identity } from './auth/identity.js';
+export { hasScope, isScope, parseScopes, SCOPES, type Scope } from './auth/scopes.js';
+// Gate (docs/gate-evaluation.md).
+export { formatDelta } from './gate/delta-format.js';
+export { evaluateGate, type GateInput, type GateResult } from './gate/gate-evaluation.js';
+export {
+  type PercentPlaces,
+  truncateDecimal,
+  truncateToHundredths,
+} from './gate/truncate-decimal.js';
+// Adapters: what serves `handle` on a framework or runtime (docs/adapters/).
 export { type AdapterFailure, adapterFailureResponse } from './http/adapter-failure.js';
 export { ApiError, ERRORS } from './http/api-error.js';
-export * from './http/api-types.js';
-export { normaliseBasePath } from './http/base-path.js';
-export { InvalidTrustProxyError, parseTrustProxy } from './http/client-address.js';
-export { InvalidAllowedOriginError, parseAllowedOrigins } from './http/cors.js';
+// Embedding: createApi and the types of its options.
+export type { CovgateApi, RequestContext } from './http/api-types.js';
+export { InvalidTrustProxyError } from './http/client-address.js';
+export { InvalidAllowedOriginError } from './http/cors.js';
 export { COVGATE_PATHS, isCovgatePath } from './http/covgate-paths.js';
 export { replyOf } from './http/covgate-response.js';
 export { type CreateApiOptions, createApi } from './http/create-api.js';
-export { MAX_JSON_DEPTH } from './http/json-depth.js';
 export {
   DEFAULT_PLAN_LIMITS,
   DEFAULT_REQUEST_LIMITS,
   type LimiterSpec,
-  ORGANISATION_CEILING_FACTOR,
   type PlanLimits,
   type RateLimitOptions,
 } from './http/rate-limit.js';
 export type { Reply } from './http/reply.js';
-export { MAX_BODY_BYTES, MAX_JSON_BODY_BYTES } from './http/request-body.js';
-export { IDEMPOTENCY_ERRORS } from './http/routes/executions.js';
-export { READINESS_DEADLINE_MS } from './http/routes/health.js';
-export { INVITE_ERRORS } from './http/routes/invites.js';
-export { MEMBER_ERRORS } from './http/routes/members.js';
-export { OAUTH_ERRORS } from './http/routes/oauth.js';
-export { OAUTH_STATE_COOKIE } from './http/routes/oauth-cookies.js';
-export { SIGN_IN_LINK_REFUSED } from './http/routes/sign-in-link.js';
-export { WEBHOOK_ERRORS } from './http/routes/webhooks.js';
+export { MAX_BODY_BYTES } from './http/request-body.js';
 export type { OutboxNudge, ReadinessCheck } from './http/services.js';
-export * from './invites/invite-rules.js';
-export {
-  type BatchedLogDestination,
-  batchedLogDestination,
-} from './logging/batched-log-destination.js';
+// Browser login (docs/oauth.md).
 export {
   type CodeExchange,
   type CodeHost,
@@ -62,29 +66,16 @@ export {
   createPersonalOrganisationResolver,
   type PersonalOrganisationResolverOptions,
 } from './oauth/personal-organisation.js';
+export type { UsedStateRegistry } from './oauth/used-states.js';
+// Provisioning without HTTP (docs/api-reference.md, docs/snippets/provision.mjs).
 export {
-  createMemoryUsedStateRegistry,
-  type MemoryUsedStateRegistryOptions,
-  type UsedStateRegistry,
-} from './oauth/used-states.js';
-export * from './organisations/create-organisation.js';
-export * from './organisations/membership.js';
-export * from './organisations/organisation-input.js';
-export type { CommentPayload, StatusPayload } from './outbox/delivery-payload.js';
-export type { GithubSender, GithubTarget, SendResult } from './outbox/github-sender.js';
+  type CreateOrganisationOptions,
+  createOrganisation,
+} from './organisations/create-organisation.js';
 export {
-  createOutboxDispatcher,
-  type OutboxDispatcher,
-  type OutboxLogger,
-  type OutboxWorker,
-  type OutboxWorkerOptions,
-  startOutboxWorker,
-} from './outbox/outbox-worker.js';
-export {
-  type AttemptAnswer,
-  DEFAULT_RETRY_POLICY,
-  type RetryPolicy,
-} from './outbox/retry-policy.js';
+  type OrganisationInput,
+  OrganisationInputError,
+} from './organisations/organisation-input.js';
 export {
   type CreateSessionInput,
   type CreateSessionOptions,
@@ -101,42 +92,81 @@ export {
   ProvisioningInputError,
   type ProvisioningTarget,
 } from './provisioning/provisioning-target.js';
+// Sessions (docs/tokens-and-sessions.md).
 export {
-  CredentialDecryptionError,
-  type CredentialSecrets,
-  credentialHint,
-  type DecryptedCredential,
-  decryptCredential,
-  decryptRepositoryLinkCredential,
-  encryptCredential,
-  repositoryLinkCredentialContext,
-  type SealedRepositoryLinkCredential,
-} from './repository-links/credential-encryption.js';
-export * from './sessions/session-rules.js';
-export * from './sessions/session-token-hash.js';
-export * from './sessions/sign-in-link.js';
-export * from './storage/memory-store.js';
+  DEFAULT_SESSION_TTL_SECONDS,
+  isSessionExpired,
+  MAX_SESSION_TTL_SECONDS,
+  resolveSessionLifetimeSeconds,
+  sessionExpiresAt,
+} from './sessions/session-rules.js';
+export { hashSessionToken } from './sessions/session-token-hash.js';
+// Storage: the Store interface, its records and errors, and the reference memory store.
+export { createMemoryStore } from './storage/memory-store.js';
 export * from './storage/store.js';
-export * from './time/ids.js';
-export * from './time/timestamp.js';
-export type * from './tokens/cache-purge-bus.js';
-export * from './tokens/token-format.js';
-export * from './tokens/token-hash.js';
-export * from './tokens/token-status.js';
+// Time and ids.
 export {
-  createVerificationGate,
-  type VerificationGate,
-  type VerificationGateOptions,
-  VerificationOverloadError,
-  type VerificationPriority,
+  createIdGenerator,
+  type IdGenerator,
+  type IdGeneratorOptions,
+  type IdPrefix,
+} from './time/ids.js';
+export {
+  type Clock,
+  createManualClock,
+  fixedClock,
+  formatTimestamp,
+  type ManualClock,
+  parseTimestamp,
+  systemClock,
+} from './time/timestamp.js';
+export type { CachePurge, CachePurgeBus } from './tokens/cache-purge-bus.js';
+// Tokens (docs/tokens-and-sessions.md).
+export {
+  API_TOKEN_PREFIX,
+  type ApiToken,
+  generateApiToken,
+  generateSessionToken,
+  isTokenId,
+  parseApiToken,
+  parseSessionToken,
+  type RandomBytes,
+  SESSION_TOKEN_PREFIX,
+} from './tokens/token-format.js';
+export {
+  createTokenHasher,
+  type PepperMatch,
+  type TokenHasher,
+  type TokenHasherOptions,
+} from './tokens/token-hash.js';
+export { effectiveTokenStatus, isTokenUsable } from './tokens/token-status.js';
+export type {
+  VerificationGateOptions,
+  VerificationPriority,
 } from './tokens/verification-gate.js';
 export {
   createVerificationPace,
   type VerificationPace,
   type VerificationPaceOptions,
 } from './tokens/verification-pace.js';
-export * from './tokens/verification-throttle.js';
-export * from './tokens/verified-token-cache.js';
+export {
+  createVerificationThrottle,
+  noVerificationThrottle,
+  type ThrottleBlock,
+  type ThrottleDecision,
+  type ThrottleLimiterOptions,
+  type ThrottleReservation,
+  type ThrottleRule,
+  type VerificationSubject,
+  type VerificationThrottle,
+  type VerificationThrottleOptions,
+} from './tokens/verification-throttle.js';
+export {
+  VerifiedTokenCache,
+  type VerifiedTokenCacheOptions,
+} from './tokens/verified-token-cache.js';
+
+// Payment-provider webhooks (docs/webhooks.md).
 export { createPlanChangeProcessor } from './webhooks/plan-processor.js';
 export { type PlanChange, subscriptionPlanChange } from './webhooks/subscription-plan.js';
 export { webhookEventTime } from './webhooks/webhook-event.js';

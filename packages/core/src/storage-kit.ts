@@ -72,3 +72,4 @@ export {
   tokenTimestamps,
   wholeSecondOrNull,
 } from './storage/kit/rows.js';
+export { wholeSeconds } from './time/timestamp.js';

@@ -1,4 +1,3 @@
-import { INVITE_LIFETIME_SECONDS, inviteStatus, inviteUrl } from '@covgate/core';
 import {
   buildInvite,
   createTestApi,
@@ -6,6 +5,11 @@ import {
   TEST_SESSION_SECRET,
 } from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
+import {
+  INVITE_LIFETIME_SECONDS,
+  inviteStatus,
+  inviteUrl,
+} from '../../src/invites/invite-rules.js';
 
 const json = (token: string) => ({
   authorization: `Bearer ${token}`,

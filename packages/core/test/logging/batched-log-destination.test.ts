@@ -65,7 +65,7 @@ describe('batchedLogDestination', () => {
 
   /** Runs `lines` in a child Node process after opening a destination on the test's file. */
   function runWithDestination(lines: string) {
-    const module = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+    const module = fileURLToPath(new URL('../../dist/internal.js', import.meta.url));
     return spawnSync(
       process.execPath,
       [

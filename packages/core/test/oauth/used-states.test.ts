@@ -1,5 +1,5 @@
-import { createMemoryUsedStateRegistry } from '@covgate/core';
 import { describe, expect, it } from 'vitest';
+import { createMemoryUsedStateRegistry } from '../../src/oauth/used-states.js';
 
 function clock(start = 1_000_000) {
   let now = start;

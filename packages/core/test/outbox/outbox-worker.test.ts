@@ -3,14 +3,10 @@ import {
   createManualClock,
   createMemoryAuditSink,
   createMemoryStore,
-  createOutboxDispatcher,
   type ExecutionRecord,
   type ManualClock,
-  type OutboxWorkerOptions,
   type RepositoryLink,
   type Store,
-  startOutboxWorker,
-  wholeSeconds,
 } from '@covgate/core';
 import {
   buildExecution,
@@ -22,7 +18,13 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encodeFileList, type FileEntry, fileListText } from '../../src/executions/file-list.js';
 import { createGithubSender } from '../../src/outbox/github-sender.js';
+import {
+  createOutboxDispatcher,
+  type OutboxWorkerOptions,
+  startOutboxWorker,
+} from '../../src/outbox/outbox-worker.js';
 import { commentMarker, planRunDeliveries } from '../../src/outbox/run-feedback.js';
+import { wholeSeconds } from '../../src/time/timestamp.js';
 
 const START = new Date('2026-03-01T12:00:00Z');
 const SHA = 'a'.repeat(40);

@@ -1,6 +1,7 @@
-import { createMemoryStore, hashSessionToken, issueSignInLink, signInLinkUrl } from '@covgate/core';
+import { createMemoryStore, hashSessionToken } from '@covgate/core';
 import { createTestApi, TEST_SESSION_SECRET } from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
+import { issueSignInLink, signInLinkUrl } from '../../src/sessions/sign-in-link.js';
 
 const NAVIGATION = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
 

@@ -1,5 +1,5 @@
-import { type InviteAcceptance, type InviteRecord, wholeSeconds } from '@covgate/core';
-import { inviteRow, isInviteOpen, membershipOf } from '@covgate/core/storage-kit';
+import type { InviteAcceptance, InviteRecord } from '@covgate/core';
+import { inviteRow, isInviteOpen, membershipOf, wholeSeconds } from '@covgate/core/storage-kit';
 import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
 import { retryDeadlocks } from '../deadlock-retry.js';
 import { invites, memberships } from '../schema.js';

@@ -1,11 +1,5 @@
-import {
-  type GithubOrgLink,
-  type MemberChange,
-  type Membership,
-  type Role,
-  wholeSeconds,
-} from '@covgate/core';
-import { membershipOf } from '@covgate/core/storage-kit';
+import type { GithubOrgLink, MemberChange, Membership, Role } from '@covgate/core';
+import { membershipOf, wholeSeconds } from '@covgate/core/storage-kit';
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { MySql2Database } from 'drizzle-orm/mysql2';
 import { retryDeadlocks } from '../deadlock-retry.js';

@@ -1,9 +1,10 @@
-import { type DeliveryRecord, wholeSeconds } from '@covgate/core';
+import type { DeliveryRecord } from '@covgate/core';
 import {
   type DeliverySettlement,
   deliverySettlements,
   leaseEnd,
   outboxStatsOf,
+  wholeSeconds,
 } from '@covgate/core/storage-kit';
 import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { retryDeadlocks } from '../deadlock-retry.js';

@@ -1,4 +1,5 @@
-import { type TokenRecord, wholeSeconds } from '@covgate/core';
+import type { TokenRecord } from '@covgate/core';
+import { wholeSeconds } from '@covgate/core/storage-kit';
 import { and, desc, eq } from 'drizzle-orm';
 import { retryDeadlocks } from '../deadlock-retry.js';
 import { toTokenRecord, toTokenRow } from '../rows.js';

@@ -1,4 +1,4 @@
-import { wholeSeconds } from '@covgate/core';
+import { wholeSeconds } from '@covgate/core/storage-kit';
 import { and, eq } from 'drizzle-orm';
 import { webhookEvents } from '../schema.js';
 import { affected, type QueryContext } from './context.js';

@@ -1,10 +1,10 @@
+import type { ExecutionRecord, IdempotencyKeyClaim, NewDelivery } from '@covgate/core';
 import {
-  type ExecutionRecord,
-  type IdempotencyKeyClaim,
-  type NewDelivery,
+  idempotencyKeyRow,
+  insertKeyedExecution,
+  liveExecution,
   wholeSeconds,
-} from '@covgate/core';
-import { idempotencyKeyRow, insertKeyedExecution, liveExecution } from '@covgate/core/storage-kit';
+} from '@covgate/core/storage-kit';
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { isDuplicateKey } from '../failures.js';
 import { executions, idempotencyKeys } from '../schema.js';

@@ -1,5 +1,5 @@
-import { type InviteAcceptance, type InviteRecord, wholeSeconds } from '@covgate/core';
-import { inviteRow, isInviteOpen } from '@covgate/core/storage-kit';
+import type { InviteAcceptance, InviteRecord } from '@covgate/core';
+import { inviteRow, isInviteOpen, wholeSeconds } from '@covgate/core/storage-kit';
 import { and, desc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
 import { invites, memberships } from '../schema.js';
 import { findMembership, first, type QueryContext } from './context.js';

@@ -1,11 +1,5 @@
-import {
-  type GithubOrgLink,
-  type MemberChange,
-  type Membership,
-  type Role,
-  wholeSeconds,
-} from '@covgate/core';
-import { membershipOf } from '@covgate/core/storage-kit';
+import type { GithubOrgLink, MemberChange, Membership, Role } from '@covgate/core';
+import { membershipOf, wholeSeconds } from '@covgate/core/storage-kit';
 import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
 import { isDuplicateKey } from '../failures.js';
 import { githubOrgLinks, memberships, organisations, users } from '../schema.js';

@@ -1,4 +1,5 @@
-import { type Organisation, type Plan, type PlanChangeResult, wholeSeconds } from '@covgate/core';
+import type { Organisation, Plan, PlanChangeResult } from '@covgate/core';
+import { wholeSeconds } from '@covgate/core/storage-kit';
 import { and, eq, isNull, lte, or, type SQL } from 'drizzle-orm';
 import { organisations } from '../schema.js';
 import { organisationColumns } from './columns.js';

@@ -1,5 +1,9 @@
-import { type RepositoryLink, type RepositorySettings, wholeSeconds } from '@covgate/core';
-import { repositoryLinkUpsert, repositorySettingsUpsert } from '@covgate/core/storage-kit';
+import type { RepositoryLink, RepositorySettings } from '@covgate/core';
+import {
+  repositoryLinkUpsert,
+  repositorySettingsUpsert,
+  wholeSeconds,
+} from '@covgate/core/storage-kit';
 import { and, eq, isNull } from 'drizzle-orm';
 import { repositoryLinks, repositorySettings } from '../schema.js';
 import { first, type QueryContext } from './context.js';

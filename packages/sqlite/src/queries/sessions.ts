@@ -3,9 +3,8 @@ import {
   type SignInLinkRecord,
   StoreConflictError,
   type User,
-  wholeSeconds,
 } from '@covgate/core';
-import { sessionRow, signInLinkRow } from '@covgate/core/storage-kit';
+import { sessionRow, signInLinkRow, wholeSeconds } from '@covgate/core/storage-kit';
 import { and, eq, gt, isNull, type SQL } from 'drizzle-orm';
 import { sessions, signInLinks, users } from '../schema.js';
 import { first, type QueryContext } from './context.js';

@@ -1,5 +1,5 @@
-import { type TokenRecord, wholeSeconds } from '@covgate/core';
-import { tokenTimestamps } from '@covgate/core/storage-kit';
+import type { TokenRecord } from '@covgate/core';
+import { tokenTimestamps, wholeSeconds } from '@covgate/core/storage-kit';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { tokens } from '../schema.js';
 import { first, type QueryContext } from './context.js';

@@ -1,4 +1,5 @@
-import { issueSignInLink, type Organisation, type Role } from '@covgate/core';
+import type { Organisation, Role } from '@covgate/core';
+import { issueSignInLink } from '@covgate/core/internal';
 import { describe, expect, it } from 'vitest';
 import { buildUser, randomSuffix } from '../fixtures.js';
 import { auditMark, bearer, rawRequest, sendJson } from './contract-helpers.js';

@@ -1,9 +1,5 @@
-import {
-  decryptCredential,
-  type Organisation,
-  type Role,
-  repositoryLinkCredentialContext,
-} from '@covgate/core';
+import type { Organisation, Role } from '@covgate/core';
+import { decryptCredential, repositoryLinkCredentialContext } from '@covgate/core/internal';
 import { describe, expect, it } from 'vitest';
 import { randomSuffix } from '../fixtures.js';
 import { auditMark, sendJson, timestampIn } from './contract-helpers.js';

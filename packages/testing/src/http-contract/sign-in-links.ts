@@ -1,4 +1,5 @@
-import { issueSignInLink, type Organisation, SIGN_IN_LINK_LIFETIME_SECONDS } from '@covgate/core';
+import type { Organisation } from '@covgate/core';
+import { issueSignInLink, SIGN_IN_LINK_LIFETIME_SECONDS } from '@covgate/core/internal';
 import { describe, expect, it } from 'vitest';
 import { auditMark, bearer, rawRequest } from './contract-helpers.js';
 import {
