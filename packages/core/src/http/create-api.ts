@@ -4,12 +4,12 @@ import { redactTokens } from '../audit/audit-line.js';
 import { type AuditSink, createAuditLogger, stdoutAuditSink } from '../audit/audit-sink.js';
 import type { Identity } from '../auth/identity.js';
 import { ExecutionJsonMemo } from '../executions/execution-json-memo.js';
-import { InfrastructureError } from '../infrastructure/infra.js';
 import { batchedLogDestination } from '../logging/batched-log-destination.js';
 import { type OAuthOptions, resolveOAuthOptions } from '../oauth/oauth-options.js';
 import { registerApiServices } from '../provisioning/api-registry.js';
 import { resolveSessionLifetimeSeconds } from '../sessions/session-rules.js';
-import type { Store } from '../storage/store.js';
+import { logStoreFailures } from '../storage/logged-store.js';
+import { type Store, StoreFailureError } from '../storage/store.js';
 import { createIdGenerator } from '../time/ids.js';
 import { type Clock, systemClock } from '../time/timestamp.js';
 import type { CachePurge, CachePurgeBus } from '../tokens/cache-purge-bus.js';
@@ -252,7 +252,7 @@ function buildServices(options: CreateApiOptions): ApiServices {
       dashboardUrl: resolveDashboardUrl(options),
       publicUrl: resolvePublicUrl(options.publicUrl),
     },
-    store: options.store,
+    store: logStoreFailures(options.store, logger),
     clock,
     ids: createIdGenerator({ now: () => clock.now().getTime() }),
     logger,
@@ -280,23 +280,31 @@ function buildServices(options: CreateApiOptions): ApiServices {
   };
 }
 
+/** Paths and messages in the logs: token-shaped strings redacted (the check skips the regex). */
+function loggedText(text: string): string {
+  return text.includes('cvg') ? redactTokens(text) : text;
+}
+
+/**
+ * The one place an unexpected error becomes `500 {"error":"internal error"}`, logged once with
+ * the request's method and path. A {@link StoreFailureError} was logged by its store, under
+ * the store's component: it is not logged again (the access line has the method, the path and
+ * the `500`).
+ */
 function errorToReply(error: unknown, scope: RequestScope): Reply {
   if (error instanceof ApiError) {
     return errorReply(error.status, error.publicMessage, error.headers);
   }
-  const message = error instanceof Error ? error.message : String(error);
-  if (!(error instanceof InfrastructureError)) {
+  if (!(error instanceof StoreFailureError)) {
+    const { method } = scope.request;
+    const path = loggedText(scope.routePath || scope.pathname);
+    const message = loggedText(error instanceof Error ? error.message : String(error));
     scope.services.logger.error(
-      { requestId: scope.requestId },
-      `[api] unhandled error: ${message}`,
+      { requestId: scope.requestId, method, path },
+      `[api] ${method} ${path} failed: ${message}`,
     );
   }
   return errorReply(500, ERRORS.internal);
-}
-
-/** Paths in the access log: token-shaped segments redacted (the check skips the regex). */
-function loggedPath(pathname: string): string {
-  return pathname.includes('cvg') ? redactTokens(pathname) : pathname;
 }
 
 /**
@@ -392,7 +400,7 @@ export function createApi(options: CreateApiOptions): CovgateApi {
       {
         requestId: scope.requestId,
         method: request.method,
-        path: loggedPath(scope.routePath || scope.pathname),
+        path: loggedText(scope.routePath || scope.pathname),
         status: reply.status,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
         remoteAddress: scope.remoteAddress,

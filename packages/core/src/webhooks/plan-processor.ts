@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import { infra } from '../infrastructure/infra.js';
 import type { Store } from '../storage/store.js';
 import { subscriptionPlanChange } from './subscription-plan.js';
 import { webhookEventTime } from './webhook-event.js';
@@ -32,9 +31,7 @@ export function createPlanChangeProcessor(
       logger.warn(`[webhooks] ${label} ignored: no event time (created or created_at)`);
       return;
     }
-    const result = await infra(logger, 'organisations', () =>
-      store.applyPlanChange(change.orgId, change.plan, eventAt),
-    );
+    const result = await store.applyPlanChange(change.orgId, change.plan, eventAt);
     if (result === 'applied') {
       logger.info(
         `[webhooks] ${label}: organisation ${change.orgId} is now on plan ${change.plan}`,

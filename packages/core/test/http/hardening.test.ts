@@ -104,7 +104,7 @@ describe('hardening', () => {
     );
   });
 
-  it('logs an unexpected store conflict with its component prefix and answers a bare 500', async () => {
+  it('logs an unexpected store conflict once with the request and answers a bare 500', async () => {
     const fx = await apiFixture();
     const session = await sessionOf(fx);
     fx.store.insertToken = async () => {
@@ -119,7 +119,9 @@ describe('hardening', () => {
     );
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({ error: 'internal error' });
-    expect(fx.logLines.some((line) => line.includes('[tokens] duplicate token id'))).toBe(true);
+    expect(
+      fx.logLines.map((line) => JSON.parse(line).msg).filter((msg) => msg.includes('duplicate')),
+    ).toEqual(['[api] POST /v1/tokens failed: duplicate token id']);
   });
 
   it('never shortens a rotation grace period below what was asked', async () => {

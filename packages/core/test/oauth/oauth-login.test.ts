@@ -595,7 +595,7 @@ describe('GET /auth/{code_host}/callback', () => {
     );
   });
 
-  it('answers a throwing resolveIdentity with 500, logs it under [oauth] and creates no session', async () => {
+  it('answers a throwing resolveIdentity with 500, logs it once with the request and creates no session', async () => {
     const t = setup({
       resolveIdentity: async () => {
         throw new Error('directory down');
@@ -603,7 +603,9 @@ describe('GET /auth/{code_host}/callback', () => {
     });
     const { cookie, callbackUrl } = await returnFromCodeHost(t);
     await expectError(await callback(t, callbackUrl, cookie), 500, 'internal error');
-    expect(t.logs.messages()).toContain('[oauth] resolveIdentity failed: directory down');
+    expect(t.logs.messages().filter((message) => message.includes('directory down'))).toEqual([
+      '[api] GET /auth/github/callback failed: resolveIdentity failed: directory down',
+    ]);
     expect(t.audit.lines).toEqual([]);
   });
 

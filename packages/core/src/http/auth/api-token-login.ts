@@ -1,4 +1,3 @@
-import { infra } from '../../infrastructure/infra.js';
 import type { TokenRecord } from '../../storage/store.js';
 import { parseApiToken } from '../../tokens/token-format.js';
 import type { PepperMatch } from '../../tokens/token-hash.js';
@@ -18,9 +17,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 function touchLater(services: ApiServices, token: TokenRecord): void {
   const now = services.clock.now();
   if (token.lastUsedAt && now.getTime() - token.lastUsedAt.getTime() < TOUCH_INTERVAL_MS) return;
-  infra(services.logger, 'tokens', () => services.store.touchToken(token.id, now)).catch(
-    () => undefined,
-  );
+  // Not awaited, and a failure (logged by the store) must not fail the request it serves.
+  services.store.touchToken(token.id, now).catch(() => undefined);
 }
 
 /**
@@ -31,12 +29,10 @@ function touchLater(services: ApiServices, token: TokenRecord): void {
 async function replaceHash(scope: RequestScope, record: TokenRecord, newHash: string) {
   const { services } = scope;
   try {
-    const replaced = await infra(services.logger, 'tokens', () =>
-      services.store.replaceTokenHash(record.id, record.hash, newHash),
-    );
+    const replaced = await services.store.replaceTokenHash(record.id, record.hash, newHash);
     if (replaced) services.audit.record({ type: 'token.rehash', tokenId: record.id });
   } catch {
-    // Logged by `infra`; the request itself succeeded.
+    // The store logged it; the request itself succeeded.
   }
 }
 
@@ -195,7 +191,7 @@ async function verifyUncached(
   let verified: boolean;
   let rehash: string | undefined;
   try {
-    record = await infra(services.logger, 'tokens', () => services.store.findTokenById(tokenId));
+    record = await services.store.findTokenById(tokenId);
     const result = await verifySecret(services, reservation, record, raw);
     verified = result.match !== null && record !== null;
     rehash = result.rehash;
@@ -211,9 +207,7 @@ async function verifyUncached(
   await reservation.succeeded();
   if (!isTokenUsable(record, now)) return null;
   if (rehash !== undefined) await replaceHash(scope, record, rehash);
-  const org = await infra(services.logger, 'organisations', () =>
-    services.store.findOrganisationById(record.orgId),
-  );
+  const org = await services.store.findOrganisationById(record.orgId);
   if (!org) return null;
 
   const identity: TokenIdentity = {

@@ -1,4 +1,3 @@
-import { infra } from '../../infrastructure/infra.js';
 import { isSessionExpired } from '../../sessions/session-rules.js';
 import { hashSessionToken } from '../../sessions/session-token-hash.js';
 import type { SessionRecord } from '../../storage/store.js';
@@ -14,9 +13,7 @@ async function findSession(scope: RequestScope, token: string): Promise<SessionR
   const { services } = scope;
   const { sessionSecret, previousSessionSecret } = services.settings;
   const lookUp = (secret: string) =>
-    infra(services.logger, 'sessions', () =>
-      services.store.findSessionByTokenHash(hashSessionToken(token, secret)),
-    );
+    services.store.findSessionByTokenHash(hashSessionToken(token, secret));
   const current = await lookUp(sessionSecret);
   if (current !== null || previousSessionSecret === undefined) return current;
   return lookUp(previousSessionSecret);
@@ -36,13 +33,9 @@ export async function loginWithSession(
   if (!token) return null;
   const session = await findSession(scope, token);
   if (!session || isSessionExpired(session.expiresAt, services.clock.now())) return null;
-  const org = await infra(services.logger, 'organisations', () =>
-    services.store.findOrganisationById(session.orgId),
-  );
+  const org = await services.store.findOrganisationById(session.orgId);
   if (!org) return null;
-  const member = await infra(services.logger, 'organisations', () =>
-    services.store.findMember(org.id, session.userId),
-  );
+  const member = await services.store.findMember(org.id, session.userId);
   if (!member) return null;
   return {
     kind: 'session',

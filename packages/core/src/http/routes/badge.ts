@@ -6,7 +6,6 @@ import {
   truncateDecimal,
   truncateToHundredths,
 } from '../../gate/truncate-decimal.js';
-import { infra } from '../../infrastructure/infra.js';
 import { ApiError } from '../api-error.js';
 import { emptyReply, textReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
@@ -63,13 +62,14 @@ export const getBadge: RouteHandler = async (scope) => {
     throw new ApiError(400, `invalid parameter: ${String(parsed.error.issues[0]?.path[0])}`);
   }
   const { branch, precision, style, component } = parsed.data;
-  const { store, logger } = scope.services;
-  const org = await infra(logger, 'organisations', () =>
-    store.findOrganisationBySlug(scope.params.org as string),
-  );
+  const { store } = scope.services;
+  const org = await store.findOrganisationBySlug(scope.params.org as string);
   const latest = org
-    ? await infra(logger, 'executions', () =>
-        store.findLatestExecution(org.id, scope.params.repo as string, branch, component ?? null),
+    ? await store.findLatestExecution(
+        org.id,
+        scope.params.repo as string,
+        branch,
+        component ?? null,
       )
     : null;
   const svg = makeBadge({

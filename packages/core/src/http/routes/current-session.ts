@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { infra } from '../../infrastructure/infra.js';
 import { formatTimestamp } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticateSessionOnly, type SessionIdentity } from '../authenticate.js';
@@ -15,10 +14,10 @@ const switchBody = z.object({ org: z.string().min(1).max(255) });
  * role there, and every organisation the user belongs to (by slug) with the role in each.
  */
 export async function sessionReply(scope: RequestScope, identity: SessionIdentity): Promise<Reply> {
-  const { store, logger } = scope.services;
+  const { store } = scope.services;
   const [org, organisations] = await Promise.all([
-    infra(logger, 'organisations', () => store.findOrganisationById(identity.orgId)),
-    infra(logger, 'organisations', () => store.listUserOrganisations(identity.userId)),
+    store.findOrganisationById(identity.orgId),
+    store.listUserOrganisations(identity.userId),
   ]);
   // authenticate() has just found it; a concurrent removal reads as an ended session.
   if (!org) throw new ApiError(401, ERRORS.invalidToken);
@@ -56,11 +55,10 @@ export const getCurrentSession: RouteHandler = async (scope) => {
 export const switchOrganisation: RouteHandler = async (scope) => {
   const identity = await authenticateSessionOnly(scope);
   const input = parseBody(switchBody, await readJsonBody(scope.request));
-  const { store, logger } = scope.services;
-  const org = await infra(logger, 'organisations', () => store.findOrganisationBySlug(input.org));
-  const member =
-    org && (await infra(logger, 'organisations', () => store.findMember(org.id, identity.userId)));
+  const { store } = scope.services;
+  const org = await store.findOrganisationBySlug(input.org);
+  const member = org && (await store.findMember(org.id, identity.userId));
   if (!org || !member) throw new ApiError(403, ERRORS.forbidden);
-  await infra(logger, 'sessions', () => store.setSessionOrganisation(identity.sessionId, org.id));
+  await store.setSessionOrganisation(identity.sessionId, org.id);
   return sessionReply(scope, { ...identity, orgId: org.id, orgSlug: org.slug, role: member.role });
 };

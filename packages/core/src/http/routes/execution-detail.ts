@@ -3,7 +3,6 @@ import { type FileChangesJson, fileChanges } from '../../executions/file-changes
 import { decodeFileList, type FileEntry } from '../../executions/file-list.js';
 import { type FolderJson, folderTree } from '../../executions/folder-tree.js';
 import { type PatchFileJson, patchFiles } from '../../executions/patch-files.js';
-import { infra } from '../../infrastructure/infra.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticate } from '../authenticate.js';
 import { jsonReply } from '../reply.js';
@@ -44,22 +43,18 @@ export const getExecution: RouteHandler = async (scope) => {
   const identity = await authenticate(scope);
   requireExecuteScope(identity);
   const id = scope.params.id as string;
-  const { store, logger } = scope.services;
-  const [record, stored] = await infra(logger, 'executions', () =>
-    Promise.all([
-      store.findExecution(identity.orgId, id),
-      store.findExecutionFiles(identity.orgId, id),
-    ]),
-  );
+  const { store } = scope.services;
+  const [record, stored] = await Promise.all([
+    store.findExecution(identity.orgId, id),
+    store.findExecutionFiles(identity.orgId, id),
+  ]);
   if (!record) throw new ApiError(404, ERRORS.notFound);
   const files = stored === null ? null : await decodeFileList(stored);
   const baselineId = record.baselineId;
   const baselineStored =
     files === null || baselineId === null
       ? null
-      : await infra(logger, 'executions', () =>
-          store.findExecutionFiles(identity.orgId, baselineId),
-        );
+      : await store.findExecutionFiles(identity.orgId, baselineId);
   const baselineFiles = baselineStored === null ? null : await decodeFileList(baselineStored);
   const tree = files === null ? { folders: [], truncated: false } : folderTree(files);
   const detail: ExecutionDetailJson = {

@@ -1,5 +1,4 @@
 import { checkOrgAccess } from '../../auth/identity.js';
-import { infra } from '../../infrastructure/infra.js';
 import { formatTimestamp } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticate } from '../authenticate.js';
@@ -51,13 +50,11 @@ export const listExecutionSeries: RouteHandler = async (scope) => {
   const filter = query.has('component') ? { component: parseComponentParameter(query) } : {};
   if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
 
-  const { store, logger } = scope.services;
-  const [records, total] = await infra(logger, 'executions', () =>
-    Promise.all([
-      store.listExecutions({ orgId: identity.orgId, repo, limit, ...filter }),
-      store.countExecutions(identity.orgId, repo, filter),
-    ]),
-  );
+  const { store } = scope.services;
+  const [records, total] = await Promise.all([
+    store.listExecutions({ orgId: identity.orgId, repo, limit, ...filter }),
+    store.countExecutions(identity.orgId, repo, filter),
+  ]);
   const points: SeriesPoint[] = [];
   for (let i = records.length - 1; i >= 0; i--) {
     const record = records[i] as (typeof records)[number];

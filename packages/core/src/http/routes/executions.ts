@@ -14,7 +14,6 @@ import {
 import { evaluateGate } from '../../gate/gate-evaluation.js';
 import { DEFAULT_PATCH_TARGET, decideOutcome, evaluatePatch } from '../../gate/patch-rule.js';
 import { truncateToHundredths } from '../../gate/truncate-decimal.js';
-import { infra } from '../../infrastructure/infra.js';
 import { planRunDeliveries } from '../../outbox/run-feedback.js';
 import type {
   BaselineSelection,
@@ -86,19 +85,17 @@ export const listExecutions: RouteHandler = async (scope) => {
   const filter = parseExecutionFilter(query);
   if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
 
-  const { store, logger } = scope.services;
-  const [records, total] = await infra(logger, 'executions', () =>
-    Promise.all([
-      store.listExecutions({
-        orgId: identity.orgId,
-        repo,
-        limit: rawCursor === null ? limit : limit + 1,
-        ...(after ? { after } : {}),
-        ...filter,
-      }),
-      store.countExecutions(identity.orgId, repo, filter),
-    ]),
-  );
+  const { store } = scope.services;
+  const [records, total] = await Promise.all([
+    store.listExecutions({
+      orgId: identity.orgId,
+      repo,
+      limit: rawCursor === null ? limit : limit + 1,
+      ...(after ? { after } : {}),
+      ...filter,
+    }),
+    store.countExecutions(identity.orgId, repo, filter),
+  ]);
   const page = records.slice(0, limit);
   // The text `jsonReply` would make of `{ executions, total[, next_cursor] }`, joined from
   // the records' remembered JSON.
@@ -157,7 +154,7 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
   if (input.org !== undefined && checkOrgAccess(identity, input.org) === 'forbidden') {
     throw new ApiError(403, ERRORS.forbidden);
   }
-  const { store, logger, clock, ids } = scope.services;
+  const { store, clock, ids } = scope.services;
   const now = wholeSeconds(clock.now());
   const filesText = input.files === null ? null : fileListText(input.files);
   const requestDigest =
@@ -181,9 +178,7 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
           filesDigest: filesText === null ? null : fileListDigest(filesText),
         });
   if (key !== null) {
-    const existing = await infra(logger, 'executions', () =>
-      store.findIdempotentExecution(identity.orgId, key, now),
-    );
+    const existing = await store.findIdempotentExecution(identity.orgId, key, now);
     if (existing) return replay(existing, requestDigest);
   }
   // The settings are read only when the run needs them: for its patch target, or to tell
@@ -192,7 +187,7 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     findRunBaseline(scope, identity.orgId, input),
     input.patch === null && input.repoUrl === null
       ? null
-      : infra(logger, 'executions', () => store.findRepositorySettings(identity.orgId, input.repo)),
+      : store.findRepositorySettings(identity.orgId, input.repo),
     findFeedbackLink(scope, identity.orgId, input),
   ]);
   const target = input.patch === null ? null : resolvePatchTarget(input, settings);
@@ -240,29 +235,23 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     if (input.repoUrl === null || settings?.webUrlSource != null) return;
     // The run is stored: a failed write of the URL (logged by the store) must not fail it.
     const url = input.repoUrl;
-    await infra(logger, 'executions', () =>
-      store.claimRepositoryWebUrl(identity.orgId, input.repo, url, now),
-    ).catch(() => {});
+    await store.claimRepositoryWebUrl(identity.orgId, input.repo, url, now).catch(() => {});
   };
   if (key === null) {
-    await infra(logger, 'executions', () => store.insertExecution(record, files, deliveries));
+    await store.insertExecution(record, files, deliveries);
     if (deliveries.length > 0) scope.services.outbox?.nudge();
     await keepRepoUrl();
     return jsonReply(201, executionToJson(record));
   }
   const claim = { key, requestDigest, createdAt: now, expiresAt: idempotencyKeyExpiry(now) };
-  const result = await infra(logger, 'executions', () =>
-    store.insertKeyedExecution(record, claim, files, deliveries),
-  );
+  const result = await store.insertKeyedExecution(record, claim, files, deliveries);
   // A concurrent request with the same key won the race: its answer is this one's too.
   if (!result.inserted) return replay(result, requestDigest);
   if (deliveries.length > 0) scope.services.outbox?.nudge();
   await keepRepoUrl();
   if (takeSweepTurn(store, now)) {
     // The ingest is stored: a failed sweep (logged by the store) must not fail it.
-    await infra(logger, 'executions', () =>
-      store.deleteExpiredIdempotencyKeys(now, IDEMPOTENCY_SWEEP.batchSize),
-    ).catch(() => {});
+    await store.deleteExpiredIdempotencyKeys(now, IDEMPOTENCY_SWEEP.batchSize).catch(() => {});
   }
   return jsonReply(201, executionToJson(record));
 };
@@ -283,17 +272,19 @@ async function findRunBaseline(
   orgId: string,
   input: IngestInput,
 ): Promise<{ baseline: ExecutionRecord | null; selection: BaselineSelection | null }> {
-  const { store, logger } = scope.services;
+  const { store } = scope.services;
   const { repo, baseBranch, baseCommit, component } = input;
   if (baseCommit !== null) {
-    const atCommit = await infra(logger, 'executions', () =>
-      store.findBaselineAtCommit(orgId, repo, baseBranch, baseCommit, component),
+    const atCommit = await store.findBaselineAtCommit(
+      orgId,
+      repo,
+      baseBranch,
+      baseCommit,
+      component,
     );
     if (atCommit) return { baseline: atCommit, selection: 'base_commit' };
   }
-  const latest = await infra(logger, 'executions', () =>
-    store.findBaseline(orgId, repo, baseBranch, component),
-  );
+  const latest = await store.findBaseline(orgId, repo, baseBranch, component);
   return { baseline: latest, selection: latest ? 'latest' : null };
 }
 
@@ -320,8 +311,8 @@ async function findFeedbackLink(
   input: IngestInput,
 ): Promise<RepositoryLink | null> {
   if (input.commit === null && input.pullRequest === null) return null;
-  const { store, logger } = scope.services;
-  return infra(logger, 'executions', () => store.findRepositoryLink(orgId, input.repo));
+  const { store } = scope.services;
+  return store.findRepositoryLink(orgId, input.repo);
 }
 
 /**

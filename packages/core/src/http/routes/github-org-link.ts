@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { infra } from '../../infrastructure/infra.js';
 import { GITHUB_ORG_LOGIN, normaliseGithubOrg } from '../../organisations/github-org-link.js';
 import type { GithubOrgLink } from '../../storage/store.js';
 import { formatTimestamp, wholeSeconds } from '../../time/timestamp.js';
@@ -32,8 +31,8 @@ function linkToJson(link: GithubOrgLink) {
  */
 export const getGithubLink: RouteHandler = async (scope) => {
   const identity = await authenticateSessionOnly(scope);
-  const { store, logger } = scope.services;
-  const link = await infra(logger, 'organisations', () => store.findGithubOrgLink(identity.orgId));
+  const { store } = scope.services;
+  const link = await store.findGithubOrgLink(identity.orgId);
   if (!link) throw new ApiError(404, ERRORS.notFound);
   return jsonReply(200, linkToJson(link));
 };
@@ -47,14 +46,14 @@ export const getGithubLink: RouteHandler = async (scope) => {
 export const linkGithubOrg: RouteHandler = async (scope) => {
   const identity = await authenticateSessionOnly(scope, 'owner');
   const body = parseBody(linkBody, await readJsonBody(scope.request));
-  const { store, logger, audit, clock } = scope.services;
+  const { store, audit, clock } = scope.services;
   const link: GithubOrgLink = {
     orgId: identity.orgId,
     githubOrg: normaliseGithubOrg(body.github_org),
     linkedBy: identity.userId,
     linkedAt: wholeSeconds(clock.now()),
   };
-  const outcome = await infra(logger, 'organisations', () => store.linkGithubOrg(link));
+  const outcome = await store.linkGithubOrg(link);
   if (outcome === 'taken') throw new ApiError(409, GITHUB_LINK_ERRORS.taken);
   audit.record({
     type: 'organisation.link',
@@ -71,11 +70,9 @@ export const linkGithubOrg: RouteHandler = async (scope) => {
  */
 export const deleteGithubLink: RouteHandler = async (scope) => {
   const identity = await authenticateSessionOnly(scope, 'owner');
-  const { store, logger, audit } = scope.services;
-  const link = await infra(logger, 'organisations', () => store.findGithubOrgLink(identity.orgId));
-  const removed =
-    link !== null &&
-    (await infra(logger, 'organisations', () => store.unlinkGithubOrg(identity.orgId)));
+  const { store, audit } = scope.services;
+  const link = await store.findGithubOrgLink(identity.orgId);
+  const removed = link !== null && (await store.unlinkGithubOrg(identity.orgId));
   if (!link || !removed) throw new ApiError(404, ERRORS.notFound);
   audit.record({
     type: 'organisation.unlink',

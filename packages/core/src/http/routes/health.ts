@@ -1,4 +1,3 @@
-import { infra } from '../../infrastructure/infra.js';
 import { outboxMetricsText, PROMETHEUS_CONTENT_TYPE } from '../../outbox/outbox-metrics.js';
 import { ERRORS } from '../api-error.js';
 import { jsonReply, textReply } from '../reply.js';
@@ -49,7 +48,7 @@ async function answersInTime(check: ReadinessCheck): Promise<boolean> {
  * whole deployment's outbox, nothing of any organisation. `500` when the store fails.
  */
 export const getMetrics: RouteHandler = async ({ services }) => {
-  const { store, logger, clock } = services;
-  const stats = await infra(logger, 'outbox', () => store.outboxStats(clock.now()));
+  const { store, clock } = services;
+  const stats = await store.outboxStats(clock.now());
   return textReply(200, outboxMetricsText(stats), { 'content-type': PROMETHEUS_CONTENT_TYPE });
 };

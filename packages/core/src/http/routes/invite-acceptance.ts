@@ -1,5 +1,4 @@
 import { serialize } from 'cookie';
-import { infra } from '../../infrastructure/infra.js';
 import { hashSessionToken } from '../../sessions/session-token-hash.js';
 import type { InviteAcceptance, InviteRecord } from '../../storage/store.js';
 import { parseInviteToken } from '../../tokens/token-format.js';
@@ -28,9 +27,9 @@ export async function findInviteByToken(
   scope: RequestScope,
   token: string,
 ): Promise<InviteRecord | null> {
-  const { store, logger } = scope.services;
+  const { store } = scope.services;
   for (const hash of tokenHashes(scope, token)) {
-    const invite = await infra(logger, 'organisations', () => store.findInviteByTokenHash(hash));
+    const invite = await store.findInviteByTokenHash(hash);
     if (invite) return invite;
   }
   return null;
@@ -45,11 +44,11 @@ export async function acceptInviteToken(
   token: string,
   userId: string,
 ): Promise<InviteAcceptance> {
-  const { store, logger, clock, audit } = scope.services;
+  const { store, clock, audit } = scope.services;
   const now = clock.now();
   let result: InviteAcceptance = { outcome: 'refused' };
   for (const hash of tokenHashes(scope, token)) {
-    result = await infra(logger, 'organisations', () => store.acceptInvite(hash, userId, now));
+    result = await store.acceptInvite(hash, userId, now);
     if (result.outcome !== 'refused') break;
   }
   if (result.outcome === 'accepted') {

@@ -1,4 +1,3 @@
-import { infra } from '../../infrastructure/infra.js';
 import { inviteStatus } from '../../invites/invite-rules.js';
 import type { InviteRecord, Organisation } from '../../storage/store.js';
 import { parseInviteToken } from '../../tokens/token-format.js';
@@ -31,8 +30,8 @@ async function openInvite(
   if (token === null) refuse();
   const invite = await findInviteByToken(scope, token);
   if (!invite || inviteStatus(invite, scope.services.clock.now()) !== 'pending') refuse();
-  const { store, logger } = scope.services;
-  const org = await infra(logger, 'organisations', () => store.findOrganisationById(invite.orgId));
+  const { store } = scope.services;
+  const org = await store.findOrganisationById(invite.orgId);
   if (!org) refuse();
   return { token, invite, org };
 }
@@ -77,14 +76,12 @@ export const postInvite: RouteHandler = async (scope) => {
   if (isForeignSiteRequest(scope.request)) throw new ApiError(403, ERRORS.forbidden);
   const form = await readFormBody(scope.request);
   const { token, invite } = await openInvite(scope, onlyValue(form, 'token'));
-  const { settings, store, logger } = scope.services;
+  const { settings, store } = scope.services;
   const cookie = cookieValue(scope.request, settings.sessionCookieName);
   const session = cookie === null ? null : await loginWithSession(scope, cookie);
   if (session === null) return toDashboard(scope, [pendingInviteCookie(settings, token)]);
   const result = await acceptInviteToken(scope, token, session.userId);
   if (result.outcome === 'refused') refuse();
-  await infra(logger, 'sessions', () =>
-    store.setSessionOrganisation(session.sessionId, invite.orgId),
-  );
+  await store.setSessionOrganisation(session.sessionId, invite.orgId);
   return toDashboard(scope);
 };

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { infra } from '../../infrastructure/infra.js';
 import { INVITE_LIFETIME_SECONDS, inviteStatus, inviteUrl } from '../../invites/invite-rules.js';
 import { hashSessionToken } from '../../sessions/session-token-hash.js';
 import { type InviteRecord, ROLES } from '../../storage/store.js';
@@ -70,7 +69,7 @@ export const createInvite: RouteHandler = async (scope) => {
     acceptedAt: null,
     revokedAt: null,
   };
-  await infra(services.logger, 'organisations', () => services.store.insertInvite(invite));
+  await services.store.insertInvite(invite);
   services.audit.record({
     type: 'invite.create',
     orgId: invite.orgId,
@@ -88,8 +87,8 @@ export const createInvite: RouteHandler = async (scope) => {
 /** `GET /v1/invites` (owners): the organisation's invites, newest first, every status. */
 export const listInvites: RouteHandler = async (scope) => {
   const identity = await authenticateSessionOnly(scope, 'owner');
-  const { store, logger, clock } = scope.services;
-  const invites = await infra(logger, 'organisations', () => store.listInvites(identity.orgId));
+  const { store, clock } = scope.services;
+  const invites = await store.listInvites(identity.orgId);
   const now = clock.now();
   return jsonReply(200, { invites: invites.map((invite) => inviteToJson(invite, now)) });
 };
@@ -102,11 +101,11 @@ export const listInvites: RouteHandler = async (scope) => {
 export const revokeInvite: RouteHandler = async (scope) => {
   const identity = await authenticateSessionOnly(scope, 'owner');
   const id = scope.params.id as string;
-  const { store, logger, clock, audit } = scope.services;
-  const invite = await infra(logger, 'organisations', () => store.findInviteById(id));
+  const { store, clock, audit } = scope.services;
+  const invite = await store.findInviteById(id);
   if (!invite || invite.orgId !== identity.orgId) throw new ApiError(404, ERRORS.notFound);
   if (invite.acceptedAt !== null) throw new ApiError(409, INVITE_ERRORS.alreadyAccepted);
-  const revoked = await infra(logger, 'organisations', () => store.revokeInvite(id, clock.now()));
+  const revoked = await store.revokeInvite(id, clock.now());
   if (revoked) {
     audit.record({ type: 'invite.revoke', orgId: invite.orgId, inviteId: id, by: identity.userId });
   }
@@ -127,8 +126,8 @@ export const acceptInvite: RouteHandler = async (scope) => {
   const result = await acceptInviteToken(scope, token, identity.userId);
   if (result.outcome === 'refused') throw new ApiError(400, INVITE_ERRORS.refused);
   if (result.outcome === 'already-member') throw new ApiError(409, INVITE_ERRORS.alreadyMember);
-  const { store, logger } = scope.services;
+  const { store } = scope.services;
   const orgId = result.invite.orgId;
-  await infra(logger, 'sessions', () => store.setSessionOrganisation(identity.sessionId, orgId));
+  await store.setSessionOrganisation(identity.sessionId, orgId);
   return sessionReply(scope, { ...identity, orgId, role: result.member.role });
 };

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { infra } from '../../infrastructure/infra.js';
 import { hasRole } from '../../organisations/membership.js';
 import { type MemberChange, type Membership, ROLES } from '../../storage/store.js';
 import { formatTimestamp } from '../../time/timestamp.js';
@@ -36,8 +35,8 @@ function refuseChange(change: MemberChange): void {
 /** `GET /v1/members`: the session organisation's members, oldest first; any member may read. */
 export const listMembers: RouteHandler = async (scope) => {
   const identity = await authenticateSessionOnly(scope);
-  const { store, logger } = scope.services;
-  const members = await infra(logger, 'organisations', () => store.listMembers(identity.orgId));
+  const { store } = scope.services;
+  const members = await store.listMembers(identity.orgId);
   return jsonReply(200, { members: members.map(memberToJson) });
 };
 
@@ -49,14 +48,10 @@ export const changeMemberRole: RouteHandler = async (scope) => {
   const identity = await authenticateSessionOnly(scope, 'owner');
   const { role } = parseBody(roleBody, await readJsonBody(scope.request));
   const userId = scope.params.user_id as string;
-  const { store, logger, audit } = scope.services;
-  refuseChange(
-    await infra(logger, 'organisations', () =>
-      store.changeMemberRole(identity.orgId, userId, role),
-    ),
-  );
+  const { store, audit } = scope.services;
+  refuseChange(await store.changeMemberRole(identity.orgId, userId, role));
   audit.record({ type: 'member.role', orgId: identity.orgId, userId, role, by: identity.userId });
-  const members = await infra(logger, 'organisations', () => store.listMembers(identity.orgId));
+  const members = await store.listMembers(identity.orgId);
   const changed = members.find((member) => member.userId === userId);
   // Removed between the change and the read: as if it had never been a member.
   if (!changed) throw new ApiError(404, ERRORS.notFound);
@@ -75,10 +70,8 @@ export const removeMember: RouteHandler = async (scope) => {
   if (userId !== identity.userId && !hasRole(identity.role, 'owner')) {
     throw new ApiError(403, ERRORS.forbidden);
   }
-  const { store, logger, audit } = scope.services;
-  refuseChange(
-    await infra(logger, 'organisations', () => store.removeMember(identity.orgId, userId)),
-  );
+  const { store, audit } = scope.services;
+  refuseChange(await store.removeMember(identity.orgId, userId));
   audit.record({ type: 'member.remove', orgId: identity.orgId, userId, by: identity.userId });
   return emptyReply(204);
 };

@@ -1,4 +1,3 @@
-import { infra } from '../../infrastructure/infra.js';
 import { type CodeHost, CodeHostError, type CodeHostUser } from '../../oauth/code-host.js';
 import {
   createLoginState,
@@ -109,7 +108,7 @@ function completeLogin(oauth: OAuthSettings | undefined): RouteHandler {
 
     // The organisations linked to GitHub organisations, checked with this sign-in's token.
     const links: GithubOrgLink[] = codeHost.checksOrganisations
-      ? await infra(services.logger, 'organisations', () => services.store.listGithubOrgLinks())
+      ? await services.store.listGithubOrgLinks()
       : [];
     let user: CodeHostUser;
     try {
@@ -127,11 +126,12 @@ function completeLogin(oauth: OAuthSettings | undefined): RouteHandler {
     const identity = await resolveIdentity(scope, settings, name, user);
     // The invite first: when it is for the same organisation, its role is the one that counts.
     const invited = await acceptPendingInvite(scope, identity.userId);
-    await infra(services.logger, 'organisations', () =>
-      joinOrganisation(services, identity.orgId, identity.userId),
-    );
-    const joinedLinked = await infra(services.logger, 'organisations', () =>
-      syncLinkedMemberships(services, identity.userId, links, user.organisations ?? new Map()),
+    await joinOrganisation(services, identity.orgId, identity.userId);
+    const joinedLinked = await syncLinkedMemberships(
+      services,
+      identity.userId,
+      links,
+      user.organisations ?? new Map(),
     );
     // A sign-in that joined a linked organisation opens it, as an accepted invite does.
     const sessionOrg = invited ?? joinedLinked[0] ?? identity.orgId;
@@ -168,9 +168,7 @@ async function claimLoginState(
     throw new ApiError(400, OAUTH_ERRORS.invalidState);
   }
   const expiresAt = new Date((login.issuedAt + LOGIN_STATE_TTL_SECONDS) * 1000);
-  const first = await infra(services.logger, 'oauth', () =>
-    oauth.usedStates.claim(stateFingerprint(login.state), expiresAt),
-  );
+  const first = await oauth.usedStates.claim(stateFingerprint(login.state), expiresAt);
   if (!first) throw new ApiError(400, OAUTH_ERRORS.invalidState);
   return login;
 }
@@ -208,24 +206,19 @@ async function resolveIdentity(
   user: CodeHostUser,
 ): Promise<ResolvedIdentity> {
   const { services } = scope;
-  const identity = await infra(services.logger, 'oauth', async () => {
-    let resolved: unknown;
-    try {
-      resolved = await oauth.resolveIdentity({
-        codeHost,
-        user: { id: user.id, login: user.login },
-      });
-    } catch (error) {
-      throw new Error(`resolveIdentity failed: ${error instanceof Error ? error.message : error}`);
-    }
-    if (!isResolvedIdentity(resolved)) {
-      throw new Error('resolveIdentity returned no userId and orgId strings');
-    }
-    return resolved;
-  });
-  const org = await infra(services.logger, 'organisations', () =>
-    services.store.findOrganisationById(identity.orgId),
-  );
+  let identity: unknown;
+  try {
+    identity = await oauth.resolveIdentity({
+      codeHost,
+      user: { id: user.id, login: user.login },
+    });
+  } catch (error) {
+    throw new Error(`resolveIdentity failed: ${error instanceof Error ? error.message : error}`);
+  }
+  if (!isResolvedIdentity(identity)) {
+    throw new Error('resolveIdentity returned no userId and orgId strings');
+  }
+  const org = await services.store.findOrganisationById(identity.orgId);
   if (!org) {
     services.logger.error(
       `[oauth] resolveIdentity returned an unknown organisation ${identity.orgId}`,

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { infra } from '../../infrastructure/infra.js';
 import { createOrganisation } from '../../organisations/create-organisation.js';
 import { OrganisationInputError } from '../../organisations/organisation-input.js';
 import { type Organisation, StoreConflictError } from '../../storage/store.js';
@@ -36,25 +35,18 @@ export const postOrganisation: RouteHandler = async (scope) => {
     throw new ApiError(401, ERRORS.invalidToken);
   }
   const input = parseBody(createOrganisationBody, await readJsonBody(scope.request));
-  const outcome: { organisation?: Organisation; refused?: string; conflict?: boolean } =
-    await infra(services.logger, 'organisations', async () => {
-      try {
-        const organisation = await createOrganisation(services.store, input, {
-          clock: services.clock,
-          ids: services.ids,
-          audit: services.audit,
-        });
-        return { organisation };
-      } catch (error) {
-        // Refusals are answers, not infrastructure failures: keep them out of the error log.
-        if (error instanceof OrganisationInputError) return { refused: error.message };
-        if (error instanceof StoreConflictError) return { conflict: true };
-        throw error;
-      }
+  let organisation: Organisation;
+  try {
+    organisation = await createOrganisation(services.store, input, {
+      clock: services.clock,
+      ids: services.ids,
+      audit: services.audit,
     });
-  if (outcome.refused !== undefined) throw new ApiError(400, outcome.refused);
-  if (outcome.conflict) throw new ApiError(409, 'conflict');
-  const organisation = outcome.organisation as Organisation;
+  } catch (error) {
+    if (error instanceof OrganisationInputError) throw new ApiError(400, error.message);
+    if (error instanceof StoreConflictError) throw new ApiError(409, 'conflict');
+    throw error;
+  }
   return jsonReply(201, {
     id: organisation.id,
     slug: organisation.slug,

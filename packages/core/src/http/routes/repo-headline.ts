@@ -1,7 +1,6 @@
 import { checkOrgAccess } from '../../auth/identity.js';
 import { type ExecutionJson, executionToJson } from '../../executions/execution-json.js';
 import { truncateToHundredths } from '../../gate/truncate-decimal.js';
-import { infra } from '../../infrastructure/infra.js';
 import type { ExecutionRecord } from '../../storage/store.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticate } from '../authenticate.js';
@@ -46,16 +45,14 @@ export const getRepoHeadline: RouteHandler = async (scope) => {
   const repo = requireQueryParameter(scope.query, 'repo');
   const component = parseComponentParameter(scope.query);
   if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
-  const { store, logger } = scope.services;
+  const { store } = scope.services;
   const orgId = identity.orgId;
-  const [total, lastFailure, components, settings] = await infra(logger, 'executions', () =>
-    Promise.all([
-      store.countExecutions(orgId, repo),
-      store.listExecutions({ orgId, repo, component, outcome: 'fail', limit: 1 }),
-      store.listComponents(orgId, repo),
-      store.findRepositorySettings(orgId, repo),
-    ]),
-  );
+  const [total, lastFailure, components, settings] = await Promise.all([
+    store.countExecutions(orgId, repo),
+    store.listExecutions({ orgId, repo, component, outcome: 'fail', limit: 1 }),
+    store.listComponents(orgId, repo),
+    store.findRepositorySettings(orgId, repo),
+  ]);
   if (total === 0) throw new ApiError(404, ERRORS.notFound);
   const base = await baseBranchRun(scope, orgId, repo, component);
   const from = base === null ? null : await thirtyDaysBefore(scope, base.run, component);
@@ -82,11 +79,9 @@ async function baseBranchRun(
   repo: string,
   component: string | null,
 ): Promise<{ branch: string; run: ExecutionRecord } | null> {
-  const { store, logger } = scope.services;
+  const { store } = scope.services;
   for (const branch of BASE_BRANCHES) {
-    const run = await infra(logger, 'executions', () =>
-      store.findLatestExecution(orgId, repo, branch, component),
-    );
+    const run = await store.findLatestExecution(orgId, repo, branch, component);
     if (run) return { branch, run };
   }
   return null;
@@ -102,18 +97,14 @@ async function thirtyDaysBefore(
   current: ExecutionRecord,
   component: string | null,
 ): Promise<ExecutionRecord | null> {
-  const { store, logger } = scope.services;
+  const { store } = scope.services;
   const { orgId, repo, branch } = current;
   const bound = new Date(current.createdAt.getTime() - HEADLINE_WINDOW_SECONDS * 1000);
   // A cursor strictly after every id of that second: the runs created at or before `bound`.
   const after = { createdAt: bound, id: '~' };
-  const [older] = await infra(logger, 'executions', () =>
-    store.listExecutions({ orgId, repo, branch, component, limit: 1, after }),
-  );
+  const [older] = await store.listExecutions({ orgId, repo, branch, component, limit: 1, after });
   if (older) return older;
-  const oldest = await infra(logger, 'executions', () =>
-    store.findOldestExecution(orgId, repo, { branch, component }),
-  );
+  const oldest = await store.findOldestExecution(orgId, repo, { branch, component });
   return oldest === null || oldest.id === current.id ? null : oldest;
 }
 

@@ -3,7 +3,6 @@ import { checkOrgAccess } from '../../auth/identity.js';
 import { normaliseWebUrl } from '../../executions/web-url.js';
 import { DEFAULT_PATCH_TARGET } from '../../gate/patch-rule.js';
 import { truncateToHundredths } from '../../gate/truncate-decimal.js';
-import { infra } from '../../infrastructure/infra.js';
 import type { RepositorySettings } from '../../storage/store.js';
 import { wholeSeconds } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
@@ -46,10 +45,8 @@ export const getRepoSettings: RouteHandler = async (scope) => {
   const org = requireQueryParameter(scope.query, 'org');
   const repo = requireQueryParameter(scope.query, 'repo');
   if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
-  const { store, logger } = scope.services;
-  const settings = await infra(logger, 'executions', () =>
-    store.findRepositorySettings(identity.orgId, repo),
-  );
+  const { store } = scope.services;
+  const settings = await store.findRepositorySettings(identity.orgId, repo);
   return jsonReply(200, settingsToJson(repo, settings));
 };
 
@@ -88,10 +85,8 @@ export const patchRepoSettings: RouteHandler = async (scope) => {
   if (input.org !== undefined && checkOrgAccess(identity, input.org) === 'forbidden') {
     throw new ApiError(403, ERRORS.forbidden);
   }
-  const { store, logger, clock } = scope.services;
-  const current = await infra(logger, 'executions', () =>
-    store.findRepositorySettings(identity.orgId, input.repo),
-  );
+  const { store, clock } = scope.services;
+  const current = await store.findRepositorySettings(identity.orgId, input.repo);
   const settings: RepositorySettings = {
     orgId: identity.orgId,
     repo: input.repo,
@@ -105,7 +100,7 @@ export const patchRepoSettings: RouteHandler = async (scope) => {
     webUrlSource: webUrl === undefined ? (current?.webUrlSource ?? null) : 'api',
     updatedAt: wholeSeconds(clock.now()),
   };
-  await infra(logger, 'executions', () => store.saveRepositorySettings(settings));
+  await store.saveRepositorySettings(settings);
   return jsonReply(200, settingsToJson(input.repo, settings));
 };
 

@@ -1,11 +1,10 @@
 import { checkOrgAccess } from '../../auth/identity.js';
 import { executionToJson } from '../../executions/execution-json.js';
-import { infra } from '../../infrastructure/infra.js';
 import type { ExecutionRecord, RepositorySummary, Store } from '../../storage/store.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticate } from '../authenticate.js';
 import { jsonReply } from '../reply.js';
-import type { RequestScope, RouteHandler } from '../services.js';
+import type { RouteHandler } from '../services.js';
 import { requireExecuteScope, requireQueryParameter } from './executions.js';
 
 /** The branches taken as a repository's base branch, in order: the first with a run wins. */
@@ -17,16 +16,13 @@ export const BASE_BRANCHES = ['main', 'master'] as const;
  * the repository is already on `main`.
  */
 async function baseRecord(
-  scope: RequestScope,
   store: Store,
   orgId: string,
   summary: RepositorySummary,
 ): Promise<ExecutionRecord | null> {
   if (summary.latest.branch === BASE_BRANCHES[0]) return summary.latest;
   for (const branch of BASE_BRANCHES) {
-    const found = await infra(scope.services.logger, 'executions', () =>
-      store.findLatestExecution(orgId, summary.repo, branch),
-    );
+    const found = await store.findLatestExecution(orgId, summary.repo, branch);
     if (found) return found;
   }
   return null;
@@ -43,10 +39,10 @@ export const listRepos: RouteHandler = async (scope) => {
   requireExecuteScope(identity);
   const org = requireQueryParameter(scope.query, 'org');
   if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
-  const { store, logger } = scope.services;
-  const repos = await infra(logger, 'executions', () => store.listRepositories(identity.orgId));
+  const { store } = scope.services;
+  const repos = await store.listRepositories(identity.orgId);
   const bases = await Promise.all(
-    repos.map((summary) => baseRecord(scope, store, identity.orgId, summary)),
+    repos.map((summary) => baseRecord(store, identity.orgId, summary)),
   );
   return jsonReply(200, {
     repos: repos.map((summary, index) => {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { checkOrgAccess } from '../../auth/identity.js';
-import { infra } from '../../infrastructure/infra.js';
 import {
   credentialHint,
   encryptCredential,
@@ -101,10 +100,8 @@ async function linkTarget(
 }
 
 async function answer(scope: RequestScope, link: RepositoryLink, status: number) {
-  const { store, logger } = scope.services;
-  const failures = await infra(logger, 'executions', () =>
-    store.listDeliveryFailures(link.orgId, link.repo, LINK_FAILURES_SHOWN),
-  );
+  const { store } = scope.services;
+  const failures = await store.listDeliveryFailures(link.orgId, link.repo, LINK_FAILURES_SHOWN);
   return jsonReply(status, linkToJson(link, failures));
 }
 
@@ -114,10 +111,8 @@ async function answer(scope: RequestScope, link: RepositoryLink, status: number)
  */
 export const getRepositoryLink: RouteHandler = async (scope) => {
   const { identity, repo } = await linkTarget(scope);
-  const { store, logger } = scope.services;
-  const link = await infra(logger, 'executions', () =>
-    store.findRepositoryLink(identity.orgId, repo),
-  );
+  const { store } = scope.services;
+  const link = await store.findRepositoryLink(identity.orgId, repo);
   if (!link) throw new ApiError(404, ERRORS.notFound);
   return answer(scope, link, 200);
 };
@@ -131,10 +126,8 @@ export const getRepositoryLink: RouteHandler = async (scope) => {
 export const linkRepository: RouteHandler = async (scope) => {
   const { identity, repo } = await linkTarget(scope);
   const body = parseBody(linkBody, await readJsonBody(scope.request));
-  const { store, logger, audit, clock, settings } = scope.services;
-  const existing = await infra(logger, 'executions', () =>
-    store.findRepositoryLink(identity.orgId, repo),
-  );
+  const { store, audit, clock, settings } = scope.services;
+  const existing = await store.findRepositoryLink(identity.orgId, repo);
   const now = wholeSeconds(clock.now());
   const link: RepositoryLink = {
     orgId: identity.orgId,
@@ -151,7 +144,7 @@ export const linkRepository: RouteHandler = async (scope) => {
     createdAt: existing?.createdAt ?? now,
     updatedAt: now,
   };
-  await infra(logger, 'executions', () => store.putRepositoryLink(link));
+  await store.putRepositoryLink(link);
   audit.record({
     type: 'repository.link',
     orgId: identity.orgId,
@@ -169,13 +162,9 @@ export const linkRepository: RouteHandler = async (scope) => {
  */
 export const unlinkRepository: RouteHandler = async (scope) => {
   const { identity, repo } = await linkTarget(scope);
-  const { store, logger, audit } = scope.services;
-  const link = await infra(logger, 'executions', () =>
-    store.findRepositoryLink(identity.orgId, repo),
-  );
-  const removed =
-    link !== null &&
-    (await infra(logger, 'executions', () => store.deleteRepositoryLink(identity.orgId, repo)));
+  const { store, audit } = scope.services;
+  const link = await store.findRepositoryLink(identity.orgId, repo);
+  const removed = link !== null && (await store.deleteRepositoryLink(identity.orgId, repo));
   if (!link || !removed) throw new ApiError(404, ERRORS.notFound);
   audit.record({
     type: 'repository.unlink',

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { infra } from '../../infrastructure/infra.js';
 import { joinOrganisation } from '../../organisations/membership.js';
 import { sessionExpiresAt } from '../../sessions/session-rules.js';
 import { hashSessionToken } from '../../sessions/session-token-hash.js';
@@ -60,7 +59,7 @@ export async function startSession(
     createdAt,
     expiresAt: sessionExpiresAt(createdAt, services.settings.sessionLifetimeSeconds),
   };
-  await infra(services.logger, 'sessions', () => services.store.insertSession(record));
+  await services.store.insertSession(record);
   services.audit.record({
     type: 'session.create',
     userId,
@@ -92,13 +91,9 @@ export const createSession: RouteHandler = async (scope) => {
     throw new ApiError(401, ERRORS.invalidToken);
   }
   const input = parseBody(createSessionBody, await readJsonBody(scope.request));
-  const org = await infra(services.logger, 'organisations', () =>
-    services.store.findOrganisationById(input.org_id),
-  );
+  const org = await services.store.findOrganisationById(input.org_id);
   if (!org) throw new ApiError(400, 'invalid parameter: org_id');
-  const member = await infra(services.logger, 'organisations', () =>
-    joinOrganisation(services, org.id, input.user_id, input.role),
-  );
+  const member = await joinOrganisation(services, org.id, input.user_id, input.role);
   const { record, token } = await startSession(services, input.user_id, org.id);
   return jsonReply(201, {
     session_id: record.id,
@@ -126,9 +121,7 @@ export const deleteSession: RouteHandler = async (scope) => {
     const identity = await authenticateSessionOnly(scope);
     if (identity.sessionId !== sessionId) throw new ApiError(404, ERRORS.notFound);
   }
-  const deleted = await infra(services.logger, 'sessions', () =>
-    services.store.deleteSession(sessionId),
-  );
+  const deleted = await services.store.deleteSession(sessionId);
   if (!deleted) throw new ApiError(404, ERRORS.notFound);
   services.audit.record({ type: 'session.delete', sessionId });
   const credential = findCredential(scope.request, services.settings.sessionCookieName);

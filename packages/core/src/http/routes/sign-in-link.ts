@@ -1,4 +1,3 @@
-import { infra } from '../../infrastructure/infra.js';
 import { joinOrganisation } from '../../organisations/membership.js';
 import { hashSessionToken } from '../../sessions/session-token-hash.js';
 import { SIGN_IN_LINK_LIFETIME_SECONDS } from '../../sessions/sign-in-link.js';
@@ -30,9 +29,7 @@ async function useLink(scope: RequestScope, token: string): Promise<SignInLinkRe
   const { sessionSecret, previousSessionSecret } = services.settings;
   const now = services.clock.now();
   const use = (secret: string) =>
-    infra(services.logger, 'sessions', () =>
-      services.store.useSignInLink(hashSessionToken(token, secret), now),
-    );
+    services.store.useSignInLink(hashSessionToken(token, secret), now);
   const current = await use(sessionSecret);
   if (current !== null || previousSessionSecret === undefined) return current;
   return use(previousSessionSecret);
@@ -50,15 +47,11 @@ async function signIn(scope: RequestScope, raw: string | null): Promise<Reply> {
   const link = await useLink(scope, token);
   if (link === null) refuse();
   const { services } = scope;
-  const org = await infra(services.logger, 'organisations', () =>
-    services.store.findOrganisationById(link.orgId),
-  );
+  const org = await services.store.findOrganisationById(link.orgId);
   if (!org) refuse();
   // The invite first: when it is for the link's organisation, its role is the one that counts.
   const invited = await acceptPendingInvite(scope, link.userId);
-  await infra(services.logger, 'organisations', () =>
-    joinOrganisation(services, org.id, link.userId, link.role),
-  );
+  await joinOrganisation(services, org.id, link.userId, link.role);
   const session = await startSession(services, link.userId, invited ?? org.id, 'link');
   return {
     status: 303,

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { SCOPES } from '../../auth/scopes.js';
-import { infra } from '../../infrastructure/infra.js';
 import type { TokenRecord } from '../../storage/store.js';
 import { formatTimestamp, wholeSeconds } from '../../time/timestamp.js';
 import { generateApiToken, isTokenId } from '../../tokens/token-format.js';
@@ -69,8 +68,8 @@ function tokenToJson(token: TokenRecord, now: Date) {
 async function findOwnToken(scope: RequestScope, identity: SessionIdentity): Promise<TokenRecord> {
   const id = scope.params.id as string;
   if (!isTokenId(id)) throw new ApiError(404, ERRORS.notFound);
-  const { store, logger } = scope.services;
-  const token = await infra(logger, 'tokens', () => store.findTokenById(id));
+  const { store } = scope.services;
+  const token = await store.findTokenById(id);
   if (!token || token.orgId !== identity.orgId) throw new ApiError(404, ERRORS.notFound);
   return token;
 }
@@ -103,11 +102,11 @@ async function limitTokenCreation(
   orgId: string,
   addsUsableToken: boolean,
 ): Promise<void> {
-  const { rateLimiter, store, logger, clock } = scope.services;
+  const { rateLimiter, store, clock } = scope.services;
   enforce(scope, await rateLimiter.consumeTokenCreation(orgId));
   if (!addsUsableToken) return;
   const ceiling = rateLimiter.activeTokensPerOrganisation;
-  const tokens = await infra(logger, 'tokens', () => store.listTokensByOrg(orgId));
+  const tokens = await store.listTokensByOrg(orgId);
   const now = clock.now();
   const usable = tokens.filter((token) => isTokenUsable(token, now)).length;
   if (usable >= ceiling) {
@@ -122,8 +121,8 @@ async function limitTokenCreation(
 /** `GET /v1/tokens`: the session organisation's tokens, newest first. */
 export const listTokens: RouteHandler = async (scope) => {
   const identity = await authenticateSessionOnly(scope, 'admin');
-  const { store, logger, clock } = scope.services;
-  const tokens = await infra(logger, 'tokens', () => store.listTokensByOrg(identity.orgId));
+  const { store, clock } = scope.services;
+  const tokens = await store.listTokensByOrg(identity.orgId);
   const now = clock.now();
   return jsonReply(200, { tokens: tokens.map((token) => tokenToJson(token, now)) });
 };
@@ -147,7 +146,7 @@ export const createToken: RouteHandler = async (scope) => {
     scopes: input.scopes,
     agentType: input.agent_type,
   });
-  await infra(services.logger, 'tokens', () => services.store.insertToken(record));
+  await services.store.insertToken(record);
   services.audit.record({
     type: 'token.create',
     orgId: record.orgId,
@@ -171,13 +170,11 @@ export const patchToken: RouteHandler = async (scope) => {
   const identity = await authenticateSessionOnly(scope, 'admin');
   const input = parseBody(patchTokenBody, await readJsonBody(scope.request));
   const token = await findOwnToken(scope, identity);
-  const { store, logger, clock, tokenCache } = scope.services;
-  const updated = await infra(logger, 'tokens', () =>
-    store.updateToken(token.id, {
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.scopes !== undefined ? { scopes: input.scopes } : {}),
-    }),
-  );
+  const { store, clock, tokenCache } = scope.services;
+  const updated = await store.updateToken(token.id, {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.scopes !== undefined ? { scopes: input.scopes } : {}),
+  });
   if (!updated) throw new ApiError(404, ERRORS.notFound);
   tokenCache.purgeTokenId(token.id);
   return jsonReply(200, tokenToJson(updated, clock.now()));
@@ -187,8 +184,8 @@ export const patchToken: RouteHandler = async (scope) => {
 export const revokeToken: RouteHandler = async (scope) => {
   const identity = await authenticateSessionOnly(scope, 'admin');
   const token = await findOwnToken(scope, identity);
-  const { store, logger, tokenCache, audit } = scope.services;
-  await infra(logger, 'tokens', () => store.revokeToken(token.id));
+  const { store, tokenCache, audit } = scope.services;
+  await store.revokeToken(token.id);
   tokenCache.purgeTokenId(token.id);
   if (token.status !== 'revoked') audit.record({ type: 'token.revoke', tokenId: token.id });
   return emptyReply(204);
@@ -218,9 +215,7 @@ export const rotateToken: RouteHandler = async (scope) => {
     graceSeconds === 0
       ? record.createdAt
       : new Date(Math.ceil((services.clock.now().getTime() + graceSeconds * 1000) / 1000) * 1000);
-  const rotated = await infra(services.logger, 'tokens', () =>
-    services.store.rotateToken(old.id, record, graceEndsAt),
-  );
+  const rotated = await services.store.rotateToken(old.id, record, graceEndsAt);
   if (!rotated) throw new ApiError(409, 'token is not active');
   services.tokenCache.purgeTokenId(old.id);
   services.audit.record({ type: 'token.rotate', oldId: old.id, newId: record.id });

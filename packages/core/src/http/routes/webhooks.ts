@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { verifyWebhook } from '@covgate/webhook-signature';
-import { InfrastructureError, infra } from '../../infrastructure/infra.js';
 import { createPlanChangeProcessor } from '../../webhooks/plan-processor.js';
 import { webhookEventId, webhookEventType } from '../../webhooks/webhook-event.js';
 import {
@@ -49,7 +48,7 @@ function receiveWebhook(webhooks: WebhookSettings): RouteHandler {
       services.logger.error(
         `[webhooks] ${receiver.name} secret not configured (${receiver.secretEnv})`,
       );
-      throw new InfrastructureError('webhooks');
+      throw new ApiError(500, ERRORS.internal);
     }
     if ((request.headers.get(receiver.signatureHeader) ?? '').trim() === '') {
       throw new ApiError(401, WEBHOOK_ERRORS.missingSignature);
@@ -102,9 +101,7 @@ async function claimAll(
   const claimed: string[] = [];
   try {
     for (const key of keys) {
-      const fresh = await infra(services.logger, 'webhooks', () =>
-        services.store.claimWebhookEvent(provider, key, services.clock.now()),
-      );
+      const fresh = await services.store.claimWebhookEvent(provider, key, services.clock.now());
       if (!fresh) return false;
       claimed.push(key);
     }
@@ -122,13 +119,14 @@ async function releaseAll(
   keys: readonly string[],
 ): Promise<void> {
   const { services } = scope;
-  await infra(services.logger, 'webhooks', async () => {
+  try {
     for (const key of keys) await services.store.releaseWebhookEvent(provider, key);
-  }).catch(() => {
+  } catch {
+    // The store logged why; the request goes on to its own answer.
     services.logger.error(
       `[webhooks] ${provider} claims ${keys.join(', ')} stay claimed: their retries will be answered as duplicates`,
     );
-  });
+  }
 }
 
 function verifySignature(
@@ -185,6 +183,6 @@ async function processClaimed(
       `[webhooks] ${event.provider} event ${event.id} failed, releasing it for a retry: ${message}`,
     );
     await releaseAll(scope, event.provider, claims);
-    throw new InfrastructureError('webhooks');
+    throw new ApiError(500, ERRORS.internal);
   }
 }
