@@ -24,7 +24,7 @@ export default {
     'packages/core/src/http/cors.ts',
     'packages/core/src/http/client-address.ts',
     'packages/core/src/http/auth/csrf.ts',
-    'packages/core/src/http/service-token.ts',
+    'packages/core/src/auth/service-token.ts',
     // The gate's verdict: truncation, delta and outcome (a wrong verdict passes a bad run).
     'packages/core/src/gate/*.ts',
     '!**/index.ts',

@@ -31,8 +31,9 @@ import { VerifiedTokenCache } from '../tokens/verified-token-cache.js';
 import { resolveWebhookOptions, type WebhookOptions } from '../webhooks/webhook-options.js';
 import { ApiError, ERRORS } from './api-error.js';
 import type { CovgateApi, RequestContext } from './api-types.js';
+import { authenticate } from './auth/authenticate.js';
+import { sessionCookieName } from './auth/session-cookie.js';
 import { createTokenLoginState } from './auth/token-login-state.js';
-import { authenticate } from './authenticate.js';
 import { normaliseBasePath } from './base-path.js';
 import { createClientAddressResolver, looksProxied } from './client-address.js';
 import { CorsPolicy, parseAllowedOrigins } from './cors.js';
@@ -50,7 +51,6 @@ import type {
   RequestScope,
   RouteHandler,
 } from './services.js';
-import { sessionCookieName } from './session-cookie.js';
 
 /** Options of {@link createApi}. Only `store` and `sessionSecret` are required. */
 export interface CreateApiOptions {

@@ -1,8 +1,8 @@
+import { SortedExecutions } from '../executions/sorted-executions.js';
 import { wholeSeconds } from '../time/timestamp.js';
 import { deliveryError, deliveryRows, leaseEnd } from './kit/deliveries.js';
 import { isEmptyFilter } from './kit/execution-filter.js';
 import { compareOldestFirst } from './record-order.js';
-import { SortedExecutions } from './sorted-executions.js';
 import {
   type DeliveryAttemptOutcome,
   type DeliveryRecord,

@@ -1,3 +1,4 @@
+import type { TokenIdentity } from '../../auth/identities.js';
 import type { TokenRecord } from '../../storage/store.js';
 import { parseApiToken } from '../../tokens/token-format.js';
 import type { PepperMatch } from '../../tokens/token-hash.js';
@@ -6,7 +7,6 @@ import { VerificationOverloadError } from '../../tokens/verification-gate.js';
 import type { ThrottleBlock, ThrottleReservation } from '../../tokens/verification-throttle.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import type { ApiServices, RequestScope } from '../services.js';
-import type { TokenIdentity } from './identities.js';
 import type { ApiTokenLogin, SharedVerification } from './token-login-state.js';
 
 /** Seconds a shed verification is told to wait (`Retry-After`). */

@@ -1,7 +1,7 @@
 import { ApiError } from '../api-error.js';
 import { isOriginAllowed, parseAllowedOrigins } from '../cors.js';
-import { type Credential, isUnsafeMethod } from '../credentials.js';
 import type { RequestScope } from '../services.js';
+import { type Credential, isUnsafeMethod } from './credentials.js';
 
 /** The setting that lists the origins allowed to write with a session cookie. */
 const SETTING = 'ALLOWED_ORIGINS';

@@ -1,8 +1,8 @@
+import type { SessionIdentity, TokenIdentity } from '../../auth/identities.js';
 import type { Organisation } from '../../storage/store.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import type { RateLimitDecision } from '../rate-limit.js';
 import type { RequestScope } from '../services.js';
-import type { SessionIdentity, TokenIdentity } from './identities.js';
 
 /** Puts a decision's `RateLimit-*` headers on the response and refuses with `429` when over. */
 export function enforce(scope: RequestScope, decision: RateLimitDecision): void {

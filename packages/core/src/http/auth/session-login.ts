@@ -1,9 +1,9 @@
+import type { SessionIdentity } from '../../auth/identities.js';
 import { isSessionExpired } from '../../sessions/session-rules.js';
 import { hashSessionToken } from '../../sessions/session-token-hash.js';
 import type { SessionRecord } from '../../storage/store.js';
 import { parseSessionToken } from '../../tokens/token-format.js';
 import type { RequestScope } from '../services.js';
-import type { SessionIdentity } from './identities.js';
 
 /**
  * The session stored under the HMAC of `token` with `SESSION_SECRET` or, during a rotation,

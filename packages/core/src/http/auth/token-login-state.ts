@@ -1,6 +1,6 @@
+import type { TokenIdentity } from '../../auth/identities.js';
 import type { Plan } from '../../storage/store.js';
 import type { TokenHasher } from '../../tokens/token-hash.js';
-import type { TokenIdentity } from './identities.js';
 
 /** An API token login: the token's identity and its organisation's plan. */
 export interface ApiTokenLogin {

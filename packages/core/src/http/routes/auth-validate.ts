@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { formatTimestamp } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
-import { authenticateApiTokenValue, denyAuthentication } from '../authenticate.js';
-import { bearerToken } from '../credentials.js';
+import { authenticateApiTokenValue, denyAuthentication } from '../auth/authenticate.js';
+import { bearerToken } from '../auth/credentials.js';
 import { jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
 import type { RouteHandler } from '../services.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formatTimestamp } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
-import { authenticateSessionOnly, type SessionIdentity } from '../authenticate.js';
+import { authenticateSessionOnly, type SessionIdentity } from '../auth/authenticate.js';
 import { jsonReply, type Reply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';

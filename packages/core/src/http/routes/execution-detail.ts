@@ -4,7 +4,7 @@ import { decodeFileList, type FileEntry } from '../../executions/file-list.js';
 import { type FolderJson, folderTree } from '../../executions/folder-tree.js';
 import { type PatchFileJson, patchFiles } from '../../executions/patch-files.js';
 import { ApiError, ERRORS } from '../api-error.js';
-import { authenticate } from '../authenticate.js';
+import { authenticate } from '../auth/authenticate.js';
 import { jsonReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
 import { requireExecuteScope } from './executions.js';

@@ -1,7 +1,7 @@
 import { checkOrgAccess } from '../../auth/identity.js';
 import { formatTimestamp } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
-import { authenticate } from '../authenticate.js';
+import { authenticate } from '../auth/authenticate.js';
 import { jsonReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
 import { parseComponentParameter } from './execution-filter.js';

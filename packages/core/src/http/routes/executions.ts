@@ -1,5 +1,6 @@
 import { checkOrgAccess, type Identity } from '../../auth/identity.js';
 import { hasScope } from '../../auth/scopes.js';
+import { decodeExecutionCursor, encodeExecutionCursor } from '../../executions/execution-cursor.js';
 import { executionToJson } from '../../executions/execution-json.js';
 import { encodeFileList, fileListDigest, fileListText } from '../../executions/file-list.js';
 import {
@@ -26,12 +27,11 @@ import type {
 } from '../../storage/store.js';
 import { wholeSeconds } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
+import { authenticate } from '../auth/authenticate.js';
 import { requireSessionRole } from '../auth/roles.js';
-import { authenticate } from '../authenticate.js';
 import { jsonReply, jsonTextReply, type Reply } from '../reply.js';
 import { MAX_BODY_BYTES, readJsonBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';
-import { decodeExecutionCursor, encodeExecutionCursor } from './execution-cursor.js';
 import { parseExecutionFilter } from './execution-filter.js';
 import { type IngestInput, parseIngestBody } from './ingest-body.js';
 

@@ -3,7 +3,7 @@ import { GITHUB_ORG_LOGIN, normaliseGithubOrg } from '../../organisations/github
 import type { GithubOrgLink } from '../../storage/store.js';
 import { formatTimestamp, wholeSeconds } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
-import { authenticateSessionOnly } from '../authenticate.js';
+import { authenticateSessionOnly } from '../auth/authenticate.js';
 import { emptyReply, jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
 import type { RouteHandler } from '../services.js';

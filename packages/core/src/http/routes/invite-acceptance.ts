@@ -2,7 +2,7 @@ import { serialize } from 'cookie';
 import { hashSessionToken } from '../../sessions/session-token-hash.js';
 import type { InviteAcceptance, InviteRecord } from '../../storage/store.js';
 import { parseInviteToken } from '../../tokens/token-format.js';
-import { cookieValue } from '../credentials.js';
+import { cookieValue } from '../auth/credentials.js';
 import type { ApiSettings, RequestScope } from '../services.js';
 
 /** The one answer to an invite that is malformed, unknown, accepted, revoked or expired. */

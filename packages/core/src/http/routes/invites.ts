@@ -5,7 +5,7 @@ import { type InviteRecord, ROLES } from '../../storage/store.js';
 import { formatTimestamp, wholeSeconds } from '../../time/timestamp.js';
 import { generateInviteToken, parseInviteToken } from '../../tokens/token-format.js';
 import { ApiError, ERRORS } from '../api-error.js';
-import { authenticateSessionOnly } from '../authenticate.js';
+import { authenticateSessionOnly } from '../auth/authenticate.js';
 import { emptyReply, jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';

@@ -3,7 +3,7 @@ import { hasRole } from '../../organisations/membership.js';
 import { type MemberChange, type Membership, ROLES } from '../../storage/store.js';
 import { formatTimestamp } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
-import { authenticateSessionOnly } from '../authenticate.js';
+import { authenticateSessionOnly } from '../auth/authenticate.js';
 import { emptyReply, jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
 import type { RouteHandler } from '../services.js';

@@ -1,13 +1,13 @@
 import { z } from 'zod';
+import { isServiceToken } from '../../auth/service-token.js';
 import { createOrganisation } from '../../organisations/create-organisation.js';
 import { OrganisationInputError } from '../../organisations/organisation-input.js';
 import { type Organisation, StoreConflictError } from '../../storage/store.js';
 import { formatTimestamp } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
-import { bearerToken } from '../credentials.js';
+import { bearerToken } from '../auth/credentials.js';
 import { jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
-import { isServiceToken } from '../service-token.js';
 import type { RouteHandler } from '../services.js';
 import { parseBody } from '../validation.js';
 

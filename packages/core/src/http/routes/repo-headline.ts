@@ -3,7 +3,7 @@ import { type ExecutionJson, executionToJson } from '../../executions/execution-
 import { truncateToHundredths } from '../../gate/truncate-decimal.js';
 import type { ExecutionRecord } from '../../storage/store.js';
 import { ApiError, ERRORS } from '../api-error.js';
-import { authenticate } from '../authenticate.js';
+import { authenticate } from '../auth/authenticate.js';
 import { jsonReply } from '../reply.js';
 import type { RequestScope, RouteHandler } from '../services.js';
 import { parseComponentParameter } from './execution-filter.js';

@@ -2,7 +2,7 @@ import { checkOrgAccess } from '../../auth/identity.js';
 import { executionToJson } from '../../executions/execution-json.js';
 import type { ExecutionRecord, RepositorySummary, Store } from '../../storage/store.js';
 import { ApiError, ERRORS } from '../api-error.js';
-import { authenticate } from '../authenticate.js';
+import { authenticate } from '../auth/authenticate.js';
 import { jsonReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
 import { requireExecuteScope, requireQueryParameter } from './executions.js';

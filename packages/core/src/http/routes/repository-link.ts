@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { SessionIdentity } from '../../auth/identities.js';
 import { checkOrgAccess } from '../../auth/identity.js';
 import {
   credentialHint,
@@ -8,8 +9,7 @@ import {
 import { type DeliveryRecord, GITHUB_API_URL, type RepositoryLink } from '../../storage/store.js';
 import { formatTimestamp, wholeSeconds } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
-import type { SessionIdentity } from '../auth/identities.js';
-import { authenticateSessionOnly } from '../authenticate.js';
+import { authenticateSessionOnly } from '../auth/authenticate.js';
 import { emptyReply, jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isServiceToken } from '../../auth/service-token.js';
 import { joinOrganisation } from '../../organisations/membership.js';
 import { sessionExpiresAt } from '../../sessions/session-rules.js';
 import { hashSessionToken } from '../../sessions/session-token-hash.js';
@@ -6,13 +7,12 @@ import { ROLES, type SessionRecord } from '../../storage/store.js';
 import { formatTimestamp, wholeSeconds } from '../../time/timestamp.js';
 import { generateSessionToken } from '../../tokens/token-format.js';
 import { ApiError, ERRORS } from '../api-error.js';
-import { authenticateSessionOnly } from '../authenticate.js';
-import { bearerToken, findCredential } from '../credentials.js';
+import { authenticateSessionOnly } from '../auth/authenticate.js';
+import { bearerToken, findCredential } from '../auth/credentials.js';
+import { clearedSessionCookie } from '../auth/session-cookie.js';
 import { emptyReply, jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
-import { isServiceToken } from '../service-token.js';
 import type { ApiServices, RouteHandler } from '../services.js';
-import { clearedSessionCookie } from '../session-cookie.js';
 import { parseBody } from '../validation.js';
 
 const ID = z

@@ -5,12 +5,12 @@ import type { SignInLinkRecord } from '../../storage/store.js';
 import { parseSignInLinkToken } from '../../tokens/token-format.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { isDocumentNavigation, isForeignSiteRequest } from '../auth/fetch-metadata.js';
+import { sessionCookie } from '../auth/session-cookie.js';
 import { confirmPageReply, PRIVATE_ANSWER_HEADERS } from '../html-page.js';
 import { onlyValue } from '../query-value.js';
 import type { Reply } from '../reply.js';
 import { readFormBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';
-import { sessionCookie } from '../session-cookie.js';
 import { acceptPendingInvite } from './invite-acceptance.js';
 import { startSession } from './sessions.js';
 

@@ -1,4 +1,4 @@
-import type { ExecutionCursor } from '../../storage/store.js';
+import type { ExecutionCursor } from '../storage/store.js';
 
 /** 9999-12-31T23:59:59Z */
 const LAST_REPRESENTABLE_SECOND = 253_402_300_799;

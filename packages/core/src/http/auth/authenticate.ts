@@ -1,18 +1,18 @@
-import type { Identity } from '../auth/identity.js';
-import type { Role } from '../storage/store.js';
-import { SESSION_TOKEN_PREFIX } from '../tokens/token-format.js';
-import { ApiError, ERRORS } from './api-error.js';
-import { loginWithApiToken } from './auth/api-token-login.js';
-import { requireAllowedOrigin } from './auth/csrf.js';
-import { type DenialReason, deny } from './auth/deny.js';
-import type { SessionIdentity, TokenIdentity } from './auth/identities.js';
-import { limitSessionRequest, limitTokenRequest } from './auth/request-limits.js';
-import { requireSessionRole } from './auth/roles.js';
-import { loginWithSession } from './auth/session-login.js';
+import type { SessionIdentity, TokenIdentity } from '../../auth/identities.js';
+import type { Identity } from '../../auth/identity.js';
+import type { Role } from '../../storage/store.js';
+import { SESSION_TOKEN_PREFIX } from '../../tokens/token-format.js';
+import { ApiError, ERRORS } from '../api-error.js';
+import type { RequestScope } from '../services.js';
+import { loginWithApiToken } from './api-token-login.js';
 import { findCredential } from './credentials.js';
-import type { RequestScope } from './services.js';
+import { requireAllowedOrigin } from './csrf.js';
+import { type DenialReason, deny } from './deny.js';
+import { limitSessionRequest, limitTokenRequest } from './request-limits.js';
+import { requireSessionRole } from './roles.js';
+import { loginWithSession } from './session-login.js';
 
-export type { SessionIdentity, TokenIdentity } from './auth/identities.js';
+export type { SessionIdentity, TokenIdentity } from '../../auth/identities.js';
 
 /**
  * Authenticates a request by API token (`Authorization: Bearer cvg_...`) or session

@@ -1,4 +1,4 @@
-import type { Identity } from '../../auth/identity.js';
+import type { Identity } from './identity.js';
 
 /** An authenticated API token, with what rate limiting needs. */
 export type TokenIdentity = Extract<Identity, { kind: 'token' }>;

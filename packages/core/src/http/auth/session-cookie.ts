@@ -1,5 +1,5 @@
 import { serialize } from 'cookie';
-import type { ApiSettings } from './services.js';
+import type { ApiSettings } from '../services.js';
 
 /** Base name of the session cookie; `__Host-` is prefixed when cookies are Secure. */
 export const SESSION_COOKIE_BASE_NAME = 'covgate_session';
