@@ -2,14 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProcess } from '../../../test/support/processes.js';
 import {
   type BuiltServer,
   freePort,
   isServerBuilt,
   startBuiltServer,
-} from './support/built-server.js';
+} from '@covgate/test-support/built-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startProcess } from '../../../test/support/processes.js';
 
 const built = isServerBuilt();
 if (!built) {

@@ -4,6 +4,12 @@ import { connect } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import {
+  type BuiltServer,
+  isServerBuilt,
+  startBuiltServers,
+} from '@covgate/test-support/built-server';
+import { type FakeGithub, startFakeGithub } from '@covgate/test-support/fake-github';
 import { Redis } from 'ioredis';
 import { createConnection } from 'mysql2/promise';
 import pino from 'pino';
@@ -12,9 +18,7 @@ import { type OwnedProcess, startProcess } from '../../../test/support/processes
 import { bootstrapOrganisation } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/open-store.js';
-import { type BuiltServer, isServerBuilt, startBuiltServers } from './support/built-server.js';
 import { cookieHeader, setCookies } from './support/cookies.js';
-import { type FakeGithub, startFakeGithub } from './support/fake-github.js';
 import { type FaultProxy, startFaultProxy } from './support/fault-proxy.js';
 
 /**

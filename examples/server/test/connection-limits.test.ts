@@ -2,13 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BuiltServer,
   freePort,
   isServerBuilt,
   startBuiltServer,
-} from './support/built-server.js';
+} from '@covgate/test-support/built-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const built = isServerBuilt();
 if (!built) {

@@ -1,15 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BuiltServer,
   freePort,
   isServerBuilt,
   startBuiltServer,
-} from './support/built-server.js';
+} from '@covgate/test-support/built-server';
+import { type FakeGithub, startFakeGithub } from '@covgate/test-support/fake-github';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieHeader, setCookies } from './support/cookies.js';
-import { type FakeGithub, startFakeGithub } from './support/fake-github.js';
 
 const built = isServerBuilt();
 const CLIENT_ID = 'Iv1.e2e-org-link';

@@ -1,16 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BuiltServer,
   freePort,
   isServerBuilt,
   startBuiltServer,
-} from './support/built-server.js';
+} from '@covgate/test-support/built-server';
+import { type FakeGithub, startFakeGithub } from '@covgate/test-support/fake-github';
+import { providerASignature } from '@covgate/test-support/provider-a-signature';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieHeader, type SetCookie, setCookies } from './support/cookies.js';
-import { type FakeGithub, startFakeGithub } from './support/fake-github.js';
-import { providerASignature } from './support/provider-a-signature.js';
 
 const built = isServerBuilt();
 if (!built) {

@@ -5,6 +5,12 @@ import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import type { Store } from '@covgate/core';
 import { encryptCredential, repositoryLinkCredentialContext } from '@covgate/core/internal';
+import {
+  type BuiltServer,
+  isServerBuilt,
+  startBuiltServer,
+  startBuiltServers,
+} from '@covgate/test-support/built-server';
 import { type FakeGithubRest, startFakeGithubRest } from '@covgate/testing';
 import { createConnection } from 'mysql2/promise';
 import pino from 'pino';
@@ -12,12 +18,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapOrganisation } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/open-store.js';
-import {
-  type BuiltServer,
-  isServerBuilt,
-  startBuiltServer,
-  startBuiltServers,
-} from './support/built-server.js';
 
 // The outbox end to end: runs ingested through the built reference server give their commit
 // statuses and pull-request comment to a fake GitHub, through GitHub's outages and restarts of

@@ -4,13 +4,17 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Store } from '@covgate/core';
 import { decryptRepositoryLinkCredential } from '@covgate/core/internal';
+import {
+  type BuiltServer,
+  isServerBuilt,
+  startBuiltServer,
+} from '@covgate/test-support/built-server';
 import { type FakeGithubRest, startFakeGithubRest } from '@covgate/testing';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapOrganisation } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/open-store.js';
-import { type BuiltServer, isServerBuilt, startBuiltServer } from './support/built-server.js';
 
 // A repository linked the way a person links it (POST /v1/repos/github-link on the built
 // reference server), then its runs' statuses sent with the token given there, through a

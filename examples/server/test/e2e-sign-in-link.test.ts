@@ -3,16 +3,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../../test/support/processes.js';
 import {
   type BuiltServer,
   DIST,
   freePort,
   isServerBuilt,
   startBuiltServer,
-} from './support/built-server.js';
+} from '@covgate/test-support/built-server';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../../test/support/processes.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const built = isServerBuilt() && existsSync(join(DIST, 'admin.js'));

@@ -3,10 +3,15 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  DIST,
+  freePort,
+  isServerBuilt,
+  startBuiltServer,
+} from '@covgate/test-support/built-server';
 import { createConnection } from 'mysql2/promise';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../test/support/processes.js';
-import { DIST, freePort, isServerBuilt, startBuiltServer } from './support/built-server.js';
 
 const built = isServerBuilt() && existsSync(join(DIST, 'admin.js'));
 if (!built) console.warn('[covgate] operating commands SKIPPED: run `pnpm build` first');

@@ -3,13 +3,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import {
+  type BuiltServer,
+  isServerBuilt,
+  startBuiltServer,
+} from '@covgate/test-support/built-server';
+import { providerASignature } from '@covgate/test-support/provider-a-signature';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapOrganisation } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/open-store.js';
-import { type BuiltServer, isServerBuilt, startBuiltServer } from './support/built-server.js';
-import { providerASignature } from './support/provider-a-signature.js';
 
 /**
  * The rotation runbook (docs/operations/rotation.md) run against two built reference-server

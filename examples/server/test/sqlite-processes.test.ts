@@ -2,12 +2,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import {
+  type BuiltServer,
+  isServerBuilt,
+  startBuiltServers,
+} from '@covgate/test-support/built-server';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapOrganisation } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/open-store.js';
-import { type BuiltServer, isServerBuilt, startBuiltServers } from './support/built-server.js';
 
 /**
  * Two built reference-server processes on one embedded SQLite file: concurrent requests with

@@ -2,10 +2,14 @@ import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  type BuiltServer,
+  isServerBuilt,
+  startBuiltServer,
+} from '@covgate/test-support/built-server';
 import { createClient } from '@libsql/client';
 import mysql from 'mysql2/promise';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type BuiltServer, isServerBuilt, startBuiltServer } from './support/built-server.js';
 
 // Upgrading from the previous release: a data folder (SQLite) and a MariaDB schema made by the
 // code of commit 181f836 (fixtures/upgrade-181f836, README there says how), then the current

@@ -5,15 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createSqliteStore } from '@covgate/sqlite';
-import { buildExecution } from '@covgate/testing';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BuiltServer,
   freePort,
   isServerBuilt,
   startBuiltServer,
-} from '../../../examples/server/test/support/built-server.js';
+} from '@covgate/test-support/built-server';
+import { buildExecution } from '@covgate/testing';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The repository page's "Pull request feedback" panel in Chromium, against the built reference
 // server: an owner links the repository to a GitHub repository with a token, sees the linked

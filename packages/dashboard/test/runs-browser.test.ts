@@ -5,15 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backdateRun } from '../../../examples/server/test/support/backdate-run.js';
+import { backdateRun } from '@covgate/test-support/backdate-run';
 import {
   type BuiltServer,
   freePort,
   isServerBuilt,
   startBuiltServer,
-} from '../../../examples/server/test/support/built-server.js';
+} from '@covgate/test-support/built-server';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const CHROMIUM = '/usr/bin/chromium';
 const appBuilt = existsSync(fileURLToPath(new URL('../dist/app/index.html', import.meta.url)));

@@ -4,18 +4,15 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BuiltServer,
   freePort,
   isServerBuilt,
   startBuiltServer,
-} from '../../../examples/server/test/support/built-server.js';
-import {
-  type FakeGithub,
-  startFakeGithub,
-} from '../../../examples/server/test/support/fake-github.js';
+} from '@covgate/test-support/built-server';
+import { type FakeGithub, startFakeGithub } from '@covgate/test-support/fake-github';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const CHROMIUM = '/usr/bin/chromium';
 const appBuilt = existsSync(fileURLToPath(new URL('../dist/app/index.html', import.meta.url)));

@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startProcess } from '../../../../test/support/processes.js';
+import { startProcess } from './processes.js';
 
 /** Folder of the built reference server (`pnpm --filter @covgate/server build`). */
-export const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+export const DIST = fileURLToPath(new URL('../../examples/server/dist/', import.meta.url));
 
 /** Whether `dist/main.js` exists. */
 export function isServerBuilt(): boolean {
