@@ -1,36 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import {
-  type BuiltServer,
-  freePort,
-  isServerBuilt,
-  startBuiltServer,
-} from '@covgate/test-support/built-server';
+import { type BuiltServer, freePort, startBuiltServer } from '@covgate/test-support/built-server';
 import { type FakeGithub, startFakeGithub } from '@covgate/test-support/fake-github';
 import { providerASignature } from '@covgate/test-support/provider-a-signature';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const CHROMIUM = '/usr/bin/chromium';
-const appBuilt = existsSync(fileURLToPath(new URL('../dist/app/index.html', import.meta.url)));
-const screenshotsDir = fileURLToPath(new URL('../screenshots/', import.meta.url));
-const browserAvailable = existsSync(CHROMIUM);
-const browserRequired = process.env.COVGATE_REQUIRE_BROWSER === '1';
-const built = appBuilt && isServerBuilt();
-if (!built) {
-  console.warn(
-    '[covgate] dashboard browser test SKIPPED: run `pnpm build` first (`pnpm test` does)',
-  );
-}
-if (!browserAvailable && !browserRequired) {
-  console.warn(
-    `[covgate] dashboard browser test SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium)`,
-  );
-}
+import {
+  DESKTOP,
+  json,
+  launchChromium,
+  PHONE,
+  screenshotsDir,
+  skipBrowserSuite,
+  watchPage,
+} from './support/browser.js';
 
 const CLIENT_ID = 'Iv1.dashboard-browser';
 const CLIENT_SECRET = 'dashboard-browser-client-secret-41c7';
@@ -39,18 +24,15 @@ const ORG = `github-${ACCOUNT.id}`;
 const WEBHOOK_SECRET = 'whsec_dashboard_browser_5e1a';
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const BIG = 1000;
 const RELOADS = 30;
-const json = { 'content-type': 'application/json' };
 // The second server: its own dashboard URL and allowlist (so 127.0.0.1 is refused), a public
 // URL for CI, and a session limit small enough to reach in a few page loads.
 const SERVICE_TOKEN = 'dashboard-browser-service-token-0123456789abcdef';
 const PUBLIC_URL = 'https://covgate.example.com';
 const SMALL_SESSION_LIMIT = 4;
 
-describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !browserRequired))(
+describe.skipIf(skipBrowserSuite())(
   'the dashboard on the built reference server in Chromium',
   () => {
     let github: FakeGithub;
@@ -99,12 +81,7 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
       await target.setViewportSize(viewport);
     }
 
-    function watch(target: Page): void {
-      target.on('console', (message) => {
-        if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
-      });
-      target.on('pageerror', (error) => pageErrors.push(error.message));
-    }
+    const watch = (target: Page) => watchPage(target, { cspViolations, pageErrors });
 
     async function signIn(target: Page): Promise<void> {
       await target.goto(dashboard());
@@ -150,19 +127,7 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
         }),
       ]);
       origin = `http://localhost:${port}`;
-      await mkdir(screenshotsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      });
+      browser = await launchChromium();
       context = await browser.newContext({ viewport: DESKTOP });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
       page = await context.newPage();

@@ -1,41 +1,33 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { createSqliteStore } from '@covgate/sqlite';
-import {
-  type BuiltServer,
-  freePort,
-  isServerBuilt,
-  startBuiltServer,
-} from '@covgate/test-support/built-server';
+import { type BuiltServer, freePort, startBuiltServer } from '@covgate/test-support/built-server';
 import { buildExecution } from '@covgate/testing';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BANNER_LINK,
+  DESKTOP,
+  json,
+  launchChromium,
+  PHONE,
+  screenshotsDir,
+  skipBrowserSuite,
+  watchPage,
+} from './support/browser.js';
 
 // The repository page's "Pull request feedback" panel in Chromium, against the built reference
 // server: an owner links the repository to a GitHub repository with a token, sees the linked
 // state with the token's hint only, the deliveries GitHub refused, replaces and unlinks; a
 // member sees the panel without the form.
 
-const CHROMIUM = '/usr/bin/chromium';
-const appBuilt = existsSync(fileURLToPath(new URL('../dist/app/index.html', import.meta.url)));
-const screenshotsDir = fileURLToPath(new URL('../screenshots/', import.meta.url));
-const browserAvailable = existsSync(CHROMIUM);
-const browserRequired = process.env.COVGATE_REQUIRE_BROWSER === '1';
-const built = appBuilt && isServerBuilt();
-
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const SERVICE_TOKEN = 'repo-link-browser-service-token-0123456789';
-const BANNER_LINK =
-  /sign in to the development organisation "dev" \(one use, 15 minutes\): (http:\/\/\S+)/;
 const GITHUB_TOKEN = 'github_pat_11BROWSER0000000000000000_secretpartWXYZ';
-const json = { 'content-type': 'application/json' };
 
-describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !browserRequired))(
+describe.skipIf(skipBrowserSuite())(
   'the repository page links the repository to GitHub for pull request feedback',
   () => {
     let server: BuiltServer;
@@ -63,10 +55,7 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
     async function newPage(): Promise<Page> {
       const context = await browser.newContext({ viewport: DESKTOP });
       const page = await context.newPage();
-      page.on('console', (message) => {
-        if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
-      });
-      page.on('pageerror', (error) => pageErrors.push(error.message));
+      watchPage(page, { cspViolations, pageErrors });
       return page;
     }
 
@@ -80,19 +69,7 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
         SERVICE_TOKEN,
       });
       origin = `http://localhost:${port}`;
-      await mkdir(screenshotsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      });
+      browser = await launchChromium();
       owner = await newPage();
       const link = (await server.waitForLine(BANNER_LINK, 20_000))[1] as string;
       await owner.goto(link);

@@ -1,25 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import {
-  type BuiltServer,
-  freePort,
-  isServerBuilt,
-  startBuiltServer,
-} from '@covgate/test-support/built-server';
+import { type BuiltServer, freePort, startBuiltServer } from '@covgate/test-support/built-server';
 import { type FakeGithub, startFakeGithub } from '@covgate/test-support/fake-github';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const CHROMIUM = '/usr/bin/chromium';
-const appBuilt = existsSync(fileURLToPath(new URL('../dist/app/index.html', import.meta.url)));
-const screenshotsDir = fileURLToPath(new URL('../screenshots/', import.meta.url));
-const browserAvailable = existsSync(CHROMIUM);
-const browserRequired = process.env.COVGATE_REQUIRE_BROWSER === '1';
-const built = appBuilt && isServerBuilt();
+import {
+  BANNER_LINK,
+  DESKTOP,
+  json,
+  launchChromium,
+  PHONE,
+  screenshotsDir,
+  skipBrowserSuite,
+  watchPage,
+} from './support/browser.js';
 
 const CLIENT_ID = 'Iv1.dashboard-teams';
 const CLIENT_SECRET = 'dashboard-teams-client-secret-8d21';
@@ -27,13 +23,8 @@ const TEAMMATE = { id: 880021, login: 'octo-mate' };
 const COLLEAGUE = { id: 880022, login: 'octo-colleague' };
 const GITHUB_ORG = 'Dev-Team';
 const PERSONAL_ORG = `github-${TEAMMATE.id}`;
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-const BANNER_LINK =
-  /sign in to the development organisation "dev" \(one use, 15 minutes\): (http:\/\/\S+)/;
-const json = { 'content-type': 'application/json' };
 
-describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !browserRequired))(
+describe.skipIf(skipBrowserSuite())(
   'teams in the dashboard: sign-in link, invites, roles, organisations',
   () => {
     let github: FakeGithub;
@@ -64,12 +55,7 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
       await target.setViewportSize(viewport);
     }
 
-    function watch(target: Page): void {
-      target.on('console', (message) => {
-        if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
-      });
-      target.on('pageerror', (error) => pageErrors.push(error.message));
-    }
+    const watch = (target: Page) => watchPage(target, { cspViolations, pageErrors });
 
     async function newPage(): Promise<[BrowserContext, Page]> {
       const context = await browser.newContext({ viewport: DESKTOP });
@@ -106,19 +92,7 @@ describe.skipIf((!built && process.env.CI !== '1') || (!browserAvailable && !bro
         GITHUB_API_BASE_URL: github.apiBaseUrl,
       });
       origin = `http://localhost:${port}`;
-      await mkdir(screenshotsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      });
+      browser = await launchChromium();
       // Each in a context of its own (closed with the browser): two people, two cookie jars.
       [, owner] = await newPage();
       [, mate] = await newPage();
