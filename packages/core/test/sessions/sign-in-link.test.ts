@@ -31,7 +31,11 @@ describe('issueSignInLink', () => {
 
 describe('signInLinkUrl', () => {
   it('puts the token on /auth/link under the base URL, with or without a trailing slash', () => {
-    for (const base of ['https://c.example.com/covgate', 'https://c.example.com/covgate/']) {
+    for (const base of [
+      'https://c.example.com/covgate',
+      'https://c.example.com/covgate/',
+      'https://c.example.com/covgate//',
+    ]) {
       expect(signInLinkUrl(base, 'cvgl_ab')).toBe(
         'https://c.example.com/covgate/auth/link?token=cvgl_ab',
       );

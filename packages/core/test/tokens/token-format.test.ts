@@ -199,7 +199,9 @@ describe('parseSignInLinkToken', () => {
     ['uppercase hex', valid.replace(/ab/g, 'AB')],
     ['a session token', valid.replace('cvgl_', 'cvgs_')],
     ['surrounding whitespace', ` ${valid} `],
+    ['anything before it', `x${valid}`],
     ['a non-string', 42],
+    ['the token in an array (which would stringify to it)', [valid]],
   ])('rejects %s', (_label, raw) => {
     expect(parseSignInLinkToken(raw)).toBeNull();
   });
@@ -217,7 +219,10 @@ describe('generateInviteToken and parseInviteToken', () => {
     ['a sign-in link token', `cvgl_${'ab'.repeat(32)}`],
     ['uppercase hex', `cvgi_${'AB'.repeat(32)}`],
     ['63 hex characters', `cvgi_${'a'.repeat(63)}`],
+    ['65 hex characters', `cvgi_${'a'.repeat(65)}`],
+    ['anything before it', `xcvgi_${'a'.repeat(64)}`],
     ['a non-string', null],
+    ['the token in an array (which would stringify to it)', [`cvgi_${'a'.repeat(64)}`]],
   ])('rejects %s', (_label, raw) => {
     expect(parseInviteToken(raw)).toBeNull();
   });
