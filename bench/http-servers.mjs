@@ -5,6 +5,7 @@ import { createApi, createTokenHasher } from '@covgate/core';
 import { batchedLogDestination } from '@covgate/core/internal';
 import { createFetchHandler } from '@covgate/fetch';
 import { createNodeHandler } from '@covgate/node-bridge';
+import { buildExecution } from '@covgate/testing';
 import pino from 'pino';
 import { storeWithToken } from './support/seed.mjs';
 
@@ -19,32 +20,17 @@ async function covgateApi() {
   const hasher = createTokenHasher();
   const { store, org, token } = await storeWithToken('bench', hasher);
   for (let i = 0; i < 1000; i++) {
-    await store.insertExecution({
-      id: `exe_01jbench${String(i).padStart(17, '0')}`,
-      orgId: org.id,
-      repo: 'web',
-      branch: 'main',
-      outcome: 'pass',
-      delta: '0.00',
-      coverage: 80,
-      commit: null,
-      createdAt: new Date(Date.now() - (1000 - i) * 1000),
-      baseBranch: null,
-      baselineId: null,
-      baselineCoverage: null,
-      baselineCommit: null,
-      baselineCreatedAt: null,
-      baselineSelection: null,
-      component: null,
-      pullRequest: null,
-      baseCommit: null,
-      patchCovered: null,
-      patchCoverable: null,
-      patchTarget: null,
-      patchTargetSource: null,
-      decidedBy: null,
-      fileCount: null,
-    });
+    await store.insertExecution(
+      buildExecution({
+        id: `exe_01jbench${String(i).padStart(17, '0')}`,
+        orgId: org.id,
+        repo: 'web',
+        createdAt: new Date(Date.now() - (1000 - i) * 1000),
+        // The rows this bench has always listed: no base branch, no deciding rule.
+        baseBranch: null,
+        decidedBy: null,
+      }),
+    );
   }
   const api = createApi({
     store,
