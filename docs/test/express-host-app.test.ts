@@ -5,9 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CHROMIUM, launchChromium } from '@covgate/test-support/chromium';
 import express from 'express';
 import helmet from 'helmet';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, type Started, startListening, stop } from '../../test/support/processes.js';
 
@@ -18,7 +19,6 @@ const docs = fileURLToPath(new URL('../', import.meta.url));
 const snippets = join(docs, 'snippets');
 const repo = join(docs, '..');
 const screenshotsDir = join(docs, 'screenshots');
-const CHROMIUM = '/usr/bin/chromium';
 const APP_TOKEN = 'host-app-token-0123456789abcdef';
 
 const built = ['core', 'express', 'node-bridge'].every((name) =>
@@ -141,18 +141,7 @@ describe.skipIf(!built && process.env.CI !== '1')('Express host-app sample', () 
         });
         pageOrigin = `http://localhost:${await listenOn(page, '127.0.0.1')}`;
         await mkdir(screenshotsDir, { recursive: true });
-        browser = await chromium.launch({
-          executablePath: CHROMIUM,
-          args: [
-            '--headless',
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-          ],
-        });
+        browser = await launchChromium();
       }, 60_000);
 
       afterAll(async () => {

@@ -4,13 +4,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '@covgate/test-support/chromium';
+import type { Browser } from 'playwright-core';
 import sirv from 'sirv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const distDir = fileURLToPath(new URL('../.vitepress/dist/', import.meta.url));
 const screenshotsDir = fileURLToPath(new URL('../screenshots/', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
 
 const siteBuilt = existsSync(join(distDir, 'index.html'));
 const browserAvailable = existsSync(CHROMIUM);
@@ -37,19 +37,7 @@ describe.skipIf((!siteBuilt && process.env.CI !== '1') || (!browserAvailable && 
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       await mkdir(screenshotsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        // Playwright gives each launch a new empty profile.
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      });
+      browser = await launchChromium();
     });
 
     afterAll(async () => {

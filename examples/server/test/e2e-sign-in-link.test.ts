@@ -10,11 +10,11 @@ import {
   isServerBuilt,
   startBuiltServer,
 } from '@covgate/test-support/built-server';
-import { type Browser, chromium } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '@covgate/test-support/chromium';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../../test/support/processes.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const built = isServerBuilt() && existsSync(join(DIST, 'admin.js'));
 const browserAvailable = existsSync(CHROMIUM);
 const browserRequired = process.env.COVGATE_REQUIRE_BROWSER === '1';
@@ -92,17 +92,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
     describe.skipIf(!browserAvailable && !browserRequired)('in Chromium', () => {
       let browser: Browser;
       beforeAll(async () => {
-        browser = await chromium.launch({
-          executablePath: CHROMIUM,
-          args: [
-            '--headless',
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
-        });
+        browser = await launchChromium();
       });
       afterAll(async () => {
         await browser?.close();

@@ -5,9 +5,8 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { isServerBuilt } from '@covgate/test-support/built-server';
-import { type Browser, chromium, type Page } from 'playwright-core';
-
-const CHROMIUM = '/usr/bin/chromium';
+import { CHROMIUM, launchChromium as launchDebianChromium } from '@covgate/test-support/chromium';
+import type { Browser, Page } from 'playwright-core';
 
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
@@ -45,18 +44,7 @@ export function skipBrowserSuite(): boolean {
 /** Debian's Chromium, headless, with the screenshots folder made. */
 export async function launchChromium(): Promise<Browser> {
   await mkdir(screenshotsDir, { recursive: true });
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  return launchDebianChromium();
 }
 
 /** What a page reported that a test fails on. */
