@@ -135,6 +135,16 @@ async function givenRun(
   return record;
 }
 
+/** Records a run of a branch without a pull request: one project status to send, no patch. */
+const givenBranchRun = (overrides: Partial<ExecutionRecord> = {}) =>
+  givenRun({
+    pullRequest: null,
+    patchCovered: null,
+    patchCoverable: null,
+    patchTarget: null,
+    ...overrides,
+  });
+
 const states = async (record: ExecutionRecord) =>
   (await store.listRunDeliveries(orgId, record.id)).map((each) => [each.kind, each.state]);
 
@@ -370,12 +380,7 @@ describe('outbox worker', () => {
 
   it('retries a 502 with back-off and sends it once GitHub answers', async () => {
     await givenLink();
-    const run = await givenRun({
-      pullRequest: null,
-      patchCovered: null,
-      patchCoverable: null,
-      patchTarget: null,
-    });
+    const run = await givenBranchRun();
     fake.failNext({ status: 502, body: { message: 'Server Error' } });
 
     await dispatcher().runOnce();
@@ -435,12 +440,7 @@ describe('outbox worker', () => {
 
   it('waits for x-ratelimit-reset when the primary rate limit is spent', async () => {
     await givenLink();
-    const run = await givenRun({
-      pullRequest: null,
-      patchCovered: null,
-      patchCoverable: null,
-      patchTarget: null,
-    });
+    const run = await givenBranchRun();
     const reset = START.getTime() / 1000 + 600;
     fake.failNext({
       status: 403,
@@ -477,21 +477,10 @@ describe('outbox worker', () => {
 
   it('fails at once on 404 (a repository the credential cannot see) and 422 (an unknown commit)', async () => {
     await givenLink({ githubRepo: 'octo/private' });
-    const hidden = await givenRun({
-      pullRequest: null,
-      patchCovered: null,
-      patchCoverable: null,
-      patchTarget: null,
-    });
+    const hidden = await givenBranchRun();
     await dispatcher().runOnce();
     await givenLink();
-    const unknown = await givenRun({
-      pullRequest: null,
-      patchCovered: null,
-      patchCoverable: null,
-      patchTarget: null,
-      commit: 'c'.repeat(64),
-    });
+    const unknown = await givenBranchRun({ commit: 'c'.repeat(64) });
 
     await dispatcher().runOnce();
 
@@ -511,12 +500,7 @@ describe('outbox worker', () => {
 
   it('retries while GitHub refuses connections, then gives up after the last attempt', async () => {
     await givenLink();
-    const run = await givenRun({
-      pullRequest: null,
-      patchCovered: null,
-      patchCoverable: null,
-      patchTarget: null,
-    });
+    const run = await givenBranchRun();
     await fake.setDown('refuse');
     const sender = dispatcher({ retry: { maxAttempts: 3 } });
 
@@ -541,12 +525,7 @@ describe('outbox worker', () => {
 
   it('counts a request GitHub never answers as a time-out and retries it', async () => {
     await givenLink();
-    const run = await givenRun({
-      pullRequest: null,
-      patchCovered: null,
-      patchCoverable: null,
-      patchTarget: null,
-    });
+    const run = await givenBranchRun();
     await fake.setDown('hang');
 
     await dispatcher({ requestTimeoutMs: 300, leaseMs: 60_000 }).runOnce();
@@ -561,12 +540,7 @@ describe('outbox worker', () => {
 
   it('fails the deliveries of a repository unlinked since, or whose credential does not open', async () => {
     await givenLink();
-    const unlinked = await givenRun({
-      pullRequest: null,
-      patchCovered: null,
-      patchCoverable: null,
-      patchTarget: null,
-    });
+    const unlinked = await givenBranchRun();
     await store.deleteRepositoryLink(orgId, 'web');
     await dispatcher().runOnce();
     expect((await store.listRunDeliveries(orgId, unlinked.id))[0]?.lastError).toBe(
@@ -574,12 +548,7 @@ describe('outbox worker', () => {
     );
 
     await givenLink();
-    const sealed = await givenRun({
-      pullRequest: null,
-      patchCovered: null,
-      patchCoverable: null,
-      patchTarget: null,
-    });
+    const sealed = await givenBranchRun();
     await dispatcher({
       decryptCredential: () => {
         throw new Error('bad tag');
@@ -620,12 +589,7 @@ describe('outbox worker', () => {
       pollIntervalMs: 3_600_000,
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const run = await givenRun({
-      pullRequest: null,
-      patchCovered: null,
-      patchCoverable: null,
-      patchTarget: null,
-    });
+    const run = await givenBranchRun();
 
     worker.nudge();
     await expect.poll(() => states(run), { timeout: 5_000 }).toEqual([['status_project', 'sent']]);

@@ -85,11 +85,18 @@ function jsonInit(
   body: unknown,
   headers: Record<string, string> = {},
 ): RequestInit {
-  return {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  };
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  return bodyInit(method, 'application/json', text, headers);
+}
+
+/** A request whose body is `body` labelled as `contentType`. */
+function bodyInit(
+  method: string,
+  contentType: string,
+  body: string,
+  headers: Record<string, string> = {},
+): RequestInit {
+  return { method, headers: { ...headers, 'content-type': contentType }, body };
 }
 
 function bearer(token: string): Record<string, string> {
@@ -304,6 +311,27 @@ const OPS = {
   completeLogin: 'GET /auth/{code_host}/callback',
 } as const;
 
+/** A session made through `POST /v1/sessions/create` with the service token. */
+async function createSession(s: Scenario, body: object): Promise<CreatedSession> {
+  const init = jsonInit('POST', body, bearer(SERVICE_TOKEN));
+  return bodyOf<CreatedSession>(await s.send(OPS.createSession, '/v1/sessions/create', init));
+}
+
+/** The bearer header of a new session of `userId` in `orgId`, as `role` when given. */
+async function sessionBearer(
+  s: Scenario,
+  userId: string,
+  orgId: string,
+  role?: string,
+): Promise<Record<string, string>> {
+  const session = await createSession(s, {
+    user_id: userId,
+    org_id: orgId,
+    ...(role ? { role } : {}),
+  });
+  return bearer(session.token);
+}
+
 const run = (coverage: number, branch = 'main') => ({ repo: 'web', branch, coverage });
 
 /**
@@ -361,11 +389,11 @@ async function organisations(s: Scenario): Promise<void> {
   await create('[1]');
   await create({ slug: 'x' }, {});
   await create(TOO_LARGE);
-  await s.send(OPS.createOrganisation, '/v1/organisations', {
-    method: 'POST',
-    headers: { ...bearer(SERVICE_TOKEN), 'content-type': 'text/plain' },
-    body: 'slug=x',
-  });
+  await s.send(
+    OPS.createOrganisation,
+    '/v1/organisations',
+    bodyInit('POST', 'text/plain', 'slug=x', bearer(SERVICE_TOKEN)),
+  );
   await create({ slug: 'broken-store' }, bearer(SERVICE_TOKEN), s.brokenApi);
 }
 
@@ -389,11 +417,11 @@ async function createCredentials(s: Scenario): Promise<Fixtures> {
   await create('[1]');
   await create({ user_id: 'u', org_id: org.id }, {});
   await create(TOO_LARGE);
-  await s.send(OPS.createSession, '/v1/sessions/create', {
-    method: 'POST',
-    headers: { ...service, 'content-type': 'text/plain' },
-    body: 'user_id=u',
-  });
+  await s.send(
+    OPS.createSession,
+    '/v1/sessions/create',
+    bodyInit('POST', 'text/plain', 'user_id=u', service),
+  );
   await create({ user_id: 'u', org_id: org.id }, service, s.brokenApi);
 
   const asSession = bearer(session.token);
@@ -412,11 +440,7 @@ async function createCredentials(s: Scenario): Promise<Fixtures> {
   await createToken({ name: 'x' }, asToken);
   await createToken({ name: 'x' }, cookie);
   await createToken(TOO_LARGE);
-  await s.send(OPS.createToken, '/v1/tokens', {
-    method: 'POST',
-    headers: { ...asSession, 'content-type': 'text/plain' },
-    body: 'x',
-  });
+  await s.send(OPS.createToken, '/v1/tokens', bodyInit('POST', 'text/plain', 'x', asSession));
   await createToken({ name: 'x' }, bearer(WELL_FORMED_SESSION_TOKEN), s.brokenApi);
 
   return {
@@ -472,11 +496,11 @@ async function executions(s: Scenario, f: Fixtures): Promise<void> {
   await ingest({ ...run(80), org: f.other.slug }, f.asToken);
   await ingest(run(80), f.cookie);
   await ingest(TOO_LARGE, f.asToken);
-  await s.send(OPS.ingest, '/v1/executions', {
-    method: 'POST',
-    headers: { ...f.asToken, 'content-type': 'text/csv' },
-    body: 'web,main,80',
-  });
+  await s.send(
+    OPS.ingest,
+    '/v1/executions',
+    bodyInit('POST', 'text/csv', 'web,main,80', f.asToken),
+  );
   await ingest(run(80), bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
   const keyed = { ...f.asToken, 'idempotency-key': 'scenario-run-1' };
   await ingest(run(82.5, 'feature/keyed'), keyed);
@@ -599,11 +623,11 @@ async function patchCoverage(s: Scenario, f: Fixtures): Promise<void> {
   await change({ repo: 'web', patch_target: 1, org: f.other.slug }, f.asToken);
   await change({ repo: 'web', patch_target: 1 }, f.cookie);
   await change(TOO_LARGE, f.asToken);
-  await s.send(OPS.patchRepoSettings, '/v1/repos/settings', {
-    method: 'PATCH',
-    headers: { ...f.asToken, 'content-type': 'text/plain' },
-    body: 'web 80',
-  });
+  await s.send(
+    OPS.patchRepoSettings,
+    '/v1/repos/settings',
+    bodyInit('PATCH', 'text/plain', 'web 80', f.asToken),
+  );
   await change({ repo: 'web', patch_target: 1 }, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
 
   const headline = (search: string, headers: Record<string, string> = {}, api = s.api) =>
@@ -654,7 +678,7 @@ async function validation(s: Scenario, f: Fixtures): Promise<void> {
   await validate({ headers: f.asSession });
   await validate({ headers: { authorization: `Basic ${f.apiToken}` } });
   await validate(jsonInit('POST', TOO_LARGE));
-  await validate({ headers: { 'content-type': 'text/plain' }, body: f.apiToken });
+  await validate(bodyInit('POST', 'text/plain', f.apiToken));
   await validate({ headers: bearer(WELL_FORMED_API_TOKEN) }, s.brokenApi);
 }
 
@@ -672,11 +696,7 @@ async function changeTokens(s: Scenario, f: Fixtures): Promise<void> {
   await patch(path, { name: 'x' }, f.asToken);
   await patch(path, { name: 'x' }, bearer(f.otherSession.token));
   await patch(path, TOO_LARGE);
-  await s.send(OPS.patchToken, path, {
-    method: 'PATCH',
-    headers: { ...f.asSession, 'content-type': 'application/xml' },
-    body: '<name/>',
-  });
+  await s.send(OPS.patchToken, path, bodyInit('PATCH', 'application/xml', '<name/>', f.asSession));
   await patch(path, { name: 'x' }, brokenSession, s.brokenApi);
 
   const rotate = (target: string, init: RequestInit, api = s.api) =>
@@ -691,7 +711,7 @@ async function changeTokens(s: Scenario, f: Fixtures): Promise<void> {
   await rotate(path, { headers: f.asToken });
   await rotate(`/v1/tokens/${FOREIGN_TOKEN_ID}`, { headers: f.asSession });
   await rotate(path, jsonInit('POST', TOO_LARGE, f.asSession));
-  await rotate(path, { headers: { ...f.asSession, 'content-type': 'text/plain' }, body: '60' });
+  await rotate(path, bodyInit('POST', 'text/plain', '60', f.asSession));
   await rotate(path, { headers: brokenSession }, s.brokenApi);
 
   const revoke = (target: string, headers: Record<string, string>, api = s.api) =>
@@ -751,11 +771,11 @@ async function webhooks(s: Scenario): Promise<void> {
   await deliver('provider-a', event, signedA(event, now - 301));
   await deliver('provider-z', event, signedA(event));
   await deliver('provider-a', TOO_LARGE, { 'provider-a-signature': `t=${now},v1=00` });
-  await s.send(OPS.webhook, '/v1/webhooks/provider-a', {
-    method: 'POST',
-    headers: { ...signedA(event), 'content-type': 'text/plain' },
-    body: event,
-  });
+  await s.send(
+    OPS.webhook,
+    '/v1/webhooks/provider-a',
+    bodyInit('POST', 'text/plain', event, signedA(event)),
+  );
   const exploding = JSON.stringify({ id: 'evt_2', type: 'explode' });
   await deliver('provider-a', exploding, signedA(exploding));
   await deliver('provider-a', event, signedA(event), s.brokenApi);
@@ -796,23 +816,9 @@ async function oauthLogin(s: Scenario, f: Fixtures): Promise<void> {
 /** Members and roles: the organisation switch, the list, role changes and removals. */
 async function members(s: Scenario, f: Fixtures): Promise<void> {
   const team = await s.organisation('team');
-  const session = async (userId: string, orgId: string, role?: string) =>
-    bearer(
-      bodyOf<CreatedSession>(
-        await s.send(
-          OPS.createSession,
-          '/v1/sessions/create',
-          jsonInit(
-            'POST',
-            { user_id: userId, org_id: orgId, ...(role ? { role } : {}) },
-            bearer(SERVICE_TOKEN),
-          ),
-        ),
-      ).token,
-    );
-  const owner = await session('usr_team_owner', team.id);
-  const member = await session('usr_team_member', team.id, 'member');
-  await session('usr_team_admin', team.id, 'admin');
+  const owner = await sessionBearer(s, 'usr_team_owner', team.id);
+  const member = await sessionBearer(s, 'usr_team_member', team.id, 'member');
+  await sessionBearer(s, 'usr_team_admin', team.id, 'admin');
   const broken = bearer(WELL_FORMED_SESSION_TOKEN);
 
   const switchTo = (body: unknown, headers: Record<string, string>, api = s.api) =>
@@ -830,11 +836,11 @@ async function members(s: Scenario, f: Fixtures): Promise<void> {
   await switchTo({ org: team.slug }, bearer(f.noExecute));
   await switchTo({ org: f.other.slug }, owner);
   await switchTo(TOO_LARGE, owner);
-  await s.send(OPS.switchOrganisation, '/v1/session/organisation', {
-    method: 'POST',
-    headers: { ...owner, 'content-type': 'text/plain' },
-    body: team.slug,
-  });
+  await s.send(
+    OPS.switchOrganisation,
+    '/v1/session/organisation',
+    bodyInit('POST', 'text/plain', team.slug, owner),
+  );
   await switchTo({ org: team.slug }, broken, s.brokenApi);
 
   const list = (headers: Record<string, string>, api = s.api) =>
@@ -854,11 +860,11 @@ async function members(s: Scenario, f: Fixtures): Promise<void> {
   await change('usr_nobody', { role: 'admin' });
   await change('usr_team_owner', { role: 'admin' });
   await change('usr_team_member', TOO_LARGE);
-  await s.send(OPS.changeMember, '/v1/members/usr_team_member', {
-    method: 'PATCH',
-    headers: { ...owner, 'content-type': 'text/plain' },
-    body: 'admin',
-  });
+  await s.send(
+    OPS.changeMember,
+    '/v1/members/usr_team_member',
+    bodyInit('PATCH', 'text/plain', 'admin', owner),
+  );
   await change('usr_team_member', { role: 'admin' }, broken, s.brokenApi);
 
   const remove = (userId: string, headers = owner, api = s.api) =>
@@ -872,27 +878,12 @@ async function members(s: Scenario, f: Fixtures): Promise<void> {
   await remove('usr_team_admin', broken, s.brokenApi);
 }
 
-/** Invites: made, listed, revoked, accepted through the API and through their page. */
 /** Linking organisations to GitHub organisations: owners write, any member reads. */
 async function githubLinks(s: Scenario, f: Fixtures): Promise<void> {
-  const session = async (userId: string, orgId: string, role?: string) =>
-    bearer(
-      bodyOf<CreatedSession>(
-        await s.send(
-          OPS.createSession,
-          '/v1/sessions/create',
-          jsonInit(
-            'POST',
-            { user_id: userId, org_id: orgId, ...(role ? { role } : {}) },
-            bearer(SERVICE_TOKEN),
-          ),
-        ),
-      ).token,
-    );
   const [linked, other] = [await s.organisation('team'), await s.organisation('team')];
-  const owner = await session('usr_linking_owner', linked.id);
-  const member = await session('usr_linking_member', linked.id, 'member');
-  const otherOwner = await session('usr_other_owner', other.id);
+  const owner = await sessionBearer(s, 'usr_linking_owner', linked.id);
+  const member = await sessionBearer(s, 'usr_linking_member', linked.id, 'member');
+  const otherOwner = await sessionBearer(s, 'usr_other_owner', other.id);
   const broken = bearer(WELL_FORMED_SESSION_TOKEN);
   const path = '/v1/organisation/github-link';
 
@@ -911,11 +902,7 @@ async function githubLinks(s: Scenario, f: Fixtures): Promise<void> {
   await link({ github_org: 'acme' }, {});
   await link({ github_org: 'acme' }, member);
   await link(TOO_LARGE);
-  await s.send(OPS.linkGithub, path, {
-    method: 'POST',
-    headers: { ...owner, 'content-type': 'text/plain' },
-    body: 'acme',
-  });
+  await s.send(OPS.linkGithub, path, bodyInit('POST', 'text/plain', 'acme', owner));
   await link({ github_org: 'acme' }, broken, s.brokenApi);
   await get(member);
   await get(bearer(f.noExecute));
@@ -931,20 +918,7 @@ async function githubLinks(s: Scenario, f: Fixtures): Promise<void> {
 /** Linking repositories to GitHub repositories: admins and owners, through a session. */
 async function repositoryLinks(s: Scenario, f: Fixtures): Promise<void> {
   const team = await s.organisation('team');
-  const session = async (userId: string, role?: string) =>
-    bearer(
-      bodyOf<CreatedSession>(
-        await s.send(
-          OPS.createSession,
-          '/v1/sessions/create',
-          jsonInit(
-            'POST',
-            { user_id: userId, org_id: team.id, ...(role ? { role } : {}) },
-            bearer(SERVICE_TOKEN),
-          ),
-        ),
-      ).token,
-    );
+  const session = (userId: string, role?: string) => sessionBearer(s, userId, team.id, role);
   const owner = await session('usr_repo_link_owner');
   const admin = await session('usr_repo_link_admin', 'admin');
   const member = await session('usr_repo_link_member', 'member');
@@ -972,11 +946,7 @@ async function repositoryLinks(s: Scenario, f: Fixtures): Promise<void> {
   await link(body, admin, `/v1/repos/github-link?org=${f.org.slug}&repo=web`);
   await link(body, admin, `/v1/repos/github-link?org=${team.slug}`);
   await link(TOO_LARGE);
-  await s.send(OPS.linkRepo, path, {
-    method: 'POST',
-    headers: { ...admin, 'content-type': 'text/plain' },
-    body: 'acme/web',
-  });
+  await s.send(OPS.linkRepo, path, bodyInit('POST', 'text/plain', 'acme/web', admin));
   await link(body, broken, path, s.brokenApi);
   await get(owner);
   await get(member);
@@ -991,25 +961,12 @@ async function repositoryLinks(s: Scenario, f: Fixtures): Promise<void> {
   await unlink(broken, path, s.brokenApi);
 }
 
+/** Invites: made, listed, revoked, accepted through the API and through their page. */
 async function invites(s: Scenario, f: Fixtures): Promise<void> {
   const team = await s.organisation('team');
-  const session = async (userId: string, orgId: string, role?: string) =>
-    bearer(
-      bodyOf<CreatedSession>(
-        await s.send(
-          OPS.createSession,
-          '/v1/sessions/create',
-          jsonInit(
-            'POST',
-            { user_id: userId, org_id: orgId, ...(role ? { role } : {}) },
-            bearer(SERVICE_TOKEN),
-          ),
-        ),
-      ).token,
-    );
-  const owner = await session('usr_inviting_owner', team.id);
-  const member = await session('usr_inviting_member', team.id, 'member');
-  const joiner = await session('usr_joiner', f.other.id, 'member');
+  const owner = await sessionBearer(s, 'usr_inviting_owner', team.id);
+  const member = await sessionBearer(s, 'usr_inviting_member', team.id, 'member');
+  const joiner = await sessionBearer(s, 'usr_joiner', f.other.id, 'member');
   const broken = bearer(WELL_FORMED_SESSION_TOKEN);
   const unknownToken = `cvgi_${'0'.repeat(64)}`;
 
@@ -1023,11 +980,7 @@ async function invites(s: Scenario, f: Fixtures): Promise<void> {
   await create({}, {});
   await create({}, member);
   await create(TOO_LARGE);
-  await s.send(OPS.createInvite, '/v1/invites', {
-    method: 'POST',
-    headers: { ...owner, 'content-type': 'text/plain' },
-    body: 'member',
-  });
+  await s.send(OPS.createInvite, '/v1/invites', bodyInit('POST', 'text/plain', 'member', owner));
   await create({}, broken, s.brokenApi);
 
   const list = (headers: Record<string, string>, api = s.api) =>
@@ -1047,11 +1000,11 @@ async function invites(s: Scenario, f: Fixtures): Promise<void> {
   await accept({ token: first.token }, {});
   await accept({ token: first.token }, bearer(f.noExecute));
   await accept(TOO_LARGE);
-  await s.send(OPS.acceptInvite, '/v1/invites/accept', {
-    method: 'POST',
-    headers: { ...joiner, 'content-type': 'text/plain' },
-    body: first.token,
-  });
+  await s.send(
+    OPS.acceptInvite,
+    '/v1/invites/accept',
+    bodyInit('POST', 'text/plain', first.token, joiner),
+  );
   await accept({ token: unknownToken }, broken, s.brokenApi);
 
   const revoke = (id: string, headers = owner, api = s.api) =>
@@ -1121,13 +1074,7 @@ async function signInLinks(s: Scenario, f: Fixtures): Promise<void> {
 
 async function logout(s: Scenario, f: Fixtures): Promise<void> {
   const service = bearer(SERVICE_TOKEN);
-  const third = bodyOf<CreatedSession>(
-    await s.send(
-      OPS.createSession,
-      '/v1/sessions/create',
-      jsonInit('POST', { user_id: 'usr_3', org_id: f.org.id }, service),
-    ),
-  );
+  const third = await createSession(s, { user_id: 'usr_3', org_id: f.org.id });
   const thirdCookie = { cookie: `covgate_session=${third.token}` };
   const end = (sessionId: string, headers: Record<string, string>, api = s.api) =>
     s.send(OPS.logout, `/v1/sessions/${sessionId}`, { method: 'DELETE', headers }, api);
@@ -1143,67 +1090,66 @@ async function logout(s: Scenario, f: Fixtures): Promise<void> {
   await end(f.session.session_id, service, s.brokenApi);
 }
 
+/** A call of one route with an API token in front of it; a `body` is sent as JSON. */
+type TokenCall = [label: string, path: string, method?: string, body?: unknown];
+
+/**
+ * One call of every route an API token can call, for `org`'s repository `web`: the
+ * sections that see every one of them refused call this list.
+ */
+function everyTokenRoute(f: Fixtures, org: Organisation): TokenCall[] {
+  const repo = `org=${org.slug}&repo=web`;
+  const repoLink = `/v1/repos/github-link?${repo}`;
+  return [
+    [OPS.list, `/v1/executions?${repo}`],
+    [OPS.series, `/v1/executions/series?${repo}`],
+    [OPS.ingest, '/v1/executions', 'POST', run(80)],
+    [OPS.validate, '/v1/auth/validate', 'POST'],
+    [OPS.repos, `/v1/repos?org=${org.slug}`],
+    [OPS.getExecution, '/v1/executions/exe_x'],
+    [OPS.getRepoSettings, `/v1/repos/settings?${repo}`],
+    [OPS.getRepoHeadline, `/v1/repos/headline?${repo}`],
+    [OPS.patchRepoSettings, '/v1/repos/settings', 'PATCH', { repo: 'web', patch_target: 1 }],
+    [OPS.currentSession, '/v1/session'],
+    [OPS.switchOrganisation, '/v1/session/organisation', 'POST', { org: 'x' }],
+    [OPS.listMembers, '/v1/members'],
+    [OPS.changeMember, '/v1/members/usr_1', 'PATCH', { role: 'admin' }],
+    [OPS.removeMember, '/v1/members/usr_1', 'DELETE'],
+    [OPS.listInvites, '/v1/invites'],
+    [OPS.createInvite, '/v1/invites', 'POST', {}],
+    [OPS.acceptInvite, '/v1/invites/accept', 'POST', { token: 'x' }],
+    [OPS.revokeInvite, '/v1/invites/inv_x', 'DELETE'],
+    [OPS.getGithubLink, '/v1/organisation/github-link'],
+    [OPS.linkGithub, '/v1/organisation/github-link', 'POST', { github_org: 'acme' }],
+    [OPS.unlinkGithub, '/v1/organisation/github-link', 'DELETE'],
+    [OPS.getRepoLink, repoLink],
+    [OPS.linkRepo, repoLink, 'POST', { github_repo: 'a/b', token: 't' }],
+    [OPS.unlinkRepo, repoLink, 'DELETE'],
+    [OPS.listTokens, '/v1/tokens'],
+    [OPS.createToken, '/v1/tokens', 'POST', { name: 'x' }],
+    [OPS.getToken, f.tokenPath],
+    [OPS.patchToken, f.tokenPath, 'PATCH', { name: 'x' }],
+    [OPS.revokeToken, f.tokenPath, 'DELETE'],
+    [OPS.rotateToken, `${f.tokenPath}/rotate`, 'POST'],
+    [OPS.logout, `/v1/sessions/${f.session.session_id}`, 'DELETE'],
+  ];
+}
+
+function sendTokenCall(
+  s: Scenario,
+  [label, path, method, body]: TokenCall,
+  headers: Record<string, string>,
+  api = s.api,
+): Promise<Exchange> {
+  const init = body === undefined ? { method, headers } : jsonInit(method ?? 'POST', body, headers);
+  return s.send(label, path, init, api);
+}
+
 /** The enterprise limit is one request a minute, shared by every route the token calls. */
 async function rateLimits(s: Scenario, f: Fixtures): Promise<void> {
   const headers = bearer(f.limitedToken);
-  const list = `/v1/executions?org=${f.limited.slug}&repo=web`;
-  await s.send(OPS.list, list, { headers });
-  await s.send(OPS.list, list, { headers });
-  await s.send(OPS.series, `/v1/executions/series?org=${f.limited.slug}&repo=web`, { headers });
-  await s.send(OPS.ingest, '/v1/executions', jsonInit('POST', run(80), headers));
-  await s.send(OPS.validate, '/v1/auth/validate', { method: 'POST', headers });
-  await s.send(OPS.repos, `/v1/repos?org=${f.limited.slug}`, { headers });
-  await s.send(OPS.getExecution, '/v1/executions/exe_x', { headers });
-  await s.send(OPS.getRepoSettings, `/v1/repos/settings?org=${f.limited.slug}&repo=web`, {
-    headers,
-  });
-  await s.send(OPS.getRepoHeadline, `/v1/repos/headline?org=${f.limited.slug}&repo=web`, {
-    headers,
-  });
-  await s.send(
-    OPS.patchRepoSettings,
-    '/v1/repos/settings',
-    jsonInit('PATCH', { repo: 'web', patch_target: 1 }, headers),
-  );
-  await s.send(OPS.currentSession, '/v1/session', { headers });
-  await s.send(
-    OPS.switchOrganisation,
-    '/v1/session/organisation',
-    jsonInit('POST', { org: 'x' }, headers),
-  );
-  await s.send(OPS.listMembers, '/v1/members', { headers });
-  await s.send(
-    OPS.changeMember,
-    '/v1/members/usr_1',
-    jsonInit('PATCH', { role: 'admin' }, headers),
-  );
-  await s.send(OPS.removeMember, '/v1/members/usr_1', { method: 'DELETE', headers });
-  await s.send(OPS.listInvites, '/v1/invites', { headers });
-  await s.send(OPS.createInvite, '/v1/invites', jsonInit('POST', {}, headers));
-  await s.send(OPS.acceptInvite, '/v1/invites/accept', jsonInit('POST', { token: 'x' }, headers));
-  await s.send(OPS.revokeInvite, '/v1/invites/inv_x', { method: 'DELETE', headers });
-  await s.send(OPS.getGithubLink, '/v1/organisation/github-link', { headers });
-  await s.send(
-    OPS.linkGithub,
-    '/v1/organisation/github-link',
-    jsonInit('POST', { github_org: 'acme' }, headers),
-  );
-  await s.send(OPS.unlinkGithub, '/v1/organisation/github-link', { method: 'DELETE', headers });
-  const repoLink = `/v1/repos/github-link?org=${f.limited.slug}&repo=web`;
-  await s.send(OPS.getRepoLink, repoLink, { headers });
-  await s.send(
-    OPS.linkRepo,
-    repoLink,
-    jsonInit('POST', { github_repo: 'a/b', token: 't' }, headers),
-  );
-  await s.send(OPS.unlinkRepo, repoLink, { method: 'DELETE', headers });
-  await s.send(OPS.listTokens, '/v1/tokens', { headers });
-  await s.send(OPS.createToken, '/v1/tokens', jsonInit('POST', { name: 'x' }, headers));
-  await s.send(OPS.getToken, f.tokenPath, { headers });
-  await s.send(OPS.patchToken, f.tokenPath, jsonInit('PATCH', { name: 'x' }, headers));
-  await s.send(OPS.revokeToken, f.tokenPath, { method: 'DELETE', headers });
-  await s.send(OPS.rotateToken, `${f.tokenPath}/rotate`, { method: 'POST', headers });
-  await s.send(OPS.logout, `/v1/sessions/${f.session.session_id}`, { method: 'DELETE', headers });
+  await s.send(OPS.list, `/v1/executions?org=${f.limited.slug}&repo=web`, { headers });
+  for (const call of everyTokenRoute(f, f.limited)) await sendTokenCall(s, call, headers);
 }
 
 /** One verification holds the only argon2 slot: every route an API token calls answers 503. */
@@ -1221,110 +1167,9 @@ async function overload(s: Scenario, f: Fixtures): Promise<void> {
     { remoteAddress: '198.51.100.9' },
   );
   await started;
-  const api = s.overloadedApi;
-  const tokenPath = f.tokenPath;
-  await s.send(OPS.list, `/v1/executions?org=${f.org.slug}&repo=web`, { headers: unknown(1) }, api);
-  await s.send(OPS.ingest, '/v1/executions', jsonInit('POST', run(80), unknown(2)), api);
-  await s.send(
-    OPS.series,
-    `/v1/executions/series?org=${f.org.slug}&repo=web`,
-    { headers: unknown(13) },
-    api,
-  );
-  await s.send(OPS.validate, '/v1/auth/validate', { method: 'POST', headers: unknown(3) }, api);
-  await s.send(OPS.repos, `/v1/repos?org=${f.org.slug}`, { headers: unknown(4) }, api);
-  await s.send(OPS.getExecution, '/v1/executions/exe_x', { headers: unknown(21) }, api);
-  await s.send(
-    OPS.getRepoSettings,
-    `/v1/repos/settings?org=${f.org.slug}&repo=web`,
-    { headers: unknown(22) },
-    api,
-  );
-  await s.send(
-    OPS.getRepoHeadline,
-    `/v1/repos/headline?org=${f.org.slug}&repo=web`,
-    { headers: unknown(30) },
-    api,
-  );
-  await s.send(
-    OPS.patchRepoSettings,
-    '/v1/repos/settings',
-    jsonInit('PATCH', { repo: 'web', patch_target: 1 }, unknown(23)),
-    api,
-  );
-  await s.send(OPS.currentSession, '/v1/session', { headers: unknown(5) }, api);
-  await s.send(
-    OPS.switchOrganisation,
-    '/v1/session/organisation',
-    jsonInit('POST', { org: 'x' }, unknown(13)),
-    api,
-  );
-  await s.send(OPS.listMembers, '/v1/members', { headers: unknown(14) }, api);
-  await s.send(OPS.listInvites, '/v1/invites', { headers: unknown(17) }, api);
-  await s.send(OPS.createInvite, '/v1/invites', jsonInit('POST', {}, unknown(18)), api);
-  await s.send(
-    OPS.acceptInvite,
-    '/v1/invites/accept',
-    jsonInit('POST', { token: 'x' }, unknown(19)),
-    api,
-  );
-  await s.send(
-    OPS.revokeInvite,
-    '/v1/invites/inv_x',
-    { method: 'DELETE', headers: unknown(20) },
-    api,
-  );
-  await s.send(
-    OPS.changeMember,
-    '/v1/members/usr_1',
-    jsonInit('PATCH', { role: 'admin' }, unknown(15)),
-    api,
-  );
-  await s.send(
-    OPS.removeMember,
-    '/v1/members/usr_1',
-    { method: 'DELETE', headers: unknown(16) },
-    api,
-  );
-  await s.send(OPS.getGithubLink, '/v1/organisation/github-link', { headers: unknown(21) }, api);
-  await s.send(
-    OPS.linkGithub,
-    '/v1/organisation/github-link',
-    jsonInit('POST', { github_org: 'acme' }, unknown(22)),
-    api,
-  );
-  await s.send(
-    OPS.unlinkGithub,
-    '/v1/organisation/github-link',
-    { method: 'DELETE', headers: unknown(23) },
-    api,
-  );
-  const repoLink = `/v1/repos/github-link?org=${f.org.slug}&repo=web`;
-  await s.send(OPS.getRepoLink, repoLink, { headers: unknown(24) }, api);
-  await s.send(
-    OPS.linkRepo,
-    repoLink,
-    jsonInit('POST', { github_repo: 'a/b', token: 't' }, unknown(25)),
-    api,
-  );
-  await s.send(OPS.unlinkRepo, repoLink, { method: 'DELETE', headers: unknown(26) }, api);
-  await s.send(OPS.listTokens, '/v1/tokens', { headers: unknown(6) }, api);
-  await s.send(OPS.createToken, '/v1/tokens', jsonInit('POST', { name: 'x' }, unknown(7)), api);
-  await s.send(OPS.getToken, tokenPath, { headers: unknown(8) }, api);
-  await s.send(OPS.patchToken, tokenPath, jsonInit('PATCH', { name: 'x' }, unknown(9)), api);
-  await s.send(OPS.revokeToken, tokenPath, { method: 'DELETE', headers: unknown(10) }, api);
-  await s.send(
-    OPS.rotateToken,
-    `${tokenPath}/rotate`,
-    { method: 'POST', headers: unknown(11) },
-    api,
-  );
-  await s.send(
-    OPS.logout,
-    `/v1/sessions/${f.session.session_id}`,
-    { method: 'DELETE', headers: unknown(12) },
-    api,
-  );
+  for (const [index, call] of everyTokenRoute(f, f.org).entries()) {
+    await sendTokenCall(s, call, unknown(index + 1), s.overloadedApi);
+  }
   release();
   await held;
   s.holdVerifications = null;
