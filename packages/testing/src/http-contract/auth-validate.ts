@@ -24,6 +24,15 @@ export function authValidateContract(options: HttpContractOptions): void {
       org = await ctx.createOrganisation('team');
       token = await ctx.createToken(org);
     };
+    /** What the token made by `setup()` validates to: its organisation, scopes and no expiry. */
+    const validAnswer = () => ({
+      valid: true,
+      org_id: org.id,
+      org: org.slug,
+      token_id: token.id,
+      scopes: ['execute'],
+      expires_at: null,
+    });
     const validate = (credential: string | null, body?: unknown) =>
       sendJson(ctx, 'POST', '/v1/auth/validate', credential, body);
     const deniedLine = (response: Response, reason: string) =>
@@ -36,28 +45,14 @@ export function authValidateContract(options: HttpContractOptions): void {
       const response = await validate(token.secret);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(await response.json()).toEqual({
-        valid: true,
-        org_id: org.id,
-        org: org.slug,
-        token_id: token.id,
-        scopes: ['execute'],
-        expires_at: null,
-      });
+      expect(await response.json()).toEqual(validAnswer());
     });
 
     it('answers the same for a token sent in the body as {"token": ...}', async () => {
       await setup();
       const response = await validate(null, { token: token.secret });
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({
-        valid: true,
-        org_id: org.id,
-        org: org.slug,
-        token_id: token.id,
-        scopes: ['execute'],
-        expires_at: null,
-      });
+      expect(await response.json()).toEqual(validAnswer());
     });
 
     it('answers expires_at = the end of the grace period for a rotating token', async () => {
@@ -182,14 +177,7 @@ export function authValidateContract(options: HttpContractOptions): void {
       await setup();
       const response = await validate(token.secret, {});
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({
-        valid: true,
-        org_id: org.id,
-        org: org.slug,
-        token_id: token.id,
-        scopes: ['execute'],
-        expires_at: null,
-      });
+      expect(await response.json()).toEqual(validAnswer());
     });
 
     it('answers {} without an Authorization header like no body: 401 missing_token', async () => {

@@ -1,39 +1,13 @@
-import type { Organisation, Role } from '@covgate/core';
 import { describe, expect, it } from 'vitest';
 import { randomSuffix } from '../fixtures.js';
 import { auditMark, sendJson, timestampIn } from './contract-helpers.js';
-import { type ContractContext, type HttpContractOptions, useContractServer } from './harness.js';
+import { type HttpContractOptions, useContractServer } from './harness.js';
+import { team } from './team-setup.js';
 
 const FORBIDDEN = { error: 'forbidden' };
 const NOT_FOUND = { error: 'not found' };
 const TAKEN = { error: 'that GitHub organisation is linked to another organisation' };
 const PATH = '/v1/organisation/github-link';
-
-/** A user id of this run only (a store shared between runs keeps older memberships). */
-const uid = (name: string) => `usr_${name}_${randomSuffix()}`;
-
-async function sessionAs(ctx: ContractContext, org: Organisation, userId: string, role?: Role) {
-  const response = await sendJson(ctx, 'POST', '/v1/sessions/create', ctx.serviceToken, {
-    user_id: userId,
-    org_id: org.id,
-    ...(role ? { role } : {}),
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { token: string }).token;
-}
-
-/** An organisation with an owner, an admin and a member. */
-async function team(ctx: ContractContext) {
-  const org = await ctx.createOrganisation('team');
-  const ids = { owner: uid('owner'), admin: uid('admin'), member: uid('member') };
-  return {
-    org,
-    ids,
-    owner: await sessionAs(ctx, org, ids.owner),
-    admin: await sessionAs(ctx, org, ids.admin, 'admin'),
-    member: await sessionAs(ctx, org, ids.member, 'member'),
-  };
-}
 
 /** A GitHub organisation login no other run uses, in mixed case. */
 const githubOrg = () => `Acme-${randomSuffix().slice(0, 12)}`;

@@ -1,7 +1,6 @@
-import type { Organisation, Role } from '@covgate/core';
+import type { Role } from '@covgate/core';
 import { issueSignInLink } from '@covgate/core/internal';
 import { describe, expect, it } from 'vitest';
-import { randomSuffix } from '../fixtures.js';
 import { auditMark, rawRequest, sendJson, timestampIn } from './contract-helpers.js';
 import {
   CONTRACT_SESSION_SECRET,
@@ -9,6 +8,7 @@ import {
   type HttpContractOptions,
   useContractServer,
 } from './harness.js';
+import { runUserId, sessionAs } from './team-setup.js';
 
 const PUBLIC_URL = 'https://covgate.example.com/team';
 const DASHBOARD_URL = 'https://dashboard.example.com/app/';
@@ -25,23 +25,10 @@ interface CreatedInvite {
   status: string;
 }
 
-/** A user id of this run only (a store shared between runs keeps older memberships). */
-const uid = (name: string) => `usr_${name}_${randomSuffix()}`;
-
-async function sessionAs(ctx: ContractContext, org: Organisation, userId: string, role?: Role) {
-  const response = await sendJson(ctx, 'POST', '/v1/sessions/create', ctx.serviceToken, {
-    user_id: userId,
-    org_id: org.id,
-    ...(role ? { role } : {}),
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { token: string }).token;
-}
-
 /** An organisation with its owner's session and id. */
 async function ownedOrganisation(ctx: ContractContext) {
   const org = await ctx.createOrganisation('team');
-  const ownerId = uid('owner');
+  const ownerId = runUserId('owner');
   return { org, ownerId, owner: await sessionAs(ctx, org, ownerId) };
 }
 
@@ -53,7 +40,7 @@ async function invite(ctx: ContractContext, owner: string, body: unknown = {}) {
 
 /** A session of a fresh user in an organisation of its own: who an invite is for. */
 async function newcomer(ctx: ContractContext) {
-  const userId = uid('newcomer');
+  const userId = runUserId('newcomer');
   return { userId, session: await sessionAs(ctx, await ctx.createOrganisation(), userId) };
 }
 
@@ -118,7 +105,7 @@ export function invitesContract(options: HttpContractOptions): void {
       const { org, owner } = await ownedOrganisation(ctx);
       const open = await invite(ctx, owner);
       for (const role of ['admin', 'member'] as const) {
-        const session = await sessionAs(ctx, org, uid(role), role);
+        const session = await sessionAs(ctx, org, runUserId(role), role);
         for (const [method, path, body] of [
           ['POST', '/v1/invites', {}],
           ['GET', '/v1/invites', undefined],
@@ -205,7 +192,7 @@ export function invitesContract(options: HttpContractOptions): void {
     it('leaves the invite open for a user who already belongs (409)', async () => {
       const { org, owner } = await ownedOrganisation(ctx);
       const open = await invite(ctx, owner);
-      const memberId = uid('member');
+      const memberId = runUserId('member');
       const member = await sessionAs(ctx, org, memberId, 'member');
 
       const response = await accept(ctx, member, open.token);
@@ -283,7 +270,7 @@ export function invitesContract(options: HttpContractOptions): void {
       const { org, owner } = await ownedOrganisation(ctx);
       const open = await invite(ctx, owner);
       const elsewhere = await ctx.createOrganisation();
-      const userId = uid('linked');
+      const userId = runUserId('linked');
       await sessionAs(ctx, elsewhere, userId);
 
       const pending = await join(ctx, open.token);

@@ -1,7 +1,7 @@
-import type { Organisation, Role } from '@covgate/core';
+import type { Role } from '@covgate/core';
 import { issueSignInLink } from '@covgate/core/internal';
 import { describe, expect, it } from 'vitest';
-import { buildUser, randomSuffix } from '../fixtures.js';
+import { buildUser } from '../fixtures.js';
 import { auditMark, bearer, rawRequest, sendJson } from './contract-helpers.js';
 import {
   CONTRACT_SESSION_SECRET,
@@ -9,6 +9,7 @@ import {
   type HttpContractOptions,
   useContractServer,
 } from './harness.js';
+import { runUserId, sessionAs, team } from './team-setup.js';
 import { managementRoutes } from './tokens.js';
 
 const FORBIDDEN = { error: 'forbidden' };
@@ -17,36 +18,6 @@ const INVALID_TOKEN = { error: 'invalid token' };
 const LAST_OWNER = {
   error: 'the last owner cannot leave or be demoted: make another member owner first',
 };
-
-/** A session of `userId` in `org`, joining it with `role` when not a member yet. */
-async function sessionAs(ctx: ContractContext, org: Organisation, userId: string, role?: Role) {
-  const response = await sendJson(ctx, 'POST', '/v1/sessions/create', ctx.serviceToken, {
-    user_id: userId,
-    org_id: org.id,
-    ...(role ? { role } : {}),
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { token: string }).token;
-}
-
-/**
- * A user id of this run only: a store shared between runs (MySQL) keeps older memberships, and
- * a user's list of organisations would show them.
- */
-const uid = (name: string) => `usr_${name}_${randomSuffix()}`;
-
-/** An organisation with an owner, an admin and a member, their ids and a session of each. */
-async function team(ctx: ContractContext) {
-  const org = await ctx.createOrganisation('team');
-  const ids = { owner: uid('owner'), admin: uid('admin'), member: uid('member') };
-  return {
-    org,
-    ids,
-    owner: await sessionAs(ctx, org, ids.owner),
-    admin: await sessionAs(ctx, org, ids.admin, 'admin'),
-    member: await sessionAs(ctx, org, ids.member, 'member'),
-  };
-}
 
 function cookieWrite(ctx: ContractContext, token: string): Record<string, string> {
   return { cookie: `covgate_session=${token}`, origin: ctx.allowedOrigin };
@@ -104,7 +75,7 @@ export function membersContract(options: HttpContractOptions): void {
       const owner = await sessionAs(ctx, org, user.id);
       const joined = ctx.clock.now();
       ctx.clock.advance(5_000);
-      const later = uid('later');
+      const later = runUserId('later');
       await sessionAs(ctx, org, later, 'admin');
 
       const response = await sendJson(ctx, 'GET', '/v1/members', owner);
@@ -237,9 +208,9 @@ export function membersContract(options: HttpContractOptions): void {
     it("switches a session to another of its user's organisations without a new sign-in", async () => {
       const first = await ctx.createOrganisation('team');
       const second = await ctx.createOrganisation();
-      const switcher = uid('switch');
+      const switcher = runUserId('switch');
       const session = await sessionAs(ctx, first, switcher);
-      await sessionAs(ctx, second, uid('first'));
+      await sessionAs(ctx, second, runUserId('first'));
       await sessionAs(ctx, second, switcher, 'member');
       const stranger = await ctx.createOrganisation();
       const organisations = [
@@ -308,7 +279,7 @@ export function membersContract(options: HttpContractOptions): void {
         expect(response.status).toBe(303);
       };
 
-      const linked = uid('linked');
+      const linked = runUserId('linked');
       await open(linked, 'admin');
       await open(ids.member, 'owner');
 

@@ -1,7 +1,5 @@
-import type { Organisation, Role } from '@covgate/core';
 import { decryptCredential, repositoryLinkCredentialContext } from '@covgate/core/internal';
 import { describe, expect, it } from 'vitest';
-import { randomSuffix } from '../fixtures.js';
 import { auditMark, sendJson, timestampIn } from './contract-helpers.js';
 import {
   CONTRACT_SESSION_SECRET,
@@ -9,39 +7,14 @@ import {
   type HttpContractOptions,
   useContractServer,
 } from './harness.js';
+import { team } from './team-setup.js';
 
 const FORBIDDEN = { error: 'forbidden' };
 const NOT_FOUND = { error: 'not found' };
 const TOKEN = 'github_pat_11AAAAAAA0contractTokenValue_9876wxyz';
 
-/** A user id of this run only (a store shared between runs keeps older memberships). */
-const uid = (name: string) => `usr_${name}_${randomSuffix()}`;
-
 const path = (org: string, repo: string) =>
   `/v1/repos/github-link?org=${encodeURIComponent(org)}&repo=${encodeURIComponent(repo)}`;
-
-async function sessionAs(ctx: ContractContext, org: Organisation, userId: string, role?: Role) {
-  const response = await sendJson(ctx, 'POST', '/v1/sessions/create', ctx.serviceToken, {
-    user_id: userId,
-    org_id: org.id,
-    ...(role ? { role } : {}),
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { token: string }).token;
-}
-
-/** An organisation with an owner, an admin and a member. */
-async function team(ctx: ContractContext) {
-  const org = await ctx.createOrganisation('team');
-  const ids = { owner: uid('owner'), admin: uid('admin'), member: uid('member') };
-  return {
-    org,
-    ids,
-    owner: await sessionAs(ctx, org, ids.owner),
-    admin: await sessionAs(ctx, org, ids.admin, 'admin'),
-    member: await sessionAs(ctx, org, ids.member, 'member'),
-  };
-}
 
 /** Everything the server wrote for a request: its answer, its log lines, its audit lines. */
 function allText(ctx: ContractContext, body: string): string {
