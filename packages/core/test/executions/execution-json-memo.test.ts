@@ -1,3 +1,4 @@
+import { buildExecution } from '@covgate/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { executionToJson } from '../../src/executions/execution-json.js';
@@ -5,33 +6,19 @@ import { ExecutionJsonMemo } from '../../src/executions/execution-json-memo.js';
 import type { ExecutionRecord } from '../../src/storage/store.js';
 
 function record(overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
-  return {
+  return buildExecution({
     id: 'exe_01jdxk7p3q8m2n4r6t8v0w2y4z',
     orgId: 'org_01jdxk7p3q8m2n4r6t8v0w2y4z',
     repo: 'web',
-    branch: 'main',
-    outcome: 'pass',
     delta: '+1.25',
     coverage: 81.5,
-    commit: null,
     createdAt: new Date('2026-11-24T10:15:30Z'),
-    baseBranch: 'main',
     baselineId: 'exe_01jdxk7p3q8m2n4r6t8v0w2y40',
     baselineCoverage: 80.25,
-    baselineCommit: null,
     baselineCreatedAt: new Date('2026-11-24T09:00:00Z'),
     baselineSelection: 'latest',
-    component: null,
-    pullRequest: null,
-    baseCommit: null,
-    patchCovered: null,
-    patchCoverable: null,
-    patchTarget: null,
-    patchTargetSource: null,
-    decidedBy: 'delta',
-    fileCount: null,
     ...overrides,
-  };
+  });
 }
 
 const EXPECTED_TEXT =

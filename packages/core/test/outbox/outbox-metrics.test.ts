@@ -1,42 +1,21 @@
-import { createTestApi, newPrefixedId, TEST_START } from '@covgate/testing';
+import {
+  buildExecution,
+  createTestApi,
+  newPrefixedId,
+  secondsAfter,
+  TEST_START,
+} from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
 
 describe('GET /health/metrics', () => {
   it("counts the outbox's pending and failed deliveries and the oldest pending one's age", async () => {
     const test = createTestApi();
     const org = await test.createOrganisation();
-    const run = (id: string, seconds: number) => ({
-      id,
-      orgId: org.id,
-      repo: 'web',
-      branch: 'main',
-      outcome: 'pass' as const,
-      delta: '0.00',
-      coverage: 80,
-      commit: null,
-      createdAt: new Date(TEST_START.getTime() + seconds * 1000),
-      baseBranch: 'main',
-      baselineId: null,
-      baselineCoverage: null,
-      baselineCommit: null,
-      baselineCreatedAt: null,
-      baselineSelection: null,
-      component: null,
-      pullRequest: null,
-      baseCommit: null,
-      patchCovered: null,
-      patchCoverable: null,
-      patchTarget: null,
-      patchTargetSource: null,
-      decidedBy: 'delta' as const,
-      fileCount: null,
-    });
+    const run = (seconds: number) =>
+      buildExecution({ orgId: org.id, repo: 'web', createdAt: secondsAfter(TEST_START, seconds) });
     const delivery = () => ({ id: newPrefixedId('dlv_'), kind: 'comment' as const, payload: '{}' });
-    await test.store.insertExecution(run(newPrefixedId('exe_'), -90), null, [delivery()]);
-    await test.store.insertExecution(run(newPrefixedId('exe_'), -30), null, [
-      delivery(),
-      delivery(),
-    ]);
+    await test.store.insertExecution(run(-90), null, [delivery()]);
+    await test.store.insertExecution(run(-30), null, [delivery(), delivery()]);
     const [claimed] = await test.store.claimDeliveries('sender', TEST_START, 60_000, 1);
     await test.store.failDelivery(claimed!.id, 'sender', {
       at: TEST_START,
