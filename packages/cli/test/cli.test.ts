@@ -1,11 +1,9 @@
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../src/cli.js';
-import type { Io } from '../src/io.js';
 import { plural, summaryLine } from '../src/report-lines.js';
+import { covgateIn } from './in-process.js';
 
 // `covgate` in-process with captured streams: usage errors, dry runs and what they print.
 let dir: string;
@@ -21,21 +19,9 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-async function covgate(args: string[], env: NodeJS.ProcessEnv = {}) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    env: { COVGATE_TOKEN: `cvg_${'1'.repeat(40)}`, ...env },
-    cwd: dir,
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    stdin: Readable.from([]),
-    // Nothing here may reach a service.
-    fetch: () => Promise.reject(new Error('no request expected')),
-  };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}
+const covgate = (args: string[], env: NodeJS.ProcessEnv = {}, fetch?: typeof globalThis.fetch) =>
+  // Nothing here may reach a service unless the test answers it.
+  covgateIn(dir, args, { COVGATE_TOKEN: `cvg_${'1'.repeat(40)}`, ...env }, fetch);
 
 describe('an unquoted glob after --report', () => {
   // What the shell makes of `--report packages/*/coverage/lcov.info`.
@@ -94,6 +80,19 @@ describe('paths, --dry-run, --verbose and --json', () => {
     '--report',
     'packages/b/coverage/lcov.info',
   ];
+  // What covgate makes of the two reports: its request's files and its --json lists.
+  const bothFiles = [
+    { path: 'packages/a/index.js', covered: 1, coverable: 1 },
+    { path: 'packages/b/index.js', covered: 1, coverable: 1 },
+  ];
+  const bothReports = ['a', 'b'].map((pkg) => ({
+    path: `packages/${pkg}/coverage/lcov.info`,
+    format: 'lcov',
+    root: `packages/${pkg}`,
+    files: 1,
+    covered: 1,
+    coverable: 1,
+  }));
 
   it('--dry-run prints the request it would send, needs no token and sends nothing', async () => {
     const result = await covgate(
@@ -158,28 +157,8 @@ covgate: dry run: nothing was sent
       covered_lines: 2,
       coverable_lines: 2,
       files: 2,
-      reports: [
-        {
-          path: 'packages/a/coverage/lcov.info',
-          format: 'lcov',
-          root: 'packages/a',
-          files: 1,
-          covered: 1,
-          coverable: 1,
-        },
-        {
-          path: 'packages/b/coverage/lcov.info',
-          format: 'lcov',
-          root: 'packages/b',
-          files: 1,
-          covered: 1,
-          coverable: 1,
-        },
-      ],
-      source_files: [
-        { path: 'packages/a/index.js', covered: 1, coverable: 1 },
-        { path: 'packages/b/index.js', covered: 1, coverable: 1 },
-      ],
+      reports: bothReports,
+      source_files: bothFiles,
       patch: null,
       patch_skipped: 'no base branch (not a pull request, and no --base-branch)',
     });
@@ -255,14 +234,10 @@ covgate: dry run: nothing was sent
 
   it('--json lists the reports and the source files beside the verdict', async () => {
     const sent: unknown[] = [];
-    let stdout = '';
-    const io: Io = {
-      env: { COVGATE_TOKEN: `cvg_${'1'.repeat(40)}`, NO_COLOR: '1' },
-      cwd: dir,
-      stdout: { write: (s: string) => (stdout += s) },
-      stderr: { write: () => true },
-      stdin: Readable.from([]),
-      fetch: async (input, init) => {
+    const { code, stdout } = await covgate(
+      ['report', ...target, ...both, '--json'],
+      { NO_COLOR: '1' },
+      async (input, init) => {
         const request = new Request(input, init);
         sent.push(await request.json());
         return Response.json(
@@ -281,8 +256,7 @@ covgate: dry run: nothing was sent
           { status: 201 },
         );
       },
-    };
-    const code = await main(['report', ...target, ...both, '--json'], io);
+    );
     expect(code).toBe(0);
     expect(sent).toEqual([
       {
@@ -290,38 +264,15 @@ covgate: dry run: nothing was sent
         branch: 'main',
         coverage: 100,
         commit: 'abcdef1',
-        files: [
-          { path: 'packages/a/index.js', covered: 1, coverable: 1 },
-          { path: 'packages/b/index.js', covered: 1, coverable: 1 },
-        ],
+        files: bothFiles,
       },
     ]);
     const verdict = JSON.parse(stdout);
     expect(verdict).toMatchObject({
       outcome: 'pass',
       files: 2,
-      reports: [
-        {
-          path: 'packages/a/coverage/lcov.info',
-          format: 'lcov',
-          root: 'packages/a',
-          files: 1,
-          covered: 1,
-          coverable: 1,
-        },
-        {
-          path: 'packages/b/coverage/lcov.info',
-          format: 'lcov',
-          root: 'packages/b',
-          files: 1,
-          covered: 1,
-          coverable: 1,
-        },
-      ],
-      source_files: [
-        { path: 'packages/a/index.js', covered: 1, coverable: 1 },
-        { path: 'packages/b/index.js', covered: 1, coverable: 1 },
-      ],
+      reports: bothReports,
+      source_files: bothFiles,
     });
   });
 });

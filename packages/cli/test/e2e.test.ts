@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
@@ -12,6 +13,7 @@ import {
   startProcess,
   stop,
 } from '../../../test/support/processes.js';
+import { alive, waitForFile } from './process-probes.js';
 import { C8, SAMPLE_TEST_FILE, writeSampleProject } from './support.js';
 
 // End to end over real HTTP: the built `covgate` bin against the built reference server on
@@ -23,6 +25,28 @@ if (!built)
   console.warn('[covgate] CLI end-to-end tests SKIPPED: run `pnpm build` first (`pnpm test` does)');
 
 const BRANCH_COMMIT = 'ABCDEF0123456789abcdef0123456789abcdef01';
+
+// The sample project's tests under c8 with an lcov report, as a CI job's test command; TAP on
+// every Node version (Node 23 and later print spec lines even off a terminal).
+const SAMPLE_TESTS_UNDER_C8 = [
+  C8,
+  '--reporter=lcov',
+  process.execPath,
+  '--test',
+  '--test-reporter=tap',
+  SAMPLE_TEST_FILE,
+];
+
+// The arguments of a `covgate report` of the sample project's lcov report as web@main.
+const REPORT_WEB_MAIN = [
+  'report',
+  '--repo',
+  'web',
+  '--branch',
+  'main',
+  '--report',
+  'coverage/lcov.info',
+];
 
 // GitHub's example `pull_request` event (fixtures/README.md), its head commit, and the merge
 // commit GitHub would run the workflow on.
@@ -45,27 +69,29 @@ fs.writeFileSync(pidFile, String(process.pid));
 setInterval(() => {}, 1000);
 `;
 
-async function waitForFile(path: string): Promise<string> {
-  for (let i = 0; i < 1500; i++) {
-    if (existsSync(path)) {
-      const text = await readFile(path, 'utf8');
-      if (text) return text;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`${path} never appeared`);
+/** Writes TRAPPING_COMMAND to a new folder below `parent`: its command line and its files. */
+async function writeTrappingCommand(parent: string) {
+  const dir = await mkdtemp(join(parent, 'trap-'));
+  const script = join(dir, 'trap.cjs');
+  const pidFile = join(dir, 'pid');
+  const marker = join(dir, 'marker');
+  await writeFile(script, TRAPPING_COMMAND);
+  return { command: [process.execPath, script, pidFile, marker], pidFile, marker };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/** Settles when `child` exits: its exit code and what the trapping command wrote to `marker`. */
+function exitWithMarker(child: ChildProcess, marker: string) {
+  return new Promise<{ code: number | null; marker: string | null }>((resolve) =>
+    child.on('exit', (code) =>
+      resolve({ code, marker: existsSync(marker) ? readFileSync(marker, 'utf8') : null }),
+    ),
+  );
 }
 
 const hasScript = process.platform === 'linux' && existsSync('/usr/bin/script');
+
+// `covgate run` as sig@main, up to the `--` before the test command.
+const RUN_SIG_MAIN = ['run', '--repo', 'sig', '--branch', 'main', '--'];
 
 describe.skipIf(!built && process.env.CI !== '1')(
   'covgate against the reference server',
@@ -79,10 +105,11 @@ describe.skipIf(!built && process.env.CI !== '1')(
     let uncovered: string;
 
     const baseEnv = () => ({ PATH: process.env.PATH, HOME: workDir, NO_COLOR: '1' });
+    const serviceEnv = () => ({ ...baseEnv(), COVGATE_URL: server.url, COVGATE_TOKEN: token });
     const covgate = (args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) =>
       run(process.execPath, [bin, ...args], {
         cwd: options.cwd ?? covered,
-        env: { ...baseEnv(), COVGATE_URL: server.url, COVGATE_TOKEN: token, ...options.env },
+        env: { ...serviceEnv(), ...options.env },
       });
     const list = async (repo: string) => {
       const answer = await fetch(`${server.url}/v1/executions?org=acme&repo=${repo}&limit=100`, {
@@ -144,13 +171,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
           '--pass-env',
           'COVGATE_ENV_DUMP',
           '--',
-          C8,
-          '--reporter=lcov',
-          process.execPath,
-          '--test',
-          // TAP on every Node version (Node 23 and later print spec lines even off a terminal).
-          '--test-reporter=tap',
-          SAMPLE_TEST_FILE,
+          ...SAMPLE_TESTS_UNDER_C8,
         ],
         {
           env: {
@@ -206,20 +227,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
 
     it('exits 1 with fail when coverage drops below the fail threshold', async () => {
       const tests = await covgate(
-        [
-          'run',
-          '--repo',
-          'web',
-          '--branch',
-          'feature/drop',
-          '--',
-          C8,
-          '--reporter=lcov',
-          process.execPath,
-          '--test',
-          '--test-reporter=tap',
-          SAMPLE_TEST_FILE,
-        ],
+        ['run', '--repo', 'web', '--branch', 'feature/drop', '--', ...SAMPLE_TESTS_UNDER_C8],
         { cwd: uncovered },
       );
       expect(tests.code, tests.stderr).toBe(1);
@@ -337,12 +345,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
         '--branch',
         'main',
         '--',
-        C8,
-        '--reporter=lcov',
-        process.execPath,
-        '--test',
-        '--test-reporter=tap',
-        SAMPLE_TEST_FILE,
+        ...SAMPLE_TESTS_UNDER_C8,
       ]);
       expect(result.code, result.stderr).toBe(0);
       expect(result.stderr).toContain('# pass 2');
@@ -370,10 +373,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
       await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
       const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
       await new Promise((resolve) => closed.close(resolve));
-      const result = await covgate(
-        ['report', '--repo', 'web', '--branch', 'main', '--report', 'coverage/lcov.info'],
-        { env: { COVGATE_URL: url } },
-      );
+      const result = await covgate(REPORT_WEB_MAIN, { env: { COVGATE_URL: url } });
       expect(result.code).toBe(3);
       expect(result.stderr).toMatch(
         new RegExp(
@@ -385,10 +385,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
 
     it('exits 3 when the service refuses the token, and never prints the token', async () => {
       const wrong = `cvg_${'0'.repeat(40)}`;
-      const result = await covgate(
-        ['report', '--repo', 'web', '--branch', 'main', '--report', 'coverage/lcov.info'],
-        { env: { COVGATE_TOKEN: wrong } },
-      );
+      const result = await covgate(REPORT_WEB_MAIN, { env: { COVGATE_TOKEN: wrong } });
       expect(result.code).toBe(3);
       expect(result.stderr).toContain(
         'covgate: the service refused the credential (401 invalid token',
@@ -559,12 +556,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
             '--patch-target',
             '80',
             '--',
-            C8,
-            '--reporter=lcov',
-            process.execPath,
-            '--test',
-            '--test-reporter=tap',
-            SAMPLE_TEST_FILE,
+            ...SAMPLE_TESTS_UNDER_C8,
           ],
           { cwd: project },
         );
@@ -599,18 +591,11 @@ describe.skipIf(!built && process.env.CI !== '1')(
       const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
       const pattern = (timeout: number, whole: string) =>
         `the service at ${url.replace(/\./g, '\\.')} did not answer within ${timeout} s \\(3 attempts over ${whole}\\.\\d s\\)`;
-      const args = [
-        'report',
-        '--repo',
-        'web',
-        '--branch',
-        'main',
-        '--report',
-        'coverage/lcov.info',
-      ];
       try {
         const started = Date.now();
-        const result = await covgate([...args, '--timeout', '2'], { env: { COVGATE_URL: url } });
+        const result = await covgate([...REPORT_WEB_MAIN, '--timeout', '2'], {
+          env: { COVGATE_URL: url },
+        });
         const seconds = (Date.now() - started) / 1000;
         expect(result.code).toBe(3);
         // Three attempts of 2 s and the back-off between them (0.3 to 0.6 s).
@@ -620,9 +605,12 @@ describe.skipIf(!built && process.env.CI !== '1')(
         expect(seconds).toBeGreaterThanOrEqual(6);
         expect(seconds).toBeLessThan(20);
 
-        const allowed = await covgate([...args, '--timeout', '1', '--allow-unreachable'], {
-          env: { COVGATE_URL: url },
-        });
+        const allowed = await covgate(
+          [...REPORT_WEB_MAIN, '--timeout', '1', '--allow-unreachable'],
+          {
+            env: { COVGATE_URL: url },
+          },
+        );
         expect(allowed.code).toBe(0);
         expect(allowed.stdout).toBe('');
         expect(allowed.stderr.split('\n').at(-2)).toMatch(
@@ -637,36 +625,15 @@ describe.skipIf(!built && process.env.CI !== '1')(
     });
 
     it('passes SIGINT to the test command once, waits for it to exit, and exits 130', async () => {
-      const dir = await mkdtemp(join(workDir, 'sigint-'));
-      const script = join(dir, 'trap.cjs');
-      const pidFile = join(dir, 'pid');
-      const marker = join(dir, 'marker');
-      await writeFile(script, TRAPPING_COMMAND);
+      const trap = await writeTrappingCommand(workDir);
       // A process group of its own, as under a CI runner: only covgate gets the signal.
-      const started = startProcess(
-        process.execPath,
-        [
-          bin,
-          'run',
-          '--repo',
-          'sig',
-          '--branch',
-          'main',
-          '--',
-          process.execPath,
-          script,
-          pidFile,
-          marker,
-        ],
-        { cwd: covered, env: { ...baseEnv(), COVGATE_URL: server.url, COVGATE_TOKEN: token } },
-      );
-      const exited = new Promise<{ code: number | null; marker: string | null }>((resolve) =>
-        started.child.on('exit', (code) =>
-          resolve({ code, marker: existsSync(marker) ? readFileSync(marker, 'utf8') : null }),
-        ),
-      );
+      const started = startProcess(process.execPath, [bin, ...RUN_SIG_MAIN, ...trap.command], {
+        cwd: covered,
+        env: serviceEnv(),
+      });
+      const exited = exitWithMarker(started.child, trap.marker);
       try {
-        const childPid = Number(await waitForFile(pidFile));
+        const childPid = Number(await waitForFile(trap.pidFile, 30_000));
         process.kill(started.child.pid as number, 'SIGINT');
         // The marker is written 500 ms after the test command got SIGINT, just before it
         // exits: it is there when covgate exits, and says one SIGINT arrived.
@@ -685,30 +652,21 @@ describe.skipIf(!built && process.env.CI !== '1')(
     it.skipIf(!hasScript)(
       "lets a terminal's Ctrl-C reach the test command once, not a second time through covgate",
       async () => {
-        const dir = await mkdtemp(join(workDir, 'ctrl-c-'));
-        const script = join(dir, 'trap.cjs');
-        const pidFile = join(dir, 'pid');
-        const marker = join(dir, 'marker');
-        await writeFile(script, TRAPPING_COMMAND);
+        const trap = await writeTrappingCommand(workDir);
         const quote = (arg: string) => `'${arg.replace(/'/g, "'\\''")}'`;
-        const command = [process.execPath, bin, 'run', '--repo', 'sig', '--branch', 'main', '--']
-          .concat([process.execPath, script, pidFile, marker])
+        const command = [process.execPath, bin, ...RUN_SIG_MAIN, ...trap.command]
           .map(quote)
           .join(' ');
         // util-linux `script` runs the command in the foreground of a new pseudo-terminal; a
         // ^C written to it makes the terminal send SIGINT to covgate and the test command.
         const terminal = startProcess('script', ['-qfec', command, '/dev/null'], {
           cwd: covered,
-          env: { ...baseEnv(), COVGATE_URL: server.url, COVGATE_TOKEN: token },
+          env: serviceEnv(),
           stdin: 'pipe',
         });
-        const exited = new Promise<{ code: number | null; marker: string | null }>((resolve) =>
-          terminal.child.on('exit', (code) =>
-            resolve({ code, marker: existsSync(marker) ? readFileSync(marker, 'utf8') : null }),
-          ),
-        );
+        const exited = exitWithMarker(terminal.child, trap.marker);
         try {
-          await waitForFile(pidFile);
+          await waitForFile(trap.pidFile, 30_000);
           terminal.child.stdin?.write('\x03');
           expect(await exited).toEqual({ code: 130, marker: '1' });
           await terminal.allOutput();

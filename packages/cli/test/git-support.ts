@@ -2,10 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { Readable } from 'node:stream';
 import { run } from '../../../test/support/processes.js';
-import { main } from '../src/cli.js';
-import type { Io } from '../src/io.js';
+import { covgateIn } from './in-process.js';
 
 /** True in CI (`.ci/run` sets `CI=1`), where a missing reference tool fails instead of skipping. */
 export const IN_CI = process.env.CI === '1' || process.env.CI === 'true';
@@ -123,26 +121,6 @@ export async function diffCover(
     repo.env,
   );
   return JSON.parse(await readFile(out, 'utf8')) as DiffCoverReport;
-}
-
-/** One `covgate` run in-process in `cwd`; nothing may reach a service. */
-export async function covgateIn(
-  cwd: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    env,
-    cwd,
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    stdin: Readable.from([]),
-    fetch: () => Promise.reject(new Error('no request expected')),
-  };
-  const code = await main([...args], io);
-  return { code, stdout, stderr };
 }
 
 /** The patch of a `covgate report --dry-run --json` run, as covgate measured it. */

@@ -1,16 +1,14 @@
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../src/cli.js';
 import { sourceFiles } from '../src/commands/gate-reports.js';
 import { gatherReports, type ReportSpec } from '../src/gather-reports.js';
-import type { Io } from '../src/io.js';
 import { parsePathMap } from '../src/paths/path-map.js';
 import { discoveryLines, warningLines } from '../src/report-lines.js';
 import { discoverReports } from '../src/reports/discover.js';
 import { percentOf } from '../src/reports/merge.js';
+import { covgateIn } from './in-process.js';
 import { runC8Script, writeMonorepo } from './support.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -18,6 +16,25 @@ const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 type Lines = { total: number; covered: number; pct: number };
 const readTotal = async (path: string): Promise<Lines> =>
   JSON.parse(await readFile(path, 'utf8')).total.lines;
+/** The summary covgate should give of `files` files that c8 measured as `lines`. */
+const summaryOf = (lines: Lines, files: number) => ({
+  covered: lines.covered,
+  coverable: lines.total,
+  percent: lines.pct,
+  files,
+});
+
+/**
+ * {@link writeMonorepo} with each package tested by c8 in its own folder, and c8's json-summary
+ * of the tests of both run at the root: the folder and that figure of the whole.
+ */
+async function measuredMonorepo(): Promise<{ dir: string; whole: Lines }> {
+  const dir = await writeMonorepo();
+  await runC8Script(join(dir, 'packages', 'a'), 'index.test.js');
+  await runC8Script(join(dir, 'packages', 'b'), 'index.test.js');
+  await runC8Script(dir, 'all.test.js', ['json-summary']);
+  return { dir, whole: await readTotal(join(dir, 'coverage', 'coverage-summary.json')) };
+}
 
 // A monorepo whose two packages both name their module `index.js`, each tested with c8 in its
 // own folder (reports in packages/*/coverage/, paths relative to the package), and the same
@@ -34,11 +51,7 @@ describe('a monorepo of two packages measured by c8', () => {
   ];
 
   beforeAll(async () => {
-    dir = await writeMonorepo();
-    await runC8Script(join(dir, 'packages', 'a'), 'index.test.js');
-    await runC8Script(join(dir, 'packages', 'b'), 'index.test.js');
-    await runC8Script(dir, 'all.test.js', ['json-summary']);
-    whole = await readTotal(join(dir, 'coverage', 'coverage-summary.json'));
+    ({ dir, whole } = await measuredMonorepo());
     perPackage = {
       a: await readTotal(join(dir, 'packages/a/coverage/coverage-summary.json')),
       b: await readTotal(join(dir, 'packages/b/coverage/coverage-summary.json')),
@@ -75,12 +88,7 @@ describe('a monorepo of two packages measured by c8', () => {
   it('merges every format of both packages (absolute and relative paths) into the same 2 files', async () => {
     const files = ['lcov.info', 'coverage-final.json', 'cobertura-coverage.xml', 'clover.xml'];
     const read = await gather(files.flatMap(each));
-    expect(read.summary).toEqual({
-      covered: whole.covered,
-      coverable: whole.total,
-      percent: whole.pct,
-      files: 2,
-    });
+    expect(read.summary).toEqual(summaryOf(whole, 2));
   });
 
   it("merges Istanbul JSON (absolute paths) and lcov (relative) of one run into c8's own figure", async () => {
@@ -88,12 +96,7 @@ describe('a monorepo of two packages measured by c8', () => {
       { path: 'packages/b/coverage/coverage-final.json' },
       { path: 'packages/b/coverage/lcov.info' },
     ]);
-    expect(read.summary).toEqual({
-      covered: perPackage.b.covered,
-      coverable: perPackage.b.total,
-      percent: perPackage.b.pct,
-      files: 1,
-    });
+    expect(read.summary).toEqual(summaryOf(perPackage.b, 1));
     expect(read.reports.map((r) => [r.path, r.root, r.parsed.files[0]?.path, r.raw[0]])).toEqual([
       [
         'packages/b/coverage/coverage-final.json',
@@ -116,12 +119,7 @@ describe('a monorepo of two packages measured by c8', () => {
         lcov.replace('SF:index.js', 'SF:./index.js'),
     );
     const read = await gather([{ path: 'packages/a/coverage/twice.info' }]);
-    expect(read.summary).toEqual({
-      covered: perPackage.a.covered,
-      coverable: perPackage.a.total,
-      percent: perPackage.a.pct,
-      files: 1,
-    });
+    expect(read.summary).toEqual(summaryOf(perPackage.a, 1));
   });
 
   it('names files from the repository root when run inside a package', async () => {
@@ -142,12 +140,7 @@ describe('a monorepo of two packages measured by c8', () => {
       { path: 'packages/a/reports/cov/lcov.info', prefix: 'packages/a' },
     ]);
     expect(read.reports.map((r) => r.root)).toEqual(['packages/a', 'packages/a']);
-    expect(read.summary).toEqual({
-      covered: perPackage.a.covered,
-      coverable: perPackage.a.total,
-      percent: perPackage.a.pct,
-      files: 1,
-    });
+    expect(read.summary).toEqual(summaryOf(perPackage.a, 1));
   });
 
   it('warns naming the file when two reports give one path different lines', async () => {
@@ -284,18 +277,26 @@ describe('finding the reports of a monorepo', () => {
   let dir: string;
   let js: Lines;
 
+  // `covgate report --dry-run` of whatever it finds, as web@main.
+  const dryRunOfWebMain = [
+    'report',
+    '--repo',
+    'web',
+    '--branch',
+    'main',
+    '--commit',
+    'abcdef1',
+    '--dry-run',
+  ];
+
   const put = async (path: string, text: string) => {
     await mkdir(join(dir, path, '..'), { recursive: true });
     await writeFile(join(dir, path), text);
   };
 
   beforeAll(async () => {
-    dir = await writeMonorepo();
-    await runC8Script(join(dir, 'packages', 'a'), 'index.test.js');
-    await runC8Script(join(dir, 'packages', 'b'), 'index.test.js');
     // c8 at the root measures the same lines: the JavaScript part of the whole.
-    await runC8Script(dir, 'all.test.js', ['json-summary']);
-    js = await readTotal(join(dir, 'coverage', 'coverage-summary.json'));
+    ({ dir, whole: js } = await measuredMonorepo());
     await rm(join(dir, 'coverage'), { recursive: true });
     await cp(join(fixtures, 'go', 'src'), join(dir, 'services', 'go'), { recursive: true });
     // Go's other usual name.
@@ -338,17 +339,7 @@ describe('finding the reports of a monorepo', () => {
   });
 
   it("merges what it found into the sum of each tool's own figure", async () => {
-    const result = await run(dir, [
-      'report',
-      '--repo',
-      'web',
-      '--branch',
-      'main',
-      '--commit',
-      'abcdef1',
-      '--dry-run',
-      '--json',
-    ]);
+    const result = await covgateIn(dir, [...dryRunOfWebMain, '--json'], {});
     expect(result.code, result.stderr).toBe(0);
     // c8 at the root, go test -cover 8 of 14, coverage report 15 of 22, JaCoCo LINE 8 of 14.
     const covered = js.covered + 8 + 15 + 8;
@@ -381,32 +372,12 @@ describe('finding the reports of a monorepo', () => {
   });
 
   it('with --verbose also names the files it passed over', async () => {
-    const result = await run(join(dir, 'packages'), [
-      'report',
-      '--repo',
-      'web',
-      '--branch',
-      'main',
-      '--commit',
-      'abcdef1',
-      '--dry-run',
-      '--verbose',
-    ]);
+    const result = await covgateIn(join(dir, 'packages'), [...dryRunOfWebMain, '--verbose'], {});
     expect(result.stderr.split('\n').filter((l) => /found|skipped/.test(l))).toEqual([
       'covgate: found a/coverage/lcov.info (lcov)',
       'covgate: found b/coverage/lcov.info (lcov)',
     ]);
-    const root = await run(dir, [
-      'report',
-      '--repo',
-      'web',
-      '--branch',
-      'main',
-      '--commit',
-      'abcdef1',
-      '--dry-run',
-      '--verbose',
-    ]);
+    const root = await covgateIn(dir, [...dryRunOfWebMain, '--verbose'], {});
     expect(root.stderr).toContain(
       'covgate: skipped config/coverage.json: not a coverage report, not coverage-py\n',
     );
@@ -429,26 +400,14 @@ describe('finding the reports of a monorepo', () => {
 
   it('exits 2 naming what it looked for when there is nothing', async () => {
     const empty = join(dir, 'config');
-    const result = await run(empty, ['report', '--repo', 'web', '--branch', 'main', '--dry-run']);
+    const result = await covgateIn(
+      empty,
+      ['report', '--repo', 'web', '--branch', 'main', '--dry-run'],
+      {},
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
       'covgate: no coverage report found (searched 1 folder for coverage/lcov.info, coverage/coverage-final.json, coverage/cobertura-coverage.xml, coverage/clover.xml, coverage/coverage-summary.json, coverage.xml, coverage.json, coverage.lcov, coverage.out, coverage.txt, cover.out, lcov.info, clover.xml, coverage.cobertura.xml, target/site/jacoco/jacoco.xml, build/reports/jacoco/test/jacocoTestReport.xml): pass --report PATH\n',
     );
   });
 });
-
-/** `covgate` in-process in `cwd`, with no token and no network. */
-async function run(cwd: string, args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    env: {},
-    cwd,
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    stdin: Readable.from([]),
-    fetch: () => Promise.reject(new Error('no request expected')),
-  };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}

@@ -1,10 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../src/cli.js';
-import type { Io } from '../src/io.js';
 import { createRepo, type TestRepo } from './git-support.js';
+import { covgateIn } from './in-process.js';
 
 // The patch in the verdict: `covgate report` on a pull-request branch against a stand-in for
 // the service. By default it plays a service older than patch coverage, which answers with the
@@ -59,15 +57,11 @@ async function covgate(
   } = {},
 ) {
   const sent: unknown[] = [];
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    env: { ...repo.env, COVGATE_TOKEN: `cvg_${'1'.repeat(40)}`, NO_COLOR: '1', ...options.env },
-    cwd: options.cwd ?? repo.dir,
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    stdin: Readable.from([]),
-    fetch: async (input, init) => {
+  const result = await covgateIn(
+    options.cwd ?? repo.dir,
+    ['report', '--repo', 'web', '--branch', 'feature', '--report', 'lcov.info', ...args],
+    { ...repo.env, COVGATE_TOKEN: `cvg_${'1'.repeat(40)}`, NO_COLOR: '1', ...options.env },
+    async (input, init) => {
       const body = (await new Request(input, init).json()) as { coverage: number };
       sent.push(body);
       return Response.json(
@@ -86,12 +80,8 @@ async function covgate(
         { status: 201 },
       );
     },
-  };
-  const code = await main(
-    ['report', '--repo', 'web', '--branch', 'feature', '--report', 'lcov.info', ...args],
-    io,
   );
-  return { code, stdout, stderr, sent };
+  return { ...result, sent };
 }
 
 const summaryLine = 'covgate: lcov.info (lcov): 4 of 6 lines in 1 file, 66.66%\n';

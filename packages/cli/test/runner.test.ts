@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import {
   succeeded,
   type TestCommandEnd,
 } from '../src/runner.js';
+import { alive, waitForFile } from './process-probes.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -41,17 +41,6 @@ function fakeSignals(): SignalSource & EventEmitter {
   return new EventEmitter() as SignalSource & EventEmitter;
 }
 
-async function waitFor(path: string): Promise<string> {
-  for (let i = 0; i < 500; i++) {
-    if (existsSync(path)) {
-      const text = await readFile(path, 'utf8');
-      if (text) return text;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`${path} never appeared`);
-}
-
 let runs = 0;
 function start(
   options: { env?: Record<string, string>; inForeground?: boolean; graceMs?: number } = {},
@@ -68,16 +57,7 @@ function start(
     inForeground: () => options.inForeground ?? false,
     ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
   });
-  return { ended, signals, marker, pid: async () => Number(await waitFor(pidFile)) };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return { ended, signals, marker, pid: async () => Number(await waitForFile(pidFile, 10_000)) };
 }
 
 describe('signals during covgate run', () => {

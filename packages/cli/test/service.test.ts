@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CovgateApiError, CovgateNetworkError } from '@covgate/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../src/cli.js';
-import type { Io } from '../src/io.js';
 import { displayUrl, isUnavailable, serviceError } from '../src/service.js';
+import { covgateIn } from './in-process.js';
 
 const HOST = 'http://host:8080';
 
@@ -146,23 +145,18 @@ async function report(
   fetch: (request: Request) => Promise<Response>,
   env: NodeJS.ProcessEnv = {},
 ) {
-  let stdout = '';
-  let stderr = '';
   const requests: { url: string; body: string }[] = [];
-  const io: Io = {
-    env: { COVGATE_TOKEN: 'cvg_test', COVGATE_URL: HOST, ...env },
-    cwd: dir,
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    stdin: process.stdin,
-    fetch: async (input, init) => {
+  const result = await covgateIn(
+    dir,
+    ['report', '--report', 'lcov.info', ...args],
+    { COVGATE_TOKEN: 'cvg_test', COVGATE_URL: HOST, ...env },
+    async (input, init) => {
       const request = new Request(input, init);
       requests.push({ url: request.url, body: await request.clone().text() });
       return fetch(request);
     },
-  };
-  const code = await main(['report', '--report', 'lcov.info', ...args], io);
-  return { code, stdout, stderr, requests };
+  );
+  return { ...result, requests };
 }
 
 const json = (status: number, body: unknown) =>
