@@ -1,15 +1,15 @@
 import type { Store } from '@covgate/core';
 import { createStoreGuard, guardedStore, type StoreLogger } from '@covgate/core/storage-kit';
+import { sharedQueries, sqlContext } from '@covgate/sql-kit';
 import { createClient } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
 import { isDuplicateKey, SqliteStoreError } from './failures.js';
 import { migrate } from './migrate.js';
-import { prepareLookups, type QueryContext } from './queries/context.js';
+import { type QueryContext, sqliteDialect } from './queries/context.js';
 import { executionQueries } from './queries/executions.js';
 import { idempotencyQueries } from './queries/idempotency.js';
 import { inviteQueries } from './queries/invites.js';
 import { memberQueries } from './queries/members.js';
-import { organisationQueries } from './queries/organisations.js';
 import { outboxQueries } from './queries/outbox.js';
 import { repositoryQueries } from './queries/repositories.js';
 import { sessionQueries } from './queries/sessions.js';
@@ -65,10 +65,11 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
     isDuplicateKey,
     failure: (component, operation, code) => new SqliteStoreError(component, operation, code),
   });
-  const context: QueryContext = { db, prepared: prepareLookups(db) };
+  const shared = sqlContext(sqliteDialect(db));
+  const context: QueryContext = { db, shared };
 
   return guardedStore(guard, {
-    ...organisationQueries(context),
+    ...sharedQueries(shared),
     ...sessionQueries(context),
     ...tokenQueries(context),
     ...memberQueries(context),

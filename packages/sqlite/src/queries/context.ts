@@ -1,104 +1,37 @@
-import type { Membership } from '@covgate/core';
-import { membershipOf } from '@covgate/core/storage-kit';
-import { and, eq, sql } from 'drizzle-orm';
+import type { QueryDb, SqlContext, SqlDialect } from '@covgate/sql-kit';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
-import {
-  executionCounters,
-  executions,
-  memberships,
-  organisations,
-  sessions,
-  tokens,
-  users,
-} from '../schema.js';
-import { executionColumns, newestFirst, organisationColumns } from './columns.js';
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import * as schema from '../schema.js';
 
 /** The drizzle database over the store's libsql client. */
 export type Db = LibSQLDatabase;
 
-/**
- * The lookups of every authenticated request and every list, built once: drizzle spends as
- * long building a query's SQL as libsql spends running it (about 80 µs each here).
- */
-export function prepareLookups(db: Db) {
-  const byId = sql.placeholder('id');
-  return {
-    tokenById: db.select().from(tokens).where(eq(tokens.id, byId)).limit(1).prepare(),
-    organisationById: db
-      .select(organisationColumns)
-      .from(organisations)
-      .where(eq(organisations.id, byId))
-      .limit(1)
-      .prepare(),
-    organisationBySlug: db
-      .select(organisationColumns)
-      .from(organisations)
-      .where(eq(organisations.slug, sql.placeholder('slug')))
-      .limit(1)
-      .prepare(),
-    sessionByTokenHash: db
-      .select()
-      .from(sessions)
-      .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
-      .limit(1)
-      .prepare(),
-    sessionById: db.select().from(sessions).where(eq(sessions.id, byId)).limit(1).prepare(),
-    userById: db.select().from(users).where(eq(users.id, byId)).limit(1).prepare(),
-    member: db
-      .select()
-      .from(memberships)
-      .where(
-        and(
-          eq(memberships.orgId, sql.placeholder('orgId')),
-          eq(memberships.userId, sql.placeholder('userId')),
-        ),
-      )
-      .limit(1)
-      .prepare(),
-    executionTotal: db
-      .select({ total: executionCounters.total })
-      .from(executionCounters)
-      .where(
-        and(
-          eq(executionCounters.orgId, sql.placeholder('orgId')),
-          eq(executionCounters.repo, sql.placeholder('repo')),
-        ),
-      )
-      .prepare(),
-    firstExecutions: db
-      .select(executionColumns)
-      .from(executions)
-      .where(
-        and(
-          eq(executions.orgId, sql.placeholder('orgId')),
-          eq(executions.repo, sql.placeholder('repo')),
-        ),
-      )
-      .orderBy(...newestFirst)
-      .limit(sql.placeholder('limit'))
-      .prepare(),
-  };
-}
-
-/** The prepared lookups of one store. */
-export type Lookups = ReturnType<typeof prepareLookups>;
-
-/** What every entity's queries run on. */
+/** What this store's own queries run on: its typed database and the shared context. */
 export interface QueryContext {
   readonly db: Db;
-  readonly prepared: Lookups;
+  readonly shared: SqlContext;
 }
 
-/** The first row of a query's answer, or null. */
-export const first = async <T>(rows: PromiseLike<T[]>): Promise<T | null> =>
-  (await rows)[0] ?? null;
+/** A statement libsql prepared, as drizzle runs it. */
+interface Prepared {
+  all(parameters: Record<string, unknown>): Promise<never[]>;
+}
 
-/** The member's membership, or null. */
-export const findMembership = async (
-  prepared: Lookups,
-  orgId: string,
-  userId: string,
-): Promise<Membership | null> => {
-  const row = await first(prepared.member.all({ orgId, userId }));
-  return row === null ? null : membershipOf(row);
-};
+/** SQLite's side of the shared queries. */
+export const sqliteDialect = (db: Db): SqlDialect => ({
+  // The shared queries use only what libsql's and mysql2's builders both have.
+  db: db as unknown as QueryDb,
+  tables: schema,
+  // Word for word the partial index's condition, so SQLite can use that index.
+  baselineEligible: schema.BASELINE_ELIGIBLE,
+  run: (query, parameters) => (query as unknown as Prepared).all(parameters),
+  affected: (result) => (result as { rowsAffected: number }).rowsAffected,
+  upsert: async (table, key, row, changes) => {
+    const target = key.map((column) => table[column]) as unknown as SQLiteColumn[];
+    const sqliteTable = table as unknown as SQLiteTable;
+    await db
+      .insert(sqliteTable)
+      .values(row as SQLiteTable['$inferInsert'])
+      .onConflictDoUpdate({ target, set: changes });
+  },
+});

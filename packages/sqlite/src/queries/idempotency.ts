@@ -1,34 +1,14 @@
 import type { ExecutionRecord, IdempotencyKeyClaim, NewDelivery } from '@covgate/core';
-import {
-  idempotencyKeyRow,
-  insertKeyedExecution,
-  liveExecution,
-  wholeSeconds,
-} from '@covgate/core/storage-kit';
+import { idempotencyKeyRow, insertKeyedExecution, wholeSeconds } from '@covgate/core/storage-kit';
+import { findIdempotencyKey } from '@covgate/sql-kit';
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { isDuplicateKey } from '../failures.js';
-import { executions, idempotencyKeys } from '../schema.js';
-import { executionColumns } from './columns.js';
-import { first, type QueryContext } from './context.js';
+import { idempotencyKeys } from '../schema.js';
+import type { QueryContext } from './context.js';
 import { executionWrites } from './executions.js';
 
-/** Idempotency keys: a keyed run insert, its replay, the expiry sweep. */
-export function idempotencyQueries({ db }: QueryContext) {
-  /** An organisation's key, live or dead, with the execution it points at. */
-  const findKey = (orgId: string, key: string) =>
-    first(
-      db
-        .select({
-          requestDigest: idempotencyKeys.requestDigest,
-          expiresAt: idempotencyKeys.expiresAt,
-          record: executionColumns,
-        })
-        .from(idempotencyKeys)
-        .innerJoin(executions, eq(executions.id, idempotencyKeys.executionId))
-        .where(and(eq(idempotencyKeys.orgId, orgId), eq(idempotencyKeys.key, key)))
-        .limit(1),
-    );
-
+/** Idempotency keys: a keyed run insert in one SQLite batch, the expiry sweep. */
+export function idempotencyQueries({ db, shared }: QueryContext) {
   return {
     insertKeyedExecution: (
       record: ExecutionRecord,
@@ -45,7 +25,7 @@ export function idempotencyQueries({ db }: QueryContext) {
             ...executionWrites(db, record, files, deliveries),
           ]);
         },
-        findKey: () => findKey(record.orgId, claim.key),
+        findKey: () => findIdempotencyKey(shared, record.orgId, claim.key),
         deleteDeadKey: async () => {
           await db
             .delete(idempotencyKeys)
@@ -58,9 +38,6 @@ export function idempotencyQueries({ db }: QueryContext) {
             );
         },
       }),
-
-    findIdempotentExecution: async (orgId: string, key: string, now: Date) =>
-      liveExecution(await findKey(orgId, key), now),
 
     deleteExpiredIdempotencyKeys: async (now: Date, limit: number) => {
       // SQLite's DELETE takes no LIMIT unless compiled with it: pick the rows by rowid.

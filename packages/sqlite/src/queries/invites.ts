@@ -1,37 +1,13 @@
-import type { InviteAcceptance, InviteRecord } from '@covgate/core';
-import { inviteRow, isInviteOpen, wholeSeconds } from '@covgate/core/storage-kit';
-import { and, desc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
+import type { InviteAcceptance } from '@covgate/core';
+import { isInviteOpen, wholeSeconds } from '@covgate/core/storage-kit';
+import { findMembership } from '@covgate/sql-kit';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { invites, memberships } from '../schema.js';
-import { findMembership, first, type QueryContext } from './context.js';
+import type { QueryContext } from './context.js';
 
-/** Invites to an organisation: insert, find, list, revoke, accept. */
-export function inviteQueries({ db, prepared }: QueryContext) {
-  const findInvite = (where: SQL) => first(db.select().from(invites).where(where).limit(1));
-
+/** Accepting an invite: SQLite's one batch. */
+export function inviteQueries({ db, shared }: QueryContext) {
   return {
-    insertInvite: async (invite: InviteRecord) => {
-      await db.insert(invites).values(inviteRow(invite));
-    },
-
-    findInviteById: (id: string) => findInvite(eq(invites.id, id)),
-
-    findInviteByTokenHash: (tokenHash: string) => findInvite(eq(invites.tokenHash, tokenHash)),
-
-    listInvites: (orgId: string) =>
-      db
-        .select()
-        .from(invites)
-        .where(eq(invites.orgId, orgId))
-        .orderBy(desc(invites.createdAt), desc(invites.id)),
-
-    revokeInvite: async (id: string, at: Date) => {
-      const result = await db
-        .update(invites)
-        .set({ revokedAt: wholeSeconds(at) })
-        .where(and(eq(invites.id, id), isNull(invites.acceptedAt), isNull(invites.revokedAt)));
-      return result.rowsAffected > 0;
-    },
-
     acceptInvite: async (
       tokenHash: string,
       userId: string,
@@ -70,9 +46,13 @@ export function inviteQueries({ db, prepared }: QueryContext) {
             .where(and(eq(invites.tokenHash, tokenHash), sql`changes() = 1`)),
         ),
       ]);
-      const invite = await findInvite(eq(invites.tokenHash, tokenHash));
-      if (invite === null) return { outcome: 'refused' };
-      const member = await findMembership(prepared, invite.orgId, userId);
+      const [invite] = await db
+        .select()
+        .from(invites)
+        .where(eq(invites.tokenHash, tokenHash))
+        .limit(1);
+      if (invite === undefined) return { outcome: 'refused' };
+      const member = await findMembership(shared, invite.orgId, userId);
       if (accepted.rowsAffected === 1 && member) return { outcome: 'accepted', invite, member };
       return isInviteOpen(invite, at) && member
         ? { outcome: 'already-member', invite, member }

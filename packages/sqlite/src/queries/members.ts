@@ -1,16 +1,14 @@
 import type { GithubOrgLink, MemberChange, Membership, Role } from '@covgate/core';
-import { membershipOf, wholeSeconds } from '@covgate/core/storage-kit';
-import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
+import { wholeSeconds } from '@covgate/core/storage-kit';
+import { findMembership, isMember as memberRow } from '@covgate/sql-kit';
+import { and, ne, or, sql } from 'drizzle-orm';
 import { isDuplicateKey } from '../failures.js';
-import { githubOrgLinks, memberships, organisations, users } from '../schema.js';
-import { organisationColumns } from './columns.js';
-import { findMembership, first, type QueryContext } from './context.js';
+import { githubOrgLinks, memberships } from '../schema.js';
+import type { QueryContext } from './context.js';
 
-/** Teams: an organisation's members and its GitHub organisation link. */
-export function memberQueries({ db, prepared }: QueryContext) {
-  /** The membership's row. */
-  const isMember = (orgId: string, userId: string) =>
-    and(eq(memberships.orgId, orgId), eq(memberships.userId, userId));
+/** Teams' writes that guard the last owner and the link's uniqueness in one statement. */
+export function memberQueries({ db, shared }: QueryContext) {
+  const isMember = (orgId: string, userId: string) => memberRow(shared, orgId, userId);
 
   /** True while the organisation has an owner other than `userId`, read in the same statement. */
   const anotherOwner = (orgId: string, userId: string) =>
@@ -23,7 +21,7 @@ export function memberQueries({ db, prepared }: QueryContext) {
     userId: string,
   ): Promise<MemberChange> => {
     if (rowsAffected > 0) return 'done';
-    return (await first(prepared.member.all({ orgId, userId }))) ? 'last-owner' : 'unknown';
+    return (await findMembership(shared, orgId, userId)) ? 'last-owner' : 'unknown';
   };
 
   return {
@@ -34,33 +32,6 @@ export function memberQueries({ db, prepared }: QueryContext) {
         .onConflictDoNothing();
       return result.rowsAffected === 1;
     },
-
-    findMember: (orgId: string, userId: string) => findMembership(prepared, orgId, userId),
-
-    listMembers: async (orgId: string) =>
-      (
-        await db
-          .select({
-            orgId: memberships.orgId,
-            userId: memberships.userId,
-            role: memberships.role,
-            createdAt: memberships.createdAt,
-            source: memberships.source,
-            login: users.login,
-          })
-          .from(memberships)
-          .leftJoin(users, eq(users.id, memberships.userId))
-          .where(eq(memberships.orgId, orgId))
-          .orderBy(asc(memberships.createdAt), asc(memberships.userId))
-      ).map(membershipOf),
-
-    listUserOrganisations: (userId: string) =>
-      db
-        .select({ organisation: organisationColumns, role: memberships.role })
-        .from(memberships)
-        .innerJoin(organisations, eq(organisations.id, memberships.orgId))
-        .where(eq(memberships.userId, userId))
-        .orderBy(asc(organisations.slug)),
 
     // One statement each: SQLite takes the write lock before it reads, so the owner count
     // and the write cannot be split by another connection's change.
@@ -111,17 +82,6 @@ export function memberQueries({ db, prepared }: QueryContext) {
         if (isDuplicateKey(error)) return 'taken' as const;
         throw error;
       }
-    },
-
-    findGithubOrgLink: (orgId: string) =>
-      first(db.select().from(githubOrgLinks).where(eq(githubOrgLinks.orgId, orgId)).limit(1)),
-
-    listGithubOrgLinks: () =>
-      db.select().from(githubOrgLinks).orderBy(asc(githubOrgLinks.githubOrg)),
-
-    unlinkGithubOrg: async (orgId: string) => {
-      const result = await db.delete(githubOrgLinks).where(eq(githubOrgLinks.orgId, orgId));
-      return result.rowsAffected > 0;
     },
   };
 }

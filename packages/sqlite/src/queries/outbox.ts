@@ -1,39 +1,11 @@
 import type { DeliveryRecord } from '@covgate/core';
-import {
-  type DeliverySettlement,
-  deliverySettlements,
-  leaseEnd,
-  outboxStatsOf,
-  wholeSeconds,
-} from '@covgate/core/storage-kit';
-import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { leaseEnd, outboxStatsOf, wholeSeconds } from '@covgate/core/storage-kit';
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { deliveries as deliveryTable } from '../schema.js';
 import type { QueryContext } from './context.js';
 
-/** The outbox of deliveries: claim under a lease, settle, stats, listings. */
+/** The outbox's claim under a lease, in one SQLite statement, and its stats. */
 export function outboxQueries({ db }: QueryContext) {
-  /**
-   * Applies `changes` to the delivery while `owner` holds it (pending), dropping the lease:
-   * one conditional update, so a sender whose lease was taken over changes nothing.
-   */
-  const settleDelivery = async (
-    id: string,
-    owner: string,
-    changes: DeliverySettlement,
-  ): Promise<boolean> => {
-    const result = await db
-      .update(deliveryTable)
-      .set({ ...changes, leaseOwner: null, leaseUntil: null })
-      .where(
-        and(
-          eq(deliveryTable.id, id),
-          eq(deliveryTable.state, 'pending'),
-          eq(deliveryTable.leaseOwner, owner),
-        ),
-      );
-    return result.rowsAffected > 0;
-  };
-
   return {
     // One statement: SQLite takes the write lock before it reads, so two processes claiming
     // at once cannot pick the same delivery.
@@ -71,8 +43,6 @@ export function outboxQueries({ db }: QueryContext) {
       );
     },
 
-    ...deliverySettlements(settleDelivery),
-
     outboxStats: async (now: Date) => {
       const rows = await db
         .select({
@@ -86,26 +56,5 @@ export function outboxQueries({ db }: QueryContext) {
       const oldest = rows.find((row) => row.state === 'pending')?.oldest;
       return outboxStatsOf(rows, oldest == null ? null : new Date(Number(oldest)), now);
     },
-
-    listDeliveryFailures: (orgId: string, repo: string, limit: number) =>
-      db
-        .select()
-        .from(deliveryTable)
-        .where(
-          and(
-            eq(deliveryTable.orgId, orgId),
-            eq(deliveryTable.repo, repo),
-            eq(deliveryTable.state, 'failed'),
-          ),
-        )
-        .orderBy(desc(deliveryTable.updatedAt), desc(deliveryTable.id))
-        .limit(limit),
-
-    listRunDeliveries: (orgId: string, executionId: string) =>
-      db
-        .select()
-        .from(deliveryTable)
-        .where(and(eq(deliveryTable.orgId, orgId), eq(deliveryTable.executionId, executionId)))
-        .orderBy(asc(deliveryTable.id)),
   };
 }

@@ -1,43 +1,12 @@
 import type { TokenRecord } from '@covgate/core';
 import { tokenTimestamps, wholeSeconds } from '@covgate/core/storage-kit';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { tokens } from '../schema.js';
-import { first, type QueryContext } from './context.js';
+import type { QueryContext } from './context.js';
 
-/** API tokens: insert, find, list, rename, revoke, rotate, touch, rehash. */
-export function tokenQueries({ db, prepared }: QueryContext) {
-  const findToken = (id: string) => first(prepared.tokenById.all({ id }));
-
+/** Token rotation: SQLite's one batch. */
+export function tokenQueries({ db }: QueryContext) {
   return {
-    insertToken: async (token: TokenRecord) => {
-      await db.insert(tokens).values(tokenTimestamps(token));
-    },
-
-    findTokenById: (id: string) => findToken(id),
-
-    listTokensByOrg: (orgId: string) =>
-      db
-        .select()
-        .from(tokens)
-        .where(eq(tokens.orgId, orgId))
-        .orderBy(desc(tokens.createdAt), desc(tokens.id)),
-
-    updateToken: async (id: string, patch: { name?: string; scopes?: string[] }) => {
-      const changes = {
-        ...(patch.name === undefined ? {} : { name: patch.name }),
-        ...(patch.scopes === undefined ? {} : { scopes: patch.scopes }),
-      };
-      if (Object.keys(changes).length > 0) {
-        await db.update(tokens).set(changes).where(eq(tokens.id, id));
-      }
-      return findToken(id);
-    },
-
-    revokeToken: async (id: string) => {
-      const result = await db.update(tokens).set({ status: 'revoked' }).where(eq(tokens.id, id));
-      return result.rowsAffected > 0;
-    },
-
     rotateToken: async (oldId: string, replacement: TokenRecord, gracePeriodEndsAt: Date) => {
       const isActive = and(eq(tokens.id, oldId), eq(tokens.status, 'active'));
       const row = tokenTimestamps(replacement);
@@ -69,21 +38,6 @@ export function tokenQueries({ db, prepared }: QueryContext) {
           .where(isActive),
       ]);
       return inserted.rowsAffected === 1;
-    },
-
-    touchToken: async (id: string, at: Date) => {
-      await db
-        .update(tokens)
-        .set({ lastUsedAt: wholeSeconds(at) })
-        .where(eq(tokens.id, id));
-    },
-
-    replaceTokenHash: async (id: string, expectedHash: string, newHash: string) => {
-      const result = await db
-        .update(tokens)
-        .set({ hash: newHash })
-        .where(and(eq(tokens.id, id), eq(tokens.hash, expectedHash)));
-      return result.rowsAffected > 0;
     },
   };
 }

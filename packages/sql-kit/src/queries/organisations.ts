@@ -1,27 +1,27 @@
 import type { Organisation, Plan, PlanChangeResult } from '@covgate/core';
 import { wholeSeconds } from '@covgate/core/storage-kit';
-import { and, eq, isNull, lte, or, type SQL } from 'drizzle-orm';
-import { organisations } from '../schema.js';
-import { organisationColumns } from './columns.js';
-import { first, type QueryContext } from './context.js';
+import { and, eq, isNull, lte, or } from 'drizzle-orm';
+import { selectOrganisations } from '../columns.js';
+import type { SqlContext } from '../dialect.js';
+import { first } from '../rows.js';
 
 /** Organisations: create, find, plan changes, personal organisations. */
-export function organisationQueries({ db, prepared }: QueryContext) {
-  const findOrganisation = (where: SQL): Promise<Organisation | null> =>
-    first(db.select(organisationColumns).from(organisations).where(where).limit(1));
+export function organisationQueries({ db, tables, lookups, run, affected }: SqlContext) {
+  const { organisations } = tables;
+  const findById = (id: string) => first(run(lookups.organisationById, { id }));
 
   return {
     createOrganisation: async (org: Organisation) => {
       await db.insert(organisations).values({ ...org, createdAt: wholeSeconds(org.createdAt) });
     },
 
-    findOrganisationById: (id: string) => first(prepared.organisationById.all({ id })),
+    findOrganisationById: findById,
 
-    findOrganisationBySlug: (slug: string) => first(prepared.organisationBySlug.all({ slug })),
+    findOrganisationBySlug: (slug: string) => first(run(lookups.organisationBySlug, { slug })),
 
     setOrganisationPlan: async (id: string, plan: Plan) => {
       const result = await db.update(organisations).set({ plan }).where(eq(organisations.id, id));
-      return result.rowsAffected > 0;
+      return affected(result) > 0;
     },
 
     applyPlanChange: async (id: string, plan: Plan, eventAt: Date): Promise<PlanChangeResult> => {
@@ -35,8 +35,8 @@ export function organisationQueries({ db, prepared }: QueryContext) {
             or(isNull(organisations.planChangedAt), lte(organisations.planChangedAt, at)),
           ),
         );
-      if (result.rowsAffected > 0) return 'applied';
-      return (await first(prepared.organisationById.all({ id }))) ? 'stale' : 'unknown';
+      if (affected(result) > 0) return 'applied';
+      return (await findById(id)) ? 'stale' : 'unknown';
     },
 
     createPersonalOrganisation: async (org: Organisation, userId: string) => {
@@ -46,6 +46,8 @@ export function organisationQueries({ db, prepared }: QueryContext) {
     },
 
     findPersonalOrganisation: (userId: string) =>
-      findOrganisation(eq(organisations.personalUserId, userId)),
+      first(
+        selectOrganisations(db, tables).where(eq(organisations.personalUserId, userId)).limit(1),
+      ),
   };
 }

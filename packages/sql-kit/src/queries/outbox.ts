@@ -1,0 +1,59 @@
+import type { DeliveryRecord } from '@covgate/core';
+import { type DeliverySettlement, deliverySettlements } from '@covgate/core/storage-kit';
+import { and, asc, desc, eq } from 'drizzle-orm';
+import type { SqlContext } from '../dialect.js';
+
+/**
+ * The outbox of deliveries: settle, listings. Claiming under a lease and the stats are each
+ * dialect's own (SQLite claims in one statement, MySQL skips locked rows).
+ */
+export function outboxQueries({ db, tables, affected }: SqlContext) {
+  const { deliveries } = tables;
+
+  /**
+   * Applies `changes` to the delivery while `owner` holds it (pending), dropping the lease:
+   * one conditional update, so a sender whose lease was taken over changes nothing.
+   */
+  const settleDelivery = async (
+    id: string,
+    owner: string,
+    changes: DeliverySettlement,
+  ): Promise<boolean> => {
+    const result = await db
+      .update(deliveries)
+      .set({ ...changes, leaseOwner: null, leaseUntil: null })
+      .where(
+        and(
+          eq(deliveries.id, id),
+          eq(deliveries.state, 'pending'),
+          eq(deliveries.leaseOwner, owner),
+        ),
+      );
+    return affected(result) > 0;
+  };
+
+  return {
+    ...deliverySettlements(settleDelivery),
+
+    listDeliveryFailures: (orgId: string, repo: string, limit: number) =>
+      db
+        .select()
+        .from(deliveries)
+        .where(
+          and(
+            eq(deliveries.orgId, orgId),
+            eq(deliveries.repo, repo),
+            eq(deliveries.state, 'failed'),
+          ),
+        )
+        .orderBy(desc(deliveries.updatedAt), desc(deliveries.id))
+        .limit(limit),
+
+    listRunDeliveries: (orgId: string, executionId: string): PromiseLike<DeliveryRecord[]> =>
+      db
+        .select()
+        .from(deliveries)
+        .where(and(eq(deliveries.orgId, orgId), eq(deliveries.executionId, executionId)))
+        .orderBy(asc(deliveries.id)),
+  };
+}
