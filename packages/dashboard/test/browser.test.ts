@@ -1,19 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BuiltServer, freePort, startBuiltServer } from '@covgate/test-support/built-server';
 import { type FakeGithub, startFakeGithub } from '@covgate/test-support/fake-github';
 import { providerASignature } from '@covgate/test-support/provider-a-signature';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DESKTOP,
   json,
   launchChromium,
+  navLink,
+  openPage,
   PHONE,
-  screenshotsDir,
+  postRun,
+  type SuiteServer,
+  shoot,
   skipBrowserSuite,
+  startSuiteServer,
   watchPage,
 } from './support/browser.js';
 
@@ -36,13 +37,9 @@ describe.skipIf(skipBrowserSuite())(
   'the dashboard on the built reference server in Chromium',
   () => {
     let github: FakeGithub;
-    let server: BuiltServer;
-    let strict: BuiltServer;
-    let strictPort: number;
-    let dataDir: string;
-    let strictDataDir: string;
+    let server: SuiteServer;
+    let strict: SuiteServer;
     let browser: Browser;
-    let context: BrowserContext;
     let page: Page;
     let origin: string;
     let secret: string;
@@ -50,38 +47,21 @@ describe.skipIf(skipBrowserSuite())(
     const cspViolations: string[] = [];
     const pageErrors: string[] = [];
 
-    const nav = (name: string) =>
-      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
     const dashboard = (path = '') => `${origin}/dashboard/${path}`;
     // A burst of requests missing the verified-token cache can be shed (503 with Retry-After)
     // on a loaded machine; the idempotency key makes the retry safe.
     const ingest = async (token: string, body: Record<string, unknown>) => {
-      const key = randomUUID();
+      const idempotencyKey = randomUUID();
       for (let attempt = 1; ; attempt++) {
-        const response = await fetch(`${origin}/v1/executions`, {
-          method: 'POST',
-          headers: { ...json, authorization: `Bearer ${token}`, 'idempotency-key': key },
-          body: JSON.stringify(body),
-        });
+        const response = await postRun(origin, token, body, { idempotencyKey });
         if (response.status !== 503 || attempt === 5) return response;
         const seconds = Number(response.headers.get('retry-after') ?? '1');
         await new Promise((resolve) => setTimeout(resolve, Math.min(seconds, 2) * 1000));
       }
     };
 
-    async function shoot(name: string, target: Page = page): Promise<void> {
-      await target.screenshot({
-        path: join(screenshotsDir, `${name}-desktop.png`),
-        fullPage: true,
-      });
-      const viewport = target.viewportSize() ?? DESKTOP;
-      await target.setViewportSize(PHONE);
-      await target.waitForTimeout(150);
-      await target.screenshot({ path: join(screenshotsDir, `${name}-phone.png`), fullPage: true });
-      await target.setViewportSize(viewport);
-    }
-
     const watch = (target: Page) => watchPage(target, { cspViolations, pageErrors });
+    const newPage = () => openPage(browser, { cspViolations, pageErrors });
 
     async function signIn(target: Page): Promise<void> {
       await target.goto(dashboard());
@@ -96,18 +76,11 @@ describe.skipIf(skipBrowserSuite())(
         clientSecret: CLIENT_SECRET,
         account: ACCOUNT,
       });
-      dataDir = await mkdtemp(join(tmpdir(), 'covgate-dashboard-browser-'));
-      strictDataDir = await mkdtemp(join(tmpdir(), 'covgate-dashboard-browser-strict-'));
-      const port = await freePort();
-      strictPort = await freePort();
       // The defaults under test: OAUTH_REDIRECT_URL, DASHBOARD_URL, ALLOWED_ORIGINS,
       // PUBLIC_URL and SESSION_RATE_LIMIT unset, so the dashboard lives at
       // http://localhost:<port>/dashboard/ (and at 127.0.0.1 and [::1] alike).
       [server, strict] = await Promise.all([
-        startBuiltServer({
-          PATH: process.env.PATH,
-          PORT: String(port),
-          COVGATE_DATA_DIR: dataDir,
+        startSuiteServer('browser', {
           GITHUB_CLIENT_ID: CLIENT_ID,
           GITHUB_CLIENT_SECRET: CLIENT_SECRET,
           GITHUB_BASE_URL: github.baseUrl,
@@ -115,31 +88,23 @@ describe.skipIf(skipBrowserSuite())(
           PROVIDER_A_WEBHOOK_SECRET: WEBHOOK_SECRET,
           ENTERPRISE_RATE_LIMIT: '100000',
         }),
-        startBuiltServer({
-          PATH: process.env.PATH,
-          PORT: String(strictPort),
-          COVGATE_DATA_DIR: strictDataDir,
+        startSuiteServer('browser-strict', (port) => ({
           SERVICE_TOKEN,
-          DASHBOARD_URL: `http://localhost:${strictPort}/dashboard/`,
-          ALLOWED_ORIGINS: `http://localhost:${strictPort}`,
+          DASHBOARD_URL: `http://localhost:${port}/dashboard/`,
+          ALLOWED_ORIGINS: `http://localhost:${port}`,
           PUBLIC_URL,
           SESSION_RATE_LIMIT: String(SMALL_SESSION_LIMIT),
-        }),
+        })),
       ]);
-      origin = `http://localhost:${port}`;
+      origin = server.origin;
       browser = await launchChromium();
-      context = await browser.newContext({ viewport: DESKTOP });
-      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-      page = await context.newPage();
-      watch(page);
+      page = await openPage(browser, { cspViolations, pageErrors }, { clipboardAt: origin });
     });
 
     afterAll(async () => {
       await browser?.close();
-      await Promise.all([server?.kill(), strict?.kill()]);
+      await Promise.all([server?.close(), strict?.close()]);
       await github?.close();
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
-      if (strictDataDir) await rm(strictDataDir, { recursive: true, force: true });
     });
 
     it('answers the dashboard with the exact security and caching headers', async () => {
@@ -175,7 +140,7 @@ describe.skipIf(skipBrowserSuite())(
       expect(
         await page.getByRole('link', { name: 'Sign in with GitHub' }).getAttribute('href'),
       ).toBe(`${origin}/auth/github`);
-      await shoot('sign-in');
+      await shoot(page, 'sign-in');
     });
 
     it('signs in through the code host and lands on the onboarding wizard', async () => {
@@ -187,7 +152,7 @@ describe.skipIf(skipBrowserSuite())(
         'POST /login/oauth/access_token',
         'GET /api/v3/user',
       ]);
-      await shoot('onboarding-start');
+      await shoot(page, 'onboarding-start');
     });
 
     it('creates a token in the wizard and shows the first run ingested over HTTP within one poll', async () => {
@@ -218,7 +183,7 @@ describe.skipIf(skipBrowserSuite())(
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
       const countdown = await page.getByTestId('countdown').textContent();
       expect(countdown).toMatch(/^(10:00|9:5\d)$/);
-      await shoot('onboarding-waiting');
+      await shoot(page, 'onboarding-waiting');
 
       let pollsAfterIngest = 0;
       let ingestAcknowledged = false;
@@ -242,7 +207,7 @@ describe.skipIf(skipBrowserSuite())(
       expect(await page.getByTestId('onboarding-status').textContent()).toBe(
         'First run received: No baseline 84.13% on main: nothing to compare yet.Open web',
       );
-      await shoot('onboarding-done');
+      await shoot(page, 'onboarding-done');
     });
 
     it('draws one chart point per run and pages the feed with the cursor', async () => {
@@ -297,7 +262,7 @@ describe.skipIf(skipBrowserSuite())(
       ).resolves.toBe(
         `[![coverage](${origin}/v1/badge/${ORG}/web)](${origin}/dashboard/repos/web)`,
       );
-      await shoot('repository');
+      await shoot(page, 'repository');
       await page.getByRole('button', { name: 'Load more' }).click();
       await page.waitForFunction(() => document.querySelectorAll('.executions li').length === 40);
       await page.getByRole('button', { name: 'Load more' }).click();
@@ -339,7 +304,7 @@ describe.skipIf(skipBrowserSuite())(
       expect(feature.status).toBe(201);
       const featureAt = ((await feature.json()) as { created_at: string }).created_at;
 
-      await nav('Repositories').click();
+      await navLink(page, 'Repositories').click();
       await page.getByRole('heading', { name: 'Repositories' }).waitFor();
       const names = () => page.locator('table.repos tbody tr th').allTextContents();
       expect(await names()).toEqual(['web', 'big']);
@@ -357,7 +322,7 @@ describe.skipIf(skipBrowserSuite())(
           (img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0,
         ),
       );
-      await shoot('repositories');
+      await shoot(page, 'repositories');
       // On a phone the branch stays; the latest run, the count and the badge go.
       await page.setViewportSize(PHONE);
       expect(await web.locator('td.branch').isVisible()).toBe(true);
@@ -381,7 +346,7 @@ describe.skipIf(skipBrowserSuite())(
       expect(await page.getByTestId('repo-count').textContent()).toBe('1 of 2 repositories');
       await page.getByLabel('Search repositories').fill('nothing');
       await page.getByText('No repository name contains “nothing”.').waitFor();
-      await shoot('repositories-search-empty');
+      await shoot(page, 'repositories-search-empty');
       await page.getByLabel('Search repositories').fill('');
       expect(await page.getByTestId('repo-count').textContent()).toBe('2 repositories');
     }, 120_000);
@@ -394,7 +359,7 @@ describe.skipIf(skipBrowserSuite())(
       );
       expect(await page.title()).toBe('Repository not found · covgate');
       expect(await page.getByText('No runs').count()).toBe(0);
-      await shoot('repository-not-found');
+      await shoot(page, 'repository-not-found');
     });
 
     it('skips to the content without leaving the page', async () => {
@@ -414,13 +379,13 @@ describe.skipIf(skipBrowserSuite())(
     });
 
     it('rotates a token with a grace period and revokes one after confirmation', async () => {
-      await nav('Tokens').click();
+      await navLink(page, 'Tokens').click();
       await page.getByRole('heading', { name: 'API tokens' }).waitFor();
       await page.locator('table.tokens tbody tr').first().waitFor();
       expect(await page.locator('table.tokens tbody tr .status').allTextContents()).toEqual([
         'active',
       ]);
-      await shoot('tokens');
+      await shoot(page, 'tokens');
 
       const focused = () =>
         page.evaluate(() => {
@@ -439,7 +404,7 @@ describe.skipIf(skipBrowserSuite())(
 
       await page.getByRole('button', { name: 'Rotate ci' }).click();
       await page.getByLabel('Grace period of the old token').selectOption('3600');
-      await shoot('tokens-rotate');
+      await shoot(page, 'tokens-rotate');
       await page.getByRole('button', { name: 'Rotate token' }).click();
       const rotated = (await page.getByTestId('secret').textContent()) as string;
       expect(rotated).toMatch(/^cvg_[0-9a-f]{40}$/);
@@ -451,7 +416,7 @@ describe.skipIf(skipBrowserSuite())(
         'active',
         'rotating',
       ]);
-      await shoot('tokens-rotated');
+      await shoot(page, 'tokens-rotated');
       // Both work during the grace period.
       for (const token of [secret, rotated]) {
         expect((await ingest(token, { repo: 'web', branch: 'main', coverage: 84 })).status).toBe(
@@ -461,7 +426,7 @@ describe.skipIf(skipBrowserSuite())(
 
       await page.getByRole('button', { name: 'Revoke ci' }).first().click();
       await page.getByRole('alertdialog').waitFor();
-      await shoot('tokens-revoke');
+      await shoot(page, 'tokens-revoke');
       await page.getByRole('button', { name: 'Revoke token' }).click();
       await page.getByText('Token “ci” revoked').waitFor();
       // The revoked token's buttons are gone: focus goes to the notice, not to <body>.
@@ -487,21 +452,21 @@ describe.skipIf(skipBrowserSuite())(
     it('works at http://127.0.0.1:<port>, the address the server prints: writes are allowed', async () => {
       const port = new URL(origin).port;
       const loopback = `http://127.0.0.1:${port}`;
-      const cookie = (await context.cookies(origin)).find((c) => c.name === 'covgate_session');
+      const cookie = (await page.context().cookies(origin)).find(
+        (c) => c.name === 'covgate_session',
+      );
       expect(cookie).toBeDefined();
-      const other = await browser.newContext({ viewport: DESKTOP });
-      await other.addCookies([
-        { name: 'covgate_session', value: cookie?.value ?? '', url: loopback },
-      ]);
-      const at = await other.newPage();
-      watch(at);
+      const at = await newPage();
+      await at
+        .context()
+        .addCookies([{ name: 'covgate_session', value: cookie?.value ?? '', url: loopback }]);
       await at.goto(`${loopback}/dashboard/tokens`);
       await at.getByRole('heading', { name: 'API tokens' }).waitFor();
       await at.getByLabel('Token name').fill('from-127');
       await at.getByRole('button', { name: 'Create token' }).click();
       expect(await at.getByTestId('secret').textContent()).toMatch(/^cvg_[0-9a-f]{40}$/);
       expect(await at.getByRole('alert').count()).toBe(0);
-      await other.close();
+      await at.context().close();
       expect(server.stdout()).not.toContain('[csrf]');
     });
 
@@ -509,13 +474,13 @@ describe.skipIf(skipBrowserSuite())(
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('heading', { name: 'Sign in to covgate' }).waitFor();
       expect(await page.getByText('You are signed out.').count()).toBe(1);
-      const cookies = await context.cookies(origin);
+      const cookies = await page.context().cookies(origin);
       expect(cookies.find((cookie) => cookie.name === 'covgate_session')).toBeUndefined();
       const after = await page.request.get(`${origin}/v1/session`);
       expect(after.status()).toBe(401);
       await page.reload();
       await page.getByRole('heading', { name: 'Sign in to covgate' }).waitFor();
-      await shoot('signed-out');
+      await shoot(page, 'signed-out');
     });
 
     it('loads small and renders a thousand runs quickly, with no CSP violation', async () => {
@@ -545,7 +510,7 @@ describe.skipIf(skipBrowserSuite())(
           apiCalls: api.length,
         };
       });
-      await shoot('repository-1000', cold);
+      await shoot(cold, 'repository-1000');
       console.log(
         `[covgate] dashboard first load: ${timing.shellBytes} B transferred for the app (gzip), ` +
           `${timing.apiBytes} B for ${timing.apiCalls} API calls; repository page with ${BIG} runs ` +
@@ -558,9 +523,7 @@ describe.skipIf(skipBrowserSuite())(
     }, 60_000);
 
     it(`reloads a ${BIG}-run repository page ${RELOADS} times within a minute under the default limits without a refusal`, async () => {
-      const fresh = await browser.newContext({ viewport: DESKTOP });
-      const reloading = await fresh.newPage();
-      watch(reloading);
+      const reloading = await newPage();
       await signIn(reloading);
       // Session requests: every API call but the badge (no credential, no session budget).
       let sessionRequests = 0;
@@ -592,13 +555,13 @@ describe.skipIf(skipBrowserSuite())(
       expect(Math.max(...perLoad)).toBeLessThanOrEqual(5);
       expect(perLoad.every((count) => count === 5)).toBe(true);
       expect(await reloading.getByTestId('rate-limit').count()).toBe(0);
-      await fresh.close();
+      await reloading.context().close();
       expect(cspViolations).toEqual([]);
       expect(pageErrors).toEqual([]);
     }, 180_000);
 
     describe('on a server with its own dashboard URL and allowlist, PUBLIC_URL and a small session limit', () => {
-      const strictOrigin = () => `http://localhost:${strictPort}`;
+      const strictOrigin = () => strict.origin;
       let strictOrg: { id: string; slug: string };
 
       async function strictSession(): Promise<string> {
@@ -621,16 +584,14 @@ describe.skipIf(skipBrowserSuite())(
       }
 
       async function pageAt(url: string): Promise<{ target: Page; close: () => Promise<void> }> {
-        const fresh = await browser.newContext({ viewport: DESKTOP });
-        await fresh.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+        const target = await openPage(browser, { cspViolations, pageErrors }, { clipboardAt: url });
+        const fresh = target.context();
         await fresh.addCookies([{ name: 'covgate_session', value: await strictSession(), url }]);
-        const target = await fresh.newPage();
-        watch(target);
         return { target, close: () => fresh.close() };
       }
 
       it('names the refused origin and ALLOWED_ORIGINS when a write comes from an origin not allowed, in the page and the log', async () => {
-        const refusedOrigin = `http://127.0.0.1:${strictPort}`;
+        const refusedOrigin = `http://127.0.0.1:${strict.port}`;
         const { target, close } = await pageAt(refusedOrigin);
         await target.goto(`${refusedOrigin}/dashboard/tokens`);
         await target.getByRole('heading', { name: 'API tokens' }).waitFor();
@@ -640,10 +601,10 @@ describe.skipIf(skipBrowserSuite())(
         await alert.waitFor();
         expect(await alert.textContent()).toMatch(
           new RegExp(
-            `^The server refused this change from this address: origin http://127\\.0\\.0\\.1:${strictPort} is not allowed: add it to ALLOWED_ORIGINS \\(request [\\w-]+\\)\\.$`,
+            `^The server refused this change from this address: origin http://127\\.0\\.0\\.1:${strict.port} is not allowed: add it to ALLOWED_ORIGINS \\(request [\\w-]+\\)\\.$`,
           ),
         );
-        await shoot('csrf-refused', target);
+        await shoot(target, 'csrf-refused');
         await strict.waitForLine(/\[csrf\] refused POST \/v1\/tokens/);
         expect(strict.stdout()).toContain(
           `[csrf] refused POST /v1/tokens: origin ${refusedOrigin} is not allowed: add it to ALLOWED_ORIGINS`,
@@ -672,7 +633,7 @@ describe.skipIf(skipBrowserSuite())(
             .textContent(),
         ).toContain(`    COVGATE_URL: ${PUBLIC_URL}\n`);
         expect(await target.getByTestId('loopback-warning').count()).toBe(0);
-        await shoot('onboarding-public-url', target);
+        await shoot(target, 'onboarding-public-url');
         await close();
       });
 
@@ -698,7 +659,7 @@ describe.skipIf(skipBrowserSuite())(
           /^Too many requests: the server asked to wait \d+ seconds?\. This page tries again then\.Try again$/,
         );
         expect(await target.getByRole('button', { name: 'Sign out' }).count()).toBe(1);
-        await shoot('rate-limited-page', target);
+        await shoot(target, 'rate-limited-page');
         // A reload refused at the session: a banner and a notice, not a bare error.
         await target.reload();
         await banner.waitFor();
@@ -707,7 +668,7 @@ describe.skipIf(skipBrowserSuite())(
         ).toMatch(
           /^Too many requests: the server asked to wait \d+ seconds?\. Your session loads when the wait is over\.$/,
         );
-        await shoot('rate-limited-reload', target);
+        await shoot(target, 'rate-limited-reload');
         // When the wait is over (at most a minute), the page loads by itself.
         await target
           .locator('table.tokens')

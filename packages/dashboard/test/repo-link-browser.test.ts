@@ -1,22 +1,19 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createSqliteStore } from '@covgate/sqlite';
-import { type BuiltServer, freePort, startBuiltServer } from '@covgate/test-support/built-server';
 import { buildExecution } from '@covgate/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  BANNER_LINK,
-  DESKTOP,
   json,
   launchChromium,
-  PHONE,
-  screenshotsDir,
+  openPage,
+  postRun,
+  type SuiteServer,
+  shoot,
+  signInWithBannerLink,
   skipBrowserSuite,
-  watchPage,
+  startSuiteServer,
 } from './support/browser.js';
 
 // The repository page's "Pull request feedback" panel in Chromium, against the built reference
@@ -30,8 +27,7 @@ const GITHUB_TOKEN = 'github_pat_11BROWSER0000000000000000_secretpartWXYZ';
 describe.skipIf(skipBrowserSuite())(
   'the repository page links the repository to GitHub for pull request feedback',
   () => {
-    let server: BuiltServer;
-    let dataDir: string;
+    let server: SuiteServer;
     let browser: Browser;
     let owner: Page;
     let member: Page;
@@ -41,39 +37,16 @@ describe.skipIf(skipBrowserSuite())(
     const pageErrors: string[] = [];
     const repoPage = () => `${origin}/dashboard/repos/web`;
     const panel = (target: Page) => target.getByTestId('pr-feedback');
-
-    async function shoot(name: string, target: Page): Promise<void> {
-      await panel(target).scrollIntoViewIfNeeded();
-      await target.screenshot({ path: join(screenshotsDir, `${name}-desktop.png`) });
-      await target.setViewportSize(PHONE);
-      await target.waitForTimeout(150);
-      await panel(target).scrollIntoViewIfNeeded();
-      await target.screenshot({ path: join(screenshotsDir, `${name}-phone.png`) });
-      await target.setViewportSize(DESKTOP);
-    }
-
-    async function newPage(): Promise<Page> {
-      const context = await browser.newContext({ viewport: DESKTOP });
-      const page = await context.newPage();
-      watchPage(page, { cspViolations, pageErrors });
-      return page;
-    }
+    const shootPanel = (name: string, target: Page) =>
+      shoot(target, name, { scrollTo: panel(target) });
+    const newPage = () => openPage(browser, { cspViolations, pageErrors });
 
     beforeAll(async () => {
-      dataDir = await mkdtemp(join(tmpdir(), 'covgate-dashboard-repo-link-'));
-      const port = await freePort();
-      server = await startBuiltServer({
-        PATH: process.env.PATH,
-        PORT: String(port),
-        COVGATE_DATA_DIR: dataDir,
-        SERVICE_TOKEN,
-      });
-      origin = `http://localhost:${port}`;
+      server = await startSuiteServer('repo-link', { SERVICE_TOKEN });
+      origin = server.origin;
       browser = await launchChromium();
       owner = await newPage();
-      const link = (await server.waitForLine(BANNER_LINK, 20_000))[1] as string;
-      await owner.goto(link);
-      await owner.waitForURL(`${origin}/dashboard/`);
+      await signInWithBannerLink(owner, server);
       // A run of `web`, so that its page exists, recorded with a token the owner makes.
       const session = (await owner.evaluate(() =>
         fetch('/v1/session').then((answer) => answer.json()),
@@ -88,14 +61,10 @@ describe.skipIf(skipBrowserSuite())(
           }).then((answer) => answer.json()),
         json,
       )) as { secret: string };
-      const ran = await fetch(`${origin}/v1/executions`, {
-        method: 'POST',
-        headers: {
-          ...json,
-          authorization: `Bearer ${created.secret}`,
-          'idempotency-key': randomUUID(),
-        },
-        body: JSON.stringify({ repo: 'web', branch: 'main', coverage: 84.13 }),
+      const ran = await postRun(origin, created.secret, {
+        repo: 'web',
+        branch: 'main',
+        coverage: 84.13,
       });
       expect(ran.status).toBe(201);
       // A member of the same organisation, signed in with a cookie session.
@@ -117,8 +86,7 @@ describe.skipIf(skipBrowserSuite())(
 
     afterAll(async () => {
       await browser?.close();
-      await server?.kill();
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+      await server?.close();
     });
 
     it('shows an owner the unlinked state and the form with the permissions the token needs', async () => {
@@ -139,7 +107,7 @@ describe.skipIf(skipBrowserSuite())(
       expect(await owner.getByLabel('Token', { exact: true }).getAttribute('type')).toBe(
         'password',
       );
-      await shoot('repo-link-unlinked', owner);
+      await shootPanel('repo-link-unlinked', owner);
     });
 
     it('says what the server refused, keeping what was typed', async () => {
@@ -179,12 +147,12 @@ describe.skipIf(skipBrowserSuite())(
       );
       expect(server.stdout()).toContain('repository.link org_id=');
       expect(server.output()).not.toContain('secretpart');
-      await shoot('repo-link-linked', owner);
+      await shootPanel('repo-link-linked', owner);
     });
 
     it('lists the deliveries GitHub refused, newest first, with the reason', async () => {
       const store = await createSqliteStore({
-        url: pathToFileURL(join(dataDir, 'covgate.db')).href,
+        url: pathToFileURL(join(server.dataDir, 'covgate.db')).href,
       });
       try {
         // Due in an hour: no sender of the server claims them before this test does.
@@ -226,7 +194,7 @@ describe.skipIf(skipBrowserSuite())(
       expect(items[1]).toMatch(
         /^Commit status covgate\/project \(HTTP 401\): GitHub refused the token \(401 Bad credentials\) \S/,
       );
-      await shoot('repo-link-failures', owner);
+      await shootPanel('repo-link-failures', owner);
     });
 
     it('shows a member the panel without the form', async () => {
@@ -237,7 +205,7 @@ describe.skipIf(skipBrowserSuite())(
       );
       expect(await panel(member).getByRole('button').count()).toBe(0);
       expect(await panel(member).getByRole('textbox').count()).toBe(0);
-      await shoot('repo-link-member', member);
+      await shootPanel('repo-link-member', member);
     });
 
     it('unlinks after a confirmation (Cancel gives focus back to Unlink)', async () => {
@@ -254,7 +222,7 @@ describe.skipIf(skipBrowserSuite())(
         .toBe('Unlink');
 
       await unlink.click();
-      await shoot('repo-link-unlink-confirm', owner);
+      await shootPanel('repo-link-unlink-confirm', owner);
       await owner.getByRole('alertdialog').getByRole('button', { name: 'Unlink' }).click();
       await owner.getByText('acme-inc/web is no longer linked; its token is deleted.').waitFor();
       await owner.getByTestId('repo-link').waitFor();

@@ -1,21 +1,17 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { backdateRun } from '@covgate/test-support/backdate-run';
-import { type BuiltServer, freePort, startBuiltServer } from '@covgate/test-support/built-server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  BANNER_LINK,
-  DESKTOP,
   json,
   launchChromium,
-  PHONE,
-  screenshotsDir,
+  navLink,
+  openPage,
+  postRun,
+  type SuiteServer,
+  shoot,
+  signInWithBannerLink,
   skipBrowserSuite,
-  watchPage,
+  startSuiteServer,
 } from './support/browser.js';
 
 const WEB_URL = 'https://github.com/acme/shop';
@@ -31,8 +27,7 @@ interface Record {
 }
 
 describe.skipIf(skipBrowserSuite())('the run page and the repository headline in Chromium', () => {
-  let server: BuiltServer;
-  let dataDir: string;
+  let server: SuiteServer;
   let browser: Browser;
   let page: Page;
   let origin: string;
@@ -45,32 +40,20 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
   const runHref = (id: string, repo = 'shop') => `/dashboard/repos/${repo}/runs/${id}`;
   const texts = (selector: string) => page.locator(selector).allTextContents();
 
-  async function shoot(name: string): Promise<void> {
+  async function shootLoaded(name: string): Promise<void> {
     // Every part of the page has loaded (headline, history, runs).
     await page.waitForFunction(() => document.querySelectorAll('.state.loading').length === 0);
-    await page.screenshot({ path: join(screenshotsDir, `${name}-desktop.png`), fullPage: true });
-    await page.setViewportSize(PHONE);
-    await page.waitForTimeout(150);
-    // The phone layout never scrolls sideways: wide tables scroll inside their own box.
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
-    ).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: join(screenshotsDir, `${name}-phone.png`), fullPage: true });
-    await page.setViewportSize(DESKTOP);
+    await shoot(page, name, {
+      // The phone layout never scrolls sideways: wide tables scroll inside their own box.
+      onPhone: async () =>
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+        ).toBeLessThanOrEqual(0),
+    });
   }
 
   async function ingest(name: string, body: object, gzip = false): Promise<Record> {
-    const text = JSON.stringify({ repo: 'shop', ...body });
-    const response = await fetch(`${origin}/v1/executions`, {
-      method: 'POST',
-      headers: {
-        ...json,
-        authorization: `Bearer ${secret}`,
-        'idempotency-key': randomUUID(),
-        ...(gzip ? { 'content-encoding': 'gzip' } : {}),
-      },
-      body: gzip ? gzipSync(text) : text,
-    });
+    const response = await postRun(origin, secret, { repo: 'shop', ...body }, { gzip });
     expect(response.status, await response.clone().text()).toBe(201);
     const record = (await response.json()) as Record;
     runs[name] = record;
@@ -85,34 +68,20 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
       .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'covgate-dashboard-runs-'));
-    const port = await freePort();
-    server = await startBuiltServer({
-      PATH: process.env.PATH,
-      PORT: String(port),
-      COVGATE_DATA_DIR: dataDir,
-    });
-    origin = `http://localhost:${port}`;
+    server = await startSuiteServer('runs');
+    origin = server.origin;
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: DESKTOP });
-    page = await context.newPage();
-    watchPage(page, { cspViolations, pageErrors });
+    page = await openPage(browser, { cspViolations, pageErrors });
   }, 90_000);
 
   afterAll(async () => {
     await browser?.close();
-    await server?.kill();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await server?.close();
   });
 
   it('seeds runs through the API: base branch, a pull request, a component, one 31 days old', async () => {
-    const link = (await server.waitForLine(BANNER_LINK, 20_000))[1] as string;
-    await page.goto(link);
-    await page.waitForURL(dashboard());
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: 'Tokens' })
-      .click();
+    await signInWithBannerLink(page, server);
+    await navLink(page, 'Tokens').click();
     await page.getByLabel('Token name').fill('ci');
     await page.getByRole('button', { name: 'Create token' }).click();
     secret = (await page.getByTestId('secret').textContent()) as string;
@@ -126,7 +95,7 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
         { path: 'src/cart/total.ts', covered: 38, coverable: 50 },
       ],
     });
-    await backdateRun(dataDir, old.id, 31);
+    await backdateRun(server.dataDir, old.id, 31);
     await ingest('base', {
       branch: 'main',
       commit: sha('b'),
@@ -248,7 +217,7 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
       `${WEB_URL}/pull/43`,
       `${WEB_URL}/pull/42`,
     ]);
-    await shoot('runs-repo');
+    await shootLoaded('runs-repo');
   });
 
   it('filters by outcome, branch and component, in the URL, and the component drives the headline', async () => {
@@ -281,7 +250,7 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
     expect(await page.getByLabel('Component').inputValue()).toBe('');
     await page.goto(dashboard('repos/shop?component=api'));
     await page.getByText('1 of 1 matching runs, newest first.').waitFor();
-    await shoot('runs-repo-component');
+    await shootLoaded('runs-repo-component');
   });
 
   it('the last failing run opens the run page: verdict, links, files changed, patch and folders', async () => {
@@ -392,7 +361,7 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
     expect(await items()).toEqual(['1 src/', '2 api/', '2 cart/', '2 util/']);
     await press('ArrowDown', 'src/util/');
     await press('ArrowRight', 'src/util/', ['src/util/', 'true']);
-    await shoot('runs-run');
+    await shootLoaded('runs-run');
   });
 
   it('says plainly what a run lacks: no baseline, no files sent, an empty patch', async () => {
@@ -403,7 +372,7 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
       'The patch has no coverable line (only tests, docs or configuration changed): the patch rule does not fail it.',
       'This run sent no per-file list: there is no folder to show.',
     ]);
-    await shoot('runs-run-empty');
+    await shootLoaded('runs-run-empty');
     await page.goto(dashboard(`repos/shop/runs/${runs.old?.id}`));
     await page.getByRole('heading', { name: 'Run on main', level: 1 }).waitFor();
     expect(await page.locator('.verdict .outcome').textContent()).toBe('No baseline');

@@ -1,20 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BuiltServer, freePort, startBuiltServer } from '@covgate/test-support/built-server';
 import { type FakeGithub, startFakeGithub } from '@covgate/test-support/fake-github';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  BANNER_LINK,
-  DESKTOP,
-  json,
   launchChromium,
-  PHONE,
-  screenshotsDir,
+  navLink,
+  openPage,
+  postRun,
+  type SuiteServer,
+  shoot,
+  signInWithBannerLink,
   skipBrowserSuite,
-  watchPage,
+  startSuiteServer,
 } from './support/browser.js';
 
 const CLIENT_ID = 'Iv1.dashboard-teams';
@@ -28,8 +24,7 @@ describe.skipIf(skipBrowserSuite())(
   'teams in the dashboard: sign-in link, invites, roles, organisations',
   () => {
     let github: FakeGithub;
-    let server: BuiltServer;
-    let dataDir: string;
+    let server: SuiteServer;
     let browser: Browser;
     let owner: Page;
     let mate: Page;
@@ -39,31 +34,9 @@ describe.skipIf(skipBrowserSuite())(
     const pageErrors: string[] = [];
 
     const dashboard = (path = '') => `${origin}/dashboard/${path}`;
-    const nav = (target: Page, name: string) =>
-      target.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
     const repoNames = (target: Page) => target.locator('table.repos tbody tr th').allTextContents();
-
-    async function shoot(name: string, target: Page): Promise<void> {
-      await target.screenshot({
-        path: join(screenshotsDir, `${name}-desktop.png`),
-        fullPage: true,
-      });
-      const viewport = target.viewportSize() ?? DESKTOP;
-      await target.setViewportSize(PHONE);
-      await target.waitForTimeout(150);
-      await target.screenshot({ path: join(screenshotsDir, `${name}-phone.png`), fullPage: true });
-      await target.setViewportSize(viewport);
-    }
-
-    const watch = (target: Page) => watchPage(target, { cspViolations, pageErrors });
-
-    async function newPage(): Promise<[BrowserContext, Page]> {
-      const context = await browser.newContext({ viewport: DESKTOP });
-      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-      const page = await context.newPage();
-      watch(page);
-      return [context, page];
-    }
+    // Each in a context of its own (closed with the browser): two people, two cookie jars.
+    const newPage = () => openPage(browser, { cspViolations, pageErrors }, { clipboardAt: origin });
 
     const focused = (target: Page) =>
       target.evaluate(() => {
@@ -79,44 +52,35 @@ describe.skipIf(skipBrowserSuite())(
         clientSecret: CLIENT_SECRET,
         account: TEAMMATE,
       });
-      dataDir = await mkdtemp(join(tmpdir(), 'covgate-dashboard-teams-'));
-      const port = await freePort();
       // A first start outside production: NODE_ENV, PUBLIC_URL, ALLOWED_ORIGINS unset.
-      server = await startBuiltServer({
-        PATH: process.env.PATH,
-        PORT: String(port),
-        COVGATE_DATA_DIR: dataDir,
+      server = await startSuiteServer('teams', {
         GITHUB_CLIENT_ID: CLIENT_ID,
         GITHUB_CLIENT_SECRET: CLIENT_SECRET,
         GITHUB_BASE_URL: github.baseUrl,
         GITHUB_API_BASE_URL: github.apiBaseUrl,
       });
-      origin = `http://localhost:${port}`;
+      origin = server.origin;
       browser = await launchChromium();
-      // Each in a context of its own (closed with the browser): two people, two cookie jars.
-      [, owner] = await newPage();
-      [, mate] = await newPage();
+      owner = await newPage();
+      mate = await newPage();
     }, 90_000);
 
     afterAll(async () => {
       await browser?.close();
-      await server?.kill();
+      await server?.close();
       await github?.close();
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
     it('first start: the banner link signs the owner in to the development organisation', async () => {
-      const link = (await server.waitForLine(BANNER_LINK, 20_000))[1] as string;
+      const link = await signInWithBannerLink(owner, server);
       expect(link.startsWith(`${origin}/auth/link?token=cvgl_`)).toBe(true);
-      await owner.goto(link);
-      await owner.waitForURL(dashboard());
       await owner.getByRole('heading', { name: 'Set up your first repository' }).waitFor();
       expect(await owner.locator('.org').textContent()).toBe('dev free');
       expect(await owner.getByTestId('role').textContent()).toBe('owner');
       // One organisation: no picker.
       expect(await owner.getByRole('combobox', { name: 'Organisation' }).count()).toBe(0);
-      expect(await nav(owner, 'Tokens').count()).toBe(1);
-      await shoot('teams-first-start', owner);
+      expect(await navLink(owner, 'Tokens').count()).toBe(1);
+      await shoot(owner, 'teams-first-start');
       // The link was used: opening it again is the one refusal.
       const again = await mate.goto(link);
       expect(again?.status()).toBe(400);
@@ -124,18 +88,14 @@ describe.skipIf(skipBrowserSuite())(
     });
 
     it('the owner records a run and invites a teammate with a copied link', async () => {
-      await nav(owner, 'Tokens').click();
+      await navLink(owner, 'Tokens').click();
       await owner.getByLabel('Token name').fill('ci');
       await owner.getByRole('button', { name: 'Create token' }).click();
       const secret = (await owner.getByTestId('secret').textContent()) as string;
-      const ran = await fetch(`${origin}/v1/executions`, {
-        method: 'POST',
-        headers: { ...json, authorization: `Bearer ${secret}`, 'idempotency-key': randomUUID() },
-        body: JSON.stringify({ repo: 'web', branch: 'main', coverage: 91.5 }),
-      });
+      const ran = await postRun(origin, secret, { repo: 'web', branch: 'main', coverage: 91.5 });
       expect(ran.status).toBe(201);
 
-      await nav(owner, 'Members').click();
+      await navLink(owner, 'Members').click();
       await owner.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
       await owner.locator('table.members tbody tr').first().waitFor();
       expect(await owner.locator('table.members tbody tr th').allTextContents()).toEqual([
@@ -157,7 +117,7 @@ describe.skipIf(skipBrowserSuite())(
       expect(await owner.locator('table.invites tbody tr .status').allTextContents()).toEqual([
         'pending',
       ]);
-      await shoot('teams-members-invite', owner);
+      await shoot(owner, 'teams-members-invite');
     });
 
     it('the teammate opens the invite, signs in through the code host and sees the team’s repositories', async () => {
@@ -170,7 +130,7 @@ describe.skipIf(skipBrowserSuite())(
       // Not signed in: the sign-in page, which says how an invite goes on.
       await mate.getByRole('heading', { name: 'Sign in to covgate' }).waitFor();
       expect(await mate.getByText('Invited?').count()).toBe(1);
-      await shoot('teams-sign-in-invited', mate);
+      await shoot(mate, 'teams-sign-in-invited');
       await mate.getByRole('link', { name: 'Sign in with GitHub' }).click();
       await mate.waitForURL(dashboard());
       await mate.getByRole('heading', { name: 'Repositories' }).waitFor();
@@ -183,11 +143,11 @@ describe.skipIf(skipBrowserSuite())(
         'Development (dev) · member',
         `${TEAMMATE.login} (${PERSONAL_ORG}) · owner`,
       ]);
-      await shoot('teams-member-repositories', mate);
+      await shoot(mate, 'teams-member-repositories');
     });
 
     it('shows a member no token buttons, nor the token pages’ links', async () => {
-      expect(await nav(mate, 'Tokens').count()).toBe(0);
+      expect(await navLink(mate, 'Tokens').count()).toBe(0);
       expect(await mate.getByRole('link', { name: 'Add a repository' }).count()).toBe(0);
       await mate.goto(dashboard('tokens'));
       await mate.getByRole('heading', { name: 'API tokens' }).waitFor();
@@ -197,12 +157,12 @@ describe.skipIf(skipBrowserSuite())(
       expect(await mate.getByRole('button', { name: /Create token|Rotate|Revoke/ }).count()).toBe(
         0,
       );
-      await shoot('teams-member-tokens', mate);
+      await shoot(mate, 'teams-member-tokens');
       await mate.goto(dashboard('onboarding'));
       await mate.getByTestId('onboarding-member').waitFor();
       expect(await mate.getByRole('button', { name: 'Create token' }).count()).toBe(0);
       // The members page: a list, their own Leave button, nothing an owner does.
-      await nav(mate, 'Members').click();
+      await navLink(mate, 'Members').click();
       await mate.locator('table.members tbody tr').nth(1).waitFor();
       expect(await mate.locator('table.members tbody tr th').allTextContents()).toEqual([
         'usr_admin',
@@ -212,7 +172,7 @@ describe.skipIf(skipBrowserSuite())(
       expect(await mate.getByRole('button', { name: /^Change the role/ }).count()).toBe(0);
       expect(await mate.getByRole('button', { name: 'Leave dev' }).count()).toBe(1);
       expect(await mate.getByRole('heading', { name: 'Invites' }).count()).toBe(0);
-      await shoot('teams-member-members', mate);
+      await shoot(mate, 'teams-member-members');
     });
 
     it('switches organisations without a new sign-in', async () => {
@@ -223,9 +183,9 @@ describe.skipIf(skipBrowserSuite())(
       await mate.getByRole('heading', { name: 'Set up your first repository' }).waitFor();
       expect(mate.url()).toBe(dashboard());
       expect(await mate.getByTestId('role').textContent()).toBe('owner');
-      expect(await nav(mate, 'Tokens').count()).toBe(1);
+      expect(await navLink(mate, 'Tokens').count()).toBe(1);
       await mate.waitForFunction(() => document.activeElement?.id === 'main');
-      await shoot('teams-switched', mate);
+      await shoot(mate, 'teams-switched');
       await picker.selectOption('dev');
       await mate.getByRole('button', { name: 'Switch' }).click();
       await mate.getByRole('heading', { name: 'Repositories' }).waitFor();
@@ -246,7 +206,7 @@ describe.skipIf(skipBrowserSuite())(
 
       await change.click();
       await owner.getByLabel('New role').selectOption('admin');
-      await shoot('teams-change-role', owner);
+      await shoot(owner, 'teams-change-role');
       await owner.getByRole('button', { name: 'Change role', exact: true }).click();
       await owner.getByText('octo-mate is now admin.').waitFor();
       expect(await focused(owner)).toBe('octo-mate is now admin.');
@@ -260,19 +220,19 @@ describe.skipIf(skipBrowserSuite())(
       );
       // The admin has the tokens at their next page load.
       await mate.reload();
-      await nav(mate, 'Tokens').waitFor();
+      await navLink(mate, 'Tokens').waitFor();
       expect(await mate.getByTestId('role').textContent()).toBe('admin');
 
       await owner.getByRole('button', { name: 'Remove octo-mate' }).click();
       await owner.getByRole('alertdialog').waitFor();
-      await shoot('teams-remove-member', owner);
+      await shoot(owner, 'teams-remove-member');
       await owner.getByRole('button', { name: 'Remove member' }).click();
       await owner.getByText('octo-mate was removed.').waitFor();
       await owner.waitForFunction(
         () => document.querySelectorAll('table.members tbody tr').length === 1,
       );
       // The teammate's next request: signed out.
-      await nav(mate, 'Members').click();
+      await navLink(mate, 'Members').click();
       await mate.getByRole('heading', { name: 'Sign in to covgate' }).waitFor();
       expect(await mate.getByText('Your session ended. Sign in again.').count()).toBe(1);
     });
@@ -296,25 +256,25 @@ describe.skipIf(skipBrowserSuite())(
       expect(await owner.getByTestId('github-link').textContent()).toBe(
         'Linked to the GitHub organisation dev-team: its members join as member when they sign in through GitHub, and leave at their next sign-in once they left it there.Unlink',
       );
-      await shoot('teams-github-link', owner);
+      await shoot(owner, 'teams-github-link');
       github.setOrgMembership(GITHUB_ORG, COLLEAGUE.login, 'active');
       github.signInAs(COLLEAGUE);
-      const [colleagueContext, colleague] = await newPage();
+      const colleague = await newPage();
       await colleague.goto(dashboard());
       await colleague.getByRole('link', { name: 'Sign in with GitHub' }).click();
       await colleague.waitForURL(dashboard());
       await colleague.getByRole('heading', { name: 'Repositories' }).waitFor();
       expect(await repoNames(colleague)).toEqual(['web']);
       expect(await colleague.getByTestId('role').textContent()).toBe('member');
-      expect(await nav(colleague, 'Tokens').count()).toBe(0);
-      await shoot('teams-github-org-joined', colleague);
+      expect(await navLink(colleague, 'Tokens').count()).toBe(0);
+      await shoot(colleague, 'teams-github-org-joined');
       await owner.reload();
       await owner.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
       await owner.getByText('octo-colleague').waitFor();
       expect(server.stdout()).toMatch(
         /\[audit\] member\.add org_id=\S+ user_id=usr_\w+ role=member via=github-org/,
       );
-      await colleagueContext.close();
+      await colleague.context().close();
     });
 
     it('the owner revokes a pending invite, whose link then gets the one refusal', async () => {
@@ -338,7 +298,7 @@ describe.skipIf(skipBrowserSuite())(
         'revoked',
         'accepted',
       ]);
-      await shoot('teams-members', owner);
+      await shoot(owner, 'teams-members');
       const refused = await mate.goto(url);
       expect(refused?.status()).toBe(400);
       expect(await mate.textContent('body')).toContain('invalid or expired invite');

@@ -1,12 +1,22 @@
 // What the dashboard's browser tests share: Debian's Chromium, the built app and server they
-// need (skipped without them unless CI requires them), viewports, and a page watched for
-// Content-Security-Policy violations and script errors.
+// need (skipped without them unless CI requires them), a server of the suite's own, viewports,
+// pages watched for Content-Security-Policy violations and script errors, their screenshots,
+// the sign-in with the server's banner link, and runs recorded as CI records them.
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isServerBuilt } from '@covgate/test-support/built-server';
+import { gzipSync } from 'node:zlib';
+import {
+  type BuiltServer,
+  freePort,
+  isServerBuilt,
+  startBuiltServer,
+} from '@covgate/test-support/built-server';
 import { CHROMIUM, launchChromium as launchDebianChromium } from '@covgate/test-support/chromium';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
@@ -61,4 +71,134 @@ export function watchPage(page: Page, problems: PageProblems): void {
     }
   });
   page.on('pageerror', (error) => problems.pageErrors.push(error.message));
+}
+
+/** A page of its own (its own cookies) at the desktop size, watched for `problems`. */
+export async function openPage(
+  browser: Browser,
+  problems: PageProblems,
+  options: {
+    /** The origin where the page may read and write the clipboard (copy buttons). */
+    clipboardAt?: string;
+  } = {},
+): Promise<Page> {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  if (options.clipboardAt !== undefined) {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: options.clipboardAt,
+    });
+  }
+  const page = await context.newPage();
+  watchPage(page, problems);
+  return page;
+}
+
+/** The link of the main navigation with this name. */
+export function navLink(page: Page, name: string): Locator {
+  return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
+}
+
+/**
+ * Writes `<name>-desktop.png` and `<name>-phone.png` for a person to look at, then gives the
+ * page back its size: the whole page, or with `scrollTo` the window scrolled to that part.
+ * `onPhone` runs at the phone size before its screenshot (a check of the phone layout).
+ */
+export async function shoot(
+  page: Page,
+  name: string,
+  options: { scrollTo?: Locator; onPhone?: () => Promise<void> } = {},
+): Promise<void> {
+  const viewport = page.viewportSize() ?? DESKTOP;
+  const screenshot = async (size: 'desktop' | 'phone') => {
+    await options.scrollTo?.scrollIntoViewIfNeeded();
+    await page.screenshot({
+      path: join(screenshotsDir, `${name}-${size}.png`),
+      fullPage: options.scrollTo === undefined,
+    });
+  };
+  await screenshot('desktop');
+  await page.setViewportSize(PHONE);
+  await page.waitForTimeout(150);
+  await options.onPhone?.();
+  await screenshot('phone');
+  await page.setViewportSize(viewport);
+}
+
+/** The built reference server of one suite, with a data folder of its own. */
+export interface SuiteServer extends BuiltServer {
+  port: number;
+  /** `http://localhost:<port>`, where the dashboard lives under `/dashboard/`. */
+  origin: string;
+  dataDir: string;
+  /** Kills the server and removes its data folder. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the built server on a free port with a new data folder (`covgate-dashboard-<name>-…`
+ * in the temporary folder) and `env` besides PATH, PORT and COVGATE_DATA_DIR (a function of the
+ * port where a setting names it).
+ */
+export async function startSuiteServer(
+  name: string,
+  env: NodeJS.ProcessEnv | ((port: number) => NodeJS.ProcessEnv) = {},
+): Promise<SuiteServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), `covgate-dashboard-${name}-`));
+  const removeDataDir = () => rm(dataDir, { recursive: true, force: true });
+  try {
+    const port = await freePort();
+    const server = await startBuiltServer({
+      PATH: process.env.PATH,
+      PORT: String(port),
+      COVGATE_DATA_DIR: dataDir,
+      ...(typeof env === 'function' ? env(port) : env),
+    });
+    return {
+      ...server,
+      port,
+      origin: `http://localhost:${port}`,
+      dataDir,
+      close: async () => {
+        await server.kill();
+        await removeDataDir();
+      },
+    };
+  } catch (error) {
+    await removeDataDir();
+    throw error;
+  }
+}
+
+/**
+ * Signs `page` in to the development organisation with the one-use link the server printed
+ * at its first start, and waits for the dashboard; returns the link.
+ */
+export async function signInWithBannerLink(page: Page, server: SuiteServer): Promise<string> {
+  const link = (await server.waitForLine(BANNER_LINK, 20_000))[1] as string;
+  await page.goto(link);
+  await page.waitForURL(`${server.origin}/dashboard/`);
+  return link;
+}
+
+/**
+ * Records a run as a CI job does: `POST /v1/executions` with the token and an idempotency key
+ * (a new one unless given), the JSON body gzipped with `gzip`.
+ */
+export function postRun(
+  origin: string,
+  token: string,
+  body: object,
+  options: { idempotencyKey?: string; gzip?: boolean } = {},
+): Promise<Response> {
+  const text = JSON.stringify(body);
+  return fetch(`${origin}/v1/executions`, {
+    method: 'POST',
+    headers: {
+      ...json,
+      authorization: `Bearer ${token}`,
+      'idempotency-key': options.idempotencyKey ?? randomUUID(),
+      ...(options.gzip ? { 'content-encoding': 'gzip' } : {}),
+    },
+    body: options.gzip ? gzipSync(text) : text,
+  });
 }
