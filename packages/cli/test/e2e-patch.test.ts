@@ -117,7 +117,8 @@ describe.each(stores)('patch rule and components through the CLI, on %s', (name,
       await git(dir, 'commit', '-q', '-am', 'untested lines');
       // Lines 4-7 are new; the tests run only line 4 of them: patch 25 %, total 5 of 7.
       await writeFile(join(dir, 'lcov.info'), lcov([1, 1, 1, 1, 0, 0, 0]));
-      const pr = await covgate(dir, [
+      // The delta thresholds of 50 let the drop pass: only the patch rule can fail it.
+      const featureAgainstMain = [
         '--repo',
         'gate',
         '--branch',
@@ -128,7 +129,8 @@ describe.each(stores)('patch rule and components through the CLI, on %s', (name,
         '50',
         '--warn-threshold',
         '50',
-      ]);
+      ];
+      const pr = await covgate(dir, featureAgainstMain);
       expect(pr.code, pr.stderr).toBe(1);
       expect(pr.stdout).toBe(
         'fail gate@feature: coverage 57.14%, baseline 100.00% on main, delta -42.86, patch 25.00% (1 of 4 lines, target 80.00%); failed by the patch rule (patch coverage below its target)\n',
@@ -195,19 +197,7 @@ describe.each(stores)('patch rule and components through the CLI, on %s', (name,
         body: JSON.stringify({ repo: 'gate', patch_target: 20 }),
       });
       expect(settings.status).toBe(200);
-      const again = await covgate(dir, [
-        '--repo',
-        'gate',
-        '--branch',
-        'feature',
-        '--base-branch',
-        'main',
-        '--fail-threshold',
-        '50',
-        '--warn-threshold',
-        '50',
-        '--json',
-      ]);
+      const again = await covgate(dir, [...featureAgainstMain, '--json']);
       expect(again.code, again.stderr).toBe(0);
       expect(JSON.parse(again.stdout)).toMatchObject({
         outcome: 'pass',

@@ -93,6 +93,23 @@ const FILES = [
   { path: 'src/a.js', covered: 4, coverable: 6, patch_covered: 2, patch_coverable: 4 },
 ];
 
+/** The run covgate posts of the branch against main, with `extra` fields. */
+const requestAgainstMain = (extra: Record<string, unknown>) => ({
+  repo: 'web',
+  branch: 'feature',
+  coverage: 66.66,
+  base_branch: 'main',
+  commit: head,
+  base_commit: mergeBase,
+  patch: { covered: 2, coverable: 4 },
+  files: FILES,
+  ...extra,
+});
+
+// The verdict line of the branch failed by the patch rule at the default target of 80 %.
+const failedByPatchRule =
+  'fail web@feature: coverage 66.66%, baseline 66.66% on main, delta 0.00, patch 50.00% (2 of 4 lines, target 80.00%); failed by the patch rule (patch coverage below its target)\n';
+
 describe('a pull-request run judged by the service', () => {
   const failed: Judgement = {
     patch: {
@@ -113,22 +130,9 @@ describe('a pull-request run judged by the service', () => {
     });
     expect(result).toEqual({
       code: 1,
-      stdout:
-        'fail web@feature: coverage 66.66%, baseline 66.66% on main, delta 0.00, patch 50.00% (2 of 4 lines, target 80.00%); failed by the patch rule (patch coverage below its target)\n',
+      stdout: failedByPatchRule,
       stderr: summaryLine + patchLine(),
-      sent: [
-        {
-          repo: 'web',
-          branch: 'feature',
-          coverage: 66.66,
-          base_branch: 'main',
-          commit: head,
-          component: 'api',
-          base_commit: mergeBase,
-          patch: { covered: 2, coverable: 4 },
-          files: FILES,
-        },
-      ],
+      sent: [requestAgainstMain({ component: 'api' })],
     });
   });
 
@@ -189,22 +193,9 @@ describe('a pull-request run with a patch target, against a service that ignores
     const result = await covgate(['--base-branch', 'main', '--patch-target', '80']);
     expect(result).toEqual({
       code: 1,
-      stdout:
-        'fail web@feature: coverage 66.66%, baseline 66.66% on main, delta 0.00, patch 50.00% (2 of 4 lines, target 80.00%); failed by the patch rule (patch coverage below its target)\n',
+      stdout: failedByPatchRule,
       stderr: summaryLine + patchLine(),
-      sent: [
-        {
-          repo: 'web',
-          branch: 'feature',
-          coverage: 66.66,
-          base_branch: 'main',
-          commit: head,
-          base_commit: mergeBase,
-          patch: { covered: 2, coverable: 4 },
-          patch_target: 80,
-          files: FILES,
-        },
-      ],
+      sent: [requestAgainstMain({ patch_target: 80 })],
     });
   });
 

@@ -5,7 +5,7 @@ import {
   CovgateNetworkError,
   createCovgateClient,
 } from '../src/index.js';
-import { json, recordingSleep, scriptedFetch } from './support.js';
+import { json, recordingSleep, rejection, scriptedFetch } from './support.js';
 
 const TOKEN = `cvg_${'ab'.repeat(20)}`;
 const RUN = {
@@ -34,15 +34,6 @@ function setup(
     ...options,
   });
   return { client, seen, delays };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('requests', () => {

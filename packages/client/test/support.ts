@@ -47,3 +47,13 @@ export function recordingSleep() {
   };
   return { sleep, delays };
 }
+
+/** What `promise` rejects with; throws when it fulfils instead. */
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}

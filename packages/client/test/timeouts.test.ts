@@ -8,7 +8,7 @@ import {
   CovgateNetworkError,
   createCovgateClient,
 } from '../src/index.js';
-import { json, recordingSleep } from './support.js';
+import { json, recordingSleep, rejection } from './support.js';
 
 const BASE = 'https://covgate.example.com/api';
 
@@ -39,15 +39,6 @@ function setup(
     ...options,
   });
   return { client, clock, delays };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('per-attempt time-out', () => {
