@@ -1,32 +1,6 @@
-import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import * as envFilter from '@covgate/env-filter';
-import { describe, expect, it, vi } from 'vitest';
+import { describeReadme } from '../../../test/support/readme-example.js';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-
-type Example = (assertModule: typeof assert, library: typeof envFilter) => Promise<void>;
-const AsyncFunction = (async () => {}).constructor as new (...params: string[]) => Example;
-
-describe('the README of @covgate/env-filter', () => {
-  it('has an install line', () => {
-    expect(readme).toContain('npm install @covgate/env-filter');
-  });
-
-  it('has a usage example that runs and whose assertions hold', async () => {
-    const example = /```js\n([\s\S]*?)```/.exec(readme)?.[1];
-    expect(example).toBeDefined();
-    // Swap the two imports for parameters; the rest runs exactly as a reader would run it.
-    const body = (example ?? '')
-      .replace("import assert from 'node:assert/strict';", '')
-      .replace(/import \{([^}]+)\} from '@covgate\/env-filter';/, 'const {$1} = library;');
-    expect(body).not.toMatch(/^\s*import\s/m);
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-    try {
-      await new AsyncFunction('assert', 'library', body)(assert, envFilter);
-      expect(log).toHaveBeenCalledWith('CI HOME JAVA_HOME PATH PYTEST_ADDOPTS');
-    } finally {
-      log.mockRestore();
-    }
-  });
-});
+describeReadme('@covgate/env-filter', new URL('../README.md', import.meta.url), envFilter, [
+  'CI HOME JAVA_HOME PATH PYTEST_ADDOPTS',
+]);

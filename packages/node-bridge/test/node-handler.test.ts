@@ -6,6 +6,7 @@ import {
 } from '@covgate/test-support/fake-core';
 import { headerLines, httpRequest } from '@covgate/test-support/http-client';
 import { listen, type RunningServer } from '@covgate/test-support/http-server';
+import { expectPayloadTooLarge, postChunked, zeroChunks } from '@covgate/test-support/uploads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNodeHandler, type NodeHandlerOptions } from '../src/index.js';
 
@@ -73,17 +74,7 @@ describe('createNodeHandler: requests', () => {
 
   it('streams a chunked upload to the core', async () => {
     const { origin } = await serveFake();
-    const parts = ['{"a":', '1,', '"b":"é"}'];
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const part = parts.shift();
-        if (part === undefined) controller.close();
-        else controller.enqueue(new TextEncoder().encode(part));
-      },
-    });
-    const echo = await echoOf(
-      await fetch(`${origin}/v1/echo`, { method: 'POST', body, duplex: 'half' } as RequestInit),
-    );
+    const echo = await echoOf(await postChunked(`${origin}/v1/echo`, ['{"a":', '1,', '"b":"é"}']));
     expect(echo.headers['transfer-encoding']).toBe('chunked');
     expect(Buffer.from(echo.body!, 'base64').toString('utf8')).toBe('{"a":1,"b":"é"}');
   });
@@ -163,28 +154,13 @@ describe('createNodeHandler: body limit', () => {
   it('lets the core answer 413 when the declared length is one byte over', async () => {
     const { origin, seen } = await serveFake({ maxBodyBytes: 16 });
     const response = await fetch(`${origin}/v1/echo`, { method: 'POST', body: 'x'.repeat(17) });
-    expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ error: 'payload too large' });
+    await expectPayloadTooLarge(response);
     expect(seen).toHaveLength(1);
   });
 
   it('lets the core answer 413 when a chunked upload goes over the limit', async () => {
     const { origin } = await serveFake({ maxBodyBytes: 16 });
-    let sent = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent === 3) return controller.close();
-        sent += 1;
-        controller.enqueue(new Uint8Array(10));
-      },
-    });
-    const response = await fetch(`${origin}/v1/echo`, {
-      method: 'POST',
-      body,
-      duplex: 'half',
-    } as RequestInit);
-    expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ error: 'payload too large' });
+    await expectPayloadTooLarge(await postChunked(`${origin}/v1/echo`, zeroChunks(3, 10)));
   });
 
   it('holds to 1 MiB by default', async () => {
@@ -199,8 +175,7 @@ describe('createNodeHandler: body limit', () => {
       method: 'POST',
       body: new Uint8Array(1024 * 1024 + 1),
     });
-    expect(over.status).toBe(413);
-    expect(await over.json()).toEqual({ error: 'payload too large' });
+    await expectPayloadTooLarge(over);
   });
 
   it('answers a 32 MiB upload with 413 and keeps serving', async () => {
@@ -209,8 +184,7 @@ describe('createNodeHandler: body limit', () => {
       method: 'POST',
       body: new Uint8Array(32 * 1024 * 1024),
     });
-    expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ error: 'payload too large' });
+    await expectPayloadTooLarge(response);
     expect((await fetch(`${origin}/health`)).status).toBe(200);
   });
 
@@ -224,8 +198,7 @@ describe('createNodeHandler: body limit', () => {
     };
     const { origin } = await serve(api, { maxBodyBytes: 4, onError });
     const response = await fetch(`${origin}/v1/echo`, { method: 'POST', body: 'too long' });
-    expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ error: 'payload too large' });
+    await expectPayloadTooLarge(response);
     expect(onError).not.toHaveBeenCalled();
   });
 
