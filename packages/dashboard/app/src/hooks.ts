@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { RefObject } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { describeError, isSignedOut } from './api.js';
 import { useApp } from './context.js';
 import { rateLimitWait, retryAfterWait } from './rate-limit.js';
@@ -149,4 +150,41 @@ export function useDialog<D extends { trigger: HTMLElement | null }>(): DialogSt
     },
     close: () => setDialog(null),
   };
+}
+
+/** A page's changes and what the last one did (see {@link useChanges}). */
+export interface ChangesState<R> extends ActionState {
+  /** Moves on after each change: a key for the page's lists, which then load again. */
+  version: number;
+  /** What the last change did, or null. */
+  outcome: R | null;
+  /** Runs `work` as {@link ActionState.run} does and keeps what it returns as the outcome. */
+  change: (work: () => Promise<R>) => Promise<void>;
+  /** For the notice that says the outcome: it takes focus when `announce` says so. */
+  notice: RefObject<HTMLParagraphElement | null>;
+}
+
+/**
+ * Changes made from a page's dialogs and forms, one at a time. Once one is done, the page
+ * keeps what it did, `finish` closes its dialog or form, the page's lists load again, and the
+ * notice takes focus if `announce` says so of the outcome (a screen reader hears it).
+ */
+export function useChanges<R>(options: {
+  finish: () => void;
+  announce: (outcome: R) => boolean;
+}): ChangesState<R> {
+  const action = useAction();
+  const [version, setVersion] = useState(0);
+  const [outcome, setOutcome] = useState<R | null>(null);
+  const notice = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (outcome !== null && options.announce(outcome)) notice.current?.focus();
+  }, [outcome]);
+  const change = (work: () => Promise<R>) =>
+    action.run(async () => {
+      setOutcome(await work());
+      options.finish();
+      setVersion((n) => n + 1);
+    });
+  return { ...action, version, outcome, change, notice };
 }

@@ -4,10 +4,10 @@ import {
   type RepositoryLink,
   type RepositoryLinkInput,
 } from '@covgate/client';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { useApp } from '../context.js';
 import { formatTimestamp } from '../format.js';
-import { useAction, useLoad } from '../hooks.js';
+import { useChanges, useLoad } from '../hooks.js';
 import { canManageTokens } from '../roles.js';
 import { Confirm } from './Confirm.js';
 import { ErrorState, Loading } from './ui.js';
@@ -34,7 +34,22 @@ export const DELIVERY_KIND_LABEL: Record<DeliveryFailure['kind'], string> = {
 export function GithubLinkPanel(props: { repo: string }) {
   const { client, session } = useApp();
   const admin = canManageTokens(session.role);
-  const [version, setVersion] = useState(0);
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const {
+    version,
+    outcome: notice,
+    busy,
+    failure,
+    change: run,
+    notice: noticeRef,
+  } = useChanges<string>({
+    finish: () => {
+      setEditing(false);
+      setConfirming(false);
+    },
+    announce: (outcome) => outcome !== '',
+  });
   const [link, reload] = useLoad<RepositoryLink | null>(
     (signal) =>
       admin
@@ -48,23 +63,7 @@ export function GithubLinkPanel(props: { repo: string }) {
         : Promise.resolve(null),
     `${session.org_id}:${props.repo}:${admin}:${version}`,
   );
-  const [editing, setEditing] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const { busy, failure, run: runAction } = useAction();
-  const [notice, setNotice] = useState<string | null>(null);
-  const noticeRef = useRef<HTMLParagraphElement>(null);
   const unlinkButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (notice) noticeRef.current?.focus();
-  }, [notice]);
-
-  const run = (work: () => Promise<string>) =>
-    runAction(async () => {
-      setNotice(await work());
-      setEditing(false);
-      setConfirming(false);
-      setVersion((n) => n + 1);
-    });
 
   return (
     <section class="github-link" aria-labelledby="pr-feedback-title" data-testid="pr-feedback">

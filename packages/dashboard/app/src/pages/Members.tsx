@@ -11,7 +11,7 @@ import { Confirm } from '../components/Confirm.js';
 import { CopyButton, ErrorState, Loading } from '../components/ui.js';
 import { useApp } from '../context.js';
 import { formatTimestamp } from '../format.js';
-import { useAction, useDialog, useLoad } from '../hooks.js';
+import { useChanges, useDialog, useLoad } from '../hooks.js';
 import {
   arrangeInvites,
   canManageMembers,
@@ -29,7 +29,7 @@ type Dialog =
   | { kind: 'unlink'; link: GithubLink; trigger: HTMLElement | null };
 
 /** What the last change did, said in a notice that takes focus. */
-type Done = { kind: 'invited'; invite: CreatedInvite } | { kind: 'notice'; text: string } | null;
+type Done = { kind: 'invited'; invite: CreatedInvite } | { kind: 'notice'; text: string };
 
 /**
  * The organisation's members with their roles. Owners change roles, remove members, make
@@ -39,7 +39,16 @@ type Done = { kind: 'invited'; invite: CreatedInvite } | { kind: 'notice'; text:
 export function Members() {
   const { client, session, signedOut, sessionChanged } = useApp();
   const owner = canManageMembers(session.role);
-  const [version, setVersion] = useState(0);
+  const { dialog, open, cancel, close } = useDialog<Dialog>();
+  const {
+    version,
+    outcome: done,
+    busy,
+    failure,
+    run: runAction,
+    change: run,
+    notice,
+  } = useChanges<Done>({ finish: close, announce: (outcome) => outcome.kind === 'notice' });
   const [members, reloadMembers] = useLoad(
     (signal) => client.listMembers({ signal }),
     `${session.org_id}:${version}`,
@@ -58,21 +67,6 @@ export function Members() {
       }),
     `${session.org_id}:${version}`,
   );
-  const { dialog, open, cancel, close } = useDialog<Dialog>();
-  const [done, setDone] = useState<Done>(null);
-  const { busy, failure, run: runAction } = useAction();
-  const notice = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (done?.kind === 'notice') notice.current?.focus();
-  }, [done]);
-
-  const run = (work: () => Promise<Done>) =>
-    runAction(async () => {
-      setDone(await work());
-      close();
-      setVersion((n) => n + 1);
-    });
-
   const leave = () =>
     runAction(async () => {
       await client.removeMember({ user_id: session.user_id });

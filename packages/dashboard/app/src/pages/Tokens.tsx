@@ -1,10 +1,10 @@
 import type { Token } from '@covgate/client';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { Confirm } from '../components/Confirm.js';
 import { ErrorState, Link, Loading, SecretPanel } from '../components/ui.js';
 import { useApp } from '../context.js';
 import { formatTimestamp } from '../format.js';
-import { useAction, useDialog, useLoad } from '../hooks.js';
+import { useChanges, useDialog, useLoad } from '../hooks.js';
 import { canManageTokens } from '../roles.js';
 
 const GRACE_CHOICES = [
@@ -22,8 +22,7 @@ type Dialog =
 type Result =
   | { kind: 'created'; name: string; secret: string }
   | { kind: 'rotated'; name: string; secret: string; graceEndsAt: string; oldStatus: string }
-  | { kind: 'revoked'; name: string }
-  | null;
+  | { kind: 'revoked'; name: string };
 
 /**
  * API tokens: list, create, rotate with a grace period, revoke with confirmation; for a
@@ -51,22 +50,16 @@ function TokensForMember() {
 
 function TokenManagement() {
   const { client } = useApp();
-  const [version, setVersion] = useState(0);
-  const [tokens, reload] = useLoad((signal) => client.listTokens({ signal }), String(version));
   const { dialog, open, cancel, close } = useDialog<Dialog>();
-  const [result, setResult] = useState<Result>(null);
-  const { busy, failure, run: runAction } = useAction();
-  const notice = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (result?.kind === 'revoked') notice.current?.focus();
-  }, [result]);
-
-  const run = (work: () => Promise<Result>) =>
-    runAction(async () => {
-      setResult(await work());
-      close();
-      setVersion((n) => n + 1);
-    });
+  const {
+    version,
+    outcome: result,
+    busy,
+    failure,
+    change: run,
+    notice,
+  } = useChanges<Result>({ finish: close, announce: (done) => done.kind === 'revoked' });
+  const [tokens, reload] = useLoad((signal) => client.listTokens({ signal }), String(version));
 
   return (
     <section aria-labelledby="tokens-title">
