@@ -6,17 +6,17 @@ import {
   type StoreLogger,
   withDeadline,
 } from '@covgate/core/storage-kit';
+import { sharedQueries, sqlContext } from '@covgate/sql-kit';
 import { drizzle } from 'drizzle-orm/mysql2';
 import { createPool, type Pool, type SslOptions } from 'mysql2/promise';
 import { parseMySqlUrl } from './connection-url.js';
 import { isDuplicateKey, MySqlStoreError } from './failures.js';
 import { poolOptionsFor } from './pool-options.js';
-import { prepareLookups, type QueryContext } from './queries/context.js';
+import { mysqlDialect, type QueryContext } from './queries/context.js';
 import { executionQueries } from './queries/executions.js';
 import { idempotencyQueries } from './queries/idempotency.js';
 import { inviteQueries } from './queries/invites.js';
 import { memberQueries } from './queries/members.js';
-import { organisationQueries } from './queries/organisations.js';
 import { outboxQueries } from './queries/outbox.js';
 import { repositoryQueries } from './queries/repositories.js';
 import { sessionQueries } from './queries/sessions.js';
@@ -63,10 +63,11 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
     secrets,
     deadlineMs,
   });
-  const context: QueryContext = { db, prepared: prepareLookups(db) };
+  const shared = sqlContext(mysqlDialect(db));
+  const context: QueryContext = { db, shared };
 
   return guardedStore(guard, {
-    ...organisationQueries(context),
+    ...sharedQueries(shared),
     ...sessionQueries(context),
     ...tokenQueries(context),
     ...memberQueries(context),

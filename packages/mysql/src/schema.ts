@@ -38,6 +38,22 @@ const unicodeText = customType<{ data: string }>({
   dataType: () => 'text CHARACTER SET utf8mb4 COLLATE utf8mb4_bin',
 });
 
+/**
+ * A list of names kept as a JSON array in a Unicode `text`, read back as the list (as SQLite's
+ * JSON text column is); a value that is not an array of strings fails the read.
+ */
+const nameList = customType<{ data: string[]; driverData: string }>({
+  dataType: () => 'text CHARACTER SET utf8mb4 COLLATE utf8mb4_bin',
+  toDriver: (names) => JSON.stringify(names),
+  fromDriver: (text) => {
+    const names: unknown = JSON.parse(text);
+    if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) {
+      throw new Error('malformed list of names');
+    }
+    return names;
+  },
+});
+
 /** Column sizes chosen so every composite index stays under InnoDB's 3072-byte key limit. */
 const ID = { length: 64 };
 const NAME = { length: 255 };
@@ -86,7 +102,7 @@ export const tokens = mysqlTable(
     orgId: exactVarchar('org_id', ID).notNull(),
     name: exactVarchar('name', NAME).notNull(),
     /** JSON array of scope names. */
-    scopes: unicodeText('scopes').notNull(),
+    scopes: nameList('scopes').notNull(),
     agentType: exactVarchar('agent_type', NAME).notNull(),
     hash: exactVarchar('hash', NAME).notNull(),
     status: mysqlEnum('status', ['active', 'rotating', 'revoked']).notNull(),

@@ -1,97 +1,45 @@
-import { and, eq, sql } from 'drizzle-orm';
+import type { QueryDb, SqlContext, SqlDialect } from '@covgate/sql-kit';
+import { eq } from 'drizzle-orm';
+import type { MySqlTable } from 'drizzle-orm/mysql-core';
 import type { MySql2Database } from 'drizzle-orm/mysql2';
 import type { ResultSetHeader } from 'mysql2/promise';
-import {
-  executionCounters,
-  executions,
-  memberships,
-  organisations,
-  sessions,
-  tokens,
-  users,
-} from '../schema.js';
-import { executionColumns, newestFirst, organisationColumns } from './columns.js';
+import * as schema from '../schema.js';
 
 /** The drizzle database over the store's mysql2 pool. */
 export type Db = MySql2Database;
 
-/**
- * The lookups of every authenticated request and every list, built once as the SQLite
- * store's are: drizzle then skips building their SQL on each call. They still run through
- * the pool's `query`, as every other statement, so a failure reaches the guard alike.
- */
-export function prepareLookups(db: Db) {
-  const byId = sql.placeholder('id');
-  return {
-    tokenById: db.select().from(tokens).where(eq(tokens.id, byId)).limit(1).prepare(),
-    organisationById: db
-      .select(organisationColumns)
-      .from(organisations)
-      .where(eq(organisations.id, byId))
-      .limit(1)
-      .prepare(),
-    organisationBySlug: db
-      .select(organisationColumns)
-      .from(organisations)
-      .where(eq(organisations.slug, sql.placeholder('slug')))
-      .limit(1)
-      .prepare(),
-    sessionByTokenHash: db
-      .select()
-      .from(sessions)
-      .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
-      .limit(1)
-      .prepare(),
-    sessionById: db.select().from(sessions).where(eq(sessions.id, byId)).limit(1).prepare(),
-    userById: db.select().from(users).where(eq(users.id, byId)).limit(1).prepare(),
-    member: db
-      .select()
-      .from(memberships)
-      .where(
-        and(
-          eq(memberships.orgId, sql.placeholder('orgId')),
-          eq(memberships.userId, sql.placeholder('userId')),
-        ),
-      )
-      .limit(1)
-      .prepare(),
-    executionTotal: db
-      .select({ total: executionCounters.total })
-      .from(executionCounters)
-      .where(
-        and(
-          eq(executionCounters.orgId, sql.placeholder('orgId')),
-          eq(executionCounters.repo, sql.placeholder('repo')),
-        ),
-      )
-      .prepare(),
-    firstExecutions: db
-      .select(executionColumns)
-      .from(executions)
-      .where(
-        and(
-          eq(executions.orgId, sql.placeholder('orgId')),
-          eq(executions.repo, sql.placeholder('repo')),
-        ),
-      )
-      .orderBy(...newestFirst)
-      .limit(sql.placeholder('limit'))
-      .prepare(),
-  };
-}
-
-/** The prepared lookups of one store. */
-export type Lookups = ReturnType<typeof prepareLookups>;
-
-/** What every entity's queries run on. */
+/** What this store's own queries run on: its typed database and the shared context. */
 export interface QueryContext {
   readonly db: Db;
-  readonly prepared: Lookups;
+  readonly shared: SqlContext;
 }
-
-/** The first row of a query's answer, or null. */
-export const first = async <T>(rows: PromiseLike<T[]>): Promise<T | null> =>
-  (await rows)[0] ?? null;
 
 /** Rows changed (or matched: mysql2 sets FOUND_ROWS) by a write. */
 export const affected = (result: [ResultSetHeader, unknown]): number => result[0].affectedRows;
+
+/** A statement drizzle prepared over mysql2, as it runs it. */
+interface Prepared {
+  execute(parameters: Record<string, unknown>): Promise<never[]>;
+}
+
+/**
+ * MySQL's side of the shared queries. The prepared lookups skip building their SQL on each
+ * call; they still run through the pool's `query`, as every other statement, so a failure
+ * reaches the guard alike.
+ */
+export const mysqlDialect = (db: Db): SqlDialect => ({
+  // The shared queries use only what mysql2's and libsql's builders both have.
+  db: db as unknown as QueryDb,
+  tables: schema,
+  baselineEligible: eq(schema.executions.baselineEligible, true),
+  run: (query, parameters) => (query as unknown as Prepared).execute(parameters),
+  affected: (result) => affected(result as [ResultSetHeader, unknown]),
+  upsert: async (table, _key, row, changes) => {
+    // ON DUPLICATE KEY UPDATE finds the row by the table's own unique key: `key` is that key.
+    const mysqlTable = table as unknown as MySqlTable;
+    await db
+      .insert(mysqlTable)
+      .values(row as MySqlTable['$inferInsert'])
+      .onDuplicateKeyUpdate({ set: changes });
+  },
+});

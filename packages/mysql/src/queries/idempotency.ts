@@ -1,35 +1,15 @@
 import type { ExecutionRecord, IdempotencyKeyClaim, NewDelivery } from '@covgate/core';
-import {
-  idempotencyKeyRow,
-  insertKeyedExecution,
-  liveExecution,
-  wholeSeconds,
-} from '@covgate/core/storage-kit';
+import { idempotencyKeyRow, insertKeyedExecution, wholeSeconds } from '@covgate/core/storage-kit';
+import { findIdempotencyKey } from '@covgate/sql-kit';
 import { and, eq, lte } from 'drizzle-orm';
 import { retryDeadlocks } from '../deadlock-retry.js';
 import { isDuplicateKey } from '../failures.js';
-import { executions, idempotencyKeys } from '../schema.js';
-import { executionColumns } from './columns.js';
+import { idempotencyKeys } from '../schema.js';
 import { affected, type QueryContext } from './context.js';
 import { writeExecution } from './executions.js';
 
-/** Idempotency keys: a keyed run insert, its replay, the expiry sweep. */
-export function idempotencyQueries({ db }: QueryContext) {
-  /** An organisation's key, live or dead, with the execution it points at. */
-  const findKey = async (orgId: string, key: string) => {
-    const [row] = await db
-      .select({
-        requestDigest: idempotencyKeys.requestDigest,
-        expiresAt: idempotencyKeys.expiresAt,
-        record: executionColumns,
-      })
-      .from(idempotencyKeys)
-      .innerJoin(executions, eq(executions.id, idempotencyKeys.executionId))
-      .where(and(eq(idempotencyKeys.orgId, orgId), eq(idempotencyKeys.key, key)))
-      .limit(1);
-    return row ?? null;
-  };
-
+/** Idempotency keys: a keyed run insert in one MySQL transaction, the expiry sweep. */
+export function idempotencyQueries({ db, shared }: QueryContext) {
   return {
     insertKeyedExecution: (
       record: ExecutionRecord,
@@ -48,7 +28,7 @@ export function idempotencyQueries({ db }: QueryContext) {
               await writeExecution(tx, record, files, deliveries);
             }),
           ),
-        findKey: () => findKey(record.orgId, claim.key),
+        findKey: () => findIdempotencyKey(shared, record.orgId, claim.key),
         deleteDeadKey: async () => {
           await db
             .delete(idempotencyKeys)
@@ -61,9 +41,6 @@ export function idempotencyQueries({ db }: QueryContext) {
             );
         },
       }),
-
-    findIdempotentExecution: async (orgId: string, key: string, now: Date) =>
-      liveExecution(await findKey(orgId, key), now),
 
     deleteExpiredIdempotencyKeys: async (now: Date, limit: number) => {
       const result = await db

@@ -1,12 +1,11 @@
 import type { GithubOrgLink, MemberChange, Membership, Role } from '@covgate/core';
-import { membershipOf, wholeSeconds } from '@covgate/core/storage-kit';
-import { and, asc, count, eq } from 'drizzle-orm';
+import { wholeSeconds } from '@covgate/core/storage-kit';
+import { and, count, eq } from 'drizzle-orm';
 import type { MySql2Database } from 'drizzle-orm/mysql2';
 import { retryDeadlocks } from '../deadlock-retry.js';
 import { isDuplicateKey } from '../failures.js';
-import { githubOrgLinks, memberships, organisations, users } from '../schema.js';
-import { organisationColumns } from './columns.js';
-import { affected, first, type QueryContext } from './context.js';
+import { githubOrgLinks, memberships, organisations } from '../schema.js';
+import type { QueryContext } from './context.js';
 
 /** The transaction `db.transaction` gives its callback. */
 type Transaction = Parameters<Parameters<MySql2Database['transaction']>[0]>[0];
@@ -15,13 +14,8 @@ type Transaction = Parameters<Parameters<MySql2Database['transaction']>[0]>[0];
 export const isMember = (orgId: string, userId: string) =>
   and(eq(memberships.orgId, orgId), eq(memberships.userId, userId));
 
-/** Teams: an organisation's members and its GitHub organisation link. */
-export function memberQueries({ db, prepared }: QueryContext) {
-  const findMember = async (orgId: string, userId: string): Promise<Membership | null> => {
-    const row = await first(prepared.member.execute({ orgId, userId }));
-    return row ? membershipOf(row) : null;
-  };
-
+/** Teams' writes, each in a transaction that locks the organisation's row or the link's. */
+export function memberQueries({ db }: QueryContext) {
   /**
    * Runs `change` on a member inside a transaction that first locks the organisation's row,
    * so changes to one organisation's members run one at a time: the owner count `change`
@@ -71,33 +65,6 @@ export function memberQueries({ db, prepared }: QueryContext) {
       }
     },
 
-    findMember: (orgId: string, userId: string) => findMember(orgId, userId),
-
-    listMembers: async (orgId: string) =>
-      (
-        await db
-          .select({
-            orgId: memberships.orgId,
-            userId: memberships.userId,
-            role: memberships.role,
-            createdAt: memberships.createdAt,
-            source: memberships.source,
-            login: users.login,
-          })
-          .from(memberships)
-          .leftJoin(users, eq(users.id, memberships.userId))
-          .where(eq(memberships.orgId, orgId))
-          .orderBy(asc(memberships.createdAt), asc(memberships.userId))
-      ).map(membershipOf),
-
-    listUserOrganisations: (userId: string) =>
-      db
-        .select({ organisation: organisationColumns, role: memberships.role })
-        .from(memberships)
-        .innerJoin(organisations, eq(organisations.id, memberships.orgId))
-        .where(eq(memberships.userId, userId))
-        .orderBy(asc(organisations.slug)),
-
     changeMemberRole: (orgId: string, userId: string, role: Role) =>
       changeMember(
         orgId,
@@ -137,23 +104,6 @@ export function memberQueries({ db, prepared }: QueryContext) {
         if (isDuplicateKey(error)) return 'taken' as const;
         throw error;
       }
-    },
-
-    findGithubOrgLink: async (orgId: string) => {
-      const [row] = await db
-        .select()
-        .from(githubOrgLinks)
-        .where(eq(githubOrgLinks.orgId, orgId))
-        .limit(1);
-      return row ?? null;
-    },
-
-    listGithubOrgLinks: () =>
-      db.select().from(githubOrgLinks).orderBy(asc(githubOrgLinks.githubOrg)),
-
-    unlinkGithubOrg: async (orgId: string) => {
-      const result = await db.delete(githubOrgLinks).where(eq(githubOrgLinks.orgId, orgId));
-      return affected(result) > 0;
     },
   };
 }

@@ -1,40 +1,12 @@
 import type { DeliveryRecord } from '@covgate/core';
-import {
-  type DeliverySettlement,
-  deliverySettlements,
-  leaseEnd,
-  outboxStatsOf,
-  wholeSeconds,
-} from '@covgate/core/storage-kit';
-import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { leaseEnd, outboxStatsOf, wholeSeconds } from '@covgate/core/storage-kit';
+import { and, asc, count, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { retryDeadlocks } from '../deadlock-retry.js';
 import { deliveries as deliveryTable } from '../schema.js';
-import { affected, type QueryContext } from './context.js';
+import type { QueryContext } from './context.js';
 
-/** The outbox of deliveries: claim under a lease, settle, stats, listings. */
+/** The outbox's claim under a lease, skipping rows another claimer locked, and its stats. */
 export function outboxQueries({ db }: QueryContext) {
-  /**
-   * Applies `changes` to the delivery while `owner` holds it (pending), dropping the lease:
-   * one conditional update, so a sender whose lease was taken over changes nothing.
-   */
-  const settleDelivery = async (
-    id: string,
-    owner: string,
-    changes: DeliverySettlement,
-  ): Promise<boolean> => {
-    const result = await db
-      .update(deliveryTable)
-      .set({ ...changes, leaseOwner: null, leaseUntil: null })
-      .where(
-        and(
-          eq(deliveryTable.id, id),
-          eq(deliveryTable.state, 'pending'),
-          eq(deliveryTable.leaseOwner, owner),
-        ),
-      );
-    return affected(result) > 0;
-  };
-
   return {
     // The due rows are locked as they are picked; SKIP LOCKED makes a concurrent claimer pass
     // over them (taking the next due ones) instead of waiting and then taking them again.
@@ -74,8 +46,6 @@ export function outboxQueries({ db }: QueryContext) {
         }),
       ),
 
-    ...deliverySettlements(settleDelivery),
-
     outboxStats: async (now: Date) => {
       const [totals, [oldest]] = await Promise.all([
         db
@@ -92,26 +62,5 @@ export function outboxQueries({ db }: QueryContext) {
       ]);
       return outboxStatsOf(totals, oldest?.createdAt ?? null, now);
     },
-
-    listDeliveryFailures: (orgId: string, repo: string, limit: number) =>
-      db
-        .select()
-        .from(deliveryTable)
-        .where(
-          and(
-            eq(deliveryTable.orgId, orgId),
-            eq(deliveryTable.repo, repo),
-            eq(deliveryTable.state, 'failed'),
-          ),
-        )
-        .orderBy(desc(deliveryTable.updatedAt), desc(deliveryTable.id))
-        .limit(limit),
-
-    listRunDeliveries: (orgId: string, executionId: string) =>
-      db
-        .select()
-        .from(deliveryTable)
-        .where(and(eq(deliveryTable.orgId, orgId), eq(deliveryTable.executionId, executionId)))
-        .orderBy(asc(deliveryTable.id)),
   };
 }

@@ -1,5 +1,4 @@
 import { wholeSeconds } from '@covgate/core/storage-kit';
-import { and, eq } from 'drizzle-orm';
 import { webhookEvents } from '../schema.js';
 import { affected, type QueryContext } from './context.js';
 
@@ -13,7 +12,7 @@ function assertFits(value: string, maxCharacters: number, what: string): void {
   }
 }
 
-/** Webhook event claims: one delivery of an event is processed once. */
+/** Claiming a webhook event: one delivery of an event is processed once. */
 export function webhookQueries({ db }: QueryContext) {
   return {
     claimWebhookEvent: async (provider: string, eventId: string, at: Date) => {
@@ -24,12 +23,6 @@ export function webhookQueries({ db }: QueryContext) {
         .ignore()
         .values({ provider, eventId, claimedAt: wholeSeconds(at) });
       return affected(result) === 1;
-    },
-
-    releaseWebhookEvent: async (provider: string, eventId: string) => {
-      await db
-        .delete(webhookEvents)
-        .where(and(eq(webhookEvents.provider, provider), eq(webhookEvents.eventId, eventId)));
     },
   };
 }
