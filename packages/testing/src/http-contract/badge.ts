@@ -1,7 +1,7 @@
-import type { Organisation } from '@covgate/core';
 import { describe, expect, it } from 'vitest';
 import { sendJson } from './contract-helpers.js';
 import { type ContractContext, type HttpContractOptions, useContractServer } from './harness.js';
+import { useTeamWithToken } from './team-setup.js';
 
 /** Fill colours badge-maker renders for the named colours the badge uses. */
 const FILL = {
@@ -44,15 +44,9 @@ async function snapshot(response: Response) {
 export function badgeContract(options: HttpContractOptions): void {
   describe('badge', () => {
     const ctx = useContractServer(options);
-    let org: Organisation;
-    let token: string;
-
-    const setup = async () => {
-      org = await ctx.createOrganisation('team');
-      token = (await ctx.createToken(org)).secret;
-    };
+    const team = useTeamWithToken(ctx);
     const record = async (repo: string, coverage: number, branch = 'main') => {
-      const response = await sendJson(ctx, 'POST', '/v1/executions', token, {
+      const response = await sendJson(ctx, 'POST', '/v1/executions', team.token, {
         repo,
         branch,
         coverage,
@@ -61,7 +55,7 @@ export function badgeContract(options: HttpContractOptions): void {
     };
 
     it('serves an SVG with Cache-Control: public, max-age=60, Cross-Origin-Resource-Policy: cross-origin and an ETag, without authentication', async () => {
-      await setup();
+      const { org } = team;
       await record('app', 84.13);
       const response = await badge(ctx, `${org.slug}/app`);
       expect(response.status).toBe(200);
@@ -77,7 +71,7 @@ export function badgeContract(options: HttpContractOptions): void {
     });
 
     it('answers 304 with no body to If-None-Match with the current ETag, 200 to any other', async () => {
-      await setup();
+      const { org } = team;
       await record('cached', 84.13);
       const first = await badge(ctx, `${org.slug}/cached`);
       const etag = first.headers.get('etag') as string;
@@ -104,7 +98,7 @@ export function badgeContract(options: HttpContractOptions): void {
     });
 
     it('shows the coverage truncated to whole percent, or to precision=1|2 decimals', async () => {
-      await setup();
+      const { org } = team;
       await record('precise', 84.13);
       for (const [query, message] of [
         ['', '84%'],
@@ -123,7 +117,7 @@ export function badgeContract(options: HttpContractOptions): void {
     });
 
     it('never rounds up: a 79.996 % run is a yellow 79%, 79.9% and 79.99%', async () => {
-      await setup();
+      const { org } = team;
       await record('almost', 79.996);
       for (const [query, message] of [
         ['', '79%'],
@@ -140,7 +134,7 @@ export function badgeContract(options: HttpContractOptions): void {
     });
 
     it('colours green from 80, yellow from 60 to 79.99 and red below 60', async () => {
-      await setup();
+      const { org } = team;
       const cases: [number, keyof typeof FILL][] = [
         [100, 'green'],
         [80, 'green'],
@@ -159,7 +153,7 @@ export function badgeContract(options: HttpContractOptions): void {
     });
 
     it('shows the latest run of the branch even when that run failed', async () => {
-      await setup();
+      const { org } = team;
       await record('latest', 90);
       await record('latest', 70);
       const svg = await (await badge(ctx, `${org.slug}/latest`)).text();
@@ -168,7 +162,7 @@ export function badgeContract(options: HttpContractOptions): void {
     });
 
     it('renders grey "unknown" for a repository without data', async () => {
-      await setup();
+      const { org } = team;
       const response = await badge(ctx, `${org.slug}/never-run`);
       expect(response.status).toBe(200);
       const svg = await response.text();
@@ -177,7 +171,7 @@ export function badgeContract(options: HttpContractOptions): void {
     });
 
     it('answers an unknown organisation or repository byte for byte like a repository without data', async () => {
-      await setup();
+      const { org } = team;
       await record('exists', 84.13, 'dev');
       const reference = await snapshot(await badge(ctx, `${org.slug}/exists`));
       expect(reference.status).toBe(200);
@@ -196,7 +190,7 @@ export function badgeContract(options: HttpContractOptions): void {
     });
 
     it('shows the branch given by ?branch, main by default', async () => {
-      await setup();
+      const { org } = team;
       await record('branched', 84.13);
       await record('branched', 42, 'feature/x');
       expect(label(await (await badge(ctx, `${org.slug}/branched`)).text())).toBe('coverage: 84%');
@@ -211,7 +205,7 @@ export function badgeContract(options: HttpContractOptions): void {
     });
 
     it('renders each style: flat (default), flat-square, for-the-badge and plastic', async () => {
-      await setup();
+      const { org } = team;
       await record('styled', 84.13);
       const render = async (query: string) =>
         (await badge(ctx, `${org.slug}/styled${query}`)).text();
@@ -235,7 +229,7 @@ export function badgeContract(options: HttpContractOptions): void {
     });
 
     it('answers 400 invalid parameter: style or precision for values outside the lists', async () => {
-      await setup();
+      const { org } = team;
       await record('strict', 84.13);
       for (const style of ['FLAT', 'social', 'flat ', '', 'flat,plastic']) {
         const response = await badge(ctx, `${org.slug}/strict?style=${encodeURIComponent(style)}`);

@@ -1,4 +1,4 @@
-import { formatTimestamp, type Organisation } from '@covgate/core';
+import { formatTimestamp } from '@covgate/core';
 import { describe, expect, it } from 'vitest';
 import { buildExecution } from '../fixtures.js';
 import { timestampIn } from './contract-helpers.js';
@@ -8,6 +8,7 @@ import {
   type HttpContractOptions,
   useContractServer,
 } from './harness.js';
+import { useTeamWithToken } from './team-setup.js';
 
 async function ingest(
   ctx: ContractContext,
@@ -31,16 +32,10 @@ function list(ctx: ContractContext, token: string | null, query: string): Promis
 export function executionsContract(options: HttpContractOptions): void {
   describe('executions', () => {
     const ctx = useContractServer(options);
-    let org: Organisation;
-    let token: string;
-
-    const setup = async () => {
-      org = await ctx.createOrganisation('team');
-      token = (await ctx.createToken(org)).secret;
-    };
+    const team = useTeamWithToken(ctx);
 
     it('answers 401 {"error":"invalid token"} without a token, with an audit line', async () => {
-      await setup();
+      const { org } = team;
       const response = await list(ctx, null, `?org=${org.slug}&repo=r`);
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({ error: 'invalid token' });
@@ -50,7 +45,7 @@ export function executionsContract(options: HttpContractOptions): void {
     });
 
     it('answers 401 for malformed, unknown, wrong-secret and revoked tokens alike', async () => {
-      await setup();
+      const { org, token } = team;
       const created = await ctx.createToken(org);
       const lastChar = created.secret.at(-1) === '0' ? '1' : '0';
       const wrongSecret = `${created.secret.slice(0, -1)}${lastChar}`;
@@ -76,7 +71,7 @@ export function executionsContract(options: HttpContractOptions): void {
     });
 
     it('answers 403 forbidden for a token without the execute scope, before parameter checks', async () => {
-      await setup();
+      const { org } = team;
       const other = await ctx.insertToken(org, ['other']);
       const response = await list(ctx, other.secret, '');
       expect(response.status).toBe(403);
@@ -84,7 +79,7 @@ export function executionsContract(options: HttpContractOptions): void {
     });
 
     it('answers 400 for a missing org, then for a missing repo', async () => {
-      await setup();
+      const { org, token } = team;
       const noOrg = await list(ctx, token, '?repo=r');
       expect(noOrg.status).toBe(400);
       expect(await noOrg.json()).toEqual({ error: 'missing required parameter: org' });
@@ -96,7 +91,7 @@ export function executionsContract(options: HttpContractOptions): void {
     });
 
     it('answers 400 invalid parameter: limit for 0, 101, -1, 1.5, abc and empty', async () => {
-      await setup();
+      const { org, token } = team;
       for (const limit of ['0', '101', '-1', '1.5', 'abc', '', '1e2', '010']) {
         const response = await list(ctx, token, `?org=${org.slug}&repo=r&limit=${limit}`);
         expect(response.status, `limit=${limit}`).toBe(400);
@@ -105,13 +100,13 @@ export function executionsContract(options: HttpContractOptions): void {
     });
 
     it('checks the limit before the organisation', async () => {
-      await setup();
+      const { token } = team;
       const response = await list(ctx, token, '?org=someone-else&repo=r&limit=0');
       expect(response.status).toBe(400);
     });
 
     it('answers 403 forbidden when org names another organisation', async () => {
-      await setup();
+      const { org, token } = team;
       const other = await ctx.createOrganisation();
       const response = await list(ctx, token, `?org=${other.slug}&repo=r`);
       expect(response.status).toBe(403);
@@ -121,14 +116,14 @@ export function executionsContract(options: HttpContractOptions): void {
     });
 
     it('returns an empty list with total 0 for a repo without records', async () => {
-      await setup();
+      const { org, token } = team;
       const response = await list(ctx, token, `?org=${org.slug}&repo=empty`);
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ executions: [], total: 0 });
     });
 
     it('ingests runs with server-side gate evaluation against the base branch', async () => {
-      await setup();
+      const { token } = team;
       const first = await ingest(ctx, token, { repo: 'app', branch: 'main', coverage: 80 });
       expect(first.status).toBe(201);
       const firstBody = (await first.json()) as { id: string };
@@ -182,7 +177,7 @@ export function executionsContract(options: HttpContractOptions): void {
     });
 
     it('answers baseline null while the base branch has no pass or warn run, then that run', async () => {
-      await setup();
+      const { org, token } = team;
       const ingestOf = async (body: Record<string, unknown>) => {
         const response = await ingest(ctx, token, { repo: 'rel', ...body });
         expect(response.status).toBe(201);
@@ -256,7 +251,7 @@ export function executionsContract(options: HttpContractOptions): void {
     });
 
     it('keeps a failed run out of the baseline: a base branch with only failures has none', async () => {
-      await setup();
+      const { token } = team;
       await ingest(ctx, token, { repo: 'only-fails', branch: 'main', coverage: 90 });
       // dev's only run fails against main.
       const dev = await ingest(ctx, token, { repo: 'only-fails', branch: 'dev', coverage: 10 });
@@ -275,7 +270,7 @@ export function executionsContract(options: HttpContractOptions): void {
     });
 
     it('truncates the coverage to two decimals, never rounding it up', async () => {
-      await setup();
+      const { token } = team;
       const response = await ingest(ctx, token, { repo: 'cut', branch: 'main', coverage: 99.936 });
       expect(await response.json()).toMatchObject({ coverage: 99.93, delta: '0.00' });
       const next = await ingest(ctx, token, { repo: 'cut', branch: 'main', coverage: 99.939 });
@@ -287,7 +282,7 @@ export function executionsContract(options: HttpContractOptions): void {
     });
 
     it('lists a record stored before baselines were kept without a baseline field', async () => {
-      await setup();
+      const { org, token } = team;
       const old = buildExecution({ orgId: org.id, repo: 'legacy', baseBranch: null });
       await ctx.store.insertExecution(old);
       const listed = (await (await list(ctx, token, `?org=${org.slug}&repo=legacy`)).json()) as {
@@ -308,7 +303,7 @@ export function executionsContract(options: HttpContractOptions): void {
     });
 
     it('never lowers the bar with a failed run on the base branch', async () => {
-      await setup();
+      const { token } = team;
       await ingest(ctx, token, { repo: 'lib', branch: 'main', coverage: 90 });
       const failed = await ingest(ctx, token, { repo: 'lib', branch: 'main', coverage: 70 });
       expect(await failed.json()).toMatchObject({ outcome: 'fail', delta: '-20.00' });
@@ -317,7 +312,7 @@ export function executionsContract(options: HttpContractOptions): void {
     });
 
     it('honours custom thresholds and base_branch', async () => {
-      await setup();
+      const { token } = team;
       await ingest(ctx, token, { repo: 'svc', branch: 'develop', coverage: 50 });
       const response = await ingest(ctx, token, {
         repo: 'svc',
@@ -331,7 +326,7 @@ export function executionsContract(options: HttpContractOptions): void {
     });
 
     it('refuses invalid ingest bodies with 400 and stores nothing', async () => {
-      await setup();
+      const { org, token } = team;
       for (const body of [
         { branch: 'main', coverage: 1 },
         { repo: 'x', branch: 'main', coverage: 101 },
@@ -351,7 +346,7 @@ export function executionsContract(options: HttpContractOptions): void {
     });
 
     it('records an optional commit in lowercase and returns it, null when absent', async () => {
-      await setup();
+      const { org, token } = team;
       const withCommit = await ingest(ctx, token, {
         repo: 'hashes',
         branch: 'main',
@@ -390,7 +385,7 @@ export function executionsContract(options: HttpContractOptions): void {
     });
 
     it('refuses a commit that is not 7-64 hex characters with 400 and stores nothing', async () => {
-      await setup();
+      const { org, token } = team;
       for (const commit of ['abc123', 'g'.repeat(40), 'a'.repeat(65), '', 1234567, ' abcdef0']) {
         const response = await ingest(ctx, token, {
           repo: 'bad-commit',
@@ -405,7 +400,7 @@ export function executionsContract(options: HttpContractOptions): void {
     });
 
     it('refuses ingest for another organisation with 403', async () => {
-      await setup();
+      const { token } = team;
       const response = await ingest(ctx, token, {
         org: 'not-mine',
         repo: 'x',
@@ -417,7 +412,7 @@ export function executionsContract(options: HttpContractOptions): void {
     });
 
     it('lists newest first, at most limit items, with the total of the repo', async () => {
-      await setup();
+      const { org, token } = team;
       const ids: string[] = [];
       for (let i = 0; i < 12; i++) {
         if (i % 5 === 0) ctx.clock.advance(1000);
@@ -463,7 +458,7 @@ export function executionsContract(options: HttpContractOptions): void {
     });
 
     it('pages with cursor and next_cursor, each record once, null at the end', async () => {
-      await setup();
+      const { org, token } = team;
       const ids: string[] = [];
       for (let i = 0; i < 7; i++) {
         const response = await ingest(ctx, token, { repo: 'paged', branch: 'main', coverage: 60 });

@@ -1,6 +1,6 @@
-import type { Organisation } from '@covgate/core';
 import { describe, expect, it } from 'vitest';
 import { type HttpContractOptions, useContractServer } from './harness.js';
+import { teamWithToken, useTeamWithToken } from './team-setup.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -8,15 +8,9 @@ const HOUR_MS = 3_600_000;
 export function idempotencyContract(options: HttpContractOptions): void {
   describe('idempotent ingest', () => {
     const ctx = useContractServer(options);
-    let org: Organisation;
-    let token: string;
+    const team = useTeamWithToken(ctx);
 
-    const setup = async () => {
-      org = await ctx.createOrganisation('team');
-      token = (await ctx.createToken(org)).secret;
-    };
-
-    const ingest = (key: string | null, body: unknown, bearer = token) =>
+    const ingest = (key: string | null, body: unknown, bearer = team.token) =>
       ctx.request('/v1/executions', {
         method: 'POST',
         headers: {
@@ -27,7 +21,11 @@ export function idempotencyContract(options: HttpContractOptions): void {
         body: typeof body === 'string' ? body : JSON.stringify(body),
       });
 
-    const total = async (repo: string, orgSlug = org.slug, bearer = token): Promise<number> => {
+    const total = async (
+      repo: string,
+      orgSlug = team.org.slug,
+      bearer = team.token,
+    ): Promise<number> => {
       const response = await ctx.request(`/v1/executions?org=${orgSlug}&repo=${repo}`, {
         headers: { authorization: `Bearer ${bearer}` },
       });
@@ -35,7 +33,7 @@ export function idempotencyContract(options: HttpContractOptions): void {
     };
 
     it('answers a repeat of the same request with the first record, status and body, marked Idempotent-Replayed: true', async () => {
-      await setup();
+      const { org } = team;
       const first = await ingest('run-1', { repo: 'web', branch: 'main', coverage: 84.1 });
       const firstBody = await first.text();
       expect(first.status).toBe(201);
@@ -57,7 +55,6 @@ export function idempotencyContract(options: HttpContractOptions): void {
     });
 
     it('replays the baseline the first answer named, after the base branch has moved on', async () => {
-      await setup();
       const none = await ingest('first-run', { repo: 'moving', branch: 'feature', coverage: 70 });
       const noneBody = await none.text();
       expect(JSON.parse(noneBody)).toMatchObject({ baseline: null });
@@ -103,7 +100,6 @@ export function idempotencyContract(options: HttpContractOptions): void {
     });
 
     it('answers 409 for the same key with another request and stores nothing', async () => {
-      await setup();
       expect((await ingest('run-2', { repo: 'web', branch: 'main', coverage: 80 })).status).toBe(
         201,
       );
@@ -127,7 +123,6 @@ export function idempotencyContract(options: HttpContractOptions): void {
     });
 
     it('refuses a key that is not 1-255 visible ASCII characters with 400 and stores nothing', async () => {
-      await setup();
       for (const bad of ['', 'a b', 'x'.repeat(256), 'cl\u00e9', 'two, keys']) {
         const response = await ingest(bad, { repo: 'bad-keys', branch: 'main', coverage: 80 });
         expect(response.status).toBe(400);
@@ -143,7 +138,6 @@ export function idempotencyContract(options: HttpContractOptions): void {
     });
 
     it('checks the key after the credential and before the body', async () => {
-      await setup();
       const unauthenticated = await ingest('a b', { repo: 'web' }, 'garbage');
       expect(unauthenticated.status).toBe(401);
       const badKeyAndBody = await ingest('a b', '{');
@@ -155,9 +149,7 @@ export function idempotencyContract(options: HttpContractOptions): void {
     });
 
     it('scopes keys per organisation and tells keys apart by case', async () => {
-      await setup();
-      const other = await ctx.createOrganisation('team');
-      const otherToken = (await ctx.createToken(other)).secret;
+      const { org: other, token: otherToken } = await teamWithToken(ctx);
       const body = { repo: 'web', branch: 'main', coverage: 70 };
 
       const mine = await ingest('Shared-Key', body);
@@ -175,7 +167,6 @@ export function idempotencyContract(options: HttpContractOptions): void {
     });
 
     it('keeps a key 24 hours under the server clock, then takes it as new', async () => {
-      await setup();
       const body = { repo: 'expiry', branch: 'main', coverage: 75 };
       const first = await ingest('daily', body);
       const firstRecord = await first.json();
@@ -194,7 +185,7 @@ export function idempotencyContract(options: HttpContractOptions): void {
     });
 
     it('deletes expired keys from the store, at most once an hour', async () => {
-      await setup();
+      const { org } = team;
       const body = { repo: 'sweep', branch: 'main', coverage: 75 };
       await ingest('swept', body);
       const storedAt = ctx.clock.now();
@@ -211,7 +202,6 @@ export function idempotencyContract(options: HttpContractOptions): void {
     });
 
     it('stores one execution for 10 concurrent requests with one key, and answers each with it', async () => {
-      await setup();
       const body = { repo: 'race', branch: 'main', coverage: 90 };
 
       const responses = await Promise.all(Array.from({ length: 10 }, () => ingest('raced', body)));
@@ -225,7 +215,6 @@ export function idempotencyContract(options: HttpContractOptions): void {
     });
 
     it('records every request without a key, as before', async () => {
-      await setup();
       const body = { repo: 'unkeyed', branch: 'main', coverage: 90 };
       expect((await ingest(null, body)).status).toBe(201);
       expect((await ingest(null, body)).status).toBe(201);

@@ -1,8 +1,8 @@
 import { gzipSync } from 'node:zlib';
-import type { Organisation } from '@covgate/core';
 import { describe, expect, it } from 'vitest';
 import { bearer, sendJson, timestampIn } from './contract-helpers.js';
 import { type ContractContext, type HttpContractOptions, useContractServer } from './harness.js';
+import { useTeamWithToken } from './team-setup.js';
 
 const BASE = 'a'.repeat(40);
 const OTHER_BASE = 'b'.repeat(40);
@@ -38,16 +38,10 @@ function fileList(count: number): { path: string; covered: number; coverable: nu
 export function patchCoverageContract(options: HttpContractOptions): void {
   describe('patch coverage and components', () => {
     const ctx = useContractServer(options);
-    let org: Organisation;
-    let token: string;
-
-    const setup = async () => {
-      org = await ctx.createOrganisation('team');
-      token = (await ctx.createToken(org)).secret;
-    };
+    const team = useTeamWithToken(ctx);
 
     it('records what a pull request run carries and answers it back, in the list and by id', async () => {
-      await setup();
+      const { org, token } = team;
       const base = await ingest(ctx, token, {
         repo: 'mono',
         branch: 'main',
@@ -134,7 +128,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
     });
 
     it('fails a run whose patch is below the default target of 80 and says the patch rule decided', async () => {
-      await setup();
+      const { token } = team;
       await ingest(ctx, token, { repo: 'gate', branch: 'main', coverage: 80 });
       const response = await ingest(ctx, token, {
         repo: 'gate',
@@ -158,7 +152,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
     });
 
     it('never fails an empty patch, and judges the truncated percentage against the target', async () => {
-      await setup();
+      const { token } = team;
       const empty = await ingest(ctx, token, {
         repo: 'empty',
         branch: 'pr',
@@ -194,7 +188,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
     });
 
     it('names the delta thresholds when they fail the run, whatever the patch', async () => {
-      await setup();
+      const { token } = team;
       await ingest(ctx, token, { repo: 'both', branch: 'main', coverage: 90 });
       const response = await ingest(ctx, token, {
         repo: 'both',
@@ -211,7 +205,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
     });
 
     it("takes the repository's default target when the run sends none, and the run's over it", async () => {
-      await setup();
+      const { org, token } = team;
       const before = await ctx.request(`/v1/repos/settings?org=${org.slug}&repo=tuned`, {
         headers: bearer(token),
       });
@@ -264,7 +258,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
     });
 
     it('refuses repository settings to a member, a bad body, and another organisation', async () => {
-      await setup();
+      const { org, token } = team;
       await ctx.createSession(org, 'usr_owner');
       const member = await ctx.createSession(org, 'usr_member', 'member');
       const asMember = await sendJson(ctx, 'PATCH', '/v1/repos/settings', member.token, {
@@ -301,7 +295,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
     });
 
     it('falls back to the latest passing run when no run exists at the merge base, and says so', async () => {
-      await setup();
+      const { token } = team;
       await ingest(ctx, token, { repo: 'mb', branch: 'main', coverage: 70, commit: BASE });
       ctx.clock.advance(1000);
       await ingest(ctx, token, { repo: 'mb', branch: 'main', coverage: 90, commit: OTHER_BASE });
@@ -330,7 +324,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
     });
 
     it('keeps a baseline and a badge per component', async () => {
-      await setup();
+      const { org, token } = team;
       await ingest(ctx, token, { repo: 'two', branch: 'main', coverage: 91, component: 'api' });
       await ingest(ctx, token, { repo: 'two', branch: 'main', coverage: 42, component: 'web' });
       const api = await ingest(ctx, token, {
@@ -364,7 +358,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
     });
 
     it('refuses each malformed new field with 400 naming it', async () => {
-      await setup();
+      const { org, token } = team;
       const run = { repo: 'v', branch: 'pr', coverage: 50 };
       const cases: [Record<string, unknown>, string][] = [
         [{ patch: { covered: 3, coverable: 2 } }, 'patch.covered (more than coverable)'],
@@ -453,7 +447,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
     });
 
     it('takes 50 000 files gzip-compressed, refuses 50 001, and bounds the body', async () => {
-      await setup();
+      const { token } = team;
       const run = { repo: 'big', branch: 'main', coverage: 50 };
       const files = fileList(50_000);
       const ok = await ingest(ctx, token, gzipSync(JSON.stringify({ ...run, files })), {
@@ -501,7 +495,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
     });
 
     it('replays a retry whose files come in another order, and refuses other files under the key', async () => {
-      await setup();
+      const { token } = team;
       const run = { repo: 'idem', branch: 'pr', coverage: 50, patch: { covered: 1, coverable: 1 } };
       const files = fileList(3);
       const headers = { 'idempotency-key': 'patch-retry-1' };
@@ -526,7 +520,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
     });
 
     it("answers 404 for another organisation's run or an unknown id, 401 without a credential", async () => {
-      await setup();
+      const { token } = team;
       const created = await ingest(ctx, token, { repo: 'mine', branch: 'main', coverage: 1 });
       const { id } = (await created.json()) as { id: string };
       const other = await ctx.createOrganisation();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, sendJson } from './contract-helpers.js';
 import { type HttpContractOptions, useContractServer } from './harness.js';
+import { teamWithToken } from './team-setup.js';
 
 /**
  * What `GET /v1/executions/{id}` adds for the run page: `patch_files` from the per-file patch
@@ -10,10 +11,6 @@ export function runDetailContract(options: HttpContractOptions): void {
   describe('run detail', () => {
     const ctx = useContractServer(options);
 
-    const setup = async () => {
-      const org = await ctx.createOrganisation('team');
-      return { org, token: (await ctx.createToken(org)).secret };
-    };
     const post = async (token: string, body: Record<string, unknown>) => {
       const response = await sendJson(ctx, 'POST', '/v1/executions', token, body);
       expect(response.status).toBe(201);
@@ -26,7 +23,7 @@ export function runDetailContract(options: HttpContractOptions): void {
     };
 
     it('answers the patch files, the files that changed against the baseline run and the folder tree', async () => {
-      const { token } = await setup();
+      const { token } = await teamWithToken(ctx);
       const baseId = await post(token, {
         repo: 'app',
         branch: 'main',
@@ -140,7 +137,7 @@ export function runDetailContract(options: HttpContractOptions): void {
     });
 
     it('answers null patch files and changes and an empty tree for a run without files', async () => {
-      const { token } = await setup();
+      const { token } = await teamWithToken(ctx);
       const baseId = await post(token, {
         repo: 'plain',
         branch: 'main',
@@ -182,14 +179,14 @@ export function runDetailContract(options: HttpContractOptions): void {
     });
 
     it("answers 404 for another organisation's run, whatever it carries", async () => {
-      const { token } = await setup();
+      const { token } = await teamWithToken(ctx);
       const id = await post(token, {
         repo: 'secret',
         branch: 'main',
         coverage: 50,
         files: [{ path: 'a.ts', covered: 1, coverable: 2, patch_covered: 1, patch_coverable: 1 }],
       });
-      const other = (await setup()).token;
+      const other = (await teamWithToken(ctx)).token;
       const response = await ctx.request(`/v1/executions/${id}`, { headers: bearer(other) });
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual({ error: 'not found' });

@@ -1,5 +1,5 @@
 import type { Organisation, Role } from '@covgate/core';
-import { expect } from 'vitest';
+import { beforeEach, expect } from 'vitest';
 import { randomSuffix } from '../fixtures.js';
 import { sendJson } from './contract-helpers.js';
 import type { ContractContext } from './harness.js';
@@ -37,4 +37,22 @@ export async function team(ctx: ContractContext) {
     admin: await sessionAs(ctx, org, ids.admin, 'admin'),
     member: await sessionAs(ctx, org, ids.member, 'member'),
   };
+}
+
+/** A `team` organisation and the secret of an API token of it: where an ingest test starts. */
+export async function teamWithToken(ctx: ContractContext) {
+  const org = await ctx.createOrganisation('team');
+  return { org, token: (await ctx.createToken(org)).secret };
+}
+
+/**
+ * {@link teamWithToken}, made afresh before each test of the enclosing `describe` so tests
+ * never see each other's runs; read its `org` and `token` inside a test.
+ */
+export function useTeamWithToken(ctx: ContractContext): { org: Organisation; token: string } {
+  const current = {} as { org: Organisation; token: string };
+  beforeEach(async () => {
+    Object.assign(current, await teamWithToken(ctx));
+  });
+  return current;
 }
