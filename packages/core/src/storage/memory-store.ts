@@ -35,6 +35,7 @@ import {
   type User,
   type UserOrganisation,
 } from './store.js';
+import { TokenHashedRecords } from './token-hashed-records.js';
 
 /**
  * Executions of one repository: all of them, and per component and branch (see
@@ -108,16 +109,13 @@ class MemoryStore implements Store {
   readonly #userIdByIdentity = new Map<string, string>();
   readonly #tokens = new Map<string, TokenRecord>();
   readonly #tokenIdsByOrg = new Map<string, Set<string>>();
-  readonly #sessions = new Map<string, SessionRecord>();
-  readonly #sessionIdByTokenHash = new Map<string, string>();
+  readonly #sessions = new TokenHashedRecords<SessionRecord>('session');
   /** Memberships by organisation id, then by user id. */
   readonly #members = new Map<string, Map<string, Membership>>();
   /** Links by organisation id. */
   readonly #githubOrgLinks = new Map<string, GithubOrgLink>();
-  readonly #invites = new Map<string, InviteRecord>();
-  readonly #inviteIdByTokenHash = new Map<string, string>();
-  readonly #signInLinks = new Map<string, SignInLinkRecord>();
-  readonly #signInLinkIdByTokenHash = new Map<string, string>();
+  readonly #invites = new TokenHashedRecords<InviteRecord>('invite');
+  readonly #signInLinks = new TokenHashedRecords<SignInLinkRecord>('sign-in link');
   readonly #executionIds = new Set<string>();
   /** Per-file lists by execution id, with the organisation that owns them. */
   readonly #executionFiles = new Map<string, { orgId: string; files: Uint8Array }>();
@@ -269,39 +267,27 @@ class MemoryStore implements Store {
 
   async insertSession(session: SessionRecord): Promise<void> {
     this.#assertOpen();
-    if (this.#sessions.has(session.id)) {
-      throw new StoreConflictError(`session id already exists: ${session.id}`);
-    }
-    if (this.#sessionIdByTokenHash.has(session.tokenHash)) {
-      throw new StoreConflictError('session token hash already exists');
-    }
-    this.#sessions.set(session.id, copy(session));
-    this.#sessionIdByTokenHash.set(session.tokenHash, session.id);
+    this.#sessions.insert(copy(session));
   }
 
   async findSessionByTokenHash(tokenHash: string): Promise<SessionRecord | null> {
     this.#assertOpen();
-    const id = this.#sessionIdByTokenHash.get(tokenHash);
-    return id === undefined ? null : this.#copyOrNull(this.#sessions.get(id));
+    return this.#copyOrNull(this.#sessions.byTokenHash(tokenHash));
   }
 
   async findSessionById(id: string): Promise<SessionRecord | null> {
     this.#assertOpen();
-    return this.#copyOrNull(this.#sessions.get(id));
+    return this.#copyOrNull(this.#sessions.byId(id));
   }
 
   async deleteSession(id: string): Promise<boolean> {
     this.#assertOpen();
-    const session = this.#sessions.get(id);
-    if (!session) return false;
-    this.#sessions.delete(id);
-    this.#sessionIdByTokenHash.delete(session.tokenHash);
-    return true;
+    return this.#sessions.delete(id);
   }
 
   async setSessionOrganisation(id: string, orgId: string): Promise<boolean> {
     this.#assertOpen();
-    const session = this.#sessions.get(id);
+    const session = this.#sessions.byId(id);
     if (!session) return false;
     session.orgId = orgId;
     return true;
@@ -413,25 +399,17 @@ class MemoryStore implements Store {
 
   async insertInvite(invite: InviteRecord): Promise<void> {
     this.#assertOpen();
-    if (this.#invites.has(invite.id)) {
-      throw new StoreConflictError(`invite id already exists: ${invite.id}`);
-    }
-    if (this.#inviteIdByTokenHash.has(invite.tokenHash)) {
-      throw new StoreConflictError('invite token hash already exists');
-    }
-    this.#invites.set(invite.id, copy(invite));
-    this.#inviteIdByTokenHash.set(invite.tokenHash, invite.id);
+    this.#invites.insert(copy(invite));
   }
 
   async findInviteById(id: string): Promise<InviteRecord | null> {
     this.#assertOpen();
-    return this.#copyOrNull(this.#invites.get(id));
+    return this.#copyOrNull(this.#invites.byId(id));
   }
 
   async findInviteByTokenHash(tokenHash: string): Promise<InviteRecord | null> {
     this.#assertOpen();
-    const id = this.#inviteIdByTokenHash.get(tokenHash);
-    return id === undefined ? null : this.#copyOrNull(this.#invites.get(id));
+    return this.#copyOrNull(this.#invites.byTokenHash(tokenHash));
   }
 
   async listInvites(orgId: string): Promise<InviteRecord[]> {
@@ -444,7 +422,7 @@ class MemoryStore implements Store {
 
   async revokeInvite(id: string, at: Date): Promise<boolean> {
     this.#assertOpen();
-    const invite = this.#invites.get(id);
+    const invite = this.#invites.byId(id);
     if (!invite || invite.acceptedAt !== null || invite.revokedAt !== null) return false;
     invite.revokedAt = wholeSeconds(at);
     return true;
@@ -452,8 +430,7 @@ class MemoryStore implements Store {
 
   async acceptInvite(tokenHash: string, userId: string, at: Date): Promise<InviteAcceptance> {
     this.#assertOpen();
-    const id = this.#inviteIdByTokenHash.get(tokenHash);
-    const invite = id === undefined ? undefined : this.#invites.get(id);
+    const invite = this.#invites.byTokenHash(tokenHash);
     if (
       !invite ||
       invite.acceptedAt !== null ||
@@ -480,20 +457,12 @@ class MemoryStore implements Store {
 
   async insertSignInLink(link: SignInLinkRecord): Promise<void> {
     this.#assertOpen();
-    if (this.#signInLinks.has(link.id)) {
-      throw new StoreConflictError(`sign-in link id already exists: ${link.id}`);
-    }
-    if (this.#signInLinkIdByTokenHash.has(link.tokenHash)) {
-      throw new StoreConflictError('sign-in link token hash already exists');
-    }
-    this.#signInLinks.set(link.id, copy(link));
-    this.#signInLinkIdByTokenHash.set(link.tokenHash, link.id);
+    this.#signInLinks.insert(copy(link));
   }
 
   async useSignInLink(tokenHash: string, at: Date): Promise<SignInLinkRecord | null> {
     this.#assertOpen();
-    const id = this.#signInLinkIdByTokenHash.get(tokenHash);
-    const link = id === undefined ? undefined : this.#signInLinks.get(id);
+    const link = this.#signInLinks.byTokenHash(tokenHash);
     if (!link || link.usedAt !== null || link.expiresAt.getTime() <= at.getTime()) return null;
     link.usedAt = wholeSeconds(at);
     return copy(link);

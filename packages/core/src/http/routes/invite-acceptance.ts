@@ -1,9 +1,9 @@
-import { serialize } from 'cookie';
 import { hashSessionToken } from '../../sessions/session-token-hash.js';
 import type { InviteAcceptance, InviteRecord } from '../../storage/store.js';
 import { parseInviteToken } from '../../tokens/token-format.js';
 import { cookieValue } from '../auth/credentials.js';
 import type { ApiSettings, RequestScope } from '../services.js';
+import { clearedSignInCookie, signInCookie } from './oauth-cookies.js';
 
 /** The one answer to an invite that is malformed, unknown, accepted, revoked or expired. */
 export const INVITE_REFUSED = 'invalid or expired invite';
@@ -61,24 +61,11 @@ export async function acceptInviteToken(
 
 /** `Set-Cookie` of a pending invite: sent back only to the sign-in routes under `/auth`. */
 export function pendingInviteCookie(settings: ApiSettings, token: string): string {
-  return serialize(PENDING_INVITE_COOKIE, token, {
-    httpOnly: true,
-    sameSite: 'lax',
-    path: settings.oauthCookiePath,
-    secure: settings.secureCookies,
-    maxAge: PENDING_INVITE_SECONDS,
-  });
+  return signInCookie(settings, PENDING_INVITE_COOKIE, token, PENDING_INVITE_SECONDS);
 }
 
 function clearedPendingInviteCookie(settings: ApiSettings): string {
-  return serialize(PENDING_INVITE_COOKIE, '', {
-    httpOnly: true,
-    sameSite: 'lax',
-    path: settings.oauthCookiePath,
-    secure: settings.secureCookies,
-    maxAge: 0,
-    expires: new Date(0),
-  });
+  return clearedSignInCookie(settings, PENDING_INVITE_COOKIE);
 }
 
 /**

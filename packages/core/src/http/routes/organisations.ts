@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { isServiceToken } from '../../auth/service-token.js';
 import { createOrganisation } from '../../organisations/create-organisation.js';
 import { OrganisationInputError } from '../../organisations/organisation-input.js';
 import { type Organisation, StoreConflictError } from '../../storage/store.js';
 import { formatTimestamp } from '../../time/timestamp.js';
-import { ApiError, ERRORS } from '../api-error.js';
-import { bearerToken } from '../auth/credentials.js';
+import { ApiError } from '../api-error.js';
+import { requireServiceToken } from '../auth/service-token-request.js';
 import { jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
 import type { RouteHandler } from '../services.js';
@@ -24,16 +23,7 @@ const createOrganisationBody = z.object({
  */
 export const postOrganisation: RouteHandler = async (scope) => {
   const { services } = scope;
-  if (
-    !isServiceToken(
-      bearerToken(scope.request),
-      services.settings.serviceToken,
-      services.settings.previousServiceToken,
-    )
-  ) {
-    services.audit.record({ type: 'organisation.create.denied', remote: scope.remoteAddress });
-    throw new ApiError(401, ERRORS.invalidToken);
-  }
+  requireServiceToken(scope, 'organisation.create.denied');
   const input = parseBody(createOrganisationBody, await readJsonBody(scope.request));
   let organisation: Organisation;
   try {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { isServiceToken } from '../../auth/service-token.js';
 import { joinOrganisation } from '../../organisations/membership.js';
 import { sessionExpiresAt } from '../../sessions/session-rules.js';
 import { hashSessionToken } from '../../sessions/session-token-hash.js';
@@ -8,7 +7,8 @@ import { formatTimestamp, wholeSeconds } from '../../time/timestamp.js';
 import { generateSessionToken } from '../../tokens/token-format.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticateSessionOnly } from '../auth/authenticate.js';
-import { bearerToken, findCredential } from '../auth/credentials.js';
+import { findCredential } from '../auth/credentials.js';
+import { carriesServiceToken, requireServiceToken } from '../auth/service-token-request.js';
 import { clearedSessionCookie } from '../auth/session-cookie.js';
 import { emptyReply, jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
@@ -77,19 +77,7 @@ export async function startSession(
  */
 export const createSession: RouteHandler = async (scope) => {
   const { services } = scope;
-  if (
-    !isServiceToken(
-      bearerToken(scope.request),
-      services.settings.serviceToken,
-      services.settings.previousServiceToken,
-    )
-  ) {
-    services.audit.record({
-      type: 'session.create.denied',
-      remote: scope.remoteAddress,
-    });
-    throw new ApiError(401, ERRORS.invalidToken);
-  }
+  requireServiceToken(scope, 'session.create.denied');
   const input = parseBody(createSessionBody, await readJsonBody(scope.request));
   const org = await services.store.findOrganisationById(input.org_id);
   if (!org) throw new ApiError(400, 'invalid parameter: org_id');
@@ -112,12 +100,7 @@ export const createSession: RouteHandler = async (scope) => {
 export const deleteSession: RouteHandler = async (scope) => {
   const { services } = scope;
   const sessionId = scope.params.session_id as string;
-  const byService = isServiceToken(
-    bearerToken(scope.request),
-    services.settings.serviceToken,
-    services.settings.previousServiceToken,
-  );
-  if (!byService) {
+  if (!carriesServiceToken(scope)) {
     const identity = await authenticateSessionOnly(scope);
     if (identity.sessionId !== sessionId) throw new ApiError(404, ERRORS.notFound);
   }
