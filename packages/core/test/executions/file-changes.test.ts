@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileChanges, MAX_CHANGED_FILES } from '../../src/executions/file-changes.js';
-import type { FileEntry } from '../../src/executions/file-list.js';
-
-const entry = (path: string, covered: number, coverable: number): FileEntry => ({
-  path,
-  covered,
-  coverable,
-});
+import { entry } from '../support/file-entry.js';
 
 describe('fileChanges', () => {
   it('lists lost files first, then gained, then added and removed, each by path', () => {

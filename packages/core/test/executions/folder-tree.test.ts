@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src/executions/file-list.js';
 import { folderTree, MAX_TREE_FOLDERS } from '../../src/executions/folder-tree.js';
-
-const entry = (path: string, covered: number, coverable: number): FileEntry => ({
-  path,
-  covered,
-  coverable,
-});
+import { entry } from '../support/file-entry.js';
 
 describe('folderTree', () => {
   it('sums every folder of the list, a rolled-up entry as its own folder, sorted by path', () => {

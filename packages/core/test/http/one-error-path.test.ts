@@ -20,6 +20,19 @@ async function expectBare500(response: Response): Promise<void> {
   expect(response.headers.get('vary')).toBe('Origin');
 }
 
+/** `GET /v1/tokens` by a session, on an API whose store fails to list tokens with `failure`. */
+async function listTokensFailingWith(failure: Error) {
+  const t = createTestApi();
+  const session = await t.createSession(await t.createOrganisation());
+  t.store.listTokensByOrg = async () => {
+    throw failure;
+  };
+  const response = await t.request('/v1/tokens', {
+    headers: { authorization: `Bearer ${session.token}` },
+  });
+  return { t, response };
+}
+
 describe('one error path', () => {
   it('logs an unexpected error once with the method, the path and its message (tokens redacted) and answers the bare 500', async () => {
     const cheap = createCheapTokenHasher();
@@ -51,29 +64,17 @@ describe('one error path', () => {
   });
 
   it('logs a failure of a store of your own once, under its component, and nothing from the API', async () => {
-    const t = createTestApi();
-    const org = await t.createOrganisation();
-    const session = await t.createSession(org);
-    t.store.listTokensByOrg = async () => {
-      throw new Error('connection to db-primary:3306 lost');
-    };
-    const response = await t.request('/v1/tokens', {
-      headers: { authorization: `Bearer ${session.token}` },
-    });
+    const { t, response } = await listTokensFailingWith(
+      new Error('connection to db-primary:3306 lost'),
+    );
     await expectBare500(response);
     expect(errorLines(t.logs.rawLines)).toEqual(['[tokens] connection to db-primary:3306 lost']);
   });
 
   it('does not log a StoreFailureError again: its store logged it', async () => {
-    const t = createTestApi();
-    const org = await t.createOrganisation();
-    const session = await t.createSession(org);
-    t.store.listTokensByOrg = async () => {
-      throw new StoreFailureError('[tokens] listTokensByOrg failed: ECONNRESET');
-    };
-    const response = await t.request('/v1/tokens', {
-      headers: { authorization: `Bearer ${session.token}` },
-    });
+    const { t, response } = await listTokensFailingWith(
+      new StoreFailureError('[tokens] listTokensByOrg failed: ECONNRESET'),
+    );
     await expectBare500(response);
     expect(errorLines(t.logs.rawLines)).toEqual([]);
   });

@@ -7,9 +7,9 @@ import { createMemoryAuditSink } from '../../src/audit/audit-sink.js';
 import { type CreateApiOptions, createApi } from '../../src/http/create-api.js';
 import { hashSessionToken } from '../../src/sessions/session-token-hash.js';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
-import type { Store } from '../../src/storage/store.js';
 import { createManualClock } from '../../src/time/timestamp.js';
 import { createTokenHasher, type TokenHasherOptions } from '../../src/tokens/token-hash.js';
+import { withStoreMethod } from '../support/store-method.js';
 import { rawBodySignature, stripeSignature } from '../webhooks/support/senders.js';
 
 const OLD = 'old-secret-value-0123456789abcdef0123456789';
@@ -55,17 +55,6 @@ function instance(d: Deployment, options: Partial<CreateApiOptions>) {
   const request = (path: string, init: RequestInit = {}) =>
     api.handle(new Request(`http://localhost${path}`, init), { remoteAddress: '203.0.113.7' });
   return { api, audit, logLines, request };
-}
-
-/** The store with its `replaceTokenHash` replaced (a failing or losing compare-and-set). */
-function withReplaceTokenHash(store: Store, replaceTokenHash: Store['replaceTokenHash']): Store {
-  return new Proxy(store, {
-    get(target, property) {
-      if (property === 'replaceTokenHash') return replaceTokenHash;
-      const value = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -168,7 +157,7 @@ describe('TOKEN_PEPPER rotation', () => {
     const d = await deployment();
     const { id, token } = await tokenUnderOldPepper(d);
     const oldHash = (await d.store.findTokenById(id))?.hash;
-    const failing = withReplaceTokenHash(d.store, async () => {
+    const failing = withStoreMethod(d.store, 'replaceTokenHash', async () => {
       throw new Error('connection lost');
     });
     const rotating = instance(
@@ -189,7 +178,7 @@ describe('TOKEN_PEPPER rotation', () => {
   it('does not audit a re-hash another process won (compare-and-set answered false)', async () => {
     const d = await deployment();
     const { token } = await tokenUnderOldPepper(d);
-    const lost = withReplaceTokenHash(d.store, async () => false);
+    const lost = withStoreMethod(d.store, 'replaceTokenHash', async () => false);
     const rotating = instance(
       { ...d, store: lost },
       { tokenHasher: hasher({ pepper: NEW, previousPepper: OLD }) },

@@ -1,79 +1,77 @@
-import type { Store } from '@covgate/core';
+import type { Plan } from '@covgate/core';
 import { createTestApi } from '@covgate/testing';
-import { providerA, providerB } from '@covgate/webhook-signature';
 import { describe, expect, it } from 'vitest';
+import { withStoreMethod } from '../support/store-method.js';
 import {
   eventId,
   NOW_SECONDS,
-  PROVIDER_A_SECRET,
-  PROVIDER_B_SECRET,
+  PROVIDERS,
   razorpayEvent,
   sendProviderA,
   sendProviderB,
   stripeEvent,
 } from './support/senders.js';
 
-const providers = [
-  { ...providerA, secret: PROVIDER_A_SECRET },
-  { ...providerB, secret: PROVIDER_B_SECRET },
-];
-
-function setup() {
-  return createTestApi({ webhooks: { providers } });
+/** An API with providers A and B (`api`) and one organisation of it on `plan`. */
+async function setup(plan?: Plan, api = createTestApi({ webhooks: { providers: PROVIDERS } })) {
+  const org = await api.createOrganisation(plan);
+  const planNow = async () => (await api.store.findOrganisationById(org.id))?.plan;
+  /** A subscription's metadata that moves the organisation to `plan` (none: back to free). */
+  const metadata = (plan?: string) => ({ covgate_org_id: org.id, ...(plan ? { plan } : {}) });
+  return { t: api, org, planNow, metadata };
 }
 
-async function planOf(store: Store, orgId: string) {
-  return (await store.findOrganisationById(orgId))?.plan;
+/** An API whose store fails the first plan change it is asked to apply, as a database gone. */
+function failingOnceApi() {
+  let failures = 1;
+  return createTestApi(({ store }) => ({
+    store: withStoreMethod(store, 'applyPlanChange', (...change) => {
+      if (failures === 0) return store.applyPlanChange(...change);
+      failures -= 1;
+      return Promise.reject(new Error('database gone'));
+    }),
+    webhooks: { providers: PROVIDERS },
+  }));
 }
 
 describe('default processing: subscription events set the organisation plan', () => {
   it('moves an organisation to team on a provider A subscription update and back to free on deletion', async () => {
-    const t = setup();
-    const org = await t.createOrganisation();
-    const updated = stripeEvent('customer.subscription.updated', {
-      covgate_org_id: org.id,
-      plan: 'team',
-    });
+    const { t, planNow, metadata } = await setup();
+    const updated = stripeEvent('customer.subscription.updated', metadata('team'));
     expect(await (await sendProviderA(t, updated)).json()).toEqual({ received: true });
-    expect(await planOf(t.store, org.id)).toBe('team');
-    const deleted = stripeEvent('customer.subscription.deleted', { covgate_org_id: org.id });
+    expect(await planNow()).toBe('team');
+    const deleted = stripeEvent('customer.subscription.deleted', metadata());
     expect((await sendProviderA(t, deleted)).status).toBe(200);
-    expect(await planOf(t.store, org.id)).toBe('free');
+    expect(await planNow()).toBe('free');
   });
 
   it('moves an organisation to enterprise on a provider B activation and back to free on cancellation', async () => {
-    const t = setup();
-    const org = await t.createOrganisation();
-    const activated = razorpayEvent('subscription.activated', {
-      covgate_org_id: org.id,
-      plan: 'enterprise',
-    });
+    const { t, planNow, metadata } = await setup();
+    const activated = razorpayEvent('subscription.activated', metadata('enterprise'));
     expect((await sendProviderB(t, activated, { eventId: eventId('rzp_') })).status).toBe(200);
-    expect(await planOf(t.store, org.id)).toBe('enterprise');
-    const cancelled = razorpayEvent('subscription.cancelled', { covgate_org_id: org.id });
+    expect(await planNow()).toBe('enterprise');
+    const cancelled = razorpayEvent('subscription.cancelled', metadata());
     expect((await sendProviderB(t, cancelled, { eventId: eventId('rzp_') })).status).toBe(200);
-    expect(await planOf(t.store, org.id)).toBe('free');
+    expect(await planNow()).toBe('free');
   });
 
   it('acknowledges and ignores events it does not handle', async () => {
-    const t = setup();
-    const org = await t.createOrganisation('team');
+    const { t, planNow, metadata } = await setup('team');
     for (const type of [
       'invoice.paid',
       'customer.subscription.trial_will_end',
       'CUSTOMER.SUBSCRIPTION.DELETED',
       '',
     ]) {
-      const response = await sendProviderA(t, stripeEvent(type, { covgate_org_id: org.id }));
+      const response = await sendProviderA(t, stripeEvent(type, metadata()));
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ received: true });
     }
-    expect(await planOf(t.store, org.id)).toBe('team');
+    expect(await planNow()).toBe('team');
   });
 
   it('acknowledges, logs and ignores subscription events it cannot apply', async () => {
-    const t = setup();
-    const org = await t.createOrganisation();
+    const { t, org, planNow } = await setup();
     const unusable = [
       { plan: 'team' },
       { covgate_org_id: org.id },
@@ -89,44 +87,24 @@ describe('default processing: subscription events set the organisation plan', ()
       );
       expect(response.status).toBe(200);
     }
-    expect(await planOf(t.store, org.id)).toBe('free');
+    expect(await planNow()).toBe('free');
     const warnings = t.logs.messages().filter((message) => message.startsWith('[webhooks]'));
     expect(warnings).toHaveLength(unusable.length);
     expect(warnings.at(-1)).toMatch(/ignored: unknown organisation org_does_not_exist$/);
   });
 
   it('answers 500 and releases the event when the plan cannot be stored, then applies the retry', async () => {
-    let failures = 1;
-    const t = createTestApi(({ store }) => ({
-      store: new Proxy(store, {
-        get(target, property) {
-          const value = Reflect.get(target, property, target);
-          if (property === 'applyPlanChange' && failures > 0) {
-            return async () => {
-              failures -= 1;
-              throw new Error('database gone');
-            };
-          }
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      }),
-      webhooks: { providers },
-    }));
-    const org = await t.createOrganisation();
-    const event = stripeEvent('customer.subscription.created', {
-      covgate_org_id: org.id,
-      plan: 'team',
-    });
+    const { t, planNow, metadata } = await setup('free', failingOnceApi());
+    const event = stripeEvent('customer.subscription.created', metadata('team'));
     expect((await sendProviderA(t, event)).status).toBe(500);
     expect(t.logs.messages()).toContain('[organisations] database gone');
-    expect(await planOf(t.store, org.id)).toBe('free');
+    expect(await planNow()).toBe('free');
     expect((await sendProviderA(t, event)).status).toBe(200);
-    expect(await planOf(t.store, org.id)).toBe('team');
+    expect(await planNow()).toBe('team');
   });
 
   it('raises a token’s RateLimit-Limit from 60 to 600 as soon as the plan changes', async () => {
-    const t = setup();
-    const org = await t.createOrganisation();
+    const { t, org, metadata } = await setup();
     const token = await t.insertToken(org);
     const list = () =>
       t.request(`/v1/executions?org=${org.slug}&repo=api`, {
@@ -135,10 +113,7 @@ describe('default processing: subscription events set the organisation plan', ()
     const before = await list();
     expect(before.status).toBe(200);
     expect(before.headers.get('ratelimit-limit')).toBe('60');
-    const upgrade = stripeEvent('customer.subscription.updated', {
-      covgate_org_id: org.id,
-      plan: 'team',
-    });
+    const upgrade = stripeEvent('customer.subscription.updated', metadata('team'));
     expect((await sendProviderA(t, upgrade)).status).toBe(200);
     // Same instant: only a purge of the verified-token cache can make the new plan visible.
     const after = await list();
@@ -149,37 +124,35 @@ describe('default processing: subscription events set the organisation plan', ()
 
 describe('plan changes in the provider’s event order, not arrival order', () => {
   it('keeps a cancelled customer on free when a late retry of an older upgrade arrives (provider A)', async () => {
-    const t = setup();
-    const org = await t.createOrganisation();
-    const meta = (plan?: string) => ({ covgate_org_id: org.id, ...(plan ? { plan } : {}) });
+    const { t, org, planNow, metadata } = await setup();
     const enterprise = stripeEvent(
       'customer.subscription.updated',
-      meta('enterprise'),
+      metadata('enterprise'),
       'evt_enterprise',
       NOW_SECONDS - 30,
     );
     const team = stripeEvent(
       'customer.subscription.updated',
-      meta('team'),
+      metadata('team'),
       'evt_team',
       NOW_SECONDS - 20,
     );
     const deleted = stripeEvent(
       'customer.subscription.deleted',
-      meta(),
+      metadata(),
       'evt_deleted',
       NOW_SECONDS - 10,
     );
 
     expect((await sendProviderA(t, team)).status).toBe(200);
-    expect(await planOf(t.store, org.id)).toBe('team');
+    expect(await planNow()).toBe('team');
     expect((await sendProviderA(t, deleted)).status).toBe(200);
-    expect(await planOf(t.store, org.id)).toBe('free');
+    expect(await planNow()).toBe('free');
     const late = await sendProviderA(t, enterprise);
 
     expect(late.status).toBe(200);
     expect(await late.json()).toEqual({ received: true });
-    expect(await planOf(t.store, org.id)).toBe('free');
+    expect(await planNow()).toBe('free');
     expect(t.logs.messages()).toContain(
       `[webhooks] provider-a event evt_enterprise (customer.subscription.updated) ignored: older than the last plan change applied to organisation ${org.id}`,
     );
@@ -191,59 +164,46 @@ describe('plan changes in the provider’s event order, not arrival order', () =
   });
 
   it('keeps a cancelled customer on free when an older activation arrives late (provider B)', async () => {
-    const t = setup();
-    const org = await t.createOrganisation();
+    const { t, planNow, metadata } = await setup();
     const activated = razorpayEvent(
       'subscription.activated',
-      { covgate_org_id: org.id, plan: 'enterprise' },
+      metadata('enterprise'),
       NOW_SECONDS - 30,
     );
-    const cancelled = razorpayEvent(
-      'subscription.cancelled',
-      { covgate_org_id: org.id },
-      NOW_SECONDS - 10,
-    );
+    const cancelled = razorpayEvent('subscription.cancelled', metadata(), NOW_SECONDS - 10);
 
     expect((await sendProviderB(t, cancelled, { eventId: 'rzp_cancel' })).status).toBe(200);
     const late = await sendProviderB(t, activated, { eventId: 'rzp_activate' });
 
     expect(late.status).toBe(200);
     expect(await late.json()).toEqual({ received: true });
-    expect(await planOf(t.store, org.id)).toBe('free');
+    expect(await planNow()).toBe('free');
   });
 
   it('applies events of the same second in arrival order', async () => {
-    const t = setup();
-    const org = await t.createOrganisation();
-    const team = stripeEvent('customer.subscription.updated', {
-      covgate_org_id: org.id,
-      plan: 'team',
-    });
-    const enterprise = stripeEvent('customer.subscription.updated', {
-      covgate_org_id: org.id,
-      plan: 'enterprise',
-    });
+    const { t, planNow, metadata } = await setup();
+    const team = stripeEvent('customer.subscription.updated', metadata('team'));
+    const enterprise = stripeEvent('customer.subscription.updated', metadata('enterprise'));
 
     await sendProviderA(t, team);
     await sendProviderA(t, enterprise);
 
-    expect(await planOf(t.store, org.id)).toBe('enterprise');
+    expect(await planNow()).toBe('enterprise');
   });
 
   it('acknowledges and does not apply a subscription event without an event time', async () => {
-    const t = setup();
-    const org = await t.createOrganisation();
+    const { t, planNow, metadata } = await setup();
     const body = JSON.stringify({
       id: 'evt_timeless',
       type: 'customer.subscription.updated',
-      data: { object: { id: 'sub_1', metadata: { covgate_org_id: org.id, plan: 'team' } } },
+      data: { object: { id: 'sub_1', metadata: metadata('team') } },
     });
 
     const response = await sendProviderA(t, body);
 
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ received: true });
-    expect(await planOf(t.store, org.id)).toBe('free');
+    expect(await planNow()).toBe('free');
     expect(t.logs.messages()).toContain(
       '[webhooks] provider-a event evt_timeless (customer.subscription.updated) ignored: no event time (created or created_at)',
     );
@@ -252,12 +212,8 @@ describe('plan changes in the provider’s event order, not arrival order', () =
 
 describe('provider B de-duplication on the raw body as well as the event id', () => {
   it('answers a body replayed under a new event id as a duplicate and does not re-apply it', async () => {
-    const t = setup();
-    const org = await t.createOrganisation();
-    const upgrade = razorpayEvent('subscription.activated', {
-      covgate_org_id: org.id,
-      plan: 'team',
-    });
+    const { t, org, planNow, metadata } = await setup();
+    const upgrade = razorpayEvent('subscription.activated', metadata('team'));
     expect(await (await sendProviderB(t, upgrade, { eventId: 'rzp_first' })).json()).toEqual({
       received: true,
     });
@@ -267,39 +223,20 @@ describe('provider B de-duplication on the raw body as well as the event id', ()
 
     expect(replay.status).toBe(200);
     expect(await replay.json()).toEqual({ received: true, duplicate: true });
-    expect(await planOf(t.store, org.id)).toBe('free');
+    expect(await planNow()).toBe('free');
     const again = await sendProviderB(t, upgrade, { eventId: 'rzp_replayed' });
     expect(await again.json()).toEqual({ received: true, duplicate: true });
   });
 
   it('processes the retry of a provider B event whose processing failed (both claims released)', async () => {
-    let failures = 1;
-    const t = createTestApi(({ store }) => ({
-      store: new Proxy(store, {
-        get(target, property) {
-          const value = Reflect.get(target, property, target);
-          if (property === 'applyPlanChange' && failures > 0) {
-            return async () => {
-              failures -= 1;
-              throw new Error('database gone');
-            };
-          }
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      }),
-      webhooks: { providers },
-    }));
-    const org = await t.createOrganisation();
-    const upgrade = razorpayEvent('subscription.activated', {
-      covgate_org_id: org.id,
-      plan: 'team',
-    });
+    const { t, planNow, metadata } = await setup('free', failingOnceApi());
+    const upgrade = razorpayEvent('subscription.activated', metadata('team'));
 
     expect((await sendProviderB(t, upgrade, { eventId: 'rzp_1' })).status).toBe(500);
     const retry = await sendProviderB(t, upgrade, { eventId: 'rzp_1' });
 
     expect(retry.status).toBe(200);
     expect(await retry.json()).toEqual({ received: true });
-    expect(await planOf(t.store, org.id)).toBe('team');
+    expect(await planNow()).toBe('team');
   });
 });

@@ -1,52 +1,44 @@
 import type { Store, WebhookEvent } from '@covgate/core';
 import { createTestApi } from '@covgate/testing';
-import { providerA, providerB } from '@covgate/webhook-signature';
 import { describe, expect, it } from 'vitest';
+import { withStoreMethod } from '../support/store-method.js';
 import {
   eventId,
-  PROVIDER_A_SECRET,
-  PROVIDER_B_SECRET,
+  PROVIDERS as providers,
   sendProviderA,
   sendProviderB,
 } from './support/senders.js';
-
-const providers = [
-  { ...providerA, secret: PROVIDER_A_SECRET },
-  { ...providerB, secret: PROVIDER_B_SECRET },
-];
 
 function body(id: string): string {
   return JSON.stringify({ id, type: 'invoice.paid' });
 }
 
+/** An API whose processing records each event it is handed, then does `then` (waits, fails). */
+function recordingApi(then: (events: WebhookEvent[]) => Promise<void> = async () => {}) {
+  const events: WebhookEvent[] = [];
+  const onEvent = async (event: WebhookEvent) => {
+    events.push(event);
+    await then(events);
+  };
+  return { t: createTestApi({ webhooks: { providers, onEvent } }), events };
+}
+
 describe('webhook idempotency', () => {
   it('processes 20 concurrent duplicate deliveries exactly once', async () => {
-    let calls = 0;
-    const t = createTestApi({
-      webhooks: {
-        providers,
-        onEvent: async () => {
-          calls += 1;
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        },
-      },
-    });
+    const { t, events } = recordingApi(() => new Promise((resolve) => setTimeout(resolve, 20)));
     const payload = body(eventId());
     const responses = await Promise.all(
       Array.from({ length: 20 }, () => sendProviderA(t, payload)),
     );
     const bodies = await Promise.all(responses.map((response) => response.json()));
     expect(responses.every((response) => response.status === 200)).toBe(true);
-    expect(calls).toBe(1);
+    expect(events).toHaveLength(1);
     expect(bodies.filter((b) => b.duplicate === true)).toHaveLength(19);
     expect(bodies.filter((b) => b.duplicate === undefined)).toEqual([{ received: true }]);
   });
 
   it('answers a redelivery of a processed event with 200 duplicate and does not process it', async () => {
-    const events: WebhookEvent[] = [];
-    const t = createTestApi({
-      webhooks: { providers, onEvent: async (event) => void events.push(event) },
-    });
+    const { t, events } = recordingApi();
     const payload = body(eventId());
     expect(await (await sendProviderA(t, payload)).json()).toEqual({ received: true });
     // A fresh signature over the same event, as a provider's retry would carry.
@@ -60,15 +52,8 @@ describe('webhook idempotency', () => {
   });
 
   it('releases the claim when processing fails, answers 500, and processes the retry', async () => {
-    let calls = 0;
-    const t = createTestApi({
-      webhooks: {
-        providers,
-        onEvent: async () => {
-          calls += 1;
-          if (calls === 1) throw new Error('ledger unavailable');
-        },
-      },
+    const { t, events } = recordingApi(async (processed) => {
+      if (processed.length === 1) throw new Error('ledger unavailable');
     });
     const id = eventId();
     const failed = await sendProviderA(t, body(id));
@@ -80,19 +65,16 @@ describe('webhook idempotency', () => {
     const retry = await sendProviderA(t, body(id));
     expect(retry.status).toBe(200);
     expect(await retry.json()).toEqual({ received: true });
-    expect(calls).toBe(2);
+    expect(events).toHaveLength(2);
     expect(await (await sendProviderA(t, body(id))).json()).toEqual({
       received: true,
       duplicate: true,
     });
-    expect(calls).toBe(2);
+    expect(events).toHaveLength(2);
   });
 
   it('keys events by provider and id: the same id at two providers is two events', async () => {
-    const events: WebhookEvent[] = [];
-    const t = createTestApi({
-      webhooks: { providers, onEvent: async (event) => void events.push(event) },
-    });
+    const { t, events } = recordingApi();
     expect((await sendProviderA(t, body('evt_same'))).status).toBe(200);
     expect((await sendProviderB(t, body('evt_same'))).status).toBe(200);
     expect(events.map((event) => `${event.provider}/${event.id}`)).toEqual([
@@ -129,15 +111,7 @@ describe('webhook idempotency', () => {
 
 /** The store, except that claiming a webhook event fails as if the database were down. */
 function withFailingClaims(store: Store): Store {
-  return new Proxy(store, {
-    get(target, property) {
-      if (property === 'claimWebhookEvent') {
-        return async () => {
-          throw new Error('claim storage down');
-        };
-      }
-      const value = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
+  return withStoreMethod(store, 'claimWebhookEvent', async () => {
+    throw new Error('claim storage down');
   });
 }

@@ -1,12 +1,11 @@
 import type { WebhookEvent } from '@covgate/core';
-import { createTestApi } from '@covgate/testing';
+import { createTestApi, type TestApi } from '@covgate/testing';
 import { providerA, providerB, stripePreset } from '@covgate/webhook-signature';
 import { describe, expect, it } from 'vitest';
 import {
   eventId,
   NOW_SECONDS,
-  PROVIDER_A_SECRET,
-  PROVIDER_B_SECRET,
+  PROVIDERS,
   postWebhook,
   rawBodySignature,
   sendProviderA,
@@ -20,11 +19,7 @@ function setup() {
   const events: WebhookEvent[] = [];
   const t = createTestApi({
     webhooks: {
-      providers: [
-        { ...providerA, secret: PROVIDER_A_SECRET },
-        { ...providerB, secret: PROVIDER_B_SECRET },
-        { ...stripePreset, secret: STRIPE_SECRET },
-      ],
+      providers: [...PROVIDERS, { ...stripePreset, secret: STRIPE_SECRET }],
       onEvent: async (event) => {
         events.push(event);
       },
@@ -40,6 +35,20 @@ function body(id: string = eventId(), extra: Record<string, unknown> = {}): stri
 async function expectError(response: Response, status: number, error: string): Promise<void> {
   expect(response.status).toBe(status);
   expect(await response.json()).toEqual({ error });
+}
+
+/** Posts `payload` to `provider` once with each signature header, expecting `401` each time. */
+async function expectSignaturesRefused(
+  t: TestApi,
+  provider: 'provider-a' | 'provider-b',
+  payload: string,
+  signatures: string[],
+): Promise<void> {
+  const header = provider === 'provider-a' ? 'provider-a-signature' : 'x-provider-b-signature';
+  for (const signature of signatures) {
+    const response = await postWebhook(t, provider, payload, { [header]: signature });
+    await expectError(response, 401, 'invalid signature');
+  }
 }
 
 describe('webhook signatures', () => {
@@ -153,7 +162,7 @@ describe('webhook signatures', () => {
     const payload = body();
     const good = stripeSignature(payload);
     const v1 = good.split(',v1=')[1]!;
-    for (const header of [
+    await expectSignaturesRefused(t, 'provider-a', payload, [
       'garbage',
       `t=${NOW_SECONDS}`,
       `v1=${v1}`,
@@ -167,12 +176,7 @@ describe('webhook signatures', () => {
       stripeSignature(body()),
       `${good},${'x'.repeat(9000)}`,
       `t=${NOW_SECONDS},v1=${'é'.repeat(64)}`,
-    ]) {
-      const response = await postWebhook(t, 'provider-a', payload, {
-        'provider-a-signature': header,
-      });
-      await expectError(response, 401, 'invalid signature');
-    }
+    ]);
     expect(events).toEqual([]);
   });
 
@@ -180,7 +184,7 @@ describe('webhook signatures', () => {
     const { t, events } = setup();
     const payload = body();
     const good = rawBodySignature(payload);
-    for (const header of [
+    await expectSignaturesRefused(t, 'provider-b', payload, [
       good.toUpperCase(),
       good.slice(0, -2),
       `${good}00`,
@@ -188,12 +192,7 @@ describe('webhook signatures', () => {
       rawBodySignature(payload, 'wrong-secret'),
       rawBodySignature(`${payload} `),
       `${good}, ${good}`,
-    ]) {
-      const response = await postWebhook(t, 'provider-b', payload, {
-        'x-provider-b-signature': header,
-      });
-      await expectError(response, 401, 'invalid signature');
-    }
+    ]);
     expect(events).toEqual([]);
   });
 

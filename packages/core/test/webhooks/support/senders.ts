@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { TEST_START, type TestApi } from '@covgate/testing';
+import { providerA, providerB } from '@covgate/webhook-signature';
 import Stripe from 'stripe';
 
 // The official Stripe SDK is the independent signer of provider A headers.
@@ -7,6 +8,11 @@ const stripe = new Stripe('sk_test_not_a_real_key');
 
 export const PROVIDER_A_SECRET = 'whsec_provider_a_test_secret';
 export const PROVIDER_B_SECRET = 'provider-b-test-secret';
+/** Providers A and B configured with the secrets the senders below sign with. */
+export const PROVIDERS = [
+  { ...providerA, secret: PROVIDER_A_SECRET },
+  { ...providerB, secret: PROVIDER_B_SECRET },
+];
 /** The API clock's start in Unix seconds. */
 export const NOW_SECONDS = TEST_START.getTime() / 1000;
 
