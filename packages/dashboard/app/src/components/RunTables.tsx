@@ -6,6 +6,7 @@ import {
   formatPercent,
 } from '../run-format.js';
 import type { Changes, FileChange, PatchFile } from '../run-types.js';
+import { ScrollTable } from './ScrollTable.js';
 
 /** A path that a narrow screen breaks after its slashes rather than inside a name. */
 export function PathText(props: { path: string }) {
@@ -51,38 +52,28 @@ export function ChangesTable(props: { changes: Changes }) {
           ? `Showing the ${formatCount(changes.files.length)} files that changed most of ${formatCount(changes.total)} changed files.`
           : `${formatCount(changes.total)} ${changes.total === 1 ? 'file' : 'files'} changed coverage, most lost first.`}
       </p>
-      <div class="table-scroll">
-        <table class="changes">
-          <thead>
-            <tr>
-              <th scope="col">File</th>
-              <th scope="col" class="number">
-                Before
-              </th>
-              <th scope="col" class="number">
-                After
-              </th>
-              <th scope="col" class="number">
-                Change
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {changes.files.map((file) => (
-              <tr key={file.path}>
-                <th scope="row" class="path">
-                  <PathText path={file.path} />
-                </th>
-                <td class="number">
-                  {side(file.baseline_percent, file.baseline_covered, file.baseline_coverable)}
-                </td>
-                <td class="number">{side(file.percent, file.covered, file.coverable)}</td>
-                <td class={`number ${changeClass(file)}`}>{formatFileChange(file)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ScrollTable
+        class="changes"
+        columns={[
+          'File',
+          { label: 'Before', class: 'number' },
+          { label: 'After', class: 'number' },
+          { label: 'Change', class: 'number' },
+        ]}
+      >
+        {changes.files.map((file) => (
+          <tr key={file.path}>
+            <th scope="row" class="path">
+              <PathText path={file.path} />
+            </th>
+            <td class="number">
+              {side(file.baseline_percent, file.baseline_covered, file.baseline_coverable)}
+            </td>
+            <td class="number">{side(file.percent, file.covered, file.coverable)}</td>
+            <td class={`number ${changeClass(file)}`}>{formatFileChange(file)}</td>
+          </tr>
+        ))}
+      </ScrollTable>
     </>
   );
 }
@@ -90,35 +81,25 @@ export function ChangesTable(props: { changes: Changes }) {
 /** The patch's files, most missed lines first. */
 export function PatchTable(props: { files: readonly PatchFile[] }) {
   return (
-    <div class="table-scroll">
-      <table class="patch-files">
-        <thead>
-          <tr>
-            <th scope="col">File</th>
-            <th scope="col" class="number">
-              Covered lines
-            </th>
-            <th scope="col" class="number">
-              Missed
-            </th>
-            <th scope="col" class="number">
-              Coverage
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.files.map((file) => (
-            <tr key={file.path}>
-              <th scope="row" class="path">
-                <PathText path={file.path} />
-              </th>
-              <td class="number">{formatLines(file.patch_covered, file.patch_coverable)}</td>
-              <td class="number">{formatCount(file.patch_coverable - file.patch_covered)}</td>
-              <td class="number">{formatPercent(file.patch_percent)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ScrollTable
+      class="patch-files"
+      columns={[
+        'File',
+        { label: 'Covered lines', class: 'number' },
+        { label: 'Missed', class: 'number' },
+        { label: 'Coverage', class: 'number' },
+      ]}
+    >
+      {props.files.map((file) => (
+        <tr key={file.path}>
+          <th scope="row" class="path">
+            <PathText path={file.path} />
+          </th>
+          <td class="number">{formatLines(file.patch_covered, file.patch_coverable)}</td>
+          <td class="number">{formatCount(file.patch_coverable - file.patch_covered)}</td>
+          <td class="number">{formatPercent(file.patch_percent)}</td>
+        </tr>
+      ))}
+    </ScrollTable>
   );
 }

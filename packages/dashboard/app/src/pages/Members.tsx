@@ -8,6 +8,7 @@ import {
 } from '@covgate/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Confirm } from '../components/Confirm.js';
+import { ScrollTable } from '../components/ScrollTable.js';
 import { CopyButton, ErrorState, Loading } from '../components/ui.js';
 import { useApp } from '../context.js';
 import { formatTimestamp } from '../format.js';
@@ -180,67 +181,56 @@ export function Members() {
         <ErrorState message={members.message} onRetry={reloadMembers} />
       ) : null}
       {members.state === 'ready' ? (
-        <div class="table-scroll">
-          <table class="members">
-            <thead>
-              <tr>
-                <th scope="col">Member</th>
-                <th scope="col">Role</th>
-                <th scope="col" class="wide">
-                  Joined
+        <ScrollTable
+          class="members"
+          columns={['Member', 'Role', { label: 'Joined', class: 'wide' }, 'Actions']}
+        >
+          {list.map((member) => {
+            const self = member.user_id === session.user_id;
+            const onlyOwner = isLastOwner(list, member.user_id);
+            const name = memberName(member);
+            return (
+              <tr key={member.user_id} data-user-id={member.user_id}>
+                <th scope="row">
+                  {name}
+                  {self ? <span class="you"> (you)</span> : null}
+                  {member.login ? <span class="token-id">{member.user_id}</span> : null}
                 </th>
-                <th scope="col">Actions</th>
+                <td>
+                  <span class={`role role-${member.role}`}>{member.role}</span>
+                </td>
+                <td class="wide">{formatTimestamp(member.joined_at)}</td>
+                <td>
+                  {onlyOwner ? (
+                    <span class="hint">the only owner: cannot leave or be demoted</span>
+                  ) : (
+                    <div class="actions">
+                      {owner ? (
+                        <button
+                          type="button"
+                          onClick={open((trigger) => ({ kind: 'role', member, trigger }))}
+                          aria-label={`Change the role of ${name}`}
+                        >
+                          Change role
+                        </button>
+                      ) : null}
+                      {owner || self ? (
+                        <button
+                          type="button"
+                          class="danger"
+                          onClick={open((trigger) => ({ kind: 'remove', member, trigger }))}
+                          aria-label={self ? `Leave ${session.org}` : `Remove ${name}`}
+                        >
+                          {self ? 'Leave' : 'Remove'}
+                        </button>
+                      ) : null}
+                    </div>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {list.map((member) => {
-                const self = member.user_id === session.user_id;
-                const onlyOwner = isLastOwner(list, member.user_id);
-                const name = memberName(member);
-                return (
-                  <tr key={member.user_id} data-user-id={member.user_id}>
-                    <th scope="row">
-                      {name}
-                      {self ? <span class="you"> (you)</span> : null}
-                      {member.login ? <span class="token-id">{member.user_id}</span> : null}
-                    </th>
-                    <td>
-                      <span class={`role role-${member.role}`}>{member.role}</span>
-                    </td>
-                    <td class="wide">{formatTimestamp(member.joined_at)}</td>
-                    <td>
-                      {onlyOwner ? (
-                        <span class="hint">the only owner: cannot leave or be demoted</span>
-                      ) : (
-                        <div class="actions">
-                          {owner ? (
-                            <button
-                              type="button"
-                              onClick={open((trigger) => ({ kind: 'role', member, trigger }))}
-                              aria-label={`Change the role of ${name}`}
-                            >
-                              Change role
-                            </button>
-                          ) : null}
-                          {owner || self ? (
-                            <button
-                              type="button"
-                              class="danger"
-                              onClick={open((trigger) => ({ kind: 'remove', member, trigger }))}
-                              aria-label={self ? `Leave ${session.org}` : `Remove ${name}`}
-                            >
-                              {self ? 'Leave' : 'Remove'}
-                            </button>
-                          ) : null}
-                        </div>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </ScrollTable>
       ) : null}
 
       <h2>GitHub organisation</h2>
@@ -307,51 +297,45 @@ export function Members() {
             <p class="state empty">No invites yet. Create a link above for someone to join.</p>
           ) : null}
           {invites.state === 'ready' && invites.value.invites.length > 0 ? (
-            <div class="table-scroll">
-              <table class="invites">
-                <thead>
-                  <tr>
-                    <th scope="col">Role</th>
-                    <th scope="col">Status</th>
-                    <th scope="col" class="wide">
-                      Created
-                    </th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {arrangeInvites(invites.value.invites).map((invite) => (
-                    <tr key={invite.id} data-invite-id={invite.id}>
-                      <th scope="row">
-                        {invite.role}
-                        <span class="token-id">…{inviteTag(invite)}</span>
-                      </th>
-                      <td>
-                        <span class={`status status-${invite.status}`}>{invite.status}</span>
-                        {invite.status === 'accepted' && invite.accepted_by ? (
-                          <span class="until">by {nameOf(list, invite.accepted_by)}</span>
-                        ) : null}
-                      </td>
-                      <td class="wide">{formatTimestamp(invite.created_at)}</td>
-                      <td>{formatTimestamp(invite.expires_at)}</td>
-                      <td>
-                        {invite.status === 'pending' ? (
-                          <button
-                            type="button"
-                            class="danger"
-                            onClick={open((trigger) => ({ kind: 'revoke', invite, trigger }))}
-                            aria-label={`Revoke the ${invite.role} invite …${inviteTag(invite)}`}
-                          >
-                            Revoke
-                          </button>
-                        ) : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <ScrollTable
+              class="invites"
+              columns={[
+                'Role',
+                'Status',
+                { label: 'Created', class: 'wide' },
+                'Expires',
+                'Actions',
+              ]}
+            >
+              {arrangeInvites(invites.value.invites).map((invite) => (
+                <tr key={invite.id} data-invite-id={invite.id}>
+                  <th scope="row">
+                    {invite.role}
+                    <span class="token-id">…{inviteTag(invite)}</span>
+                  </th>
+                  <td>
+                    <span class={`status status-${invite.status}`}>{invite.status}</span>
+                    {invite.status === 'accepted' && invite.accepted_by ? (
+                      <span class="until">by {nameOf(list, invite.accepted_by)}</span>
+                    ) : null}
+                  </td>
+                  <td class="wide">{formatTimestamp(invite.created_at)}</td>
+                  <td>{formatTimestamp(invite.expires_at)}</td>
+                  <td>
+                    {invite.status === 'pending' ? (
+                      <button
+                        type="button"
+                        class="danger"
+                        onClick={open((trigger) => ({ kind: 'revoke', invite, trigger }))}
+                        aria-label={`Revoke the ${invite.role} invite …${inviteTag(invite)}`}
+                      >
+                        Revoke
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </ScrollTable>
           ) : null}
         </>
       ) : null}

@@ -1,6 +1,7 @@
 import type { Token } from '@covgate/client';
 import { useState } from 'preact/hooks';
 import { Confirm } from '../components/Confirm.js';
+import { ScrollTable } from '../components/ScrollTable.js';
 import { ErrorState, Link, Loading, SecretPanel } from '../components/ui.js';
 import { useApp } from '../context.js';
 import { formatTimestamp } from '../format.js';
@@ -147,66 +148,58 @@ function TokenManagement() {
         <p class="state empty">No tokens yet. Create one above for your CI.</p>
       ) : null}
       {tokens.state === 'ready' && tokens.value.tokens.length > 0 ? (
-        <div class="table-scroll">
-          <table class="tokens">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col" class="wide">
-                  Created
-                </th>
-                <th scope="col" class="wide">
-                  Last used
-                </th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.value.tokens.map((token) => (
-                <tr key={token.id} data-token-id={token.id}>
-                  <th scope="row">
-                    {token.name}
-                    <span class="token-id">{token.id.slice(0, 8)}</span>
-                  </th>
-                  <td>
-                    <span class={`status status-${token.status}`}>{token.status}</span>
-                    {token.status === 'rotating' && token.grace_period_ends_at ? (
-                      <span class="until">until {formatTimestamp(token.grace_period_ends_at)}</span>
-                    ) : null}
-                  </td>
-                  <td class="wide">{formatTimestamp(token.created_at)}</td>
-                  <td class="wide">
-                    {token.last_used_at ? formatTimestamp(token.last_used_at) : 'never'}
-                  </td>
-                  <td>
-                    <div class="actions">
-                      {token.status === 'active' ? (
-                        <button
-                          type="button"
-                          onClick={open((trigger) => ({ kind: 'rotate', token, trigger }))}
-                          aria-label={`Rotate ${token.name}`}
-                        >
-                          Rotate
-                        </button>
-                      ) : null}
-                      {token.status !== 'revoked' ? (
-                        <button
-                          type="button"
-                          class="danger"
-                          onClick={open((trigger) => ({ kind: 'revoke', token, trigger }))}
-                          aria-label={`Revoke ${token.name}`}
-                        >
-                          Revoke
-                        </button>
-                      ) : null}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable
+          class="tokens"
+          columns={[
+            'Name',
+            'Status',
+            { label: 'Created', class: 'wide' },
+            { label: 'Last used', class: 'wide' },
+            'Actions',
+          ]}
+        >
+          {tokens.value.tokens.map((token) => (
+            <tr key={token.id} data-token-id={token.id}>
+              <th scope="row">
+                {token.name}
+                <span class="token-id">{token.id.slice(0, 8)}</span>
+              </th>
+              <td>
+                <span class={`status status-${token.status}`}>{token.status}</span>
+                {token.status === 'rotating' && token.grace_period_ends_at ? (
+                  <span class="until">until {formatTimestamp(token.grace_period_ends_at)}</span>
+                ) : null}
+              </td>
+              <td class="wide">{formatTimestamp(token.created_at)}</td>
+              <td class="wide">
+                {token.last_used_at ? formatTimestamp(token.last_used_at) : 'never'}
+              </td>
+              <td>
+                <div class="actions">
+                  {token.status === 'active' ? (
+                    <button
+                      type="button"
+                      onClick={open((trigger) => ({ kind: 'rotate', token, trigger }))}
+                      aria-label={`Rotate ${token.name}`}
+                    >
+                      Rotate
+                    </button>
+                  ) : null}
+                  {token.status !== 'revoked' ? (
+                    <button
+                      type="button"
+                      class="danger"
+                      onClick={open((trigger) => ({ kind: 'revoke', token, trigger }))}
+                      aria-label={`Revoke ${token.name}`}
+                    >
+                      Revoke
+                    </button>
+                  ) : null}
+                </div>
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
       ) : null}
     </section>
   );
