@@ -5,10 +5,9 @@ import {
   buildTokenRecord,
   FIXTURE_TIME,
   newPrefixedId,
-  randomSuffix,
   secondsAfter,
 } from '../fixtures.js';
-import { givenOrganisation } from './parents.js';
+import { givenOrganisation, givenRepo } from './parents.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
 /**
@@ -18,8 +17,7 @@ import type { StoreUnderTest } from './store-under-test.js';
 export function describeConcurrency(store: StoreUnderTest, peer: StoreUnderTest): void {
   describe('concurrency', () => {
     it('stores exactly one of 20 parallel keyed inserts with one key, and every caller gets it', async () => {
-      const orgId = await givenOrganisation(store());
-      const repo = `repo-${randomSuffix()}`;
+      const { orgId, repo } = await givenRepo(store());
       const claim = buildIdempotencyClaim();
       const records = Array.from({ length: 20 }, () => buildExecution({ orgId, repo }));
 
@@ -46,8 +44,7 @@ export function describeConcurrency(store: StoreUnderTest, peer: StoreUnderTest)
     });
 
     it('counts and lists exactly 50 executions inserted in parallel', async () => {
-      const orgId = await givenOrganisation(store());
-      const repo = `repo-${randomSuffix()}`;
+      const { orgId, repo } = await givenRepo(store());
       const records = Array.from({ length: 50 }, (_, index) =>
         buildExecution({ orgId, repo, createdAt: secondsAfter(FIXTURE_TIME, index % 7) }),
       );

@@ -1,7 +1,7 @@
 import type { ExecutionFilter, ExecutionRecord } from '@covgate/core';
 import { describe, expect, it } from 'vitest';
-import { buildExecution, FIXTURE_TIME, randomSuffix, secondsAfter } from '../fixtures.js';
-import { givenOrganisation } from './parents.js';
+import { buildExecution, FIXTURE_TIME, secondsAfter } from '../fixtures.js';
+import { givenOrganisation, givenRepo } from './parents.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
 /**
@@ -16,8 +16,7 @@ export function describeExecutionFilters(store: StoreUnderTest): void {
      * without one, three branches, all three outcomes.
      */
     const givenRuns = async () => {
-      const orgId = await givenOrganisation(store());
-      const repo = `repo-${randomSuffix()}`;
+      const { orgId, repo } = await givenRepo(store());
       const shapes: [string, ExecutionRecord['outcome'], string | null][] = [
         ['main', 'pass', null],
         ['main', 'fail', 'api'],

@@ -8,7 +8,7 @@ import {
   randomSuffix,
   secondsAfter,
 } from '../fixtures.js';
-import { givenOrganisation } from './parents.js';
+import { givenOrganisation, givenRepo } from './parents.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
 /** The expected newest-first order of records: `createdAt` desc, then `id` desc. */
@@ -19,15 +19,9 @@ const newestFirst = (records: ExecutionRecord[]): ExecutionRecord[] =>
 
 /** Conformance tests of `ExecutionStore`. */
 export function describeExecutions(store: StoreUnderTest): void {
-  /** A repository of a freshly created organisation, so tests never see each other's records. */
-  const givenRepo = async (): Promise<{ orgId: string; repo: string }> => ({
-    orgId: await givenOrganisation(store()),
-    repo: `repo-${randomSuffix()}`,
-  });
-
   describe('executions', () => {
     it('lists inserted executions newest first with every field intact', async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
       const older = buildExecution({ ...where, createdAt: FIXTURE_TIME, delta: '-0.40' });
       const newer = buildExecution({
         ...where,
@@ -44,7 +38,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('orders by creation time, not by insertion order', async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
       const records = [3, 1, 4, 0, 2].map((offset) =>
         buildExecution({ ...where, createdAt: secondsAfter(FIXTURE_TIME, offset) }),
       );
@@ -54,7 +48,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('breaks a tie on creation time by id, highest first', async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
       const [low, middle, high] = [1, 2, 3].map(() => buildExecution({ ...where }));
       for (const record of [middle!, high!, low!]) await store().insertExecution(record);
 
@@ -62,7 +56,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('returns at most limit records, the newest ones', async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
       const records = [0, 1, 2, 3, 4].map((offset) =>
         buildExecution({ ...where, createdAt: secondsAfter(FIXTURE_TIME, offset) }),
       );
@@ -77,7 +71,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('pages with the cursor through every record exactly once, in order', async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
       // Three records per second, so pages break inside runs of equal timestamps.
       const records = Array.from({ length: 25 }, (_, index) =>
         buildExecution({ ...where, createdAt: secondsAfter(FIXTURE_TIME, Math.floor(index / 3)) }),
@@ -104,7 +98,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('continues strictly after the cursor, excluding the cursor record itself', async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
       const [a, b, c] = [1, 2, 3].map(() => buildExecution({ ...where }));
       for (const record of [a!, b!, c!]) await store().insertExecution(record);
 
@@ -125,7 +119,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('accepts a cursor that matches no stored record', async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
       const older = buildExecution({ ...where, createdAt: FIXTURE_TIME });
       const newer = buildExecution({ ...where, createdAt: secondsAfter(FIXTURE_TIME, 10) });
       await store().insertExecution(older);
@@ -143,7 +137,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it("does not list or count another repository's or organisation's records", async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
       const mine = buildExecution({ ...where });
       await store().insertExecution(mine);
       await store().insertExecution(
@@ -175,14 +169,14 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('lists nothing and counts 0 for an unknown repository', async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
 
       expect(await store().listExecutions({ ...where, limit: 10 })).toEqual([]);
       expect(await store().countExecutions(where.orgId, where.repo)).toBe(0);
     });
 
     it('counts every record of the repository, independent of any limit', async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
       for (let index = 0; index < 7; index += 1) {
         await store().insertExecution(buildExecution({ ...where }));
       }
@@ -192,7 +186,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('rejects a second execution with the same id and does not count it', async () => {
-      const first = buildExecution(await givenRepo());
+      const first = buildExecution(await givenRepo(store()));
       await store().insertExecution(first);
       const second = buildExecution({ id: first.id, orgId: first.orgId, repo: first.repo });
 
@@ -203,7 +197,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('round-trips coverage values with two decimals, including 0 and 100', async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
       const values = [84.13, 0, 100, 0.01, 99.99, 50.5];
       const records = values.map((coverage, index) =>
         buildExecution({ ...where, coverage, createdAt: secondsAfter(FIXTURE_TIME, index) }),
@@ -216,7 +210,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('round-trips every delta shape as the exact string', async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
       const deltas = ['+1.25', '-0.40', '0.00', '+100.00', '-100.00'];
       const records = deltas.map((delta, index) =>
         buildExecution({ ...where, delta, createdAt: secondsAfter(FIXTURE_TIME, index) }),
@@ -229,7 +223,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('round-trips the commit: lowercase hex up to 64 characters, or null', async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
       const records = [null, 'abcdef0', 'f'.repeat(40), '0123456789abcdef'.repeat(4)].map(
         (commit, offset) =>
           buildExecution({ ...where, commit, createdAt: secondsAfter(FIXTURE_TIME, offset) }),
@@ -240,7 +234,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('keeps the baseline copy of a record, or that it had none, or that it is unknown', async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
       const baseline = buildExecution({ ...where, branch: 'release-9', coverage: 64.99 });
       const compared = buildExecution({
         ...where,
@@ -284,7 +278,7 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('keeps the baseline of a record stored with an idempotency key', async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
       const record = buildExecution({
         ...where,
         baselineId: newPrefixedId('exe_'),
@@ -336,7 +330,7 @@ export function describeExecutions(store: StoreUnderTest): void {
       });
 
       it('keeps the newest record when an older one is inserted later, ties broken by id', async () => {
-        const where = await givenRepo();
+        const where = await givenRepo(store());
         const [low, high] = [1, 2].map(() => buildExecution({ ...where, createdAt: FIXTURE_TIME }));
         const older = buildExecution({ ...where, createdAt: secondsAfter(FIXTURE_TIME, -10) });
         for (const record of [high!, low!, older]) await store().insertExecution(record);
@@ -360,7 +354,7 @@ export function describeExecutions(store: StoreUnderTest): void {
       });
 
       it("lists nothing for an organisation without records and never another's repositories", async () => {
-        const where = await givenRepo();
+        const where = await givenRepo(store());
         await store().insertExecution(buildExecution({ ...where }));
 
         expect(await store().listRepositories(await givenOrganisation(store()))).toEqual([]);
@@ -370,7 +364,7 @@ export function describeExecutions(store: StoreUnderTest): void {
       });
 
       it('does not move the counter when a duplicate id is rejected', async () => {
-        const where = await givenRepo();
+        const where = await givenRepo(store());
         const record = buildExecution({ ...where });
         await store().insertExecution(record);
         await expect(
@@ -385,7 +379,7 @@ export function describeExecutions(store: StoreUnderTest): void {
 
     describe('baseline', () => {
       it('is the latest pass or warn record on the branch, skipping later failures', async () => {
-        const where = await givenRepo();
+        const where = await givenRepo(store());
         const pass = buildExecution({ ...where, outcome: 'pass', createdAt: FIXTURE_TIME });
         const warn = buildExecution({
           ...where,
@@ -403,7 +397,7 @@ export function describeExecutions(store: StoreUnderTest): void {
       });
 
       it('ignores records of other branches, repositories and organisations', async () => {
-        const where = await givenRepo();
+        const where = await givenRepo(store());
         const baseline = buildExecution({ ...where, branch: 'main', createdAt: FIXTURE_TIME });
         const later = secondsAfter(FIXTURE_TIME, 10);
         await store().insertExecution(baseline);
@@ -428,7 +422,7 @@ export function describeExecutions(store: StoreUnderTest): void {
       });
 
       it('breaks a tie on creation time by id, highest first', async () => {
-        const where = await givenRepo();
+        const where = await givenRepo(store());
         const [low, high] = [1, 2].map(() => buildExecution({ ...where, outcome: 'pass' }));
         await store().insertExecution(high!);
         await store().insertExecution(low!);
@@ -437,14 +431,14 @@ export function describeExecutions(store: StoreUnderTest): void {
       });
 
       it('is null when the branch has only failures', async () => {
-        const where = await givenRepo();
+        const where = await givenRepo(store());
         await store().insertExecution(buildExecution({ ...where, outcome: 'fail' }));
 
         expect(await store().findBaseline(where.orgId, where.repo, 'main')).toBeNull();
       });
 
       it('is null for an unknown repository or branch', async () => {
-        const where = await givenRepo();
+        const where = await givenRepo(store());
         await store().insertExecution(buildExecution({ ...where, branch: 'main' }));
 
         expect(await store().findBaseline(where.orgId, where.repo, 'other')).toBeNull();
@@ -454,7 +448,7 @@ export function describeExecutions(store: StoreUnderTest): void {
 
     describe('latest execution', () => {
       it('is the newest record on the branch whatever its outcome', async () => {
-        const where = await givenRepo();
+        const where = await givenRepo(store());
         const pass = buildExecution({ ...where, outcome: 'pass', createdAt: FIXTURE_TIME });
         const fail = buildExecution({
           ...where,
@@ -469,7 +463,7 @@ export function describeExecutions(store: StoreUnderTest): void {
       });
 
       it('ignores records of other branches and organisations', async () => {
-        const where = await givenRepo();
+        const where = await givenRepo(store());
         const latest = buildExecution({ ...where, branch: 'main', createdAt: FIXTURE_TIME });
         const later = secondsAfter(FIXTURE_TIME, 10);
         await store().insertExecution(latest);
@@ -488,7 +482,7 @@ export function describeExecutions(store: StoreUnderTest): void {
       });
 
       it('breaks a tie on creation time by id, highest first', async () => {
-        const where = await givenRepo();
+        const where = await givenRepo(store());
         const [low, high] = [1, 2].map(() => buildExecution({ ...where, outcome: 'fail' }));
         await store().insertExecution(high!);
         await store().insertExecution(low!);
@@ -497,7 +491,7 @@ export function describeExecutions(store: StoreUnderTest): void {
       });
 
       it('is null for an unknown repository or branch', async () => {
-        const where = await givenRepo();
+        const where = await givenRepo(store());
         await store().insertExecution(buildExecution({ ...where }));
 
         expect(await store().findLatestExecution(where.orgId, where.repo, 'other')).toBeNull();

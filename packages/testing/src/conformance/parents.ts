@@ -1,5 +1,5 @@
 import type { Store } from '@covgate/core';
-import { buildOrganisation, buildUser } from '../fixtures.js';
+import { buildOrganisation, buildUser, randomSuffix } from '../fixtures.js';
 
 /**
  * Creates a fresh organisation and returns its id. Tests store tokens, sessions and
@@ -17,4 +17,9 @@ export async function givenUserAndOrganisation(
 ): Promise<{ userId: string; orgId: string }> {
   const user = await store.findOrCreateUser(buildUser());
   return { userId: user.id, orgId: await givenOrganisation(store) };
+}
+
+/** A repository of a freshly created organisation, so tests never see each other's records. */
+export async function givenRepo(store: Store): Promise<{ orgId: string; repo: string }> {
+  return { orgId: await givenOrganisation(store), repo: `repo-${randomSuffix()}` };
 }

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildExecution,
-  buildIdempotencyClaim,
-  FIXTURE_TIME,
-  randomSuffix,
-  secondsAfter,
-} from '../fixtures.js';
-import { givenOrganisation } from './parents.js';
+import { buildExecution, buildIdempotencyClaim, FIXTURE_TIME, secondsAfter } from '../fixtures.js';
+import { givenOrganisation, givenRepo } from './parents.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
 /** Bytes as text, for a comparison that names the difference and stays fast on 300 kB. */
@@ -23,14 +17,9 @@ const filesBlob = (size: number): Uint8Array =>
  * `RepositorySettingsStore`.
  */
 export function describePatchAndComponents(store: StoreUnderTest): void {
-  const givenRepo = async (): Promise<{ orgId: string; repo: string }> => ({
-    orgId: await givenOrganisation(store()),
-    repo: `repo-${randomSuffix()}`,
-  });
-
   describe('patch coverage and components', () => {
     it('round-trips the patch, component, pull request, merge base and rule of a record', async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
       const record = buildExecution({
         ...where,
         branch: 'feature/patch',
@@ -65,7 +54,7 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
     });
 
     it('finds a record by id only in its own organisation', async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
       const record = buildExecution({ ...where });
       await store().insertExecution(record);
 
@@ -75,7 +64,7 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
     });
 
     it('keeps the per-file list of a record byte for byte, for its organisation only', async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
       const withFiles = buildExecution({ ...where, fileCount: 3 });
       const without = buildExecution({ ...where });
       // Beyond 64 KiB: more than a MySQL BLOB holds.
@@ -93,7 +82,7 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
     });
 
     it('keeps the per-file list of a record stored with an idempotency key', async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
       const record = buildExecution({ ...where, fileCount: 1 });
       const files = filesBlob(64);
       await store().insertKeyedExecution(record, buildIdempotencyClaim(), files);
@@ -102,7 +91,7 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
     });
 
     it('stores no per-file list when the id already exists', async () => {
-      const where = await givenRepo();
+      const where = await givenRepo(store());
       const record = buildExecution({ ...where });
       await store().insertExecution(record);
       await expect(store().insertExecution({ ...record }, filesBlob(8))).rejects.toThrow();
@@ -112,7 +101,7 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
 
     describe('baselines per component', () => {
       it("takes a component's baseline from that component's runs only", async () => {
-        const where = await givenRepo();
+        const where = await givenRepo(store());
         const whole = buildExecution({ ...where, coverage: 70 });
         const api = buildExecution({
           ...where,
@@ -140,7 +129,7 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
       });
 
       it('at a commit is the latest run there whatever its outcome, on that branch and component', async () => {
-        const where = await givenRepo();
+        const where = await givenRepo(store());
         const commit = 'abcdef0123456789abcdef0123456789abcdef01';
         const pass = buildExecution({ ...where, commit, outcome: 'pass' });
         const fail = buildExecution({
@@ -180,7 +169,7 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
 
     describe('repository settings', () => {
       it('are null until saved, then the last saved, per organisation and repository', async () => {
-        const where = await givenRepo();
+        const where = await givenRepo(store());
         expect(await store().findRepositorySettings(where.orgId, where.repo)).toBeNull();
 
         const first = {
@@ -210,7 +199,7 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
       });
 
       it("take a run's web URL only while none was set, creating the settings when needed", async () => {
-        const where = await givenRepo();
+        const where = await givenRepo(store());
         const url = 'https://gitlab.example.com/acme/api';
         expect(
           await store().claimRepositoryWebUrl(where.orgId, where.repo, url, FIXTURE_TIME),
@@ -231,7 +220,7 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
       });
 
       it('keep the patch target when a run sets the web URL, and never replace what a PATCH set', async () => {
-        const where = await givenRepo();
+        const where = await givenRepo(store());
         const url = 'https://github.com/acme/api';
         const target = {
           ...where,
@@ -259,7 +248,7 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
       });
 
       it('let one of several concurrent runs set the web URL', async () => {
-        const where = await givenRepo();
+        const where = await givenRepo(store());
         const results = await Promise.all(
           ['a', 'b', 'c', 'd'].map((name) =>
             store().claimRepositoryWebUrl(
