@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type JournalEntry,
@@ -7,6 +5,7 @@ import {
   type MigrationStatus,
   migrationStatusOf,
 } from '@covgate/core/storage-kit';
+import { applyAndReport, journalOf } from '@covgate/sql-kit';
 import { sql } from 'drizzle-orm';
 import { drizzle, type MySql2Database } from 'drizzle-orm/mysql2';
 import { migrate as applyMigrations } from 'drizzle-orm/mysql2/migrator';
@@ -49,9 +48,7 @@ export interface MigrationOptions {
 
 /** The shipped migrations, from drizzle-kit's journal. */
 export function shippedMigrations(options: MigrationOptions = {}): JournalEntry[] {
-  const folder = options.migrationsFolder ?? MIGRATIONS_FOLDER;
-  const journal = JSON.parse(readFileSync(join(folder, 'meta', '_journal.json'), 'utf8'));
-  return (journal.entries as JournalEntry[]).map(({ tag, when }) => ({ tag, when }));
+  return journalOf(options.migrationsFolder ?? MIGRATIONS_FOLDER);
 }
 
 /** Runs one read-only statement and resolves with its rows. */
@@ -111,20 +108,15 @@ export async function migrationStatus(
   }
 }
 
-async function applyAndReport(
+const applyAndReportOn = (
   db: MySql2Database<Record<string, unknown>>,
   options: MigrationOptions,
-): Promise<MigrationResult> {
-  const query = onDatabase(db);
-  const before = migrationStatusOf(shippedMigrations(options), await lastAppliedAt(query));
-  await applyMigrations(db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
-  const after = migrationStatusOf(shippedMigrations(options), await lastAppliedAt(query));
-  return {
-    from: before.current,
-    to: after.current ?? after.latest,
-    applied: before.pending.filter((tag) => !after.pending.includes(tag)),
-  };
-}
+): Promise<MigrationResult> =>
+  applyAndReport(
+    shippedMigrations(options),
+    () => lastAppliedAt(onDatabase(db)),
+    () => applyMigrations(db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER }),
+  );
 
 /**
  * Applies the shipped migrations that the database has not seen yet (tracked in
@@ -138,7 +130,7 @@ export async function migrate(
   target: MigrationTarget,
   options: MigrationOptions = {},
 ): Promise<MigrationResult> {
-  if (!('url' in target)) return applyAndReport(target, options);
+  if (!('url' in target)) return applyAndReportOn(target, options);
   const connection = await connect(target);
   try {
     const [rows] = await connection.query('SELECT GET_LOCK(?, ?) AS acquired', [
@@ -149,7 +141,7 @@ export async function migrate(
       throw new Error(`migrations lock not acquired within ${LOCK_TIMEOUT_SECONDS} s`);
     }
     try {
-      return await applyAndReport(drizzle(connection), options);
+      return await applyAndReportOn(drizzle(connection), options);
     } finally {
       await connection.query('SELECT RELEASE_LOCK(?)', [LOCK_NAME]);
     }

@@ -6,22 +6,14 @@ import {
   type StoreLogger,
   withDeadline,
 } from '@covgate/core/storage-kit';
-import { sharedQueries, sqlContext } from '@covgate/sql-kit';
+import { mergeQueries, sharedQueries, sqlContext } from '@covgate/sql-kit';
 import { drizzle } from 'drizzle-orm/mysql2';
 import { createPool, type Pool, type SslOptions } from 'mysql2/promise';
 import { parseMySqlUrl } from './connection-url.js';
 import { isDuplicateKey, MySqlStoreError } from './failures.js';
 import { poolOptionsFor } from './pool-options.js';
 import { mysqlDialect, type QueryContext } from './queries/context.js';
-import { executionQueries } from './queries/executions.js';
-import { idempotencyQueries } from './queries/idempotency.js';
-import { inviteQueries } from './queries/invites.js';
-import { memberQueries } from './queries/members.js';
-import { outboxQueries } from './queries/outbox.js';
-import { repositoryQueries } from './queries/repositories.js';
-import { sessionQueries } from './queries/sessions.js';
-import { tokenQueries } from './queries/tokens.js';
-import { webhookQueries } from './queries/webhooks.js';
+import * as ownQueries from './queries/index.js';
 
 /** Options of {@link createMySqlStore}: a `url` (a pool is made) or your own `pool`. */
 export interface MySqlStoreOptions {
@@ -68,15 +60,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
 
   return guardedStore(guard, {
     ...sharedQueries(shared),
-    ...sessionQueries(context),
-    ...tokenQueries(context),
-    ...memberQueries(context),
-    ...inviteQueries(context),
-    ...executionQueries(context),
-    ...idempotencyQueries(context),
-    ...repositoryQueries(context),
-    ...outboxQueries(context),
-    ...webhookQueries(context),
+    ...mergeQueries(context, ownQueries),
     // Not through guard: a load balancer probing a down database every few seconds must
     // not flood the log; the probe's 503 is the report.
     ping: async () => {

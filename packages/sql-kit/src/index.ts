@@ -5,22 +5,18 @@
  */
 import type { SqlContext, SqlDialect } from './dialect.js';
 import { prepareLookups } from './lookups.js';
-import { executionQueries } from './queries/executions.js';
-import { idempotencyQueries } from './queries/idempotency.js';
-import { inviteQueries } from './queries/invites.js';
-import { memberQueries } from './queries/members.js';
-import { organisationQueries } from './queries/organisations.js';
-import { outboxQueries } from './queries/outbox.js';
-import { repositoryQueries } from './queries/repositories.js';
-import { sessionQueries } from './queries/sessions.js';
-import { tokenQueries } from './queries/tokens.js';
-import { webhookQueries } from './queries/webhooks.js';
+import { mergeQueries } from './merge-queries.js';
+import * as queries from './queries/index.js';
 
 export { executionColumns, filterConditions, newestFirst, selectExecutions } from './columns.js';
 export type { SqlContext, SqlDialect } from './dialect.js';
 export type { Lookups } from './lookups.js';
-export { findIdempotencyKey } from './queries/idempotency.js';
+export { mergeQueries } from './merge-queries.js';
+export { applyAndReport, journalOf } from './migrations.js';
+export { findIdempotencyKey, insertWithKey } from './queries/idempotency.js';
 export { findMembership, isMember } from './queries/members.js';
+export { dueDeliveries } from './queries/outbox.js';
+export { findOrCreateUser } from './queries/sessions.js';
 export type {
   Changes,
   Condition,
@@ -39,15 +35,4 @@ export const sqlContext = (dialect: SqlDialect): SqlContext => ({
 });
 
 /** Every query both stores run alike. */
-export const sharedQueries = (context: SqlContext) => ({
-  ...organisationQueries(context),
-  ...sessionQueries(context),
-  ...tokenQueries(context),
-  ...memberQueries(context),
-  ...inviteQueries(context),
-  ...executionQueries(context),
-  ...idempotencyQueries(context),
-  ...repositoryQueries(context),
-  ...outboxQueries(context),
-  ...webhookQueries(context),
-});
+export const sharedQueries = (context: SqlContext) => mergeQueries(context, queries);

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type JournalEntry,
@@ -7,6 +5,7 @@ import {
   type MigrationStatus,
   migrationStatusOf,
 } from '@covgate/core/storage-kit';
+import { applyAndReport, journalOf } from '@covgate/sql-kit';
 import { createClient } from '@libsql/client';
 import { sql } from 'drizzle-orm';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
@@ -33,9 +32,7 @@ export interface MigrationOptions {
 
 /** The shipped migrations, from drizzle-kit's journal. */
 export function shippedMigrations(options: MigrationOptions = {}): JournalEntry[] {
-  const folder = options.migrationsFolder ?? MIGRATIONS_FOLDER;
-  const journal = JSON.parse(readFileSync(join(folder, 'meta', '_journal.json'), 'utf8'));
-  return (journal.entries as JournalEntry[]).map(({ tag, when }) => ({ tag, when }));
+  return journalOf(options.migrationsFolder ?? MIGRATIONS_FOLDER);
 }
 
 /** The newest `created_at` in `__drizzle_migrations`, null when the table is absent or empty. */
@@ -85,14 +82,12 @@ export async function migrate(
   target: MigrationTarget,
   options: MigrationOptions = {},
 ): Promise<MigrationResult> {
-  return onTarget(target, async (db) => {
-    const before = migrationStatusOf(shippedMigrations(options), await lastAppliedAt(db));
-    await applyMigrations(db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
-    const after = migrationStatusOf(shippedMigrations(options), await lastAppliedAt(db));
-    return {
-      from: before.current,
-      to: after.current ?? after.latest,
-      applied: before.pending.filter((tag) => !after.pending.includes(tag)),
-    };
-  });
+  const migrationsFolder = options.migrationsFolder ?? MIGRATIONS_FOLDER;
+  return onTarget(target, (db) =>
+    applyAndReport(
+      shippedMigrations(options),
+      () => lastAppliedAt(db),
+      () => applyMigrations(db, { migrationsFolder }),
+    ),
+  );
 }

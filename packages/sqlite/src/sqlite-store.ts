@@ -1,20 +1,12 @@
 import type { Store } from '@covgate/core';
 import { createStoreGuard, guardedStore, type StoreLogger } from '@covgate/core/storage-kit';
-import { sharedQueries, sqlContext } from '@covgate/sql-kit';
+import { mergeQueries, sharedQueries, sqlContext } from '@covgate/sql-kit';
 import { createClient } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
 import { isDuplicateKey, SqliteStoreError } from './failures.js';
 import { migrate } from './migrate.js';
 import { type QueryContext, sqliteDialect } from './queries/context.js';
-import { executionQueries } from './queries/executions.js';
-import { idempotencyQueries } from './queries/idempotency.js';
-import { inviteQueries } from './queries/invites.js';
-import { memberQueries } from './queries/members.js';
-import { outboxQueries } from './queries/outbox.js';
-import { repositoryQueries } from './queries/repositories.js';
-import { sessionQueries } from './queries/sessions.js';
-import { tokenQueries } from './queries/tokens.js';
-import { webhookQueries } from './queries/webhooks.js';
+import * as ownQueries from './queries/index.js';
 
 /** Where the embedded database lives when no `url` is given: `covgate.db` in the working directory. */
 export const DEFAULT_SQLITE_URL = 'file:./covgate.db';
@@ -70,15 +62,7 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
 
   return guardedStore(guard, {
     ...sharedQueries(shared),
-    ...sessionQueries(context),
-    ...tokenQueries(context),
-    ...memberQueries(context),
-    ...inviteQueries(context),
-    ...executionQueries(context),
-    ...idempotencyQueries(context),
-    ...repositoryQueries(context),
-    ...outboxQueries(context),
-    ...webhookQueries(context),
+    ...mergeQueries(context, ownQueries),
     ping: async () => {
       await client.execute('SELECT 1');
     },

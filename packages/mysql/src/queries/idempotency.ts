@@ -1,7 +1,7 @@
 import type { ExecutionRecord, IdempotencyKeyClaim, NewDelivery } from '@covgate/core';
-import { idempotencyKeyRow, insertKeyedExecution, wholeSeconds } from '@covgate/core/storage-kit';
-import { findIdempotencyKey } from '@covgate/sql-kit';
-import { and, eq, lte } from 'drizzle-orm';
+import { idempotencyKeyRow, wholeSeconds } from '@covgate/core/storage-kit';
+import { insertWithKey } from '@covgate/sql-kit';
+import { lte } from 'drizzle-orm';
 import { retryDeadlocks } from '../deadlock-retry.js';
 import { isDuplicateKey } from '../failures.js';
 import { idempotencyKeys } from '../schema.js';
@@ -17,7 +17,7 @@ export function idempotencyQueries({ db, shared }: QueryContext) {
       files?: Uint8Array | null,
       deliveries?: readonly NewDelivery[],
     ) =>
-      insertKeyedExecution(claim, {
+      insertWithKey(shared, record, claim, {
         isDuplicateKey,
         // The key first: a concurrent request with the same key waits on its row lock
         // here, before touching the execution or its counter, and then fails.
@@ -28,18 +28,6 @@ export function idempotencyQueries({ db, shared }: QueryContext) {
               await writeExecution(tx, record, files, deliveries);
             }),
           ),
-        findKey: () => findIdempotencyKey(shared, record.orgId, claim.key),
-        deleteDeadKey: async () => {
-          await db
-            .delete(idempotencyKeys)
-            .where(
-              and(
-                eq(idempotencyKeys.orgId, record.orgId),
-                eq(idempotencyKeys.key, claim.key),
-                lte(idempotencyKeys.expiresAt, wholeSeconds(claim.createdAt)),
-              ),
-            );
-        },
       }),
 
     deleteExpiredIdempotencyKeys: async (now: Date, limit: number) => {

@@ -1,12 +1,13 @@
 import type { DeliveryRecord } from '@covgate/core';
 import { leaseEnd, outboxStatsOf, wholeSeconds } from '@covgate/core/storage-kit';
-import { and, asc, count, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { dueDeliveries } from '@covgate/sql-kit';
+import { asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { retryDeadlocks } from '../deadlock-retry.js';
 import { deliveries as deliveryTable } from '../schema.js';
 import type { QueryContext } from './context.js';
 
 /** The outbox's claim under a lease, skipping rows another claimer locked, and its stats. */
-export function outboxQueries({ db }: QueryContext) {
+export function outboxQueries({ db, shared }: QueryContext) {
   return {
     // The due rows are locked as they are picked; SKIP LOCKED makes a concurrent claimer pass
     // over them (taking the next due ones) instead of waiting and then taking them again.
@@ -14,17 +15,12 @@ export function outboxQueries({ db }: QueryContext) {
       retryDeadlocks(() =>
         db.transaction(async (tx): Promise<DeliveryRecord[]> => {
           const at = wholeSeconds(now);
+          const { isDue, firstDue } = dueDeliveries(shared.tables, at);
           const due = await tx
             .select({ id: deliveryTable.id })
             .from(deliveryTable)
-            .where(
-              and(
-                eq(deliveryTable.state, 'pending'),
-                lte(deliveryTable.nextAttemptAt, at),
-                or(isNull(deliveryTable.leaseUntil), lte(deliveryTable.leaseUntil, at)),
-              ),
-            )
-            .orderBy(asc(deliveryTable.nextAttemptAt), asc(deliveryTable.id))
+            .where(isDue)
+            .orderBy(...firstDue)
             .limit(limit)
             .for('update', { skipLocked: true });
           if (due.length === 0) return [];
@@ -42,7 +38,7 @@ export function outboxQueries({ db }: QueryContext) {
             .select()
             .from(deliveryTable)
             .where(inArray(deliveryTable.id, ids))
-            .orderBy(asc(deliveryTable.nextAttemptAt), asc(deliveryTable.id));
+            .orderBy(...firstDue);
         }),
       ),
 

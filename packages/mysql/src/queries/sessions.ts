@@ -1,29 +1,22 @@
-import { StoreConflictError, type User } from '@covgate/core';
+import type { User } from '@covgate/core';
 import { wholeSeconds } from '@covgate/core/storage-kit';
+import { findOrCreateUser } from '@covgate/sql-kit';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { signInLinks, users } from '../schema.js';
 import { affected, type QueryContext } from './context.js';
 
 /** Creating a user once and using a sign-in link once: MySQL's conditional writes. */
-export function sessionQueries({ db }: QueryContext) {
+export function sessionQueries({ db, shared }: QueryContext) {
   return {
-    findOrCreateUser: async (candidate: User) => {
-      // A no-op update on a duplicate identity: no error, and unlike INSERT IGNORE no
-      // other failure (an over-long value...) is silenced.
-      await db
-        .insert(users)
-        .values({ ...candidate, createdAt: wholeSeconds(candidate.createdAt) })
-        .onDuplicateKeyUpdate({ set: { id: sql`${users.id}` } });
-      const [stored] = await db
-        .select()
-        .from(users)
-        .where(
-          and(eq(users.provider, candidate.provider), eq(users.externalId, candidate.externalId)),
-        )
-        .limit(1);
-      if (stored === undefined) throw new StoreConflictError('user id already exists');
-      return stored;
-    },
+    findOrCreateUser: (candidate: User) =>
+      findOrCreateUser(shared, candidate, (row) =>
+        // A no-op update on a duplicate identity: no error, and unlike INSERT IGNORE no
+        // other failure (an over-long value...) is silenced.
+        db
+          .insert(users)
+          .values(row)
+          .onDuplicateKeyUpdate({ set: { id: sql`${users.id}` } }),
+      ),
 
     useSignInLink: async (tokenHash: string, at: Date) => {
       // The conditional update is the claim: one caller matches the unused row, the others

@@ -1,6 +1,6 @@
-import type { ExecutionRecord } from '@covgate/core';
-import { liveExecution } from '@covgate/core/storage-kit';
-import { and, eq } from 'drizzle-orm';
+import type { ExecutionRecord, IdempotencyKeyClaim, KeyedInsertResult } from '@covgate/core';
+import { insertKeyedExecution, liveExecution, wholeSeconds } from '@covgate/core/storage-kit';
+import { and, eq, lte } from 'drizzle-orm';
 import { executionColumns } from '../columns.js';
 import type { SqlContext } from '../dialect.js';
 import { first } from '../rows.js';
@@ -28,4 +28,34 @@ export function idempotencyQueries(context: SqlContext) {
     findIdempotentExecution: async (orgId: string, key: string, now: Date) =>
       liveExecution(await findIdempotencyKey(context, orgId, key), now),
   };
+}
+
+/**
+ * `Store.insertKeyedExecution` with the dialect's `insert` (the key, the run and its counter in
+ * one transaction) and `isDuplicateKey`: the key's lookup and the dead key's removal are alike.
+ */
+export function insertWithKey(
+  context: SqlContext,
+  record: ExecutionRecord,
+  claim: IdempotencyKeyClaim,
+  dialect: { insert(): Promise<void>; isDuplicateKey(error: unknown): boolean },
+): Promise<KeyedInsertResult> {
+  const { db, tables } = context;
+  const { idempotencyKeys } = tables;
+  return insertKeyedExecution(claim, {
+    isDuplicateKey: dialect.isDuplicateKey,
+    insert: dialect.insert,
+    findKey: () => findIdempotencyKey(context, record.orgId, claim.key),
+    deleteDeadKey: async () => {
+      await db
+        .delete(idempotencyKeys)
+        .where(
+          and(
+            eq(idempotencyKeys.orgId, record.orgId),
+            eq(idempotencyKeys.key, claim.key),
+            lte(idempotencyKeys.expiresAt, wholeSeconds(claim.createdAt)),
+          ),
+        );
+    },
+  });
 }

@@ -1,7 +1,8 @@
 import type { DeliveryRecord } from '@covgate/core';
 import { type DeliverySettlement, deliverySettlements } from '@covgate/core/storage-kit';
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, lte, or } from 'drizzle-orm';
 import type { SqlContext } from '../dialect.js';
+import type { Tables } from '../tables.js';
 
 /**
  * The outbox of deliveries: settle, listings. Claiming under a lease and the stats are each
@@ -55,5 +56,17 @@ export function outboxQueries({ db, tables, affected }: SqlContext) {
         .from(deliveries)
         .where(and(eq(deliveries.orgId, orgId), eq(deliveries.executionId, executionId)))
         .orderBy(asc(deliveries.id)),
+  };
+}
+
+/** The deliveries due at `at` (pending, their time come, no live lease), first due first. */
+export function dueDeliveries({ deliveries }: Tables, at: Date) {
+  return {
+    isDue: and(
+      eq(deliveries.state, 'pending'),
+      lte(deliveries.nextAttemptAt, at),
+      or(isNull(deliveries.leaseUntil), lte(deliveries.leaseUntil, at)),
+    ),
+    firstDue: [asc(deliveries.nextAttemptAt), asc(deliveries.id)],
   };
 }

@@ -1,6 +1,11 @@
-import type { SessionRecord, SignInLinkRecord } from '@covgate/core';
-import { sessionRow, signInLinkRow } from '@covgate/core/storage-kit';
-import { eq } from 'drizzle-orm';
+import {
+  type SessionRecord,
+  type SignInLinkRecord,
+  StoreConflictError,
+  type User,
+} from '@covgate/core';
+import { sessionRow, signInLinkRow, wholeSeconds } from '@covgate/core/storage-kit';
+import { and, eq } from 'drizzle-orm';
 import type { SqlContext } from '../dialect.js';
 import { first } from '../rows.js';
 
@@ -36,4 +41,24 @@ export function sessionQueries({ db, tables, lookups, run, affected }: SqlContex
       await db.insert(signInLinks).values(signInLinkRow(link));
     },
   };
+}
+
+/**
+ * `Store.findOrCreateUser`: `insertUnlessKnown` writes the user unless one with its provider
+ * identity exists (the dialect's conditional insert); the stored user is read back. A user
+ * id taken by another identity is a conflict.
+ */
+export async function findOrCreateUser(
+  { db, tables: { users } }: SqlContext,
+  candidate: User,
+  insertUnlessKnown: (row: User) => Promise<unknown>,
+): Promise<User> {
+  await insertUnlessKnown({ ...candidate, createdAt: wholeSeconds(candidate.createdAt) });
+  const [stored] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.provider, candidate.provider), eq(users.externalId, candidate.externalId)))
+    .limit(1);
+  if (stored === undefined) throw new StoreConflictError('user id already exists');
+  return stored;
 }

@@ -1,7 +1,7 @@
 import type { ExecutionRecord, IdempotencyKeyClaim, NewDelivery } from '@covgate/core';
-import { idempotencyKeyRow, insertKeyedExecution, wholeSeconds } from '@covgate/core/storage-kit';
-import { findIdempotencyKey } from '@covgate/sql-kit';
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { idempotencyKeyRow, wholeSeconds } from '@covgate/core/storage-kit';
+import { insertWithKey } from '@covgate/sql-kit';
+import { inArray, lte, sql } from 'drizzle-orm';
 import { isDuplicateKey } from '../failures.js';
 import { idempotencyKeys } from '../schema.js';
 import type { QueryContext } from './context.js';
@@ -16,7 +16,7 @@ export function idempotencyQueries({ db, shared }: QueryContext) {
       files?: Uint8Array | null,
       deliveries?: readonly NewDelivery[],
     ) =>
-      insertKeyedExecution(claim, {
+      insertWithKey(shared, record, claim, {
         isDuplicateKey,
         // One batch, one transaction: the key, the execution and its counter, or nothing.
         insert: async () => {
@@ -24,18 +24,6 @@ export function idempotencyQueries({ db, shared }: QueryContext) {
             db.insert(idempotencyKeys).values(idempotencyKeyRow(record, claim)),
             ...executionWrites(db, record, files, deliveries),
           ]);
-        },
-        findKey: () => findIdempotencyKey(shared, record.orgId, claim.key),
-        deleteDeadKey: async () => {
-          await db
-            .delete(idempotencyKeys)
-            .where(
-              and(
-                eq(idempotencyKeys.orgId, record.orgId),
-                eq(idempotencyKeys.key, claim.key),
-                lte(idempotencyKeys.expiresAt, wholeSeconds(claim.createdAt)),
-              ),
-            );
         },
       }),
 

@@ -1,11 +1,12 @@
 import type { DeliveryRecord } from '@covgate/core';
 import { leaseEnd, outboxStatsOf, wholeSeconds } from '@covgate/core/storage-kit';
-import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { dueDeliveries } from '@covgate/sql-kit';
+import { inArray, sql } from 'drizzle-orm';
 import { deliveries as deliveryTable } from '../schema.js';
 import type { QueryContext } from './context.js';
 
 /** The outbox's claim under a lease, in one SQLite statement, and its stats. */
-export function outboxQueries({ db }: QueryContext) {
+export function outboxQueries({ db, shared }: QueryContext) {
   return {
     // One statement: SQLite takes the write lock before it reads, so two processes claiming
     // at once cannot pick the same delivery.
@@ -16,17 +17,12 @@ export function outboxQueries({ db }: QueryContext) {
       limit: number,
     ): Promise<DeliveryRecord[]> => {
       const at = wholeSeconds(now);
+      const { isDue, firstDue } = dueDeliveries(shared.tables, at);
       const due = db
         .select({ id: deliveryTable.id })
         .from(deliveryTable)
-        .where(
-          and(
-            eq(deliveryTable.state, 'pending'),
-            lte(deliveryTable.nextAttemptAt, at),
-            or(isNull(deliveryTable.leaseUntil), lte(deliveryTable.leaseUntil, at)),
-          ),
-        )
-        .orderBy(asc(deliveryTable.nextAttemptAt), asc(deliveryTable.id))
+        .where(isDue)
+        .orderBy(...firstDue)
         .limit(limit);
       const claimed = await db
         .update(deliveryTable)

@@ -1,27 +1,20 @@
-import { StoreConflictError, type User } from '@covgate/core';
+import type { User } from '@covgate/core';
 import { wholeSeconds } from '@covgate/core/storage-kit';
+import { findOrCreateUser } from '@covgate/sql-kit';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { signInLinks, users } from '../schema.js';
 import type { QueryContext } from './context.js';
 
 /** Creating a user once and using a sign-in link once: SQLite's conditional writes. */
-export function sessionQueries({ db }: QueryContext) {
+export function sessionQueries({ db, shared }: QueryContext) {
   return {
-    findOrCreateUser: async (candidate: User) => {
-      await db
-        .insert(users)
-        .values({ ...candidate, createdAt: wholeSeconds(candidate.createdAt) })
-        .onConflictDoNothing({ target: [users.provider, users.externalId] });
-      const [stored] = await db
-        .select()
-        .from(users)
-        .where(
-          and(eq(users.provider, candidate.provider), eq(users.externalId, candidate.externalId)),
-        )
-        .limit(1);
-      if (stored === undefined) throw new StoreConflictError('user id already exists');
-      return stored;
-    },
+    findOrCreateUser: (candidate: User) =>
+      findOrCreateUser(shared, candidate, (row) =>
+        db
+          .insert(users)
+          .values(row)
+          .onConflictDoNothing({ target: [users.provider, users.externalId] }),
+      ),
 
     useSignInLink: async (tokenHash: string, at: Date) => {
       // One statement: the condition and the write cannot be split by another caller.

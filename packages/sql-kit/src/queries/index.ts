@@ -1,0 +1,10 @@
+export { executionQueries } from './executions.js';
+export { idempotencyQueries } from './idempotency.js';
+export { inviteQueries } from './invites.js';
+export { memberQueries } from './members.js';
+export { organisationQueries } from './organisations.js';
+export { outboxQueries } from './outbox.js';
+export { repositoryQueries } from './repositories.js';
+export { sessionQueries } from './sessions.js';
+export { tokenQueries } from './tokens.js';
+export { webhookQueries } from './webhooks.js';
