@@ -99,6 +99,11 @@ export interface Paint {
   bold: (s: string) => string;
 }
 
+/** The colour of an outcome word: green for pass, yellow for warn, red for fail. */
+export function outcomeColour(outcome: Verdict['outcome'], paint: Paint): (s: string) => string {
+  return outcome === 'pass' ? paint.green : outcome === 'warn' ? paint.yellow : paint.red;
+}
+
 /**
  * One readable line: outcome, repo@branch, coverage, baseline and delta, then the patch
  * coverage when measured, and the patch rule when it failed the run. Without a baseline,
@@ -111,12 +116,7 @@ export function verdictLine(verdict: Verdict, paint: Paint): string {
     const failed = verdict.outcome === 'fail' ? `${paint.red(paint.bold('fail'))} ` : '';
     return `${failed}${paint.bold(`${verdict.repo}@${verdict.branch}`)}: coverage ${verdict.coverage.toFixed(2)}%, ${noBaselineText(verdict.base_branch)}${patch}`;
   }
-  const colour =
-    verdict.outcome === 'pass'
-      ? paint.green
-      : verdict.outcome === 'warn'
-        ? paint.yellow
-        : paint.red;
+  const colour = outcomeColour(verdict.outcome, paint);
   return `${colour(paint.bold(verdict.outcome))} ${verdict.repo}@${verdict.branch}: coverage ${verdict.coverage.toFixed(2)}%, baseline ${verdict.baseline.toFixed(2)}% on ${verdict.base_branch}, delta ${verdict.delta}${patch}`;
 }
 

@@ -56,39 +56,33 @@ describe('GitHub Actions', () => {
     ).toEqual({ service: 'github', repo: 'Hello-World', branch: 'main', commit: 'abcdef1234567' });
   });
 
-  it('pull_request: the head commit from the event file, never GITHUB_SHA (the merge commit)', () => {
-    expect(
-      detect({
-        ...github,
+  it.each([
+    {
+      name: 'pull_request: the head commit from the event file, never GITHUB_SHA (the merge commit)',
+      event: {
         GITHUB_EVENT_NAME: 'pull_request',
-        GITHUB_EVENT_PATH: PR_EVENT,
         GITHUB_REF: 'refs/pull/2/merge',
         GITHUB_REF_NAME: '2/merge',
-        GITHUB_HEAD_REF: 'changes',
-        GITHUB_BASE_REF: 'master',
         GITHUB_SHA: MERGE_COMMIT,
-      }),
-    ).toEqual({
-      service: 'github',
-      repo: 'Hello-World',
-      branch: 'changes',
-      baseBranch: 'master',
-      pullRequest: '2',
-      commit: PR_HEAD,
-    });
-  });
-
-  it('pull_request_target: the head commit, not GITHUB_SHA (the base branch head)', () => {
+      },
+    },
+    {
+      name: 'pull_request_target: the head commit, not GITHUB_SHA (the base branch head)',
+      event: {
+        GITHUB_EVENT_NAME: 'pull_request_target',
+        GITHUB_REF: 'refs/heads/master',
+        GITHUB_REF_NAME: 'master',
+        GITHUB_SHA: PR_BASE,
+      },
+    },
+  ])('$name', ({ event }) => {
     expect(
       detect({
         ...github,
-        GITHUB_EVENT_NAME: 'pull_request_target',
+        ...event,
         GITHUB_EVENT_PATH: PR_EVENT,
-        GITHUB_REF: 'refs/heads/master',
-        GITHUB_REF_NAME: 'master',
         GITHUB_HEAD_REF: 'changes',
         GITHUB_BASE_REF: 'master',
-        GITHUB_SHA: PR_BASE,
       }),
     ).toEqual({
       service: 'github',

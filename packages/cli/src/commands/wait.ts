@@ -3,7 +3,7 @@ import { readApiToken } from '../credentials.js';
 import { CliError, EXIT } from '../errors.js';
 import { type Io, paintFor } from '../io.js';
 import { clientFor, serviceError, serviceUrl } from '../service.js';
-import { noBaselineText } from '../verdict.js';
+import { noBaselineText, outcomeColour } from '../verdict.js';
 import { sessionCredential } from './session.js';
 
 /** The onboarding poll (docs/cli.md, `covgate wait`): every 5 seconds, 10-minute time-out. */
@@ -112,12 +112,7 @@ export async function wait(
       io.stdout.write(`${JSON.stringify(first)}\n`);
     } else {
       const paint = paintFor(io.stdout, io.env);
-      const colour =
-        first.outcome === 'pass'
-          ? paint.green
-          : first.outcome === 'warn'
-            ? paint.yellow
-            : paint.red;
+      const colour = outcomeColour(first.outcome, paint);
       io.stdout.write(
         first.baseline === null
           ? `${paint.bold(`${first.repo}@${first.branch}`)}: coverage ${first.coverage.toFixed(2)}%, ${noBaselineText()}\n`
