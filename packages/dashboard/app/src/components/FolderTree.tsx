@@ -125,7 +125,7 @@ export function FolderTree(props: {
             aria-selected={row === current}
             tabIndex={row === current ? 0 : -1}
             class={`tree-row tree-${row.kind}`}
-            data-level={Math.min(row.level, 12)}
+            style={{ '--indent': Math.min(row.level, 12) - 1 }}
             onClick={() => activate(row)}
             onFocus={() => setFocused(row.path)}
           >
