@@ -37,6 +37,23 @@ export function randomSuffix(): string {
   return randomBytes(6).toString('hex');
 }
 
+/** 64 fresh random hex digits, the size of a SHA-256 digest (token hashes, request digests). */
+function randomSha256Hex(): string {
+  return randomBytes(32).toString('hex');
+}
+
+/**
+ * `createdAt` (the one in `overrides`, else {@link FIXTURE_TIME}) and an `expiresAt`
+ * `lifetimeSeconds` after it, so a given `createdAt` moves the expiry with it.
+ */
+function lifetime(
+  overrides: { createdAt?: Date },
+  lifetimeSeconds: number,
+): { createdAt: Date; expiresAt: Date } {
+  const createdAt = overrides.createdAt ?? new Date(FIXTURE_TIME);
+  return { createdAt, expiresAt: secondsAfter(createdAt, lifetimeSeconds) };
+}
+
 /** An organisation with a fresh id and slug, plan `free`; `overrides` replace any field. */
 export function buildOrganisation(overrides: Partial<Organisation> = {}): Organisation {
   const suffix = randomSuffix();
@@ -89,14 +106,12 @@ export function buildTokenRecord(overrides: Partial<TokenRecord> = {}): TokenRec
  * and `orgId` (fresh ones are made otherwise) and any other field to override.
  */
 export function buildSession(overrides: Partial<SessionRecord> = {}): SessionRecord {
-  const createdAt = overrides.createdAt ?? new Date(FIXTURE_TIME);
   return {
     id: newPrefixedId('ses_'),
-    tokenHash: randomBytes(32).toString('hex'),
+    tokenHash: randomSha256Hex(),
     userId: newPrefixedId('usr_'),
     orgId: newPrefixedId('org_'),
-    createdAt,
-    expiresAt: secondsAfter(createdAt, 24 * 60 * 60),
+    ...lifetime(overrides, 24 * 60 * 60),
     ...overrides,
   };
 }
@@ -106,15 +121,13 @@ export function buildSession(overrides: Partial<SessionRecord> = {}): SessionRec
  * from its creation; give `orgId` (a fresh one is made otherwise) and any other field to override.
  */
 export function buildInvite(overrides: Partial<InviteRecord> = {}): InviteRecord {
-  const createdAt = overrides.createdAt ?? new Date(FIXTURE_TIME);
   return {
     id: newPrefixedId('inv_'),
     orgId: newPrefixedId('org_'),
-    tokenHash: randomBytes(32).toString('hex'),
+    tokenHash: randomSha256Hex(),
     role: 'member',
     createdBy: newPrefixedId('usr_'),
-    createdAt,
-    expiresAt: secondsAfter(createdAt, 7 * 24 * 60 * 60),
+    ...lifetime(overrides, 7 * 24 * 60 * 60),
     acceptedBy: null,
     acceptedAt: null,
     revokedAt: null,
@@ -127,15 +140,13 @@ export function buildInvite(overrides: Partial<InviteRecord> = {}): InviteRecord
  * give `userId` and `orgId` (fresh ones are made otherwise) and any other field to override.
  */
 export function buildSignInLink(overrides: Partial<SignInLinkRecord> = {}): SignInLinkRecord {
-  const createdAt = overrides.createdAt ?? new Date(FIXTURE_TIME);
   return {
     id: newPrefixedId('lnk_'),
-    tokenHash: randomBytes(32).toString('hex'),
+    tokenHash: randomSha256Hex(),
     userId: newPrefixedId('usr_'),
     orgId: newPrefixedId('org_'),
     role: 'owner',
-    createdAt,
-    expiresAt: secondsAfter(createdAt, 15 * 60),
+    ...lifetime(overrides, 15 * 60),
     usedAt: null,
     ...overrides,
   };
@@ -182,12 +193,10 @@ export function buildExecution(overrides: Partial<ExecutionRecord> = {}): Execut
 export function buildIdempotencyClaim(
   overrides: Partial<IdempotencyKeyClaim> = {},
 ): IdempotencyKeyClaim {
-  const createdAt = overrides.createdAt ?? new Date(FIXTURE_TIME);
   return {
     key: `key-${randomSuffix()}`,
-    requestDigest: randomBytes(32).toString('hex'),
-    createdAt,
-    expiresAt: secondsAfter(createdAt, 24 * 60 * 60),
+    requestDigest: randomSha256Hex(),
+    ...lifetime(overrides, 24 * 60 * 60),
     ...overrides,
   };
 }
