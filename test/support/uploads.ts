@@ -18,6 +18,11 @@ export function postChunked(
   return fetch(url, { method: 'POST', body, duplex: 'half' } as RequestInit);
 }
 
+/** POSTs `size` zero bytes to `url` in one body with its Content-Length. */
+export function postZeros(url: string, size: number): Promise<Response> {
+  return fetch(url, { method: 'POST', body: new Uint8Array(size) });
+}
+
 /** `count` chunks of `size` zero bytes, for {@link postChunked}. */
 export function zeroChunks(count: number, size: number): Uint8Array[] {
   return Array.from({ length: count }, () => new Uint8Array(size));

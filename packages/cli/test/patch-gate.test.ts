@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Execution, Patch } from '@covgate/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, type TestRepo } from './git-support.js';
 import { covgateIn } from './in-process.js';
@@ -36,15 +37,8 @@ afterAll(() => repo?.remove());
 
 /** What today's service answers of a patch: its judgement and the rule that decided. */
 interface Judgement {
-  patch: {
-    covered: number;
-    coverable: number;
-    percent: number | null;
-    target: number;
-    target_source: 'run' | 'repository' | 'default';
-    passed: boolean;
-  };
-  decided_by: 'delta' | 'patch';
+  patch: Patch;
+  decided_by: NonNullable<Execution['decided_by']>;
 }
 
 async function covgate(

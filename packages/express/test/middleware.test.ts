@@ -1,7 +1,7 @@
 import { createFakeCore, type Echo, type FakeCore } from '@covgate/test-support/fake-core';
 import { headerLines, httpRequest } from '@covgate/test-support/http-client';
 import { listen, type RunningServer } from '@covgate/test-support/http-server';
-import { expectPayloadTooLarge } from '@covgate/test-support/uploads';
+import { expectPayloadTooLarge, postZeros } from '@covgate/test-support/uploads';
 import type { ErrorRequestHandler, Express } from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type CovgateExpressOptions, covgate } from '../src/index.js';
@@ -183,10 +183,7 @@ describe.each(expressVersions)('$name', ({ express, major, version }) => {
 
     it('answers a 4 MiB upload with 413 under the default limit and keeps serving', async () => {
       const { origin } = await host('/coverage');
-      const response = await fetch(`${origin}/coverage/v1/echo`, {
-        method: 'POST',
-        body: new Uint8Array(4 * 1024 * 1024),
-      });
+      const response = await postZeros(`${origin}/coverage/v1/echo`, 4 * 1024 * 1024);
       await expectPayloadTooLarge(response);
       expect((await fetch(`${origin}/other`)).status).toBe(200);
     });

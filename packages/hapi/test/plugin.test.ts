@@ -1,6 +1,11 @@
 import { type Echo, sign } from '@covgate/test-support/fake-core';
 import { headerLines, httpRequest } from '@covgate/test-support/http-client';
-import { expectPayloadTooLarge, postChunked, zeroChunks } from '@covgate/test-support/uploads';
+import {
+  expectPayloadTooLarge,
+  postChunked,
+  postZeros,
+  zeroChunks,
+} from '@covgate/test-support/uploads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { covgatePlugin } from '../src/index.js';
 import { startHapi, stopAll } from './support.js';
@@ -233,10 +238,7 @@ describe('covgatePlugin: bodies', () => {
 
   it('answers a 4 MiB upload with 413 under the default limit and keeps serving', async () => {
     const { origin } = await startHapi();
-    const response = await fetch(`${origin}/v1/echo`, {
-      method: 'POST',
-      body: new Uint8Array(4 * 1024 * 1024),
-    });
+    const response = await postZeros(`${origin}/v1/echo`, 4 * 1024 * 1024);
     await expectPayloadTooLarge(response);
     expect((await fetch(`${origin}/health`)).status).toBe(200);
   });

@@ -6,7 +6,12 @@ import {
 } from '@covgate/test-support/fake-core';
 import { headerLines, httpRequest } from '@covgate/test-support/http-client';
 import { listen, type RunningServer } from '@covgate/test-support/http-server';
-import { expectPayloadTooLarge, postChunked, zeroChunks } from '@covgate/test-support/uploads';
+import {
+  expectPayloadTooLarge,
+  postChunked,
+  postZeros,
+  zeroChunks,
+} from '@covgate/test-support/uploads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNodeHandler, type NodeHandlerOptions } from '../src/index.js';
 
@@ -165,25 +170,16 @@ describe('createNodeHandler: body limit', () => {
 
   it('holds to 1 MiB by default', async () => {
     const { origin } = await serveFake();
-    const exact = await fetch(`${origin}/v1/echo`, {
-      method: 'POST',
-      body: new Uint8Array(1024 * 1024),
-    });
+    const exact = await postZeros(`${origin}/v1/echo`, 1024 * 1024);
     expect(exact.status).toBe(200);
     await exact.arrayBuffer();
-    const over = await fetch(`${origin}/v1/echo`, {
-      method: 'POST',
-      body: new Uint8Array(1024 * 1024 + 1),
-    });
+    const over = await postZeros(`${origin}/v1/echo`, 1024 * 1024 + 1);
     await expectPayloadTooLarge(over);
   });
 
   it('answers a 32 MiB upload with 413 and keeps serving', async () => {
     const { origin } = await serveFake();
-    const response = await fetch(`${origin}/v1/echo`, {
-      method: 'POST',
-      body: new Uint8Array(32 * 1024 * 1024),
-    });
+    const response = await postZeros(`${origin}/v1/echo`, 32 * 1024 * 1024);
     await expectPayloadTooLarge(response);
     expect((await fetch(`${origin}/health`)).status).toBe(200);
   });
