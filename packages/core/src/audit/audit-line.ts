@@ -91,11 +91,12 @@ export function formatAuditLine(event: AuditEvent): string {
         field('user_id', event.userId),
         field('org_id', event.orgId),
         field('session_id', event.sessionId),
-        ...(event.method === undefined ? [] : [field('method', event.method)]),
+        ...optionalField('method', event.method),
       ]);
     case 'session.delete':
       return auditLine(event.type, [field('session_id', event.sessionId)]);
     case 'session.create.denied':
+    case 'organisation.create.denied':
       return auditLine(event.type, [
         field('reason', 'invalid_service_token'),
         field('remote', event.remote),
@@ -126,7 +127,7 @@ export function formatAuditLine(event: AuditEvent): string {
         field('org_id', event.orgId),
         field('user_id', event.userId),
         field('role', event.role),
-        ...(event.via === undefined ? [] : [field('via', event.via)]),
+        ...optionalField('via', event.via),
       ]);
     case 'member.role':
       return auditLine(event.type, [
@@ -140,7 +141,7 @@ export function formatAuditLine(event: AuditEvent): string {
         field('org_id', event.orgId),
         field('user_id', event.userId),
         field('by', event.by),
-        ...(event.via === undefined ? [] : [field('via', event.via)]),
+        ...optionalField('via', event.via),
       ]);
     case 'organisation.link':
     case 'organisation.unlink':
@@ -183,11 +184,6 @@ export function formatAuditLine(event: AuditEvent): string {
         field('invite_id', event.inviteId),
         field('by', event.by),
       ]);
-    case 'organisation.create.denied':
-      return auditLine(event.type, [
-        field('reason', 'invalid_service_token'),
-        field('remote', event.remote),
-      ]);
     case 'repository.credential.use':
       return auditLine(event.type, [
         field('org_id', event.orgId),
@@ -207,6 +203,11 @@ function auditLine(type: AuditEvent['type'], fields: string[]): string {
 
 function field(key: string, value: string): string {
   return `${key}=${formatValue(value)}`;
+}
+
+/** The field of an optional value: none when the event leaves it out. */
+function optionalField(key: string, value: string | undefined): string[] {
+  return value === undefined ? [] : [field(key, value)];
 }
 
 /**

@@ -155,21 +155,14 @@ async function membershipOf(
   accessToken: string,
   signal: AbortSignal,
 ): Promise<OrganisationMembership> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      headers: { ...GITHUB_HEADERS, authorization: `Bearer ${accessToken}` },
-      signal,
-    });
-  } catch {
-    return 'unknown';
-  }
+  const response = await getAsUser(url, accessToken, signal);
+  if (response === null) return 'unknown';
   if (response.status === 404) {
-    await response.body?.cancel().catch(() => undefined);
+    await discardBody(response);
     return 'not-member';
   }
   if (!response.ok) {
-    await response.body?.cancel().catch(() => undefined);
+    await discardBody(response);
     return 'unknown';
   }
   const body = (await response.json().catch(() => null)) as { state?: unknown } | null;
@@ -183,22 +176,10 @@ async function fetchUser(
   accessToken: string,
   signal: AbortSignal,
 ): Promise<CodeHostUser> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      headers: {
-        accept: 'application/vnd.github+json',
-        authorization: `Bearer ${accessToken}`,
-        'user-agent': 'covgate',
-        'x-github-api-version': '2022-11-28',
-      },
-      signal,
-    });
-  } catch {
-    throw new CodeHostError('unavailable', 'user endpoint unreachable');
-  }
+  const response = await getAsUser(url, accessToken, signal);
+  if (response === null) throw new CodeHostError('unavailable', 'user endpoint unreachable');
   if (!response.ok) {
-    await response.body?.cancel().catch(() => undefined);
+    await discardBody(response);
     throw new CodeHostError('failed', `user endpoint answered ${response.status}`);
   }
   const body: unknown = await response.json().catch(() => null);
@@ -206,6 +187,21 @@ async function fetchUser(
   if (!user)
     throw new CodeHostError('failed', 'user endpoint answered without a valid id and login');
   return user;
+}
+
+/** GETs `url` of GitHub's REST API as the user of `accessToken`; null when it is unreachable. */
+function getAsUser(
+  url: string,
+  accessToken: string,
+  signal: AbortSignal,
+): Promise<Response | null> {
+  const headers = { ...GITHUB_HEADERS, authorization: `Bearer ${accessToken}` };
+  return fetch(url, { headers, signal }).catch(() => null);
+}
+
+/** Lets go of an answer whose body is not read, so that its connection is freed. */
+async function discardBody(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => undefined);
 }
 
 /** GitHub's account: a positive integer `id` and a non-empty `login`. */

@@ -5,12 +5,10 @@ import { authenticate } from '../auth/authenticate.js';
 import { jsonReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
 import { parseComponentParameter } from './execution-filter.js';
-import { requireExecuteScope, requireQueryParameter } from './executions.js';
+import { parseLimitParameter, requireExecuteScope, requireQueryParameter } from './executions.js';
 
 /** Default and maximum of `limit` on `GET /v1/executions/series`. */
 export const SERIES_LIMIT = { default: 1000, max: 1000 } as const;
-
-const LIMIT_SHAPE = /^[1-9][0-9]{0,3}$/;
 
 /**
  * One run of the series: `[created_at, coverage, outcome, branch, delta, baseline]`, where
@@ -20,15 +18,6 @@ const LIMIT_SHAPE = /^[1-9][0-9]{0,3}$/;
 export type SeriesPoint =
   | [string, number, string, string, string, number | null]
   | [string, number, string, string, string];
-
-function parseSeriesLimit(value: string | null): number {
-  if (value === null) return SERIES_LIMIT.default;
-  const limit = LIMIT_SHAPE.test(value) ? Number(value) : Number.NaN;
-  if (!(limit >= 1 && limit <= SERIES_LIMIT.max)) {
-    throw new ApiError(400, 'invalid parameter: limit');
-  }
-  return limit;
-}
 
 /**
  * `GET /v1/executions/series?org&repo[&limit][&component]`: the newest `limit` (default and at
@@ -46,7 +35,7 @@ export const listExecutionSeries: RouteHandler = async (scope) => {
   const query = scope.query;
   const org = requireQueryParameter(query, 'org');
   const repo = requireQueryParameter(query, 'repo');
-  const limit = parseSeriesLimit(query.get('limit'));
+  const limit = parseLimitParameter(query.get('limit'), SERIES_LIMIT);
   const filter = query.has('component') ? { component: parseComponentParameter(query) } : {};
   if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
 

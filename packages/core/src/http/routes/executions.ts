@@ -38,7 +38,8 @@ import { type IngestInput, parseIngestBody } from './ingest-body.js';
 /** Default and maximum of `limit` on `GET /v1/executions`. */
 export const EXECUTIONS_LIMIT = { default: 10, max: 100 } as const;
 
-const LIMIT_SHAPE = /^[1-9][0-9]{0,2}$/;
+/** Digits without a leading zero: no sign, exponent or fraction (the bounds cap the length). */
+const LIMIT_SHAPE = /^[1-9][0-9]*$/;
 
 /** Sessions act for their whole organisation; API tokens need the `execute` scope. */
 export function requireExecuteScope(identity: Identity): void {
@@ -56,10 +57,14 @@ export function requireQueryParameter(params: URLSearchParams, name: string): st
   return value;
 }
 
-function parseLimit(value: string | null): number {
-  if (value === null) return EXECUTIONS_LIMIT.default;
+/** The `limit` query parameter: `bounds.default` when absent, 1 to `bounds.max`, else `400`. */
+export function parseLimitParameter(
+  value: string | null,
+  bounds: { default: number; max: number },
+): number {
+  if (value === null) return bounds.default;
   const limit = LIMIT_SHAPE.test(value) ? Number(value) : Number.NaN;
-  if (!(limit >= 1 && limit <= EXECUTIONS_LIMIT.max)) {
+  if (!(limit >= 1 && limit <= bounds.max)) {
     throw new ApiError(400, 'invalid parameter: limit');
   }
   return limit;
@@ -78,7 +83,7 @@ export const listExecutions: RouteHandler = async (scope) => {
   const query = scope.query;
   const org = requireQueryParameter(query, 'org');
   const repo = requireQueryParameter(query, 'repo');
-  const limit = parseLimit(query.get('limit'));
+  const limit = parseLimitParameter(query.get('limit'), EXECUTIONS_LIMIT);
   const rawCursor = query.get('cursor');
   const after = rawCursor ? decodeExecutionCursor(rawCursor) : null;
   if (rawCursor && !after) throw new ApiError(400, 'invalid parameter: cursor');
