@@ -10,7 +10,7 @@ import { formatTimestamp } from '../format.js';
 import { useChanges, useLoad } from '../hooks.js';
 import { canManageTokens } from '../roles.js';
 import { Confirm } from './Confirm.js';
-import { ErrorState, Loading } from './ui.js';
+import { ErrorState, LoadStatus } from './ui.js';
 
 /** Where a person reads how to set the link up (the docs page of the feature). */
 export const PULL_REQUEST_FEEDBACK_DOCS =
@@ -81,10 +81,7 @@ export function GithubLinkPanel(props: { repo: string }) {
         </p>
       ) : null}
       {failure ? <ErrorState message={failure} /> : null}
-      {admin && link.state === 'loading' ? <Loading what="the GitHub link" /> : null}
-      {admin && link.state === 'error' ? (
-        <ErrorState message={link.message} onRetry={reload} />
-      ) : null}
+      {admin ? <LoadStatus load={link} what="the GitHub link" onRetry={reload} /> : null}
       {admin && link.state === 'ready' && link.value ? (
         <>
           <div class="linked" data-testid="repo-link">

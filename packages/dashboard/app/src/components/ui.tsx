@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatCountdown, VERDICT_LABEL, verdictOf } from '../format.js';
+import type { Load } from '../hooks.js';
 import { useRateLimit } from '../rate-limit.js';
 import { href, onLinkClick } from '../router.js';
 
@@ -34,6 +35,15 @@ export function ErrorState(props: { message: string; onRetry?: () => void }) {
       ) : null}
     </div>
   );
+}
+
+/** What a request shows until its value is ready: {@link Loading}, or its error with a retry. */
+export function LoadStatus(props: { load: Load<unknown>; what: string; onRetry: () => void }) {
+  if (props.load.state === 'loading') return <Loading what={props.what} />;
+  if (props.load.state === 'error') {
+    return <ErrorState message={props.load.message} onRetry={props.onRetry} />;
+  }
+  return null;
 }
 
 /** The run's verdict as a word in a coloured tag (`No baseline` when nothing was compared). */

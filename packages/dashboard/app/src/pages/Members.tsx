@@ -9,7 +9,7 @@ import {
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Confirm } from '../components/Confirm.js';
 import { ScrollTable } from '../components/ScrollTable.js';
-import { CopyButton, ErrorState, Loading } from '../components/ui.js';
+import { CopyButton, ErrorState, LoadStatus } from '../components/ui.js';
 import { useApp } from '../context.js';
 import { formatTimestamp } from '../format.js';
 import { useChanges, useDialog, useLoad } from '../hooks.js';
@@ -176,10 +176,7 @@ export function Members() {
       ) : null}
 
       <h2>Members</h2>
-      {members.state === 'loading' ? <Loading what="members" /> : null}
-      {members.state === 'error' ? (
-        <ErrorState message={members.message} onRetry={reloadMembers} />
-      ) : null}
+      <LoadStatus load={members} what="members" onRetry={reloadMembers} />
       {members.state === 'ready' ? (
         <ScrollTable
           class="members"
@@ -234,10 +231,7 @@ export function Members() {
       ) : null}
 
       <h2>GitHub organisation</h2>
-      {githubLink.state === 'loading' ? <Loading what="the GitHub organisation" /> : null}
-      {githubLink.state === 'error' ? (
-        <ErrorState message={githubLink.message} onRetry={reloadGithubLink} />
-      ) : null}
+      <LoadStatus load={githubLink} what="the GitHub organisation" onRetry={reloadGithubLink} />
       {githubLink.state === 'ready' && githubLink.value ? (
         <div class="linked" data-testid="github-link">
           <p>
@@ -289,10 +283,7 @@ export function Members() {
       {owner ? (
         <>
           <h2>Invites</h2>
-          {invites.state === 'loading' ? <Loading what="invites" /> : null}
-          {invites.state === 'error' ? (
-            <ErrorState message={invites.message} onRetry={reloadInvites} />
-          ) : null}
+          <LoadStatus load={invites} what="invites" onRetry={reloadInvites} />
           {invites.state === 'ready' && invites.value.invites.length === 0 ? (
             <p class="state empty">No invites yet. Create a link above for someone to join.</p>
           ) : null}

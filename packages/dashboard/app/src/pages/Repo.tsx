@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { runsOf } from '../chart-data.js';
 import { HistoryChart } from '../components/Chart.js';
 import { GithubLinkPanel } from '../components/GithubLink.js';
-import { CodeBlock, ErrorState, Link, Loading, OutcomeTag } from '../components/ui.js';
+import { CodeBlock, ErrorState, Link, LoadStatus, OutcomeTag } from '../components/ui.js';
 import { useApp } from '../context.js';
 import {
   badgeMarkdown,
@@ -96,8 +96,7 @@ export function Repo(props: { repo: string; filters: RunFilters }) {
       <h1 id="repo-title">{props.repo}</h1>
       <Headline repo={props.repo} headline={headline} onRetry={reloadHeadline} />
       <h2>Coverage history</h2>
-      {history.state === 'loading' ? <Loading what="the coverage history" /> : null}
-      {history.state === 'error' ? <ErrorState message={history.message} onRetry={reload} /> : null}
+      <LoadStatus load={history} what="the coverage history" onRetry={reload} />
       {history.state === 'ready' ? (
         <>
           <HistoryChart runs={runs} baseBranch={pickBaseBranch(runs)} />
@@ -167,8 +166,7 @@ function Feed(props: { repo: string; filters: RunFilters; webUrl: string | null 
     `${props.repo}${filtersQuery(props.filters)}`,
   );
 
-  if (first.state === 'loading') return <Loading what="runs" />;
-  if (first.state === 'error') return <ErrorState message={first.message} onRetry={reload} />;
+  if (first.state !== 'ready') return <LoadStatus load={first} what="runs" onRetry={reload} />;
   const feed: FeedState = extra ?? {
     executions: first.value.executions,
     cursor: first.value.next_cursor ?? null,
@@ -352,9 +350,9 @@ function Filters(props: { repo: string; filters: RunFilters; components: readonl
  */
 function Headline(props: { repo: string; headline: Load<RepoHeadline>; onRetry: () => void }) {
   const { headline } = props;
-  if (headline.state === 'loading') return <Loading what="the headline" />;
-  if (headline.state === 'error')
-    return <ErrorState message={headline.message} onRetry={props.onRetry} />;
+  if (headline.state !== 'ready') {
+    return <LoadStatus load={headline} what="the headline" onRetry={props.onRetry} />;
+  }
   const { current, change_30d: change, last_failure: failure, base_branch: base } = headline.value;
   const scope = headline.value.component ? ` · ${headline.value.component}` : '';
   return (

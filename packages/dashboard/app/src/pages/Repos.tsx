@@ -1,7 +1,7 @@
 import type { Repository } from '@covgate/client';
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { ErrorState, Link, Loading, OutcomeTag } from '../components/ui.js';
+import { Link, LoadStatus, OutcomeTag } from '../components/ui.js';
 import { useApp } from '../context.js';
 import { formatCoverage, formatTimestamp } from '../format.js';
 import { useLoad } from '../hooks.js';
@@ -51,8 +51,9 @@ export function Repos() {
   );
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<RepoSort>(DEFAULT_REPO_SORT);
-  if (repos.state === 'loading') return <Loading what="repositories" />;
-  if (repos.state === 'error') return <ErrorState message={repos.message} onRetry={reload} />;
+  if (repos.state !== 'ready') {
+    return <LoadStatus load={repos} what="repositories" onRetry={reload} />;
+  }
   if (repos.value.repos.length === 0) {
     return canManageTokens(session.role) ? <Onboarding first /> : <NoRepositories />;
   }

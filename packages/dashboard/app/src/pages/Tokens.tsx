@@ -2,7 +2,7 @@ import type { Token } from '@covgate/client';
 import { useState } from 'preact/hooks';
 import { Confirm } from '../components/Confirm.js';
 import { ScrollTable } from '../components/ScrollTable.js';
-import { ErrorState, Link, Loading, SecretPanel } from '../components/ui.js';
+import { ErrorState, Link, LoadStatus, SecretPanel } from '../components/ui.js';
 import { useApp } from '../context.js';
 import { formatTimestamp } from '../format.js';
 import { useChanges, useDialog, useLoad } from '../hooks.js';
@@ -142,8 +142,7 @@ function TokenManagement() {
         />
       ) : null}
       <h2>Tokens</h2>
-      {tokens.state === 'loading' ? <Loading what="tokens" /> : null}
-      {tokens.state === 'error' ? <ErrorState message={tokens.message} onRetry={reload} /> : null}
+      <LoadStatus load={tokens} what="tokens" onRetry={reload} />
       {tokens.state === 'ready' && tokens.value.tokens.length === 0 ? (
         <p class="state empty">No tokens yet. Create one above for your CI.</p>
       ) : null}
