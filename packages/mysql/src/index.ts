@@ -5,15 +5,8 @@ export {
   type StoreComponent,
   type StoreLogger,
 } from './failures.js';
-export {
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  MIGRATIONS_FOLDER,
-  type MigrationOptions,
-  type MigrationTarget,
-  migrate,
-  migrationStatus,
-  shippedMigrations,
-} from './migrate.js';
+// The migration module is public as a whole: migrate, its status, the shipped journal.
+export * from './migrate.js';
 export { createMySqlStore, type MySqlStoreOptions } from './mysql-store.js';
 export {
   connectionOptionsFor,

@@ -13,9 +13,9 @@ export type { SqlContext, SqlDialect } from './dialect.js';
 export type { Lookups } from './lookups.js';
 export { mergeQueries } from './merge-queries.js';
 export { applyAndReport, journalOf } from './migrations.js';
-export { findIdempotencyKey, insertWithKey } from './queries/idempotency.js';
+export { findIdempotencyKey, type KeyedWrite, keyedInsert } from './queries/idempotency.js';
 export { findMembership, isMember } from './queries/members.js';
-export { dueDeliveries } from './queries/outbox.js';
+export { dueDeliveries, leaseTaken } from './queries/outbox.js';
 export { findOrCreateUser } from './queries/sessions.js';
 export type {
   Changes,

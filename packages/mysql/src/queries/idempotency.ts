@@ -1,6 +1,5 @@
-import type { ExecutionRecord, IdempotencyKeyClaim, NewDelivery } from '@covgate/core';
 import { idempotencyKeyRow, wholeSeconds } from '@covgate/core/storage-kit';
-import { insertWithKey } from '@covgate/sql-kit';
+import { keyedInsert } from '@covgate/sql-kit';
 import { lte } from 'drizzle-orm';
 import { retryDeadlocks } from '../deadlock-retry.js';
 import { isDuplicateKey } from '../failures.js';
@@ -11,24 +10,16 @@ import { writeExecution } from './executions.js';
 /** Idempotency keys: a keyed run insert in one MySQL transaction, the expiry sweep. */
 export function idempotencyQueries({ db, shared }: QueryContext) {
   return {
-    insertKeyedExecution: (
-      record: ExecutionRecord,
-      claim: IdempotencyKeyClaim,
-      files?: Uint8Array | null,
-      deliveries?: readonly NewDelivery[],
-    ) =>
-      insertWithKey(shared, record, claim, {
-        isDuplicateKey,
-        // The key first: a concurrent request with the same key waits on its row lock
-        // here, before touching the execution or its counter, and then fails.
-        insert: () =>
-          retryDeadlocks(() =>
-            db.transaction(async (tx) => {
-              await tx.insert(idempotencyKeys).values(idempotencyKeyRow(record, claim));
-              await writeExecution(tx, record, files, deliveries);
-            }),
-          ),
-      }),
+    // The key first: a concurrent request with the same key waits on its row lock here,
+    // before touching the execution or its counter, and then fails.
+    insertKeyedExecution: keyedInsert(shared, isDuplicateKey, (record, claim, files, deliveries) =>
+      retryDeadlocks(() =>
+        db.transaction(async (tx) => {
+          await tx.insert(idempotencyKeys).values(idempotencyKeyRow(record, claim));
+          await writeExecution(tx, record, files, deliveries);
+        }),
+      ),
+    ),
 
     deleteExpiredIdempotencyKeys: async (now: Date, limit: number) => {
       const result = await db

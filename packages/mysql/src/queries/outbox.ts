@@ -1,7 +1,7 @@
 import type { DeliveryRecord } from '@covgate/core';
-import { leaseEnd, outboxStatsOf, wholeSeconds } from '@covgate/core/storage-kit';
-import { dueDeliveries } from '@covgate/sql-kit';
-import { asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { outboxStatsOf, wholeSeconds } from '@covgate/core/storage-kit';
+import { dueDeliveries, leaseTaken } from '@covgate/sql-kit';
+import { asc, count, eq, inArray } from 'drizzle-orm';
 import { retryDeadlocks } from '../deadlock-retry.js';
 import { deliveries as deliveryTable } from '../schema.js';
 import type { QueryContext } from './context.js';
@@ -27,12 +27,7 @@ export function outboxQueries({ db, shared }: QueryContext) {
           const ids = due.map((row) => row.id);
           await tx
             .update(deliveryTable)
-            .set({
-              leaseOwner: owner,
-              leaseUntil: leaseEnd(now, leaseMs),
-              attempts: sql`${deliveryTable.attempts} + 1`,
-              updatedAt: at,
-            })
+            .set(leaseTaken(shared.tables, owner, now, leaseMs))
             .where(inArray(deliveryTable.id, ids));
           return tx
             .select()

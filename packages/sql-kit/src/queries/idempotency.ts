@@ -1,4 +1,9 @@
-import type { ExecutionRecord, IdempotencyKeyClaim, KeyedInsertResult } from '@covgate/core';
+import type {
+  ExecutionRecord,
+  IdempotencyKeyClaim,
+  KeyedInsertResult,
+  NewDelivery,
+} from '@covgate/core';
 import { insertKeyedExecution, liveExecution, wholeSeconds } from '@covgate/core/storage-kit';
 import { and, eq, lte } from 'drizzle-orm';
 import { executionColumns } from '../columns.js';
@@ -30,32 +35,45 @@ export function idempotencyQueries(context: SqlContext) {
   };
 }
 
-/**
- * `Store.insertKeyedExecution` with the dialect's `insert` (the key, the run and its counter in
- * one transaction) and `isDuplicateKey`: the key's lookup and the dead key's removal are alike.
- */
-export function insertWithKey(
-  context: SqlContext,
+/** Writes a keyed run: the key, the run, its files, counter and deliveries in one transaction. */
+export type KeyedWrite = (
   record: ExecutionRecord,
   claim: IdempotencyKeyClaim,
-  dialect: { insert(): Promise<void>; isDuplicateKey(error: unknown): boolean },
-): Promise<KeyedInsertResult> {
+  files?: Uint8Array | null,
+  deliveries?: readonly NewDelivery[],
+) => Promise<void>;
+
+/**
+ * `Store.insertKeyedExecution` over the dialect's transaction (`write`) and classifier of
+ * unique-key violations: the key's lookup and the dead key's removal are alike.
+ */
+export function keyedInsert(
+  context: SqlContext,
+  isDuplicateKey: (error: unknown) => boolean,
+  write: KeyedWrite,
+) {
   const { db, tables } = context;
   const { idempotencyKeys } = tables;
-  return insertKeyedExecution(claim, {
-    isDuplicateKey: dialect.isDuplicateKey,
-    insert: dialect.insert,
-    findKey: () => findIdempotencyKey(context, record.orgId, claim.key),
-    deleteDeadKey: async () => {
-      await db
-        .delete(idempotencyKeys)
-        .where(
-          and(
-            eq(idempotencyKeys.orgId, record.orgId),
-            eq(idempotencyKeys.key, claim.key),
-            lte(idempotencyKeys.expiresAt, wholeSeconds(claim.createdAt)),
-          ),
-        );
-    },
-  });
+  return (
+    record: ExecutionRecord,
+    claim: IdempotencyKeyClaim,
+    files?: Uint8Array | null,
+    deliveries?: readonly NewDelivery[],
+  ): Promise<KeyedInsertResult> =>
+    insertKeyedExecution(claim, {
+      isDuplicateKey,
+      insert: () => write(record, claim, files, deliveries),
+      findKey: () => findIdempotencyKey(context, record.orgId, claim.key),
+      deleteDeadKey: async () => {
+        await db
+          .delete(idempotencyKeys)
+          .where(
+            and(
+              eq(idempotencyKeys.orgId, record.orgId),
+              eq(idempotencyKeys.key, claim.key),
+              lte(idempotencyKeys.expiresAt, wholeSeconds(claim.createdAt)),
+            ),
+          );
+      },
+    });
 }

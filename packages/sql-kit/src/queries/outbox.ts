@@ -1,6 +1,11 @@
 import type { DeliveryRecord } from '@covgate/core';
-import { type DeliverySettlement, deliverySettlements } from '@covgate/core/storage-kit';
-import { and, asc, desc, eq, isNull, lte, or } from 'drizzle-orm';
+import {
+  type DeliverySettlement,
+  deliverySettlements,
+  leaseEnd,
+  wholeSeconds,
+} from '@covgate/core/storage-kit';
+import { and, asc, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { SqlContext } from '../dialect.js';
 import type { Tables } from '../tables.js';
 
@@ -68,5 +73,15 @@ export function dueDeliveries({ deliveries }: Tables, at: Date) {
       or(isNull(deliveries.leaseUntil), lte(deliveries.leaseUntil, at)),
     ),
     firstDue: [asc(deliveries.nextAttemptAt), asc(deliveries.id)],
+  };
+}
+
+/** The changes that give `owner` the lease of a claimed delivery and count the attempt. */
+export function leaseTaken({ deliveries }: Tables, owner: string, now: Date, leaseMs: number) {
+  return {
+    leaseOwner: owner,
+    leaseUntil: leaseEnd(now, leaseMs),
+    attempts: sql`${deliveries.attempts} + 1`,
+    updatedAt: wholeSeconds(now),
   };
 }

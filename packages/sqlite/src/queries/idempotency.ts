@@ -1,6 +1,5 @@
-import type { ExecutionRecord, IdempotencyKeyClaim, NewDelivery } from '@covgate/core';
 import { idempotencyKeyRow, wholeSeconds } from '@covgate/core/storage-kit';
-import { insertWithKey } from '@covgate/sql-kit';
+import { keyedInsert } from '@covgate/sql-kit';
 import { inArray, lte, sql } from 'drizzle-orm';
 import { isDuplicateKey } from '../failures.js';
 import { idempotencyKeys } from '../schema.js';
@@ -10,22 +9,17 @@ import { executionWrites } from './executions.js';
 /** Idempotency keys: a keyed run insert in one SQLite batch, the expiry sweep. */
 export function idempotencyQueries({ db, shared }: QueryContext) {
   return {
-    insertKeyedExecution: (
-      record: ExecutionRecord,
-      claim: IdempotencyKeyClaim,
-      files?: Uint8Array | null,
-      deliveries?: readonly NewDelivery[],
-    ) =>
-      insertWithKey(shared, record, claim, {
-        isDuplicateKey,
-        // One batch, one transaction: the key, the execution and its counter, or nothing.
-        insert: async () => {
-          await db.batch([
-            db.insert(idempotencyKeys).values(idempotencyKeyRow(record, claim)),
-            ...executionWrites(db, record, files, deliveries),
-          ]);
-        },
-      }),
+    // One batch, one transaction: the key, the execution and its counter, or nothing.
+    insertKeyedExecution: keyedInsert(
+      shared,
+      isDuplicateKey,
+      async (record, claim, files, deliveries) => {
+        await db.batch([
+          db.insert(idempotencyKeys).values(idempotencyKeyRow(record, claim)),
+          ...executionWrites(db, record, files, deliveries),
+        ]);
+      },
+    ),
 
     deleteExpiredIdempotencyKeys: async (now: Date, limit: number) => {
       // SQLite's DELETE takes no LIMIT unless compiled with it: pick the rows by rowid.

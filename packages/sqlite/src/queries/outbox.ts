@@ -1,6 +1,6 @@
 import type { DeliveryRecord } from '@covgate/core';
-import { leaseEnd, outboxStatsOf, wholeSeconds } from '@covgate/core/storage-kit';
-import { dueDeliveries } from '@covgate/sql-kit';
+import { outboxStatsOf, wholeSeconds } from '@covgate/core/storage-kit';
+import { dueDeliveries, leaseTaken } from '@covgate/sql-kit';
 import { inArray, sql } from 'drizzle-orm';
 import { deliveries as deliveryTable } from '../schema.js';
 import type { QueryContext } from './context.js';
@@ -26,12 +26,7 @@ export function outboxQueries({ db, shared }: QueryContext) {
         .limit(limit);
       const claimed = await db
         .update(deliveryTable)
-        .set({
-          leaseOwner: owner,
-          leaseUntil: leaseEnd(now, leaseMs),
-          attempts: sql`${deliveryTable.attempts} + 1`,
-          updatedAt: at,
-        })
+        .set(leaseTaken(shared.tables, owner, now, leaseMs))
         .where(inArray(deliveryTable.id, due))
         .returning();
       return claimed.sort(
