@@ -24,6 +24,16 @@ export function sign(body: Uint8Array | string): string {
   return createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex');
 }
 
+/**
+ * The cookies `GET /v1/cookies` sets, one Set-Cookie header each: one with a comma in its value
+ * and one with the comma of an Expires date, which a bridge that joins them would break.
+ */
+export const FAKE_COOKIES: readonly string[] = [
+  'a=1; Path=/; HttpOnly',
+  'b=2, with comma; Path=/',
+  'c=3; Expires=Wed, 21 Oct 2026 07:28:00 GMT',
+];
+
 /** Something that happens once, that a test can await. */
 export interface Signal {
   readonly happened: Promise<void>;
@@ -96,9 +106,7 @@ export function createFakeCore(): FakeCore {
       }
       case '/v1/cookies': {
         const headers = new Headers({ 'content-type': 'application/json' });
-        headers.append('set-cookie', 'a=1; Path=/; HttpOnly');
-        headers.append('set-cookie', 'b=2, with comma; Path=/');
-        headers.append('set-cookie', 'c=3; Expires=Wed, 21 Oct 2026 07:28:00 GMT');
+        for (const cookie of FAKE_COOKIES) headers.append('set-cookie', cookie);
         return new Response('{}', { headers });
       }
       case '/v1/empty':

@@ -1,6 +1,7 @@
 import {
   createFakeCore,
   type Echo,
+  FAKE_COOKIES,
   type FakeCore,
   type FetchApi,
 } from '@covgate/test-support/fake-core';
@@ -210,11 +211,7 @@ describe('createNodeHandler: responses', () => {
   it('sends each Set-Cookie as its own header line', async () => {
     const { origin } = await serveFake();
     const response = await httpRequest(`${origin}/v1/cookies`);
-    expect(headerLines(response.rawHeaders, 'set-cookie')).toEqual([
-      'a=1; Path=/; HttpOnly',
-      'b=2, with comma; Path=/',
-      'c=3; Expires=Wed, 21 Oct 2026 07:28:00 GMT',
-    ]);
+    expect(headerLines(response.rawHeaders, 'set-cookie')).toEqual(FAKE_COOKIES);
   });
 
   it('keeps the status and the absence of a body', async () => {
