@@ -99,12 +99,6 @@ describe('formatAuditLine patterns', () => {
     ]);
   });
 
-  it('writes session.delete', () => {
-    expect(formatAuditLine({ type: 'session.delete', sessionId: 'ses_1' })).toBe(
-      '[audit] session.delete session_id=ses_1',
-    );
-  });
-
   it('writes session.create.denied with the invalid_service_token reason', () => {
     expect(formatAuditLine({ type: 'session.create.denied', remote: '10.0.0.7' })).toBe(
       '[audit] session.create.denied reason=invalid_service_token remote=10.0.0.7',
@@ -146,22 +140,13 @@ describe('formatAuditLine patterns', () => {
     );
   });
 
-  it('writes token.rotate', () => {
-    expect(formatAuditLine({ type: 'token.rotate', oldId: 'aaa', newId: 'bbb' })).toBe(
-      '[audit] token.rotate old_id=aaa new_id=bbb',
-    );
-  });
-
-  it('writes token.revoke', () => {
-    expect(formatAuditLine({ type: 'token.revoke', tokenId: 'abc' })).toBe(
-      '[audit] token.revoke token_id=abc',
-    );
-  });
-
-  it('writes token.rehash', () => {
-    expect(formatAuditLine({ type: 'token.rehash', tokenId: 'abc' })).toBe(
-      '[audit] token.rehash token_id=abc',
-    );
+  it.each<[AuditEvent['type'], AuditEvent, string]>([
+    ['session.delete', { type: 'session.delete', sessionId: 'ses_1' }, 'session_id=ses_1'],
+    ['token.rotate', { type: 'token.rotate', oldId: 'aaa', newId: 'bbb' }, 'old_id=aaa new_id=bbb'],
+    ['token.revoke', { type: 'token.revoke', tokenId: 'abc' }, 'token_id=abc'],
+    ['token.rehash', { type: 'token.rehash', tokenId: 'abc' }, 'token_id=abc'],
+  ])('writes %s', (type, event, fields) => {
+    expect(formatAuditLine(event)).toBe(`[audit] ${type} ${fields}`);
   });
 });
 

@@ -1,6 +1,9 @@
 import { buildOrganisation, createTestApi, type TestApiOptions } from '@covgate/testing';
 
-/** A test API with one enterprise organisation, and a GET with an optional bearer token. */
+/**
+ * A test API with one enterprise organisation, and a GET with an optional bearer token;
+ * `listPath` is a read any of the organisation's tokens may make (its runs of `r`).
+ */
 export async function apiFixture(overrides: TestApiOptions = {}) {
   const t = createTestApi(overrides);
   const org = buildOrganisation({ plan: 'enterprise' });
@@ -16,5 +19,6 @@ export async function apiFixture(overrides: TestApiOptions = {}) {
     return t.request(path, { headers }, remoteAddress);
   }
 
-  return { ...t, org, insertToken, get, logLines: t.logs.rawLines };
+  const listPath = `/v1/executions?org=${org.slug}&repo=r`;
+  return { ...t, org, insertToken, get, listPath, logLines: t.logs.rawLines };
 }

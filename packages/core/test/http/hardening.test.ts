@@ -36,9 +36,8 @@ describe('hardening', () => {
     });
     const { id, token } = await fx.insertToken();
     const session = await sessionOf(fx);
-    const path = `/v1/executions?org=${fx.org.slug}&repo=r`;
     delayNextVerify = true;
-    const slow = fx.get(path, token);
+    const slow = fx.get(fx.listPath, token);
     await new Promise((resolve) => setTimeout(resolve, 30));
     const revoke = await fx.api.handle(
       new Request(`http://localhost/v1/tokens/${id}`, {
@@ -48,22 +47,23 @@ describe('hardening', () => {
     );
     expect(revoke.status).toBe(204);
     await slow;
-    expect((await fx.get(path, token)).status).toBe(401);
+    expect((await fx.get(fx.listPath, token)).status).toBe(401);
   });
 
   it('does not pool clients without a known address into one throttle bucket', async () => {
     const fx = await apiFixture();
     const { token } = await fx.insertToken();
-    const path = `/v1/executions?org=${fx.org.slug}&repo=r`;
     for (let i = 0; i < 40; i++) {
       await fx.api.handle(
-        new Request(`http://localhost${path}`, {
+        new Request(`http://localhost${fx.listPath}`, {
           headers: { authorization: `Bearer cvg_${i.toString(16).padStart(40, 'a')}` },
         }),
       );
     }
     const legit = await fx.api.handle(
-      new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${token}` } }),
+      new Request(`http://localhost${fx.listPath}`, {
+        headers: { authorization: `Bearer ${token}` },
+      }),
     );
     expect(legit.status).toBe(200);
   });

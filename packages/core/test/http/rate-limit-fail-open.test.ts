@@ -40,13 +40,12 @@ describe('rate limiting when its store is down', () => {
       rateLimit: { createLimiter: (options) => new FlakyLimiter(options) },
     });
     const { token } = await fx.insertToken();
-    const path = `/v1/executions?org=${fx.org.slug}&repo=r`;
-    for (let i = 0; i < 5; i++) expect((await fx.get(path, token)).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await fx.get(fx.listPath, token)).status).toBe(200);
     FlakyLimiter.down = false;
-    const limited = await fx.get(path, token);
+    const limited = await fx.get(fx.listPath, token);
     expect(limited.status).toBe(200);
     expect(limited.headers.get('ratelimit-limit')).not.toBeNull();
-    await fx.get(path, token);
+    await fx.get(fx.listPath, token);
     const lines = fx.logLines.filter((line) => line.includes('[ratelimit]'));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toContain(
@@ -67,10 +66,9 @@ describe('rate limiting when its store is down', () => {
       },
     });
     const { token } = await fx.insertToken();
-    const path = `/v1/executions?org=${fx.org.slug}&repo=r`;
-    expect((await fx.get(path, token)).status).toBe(200);
-    expect((await fx.get(path, token)).status).toBe(200);
-    const limited = await fx.get(path, token);
+    expect((await fx.get(fx.listPath, token)).status).toBe(200);
+    expect((await fx.get(fx.listPath, token)).status).toBe(200);
+    const limited = await fx.get(fx.listPath, token);
     expect(limited.status).toBe(429);
     expect(await limited.json()).toEqual({ error: 'rate limit exceeded' });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

@@ -6,12 +6,11 @@ describe('failed-verification throttle over HTTP', () => {
   it('blocks a token id after 10 wrong secrets, with the same 401 body', async () => {
     const fx = await apiFixture();
     const { token } = await fx.insertToken();
-    const path = `/v1/executions?org=${fx.org.slug}&repo=r`;
     for (let i = 0; i < 10; i++) {
-      const response = await fx.get(path, wrongSecretOf(token), `198.51.100.${i}`);
+      const response = await fx.get(fx.listPath, wrongSecretOf(token), `198.51.100.${i}`);
       expect(response.status).toBe(401);
     }
-    const blocked = await fx.get(path, token, '192.0.2.1');
+    const blocked = await fx.get(fx.listPath, token, '192.0.2.1');
     expect(blocked.status).toBe(401);
     expect(await blocked.json()).toEqual({ error: 'invalid token' });
   });
@@ -19,30 +18,27 @@ describe('failed-verification throttle over HTTP', () => {
   it('keeps serving a token verified moments before an attack on its id', async () => {
     const fx = await apiFixture();
     const { token } = await fx.insertToken();
-    const path = `/v1/executions?org=${fx.org.slug}&repo=r`;
-    expect((await fx.get(path, token)).status).toBe(200);
-    for (let i = 0; i < 12; i++) await fx.get(path, wrongSecretOf(token), `198.51.100.${i}`);
-    expect((await fx.get(path, token)).status).toBe(200);
+    expect((await fx.get(fx.listPath, token)).status).toBe(200);
+    for (let i = 0; i < 12; i++) await fx.get(fx.listPath, wrongSecretOf(token), `198.51.100.${i}`);
+    expect((await fx.get(fx.listPath, token)).status).toBe(200);
   });
 
   it('blocks a remote address after 30 failures across token ids', async () => {
     const fx = await apiFixture();
     const { token } = await fx.insertToken();
-    const path = `/v1/executions?org=${fx.org.slug}&repo=r`;
     for (let i = 0; i < 30; i++) {
       const other = await fx.insertToken();
-      await fx.get(path, wrongSecretOf(other.token), '198.51.100.99');
+      await fx.get(fx.listPath, wrongSecretOf(other.token), '198.51.100.99');
     }
-    expect((await fx.get(path, token, '198.51.100.99')).status).toBe(401);
-    expect((await fx.get(path, token, '198.51.100.100')).status).toBe(200);
+    expect((await fx.get(fx.listPath, token, '198.51.100.99')).status).toBe(401);
+    expect((await fx.get(fx.listPath, token, '198.51.100.100')).status).toBe(200);
   });
 
   it('answers an unknown id exactly like a wrong secret', async () => {
     const fx = await apiFixture();
     const { token } = await fx.insertToken();
-    const path = `/v1/executions?org=${fx.org.slug}&repo=r`;
-    const unknown = await fx.get(path, `cvg_${'ab'.repeat(20)}`);
-    const wrong = await fx.get(path, wrongSecretOf(token));
+    const unknown = await fx.get(fx.listPath, `cvg_${'ab'.repeat(20)}`);
+    const wrong = await fx.get(fx.listPath, wrongSecretOf(token));
     expect(unknown.status).toBe(wrong.status);
     expect(await unknown.text()).toBe(await wrong.text());
     expect(fx.audit.lines.slice(-2).map((line) => line.replace(/remote=\S+/, ''))).toEqual([
@@ -54,8 +50,7 @@ describe('failed-verification throttle over HTTP', () => {
   it('purges the verified-token cache on revoke within this process', async () => {
     const fx = await apiFixture();
     const { id, token } = await fx.insertToken();
-    const path = `/v1/executions?org=${fx.org.slug}&repo=r`;
-    expect((await fx.get(path, token)).status).toBe(200);
+    expect((await fx.get(fx.listPath, token)).status).toBe(200);
     const session = await fx.api.handle(
       new Request('http://localhost/v1/sessions/create', {
         method: 'POST',
@@ -74,16 +69,15 @@ describe('failed-verification throttle over HTTP', () => {
       }),
     );
     expect(revoke.status).toBe(204);
-    expect((await fx.get(path, token)).status).toBe(401);
+    expect((await fx.get(fx.listPath, token)).status).toBe(401);
   });
 
   it('expires a cached verification after the cache TTL when the store says revoked', async () => {
     const fx = await apiFixture();
     const { id, token } = await fx.insertToken();
-    const path = `/v1/executions?org=${fx.org.slug}&repo=r`;
-    expect((await fx.get(path, token)).status).toBe(200);
+    expect((await fx.get(fx.listPath, token)).status).toBe(200);
     await fx.store.revokeToken(id); // another process revoked it: this cache is not purged
     fx.clock.advance(10_001);
-    expect((await fx.get(path, token)).status).toBe(401);
+    expect((await fx.get(fx.listPath, token)).status).toBe(401);
   });
 });

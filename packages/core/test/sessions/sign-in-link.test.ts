@@ -1,5 +1,5 @@
 import { createMemoryStore, hashSessionToken } from '@covgate/core';
-import { createTestApi, TEST_SESSION_SECRET } from '@covgate/testing';
+import { createTestApi, TEST_SESSION_SECRET, type TestApi } from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
 import { issueSignInLink, signInLinkUrl } from '../../src/sessions/sign-in-link.js';
 
@@ -43,6 +43,18 @@ describe('signInLinkUrl', () => {
   });
 });
 
+/** A sign-in link for `userId` into a new organisation of `test`, issued under TEST_SESSION_SECRET. */
+async function linkToNewOrganisation(test: TestApi, userId: string): Promise<string> {
+  const org = await test.createOrganisation();
+  const { token } = await issueSignInLink(test.store, {
+    orgId: org.id,
+    userId,
+    sessionSecret: TEST_SESSION_SECRET,
+    now: test.clock.now(),
+  });
+  return token;
+}
+
 describe('sign-in links and the session secret', () => {
   it('accepts a link issued under SESSION_SECRET_PREVIOUS during a rotation', async () => {
     const test = createTestApi({
@@ -50,13 +62,7 @@ describe('sign-in links and the session secret', () => {
       previousSessionSecret: TEST_SESSION_SECRET,
       dashboardUrl: 'https://dashboard.example.com/',
     });
-    const org = await test.createOrganisation();
-    const { token } = await issueSignInLink(test.store, {
-      orgId: org.id,
-      userId: 'usr_rotated',
-      sessionSecret: TEST_SESSION_SECRET,
-      now: test.clock.now(),
-    });
+    const token = await linkToNewOrganisation(test, 'usr_rotated');
 
     const response = await test.request(`/auth/link?token=${token}`, { headers: NAVIGATION });
 
@@ -66,13 +72,7 @@ describe('sign-in links and the session secret', () => {
 
   it('sends the browser to oauth.dashboardUrl, else to the base path, when dashboardUrl is unset', async () => {
     const test = createTestApi({ basePath: '/coverage' });
-    const org = await test.createOrganisation();
-    const { token } = await issueSignInLink(test.store, {
-      orgId: org.id,
-      userId: 'usr_1',
-      sessionSecret: TEST_SESSION_SECRET,
-      now: test.clock.now(),
-    });
+    const token = await linkToNewOrganisation(test, 'usr_1');
 
     const response = await test.request(`/coverage/auth/link?token=${token}`, {
       headers: NAVIGATION,

@@ -37,13 +37,18 @@ async function fail(
   for (let i = 0; i < times; i += 1) await recordFailure(throttle, subject(i));
 }
 
-describe('createVerificationThrottle', () => {
+/** Fake timers around each test of the calling `describe`: the throttle's windows run on them. */
+function useFakeTimersInEachTest(): void {
   beforeEach(() => {
     vi.useFakeTimers();
   });
   afterEach(() => {
     vi.useRealTimers();
   });
+}
+
+describe('createVerificationThrottle', () => {
+  useFakeTimersInEachTest();
 
   it('does not block a token id after 9 failures, and blocks it at the 10th', async () => {
     const throttle = createVerificationThrottle();
@@ -173,12 +178,7 @@ describe('createVerificationThrottle', () => {
 });
 
 describe('atomic reservations', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  useFakeTimersInEachTest();
 
   it('lets exactly 10 of 200 concurrent guesses on one token id reach verification', async () => {
     const throttle = createVerificationThrottle();
@@ -437,12 +437,7 @@ function recordingLimiters() {
 }
 
 describe('the counters the throttle keeps', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  useFakeTimersInEachTest();
 
   it('gives each rule its own limiter, named for a shared store', () => {
     const { options, createLimiter } = recordingLimiters();
