@@ -5,6 +5,7 @@ import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ExecutionList } from '@covgate/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   run,
@@ -115,10 +116,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
       const answer = await fetch(`${server.url}/v1/executions?org=acme&repo=${repo}&limit=100`, {
         headers: { authorization: `Bearer ${token}` },
       });
-      return (await answer.json()) as {
-        total: number;
-        executions: { branch: string; commit: string | null; coverage: number; outcome: string }[];
-      };
+      return (await answer.json()) as ExecutionList;
     };
 
     beforeAll(async () => {
@@ -303,11 +301,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
       expect(compared.stdout).toBe(
         'pass rel@feature: coverage 57.69%, baseline 57.69% on release-9, delta 0.00\n',
       );
-      const records = (await (
-        await fetch(`${server.url}/v1/executions?org=acme&repo=rel&limit=10`, {
-          headers: { authorization: `Bearer ${token}` },
-        })
-      ).json()) as { executions: { branch: string; baseline: { branch: string } | null }[] };
+      const records = await list('rel');
       expect(records.executions.map((e) => [e.branch, e.baseline?.branch ?? null])).toEqual([
         ['feature', 'release-9'],
         ['release-9', null],
