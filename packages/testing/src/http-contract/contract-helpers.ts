@@ -57,6 +57,28 @@ export function sendJson(
   });
 }
 
+/**
+ * `POST /v1/executions` with an API token: a string body is sent as it is (for malformed JSON),
+ * bytes as they are (for gzip), anything else serialised; `headers` add to the JSON ones.
+ */
+export function ingest(
+  ctx: ContractContext,
+  token: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return ctx.request('/v1/executions', {
+    method: 'POST',
+    headers: { ...bearer(token), 'content-type': 'application/json', ...headers },
+    body:
+      typeof body === 'string'
+        ? body
+        : body instanceof Uint8Array
+          ? new Uint8Array(body)
+          : JSON.stringify(body),
+  });
+}
+
 /** A request with an API token that needs nothing but a valid `execute` token. */
 export function listExecutions(
   ctx: ContractContext,

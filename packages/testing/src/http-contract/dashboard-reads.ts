@@ -1,6 +1,7 @@
 import { formatTimestamp, type Organisation } from '@covgate/core';
 import { describe, expect, it } from 'vitest';
 import { buildExecution, randomSuffix } from '../fixtures.js';
+import { bearer } from './contract-helpers.js';
 import { type ContractContext, type HttpContractOptions, useContractServer } from './harness.js';
 
 const COOKIE_NAME = 'covgate_session';
@@ -9,7 +10,6 @@ function get(ctx: ContractContext, path: string, headers: Record<string, string>
   return ctx.request(path, { headers });
 }
 
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const cookie = (token: string) => ({ cookie: `${COOKIE_NAME}=${token}` });
 
 async function ingest(ctx: ContractContext, token: string, body: Record<string, unknown>) {

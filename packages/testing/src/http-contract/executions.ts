@@ -1,26 +1,9 @@
 import { formatTimestamp } from '@covgate/core';
 import { describe, expect, it } from 'vitest';
 import { buildExecution } from '../fixtures.js';
-import { timestampIn } from './contract-helpers.js';
-import {
-  bearerJson,
-  type ContractContext,
-  type HttpContractOptions,
-  useContractServer,
-} from './harness.js';
+import { ingest, timestampIn } from './contract-helpers.js';
+import { type ContractContext, type HttpContractOptions, useContractServer } from './harness.js';
 import { useTeamWithToken } from './team-setup.js';
-
-async function ingest(
-  ctx: ContractContext,
-  token: string,
-  body: Record<string, unknown>,
-): Promise<Response> {
-  return ctx.request('/v1/executions', {
-    method: 'POST',
-    headers: bearerJson(token),
-    body: JSON.stringify(body),
-  });
-}
 
 function list(ctx: ContractContext, token: string | null, query: string): Promise<Response> {
   return ctx.request(`/v1/executions${query}`, {

@@ -1,24 +1,11 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { bearer, sendJson, timestampIn } from './contract-helpers.js';
-import { type ContractContext, type HttpContractOptions, useContractServer } from './harness.js';
+import { bearer, ingest, sendJson, timestampIn } from './contract-helpers.js';
+import { type HttpContractOptions, useContractServer } from './harness.js';
 import { useTeamWithToken } from './team-setup.js';
 
 const BASE = 'a'.repeat(40);
 const OTHER_BASE = 'b'.repeat(40);
-
-function ingest(ctx: ContractContext, token: string, body: unknown, headers = {}) {
-  return ctx.request('/v1/executions', {
-    method: 'POST',
-    headers: { ...bearer(token), 'content-type': 'application/json', ...headers },
-    body:
-      typeof body === 'string'
-        ? body
-        : body instanceof Uint8Array
-          ? new Uint8Array(body)
-          : JSON.stringify(body),
-  });
-}
 
 /** A per-file list of `count` files under `src/`, in reverse path order. */
 function fileList(count: number): { path: string; covered: number; coverable: number }[] {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, sendJson } from './contract-helpers.js';
 import { type HttpContractOptions, useContractServer } from './harness.js';
+import { teamWithToken } from './team-setup.js';
 
 const DAY_MS = 86_400_000;
 
@@ -18,8 +19,7 @@ export function repoHeadlineContract(options: HttpContractOptions): void {
      * then 33 days later D main 84.
      */
     const setup = async () => {
-      const org = await ctx.createOrganisation('team');
-      const token = (await ctx.createToken(org)).secret;
+      const { org, token } = await teamWithToken(ctx);
       const post = async (body: Record<string, unknown>) => {
         const response = await sendJson(ctx, 'POST', '/v1/executions', token, body);
         expect(response.status).toBe(201);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, sendJson } from './contract-helpers.js';
+import { bearer, ingest, sendJson } from './contract-helpers.js';
 import { type HttpContractOptions, useContractServer } from './harness.js';
+import { teamWithToken } from './team-setup.js';
 
 /**
  * A repository's code-host URL: `web_url` of `/v1/repos/settings`, set by `PATCH` or, while
@@ -11,14 +12,9 @@ export function repoWebUrlContract(options: HttpContractOptions): void {
     const ctx = useContractServer(options);
 
     const setup = async () => {
-      const org = await ctx.createOrganisation('team');
-      const token = (await ctx.createToken(org)).secret;
-      const ingest = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-        ctx.request('/v1/executions', {
-          method: 'POST',
-          headers: { ...bearer(token), 'content-type': 'application/json', ...headers },
-          body: JSON.stringify({ repo: 'app', branch: 'main', coverage: 50, ...body }),
-        });
+      const { org, token } = await teamWithToken(ctx);
+      const ingestApp = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+        ingest(ctx, token, { repo: 'app', branch: 'main', coverage: 50, ...body }, headers);
       const settings = async () => {
         const response = await ctx.request(`/v1/repos/settings?org=${org.slug}&repo=app`, {
           headers: bearer(token),
@@ -36,7 +32,7 @@ export function repoWebUrlContract(options: HttpContractOptions): void {
             })
           ).json()) as { web_url: string | null }
         ).web_url;
-      return { ingest, settings, change, headline };
+      return { ingest: ingestApp, settings, change, headline };
     };
     const shown = (webUrl: string | null, patchTarget: number | null = null) => ({
       repo: 'app',
