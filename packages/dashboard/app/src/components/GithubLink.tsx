@@ -10,6 +10,7 @@ import { formatTimestamp } from '../format.js';
 import { useChanges, useLoad } from '../hooks.js';
 import { canManageTokens } from '../roles.js';
 import { Confirm } from './Confirm.js';
+import { Form, TextField } from './Form.js';
 import { ErrorState, LoadStatus } from './ui.js';
 
 /** Where a person reads how to set the link up (the docs page of the feature). */
@@ -191,46 +192,41 @@ function LinkForm(props: {
   const enterprise = props.initialApiUrl !== '' && props.initialApiUrl !== 'https://api.github.com';
   const [apiUrl, setApiUrl] = useState(enterprise ? props.initialApiUrl : '');
   return (
-    <form
+    <Form
       class="link-form"
-      aria-label="Link a GitHub repository"
-      onSubmit={(event) => {
-        event.preventDefault();
+      label="Link a GitHub repository"
+      onSubmit={() =>
         props.onSubmit({
           github_repo: githubRepo.trim(),
           token: token.trim(),
           ...(apiUrl.trim() ? { api_url: apiUrl.trim() } : {}),
-        });
-      }}
+        })
+      }
     >
-      <label>
-        GitHub repository
-        <input
-          name="github-repo"
-          value={githubRepo}
-          required
-          maxLength={140}
-          pattern="[A-Za-z0-9][A-Za-z0-9\-]*/[A-Za-z0-9._\-]+"
-          placeholder="owner/name"
-          autoComplete="off"
-          spellcheck={false}
-          onInput={(event) => setGithubRepo((event.target as HTMLInputElement).value)}
-        />
-      </label>
-      <label>
-        Token
-        <input
-          name="github-token"
-          type="password"
-          value={token}
-          required
-          maxLength={255}
-          autoComplete="off"
-          spellcheck={false}
-          aria-describedby="github-token-hint"
-          onInput={(event) => setToken((event.target as HTMLInputElement).value)}
-        />
-      </label>
+      <TextField
+        label="GitHub repository"
+        name="github-repo"
+        value={githubRepo}
+        required
+        maxLength={140}
+        pattern="[A-Za-z0-9][A-Za-z0-9\-]*/[A-Za-z0-9._\-]+"
+        placeholder="owner/name"
+        autoComplete="off"
+        spellcheck={false}
+        onValue={setGithubRepo}
+      />
+      <TextField
+        label="Token"
+        name="github-token"
+        type="password"
+        value={token}
+        required
+        maxLength={255}
+        autoComplete="off"
+        spellcheck={false}
+        aria-describedby="github-token-hint"
+        onValue={setToken}
+      />
       <div class="hint form-hint" id="github-token-hint">
         <p>
           A{' '}
@@ -251,20 +247,18 @@ function LinkForm(props: {
           </a>
         </p>
       </div>
-      <label>
-        GitHub Enterprise API URL (optional)
-        <input
-          name="github-api-url"
-          type="url"
-          value={apiUrl}
-          placeholder="https://github.example.com/api/v3"
-          autoComplete="off"
-          onInput={(event) => setApiUrl((event.target as HTMLInputElement).value)}
-        />
-      </label>
+      <TextField
+        label="GitHub Enterprise API URL (optional)"
+        name="github-api-url"
+        type="url"
+        value={apiUrl}
+        placeholder="https://github.example.com/api/v3"
+        autoComplete="off"
+        onValue={setApiUrl}
+      />
       <button type="submit" class="primary" disabled={props.busy}>
         {props.busy ? 'Saving…' : props.linked ? 'Save new token' : 'Link repository'}
       </button>
-    </form>
+    </Form>
   );
 }

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { useApp } from '../context.js';
 import { useAction } from '../hooks.js';
 import { navigate } from '../router.js';
+import { Form } from './Form.js';
 
 /**
  * The organisation the session acts for, with its plan and the user's role; a picker and a
@@ -29,8 +30,7 @@ export function OrgSwitcher() {
     );
   }
 
-  const switchTo = async (event: Event) => {
-    event.preventDefault();
+  const switchTo = async () => {
     if (chosen === session.org) return;
     await run(async () => {
       const next: CurrentSession = await client.switchOrganisation({ body: { org: chosen } });
@@ -42,7 +42,7 @@ export function OrgSwitcher() {
   };
 
   return (
-    <form class="org-switch" onSubmit={switchTo} aria-label="Switch organisation">
+    <Form class="org-switch" label="Switch organisation" onSubmit={switchTo}>
       <label class="visually-hidden" for="org-select">
         Organisation
       </label>
@@ -67,6 +67,6 @@ export function OrgSwitcher() {
           {failure}
         </p>
       ) : null}
-    </form>
+    </Form>
   );
 }

@@ -8,6 +8,7 @@ import {
 } from '@covgate/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Confirm } from '../components/Confirm.js';
+import { Form, TextField } from '../components/Form.js';
 import { ScrollTable } from '../components/ScrollTable.js';
 import { CopyButton, ErrorState, LoadStatus } from '../components/ui.js';
 import { useApp } from '../context.js';
@@ -363,34 +364,31 @@ function LinkGithub(props: {
 }) {
   const [name, setName] = useState('');
   return (
-    <form
+    <Form
       class="inline-form"
-      aria-label="Link a GitHub organisation"
-      onSubmit={(event) => {
-        event.preventDefault();
+      label="Link a GitHub organisation"
+      onSubmit={() => {
         if (name.trim() !== '') props.onLink(name.trim());
       }}
     >
-      <label>
-        GitHub organisation
-        <input
-          name="github-org"
-          value={name}
-          required
-          maxLength={39}
-          placeholder="acme-inc"
-          autoComplete="off"
-          aria-describedby="github-org-hint"
-          onInput={(event) => setName((event.target as HTMLInputElement).value)}
-        />
-      </label>
+      <TextField
+        label="GitHub organisation"
+        name="github-org"
+        value={name}
+        required
+        maxLength={39}
+        placeholder="acme-inc"
+        autoComplete="off"
+        aria-describedby="github-org-hint"
+        onValue={setName}
+      />
       <button type="submit" disabled={props.busy}>
         {props.linked ? 'Replace link' : 'Link'}
       </button>
       <p class="hint form-hint" id="github-org-hint">
         Signing in through GitHub then asks for the read:org permission, to see who belongs.
       </p>
-    </form>
+    </Form>
   );
 }
 
@@ -398,14 +396,7 @@ function LinkGithub(props: {
 function CreateInvite(props: { busy: boolean; onCreate: (role: Role) => void }) {
   const [role, setRole] = useState<Role>('member');
   return (
-    <form
-      class="inline-form"
-      aria-label="Invite someone"
-      onSubmit={(event) => {
-        event.preventDefault();
-        props.onCreate(role);
-      }}
-    >
+    <Form class="inline-form" label="Invite someone" onSubmit={() => props.onCreate(role)}>
       <RoleSelect
         label="Role of the invited person"
         name="invite-role"
@@ -415,7 +406,7 @@ function CreateInvite(props: { busy: boolean; onCreate: (role: Role) => void }) 
       <button type="submit" class="primary" disabled={props.busy}>
         {props.busy ? 'Creating…' : 'Create invite link'}
       </button>
-    </form>
+    </Form>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { Execution } from '@covgate/client';
 import { useEffect, useState } from 'preact/hooks';
+import { Form, TextField } from '../components/Form.js';
 import { CodeBlock, ErrorState, Link, OutcomeTag, SecretPanel } from '../components/ui.js';
 import { useApp } from '../context.js';
 import {
@@ -95,8 +96,7 @@ function Wizard(props: { first?: boolean }) {
     };
   }, [waiting?.repo, waiting?.attempt]);
 
-  const createToken = async (event: Event) => {
-    event.preventDefault();
+  const createToken = async () => {
     const name = repo.trim();
     if (name === '' || tokenName.trim() === '') return;
     await run(async () => {
@@ -120,37 +120,33 @@ function Wizard(props: { first?: boolean }) {
         <li class={state.step === 'done' ? 'current' : ''}>See the first run</li>
       </ol>
       {state.step === 'setup' ? (
-        <form class="stack" onSubmit={createToken}>
+        <Form class="stack" onSubmit={createToken}>
           <p>
             covgate records a run each time your CI gates a build on coverage. Name the repository
             and create a token for its CI.
           </p>
-          <label>
-            Repository name
-            <input
-              name="repo"
-              value={repo}
-              required
-              maxLength={255}
-              placeholder="web"
-              onInput={(event) => setRepo((event.target as HTMLInputElement).value)}
-            />
-          </label>
-          <label>
-            Token name
-            <input
-              name="token-name"
-              value={tokenName}
-              required
-              maxLength={100}
-              onInput={(event) => setTokenName((event.target as HTMLInputElement).value)}
-            />
-          </label>
+          <TextField
+            label="Repository name"
+            name="repo"
+            value={repo}
+            required
+            maxLength={255}
+            placeholder="web"
+            onValue={setRepo}
+          />
+          <TextField
+            label="Token name"
+            name="token-name"
+            value={tokenName}
+            required
+            maxLength={100}
+            onValue={setTokenName}
+          />
           {failure ? <ErrorState message={failure} /> : null}
           <button type="submit" class="primary" disabled={busy}>
             {busy ? 'Creating…' : 'Create token'}
           </button>
-        </form>
+        </Form>
       ) : (
         <>
           <SecretPanel secret={state.secret} title="Your CI token">

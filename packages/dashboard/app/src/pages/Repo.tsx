@@ -2,6 +2,7 @@ import type { Execution, ExecutionSeries, Outcome } from '@covgate/client';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { runsOf } from '../chart-data.js';
 import { HistoryChart } from '../components/Chart.js';
+import { Form, TextField } from '../components/Form.js';
 import { GithubLinkPanel } from '../components/GithubLink.js';
 import { CodeBlock, ErrorState, Link, LoadStatus, OutcomeTag } from '../components/ui.js';
 import { useApp } from '../context.js';
@@ -275,26 +276,17 @@ function Filters(props: { repo: string; filters: RunFilters; components: readonl
       ? [...props.components, filters.component]
       : props.components;
   return (
-    <form
-      class="filter-row run-filters"
-      aria-label="Filter the runs"
-      onSubmit={(event) => {
-        event.preventDefault();
-        go(withBranch());
-      }}
-    >
-      <label>
-        Branch
-        <input
-          type="text"
-          name="branch"
-          value={branch}
-          placeholder="any branch"
-          autoComplete="off"
-          onInput={(event) => setBranch((event.target as HTMLInputElement).value)}
-          onChange={() => go(withBranch())}
-        />
-      </label>
+    <Form class="filter-row run-filters" label="Filter the runs" onSubmit={() => go(withBranch())}>
+      <TextField
+        label="Branch"
+        type="text"
+        name="branch"
+        value={branch}
+        placeholder="any branch"
+        autoComplete="off"
+        onValue={setBranch}
+        onChange={() => go(withBranch())}
+      />
       <label>
         Outcome
         <select
@@ -340,7 +332,7 @@ function Filters(props: { repo: string; filters: RunFilters; components: readonl
           Clear filters
         </Link>
       ) : null}
-    </form>
+    </Form>
   );
 }
 

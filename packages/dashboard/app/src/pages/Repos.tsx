@@ -1,6 +1,7 @@
 import type { Repository } from '@covgate/client';
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import { TextField } from '../components/Form.js';
 import { Link, LoadStatus, OutcomeTag } from '../components/ui.js';
 import { useApp } from '../context.js';
 import { formatCoverage, formatTimestamp } from '../format.js';
@@ -70,16 +71,14 @@ export function Repos() {
         ) : null}
       </div>
       <div class="filter-row">
-        <label>
-          Search repositories
-          <input
-            type="search"
-            name="search"
-            value={query}
-            placeholder="name"
-            onInput={(event) => setQuery((event.target as HTMLInputElement).value)}
-          />
-        </label>
+        <TextField
+          label="Search repositories"
+          type="search"
+          name="search"
+          value={query}
+          placeholder="name"
+          onValue={setQuery}
+        />
         <p class="note" aria-live="polite" data-testid="repo-count">
           {rows.length === repos.value.repos.length
             ? `${rows.length} ${rows.length === 1 ? 'repository' : 'repositories'}`

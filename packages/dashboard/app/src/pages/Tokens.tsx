@@ -1,6 +1,7 @@
 import type { Token } from '@covgate/client';
 import { useState } from 'preact/hooks';
 import { Confirm } from '../components/Confirm.js';
+import { Form, TextField } from '../components/Form.js';
 import { ScrollTable } from '../components/ScrollTable.js';
 import { ErrorState, Link, LoadStatus, SecretPanel } from '../components/ui.js';
 import { useApp } from '../context.js';
@@ -213,28 +214,25 @@ export function CreateToken(props: {
 }) {
   const [name, setName] = useState(props.defaultName ?? '');
   return (
-    <form
+    <Form
       class="inline-form"
-      onSubmit={(event) => {
-        event.preventDefault();
+      onSubmit={() => {
         if (name.trim() !== '') props.onCreate(name.trim());
       }}
     >
-      <label>
-        Token name
-        <input
-          name="token-name"
-          value={name}
-          maxLength={100}
-          required
-          placeholder="ci"
-          onInput={(event) => setName((event.target as HTMLInputElement).value)}
-        />
-      </label>
+      <TextField
+        label="Token name"
+        name="token-name"
+        value={name}
+        maxLength={100}
+        required
+        placeholder="ci"
+        onValue={setName}
+      />
       <button type="submit" class="primary" disabled={props.busy}>
         {props.busy ? 'Creating…' : (props.label ?? 'Create token')}
       </button>
-    </form>
+    </Form>
   );
 }
 
