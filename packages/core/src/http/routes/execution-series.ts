@@ -1,11 +1,8 @@
-import { checkOrgAccess } from '../../auth/identity.js';
 import { formatTimestamp } from '../../time/timestamp.js';
-import { ApiError, ERRORS } from '../api-error.js';
-import { authenticate } from '../auth/authenticate.js';
 import { jsonReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
 import { parseComponentParameter } from './execution-filter.js';
-import { parseLimitParameter, requireExecuteScope, requireQueryParameter } from './executions.js';
+import { authenticateRepositoryRead, parseLimitParameter, requireOrgAccess } from './executions.js';
 
 /** Default and maximum of `limit` on `GET /v1/executions/series`. */
 export const SERIES_LIMIT = { default: 1000, max: 1000 } as const;
@@ -30,14 +27,11 @@ export type SeriesPoint =
  * `org`/`repo`, 400 bad `limit` or `component`, 403 organisation mismatch.
  */
 export const listExecutionSeries: RouteHandler = async (scope) => {
-  const identity = await authenticate(scope);
-  requireExecuteScope(identity);
+  const { identity, org, repo } = await authenticateRepositoryRead(scope);
   const query = scope.query;
-  const org = requireQueryParameter(query, 'org');
-  const repo = requireQueryParameter(query, 'repo');
   const limit = parseLimitParameter(query.get('limit'), SERIES_LIMIT);
   const filter = query.has('component') ? { component: parseComponentParameter(query) } : {};
-  if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
+  requireOrgAccess(identity, org);
 
   const { store } = scope.services;
   const [records, total] = await Promise.all([

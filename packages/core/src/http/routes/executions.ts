@@ -48,6 +48,26 @@ export function requireExecuteScope(identity: Identity): void {
   }
 }
 
+/** `403 forbidden` when `org` names another organisation than the identity's. */
+export function requireOrgAccess(identity: Identity, org: string): void {
+  if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
+}
+
+/**
+ * The first checks of a read of one repository (`?org&repo`): `401` credential, `403` token
+ * without `execute`, `400` missing `org` then `repo`. The route checks its own parameters
+ * next, then {@link requireOrgAccess}: another organisation's `403` comes after every `400`.
+ */
+export async function authenticateRepositoryRead(
+  scope: RequestScope,
+): Promise<{ identity: Identity; org: string; repo: string }> {
+  const identity = await authenticate(scope);
+  requireExecuteScope(identity);
+  const org = requireQueryParameter(scope.query, 'org');
+  const repo = requireQueryParameter(scope.query, 'repo');
+  return { identity, org, repo };
+}
+
 /** A non-empty query parameter, else `400 missing required parameter: <name>`. */
 export function requireQueryParameter(params: URLSearchParams, name: string): string {
   const value = params.get(name);
@@ -78,17 +98,14 @@ export function parseLimitParameter(
  * filters narrow both the page and `total`.
  */
 export const listExecutions: RouteHandler = async (scope) => {
-  const identity = await authenticate(scope);
-  requireExecuteScope(identity);
+  const { identity, org, repo } = await authenticateRepositoryRead(scope);
   const query = scope.query;
-  const org = requireQueryParameter(query, 'org');
-  const repo = requireQueryParameter(query, 'repo');
   const limit = parseLimitParameter(query.get('limit'), EXECUTIONS_LIMIT);
   const rawCursor = query.get('cursor');
   const after = rawCursor ? decodeExecutionCursor(rawCursor) : null;
   if (rawCursor && !after) throw new ApiError(400, 'invalid parameter: cursor');
   const filter = parseExecutionFilter(query);
-  if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
+  requireOrgAccess(identity, org);
 
   const { store } = scope.services;
   const [records, total] = await Promise.all([
@@ -156,9 +173,7 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
   requireSessionRole(identity, 'admin');
   const key = readIdempotencyKey(scope.request.headers);
   const input = parseIngestBody(await readJsonBody(scope.request, INGEST_BODY_LIMITS));
-  if (input.org !== undefined && checkOrgAccess(identity, input.org) === 'forbidden') {
-    throw new ApiError(403, ERRORS.forbidden);
-  }
+  if (input.org !== undefined) requireOrgAccess(identity, input.org);
   const { store, clock, ids } = scope.services;
   const now = wholeSeconds(clock.now());
   const filesText = input.files === null ? null : fileListText(input.files);

@@ -1,13 +1,11 @@
-import { checkOrgAccess } from '../../auth/identity.js';
 import { type ExecutionJson, executionToJson } from '../../executions/execution-json.js';
 import { truncateToHundredths } from '../../gate/truncate-decimal.js';
 import type { ExecutionRecord } from '../../storage/store.js';
 import { ApiError, ERRORS } from '../api-error.js';
-import { authenticate } from '../auth/authenticate.js';
 import { jsonReply } from '../reply.js';
 import type { RequestScope, RouteHandler } from '../services.js';
 import { parseComponentParameter } from './execution-filter.js';
-import { requireExecuteScope, requireQueryParameter } from './executions.js';
+import { authenticateRepositoryRead, requireOrgAccess } from './executions.js';
 import { BASE_BRANCHES } from './repos.js';
 
 /** How far back `change_30d` looks: 30 days. */
@@ -39,12 +37,9 @@ export interface RepoHeadlineJson {
  * `component`, 403 organisation mismatch); `404 not found` for a repository without runs.
  */
 export const getRepoHeadline: RouteHandler = async (scope) => {
-  const identity = await authenticate(scope);
-  requireExecuteScope(identity);
-  const org = requireQueryParameter(scope.query, 'org');
-  const repo = requireQueryParameter(scope.query, 'repo');
+  const { identity, org, repo } = await authenticateRepositoryRead(scope);
   const component = parseComponentParameter(scope.query);
-  if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
+  requireOrgAccess(identity, org);
   const { store } = scope.services;
   const orgId = identity.orgId;
   const [total, lastFailure, components, settings] = await Promise.all([

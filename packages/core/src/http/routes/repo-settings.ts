@@ -1,18 +1,17 @@
 import { z } from 'zod';
-import { checkOrgAccess } from '../../auth/identity.js';
 import { normaliseWebUrl } from '../../executions/web-url.js';
 import { DEFAULT_PATCH_TARGET } from '../../gate/patch-rule.js';
 import { truncateToHundredths } from '../../gate/truncate-decimal.js';
 import type { RepositorySettings } from '../../storage/store.js';
 import { wholeSeconds } from '../../time/timestamp.js';
-import { ApiError, ERRORS } from '../api-error.js';
+import { ApiError } from '../api-error.js';
 import { authenticate } from '../auth/authenticate.js';
 import { requireSessionRole } from '../auth/roles.js';
 import { jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
 import type { RouteHandler } from '../services.js';
 import { parseBody } from '../validation.js';
-import { requireExecuteScope, requireQueryParameter } from './executions.js';
+import { authenticateRepositoryRead, requireExecuteScope, requireOrgAccess } from './executions.js';
 
 /** The settings of a repository as the API shows them. */
 export interface RepositorySettingsJson {
@@ -40,11 +39,8 @@ function settingsToJson(repo: string, settings: RepositorySettings | null): Repo
  * configured answers its defaults). Same credentials and check order as `GET /v1/executions`.
  */
 export const getRepoSettings: RouteHandler = async (scope) => {
-  const identity = await authenticate(scope);
-  requireExecuteScope(identity);
-  const org = requireQueryParameter(scope.query, 'org');
-  const repo = requireQueryParameter(scope.query, 'repo');
-  if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
+  const { identity, org, repo } = await authenticateRepositoryRead(scope);
+  requireOrgAccess(identity, org);
   const { store } = scope.services;
   const settings = await store.findRepositorySettings(identity.orgId, repo);
   return jsonReply(200, settingsToJson(repo, settings));
@@ -82,9 +78,7 @@ export const patchRepoSettings: RouteHandler = async (scope) => {
   if (input.patch_target === undefined && webUrl === undefined) {
     throw new ApiError(400, NOTHING_TO_CHANGE);
   }
-  if (input.org !== undefined && checkOrgAccess(identity, input.org) === 'forbidden') {
-    throw new ApiError(403, ERRORS.forbidden);
-  }
+  if (input.org !== undefined) requireOrgAccess(identity, input.org);
   const { store, clock } = scope.services;
   const current = await store.findRepositorySettings(identity.orgId, input.repo);
   const settings: RepositorySettings = {

@@ -1,11 +1,9 @@
-import { checkOrgAccess } from '../../auth/identity.js';
 import { executionToJson } from '../../executions/execution-json.js';
 import type { ExecutionRecord, RepositorySummary, Store } from '../../storage/store.js';
-import { ApiError, ERRORS } from '../api-error.js';
 import { authenticate } from '../auth/authenticate.js';
 import { jsonReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
-import { requireExecuteScope, requireQueryParameter } from './executions.js';
+import { requireExecuteScope, requireOrgAccess, requireQueryParameter } from './executions.js';
 
 /** The branches taken as a repository's base branch, in order: the first with a run wins. */
 export const BASE_BRANCHES = ['main', 'master'] as const;
@@ -38,7 +36,7 @@ export const listRepos: RouteHandler = async (scope) => {
   const identity = await authenticate(scope);
   requireExecuteScope(identity);
   const org = requireQueryParameter(scope.query, 'org');
-  if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
+  requireOrgAccess(identity, org);
   const { store } = scope.services;
   const repos = await store.listRepositories(identity.orgId);
   const bases = await Promise.all(

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { SessionIdentity } from '../../auth/identities.js';
-import { checkOrgAccess } from '../../auth/identity.js';
 import {
   credentialHint,
   encryptCredential,
@@ -14,7 +13,7 @@ import { emptyReply, jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';
 import { parseBody } from '../validation.js';
-import { requireQueryParameter } from './executions.js';
+import { requireOrgAccess, requireQueryParameter } from './executions.js';
 
 /** How many of a repository's latest failed deliveries a link's answer lists. */
 export const LINK_FAILURES_SHOWN = 5;
@@ -95,7 +94,7 @@ async function linkTarget(
   const org = requireQueryParameter(scope.query, 'org');
   const repo = requireQueryParameter(scope.query, 'repo');
   if (!REPO_NAME.test(repo)) throw new ApiError(400, 'invalid parameter: repo');
-  if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
+  requireOrgAccess(identity, org);
   return { identity, repo };
 }
 
