@@ -49,3 +49,16 @@ export function headerLines(rawHeaders: string[], name: string): string[] {
   }
   return lines;
 }
+
+/**
+ * Fetches `url` and reads its whole body: `complete`, or `cut` when the connection broke before
+ * the body ended (a bridge's answer to a response body that fails midway).
+ */
+export function fetchToEnd(url: string): Promise<'complete' | 'cut'> {
+  return fetch(url)
+    .then((response) => response.text())
+    .then(
+      () => 'complete' as const,
+      () => 'cut' as const,
+    );
+}

@@ -5,7 +5,7 @@ import {
   type FakeCore,
   type FetchApi,
 } from '@covgate/test-support/fake-core';
-import { headerLines, httpRequest } from '@covgate/test-support/http-client';
+import { fetchToEnd, headerLines, httpRequest } from '@covgate/test-support/http-client';
 import { listen, type RunningServer } from '@covgate/test-support/http-server';
 import {
   expectPayloadTooLarge,
@@ -253,13 +253,7 @@ describe('createNodeHandler: responses', () => {
   it('cuts the connection and reports when the response body fails midway', async () => {
     const onError = vi.fn();
     const { origin } = await serveFake({ onError });
-    const outcome = await fetch(`${origin}/v1/broken`)
-      .then((response) => response.text())
-      .then(
-        () => 'complete',
-        () => 'cut',
-      );
-    expect(outcome).toBe('cut');
+    expect(await fetchToEnd(`${origin}/v1/broken`)).toBe('cut');
     expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'storage went away' }));
     expect((await fetch(`${origin}/health`)).status).toBe(200);
   });
