@@ -59,6 +59,12 @@ function instance(d: Deployment, options: Partial<CreateApiOptions>) {
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** The one answer to a credential the deployment does not accept. */
+async function expectInvalidToken(response: Response): Promise<void> {
+  expect(response.status).toBe(401);
+  expect(await response.json()).toEqual(INVALID_TOKEN);
+}
+
 describe('TOKEN_PEPPER rotation', () => {
   const hasher = (options: TokenHasherOptions) => createTokenHasher({ ...CHEAP, ...options });
 
@@ -80,8 +86,7 @@ describe('TOKEN_PEPPER rotation', () => {
 
     const response = await api.request(listPath(d), { headers: bearer(token) });
 
-    expect(response.status).toBe(401);
-    expect(await response.json()).toEqual(INVALID_TOKEN);
+    await expectInvalidToken(response);
   });
 
   it('accepts a token hashed under the previous pepper, re-hashes it under the current one and audits it', async () => {
@@ -131,8 +136,7 @@ describe('TOKEN_PEPPER rotation', () => {
 
     const response = await rotating.request(listPath(d), { headers: bearer(wrong) });
 
-    expect(response.status).toBe(401);
-    expect(await response.json()).toEqual(INVALID_TOKEN);
+    await expectInvalidToken(response);
     expect(await d.store.findTokenById(id)).toEqual(before);
     expect(rotating.audit.lines).toEqual([
       `[audit] auth.denied method=GET path=/v1/executions reason=invalid_or_expired_token remote=203.0.113.7`,
@@ -241,8 +245,7 @@ describe('SERVICE_TOKEN rotation', () => {
     expect((await createSessionWith(api, d, OLD)).status).toBe(201);
     for (const wrong of [OTHER, `${OLD}x`, OLD.slice(0, -1), 'x']) {
       const response = await createSessionWith(api, d, wrong);
-      expect(response.status).toBe(401);
-      expect(await response.json()).toEqual(INVALID_TOKEN);
+      await expectInvalidToken(response);
     }
     const organisation = await api.request('/v1/organisations', {
       method: 'POST',
@@ -273,8 +276,7 @@ describe('SERVICE_TOKEN rotation', () => {
 
     const response = await createSessionWith(api, d, OLD);
 
-    expect(response.status).toBe(401);
-    expect(await response.json()).toEqual(INVALID_TOKEN);
+    await expectInvalidToken(response);
   });
 });
 
@@ -320,8 +322,7 @@ describe('SESSION_SECRET rotation', () => {
 
     const response = await after.request('/v1/session', { headers: bearer(old.token) });
 
-    expect(response.status).toBe(401);
-    expect(await response.json()).toEqual(INVALID_TOKEN);
+    await expectInvalidToken(response);
   });
 
   it('still expires an old session at its expiry during the rotation', async () => {
@@ -332,8 +333,7 @@ describe('SESSION_SECRET rotation', () => {
 
     const response = await rotating.request('/v1/session', { headers: bearer(old.token) });
 
-    expect(response.status).toBe(401);
-    expect(await response.json()).toEqual(INVALID_TOKEN);
+    await expectInvalidToken(response);
   });
 
   it('ignores an empty previous secret or one equal to the current secret', async () => {

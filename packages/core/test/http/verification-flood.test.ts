@@ -59,7 +59,10 @@ async function floodFixture(maxConcurrent: number, maxQueued: number) {
   expect((await first).status).toBe(200);
   fx.clock.advance(11_000); // past the verified-token cache: the next check runs "argon2"
   argon2.verified.length = 0;
-  return { ...fx, argon2, sleeps, validate, settle, owner };
+  /** The messages of the log lines that mention `word`, in order. */
+  const loggedAbout = (word: string): string[] =>
+    fx.logLines.map((line) => JSON.parse(line).msg).filter((msg: string) => msg.includes(word));
+  return { ...fx, argon2, sleeps, validate, settle, owner, loggedAbout };
 }
 
 /** A syntactically valid token whose id is in no store: `cvg_` + 40 hex from `n`. */
@@ -130,9 +133,7 @@ describe('a flood of bad tokens (issue 13)', () => {
       await expectAnswer(response, 401, INVALID_TOKEN);
     }
     expect(fx.argon2.verified).toEqual([fx.owner.token]);
-    expect(
-      fx.logLines.map((line) => JSON.parse(line).msg).filter((msg) => msg.includes('capacity')),
-    ).toEqual([
+    expect(fx.loggedAbout('capacity')).toEqual([
       '[ratelimit] token verifications over capacity (2 running, 4 queued): answering 503 until the queue drains',
       '[ratelimit] token verifications within capacity again',
     ]);
@@ -165,9 +166,7 @@ describe('a flood of bad tokens (issue 13)', () => {
       await expectAnswer(response, 401, INVALID_TOKEN);
     }
     expect(fx.argon2.verified).toEqual([fx.owner.token]);
-    expect(
-      fx.logLines.map((line) => JSON.parse(line).msg).filter((msg) => msg.includes('blocked')),
-    ).toEqual([
+    expect(fx.loggedAbout('blocked')).toEqual([
       '[ratelimit] verification blocked remote=198.51.100.9 for 300 s: 30 failed verifications within 60 s',
     ]);
   });
@@ -203,9 +202,7 @@ describe('a flood of bad tokens (issue 13)', () => {
     }
     expect(fx.argon2.verified.filter(isGuessOf(fx.owner.token))).toHaveLength(10);
     expect(fx.sleeps).toEqual([]);
-    expect(
-      fx.logLines.map((line) => JSON.parse(line).msg).filter((msg) => msg.includes('blocked')),
-    ).toEqual([
+    expect(fx.loggedAbout('blocked')).toEqual([
       `[ratelimit] verification blocked token_id=${fx.owner.id} for 300 s: 10 failed verifications within 60 s`,
     ]);
   });
