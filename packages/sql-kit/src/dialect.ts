@@ -1,3 +1,4 @@
+import type { User } from '@covgate/core';
 import type { SQL } from 'drizzle-orm';
 import type { Lookups } from './lookups.js';
 import type { PreparedQuery, QueryDb, SqlTable } from './query-db.js';
@@ -16,6 +17,8 @@ export interface SqlDialect {
   run<Row>(query: PreparedQuery<Row>, parameters: Record<string, unknown>): Promise<Row[]>;
   /** The rows a write changed (matched, on MySQL), from what awaiting it gave. */
   affected(result: unknown): number;
+  /** Inserts the user unless one with its provider identity exists (the dialect's own no-op). */
+  insertUserOnce(user: User): Promise<unknown>;
   /** Inserts `row`, or applies `changes` to the row with the same `key` columns. */
   upsert<Row>(
     table: SqlTable<Row>,

@@ -16,7 +16,6 @@ export { applyAndReport, journalOf } from './migrations.js';
 export { findIdempotencyKey, type KeyedWrite, keyedInsert } from './queries/idempotency.js';
 export { findMembership, isMember } from './queries/members.js';
 export { dueDeliveries, leaseTaken } from './queries/outbox.js';
-export { findOrCreateUser } from './queries/sessions.js';
 export type {
   Changes,
   Condition,

@@ -1,5 +1,5 @@
 import type { QueryDb, SqlContext, SqlDialect } from '@covgate/sql-kit';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { MySqlTable } from 'drizzle-orm/mysql-core';
 import type { MySql2Database } from 'drizzle-orm/mysql2';
 import type { ResultSetHeader } from 'mysql2/promise';
@@ -34,6 +34,13 @@ export const mysqlDialect = (db: Db): SqlDialect => ({
   baselineEligible: eq(schema.executions.baselineEligible, true),
   run: (query, parameters) => (query as unknown as Prepared).execute(parameters),
   affected: (result) => affected(result as [ResultSetHeader, unknown]),
+  // A no-op update on a duplicate identity: no error, and unlike INSERT IGNORE no other
+  // failure (an over-long value...) is silenced.
+  insertUserOnce: (user) =>
+    db
+      .insert(schema.users)
+      .values(user)
+      .onDuplicateKeyUpdate({ set: { id: sql`${schema.users.id}` } }),
   upsert: async (table, _key, row, changes) => {
     // ON DUPLICATE KEY UPDATE finds the row by the table's own unique key: `key` is that key.
     const mysqlTable = table as unknown as MySqlTable;

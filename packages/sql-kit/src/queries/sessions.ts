@@ -10,12 +10,29 @@ import type { SqlContext } from '../dialect.js';
 import { first } from '../rows.js';
 
 /**
- * Users, sessions and sign-in links: the reads and plain writes of signing in. Creating a user
- * once and using a link once are each dialect's own conditional writes.
+ * Users, sessions and sign-in links: what signing in reads and writes. Using a link once is
+ * each dialect's own conditional write.
  */
-export function sessionQueries({ db, tables, lookups, run, affected }: SqlContext) {
-  const { sessions, signInLinks } = tables;
+export function sessionQueries({ db, tables, lookups, run, affected, insertUserOnce }: SqlContext) {
+  const { sessions, signInLinks, users } = tables;
   return {
+    // The user is written unless its identity is known, then read back: a user id taken by
+    // another identity is a conflict.
+    findOrCreateUser: async (candidate: User) => {
+      await insertUserOnce({ ...candidate, createdAt: wholeSeconds(candidate.createdAt) });
+      const stored = await first(
+        db
+          .select()
+          .from(users)
+          .where(
+            and(eq(users.provider, candidate.provider), eq(users.externalId, candidate.externalId)),
+          )
+          .limit(1),
+      );
+      if (stored === null) throw new StoreConflictError('user id already exists');
+      return stored;
+    },
+
     findUserById: (id: string) => first(run(lookups.userById, { id })),
 
     insertSession: async (session: SessionRecord) => {
@@ -41,24 +58,4 @@ export function sessionQueries({ db, tables, lookups, run, affected }: SqlContex
       await db.insert(signInLinks).values(signInLinkRow(link));
     },
   };
-}
-
-/**
- * `Store.findOrCreateUser`: `insertUnlessKnown` writes the user unless one with its provider
- * identity exists (the dialect's conditional insert); the stored user is read back. A user
- * id taken by another identity is a conflict.
- */
-export async function findOrCreateUser(
-  { db, tables: { users } }: SqlContext,
-  candidate: User,
-  insertUnlessKnown: (row: User) => Promise<unknown>,
-): Promise<User> {
-  await insertUnlessKnown({ ...candidate, createdAt: wholeSeconds(candidate.createdAt) });
-  const [stored] = await db
-    .select()
-    .from(users)
-    .where(and(eq(users.provider, candidate.provider), eq(users.externalId, candidate.externalId)))
-    .limit(1);
-  if (stored === undefined) throw new StoreConflictError('user id already exists');
-  return stored;
 }

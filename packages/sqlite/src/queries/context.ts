@@ -26,6 +26,11 @@ export const sqliteDialect = (db: Db): SqlDialect => ({
   baselineEligible: schema.BASELINE_ELIGIBLE,
   run: (query, parameters) => (query as unknown as Prepared).all(parameters),
   affected: (result) => (result as { rowsAffected: number }).rowsAffected,
+  insertUserOnce: (user) =>
+    db
+      .insert(schema.users)
+      .values(user)
+      .onConflictDoNothing({ target: [schema.users.provider, schema.users.externalId] }),
   upsert: async (table, key, row, changes) => {
     const target = key.map((column) => table[column]) as unknown as SQLiteColumn[];
     const sqliteTable = table as unknown as SQLiteTable;

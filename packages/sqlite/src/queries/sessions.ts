@@ -1,21 +1,11 @@
-import type { User } from '@covgate/core';
 import { wholeSeconds } from '@covgate/core/storage-kit';
-import { findOrCreateUser } from '@covgate/sql-kit';
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import { signInLinks, users } from '../schema.js';
+import { signInLinks } from '../schema.js';
 import type { QueryContext } from './context.js';
 
-/** Creating a user once and using a sign-in link once: SQLite's conditional writes. */
-export function sessionQueries({ db, shared }: QueryContext) {
+/** Using a sign-in link once: SQLite's one conditional update. */
+export function sessionQueries({ db }: QueryContext) {
   return {
-    findOrCreateUser: (candidate: User) =>
-      findOrCreateUser(shared, candidate, (row) =>
-        db
-          .insert(users)
-          .values(row)
-          .onConflictDoNothing({ target: [users.provider, users.externalId] }),
-      ),
-
     useSignInLink: async (tokenHash: string, at: Date) => {
       // One statement: the condition and the write cannot be split by another caller.
       const [used] = await db
