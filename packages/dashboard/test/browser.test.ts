@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { type FakeGithub, startFakeGithub } from '@covgate/test-support/fake-github';
 import { providerASignature } from '@covgate/test-support/provider-a-signature';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  browserSuite,
   DESKTOP,
   json,
-  launchChromium,
   navLink,
-  openPage,
   PHONE,
-  postRun,
   type SuiteServer,
   shoot,
   skipBrowserSuite,
@@ -37,31 +35,51 @@ describe.skipIf(skipBrowserSuite())(
   'the dashboard on the built reference server in Chromium',
   () => {
     let github: FakeGithub;
-    let server: SuiteServer;
     let strict: SuiteServer;
-    let browser: Browser;
+    beforeAll(async () => {
+      [github, strict] = await Promise.all([
+        startFakeGithub({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, account: ACCOUNT }),
+        startSuiteServer('browser-strict', (port) => ({
+          SERVICE_TOKEN,
+          DASHBOARD_URL: `http://localhost:${port}/dashboard/`,
+          ALLOWED_ORIGINS: `http://localhost:${port}`,
+          PUBLIC_URL,
+          SESSION_RATE_LIMIT: String(SMALL_SESSION_LIMIT),
+        })),
+      ]);
+    });
+    afterAll(async () => {
+      await Promise.all([strict?.close(), github?.close()]);
+    });
+    // The defaults under test: OAUTH_REDIRECT_URL, DASHBOARD_URL, ALLOWED_ORIGINS, PUBLIC_URL and
+    // SESSION_RATE_LIMIT unset, so the dashboard lives at http://localhost:<port>/dashboard/ (and
+    // at 127.0.0.1 and [::1] alike).
+    const suite = browserSuite('browser', () => ({
+      GITHUB_CLIENT_ID: CLIENT_ID,
+      GITHUB_CLIENT_SECRET: CLIENT_SECRET,
+      GITHUB_BASE_URL: github.baseUrl,
+      GITHUB_API_BASE_URL: github.apiBaseUrl,
+      PROVIDER_A_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      ENTERPRISE_RATE_LIMIT: '100000',
+    }));
     let page: Page;
-    let origin: string;
     let secret: string;
     let firstRunAt: string;
-    const cspViolations: string[] = [];
-    const pageErrors: string[] = [];
 
-    const dashboard = (path = '') => `${origin}/dashboard/${path}`;
+    const dashboard = (path = '') => `${suite.origin}/dashboard/${path}`;
     // A burst of requests missing the verified-token cache can be shed (503 with Retry-After)
     // on a loaded machine; the idempotency key makes the retry safe.
     const ingest = async (token: string, body: Record<string, unknown>) => {
       const idempotencyKey = randomUUID();
       for (let attempt = 1; ; attempt++) {
-        const response = await postRun(origin, token, body, { idempotencyKey });
+        const response = await suite.postRun(token, body, { idempotencyKey });
         if (response.status !== 503 || attempt === 5) return response;
         const seconds = Number(response.headers.get('retry-after') ?? '1');
         await new Promise((resolve) => setTimeout(resolve, Math.min(seconds, 2) * 1000));
       }
     };
 
-    const watch = (target: Page) => watchPage(target, { cspViolations, pageErrors });
-    const newPage = () => openPage(browser, { cspViolations, pageErrors });
+    const watch = (target: Page) => watchPage(target, suite.problems);
 
     async function signIn(target: Page): Promise<void> {
       await target.goto(dashboard());
@@ -71,40 +89,7 @@ describe.skipIf(skipBrowserSuite())(
     }
 
     beforeAll(async () => {
-      github = await startFakeGithub({
-        clientId: CLIENT_ID,
-        clientSecret: CLIENT_SECRET,
-        account: ACCOUNT,
-      });
-      // The defaults under test: OAUTH_REDIRECT_URL, DASHBOARD_URL, ALLOWED_ORIGINS,
-      // PUBLIC_URL and SESSION_RATE_LIMIT unset, so the dashboard lives at
-      // http://localhost:<port>/dashboard/ (and at 127.0.0.1 and [::1] alike).
-      [server, strict] = await Promise.all([
-        startSuiteServer('browser', {
-          GITHUB_CLIENT_ID: CLIENT_ID,
-          GITHUB_CLIENT_SECRET: CLIENT_SECRET,
-          GITHUB_BASE_URL: github.baseUrl,
-          GITHUB_API_BASE_URL: github.apiBaseUrl,
-          PROVIDER_A_WEBHOOK_SECRET: WEBHOOK_SECRET,
-          ENTERPRISE_RATE_LIMIT: '100000',
-        }),
-        startSuiteServer('browser-strict', (port) => ({
-          SERVICE_TOKEN,
-          DASHBOARD_URL: `http://localhost:${port}/dashboard/`,
-          ALLOWED_ORIGINS: `http://localhost:${port}`,
-          PUBLIC_URL,
-          SESSION_RATE_LIMIT: String(SMALL_SESSION_LIMIT),
-        })),
-      ]);
-      origin = server.origin;
-      browser = await launchChromium();
-      page = await openPage(browser, { cspViolations, pageErrors }, { clipboardAt: origin });
-    });
-
-    afterAll(async () => {
-      await browser?.close();
-      await Promise.all([server?.close(), strict?.close()]);
-      await github?.close();
+      page = await suite.newPage({ clipboardAt: suite.origin });
     });
 
     it('answers the dashboard with the exact security and caching headers', async () => {
@@ -125,11 +110,11 @@ describe.skipIf(skipBrowserSuite())(
       expect(missing.status).toBe(404);
       expect(missing.headers.get('content-security-policy')).toBe(CSP);
       expect(missing.headers.get('cache-control')).toBe('no-store');
-      const bare = await fetch(`${origin}/dashboard`, { redirect: 'manual' });
+      const bare = await fetch(`${suite.origin}/dashboard`, { redirect: 'manual' });
       expect(bare.status).toBe(308);
       expect(bare.headers.get('location')).toBe('/dashboard/');
       // The API's own 404 is untouched outside the base path.
-      const api = await fetch(`${origin}/dashboards`);
+      const api = await fetch(`${suite.origin}/dashboards`);
       expect(api.status).toBe(404);
       expect(await api.json()).toEqual({ error: 'not found' });
     });
@@ -139,7 +124,7 @@ describe.skipIf(skipBrowserSuite())(
       await page.getByRole('heading', { name: 'Sign in to covgate' }).waitFor();
       expect(
         await page.getByRole('link', { name: 'Sign in with GitHub' }).getAttribute('href'),
-      ).toBe(`${origin}/auth/github`);
+      ).toBe(`${suite.origin}/auth/github`);
       await shoot(page, 'sign-in');
     });
 
@@ -163,7 +148,7 @@ describe.skipIf(skipBrowserSuite())(
       await expect(
         page.getByRole('figure', { name: 'covgate run command' }).locator('pre').textContent(),
       ).resolves.toBe(
-        `export COVGATE_URL=${origin}\nexport COVGATE_TOKEN=${secret}\nnpx --yes @covgate/cli run --repo web -- npm test`,
+        `export COVGATE_URL=${suite.origin}\nexport COVGATE_TOKEN=${secret}\nnpx --yes @covgate/cli run --repo web -- npm test`,
       );
       await expect(
         page.getByRole('figure', { name: 'GitHub Actions step' }).locator('pre').textContent(),
@@ -175,9 +160,9 @@ describe.skipIf(skipBrowserSuite())(
       // cannot reach a loopback address.
       await expect(
         page.getByRole('figure', { name: 'GitHub Actions step' }).locator('pre').textContent(),
-      ).resolves.toContain(`    COVGATE_URL: ${origin}\n`);
+      ).resolves.toContain(`    COVGATE_URL: ${suite.origin}\n`);
       expect(await page.getByTestId('loopback-warning').textContent()).toBe(
-        `A CI runner cannot reach ${origin}: it is a loopback address, so the runner would call itself, not this server. Start the server with PUBLIC_URL set to an address your CI reaches (for example https://covgate.example.com), or change COVGATE_URL in the step below.`,
+        `A CI runner cannot reach ${suite.origin}: it is a loopback address, so the runner would call itself, not this server. Start the server with PUBLIC_URL set to an address your CI reaches (for example https://covgate.example.com), or change COVGATE_URL in the step below.`,
       );
       await page.getByRole('button', { name: 'Copy token' }).click();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
@@ -212,7 +197,7 @@ describe.skipIf(skipBrowserSuite())(
 
     it('draws one chart point per run and pages the feed with the cursor', async () => {
       // Enterprise plan with a high limit, so a thousand runs can be sent over HTTP.
-      const session = (await (await page.request.get(`${origin}/v1/session`)).json()) as {
+      const session = (await (await page.request.get(`${suite.origin}/v1/session`)).json()) as {
         org_id: string;
       };
       const body = JSON.stringify({
@@ -227,7 +212,7 @@ describe.skipIf(skipBrowserSuite())(
           },
         },
       });
-      const upgraded = await fetch(`${origin}/v1/webhooks/provider-a`, {
+      const upgraded = await fetch(`${suite.origin}/v1/webhooks/provider-a`, {
         method: 'POST',
         headers: {
           ...json,
@@ -260,7 +245,7 @@ describe.skipIf(skipBrowserSuite())(
       await expect(
         page.getByRole('figure', { name: 'badge Markdown' }).locator('pre').textContent(),
       ).resolves.toBe(
-        `[![coverage](${origin}/v1/badge/${ORG}/web)](${origin}/dashboard/repos/web)`,
+        `[![coverage](${suite.origin}/v1/badge/${ORG}/web)](${suite.origin}/dashboard/repos/web)`,
       );
       await shoot(page, 'repository');
       await page.getByRole('button', { name: 'Load more' }).click();
@@ -295,7 +280,7 @@ describe.skipIf(skipBrowserSuite())(
       }
       // A feature branch's run, newer and lower than main's: the list shows main's coverage.
       const mainRun = (await (
-        await fetch(`${origin}/v1/executions?org=${ORG}&repo=web&limit=1`, {
+        await fetch(`${suite.origin}/v1/executions?org=${ORG}&repo=web&limit=1`, {
           headers: { authorization: `Bearer ${secret}` },
         })
       ).json()) as { executions: { coverage: number; branch: string }[] };
@@ -450,13 +435,13 @@ describe.skipIf(skipBrowserSuite())(
     });
 
     it('works at http://127.0.0.1:<port>, the address the server prints: writes are allowed', async () => {
-      const port = new URL(origin).port;
+      const port = new URL(suite.origin).port;
       const loopback = `http://127.0.0.1:${port}`;
-      const cookie = (await page.context().cookies(origin)).find(
+      const cookie = (await page.context().cookies(suite.origin)).find(
         (c) => c.name === 'covgate_session',
       );
       expect(cookie).toBeDefined();
-      const at = await newPage();
+      const at = await suite.newPage();
       await at
         .context()
         .addCookies([{ name: 'covgate_session', value: cookie?.value ?? '', url: loopback }]);
@@ -467,16 +452,16 @@ describe.skipIf(skipBrowserSuite())(
       expect(await at.getByTestId('secret').textContent()).toMatch(/^cvg_[0-9a-f]{40}$/);
       expect(await at.getByRole('alert').count()).toBe(0);
       await at.context().close();
-      expect(server.stdout()).not.toContain('[csrf]');
+      expect(suite.server.stdout()).not.toContain('[csrf]');
     });
 
     it('signs out: the cookie is cleared and the sign-in page is back', async () => {
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('heading', { name: 'Sign in to covgate' }).waitFor();
       expect(await page.getByText('You are signed out.').count()).toBe(1);
-      const cookies = await page.context().cookies(origin);
+      const cookies = await page.context().cookies(suite.origin);
       expect(cookies.find((cookie) => cookie.name === 'covgate_session')).toBeUndefined();
-      const after = await page.request.get(`${origin}/v1/session`);
+      const after = await page.request.get(`${suite.origin}/v1/session`);
       expect(after.status()).toBe(401);
       await page.reload();
       await page.getByRole('heading', { name: 'Sign in to covgate' }).waitFor();
@@ -484,7 +469,7 @@ describe.skipIf(skipBrowserSuite())(
     });
 
     it('loads small and renders a thousand runs quickly, with no CSP violation', async () => {
-      const fresh = await browser.newContext({ viewport: DESKTOP });
+      const fresh = await suite.browser.newContext({ viewport: DESKTOP });
       const measured = await fresh.newPage();
       watch(measured);
       await signIn(measured);
@@ -523,7 +508,7 @@ describe.skipIf(skipBrowserSuite())(
     }, 60_000);
 
     it(`reloads a ${BIG}-run repository page ${RELOADS} times within a minute under the default limits without a refusal`, async () => {
-      const reloading = await newPage();
+      const reloading = await suite.newPage();
       await signIn(reloading);
       // Session requests: every API call but the badge (no credential, no session budget).
       let sessionRequests = 0;
@@ -556,8 +541,8 @@ describe.skipIf(skipBrowserSuite())(
       expect(perLoad.every((count) => count === 5)).toBe(true);
       expect(await reloading.getByTestId('rate-limit').count()).toBe(0);
       await reloading.context().close();
-      expect(cspViolations).toEqual([]);
-      expect(pageErrors).toEqual([]);
+      expect(suite.problems.cspViolations).toEqual([]);
+      expect(suite.problems.pageErrors).toEqual([]);
     }, 180_000);
 
     describe('on a server with its own dashboard URL and allowlist, PUBLIC_URL and a small session limit', () => {
@@ -584,7 +569,7 @@ describe.skipIf(skipBrowserSuite())(
       }
 
       async function pageAt(url: string): Promise<{ target: Page; close: () => Promise<void> }> {
-        const target = await openPage(browser, { cspViolations, pageErrors }, { clipboardAt: url });
+        const target = await suite.newPage({ clipboardAt: url });
         const fresh = target.context();
         await fresh.addCookies([{ name: 'covgate_session', value: await strictSession(), url }]);
         return { target, close: () => fresh.close() };
@@ -676,8 +661,8 @@ describe.skipIf(skipBrowserSuite())(
           .waitFor({ timeout: 75_000 });
         expect(await banner.count()).toBe(0);
         await close();
-        expect(cspViolations).toEqual([]);
-        expect(pageErrors).toEqual([]);
+        expect(suite.problems.cspViolations).toEqual([]);
+        expect(suite.problems.pageErrors).toEqual([]);
       }, 120_000);
     });
   },

@@ -2,19 +2,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createSqliteStore } from '@covgate/sqlite';
 import { buildExecution } from '@covgate/testing';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  json,
-  launchChromium,
-  openPage,
-  postRun,
-  type SuiteServer,
-  shoot,
-  signInWithBannerLink,
-  skipBrowserSuite,
-  startSuiteServer,
-} from './support/browser.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browserSuite, json, shoot, skipBrowserSuite } from './support/browser.js';
 
 // The repository page's "Pull request feedback" panel in Chromium, against the built reference
 // server: an owner links the repository to a GitHub repository with a token, sees the linked
@@ -27,26 +17,18 @@ const GITHUB_TOKEN = 'github_pat_11BROWSER0000000000000000_secretpartWXYZ';
 describe.skipIf(skipBrowserSuite())(
   'the repository page links the repository to GitHub for pull request feedback',
   () => {
-    let server: SuiteServer;
-    let browser: Browser;
+    const suite = browserSuite('repo-link', { SERVICE_TOKEN });
     let owner: Page;
     let member: Page;
-    let origin: string;
     let orgId: string;
-    const cspViolations: string[] = [];
-    const pageErrors: string[] = [];
-    const repoPage = () => `${origin}/dashboard/repos/web`;
+    const repoPage = () => `${suite.origin}/dashboard/repos/web`;
     const panel = (target: Page) => target.getByTestId('pr-feedback');
     const shootPanel = (name: string, target: Page) =>
       shoot(target, name, { scrollTo: panel(target) });
-    const newPage = () => openPage(browser, { cspViolations, pageErrors });
 
     beforeAll(async () => {
-      server = await startSuiteServer('repo-link', { SERVICE_TOKEN });
-      origin = server.origin;
-      browser = await launchChromium();
-      owner = await newPage();
-      await signInWithBannerLink(owner, server);
+      owner = await suite.newPage();
+      await suite.signInWithBannerLink(owner);
       // A run of `web`, so that its page exists, recorded with a token the owner makes.
       const session = (await owner.evaluate(() =>
         fetch('/v1/session').then((answer) => answer.json()),
@@ -61,32 +43,27 @@ describe.skipIf(skipBrowserSuite())(
           }).then((answer) => answer.json()),
         json,
       )) as { secret: string };
-      const ran = await postRun(origin, created.secret, {
+      const ran = await suite.postRun(created.secret, {
         repo: 'web',
         branch: 'main',
         coverage: 84.13,
       });
       expect(ran.status).toBe(201);
       // A member of the same organisation, signed in with a cookie session.
-      const joined = await fetch(`${origin}/v1/sessions/create`, {
+      const joined = await fetch(`${suite.origin}/v1/sessions/create`, {
         method: 'POST',
         headers: { ...json, authorization: `Bearer ${SERVICE_TOKEN}` },
         body: JSON.stringify({ user_id: 'usr_reader', org_id: session.org_id, role: 'member' }),
       });
       expect(joined.status).toBe(201);
-      member = await newPage();
+      member = await suite.newPage();
       await member.context().addCookies([
         {
           name: 'covgate_session',
           value: ((await joined.json()) as { token: string }).token,
-          url: origin,
+          url: suite.origin,
         },
       ]);
-    }, 120_000);
-
-    afterAll(async () => {
-      await browser?.close();
-      await server?.close();
     });
 
     it('shows an owner the unlinked state and the form with the permissions the token needs', async () => {
@@ -145,14 +122,14 @@ describe.skipIf(skipBrowserSuite())(
       expect(await panel(owner).locator('p.note').textContent()).toBe(
         'No failed delivery: GitHub accepted everything sent lately.',
       );
-      expect(server.stdout()).toContain('repository.link org_id=');
-      expect(server.output()).not.toContain('secretpart');
+      expect(suite.server.stdout()).toContain('repository.link org_id=');
+      expect(suite.server.output()).not.toContain('secretpart');
       await shootPanel('repo-link-linked', owner);
     });
 
     it('lists the deliveries GitHub refused, newest first, with the reason', async () => {
       const store = await createSqliteStore({
-        url: pathToFileURL(join(server.dataDir, 'covgate.db')).href,
+        url: pathToFileURL(join(suite.server.dataDir, 'covgate.db')).href,
       });
       try {
         // Due in an hour: no sender of the server claims them before this test does.
@@ -229,12 +206,12 @@ describe.skipIf(skipBrowserSuite())(
       expect(await owner.getByTestId('repo-link').textContent()).toBe(
         'Not linked: pull requests get no commit status or comment from covgate.',
       );
-      expect(server.stdout()).toContain('repository.unlink org_id=');
+      expect(suite.server.stdout()).toContain('repository.unlink org_id=');
     });
 
     it('met the strict CSP and threw no error', () => {
-      expect(cspViolations).toEqual([]);
-      expect(pageErrors).toEqual([]);
+      expect(suite.problems.cspViolations).toEqual([]);
+      expect(suite.problems.pageErrors).toEqual([]);
     });
   },
 );

@@ -1,18 +1,7 @@
 import { backdateRun } from '@covgate/test-support/backdate-run';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  json,
-  launchChromium,
-  navLink,
-  openPage,
-  postRun,
-  type SuiteServer,
-  shoot,
-  signInWithBannerLink,
-  skipBrowserSuite,
-  startSuiteServer,
-} from './support/browser.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browserSuite, json, navLink, shoot, skipBrowserSuite } from './support/browser.js';
 
 const WEB_URL = 'https://github.com/acme/shop';
 const sha = (digit: string) => digit.repeat(40);
@@ -27,16 +16,12 @@ interface Record {
 }
 
 describe.skipIf(skipBrowserSuite())('the run page and the repository headline in Chromium', () => {
-  let server: SuiteServer;
-  let browser: Browser;
+  const suite = browserSuite('runs');
   let page: Page;
-  let origin: string;
   let secret: string;
   const runs: { [name: string]: Record } = {};
-  const cspViolations: string[] = [];
-  const pageErrors: string[] = [];
 
-  const dashboard = (path = '') => `${origin}/dashboard/${path}`;
+  const dashboard = (path = '') => `${suite.origin}/dashboard/${path}`;
   const runHref = (id: string, repo = 'shop') => `/dashboard/repos/${repo}/runs/${id}`;
   const texts = (selector: string) => page.locator(selector).allTextContents();
 
@@ -53,7 +38,7 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
   }
 
   async function ingest(name: string, body: object, gzip = false): Promise<Record> {
-    const response = await postRun(origin, secret, { repo: 'shop', ...body }, { gzip });
+    const response = await suite.postRun(secret, { repo: 'shop', ...body }, { gzip });
     expect(response.status, await response.clone().text()).toBe(201);
     const record = (await response.json()) as Record;
     runs[name] = record;
@@ -68,19 +53,11 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
       .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
 
   beforeAll(async () => {
-    server = await startSuiteServer('runs');
-    origin = server.origin;
-    browser = await launchChromium();
-    page = await openPage(browser, { cspViolations, pageErrors });
-  }, 90_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    page = await suite.newPage();
   });
 
   it('seeds runs through the API: base branch, a pull request, a component, one 31 days old', async () => {
-    await signInWithBannerLink(page, server);
+    await suite.signInWithBannerLink(page);
     await navLink(page, 'Tokens').click();
     await page.getByLabel('Token name').fill('ci');
     await page.getByRole('button', { name: 'Create token' }).click();
@@ -95,7 +72,7 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
         { path: 'src/cart/total.ts', covered: 38, coverable: 50 },
       ],
     });
-    await backdateRun(server.dataDir, old.id, 31);
+    await backdateRun(suite.server.dataDir, old.id, 31);
     await ingest('base', {
       branch: 'main',
       commit: sha('b'),
@@ -175,7 +152,7 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
       },
       true,
     );
-    const settings = await fetch(`${origin}/v1/repos/settings`, {
+    const settings = await fetch(`${suite.origin}/v1/repos/settings`, {
       method: 'PATCH',
       headers: { ...json, authorization: `Bearer ${secret}` },
       body: JSON.stringify({ repo: 'shop', patch_target: null, web_url: WEB_URL }),
@@ -405,7 +382,7 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
     await page.getByLabel('Outcome').selectOption('pass');
     await page.getByRole('heading', { name: 'Sign in to covgate' }).waitFor();
     expect(await page.getByText('Your session ended. Sign in again.').count()).toBe(1);
-    expect(cspViolations).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    expect(suite.problems.cspViolations).toEqual([]);
+    expect(suite.problems.pageErrors).toEqual([]);
   });
 });

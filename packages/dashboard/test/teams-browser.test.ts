@@ -1,17 +1,7 @@
 import { type FakeGithub, startFakeGithub } from '@covgate/test-support/fake-github';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  launchChromium,
-  navLink,
-  openPage,
-  postRun,
-  type SuiteServer,
-  shoot,
-  signInWithBannerLink,
-  skipBrowserSuite,
-  startSuiteServer,
-} from './support/browser.js';
+import { browserSuite, navLink, shoot, skipBrowserSuite } from './support/browser.js';
 
 const CLIENT_ID = 'Iv1.dashboard-teams';
 const CLIENT_SECRET = 'dashboard-teams-client-secret-8d21';
@@ -24,19 +14,31 @@ describe.skipIf(skipBrowserSuite())(
   'teams in the dashboard: sign-in link, invites, roles, organisations',
   () => {
     let github: FakeGithub;
-    let server: SuiteServer;
-    let browser: Browser;
+    beforeAll(async () => {
+      github = await startFakeGithub({
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+        account: TEAMMATE,
+      });
+    });
+    afterAll(async () => {
+      await github?.close();
+    });
+    // A first start outside production: NODE_ENV, PUBLIC_URL, ALLOWED_ORIGINS unset.
+    const suite = browserSuite('teams', () => ({
+      GITHUB_CLIENT_ID: CLIENT_ID,
+      GITHUB_CLIENT_SECRET: CLIENT_SECRET,
+      GITHUB_BASE_URL: github.baseUrl,
+      GITHUB_API_BASE_URL: github.apiBaseUrl,
+    }));
     let owner: Page;
     let mate: Page;
-    let origin: string;
     let inviteUrl: string;
-    const cspViolations: string[] = [];
-    const pageErrors: string[] = [];
 
-    const dashboard = (path = '') => `${origin}/dashboard/${path}`;
+    const dashboard = (path = '') => `${suite.origin}/dashboard/${path}`;
     const repoNames = (target: Page) => target.locator('table.repos tbody tr th').allTextContents();
     // Each in a context of its own (closed with the browser): two people, two cookie jars.
-    const newPage = () => openPage(browser, { cspViolations, pageErrors }, { clipboardAt: origin });
+    const newPage = () => suite.newPage({ clipboardAt: suite.origin });
 
     const focused = (target: Page) =>
       target.evaluate(() => {
@@ -47,33 +49,13 @@ describe.skipIf(skipBrowserSuite())(
       });
 
     beforeAll(async () => {
-      github = await startFakeGithub({
-        clientId: CLIENT_ID,
-        clientSecret: CLIENT_SECRET,
-        account: TEAMMATE,
-      });
-      // A first start outside production: NODE_ENV, PUBLIC_URL, ALLOWED_ORIGINS unset.
-      server = await startSuiteServer('teams', {
-        GITHUB_CLIENT_ID: CLIENT_ID,
-        GITHUB_CLIENT_SECRET: CLIENT_SECRET,
-        GITHUB_BASE_URL: github.baseUrl,
-        GITHUB_API_BASE_URL: github.apiBaseUrl,
-      });
-      origin = server.origin;
-      browser = await launchChromium();
       owner = await newPage();
       mate = await newPage();
-    }, 90_000);
-
-    afterAll(async () => {
-      await browser?.close();
-      await server?.close();
-      await github?.close();
     });
 
     it('first start: the banner link signs the owner in to the development organisation', async () => {
-      const link = await signInWithBannerLink(owner, server);
-      expect(link.startsWith(`${origin}/auth/link?token=cvgl_`)).toBe(true);
+      const link = await suite.signInWithBannerLink(owner);
+      expect(link.startsWith(`${suite.origin}/auth/link?token=cvgl_`)).toBe(true);
       await owner.getByRole('heading', { name: 'Set up your first repository' }).waitFor();
       expect(await owner.locator('.org').textContent()).toBe('dev free');
       expect(await owner.getByTestId('role').textContent()).toBe('owner');
@@ -92,7 +74,7 @@ describe.skipIf(skipBrowserSuite())(
       await owner.getByLabel('Token name').fill('ci');
       await owner.getByRole('button', { name: 'Create token' }).click();
       const secret = (await owner.getByTestId('secret').textContent()) as string;
-      const ran = await postRun(origin, secret, { repo: 'web', branch: 'main', coverage: 91.5 });
+      const ran = await suite.postRun(secret, { repo: 'web', branch: 'main', coverage: 91.5 });
       expect(ran.status).toBe(201);
 
       await navLink(owner, 'Members').click();
@@ -109,7 +91,9 @@ describe.skipIf(skipBrowserSuite())(
       await owner.getByRole('button', { name: 'Create invite link' }).click();
       inviteUrl = (await owner.getByTestId('invite-url').textContent()) as string;
       expect(inviteUrl).toMatch(
-        new RegExp(`^${origin.replace(/[.:/]/g, '\\$&')}/auth/invite\\?token=cvgi_[0-9a-f]{64}$`),
+        new RegExp(
+          `^${suite.origin.replace(/[.:/]/g, '\\$&')}/auth/invite\\?token=cvgi_[0-9a-f]{64}$`,
+        ),
       );
       await owner.getByRole('button', { name: 'Copy invite link' }).click();
       expect(await owner.evaluate(() => navigator.clipboard.readText())).toBe(inviteUrl);
@@ -271,7 +255,7 @@ describe.skipIf(skipBrowserSuite())(
       await owner.reload();
       await owner.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
       await owner.getByText('octo-colleague').waitFor();
-      expect(server.stdout()).toMatch(
+      expect(suite.server.stdout()).toMatch(
         /\[audit\] member\.add org_id=\S+ user_id=usr_\w+ role=member via=github-org/,
       );
       await colleague.context().close();
@@ -302,8 +286,8 @@ describe.skipIf(skipBrowserSuite())(
       const refused = await mate.goto(url);
       expect(refused?.status()).toBe(400);
       expect(await mate.textContent('body')).toContain('invalid or expired invite');
-      expect(cspViolations).toEqual([]);
-      expect(pageErrors).toEqual([]);
+      expect(suite.problems.cspViolations).toEqual([]);
+      expect(suite.problems.pageErrors).toEqual([]);
     });
   },
 );

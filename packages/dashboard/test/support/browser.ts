@@ -1,7 +1,8 @@
-// What the dashboard's browser tests share: Debian's Chromium, the built app and server they
-// need (skipped without them unless CI requires them), a server of the suite's own, viewports,
-// pages watched for Content-Security-Policy violations and script errors, their screenshots,
-// the sign-in with the server's banner link, and runs recorded as CI records them.
+// What the dashboard's browser tests share: the built app and server they need (skipped
+// without them unless CI requires them), a suite's own server and Debian's Chromium started
+// and stopped around it, viewports, pages watched for Content-Security-Policy violations and
+// script errors, their screenshots, the sign-in with the server's banner link, and runs
+// recorded as CI records them.
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -17,17 +18,18 @@ import {
 } from '@covgate/test-support/built-server';
 import { CHROMIUM, launchChromium as launchDebianChromium } from '@covgate/test-support/chromium';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 export const json = { 'content-type': 'application/json' };
 
 /** The development organisation's sign-in link the reference server prints at start. */
-export const BANNER_LINK =
+const BANNER_LINK =
   /sign in to the development organisation "dev" \(one use, 15 minutes\): (http:\/\/\S+)/;
 
 /** Where the screenshots a person looks at are written (`packages/dashboard/screenshots/`). */
-export const screenshotsDir = fileURLToPath(new URL('../../screenshots/', import.meta.url));
+const screenshotsDir = fileURLToPath(new URL('../../screenshots/', import.meta.url));
 
 const appBuilt = existsSync(fileURLToPath(new URL('../../dist/app/index.html', import.meta.url)));
 const browserAvailable = existsSync(CHROMIUM);
@@ -52,7 +54,7 @@ export function skipBrowserSuite(): boolean {
 }
 
 /** Debian's Chromium, headless, with the screenshots folder made. */
-export async function launchChromium(): Promise<Browser> {
+async function launchChromium(): Promise<Browser> {
   await mkdir(screenshotsDir, { recursive: true });
   return launchDebianChromium();
 }
@@ -74,7 +76,7 @@ export function watchPage(page: Page, problems: PageProblems): void {
 }
 
 /** A page of its own (its own cookies) at the desktop size, watched for `problems`. */
-export async function openPage(
+async function openPage(
   browser: Browser,
   problems: PageProblems,
   options: {
@@ -134,15 +136,14 @@ export interface SuiteServer extends BuiltServer {
   close(): Promise<void>;
 }
 
+/** What a suite's server gets besides PATH, PORT and COVGATE_DATA_DIR (a function of the port where a setting names it). */
+export type SuiteEnv = NodeJS.ProcessEnv | ((port: number) => NodeJS.ProcessEnv);
+
 /**
  * Starts the built server on a free port with a new data folder (`covgate-dashboard-<name>-…`
- * in the temporary folder) and `env` besides PATH, PORT and COVGATE_DATA_DIR (a function of the
- * port where a setting names it).
+ * in the temporary folder) and `env`.
  */
-export async function startSuiteServer(
-  name: string,
-  env: NodeJS.ProcessEnv | ((port: number) => NodeJS.ProcessEnv) = {},
-): Promise<SuiteServer> {
+export async function startSuiteServer(name: string, env: SuiteEnv = {}): Promise<SuiteServer> {
   const dataDir = await mkdtemp(join(tmpdir(), `covgate-dashboard-${name}-`));
   const removeDataDir = () => rm(dataDir, { recursive: true, force: true });
   try {
@@ -169,22 +170,14 @@ export async function startSuiteServer(
   }
 }
 
-/**
- * Signs `page` in to the development organisation with the one-use link the server printed
- * at its first start, and waits for the dashboard; returns the link.
- */
-export async function signInWithBannerLink(page: Page, server: SuiteServer): Promise<string> {
+async function signInWithBannerLink(page: Page, server: SuiteServer): Promise<string> {
   const link = (await server.waitForLine(BANNER_LINK, 20_000))[1] as string;
   await page.goto(link);
   await page.waitForURL(`${server.origin}/dashboard/`);
   return link;
 }
 
-/**
- * Records a run as a CI job does: `POST /v1/executions` with the token and an idempotency key
- * (a new one unless given), the JSON body gzipped with `gzip`.
- */
-export function postRun(
+function postRun(
   origin: string,
   token: string,
   body: object,
@@ -201,4 +194,68 @@ export function postRun(
     },
     body: options.gzip ? gzipSync(text) : text,
   });
+}
+
+/** A browser suite's built server and Chromium, and what its pages reported (see {@link browserSuite}). */
+export interface BrowserSuite {
+  readonly server: SuiteServer;
+  readonly browser: Browser;
+  /** The server's `http://localhost:<port>`. */
+  readonly origin: string;
+  readonly problems: PageProblems;
+  /** A page of its own, watched for the suite's problems (see {@link openPage}). */
+  newPage(options?: { clipboardAt?: string }): Promise<Page>;
+  /**
+   * Signs `page` in to the development organisation with the one-use link the server printed
+   * at its first start, and waits for the dashboard; returns the link.
+   */
+  signInWithBannerLink(page: Page): Promise<string>;
+  /**
+   * Records a run as a CI job does: `POST /v1/executions` with the token and an idempotency
+   * key (a new one unless given), the JSON body gzipped with `gzip`.
+   */
+  postRun(
+    token: string,
+    body: object,
+    options?: { idempotencyKey?: string; gzip?: boolean },
+  ): Promise<Response>;
+}
+
+/**
+ * A suite's built server ({@link startSuiteServer}) and Chromium: started by a `beforeAll` and
+ * stopped by an `afterAll` that this registers (hooks registered earlier, such as a fake
+ * GitHub the `env` names, run before it starts and after it stops). Its server and browser
+ * are there from that `beforeAll` on.
+ */
+export function browserSuite(name: string, env: SuiteEnv = {}): BrowserSuite {
+  let server: SuiteServer | undefined;
+  let browser: Browser | undefined;
+  const problems: PageProblems = { cspViolations: [], pageErrors: [] };
+  beforeAll(async () => {
+    server = await startSuiteServer(name, env);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error(`the browser suite "${name}" has not started`);
+    return value;
+  };
+  return {
+    get server() {
+      return started(server);
+    },
+    get browser() {
+      return started(browser);
+    },
+    get origin() {
+      return started(server).origin;
+    },
+    problems,
+    newPage: (options) => openPage(started(browser), problems, options),
+    signInWithBannerLink: (page) => signInWithBannerLink(page, started(server)),
+    postRun: (token, body, options) => postRun(started(server).origin, token, body, options),
+  };
 }
