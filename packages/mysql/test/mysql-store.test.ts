@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Store } from '@covgate/core';
 import { createMySqlStore, MIGRATIONS_FOLDER, MySqlStoreError, migrate } from '@covgate/mysql';
 import {
   buildExecution,
@@ -50,6 +51,56 @@ async function createTestDatabase(base: string): Promise<void> {
   }
 }
 
+/**
+ * Runs `check` on a store over a database of its own (dropped afterwards) made as an older
+ * release left it: the shipped migrations before `firstLeftOut` (a tag such as `0007`), then
+ * `seed`'s statements, then `migrate` to the latest.
+ */
+async function withStoreAfter(
+  url: string,
+  firstLeftOut: string,
+  seed: string[],
+  check: (store: Store) => Promise<void>,
+): Promise<void> {
+  const before = mkdtempSync(join(tmpdir(), `covgate-mysql-before-${firstLeftOut}-`));
+  // Its own database per run: other runs may use the server at the same time.
+  const database = `covgate_test_before_${firstLeftOut}_${process.pid}_${Date.now()}`;
+  const olderUrl = new URL(url);
+  olderUrl.pathname = `/${database}`;
+  const admin = await createConnection(url);
+  try {
+    await admin.query(`CREATE DATABASE \`${database}\``);
+  } finally {
+    await admin.end();
+  }
+  try {
+    cpSync(fileURLToPath(new URL('../drizzle', import.meta.url)), before, { recursive: true });
+    const journalPath = join(before, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
+    journal.entries = journal.entries.filter((entry: { tag: string }) => entry.tag < firstLeftOut);
+    writeFileSync(journalPath, JSON.stringify(journal));
+    const connection = await createConnection(olderUrl.toString());
+    try {
+      await applyMigrations(drizzle(connection), { migrationsFolder: before });
+      for (const statement of seed) await connection.query(statement);
+    } finally {
+      await connection.end();
+    }
+    await migrate({ url: olderUrl.toString() });
+    const store = createMySqlStore({ url: olderUrl.toString() });
+    try {
+      await check(store);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    rmSync(before, { recursive: true, force: true });
+    const cleanup = await createConnection(url);
+    await cleanup.query(`DROP DATABASE IF EXISTS \`${database}\``);
+    await cleanup.end();
+  }
+}
+
 if (serverUrl === undefined || serverUrl === '') {
   console.warn(
     '[covgate] MySQL conformance suite SKIPPED: set COVGATE_MYSQL_URL=mysql://root@127.0.0.1:3306/test',
@@ -90,42 +141,19 @@ if (serverUrl === undefined || serverUrl === '') {
     });
 
     it('links personal organisations made before migration 0003 to their users, never older namesakes', async () => {
-      const before = mkdtempSync(join(tmpdir(), 'covgate-mysql-0002-'));
-      const database = `covgate_test_personal_${process.pid}_${Date.now()}`;
-      const backfillUrl = new URL(url);
-      backfillUrl.pathname = `/${database}`;
-      const admin = await createConnection(url);
-      try {
-        await admin.query(`CREATE DATABASE \`${database}\``);
-      } finally {
-        await admin.end();
-      }
-      try {
-        cpSync(fileURLToPath(new URL('../drizzle', import.meta.url)), before, { recursive: true });
-        const journalPath = join(before, 'meta', '_journal.json');
-        const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
-        journal.entries = journal.entries.filter((entry: { tag: string }) => entry.tag < '0003');
-        writeFileSync(journalPath, JSON.stringify(journal));
-        const connection = await createConnection(backfillUrl.toString());
-        try {
-          await applyMigrations(drizzle(connection), { migrationsFolder: before });
-          await connection.query(
-            `INSERT INTO users (id, provider, external_id, login, created_at) VALUES
-              ('usr_1', 'github', '4242', 'octo', '2026-03-01 12:00:00'),
-              ('usr_2', 'github', '4243', 'late', '2026-03-01 12:00:00')`,
-          );
-          await connection.query(
-            `INSERT INTO organisations (id, slug, name, plan, created_at) VALUES
-              ('org_1', 'github-4242', 'octo', 'free', '2026-03-01 12:00:00'),
-              ('org_2', 'github-4243', 'Made by an admin first', 'team', '2026-03-01 11:58:20'),
-              ('org_3', 'acme', 'Acme', 'free', '2026-03-01 12:00:00')`,
-          );
-        } finally {
-          await connection.end();
-        }
-        await migrate({ url: backfillUrl.toString() });
-        const store = createMySqlStore({ url: backfillUrl.toString() });
-        try {
+      await withStoreAfter(
+        url,
+        '0003',
+        [
+          `INSERT INTO users (id, provider, external_id, login, created_at) VALUES
+          ('usr_1', 'github', '4242', 'octo', '2026-03-01 12:00:00'),
+          ('usr_2', 'github', '4243', 'late', '2026-03-01 12:00:00')`,
+          `INSERT INTO organisations (id, slug, name, plan, created_at) VALUES
+          ('org_1', 'github-4242', 'octo', 'free', '2026-03-01 12:00:00'),
+          ('org_2', 'github-4243', 'Made by an admin first', 'team', '2026-03-01 11:58:20'),
+          ('org_3', 'acme', 'Acme', 'free', '2026-03-01 12:00:00')`,
+        ],
+        async (store) => {
           expect(await store.findPersonalOrganisation('usr_1')).toEqual({
             id: 'org_1',
             slug: 'github-4242',
@@ -134,55 +162,25 @@ if (serverUrl === undefined || serverUrl === '') {
             createdAt: new Date('2026-03-01T12:00:00Z'),
           });
           expect(await store.findPersonalOrganisation('usr_2')).toBeNull();
-        } finally {
-          await store.close();
-        }
-      } finally {
-        rmSync(before, { recursive: true, force: true });
-        const cleanup = await createConnection(url);
-        await cleanup.query(`DROP DATABASE IF EXISTS \`${database}\``);
-        await cleanup.end();
-      }
+        },
+      );
     });
 
     it('makes the users of sessions and personal organisations made before migration 0006 owners', async () => {
-      const before = mkdtempSync(join(tmpdir(), 'covgate-mysql-0005-'));
-      const database = `covgate_test_members_${process.pid}_${Date.now()}`;
-      const backfillUrl = new URL(url);
-      backfillUrl.pathname = `/${database}`;
-      const admin = await createConnection(url);
-      try {
-        await admin.query(`CREATE DATABASE \`${database}\``);
-      } finally {
-        await admin.end();
-      }
-      try {
-        cpSync(fileURLToPath(new URL('../drizzle', import.meta.url)), before, { recursive: true });
-        const journalPath = join(before, 'meta', '_journal.json');
-        const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
-        journal.entries = journal.entries.filter((entry: { tag: string }) => entry.tag < '0006');
-        writeFileSync(journalPath, JSON.stringify(journal));
-        const connection = await createConnection(backfillUrl.toString());
-        try {
-          await applyMigrations(drizzle(connection), { migrationsFolder: before });
-          await connection.query(
-            `INSERT INTO organisations (id, slug, name, plan, created_at, personal_user_id) VALUES
-              ('org_acme', 'acme', 'Acme', 'free', '2026-03-01 12:00:00', NULL),
-              ('org_octo', 'github-4242', 'octo', 'free', '2026-03-01 12:00:05', 'usr_octo')`,
-          );
-          await connection.query(
-            `INSERT INTO sessions (id, token_hash, user_id, org_id, created_at, expires_at) VALUES
-              ('ses_1', 'h1', 'usr_admin', 'org_acme', '2026-03-01 12:00:30', '2026-03-01 12:01:30'),
-              ('ses_2', 'h2', 'usr_admin', 'org_acme', '2026-03-01 12:00:10', '2026-03-01 12:01:10'),
-              ('ses_3', 'h3', 'usr_octo', 'org_octo', '2026-03-01 12:00:20', '2026-03-01 12:01:20'),
-              ('ses_4', 'h4', 'usr_ghost', 'org_gone', '2026-03-01 12:00:20', '2026-03-01 12:01:20')`,
-          );
-        } finally {
-          await connection.end();
-        }
-        await migrate({ url: backfillUrl.toString() });
-        const store = createMySqlStore({ url: backfillUrl.toString() });
-        try {
+      await withStoreAfter(
+        url,
+        '0006',
+        [
+          `INSERT INTO organisations (id, slug, name, plan, created_at, personal_user_id) VALUES
+          ('org_acme', 'acme', 'Acme', 'free', '2026-03-01 12:00:00', NULL),
+          ('org_octo', 'github-4242', 'octo', 'free', '2026-03-01 12:00:05', 'usr_octo')`,
+          `INSERT INTO sessions (id, token_hash, user_id, org_id, created_at, expires_at) VALUES
+          ('ses_1', 'h1', 'usr_admin', 'org_acme', '2026-03-01 12:00:30', '2026-03-01 12:01:30'),
+          ('ses_2', 'h2', 'usr_admin', 'org_acme', '2026-03-01 12:00:10', '2026-03-01 12:01:10'),
+          ('ses_3', 'h3', 'usr_octo', 'org_octo', '2026-03-01 12:00:20', '2026-03-01 12:01:20'),
+          ('ses_4', 'h4', 'usr_ghost', 'org_gone', '2026-03-01 12:00:20', '2026-03-01 12:01:20')`,
+        ],
+        async (store) => {
           expect(await store.listMembers('org_acme')).toEqual([
             {
               orgId: 'org_acme',
@@ -202,101 +200,41 @@ if (serverUrl === undefined || serverUrl === '') {
             },
           ]);
           expect(await store.listUserOrganisations('usr_ghost')).toEqual([]);
-        } finally {
-          await store.close();
-        }
-      } finally {
-        rmSync(before, { recursive: true, force: true });
-        const cleanup = await createConnection(url);
-        await cleanup.query(`DROP DATABASE IF EXISTS \`${database}\``);
-        await cleanup.end();
-      }
+        },
+      );
     });
 
     it("fills the repositories' latest record for data written before migration 0001", async () => {
-      // A fresh database at migration 0000 only: the shipped folder with a journal cut after 0000.
-      const before = mkdtempSync(join(tmpdir(), 'covgate-mysql-0000-'));
-      // Its own database per run: other runs may use the server at the same time.
-      const database = `covgate_test_backfill_${process.pid}_${Date.now()}`;
-      const backfillUrl = new URL(url);
-      backfillUrl.pathname = `/${database}`;
-      const admin = await createConnection(url);
-      try {
-        await admin.query(`CREATE DATABASE \`${database}\``);
-      } finally {
-        await admin.end();
-      }
-      try {
-        cpSync(fileURLToPath(new URL('../drizzle', import.meta.url)), before, { recursive: true });
-        const journalPath = join(before, 'meta', '_journal.json');
-        const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
-        journal.entries = journal.entries.slice(0, 1);
-        writeFileSync(journalPath, JSON.stringify(journal));
-        const connection = await createConnection(backfillUrl.toString());
-        try {
-          await applyMigrations(drizzle(connection), { migrationsFolder: before });
-          await connection.query(
-            `INSERT INTO executions (id, org_id, repo, branch, outcome, delta, coverage, created_at) VALUES
-              ('exe_a', 'org_1', 'web', 'main', 'pass', '0.00', 80, '2026-03-01 12:00:00'),
-              ('exe_c', 'org_1', 'web', 'dev', 'fail', '-2.00', 78, '2026-03-01 12:00:05'),
-              ('exe_b', 'org_1', 'web', 'main', 'pass', '0.00', 80, '2026-03-01 12:00:05'),
-              ('exe_d', 'org_1', 'api', 'main', 'warn', '-0.60', 70, '2026-03-01 12:00:02')`,
-          );
-          await connection.query(
-            `INSERT INTO execution_counters (org_id, repo, total) VALUES ('org_1', 'web', 3), ('org_1', 'api', 1)`,
-          );
-        } finally {
-          await connection.end();
-        }
-        await migrate({ url: backfillUrl.toString() });
-        const store = createMySqlStore({ url: backfillUrl.toString() });
-        try {
+      await withStoreAfter(
+        url,
+        '0001',
+        [
+          `INSERT INTO executions (id, org_id, repo, branch, outcome, delta, coverage, created_at) VALUES
+          ('exe_a', 'org_1', 'web', 'main', 'pass', '0.00', 80, '2026-03-01 12:00:00'),
+          ('exe_c', 'org_1', 'web', 'dev', 'fail', '-2.00', 78, '2026-03-01 12:00:05'),
+          ('exe_b', 'org_1', 'web', 'main', 'pass', '0.00', 80, '2026-03-01 12:00:05'),
+          ('exe_d', 'org_1', 'api', 'main', 'warn', '-0.60', 70, '2026-03-01 12:00:02')`,
+          `INSERT INTO execution_counters (org_id, repo, total) VALUES ('org_1', 'web', 3), ('org_1', 'api', 1)`,
+        ],
+        async (store) => {
           const repos = await store.listRepositories('org_1');
           expect(repos.map((r) => [r.repo, r.total, r.latest.id, r.latest.commit])).toEqual([
             ['web', 3, 'exe_c', null],
             ['api', 1, 'exe_d', null],
           ]);
-        } finally {
-          await store.close();
-        }
-      } finally {
-        rmSync(before, { recursive: true, force: true });
-        const cleanup = await createConnection(url);
-        await cleanup.query(`DROP DATABASE IF EXISTS \`${database}\``);
-        await cleanup.end();
-      }
+        },
+      );
     });
 
     it('reads records written before migration 0007 with their baseline, patch and component unknown (all null)', async () => {
-      const before = mkdtempSync(join(tmpdir(), 'covgate-mysql-0006-'));
-      const database = `covgate_test_baselines_${process.pid}_${Date.now()}`;
-      const beforeUrl = new URL(url);
-      beforeUrl.pathname = `/${database}`;
-      const admin = await createConnection(url);
-      try {
-        await admin.query(`CREATE DATABASE \`${database}\``);
-      } finally {
-        await admin.end();
-      }
-      try {
-        cpSync(fileURLToPath(new URL('../drizzle', import.meta.url)), before, { recursive: true });
-        const journalPath = join(before, 'meta', '_journal.json');
-        const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
-        journal.entries = journal.entries.filter((entry: { idx: number }) => entry.idx < 7);
-        writeFileSync(journalPath, JSON.stringify(journal));
-        const connection = await createConnection(beforeUrl.toString());
-        try {
-          await applyMigrations(drizzle(connection), { migrationsFolder: before });
-          await connection.query(
-            `INSERT INTO executions (id, org_id, repo, branch, outcome, delta, coverage, \`commit\`, created_at) VALUES
-              ('exe_old', 'org_1', 'web', 'feature', 'warn', '-0.60', 79.4, 'abcdef1', '2026-03-01 12:00:00')`,
-          );
-        } finally {
-          await connection.end();
-        }
-        await migrate({ url: beforeUrl.toString() });
-        const store = createMySqlStore({ url: beforeUrl.toString() });
-        try {
+      await withStoreAfter(
+        url,
+        '0007',
+        [
+          `INSERT INTO executions (id, org_id, repo, branch, outcome, delta, coverage, \`commit\`, created_at) VALUES
+          ('exe_old', 'org_1', 'web', 'feature', 'warn', '-0.60', 79.4, 'abcdef1', '2026-03-01 12:00:00')`,
+        ],
+        async (store) => {
           expect(await store.listExecutions({ orgId: 'org_1', repo: 'web', limit: 10 })).toEqual([
             // Every field the old row did not set reads back null: the builder's default for each
             // but the base branch and the deciding rule.
@@ -314,15 +252,8 @@ if (serverUrl === undefined || serverUrl === '') {
               decidedBy: null,
             }),
           ]);
-        } finally {
-          await store.close();
-        }
-      } finally {
-        rmSync(before, { recursive: true, force: true });
-        const cleanup = await createConnection(url);
-        await cleanup.query(`DROP DATABASE IF EXISTS \`${database}\``);
-        await cleanup.end();
-      }
+        },
+      );
     });
 
     it('keeps Repo and repo apart in the counter table too', async () => {

@@ -1,6 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Store } from '@covgate/core';
 import { createSqliteStore, MIGRATIONS_FOLDER, migrate, SqliteStoreError } from '@covgate/sqlite';
 import {
   buildExecution,
@@ -38,185 +39,155 @@ async function firstRow(url: string, query: string): Promise<Record<string, unkn
   }
 }
 
+/**
+ * Runs `check` on a store over a database of its own made as an older release left it: the
+ * shipped migrations before `firstLeftOut` (a tag such as `0007`) and then `seed`'s statements;
+ * opening the store applies the rest.
+ */
+async function withStoreAfter(
+  firstLeftOut: string,
+  seed: string[],
+  check: (store: Store) => Promise<void>,
+): Promise<void> {
+  const before = join(directory, `migrations-before-${firstLeftOut}`);
+  cpSync(new URL('../drizzle', import.meta.url), before, { recursive: true });
+  const journalPath = join(before, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
+  journal.entries = journal.entries.filter((entry: { tag: string }) => entry.tag < firstLeftOut);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  const url = fileUrl(`before-${firstLeftOut}.db`);
+  const client = createClient({ url });
+  try {
+    await applyMigrations(drizzle(client), { migrationsFolder: before });
+    await client.batch(seed);
+  } finally {
+    client.close();
+  }
+  const store = await createSqliteStore({ url });
+  try {
+    await check(store);
+  } finally {
+    await store.close();
+  }
+}
+
 describe('sqlite store', () => {
   it("fills the repositories' latest record for data written before migration 0001", async () => {
-    // A database at migration 0000 only: the shipped folder with a journal cut after 0000.
-    const shipped = new URL('../drizzle', import.meta.url);
-    const before = join(directory, 'migrations-0000');
-    cpSync(shipped, before, { recursive: true });
-    const journalPath = join(before, 'meta', '_journal.json');
-    const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
-    journal.entries = journal.entries.slice(0, 1);
-    writeFileSync(journalPath, JSON.stringify(journal));
-    const url = fileUrl('backfill.db');
-    const client = createClient({ url });
-    try {
-      await applyMigrations(drizzle(client), { migrationsFolder: before });
-      const at = (seconds: number) => 1_772_366_400_000 + seconds * 1000;
-      await client.batch([
+    const at = (seconds: number) => 1_772_366_400_000 + seconds * 1000;
+    await withStoreAfter(
+      '0001',
+      [
         `INSERT INTO executions (id, org_id, repo, branch, outcome, delta, coverage, created_at) VALUES
-          ('exe_a', 'org_1', 'web', 'main', 'pass', '0.00', 80, ${at(0)}),
-          ('exe_c', 'org_1', 'web', 'dev', 'fail', '-2.00', 78, ${at(5)}),
-          ('exe_b', 'org_1', 'web', 'main', 'pass', '0.00', 80, ${at(5)}),
-          ('exe_d', 'org_1', 'api', 'main', 'warn', '-0.60', 70, ${at(2)})`,
+        ('exe_a', 'org_1', 'web', 'main', 'pass', '0.00', 80, ${at(0)}),
+        ('exe_c', 'org_1', 'web', 'dev', 'fail', '-2.00', 78, ${at(5)}),
+        ('exe_b', 'org_1', 'web', 'main', 'pass', '0.00', 80, ${at(5)}),
+        ('exe_d', 'org_1', 'api', 'main', 'warn', '-0.60', 70, ${at(2)})`,
         `INSERT INTO execution_counters (org_id, repo, total) VALUES ('org_1', 'web', 3), ('org_1', 'api', 1)`,
-      ]);
-    } finally {
-      client.close();
-    }
-
-    const store = await createSqliteStore({ url });
-    try {
-      const repos = await store.listRepositories('org_1');
-      expect(repos.map((r) => [r.repo, r.total, r.latest.id, r.latest.commit])).toEqual([
-        ['web', 3, 'exe_c', null],
-        ['api', 1, 'exe_d', null],
-      ]);
-    } finally {
-      await store.close();
-    }
+      ],
+      async (store) => {
+        const repos = await store.listRepositories('org_1');
+        expect(repos.map((r) => [r.repo, r.total, r.latest.id, r.latest.commit])).toEqual([
+          ['web', 3, 'exe_c', null],
+          ['api', 1, 'exe_d', null],
+        ]);
+      },
+    );
   });
 
   it('reads records written before migration 0007 with their baseline, patch and component unknown (all null)', async () => {
-    const before = join(directory, 'migrations-0006');
-    cpSync(new URL('../drizzle', import.meta.url), before, { recursive: true });
-    const journalPath = join(before, 'meta', '_journal.json');
-    const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
-    journal.entries = journal.entries.filter((entry: { idx: number }) => entry.idx < 7);
-    writeFileSync(journalPath, JSON.stringify(journal));
-    const url = fileUrl('before-baselines.db');
-    const client = createClient({ url });
-    try {
-      await applyMigrations(drizzle(client), { migrationsFolder: before });
-      await client.execute(
+    await withStoreAfter(
+      '0007',
+      [
         `INSERT INTO executions (id, org_id, repo, branch, outcome, delta, coverage, "commit", created_at) VALUES
-          ('exe_old', 'org_1', 'web', 'feature', 'warn', '-0.60', 79.4, 'abcdef1', 1772366400000)`,
-      );
-    } finally {
-      client.close();
-    }
-
-    const store = await createSqliteStore({ url });
-    try {
-      expect(await store.listExecutions({ orgId: 'org_1', repo: 'web', limit: 10 })).toEqual([
-        // Every field the old row did not set reads back null: the builder's default for each
-        // but the base branch and the deciding rule.
-        buildExecution({
-          id: 'exe_old',
-          orgId: 'org_1',
-          repo: 'web',
-          branch: 'feature',
-          outcome: 'warn',
-          delta: '-0.60',
-          coverage: 79.4,
-          commit: 'abcdef1',
-          createdAt: new Date(1_772_366_400_000),
-          baseBranch: null,
-          decidedBy: null,
-        }),
-      ]);
-    } finally {
-      await store.close();
-    }
+        ('exe_old', 'org_1', 'web', 'feature', 'warn', '-0.60', 79.4, 'abcdef1', 1772366400000)`,
+      ],
+      async (store) => {
+        expect(await store.listExecutions({ orgId: 'org_1', repo: 'web', limit: 10 })).toEqual([
+          // Every field the old row did not set reads back null: the builder's default for each
+          // but the base branch and the deciding rule.
+          buildExecution({
+            id: 'exe_old',
+            orgId: 'org_1',
+            repo: 'web',
+            branch: 'feature',
+            outcome: 'warn',
+            delta: '-0.60',
+            coverage: 79.4,
+            commit: 'abcdef1',
+            createdAt: new Date(1_772_366_400_000),
+            baseBranch: null,
+            decidedBy: null,
+          }),
+        ]);
+      },
+    );
   });
 
   it('links personal organisations made before migration 0003 to their users, never older namesakes', async () => {
-    // A database before migration 0003: the shipped folder with a journal cut before it.
-    const shipped = new URL('../drizzle', import.meta.url);
-    const before = join(directory, 'migrations-before-0003');
-    cpSync(shipped, before, { recursive: true });
-    const journalPath = join(before, 'meta', '_journal.json');
-    const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
-    journal.entries = journal.entries.filter((entry: { tag: string }) => entry.tag < '0003');
-    writeFileSync(journalPath, JSON.stringify(journal));
-    const url = fileUrl('personal-backfill.db');
-    const client = createClient({ url });
     const at = (seconds: number) => 1_772_366_400_000 + seconds * 1000;
-    try {
-      await applyMigrations(drizzle(client), { migrationsFolder: before });
-      await client.batch([
+    await withStoreAfter(
+      '0003',
+      [
         `INSERT INTO users (id, provider, external_id, login, created_at) VALUES
-          ('usr_1', 'github', '4242', 'octo', ${at(0)}),
-          ('usr_2', 'github', '4243', 'late', ${at(0)})`,
+        ('usr_1', 'github', '4242', 'octo', ${at(0)}),
+        ('usr_2', 'github', '4243', 'late', ${at(0)})`,
         `INSERT INTO organisations (id, slug, name, plan, created_at) VALUES
-          ('org_1', 'github-4242', 'octo', 'free', ${at(0)}),
-          ('org_2', 'github-4243', 'Made by an admin first', 'team', ${at(-100)}),
-          ('org_3', 'acme', 'Acme', 'free', ${at(0)})`,
-      ]);
-    } finally {
-      client.close();
-    }
-
-    const store = await createSqliteStore({ url });
-    try {
-      expect(await store.findPersonalOrganisation('usr_1')).toEqual({
-        id: 'org_1',
-        slug: 'github-4242',
-        name: 'octo',
-        plan: 'free',
-        createdAt: new Date(at(0)),
-      });
-      expect(await store.findPersonalOrganisation('usr_2')).toBeNull();
-    } finally {
-      await store.close();
-    }
+        ('org_1', 'github-4242', 'octo', 'free', ${at(0)}),
+        ('org_2', 'github-4243', 'Made by an admin first', 'team', ${at(-100)}),
+        ('org_3', 'acme', 'Acme', 'free', ${at(0)})`,
+      ],
+      async (store) => {
+        expect(await store.findPersonalOrganisation('usr_1')).toEqual({
+          id: 'org_1',
+          slug: 'github-4242',
+          name: 'octo',
+          plan: 'free',
+          createdAt: new Date(at(0)),
+        });
+        expect(await store.findPersonalOrganisation('usr_2')).toBeNull();
+      },
+    );
   });
 
   it('makes the users of sessions and personal organisations made before migration 0006 owners', async () => {
-    // A database before migration 0006: the shipped folder with a journal cut before it.
-    const shipped = new URL('../drizzle', import.meta.url);
-    const before = join(directory, 'migrations-before-0006');
-    cpSync(shipped, before, { recursive: true });
-    const journalPath = join(before, 'meta', '_journal.json');
-    const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
-    journal.entries = journal.entries.filter((entry: { tag: string }) => entry.tag < '0006');
-    writeFileSync(journalPath, JSON.stringify(journal));
-    const url = fileUrl('memberships-backfill.db');
-    const client = createClient({ url });
     const at = (seconds: number) => 1_772_366_400_000 + seconds * 1000;
-    try {
-      await applyMigrations(drizzle(client), { migrationsFolder: before });
-      await client.batch([
+    await withStoreAfter(
+      '0006',
+      [
         `INSERT INTO organisations (id, slug, name, plan, created_at, personal_user_id) VALUES
-          ('org_acme', 'acme', 'Acme', 'free', ${at(0)}, NULL),
-          ('org_octo', 'github-4242', 'octo', 'free', ${at(5)}, 'usr_octo')`,
+        ('org_acme', 'acme', 'Acme', 'free', ${at(0)}, NULL),
+        ('org_octo', 'github-4242', 'octo', 'free', ${at(5)}, 'usr_octo')`,
         `INSERT INTO sessions (id, token_hash, user_id, org_id, created_at, expires_at) VALUES
-          ('ses_1', 'h1', 'usr_admin', 'org_acme', ${at(30)}, ${at(90)}),
-          ('ses_2', 'h2', 'usr_admin', 'org_acme', ${at(10)}, ${at(70)}),
-          ('ses_3', 'h3', 'usr_octo', 'org_octo', ${at(20)}, ${at(80)}),
-          ('ses_4', 'h4', 'usr_ghost', 'org_gone', ${at(20)}, ${at(80)})`,
+        ('ses_1', 'h1', 'usr_admin', 'org_acme', ${at(30)}, ${at(90)}),
+        ('ses_2', 'h2', 'usr_admin', 'org_acme', ${at(10)}, ${at(70)}),
+        ('ses_3', 'h3', 'usr_octo', 'org_octo', ${at(20)}, ${at(80)}),
+        ('ses_4', 'h4', 'usr_ghost', 'org_gone', ${at(20)}, ${at(80)})`,
         `INSERT INTO sign_in_links (id, token_hash, user_id, org_id, created_at, expires_at) VALUES
-          ('lnk_1', 'l1', 'usr_admin', 'org_acme', ${at(0)}, ${at(900)})`,
-      ]);
-    } finally {
-      client.close();
-    }
-
-    const store = await createSqliteStore({ url });
-    try {
-      expect(await store.listMembers('org_acme')).toEqual([
-        {
-          orgId: 'org_acme',
-          userId: 'usr_admin',
-          role: 'owner',
-          createdAt: new Date(at(10)),
-          login: null,
-        },
-      ]);
-      expect(await store.listMembers('org_octo')).toEqual([
-        {
-          orgId: 'org_octo',
-          userId: 'usr_octo',
-          role: 'owner',
-          createdAt: new Date(at(5)),
-          login: null,
-        },
-      ]);
-      expect(await store.listUserOrganisations('usr_ghost')).toEqual([]);
-      expect((await store.useSignInLink('l1', new Date(at(1))))?.role).toBe('owner');
-    } finally {
-      await store.close();
-    }
+        ('lnk_1', 'l1', 'usr_admin', 'org_acme', ${at(0)}, ${at(900)})`,
+      ],
+      async (store) => {
+        expect(await store.listMembers('org_acme')).toEqual([
+          {
+            orgId: 'org_acme',
+            userId: 'usr_admin',
+            role: 'owner',
+            createdAt: new Date(at(10)),
+            login: null,
+          },
+        ]);
+        expect(await store.listMembers('org_octo')).toEqual([
+          {
+            orgId: 'org_octo',
+            userId: 'usr_octo',
+            role: 'owner',
+            createdAt: new Date(at(5)),
+            login: null,
+          },
+        ]);
+        expect(await store.listUserOrganisations('usr_ghost')).toEqual([]);
+        expect((await store.useSignInLink('l1', new Date(at(1))))?.role).toBe('owner');
+      },
+    );
   });
 
   it('keeps every record after the store is closed and the file reopened', async () => {
