@@ -16,6 +16,7 @@ export { applyAndReport, journalOf } from './migrations.js';
 export { findIdempotencyKey, type KeyedWrite, keyedInsert } from './queries/idempotency.js';
 export { findMembership, isMember } from './queries/members.js';
 export { dueDeliveries, leaseTaken } from './queries/outbox.js';
+export { isUsableSignInLink } from './queries/sessions.js';
 export type {
   Changes,
   Condition,

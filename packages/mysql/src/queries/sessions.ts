@@ -1,10 +1,11 @@
 import { wholeSeconds } from '@covgate/core/storage-kit';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { isUsableSignInLink } from '@covgate/sql-kit';
+import { eq } from 'drizzle-orm';
 import { signInLinks } from '../schema.js';
 import { affected, type QueryContext } from './context.js';
 
 /** Using a sign-in link once: MySQL's conditional update, then the claimer's read. */
-export function sessionQueries({ db }: QueryContext) {
+export function sessionQueries({ db, shared }: QueryContext) {
   return {
     useSignInLink: async (tokenHash: string, at: Date) => {
       // The conditional update is the claim: one caller matches the unused row, the others
@@ -12,13 +13,7 @@ export function sessionQueries({ db }: QueryContext) {
       const result = await db
         .update(signInLinks)
         .set({ usedAt: wholeSeconds(at) })
-        .where(
-          and(
-            eq(signInLinks.tokenHash, tokenHash),
-            isNull(signInLinks.usedAt),
-            gt(signInLinks.expiresAt, at),
-          ),
-        );
+        .where(isUsableSignInLink(shared.tables, tokenHash, at));
       if (affected(result) === 0) return null;
       const [link] = await db
         .select()

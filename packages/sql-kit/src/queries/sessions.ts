@@ -5,9 +5,10 @@ import {
   type User,
 } from '@covgate/core';
 import { sessionRow, signInLinkRow, wholeSeconds } from '@covgate/core/storage-kit';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { SqlContext } from '../dialect.js';
 import { first } from '../rows.js';
+import type { Tables } from '../tables.js';
 
 /**
  * Users, sessions and sign-in links: what signing in reads and writes. Using a link once is
@@ -59,3 +60,11 @@ export function sessionQueries({ db, tables, lookups, run, affected, insertUserO
     },
   };
 }
+
+/** The sign-in link with this token hash while it is unused and unexpired at `at`. */
+export const isUsableSignInLink = ({ signInLinks }: Tables, tokenHash: string, at: Date) =>
+  and(
+    eq(signInLinks.tokenHash, tokenHash),
+    isNull(signInLinks.usedAt),
+    gt(signInLinks.expiresAt, at),
+  );
