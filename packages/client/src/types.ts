@@ -1,12 +1,5 @@
 import type { components, operations } from './generated/openapi.js';
 
-/** The JSON body of `operation`, for the bodies the spec declares inline rather than as a schema. */
-type JsonBody<Operation extends keyof operations> = operations[Operation]['requestBody'] extends
-  | { content: { 'application/json': infer Body } }
-  | undefined
-  ? NonNullable<Body>
-  : never;
-
 /** Liveness answer of `GET /health`. */
 export type Health = components['schemas']['Health'];
 /** Readiness answer of `GET /health/ready`. */
@@ -54,17 +47,23 @@ export type Member = components['schemas']['Member'];
 /** Answer of `GET /v1/members`. */
 export type MemberList = components['schemas']['MemberList'];
 /** Body of `POST /v1/session/organisation`. */
-export type SwitchOrganisationInput = JsonBody<'switchOrganisation'>;
+export type SwitchOrganisationInput = NonNullable<
+  operations['switchOrganisation']['requestBody']
+>['content']['application/json'];
 /** An organisation's link to a GitHub organisation. */
 export type GithubLink = components['schemas']['GithubLink'];
 /** Body of `POST /v1/organisation/github-link`. */
-export type LinkGithubOrganisationInput = JsonBody<'linkGithubOrganisation'>;
+export type LinkGithubOrganisationInput = NonNullable<
+  operations['linkGithubOrganisation']['requestBody']
+>['content']['application/json'];
 /** A repository's link to a GitHub repository (never its token, only `token_hint`). */
 export type RepositoryLink = components['schemas']['RepositoryLink'];
 /** A delivery to GitHub that failed for good, as a link lists it. */
 export type DeliveryFailure = components['schemas']['DeliveryFailure'];
 /** Body of `POST /v1/repos/github-link`. */
-export type RepositoryLinkInput = JsonBody<'linkRepository'>;
+export type RepositoryLinkInput = NonNullable<
+  operations['linkRepository']['requestBody']
+>['content']['application/json'];
 /** An invite as listed (never its token). */
 export type Invite = components['schemas']['Invite'];
 /** Answer of `GET /v1/invites`. */
@@ -72,11 +71,17 @@ export type InviteList = components['schemas']['InviteList'];
 /** Answer of `POST /v1/invites`, with the one-time token and link. */
 export type CreatedInvite = components['schemas']['CreatedInvite'];
 /** Body of `POST /v1/invites`. */
-export type CreateInviteInput = JsonBody<'createInvite'>;
+export type CreateInviteInput = NonNullable<
+  NonNullable<operations['createInvite']['requestBody']>['content']['application/json']
+>;
 /** Body of `POST /v1/invites/accept`. */
-export type AcceptInviteInput = JsonBody<'acceptInvite'>;
+export type AcceptInviteInput = NonNullable<
+  operations['acceptInvite']['requestBody']
+>['content']['application/json'];
 /** Body of `PATCH /v1/members/{user_id}`. */
-export type ChangeMemberRoleInput = JsonBody<'changeMemberRole'>;
+export type ChangeMemberRoleInput = NonNullable<
+  operations['changeMemberRole']['requestBody']
+>['content']['application/json'];
 /** Body of `POST /v1/sessions/create`. */
 export type CreateSessionInput = components['schemas']['CreateSessionInput'];
 /** Answer of `POST /v1/sessions/create`, with the one-time session token. */
