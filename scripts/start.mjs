@@ -55,16 +55,30 @@ function mtimes(path, pick) {
   return result;
 }
 
-function isStale({ dir }) {
-  const built = mtimes(join(dir, 'dist'), Math.min);
+/** True for a package with a build of its own (not sources its dependents bundle, as sql-kit). */
+const builds = ({ manifest }) => manifest.scripts?.build !== undefined;
+
+/** The folders whose sources a package's build reads: its own, and those of what it bundles. */
+function sourceDirs({ dir, manifest }, packages) {
+  const { dependencies = {}, devDependencies = {} } = manifest;
+  const bundled = Object.keys({ ...dependencies, ...devDependencies })
+    .map((name) => packages.get(name))
+    .filter((pkg) => pkg !== undefined && !builds(pkg));
+  return [dir, ...bundled.map((pkg) => pkg.dir)];
+}
+
+function isStale(pkg, packages) {
+  const built = mtimes(join(pkg.dir, 'dist'), Math.min);
   if (built === undefined) return true;
-  const inputs = ['src', 'package.json', 'tsup.config.ts']
-    .map((input) => mtimes(join(dir, input), Math.max))
+  const inputs = sourceDirs(pkg, packages)
+    .flatMap((dir) => ['src', 'package.json', 'tsup.config.ts'].map((input) => join(dir, input)))
+    .map((input) => mtimes(input, Math.max))
     .filter((time) => time !== undefined);
   return Math.max(...inputs) > built;
 }
 
-const stale = serverClosure(workspacePackages()).filter(isStale);
+const packages = workspacePackages();
+const stale = serverClosure(packages).filter((pkg) => builds(pkg) && isStale(pkg, packages));
 if (stale.length > 0) {
   console.error(`covgate: building ${stale.map((pkg) => pkg.name).join(', ')}`);
   const filters = stale.flatMap((pkg) => ['--filter', pkg.name]);
@@ -75,7 +89,7 @@ if (stale.length > 0) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const serverDir = workspacePackages().get(SERVER).dir;
+const serverDir = packages.get(SERVER).dir;
 const server = spawn(process.execPath, [join(serverDir, 'dist', 'main.js')], {
   cwd: serverDir,
   stdio: 'inherit',
