@@ -9,11 +9,9 @@ import {
   type WebhookProvider,
 } from '@covgate/webhook-signature';
 import { describe, expect, it } from 'vitest';
+import { now, SECRET, T } from './support/signing-fixture.js';
 
-const SECRET = 'shared_test_secret';
-const T = 1_700_000_000;
 const BODY = '{"id":"evt_42"}';
-const now = () => T * 1000;
 
 describe('refusals name what is wrong', () => {
   it('refuses a parsed body instead of raw bytes, in every entry point', () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   providerA,
@@ -11,45 +12,39 @@ import {
 } from '@covgate/webhook-signature';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
+import { now, SECRET, T } from './support/signing-fixture.js';
 
-const SECRET = 'shared_test_secret';
-const T = 1_700_000_000;
 const BODY = '{"id":"evt_42","type":"subscription.updated"}';
-const now = () => T * 1000;
 const timestampedHeader = signTimestampedPayload({ payload: BODY, secret: SECRET, timestamp: T });
 const rawBodyHeader = signRawBodyPayload({ payload: BODY, secret: SECRET });
 
+// The published page (docs/webhook-signatures.md) is the promise: each preset is exactly the
+// row its table of presets gives it.
+const page = readFileSync(new URL('../../../docs/webhook-signatures.md', import.meta.url), 'utf8');
+
+/** The preset named `preset` as that table describes it; a cell that is no name means absent. */
+function documentedPreset(preset: string): Record<string, string> {
+  const row = page.split('\n').find((line) => line.startsWith(`| \`${preset}\` |`));
+  if (row === undefined) throw new Error(`docs/webhook-signatures.md has no row for ${preset}`);
+  const cells = row.split('|').slice(2, 7);
+  const fields = ['name', 'signatureHeader', 'secretEnv', 'scheme', 'eventIdHeader'];
+  return Object.fromEntries(
+    fields.flatMap((field, index) => {
+      const value = /^\s*`([^`]+)`\s*$/.exec(cells[index] ?? '')?.[1];
+      return value === undefined ? [] : [[field, value] as const];
+    }),
+  );
+}
+
 describe('provider presets', () => {
   it('describe provider A and provider B under neutral names, no vendor named', () => {
-    expect(providerA).toEqual({
-      name: 'provider-a',
-      signatureHeader: 'Provider-A-Signature',
-      secretEnv: 'PROVIDER_A_WEBHOOK_SECRET',
-      scheme: 'timestamped',
-    });
-    expect(providerB).toEqual({
-      name: 'provider-b',
-      signatureHeader: 'X-Provider-B-Signature',
-      secretEnv: 'PROVIDER_B_WEBHOOK_SECRET',
-      scheme: 'raw-body',
-      eventIdHeader: 'X-Provider-B-Event-Id',
-    });
+    expect(providerA).toEqual(documentedPreset('providerA'));
+    expect(providerB).toEqual(documentedPreset('providerB'));
   });
 
   it('describe Stripe and Razorpay with their real header and variable names', () => {
-    expect(stripePreset).toEqual({
-      name: 'stripe',
-      signatureHeader: 'Stripe-Signature',
-      secretEnv: 'STRIPE_WEBHOOK_SECRET',
-      scheme: 'timestamped',
-    });
-    expect(razorpayPreset).toEqual({
-      name: 'razorpay',
-      signatureHeader: 'X-Razorpay-Signature',
-      secretEnv: 'RAZORPAY_WEBHOOK_SECRET',
-      scheme: 'raw-body',
-      eventIdHeader: 'X-Razorpay-Event-Id',
-    });
+    expect(stripePreset).toEqual(documentedPreset('stripePreset'));
+    expect(razorpayPreset).toEqual(documentedPreset('razorpayPreset'));
   });
 
   it('cannot be modified by one embedder for everyone', () => {
