@@ -5,7 +5,7 @@ import {
   CovgateNetworkError,
   createCovgateClient,
 } from '../src/index.js';
-import { json, recordingSleep, rejection, scriptedFetch } from './support.js';
+import { json, recordingSleep, rejection, scriptedFetch, text } from './support.js';
 
 const TOKEN = `cvg_${'ab'.repeat(20)}`;
 const RUN = {
@@ -137,9 +137,7 @@ describe('requests', () => {
 
   it('returns the badge as SVG text and builds badge URLs without a request', async () => {
     const svg = '<svg xmlns="http://www.w3.org/2000/svg"></svg>';
-    const { client, seen } = setup([
-      new Response(svg, { status: 200, headers: { 'Content-Type': 'image/svg+xml' } }),
-    ]);
+    const { client, seen } = setup([text(200, svg, 'image/svg+xml')]);
     expect(await client.getBadge({ org: 'acme', repo: 'web', branch: 'feature/x' })).toBe(svg);
     expect(seen[0]?.url).toBe(
       'https://covgate.example.com/api/v1/badge/acme/web?branch=feature%2Fx',
@@ -203,12 +201,7 @@ describe('errors', () => {
   });
 
   it('says "HTTP <status>" when the body is not the API error shape, and leaves out an absent request id', async () => {
-    const { client } = setup([
-      new Response('<html>Bad gateway</html>', {
-        status: 502,
-        headers: { 'Content-Type': 'text/html' },
-      }),
-    ]);
+    const { client } = setup([text(502, '<html>Bad gateway</html>', 'text/html')]);
     const error = await rejection(client.createToken({ body: { name: 'ci' } }));
     expect(error).toMatchObject({
       status: 502,

@@ -39,6 +39,11 @@ export function json(
   });
 }
 
+/** An answer that is not JSON (a web page, a proxy's error page, an SVG badge). */
+export function text(status: number, body: string, contentType: string): Response {
+  return new Response(body, { status, headers: { 'Content-Type': contentType } });
+}
+
 /** A sleep that only records the delays it was asked for. */
 export function recordingSleep() {
   const delays: number[] = [];

@@ -8,7 +8,7 @@ import {
   CovgateNetworkError,
   createCovgateClient,
 } from '../src/index.js';
-import { json, recordingSleep, rejection } from './support.js';
+import { json, recordingSleep, rejection, text } from './support.js';
 
 const BASE = 'https://covgate.example.com/api';
 
@@ -217,12 +217,8 @@ describe('what an error tells about the answer', () => {
   });
 
   it("marks an answer that is not the API's error shape, with its content type", async () => {
-    const { client } = setup(
-      async () =>
-        new Response('<html><body>Not Implemented</body></html>', {
-          status: 501,
-          headers: { 'Content-Type': 'text/html; charset=utf-8' },
-        }),
+    const { client } = setup(async () =>
+      text(501, '<html><body>Not Implemented</body></html>', 'text/html; charset=utf-8'),
     );
     expect(await rejection(client.listTokens())).toMatchObject({
       status: 501,
@@ -235,12 +231,8 @@ describe('what an error tells about the answer', () => {
   });
 
   it('turns a success that is not JSON (a web page at the URL) into an error, not a SyntaxError', async () => {
-    const { client } = setup(
-      async () =>
-        new Response('<!doctype html><title>Welcome</title>', {
-          status: 200,
-          headers: { 'Content-Type': 'text/html' },
-        }),
+    const { client } = setup(async () =>
+      text(200, '<!doctype html><title>Welcome</title>', 'text/html'),
     );
     expect(await rejection(client.validateToken({ body: {} }))).toMatchObject({
       name: 'CovgateApiError',
@@ -249,10 +241,7 @@ describe('what an error tells about the answer', () => {
       contentType: 'text/html',
       attempts: 1,
     });
-    const badge = setup(
-      async () =>
-        new Response('<svg/>', { status: 200, headers: { 'Content-Type': 'image/svg+xml' } }),
-    ).client;
+    const badge = setup(async () => text(200, '<svg/>', 'image/svg+xml')).client;
     expect(await badge.getBadge({ org: 'acme', repo: 'web' })).toBe('<svg/>');
   });
 });
