@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { CovgateApi, RequestContext } from '@covgate/core';
+import { expect } from 'vitest';
 
 /** What the bridge serves. */
 export type FetchApi = Pick<CovgateApi, 'handle'>;
@@ -14,6 +15,12 @@ export interface Echo {
   /** Body bytes as base64, or null when the request had no body. */
   body: string | null;
   remoteAddress: string | null;
+}
+
+/** The echo in an answer of the fake core, which must be a 200. */
+export async function echoOf(response: Response): Promise<Echo> {
+  expect(response.status).toBe(200);
+  return (await response.json()) as Echo;
 }
 
 /** Secret of the fake webhook route (`POST /v1/webhook`, header `x-signature: <hex>`). */

@@ -1,5 +1,6 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { onTestFinished } from 'vitest';
 
 /** A server listening on a free port of 127.0.0.1. */
 export interface RunningServer {
@@ -23,4 +24,14 @@ export async function listen(listener: RequestListener): Promise<RunningServer> 
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/**
+ * Serves a listener like {@link listen} for the test that calls it, and closes it when that
+ * test ends, passed or failed: a test may start several, none outlives it.
+ */
+export async function listenForTest(listener: RequestListener): Promise<RunningServer> {
+  const server = await listen(listener);
+  onTestFinished(() => server.close());
+  return server;
 }

@@ -1,23 +1,17 @@
 import {
   createFakeCore,
   type Echo,
+  echoOf,
   FAKE_COOKIES,
   type FakeCore,
 } from '@covgate/test-support/fake-core';
 import { headerLines, httpRequest } from '@covgate/test-support/http-client';
-import { listen, type RunningServer } from '@covgate/test-support/http-server';
+import { listenForTest } from '@covgate/test-support/http-server';
 import { expectPayloadTooLarge, postZeros } from '@covgate/test-support/uploads';
 import type { ErrorRequestHandler, Express } from 'express';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type CovgateExpressOptions, covgate } from '../src/index.js';
 import { expressVersions } from './support/express-versions.js';
-
-let server: RunningServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 describe.each(expressVersions)('$name', ({ express, major, version }) => {
   it('runs on the major it names', () => {
@@ -61,7 +55,7 @@ describe.each(expressVersions)('$name', ({ express, major, version }) => {
       res.status(599).json({ handledBy: 'host', message: (error as Error).message });
     };
     app.use(onHostError);
-    server = await listen(app);
+    const server = await listenForTest(app);
     return { core, origin: server.origin, hostErrors };
   }
 
@@ -73,8 +67,7 @@ describe.each(expressVersions)('$name', ({ express, major, version }) => {
         headers: { 'content-type': 'application/json', 'x-request-id': 'r-1' },
         body: '{"name":"ci"}',
       });
-      expect(response.status).toBe(200);
-      const echo = (await response.json()) as Echo;
+      const echo = await echoOf(response);
       expect(echo.method).toBe('PATCH');
       expect(echo.pathname).toBe('/v1/echo');
       expect(echo.search).toBe('?org=acme&repo=r%20x');
@@ -137,7 +130,6 @@ describe.each(expressVersions)('$name', ({ express, major, version }) => {
         })
       ).json()) as Echo;
       expect(first.remoteAddress).toBe('127.0.0.1');
-      await server?.close();
 
       const proxied = await host('/coverage', {}, (app) => app.set('trust proxy', 'loopback'));
       const second = (await (
@@ -217,7 +209,7 @@ describe.each(expressVersions)('$name', ({ express, major, version }) => {
         const app = express();
         app.use(express.json());
         app.use(covgate(core.api));
-        server = await listen(app);
+        const server = await listenForTest(app);
         const response = await fetch(`${server.origin}/v1/webhook`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },

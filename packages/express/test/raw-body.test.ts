@@ -1,16 +1,9 @@
 import { createFakeCore, sign } from '@covgate/test-support/fake-core';
-import { listen, type RunningServer } from '@covgate/test-support/http-server';
+import { listenForTest } from '@covgate/test-support/http-server';
 import type { Express } from 'express';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BodyAlreadyConsumedError, covgate, covgateRawBody } from '../src/index.js';
 import { expressVersions } from './support/express-versions.js';
-
-let server: RunningServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 // Odd spacing and an escaped "é": any re-serialisation changes these bytes.
 const PAYLOAD = '{"a":1,  "b":"\\u00e9"}';
@@ -30,7 +23,7 @@ describe.each(expressVersions)('$name', ({ express, major, version }) => {
     app.post('/host/json', (req, res) => {
       res.json({ parsed: req.body });
     });
-    server = await listen(app);
+    const server = await listenForTest(app);
     return { origin: server.origin, reports };
   }
 

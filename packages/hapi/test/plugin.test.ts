@@ -1,4 +1,4 @@
-import { type Echo, FAKE_COOKIES, sign } from '@covgate/test-support/fake-core';
+import { type Echo, echoOf, FAKE_COOKIES, sign } from '@covgate/test-support/fake-core';
 import { fetchToEnd, headerLines, httpRequest } from '@covgate/test-support/http-client';
 import {
   expectPayloadTooLarge,
@@ -27,8 +27,7 @@ describe('covgatePlugin: routing', () => {
       headers: { 'content-type': 'application/json', 'x-request-id': 'r-1' },
       body: bytes,
     });
-    expect(response.status).toBe(200);
-    const echo = (await response.json()) as Echo;
+    const echo = await echoOf(response);
     expect(echo.method).toBe('PUT');
     expect(echo.pathname).toBe('/v1/echo');
     expect(echo.search).toBe('?org=acme&repo=caf%C3%A9');

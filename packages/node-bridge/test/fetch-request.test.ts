@@ -1,7 +1,7 @@
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
-import { listen, type RunningServer } from '@covgate/test-support/http-server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { listenForTest } from '@covgate/test-support/http-server';
+import { describe, expect, it } from 'vitest';
 import {
   PayloadTooLargeError,
   requestOriginOf,
@@ -9,16 +9,9 @@ import {
   toFetchRequest,
 } from '../src/index.js';
 
-let server: RunningServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
 /** Serves requests by converting them with the given options and describing the result. */
 async function serveConversion(options: ToFetchRequestOptions): Promise<string> {
-  server = await listen(async (req, res) => {
+  const server = await listenForTest(async (req, res) => {
     const request = toFetchRequest(req, options);
     let body: string | null = null;
     let failure: { name: string; status: unknown } | null = null;

@@ -1,42 +1,30 @@
 import {
   createFakeCore,
   type Echo,
+  echoOf,
   FAKE_COOKIES,
   type FakeCore,
   type FetchApi,
 } from '@covgate/test-support/fake-core';
 import { fetchToEnd, headerLines, httpRequest } from '@covgate/test-support/http-client';
-import { listen, type RunningServer } from '@covgate/test-support/http-server';
+import { listenForTest, type RunningServer } from '@covgate/test-support/http-server';
 import {
   expectPayloadTooLarge,
   postChunked,
   postZeros,
   zeroChunks,
 } from '@covgate/test-support/uploads';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createNodeHandler, type NodeHandlerOptions } from '../src/index.js';
 
-let server: RunningServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
 async function serve(api: FetchApi, options: NodeHandlerOptions = {}): Promise<RunningServer> {
-  server = await listen(createNodeHandler(api, { onError: () => {}, ...options }));
-  return server;
+  return listenForTest(createNodeHandler(api, { onError: () => {}, ...options }));
 }
 
 async function serveFake(options: NodeHandlerOptions = {}): Promise<FakeCore & RunningServer> {
   const core = createFakeCore();
   const running = await serve(core.api, options);
   return Object.assign(core, running);
-}
-
-async function echoOf(response: Response): Promise<Echo> {
-  expect(response.status).toBe(200);
-  return (await response.json()) as Echo;
 }
 
 /** Polls a counter until it stops moving, to observe a producer that waits. */
@@ -299,7 +287,7 @@ describe('createNodeHandler: failures', () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       const core = createFakeCore();
-      server = await listen(createNodeHandler(core.api));
+      const server = await listenForTest(createNodeHandler(core.api));
       await (await fetch(`${server.origin}/v1/throw`)).text();
       expect(log).toHaveBeenCalledWith('[covgate] request failed:', expect.any(Error));
     } finally {
