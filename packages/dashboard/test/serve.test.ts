@@ -34,6 +34,14 @@ function securityHeaders(response: Response, csp = CSP) {
   expect(response.headers.get('x-frame-options')).toBe('DENY');
 }
 
+/** What a served file answers: status, type and caching, and the headers every answer carries. */
+function expectServed(response: Response, status: number, type: string, cacheControl: string) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toBe(type);
+  expect(response.headers.get('cache-control')).toBe(cacheControl);
+  securityHeaders(response);
+}
+
 describe('serveDashboard', () => {
   const dashboard = () => serveDashboard({ basePath: '/dashboard', appDir, codeHosts: ['github'] });
 
@@ -54,10 +62,7 @@ describe('serveDashboard', () => {
 
   it('serves index.html with the base href and configuration, never cached', async () => {
     const response = (await get(dashboard(), '/dashboard/')) as Response;
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(response.headers.get('cache-control')).toBe('no-store');
-    securityHeaders(response);
+    expectServed(response, 200, 'text/html; charset=utf-8', 'no-store');
     expect(await response.text()).toBe(
       INDEX.replace('<base href="/">', '<base href="/dashboard/">').replace(
         '<meta name="covgate-config" content="{}">',
@@ -93,13 +98,15 @@ describe('serveDashboard', () => {
   it('serves hashed assets for a year, gzipped when accepted', async () => {
     const handler = dashboard();
     const plain = (await get(handler, '/dashboard/assets/index-Ab12Cd34.js')) as Response;
-    expect(plain.status).toBe(200);
-    expect(plain.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(plain.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expectServed(
+      plain,
+      200,
+      'text/javascript; charset=utf-8',
+      'public, max-age=31536000, immutable',
+    );
     expect(plain.headers.get('content-encoding')).toBeNull();
     expect(plain.headers.get('vary')).toBe('Accept-Encoding');
     expect(plain.headers.get('content-length')).toBe(String(SCRIPT.length));
-    securityHeaders(plain);
     expect(await plain.text()).toBe(SCRIPT);
 
     const gzipped = (await get(handler, '/dashboard/assets/index-Ab12Cd34.js', {
@@ -119,10 +126,7 @@ describe('serveDashboard', () => {
 
   it('serves unhashed files uncached', async () => {
     const response = (await get(dashboard(), '/dashboard/favicon.svg')) as Response;
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('image/svg+xml');
-    expect(response.headers.get('cache-control')).toBe('no-store');
-    securityHeaders(response);
+    expectServed(response, 200, 'image/svg+xml', 'no-store');
   });
 
   it('answers 404 with the policy for a missing asset or file, never index.html', async () => {

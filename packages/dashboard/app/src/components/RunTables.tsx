@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import {
   changeKind,
   formatCount,
@@ -23,6 +24,30 @@ export function PathText(props: { path: string }) {
         ),
       )}
     </>
+  );
+}
+
+/** A table of files, one row each: the file's path as the row's heading, then number columns. */
+function FileTable<F extends { path: string }>(props: {
+  class: string;
+  numberColumns: readonly string[];
+  files: readonly F[];
+  cells: (file: F) => ComponentChildren;
+}) {
+  return (
+    <ScrollTable
+      class={props.class}
+      columns={['File', ...props.numberColumns.map((label) => ({ label, class: 'number' }))]}
+    >
+      {props.files.map((file) => (
+        <tr key={file.path}>
+          <th scope="row" class="path">
+            <PathText path={file.path} />
+          </th>
+          {props.cells(file)}
+        </tr>
+      ))}
+    </ScrollTable>
   );
 }
 
@@ -52,28 +77,20 @@ export function ChangesTable(props: { changes: Changes }) {
           ? `Showing the ${formatCount(changes.files.length)} files that changed most of ${formatCount(changes.total)} changed files.`
           : `${formatCount(changes.total)} ${changes.total === 1 ? 'file' : 'files'} changed coverage, most lost first.`}
       </p>
-      <ScrollTable
+      <FileTable
         class="changes"
-        columns={[
-          'File',
-          { label: 'Before', class: 'number' },
-          { label: 'After', class: 'number' },
-          { label: 'Change', class: 'number' },
-        ]}
-      >
-        {changes.files.map((file) => (
-          <tr key={file.path}>
-            <th scope="row" class="path">
-              <PathText path={file.path} />
-            </th>
+        numberColumns={['Before', 'After', 'Change']}
+        files={changes.files}
+        cells={(file) => (
+          <>
             <td class="number">
               {side(file.baseline_percent, file.baseline_covered, file.baseline_coverable)}
             </td>
             <td class="number">{side(file.percent, file.covered, file.coverable)}</td>
             <td class={`number ${changeClass(file)}`}>{formatFileChange(file)}</td>
-          </tr>
-        ))}
-      </ScrollTable>
+          </>
+        )}
+      />
     </>
   );
 }
@@ -81,25 +98,17 @@ export function ChangesTable(props: { changes: Changes }) {
 /** The patch's files, most missed lines first. */
 export function PatchTable(props: { files: readonly PatchFile[] }) {
   return (
-    <ScrollTable
+    <FileTable
       class="patch-files"
-      columns={[
-        'File',
-        { label: 'Covered lines', class: 'number' },
-        { label: 'Missed', class: 'number' },
-        { label: 'Coverage', class: 'number' },
-      ]}
-    >
-      {props.files.map((file) => (
-        <tr key={file.path}>
-          <th scope="row" class="path">
-            <PathText path={file.path} />
-          </th>
+      numberColumns={['Covered lines', 'Missed', 'Coverage']}
+      files={props.files}
+      cells={(file) => (
+        <>
           <td class="number">{formatLines(file.patch_covered, file.patch_coverable)}</td>
           <td class="number">{formatCount(file.patch_coverable - file.patch_covered)}</td>
           <td class="number">{formatPercent(file.patch_percent)}</td>
-        </tr>
-      ))}
-    </ScrollTable>
+        </>
+      )}
+    />
   );
 }
