@@ -24,6 +24,10 @@ export default defineConfig({
         find: /^@covgate\/mysql\/connection-url$/,
         replacement: `${packagesDir}mysql/src/connection-url.ts`,
       },
+      {
+        find: /^@covgate\/sql-kit\/indexes$/,
+        replacement: `${packagesDir}sql-kit/src/indexes.ts`,
+      },
       { find: /^@covgate\/example-shared$/, replacement: `${examplesDir}shared/src/index.ts` },
       { find: /^@covgate\/test-support\/(.+)$/, replacement: `${testSupportDir}$1.ts` },
       { find: /^@covgate\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/index.ts` },

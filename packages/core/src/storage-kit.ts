@@ -49,6 +49,7 @@ export {
 } from './storage/kit/keyed-insert.js';
 export {
   type JournalEntry,
+  type MigrationOptions,
   type MigrationResult,
   type MigrationStatus,
   migrationLine,

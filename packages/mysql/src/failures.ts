@@ -1,23 +1,15 @@
-import { StoreFailureError } from '@covgate/core';
+import { StoreDriverError } from '@covgate/core';
 import { rootCause, type StoreComponent, type StoreLogger } from '@covgate/core/storage-kit';
 
 export type { StoreComponent, StoreLogger };
 
 /**
- * Thrown for infrastructure failures (connection lost, server error...). Its message names
- * the component, the operation and the driver's error code only: never a host name, a query,
- * a parameter or a credential, so it is safe for any layer to show or log. The details went
- * to the store's logger, so the API does not log it again.
+ * Thrown for infrastructure failures (connection lost, server error...). The details went to
+ * the store's logger, so the API does not log it again; its message and `code` are those of
+ * {@link StoreDriverError}: the component, the operation and the driver's code only.
  */
-export class MySqlStoreError extends StoreFailureError {
-  /** Driver or server error code, such as `ECONNREFUSED` or `ER_LOCK_WAIT_TIMEOUT`. */
-  readonly code: string;
-
-  constructor(component: StoreComponent, operation: string, code: string) {
-    super(`[${component}] ${operation} failed: ${code}`);
-    this.name = 'MySqlStoreError';
-    this.code = code;
-  }
+export class MySqlStoreError extends StoreDriverError {
+  override readonly name = 'MySqlStoreError';
 }
 
 const ER_DUP_ENTRY = 1062;

@@ -1,4 +1,8 @@
-export type { MigrationResult, MigrationStatus } from '@covgate/core/storage-kit';
+export type {
+  MigrationOptions,
+  MigrationResult,
+  MigrationStatus,
+} from '@covgate/core/storage-kit';
 export { type MySqlUrl, parseMySqlUrl, type SslMode } from './connection-url.js';
 export {
   MySqlStoreError,

@@ -1,11 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import {
-  type JournalEntry,
-  type MigrationResult,
-  type MigrationStatus,
-  migrationStatusOf,
-} from '@covgate/core/storage-kit';
-import { applyAndReport, journalOf } from '@covgate/sql-kit';
+import type { MigrationOptions, MigrationResult, MigrationStatus } from '@covgate/core/storage-kit';
+import { migrationsIn } from '@covgate/sql-kit';
 import { sql } from 'drizzle-orm';
 import { drizzle, type MySql2Database } from 'drizzle-orm/mysql2';
 import { migrate as applyMigrations } from 'drizzle-orm/mysql2/migrator';
@@ -36,19 +31,9 @@ export type MigrationTarget =
       connectTimeoutMs?: number;
     };
 
-/** Options of the migration functions. */
-export interface MigrationOptions {
-  /**
-   * The folder of the shipped migrations (default {@link MIGRATIONS_FOLDER}). A bundle that
-   * inlines this package's code moves `import.meta.url` away from it: it passes the installed
-   * package's `drizzle` folder instead.
-   */
-  migrationsFolder?: string;
-}
-
 /** The shipped migrations, from drizzle-kit's journal. */
-export function shippedMigrations(options: MigrationOptions = {}): JournalEntry[] {
-  return journalOf(options.migrationsFolder ?? MIGRATIONS_FOLDER);
+export function shippedMigrations(options: MigrationOptions = {}) {
+  return migrationsIn(MIGRATIONS_FOLDER, options).journal();
 }
 
 /** Runs one read-only statement and resolves with its rows. */
@@ -94,28 +79,25 @@ export async function migrationStatus(
   target: MigrationTarget,
   options: MigrationOptions = {},
 ): Promise<MigrationStatus> {
-  if (!('url' in target)) {
-    return migrationStatusOf(shippedMigrations(options), await lastAppliedAt(onDatabase(target)));
-  }
+  if (!('url' in target))
+    return migrationsIn(MIGRATIONS_FOLDER, options).status(() => lastAppliedAt(onDatabase(target)));
   const connection = await connect(target);
   try {
-    return migrationStatusOf(
-      shippedMigrations(options),
-      await lastAppliedAt(onConnection(connection)),
+    return await migrationsIn(MIGRATIONS_FOLDER, options).status(() =>
+      lastAppliedAt(onConnection(connection)),
     );
   } finally {
     await connection.end();
   }
 }
 
-const applyAndReportOn = (
+const migrateOn = (
   db: MySql2Database<Record<string, unknown>>,
   options: MigrationOptions,
 ): Promise<MigrationResult> =>
-  applyAndReport(
-    shippedMigrations(options),
+  migrationsIn(MIGRATIONS_FOLDER, options).migrate(
     () => lastAppliedAt(onDatabase(db)),
-    () => applyMigrations(db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER }),
+    (migrationsFolder) => applyMigrations(db, { migrationsFolder }),
   );
 
 /**
@@ -130,7 +112,7 @@ export async function migrate(
   target: MigrationTarget,
   options: MigrationOptions = {},
 ): Promise<MigrationResult> {
-  if (!('url' in target)) return applyAndReportOn(target, options);
+  if (!('url' in target)) return migrateOn(target, options);
   const connection = await connect(target);
   try {
     const [rows] = await connection.query('SELECT GET_LOCK(?, ?) AS acquired', [
@@ -141,7 +123,7 @@ export async function migrate(
       throw new Error(`migrations lock not acquired within ${LOCK_TIMEOUT_SECONDS} s`);
     }
     try {
-      return await applyAndReportOn(drizzle(connection), options);
+      return await migrateOn(drizzle(connection), options);
     } finally {
       await connection.query('SELECT RELEASE_LOCK(?)', [LOCK_NAME]);
     }

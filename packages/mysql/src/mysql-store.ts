@@ -1,18 +1,12 @@
 import type { Store } from '@covgate/core';
-import {
-  createStoreGuard,
-  DEFAULT_DEADLINE_MS,
-  guardedStore,
-  type StoreLogger,
-  withDeadline,
-} from '@covgate/core/storage-kit';
-import { mergeQueries, sharedQueries, sqlContext } from '@covgate/sql-kit';
+import { DEFAULT_DEADLINE_MS, type StoreLogger, withDeadline } from '@covgate/core/storage-kit';
+import { mergeQueries, sqlStore } from '@covgate/sql-kit';
 import { drizzle } from 'drizzle-orm/mysql2';
 import { createPool, type Pool, type SslOptions } from 'mysql2/promise';
 import { parseMySqlUrl } from './connection-url.js';
 import { isDuplicateKey, MySqlStoreError } from './failures.js';
 import { poolOptionsFor } from './pool-options.js';
-import { mysqlDialect, type QueryContext } from './queries/context.js';
+import { mysqlDialect } from './queries/context.js';
 import * as ownQueries from './queries/index.js';
 
 /** Options of {@link createMySqlStore}: a `url` (a pool is made) or your own `pool`. */
@@ -48,25 +42,19 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
   const { pool, owned, secrets } = openPool(options);
   const db = drizzle(pool);
   const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
-  const guard = createStoreGuard({
-    logger,
-    isDuplicateKey,
-    failure: (component, operation, code) => new MySqlStoreError(component, operation, code),
-    secrets,
-    deadlineMs,
-  });
-  const shared = sqlContext(mysqlDialect(db));
-  const context: QueryContext = { db, shared };
-
-  return guardedStore(guard, {
-    ...sharedQueries(shared),
-    ...mergeQueries(context, ownQueries),
-    // Not through guard: a load balancer probing a down database every few seconds must
-    // not flood the log; the probe's 503 is the report.
+  return sqlStore({
+    guard: {
+      logger,
+      isDuplicateKey,
+      failure: (component, operation, code) => new MySqlStoreError(component, operation, code),
+      secrets,
+      deadlineMs,
+    },
+    dialect: mysqlDialect(db),
+    ownQueries: (shared) => mergeQueries({ db, shared }, ownQueries),
     ping: async () => {
       await withDeadline(deadlineMs, () => pool.query('SELECT 1'));
     },
-
     close: async () => {
       if (owned) await pool.end();
     },

@@ -1,4 +1,5 @@
-import { sql } from 'drizzle-orm';
+import { INDEXES, type IndexSpec } from '@covgate/sql-kit/indexes';
+import { type SQL, sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
@@ -7,6 +8,7 @@ import {
   decimal,
   index,
   int,
+  type MySqlColumn,
   mysqlEnum,
   mysqlTable,
   primaryKey,
@@ -61,6 +63,21 @@ const NAME = { length: 255 };
 /** Whole-second UTC timestamps, read and written as `Date`. */
 const timestamp = (name: string) => datetime(name, { mode: 'date', fsp: 0 });
 
+/** A table's shared indexes ({@link INDEXES}), built with MySQL's index builders. */
+function indexesOf(
+  columns: Readonly<Record<string, MySqlColumn>>,
+  specs: Readonly<Record<string, IndexSpec<Record<string, unknown>>>>,
+) {
+  return Object.entries(specs).map(([name, spec]) => {
+    const on = spec.on.map((property): MySqlColumn | SQL => {
+      const column = columns[property];
+      if (column === undefined) throw new Error(`index ${name}: no column ${property}`);
+      return spec.descending?.includes(property) ? sql.raw(`\`${column.name}\` DESC`) : column;
+    }) as [MySqlColumn | SQL, ...(MySqlColumn | SQL)[]];
+    return (spec.unique ? uniqueIndex : index)(name).on(...on);
+  });
+}
+
 /** Organisations; `slug` is unique and case-sensitive. */
 export const organisations = mysqlTable(
   'organisations',
@@ -75,10 +92,7 @@ export const organisations = mysqlTable(
     /** Provider time of the last plan change applied from a webhook event. */
     planChangedAt: timestamp('plan_changed_at'),
   },
-  (t) => [
-    uniqueIndex('organisations_slug_uq').on(t.slug),
-    uniqueIndex('organisations_personal_user_uq').on(t.personalUserId),
-  ],
+  (t) => indexesOf(t, INDEXES.organisations),
 );
 
 /** Users known through the code host; one row per (provider, external id). */
@@ -91,7 +105,7 @@ export const users = mysqlTable(
     login: exactVarchar('login', NAME).notNull(),
     createdAt: timestamp('created_at').notNull(),
   },
-  (t) => [uniqueIndex('users_provider_external_id_uq').on(t.provider, t.externalId)],
+  (t) => indexesOf(t, INDEXES.users),
 );
 
 /** API tokens: only the argon2id hash of the raw value is kept. */
@@ -110,7 +124,7 @@ export const tokens = mysqlTable(
     lastUsedAt: timestamp('last_used_at'),
     gracePeriodEndsAt: timestamp('grace_period_ends_at'),
   },
-  (t) => [index('tokens_org_created_idx').on(t.orgId, t.createdAt, t.id)],
+  (t) => indexesOf(t, INDEXES.tokens),
 );
 
 /** Server-side sessions, found by the HMAC of their bearer token. */
@@ -124,7 +138,7 @@ export const sessions = mysqlTable(
     createdAt: timestamp('created_at').notNull(),
     expiresAt: timestamp('expires_at').notNull(),
   },
-  (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash)],
+  (t) => indexesOf(t, INDEXES.sessions),
 );
 
 /** The roles of a membership. */
@@ -142,9 +156,8 @@ export const memberships = mysqlTable(
     source: mysqlEnum('source', ['github-org']),
   },
   (t) => [
+    ...indexesOf(t, INDEXES.memberships),
     primaryKey({ name: 'memberships_pk', columns: [t.orgId, t.userId] }),
-    // The organisations of a user (the session's list, the organisation switch).
-    index('memberships_user_idx').on(t.userId),
   ],
 );
 
@@ -158,7 +171,7 @@ export const githubOrgLinks = mysqlTable(
     linkedBy: exactVarchar('linked_by', ID).notNull(),
     linkedAt: timestamp('linked_at').notNull(),
   },
-  (t) => [uniqueIndex('github_org_links_github_org_uq').on(t.githubOrg)],
+  (t) => indexesOf(t, INDEXES.githubOrgLinks),
 );
 
 /** Invites to organisations, found by the HMAC of their token; accepted at most once. */
@@ -176,10 +189,7 @@ export const invites = mysqlTable(
     acceptedAt: timestamp('accepted_at'),
     revokedAt: timestamp('revoked_at'),
   },
-  (t) => [
-    uniqueIndex('invites_token_hash_uq').on(t.tokenHash),
-    index('invites_org_created_idx').on(t.orgId, t.createdAt, t.id),
-  ],
+  (t) => indexesOf(t, INDEXES.invites),
 );
 
 /** One-time sign-in links, found by the HMAC of their token; `used_at` makes them single-use. */
@@ -196,7 +206,7 @@ export const signInLinks = mysqlTable(
     expiresAt: timestamp('expires_at').notNull(),
     usedAt: timestamp('used_at'),
   },
-  (t) => [uniqueIndex('sign_in_links_token_hash_uq').on(t.tokenHash)],
+  (t) => indexesOf(t, INDEXES.signInLinks),
 );
 
 /** Execution records of coverage-gate runs. */
@@ -245,22 +255,7 @@ export const executions = mysqlTable(
     fileCount: int('file_count', { unsigned: true }),
   },
   (t) => [
-    // Newest-first top-N of one repository: an index range scan, whatever the repo's size.
-    index('executions_repo_recent_idx').on(
-      t.orgId,
-      t.repo,
-      sql`\`created_at\` DESC`,
-      sql`\`id\` DESC`,
-    ),
-    // Latest record of a component's branch (badge).
-    index('executions_component_branch_recent_idx').on(
-      t.orgId,
-      t.repo,
-      t.component,
-      t.branch,
-      t.createdAt,
-      t.id,
-    ),
+    ...indexesOf(t, INDEXES.executions),
     // Latest pass/warn record of a component's branch (baseline of the next run).
     index('executions_component_baseline_idx').on(
       t.orgId,
@@ -271,13 +266,6 @@ export const executions = mysqlTable(
       t.createdAt,
       t.id,
     ),
-    // The base branch's run at a merge base (baseline of a run that sends `base_commit`).
-    index('executions_commit_idx').on(t.orgId, t.repo, t.commit),
-    // Newest-first pages of a repository's runs filtered by branch, by outcome, by component
-    // (`GET /v1/executions?branch=&outcome=&component=`), and their counts.
-    index('executions_branch_recent_idx').on(t.orgId, t.repo, t.branch, t.createdAt, t.id),
-    index('executions_outcome_recent_idx').on(t.orgId, t.repo, t.outcome, t.createdAt, t.id),
-    index('executions_component_recent_idx').on(t.orgId, t.repo, t.component, t.createdAt, t.id),
   ],
 );
 
@@ -352,9 +340,8 @@ export const idempotencyKeys = mysqlTable(
     expiresAt: timestamp('expires_at').notNull(),
   },
   (t) => [
+    ...indexesOf(t, INDEXES.idempotencyKeys),
     primaryKey({ name: 'idempotency_keys_pk', columns: [t.orgId, t.key] }),
-    // The sweep of expired keys reads only the dead ones.
-    index('idempotency_keys_expires_idx').on(t.expiresAt),
   ],
 );
 
@@ -406,12 +393,5 @@ export const deliveries = mysqlTable(
     updatedAt: timestamp('updated_at').notNull(),
     sentAt: timestamp('sent_at'),
   },
-  (t) => [
-    // The claim: pending deliveries by due time (and the gauges' counts by state).
-    index('deliveries_claim_idx').on(t.state, t.nextAttemptAt, t.id),
-    // A repository's latest failures (dashboard).
-    index('deliveries_repo_state_idx').on(t.orgId, t.repo, t.state, t.updatedAt),
-    // A run's deliveries.
-    index('deliveries_execution_idx').on(t.orgId, t.executionId),
-  ],
+  (t) => indexesOf(t, INDEXES.deliveries),
 );

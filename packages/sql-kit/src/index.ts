@@ -3,19 +3,15 @@
  * drizzle dialects have ({@link QueryDb}), bundled into each store at build. What a dialect
  * does its own way (transactions, conditional inserts, upserts) stays in its store.
  */
-import type { SqlContext, SqlDialect } from './dialect.js';
-import { prepareLookups } from './lookups.js';
-import { mergeQueries } from './merge-queries.js';
-import * as queries from './queries/index.js';
-
 export { executionColumns, filterConditions, newestFirst, selectExecutions } from './columns.js';
 export type { SqlContext, SqlDialect } from './dialect.js';
 export type { Lookups } from './lookups.js';
 export { mergeQueries } from './merge-queries.js';
-export { applyAndReport, journalOf } from './migrations.js';
+export { type LastAppliedAt, migrationsIn } from './migrations.js';
 export { findIdempotencyKey, type KeyedWrite, keyedInsert } from './queries/idempotency.js';
 export { findMembership, isMember } from './queries/members.js';
 export { dueDeliveries, leaseTaken } from './queries/outbox.js';
+export { webUrlClaim } from './queries/repositories.js';
 export { isUsableSignInLink } from './queries/sessions.js';
 export type {
   Changes,
@@ -26,13 +22,11 @@ export type {
   WriteQuery,
 } from './query-db.js';
 export { first } from './rows.js';
+export {
+  type OwnQueries,
+  type SqlStoreParts,
+  sharedQueries,
+  sqlContext,
+  sqlStore,
+} from './sql-store.js';
 export type { Tables } from './tables.js';
-
-/** The dialect with its lookups built once. */
-export const sqlContext = (dialect: SqlDialect): SqlContext => ({
-  ...dialect,
-  lookups: prepareLookups(dialect.db, dialect.tables),
-});
-
-/** Every query both stores run alike. */
-export const sharedQueries = (context: SqlContext) => mergeQueries(context, queries);

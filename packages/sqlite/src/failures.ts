@@ -1,23 +1,15 @@
-import { StoreFailureError } from '@covgate/core';
+import { StoreDriverError } from '@covgate/core';
 import { errorCode, type StoreComponent, type StoreLogger } from '@covgate/core/storage-kit';
 
 export type { StoreComponent, StoreLogger };
 
 /**
- * Thrown for infrastructure failures (disk full, file locked, corrupt database...). Its
- * message names the component, the operation and SQLite's error code only: never a query, a
- * parameter or a path, so it is safe for any layer to show or log. The details went to the
- * store's logger, so the API does not log it again.
+ * Thrown for infrastructure failures (disk full, file locked, corrupt database...). The details went to
+ * the store's logger, so the API does not log it again; its message and `code` are those of
+ * {@link StoreDriverError}: the component, the operation and the driver's code only.
  */
-export class SqliteStoreError extends StoreFailureError {
-  /** SQLite's error code, such as `SQLITE_BUSY` or `SQLITE_FULL`. */
-  readonly code: string;
-
-  constructor(component: StoreComponent, operation: string, code: string) {
-    super(`[${component}] ${operation} failed: ${code}`);
-    this.name = 'SqliteStoreError';
-    this.code = code;
-  }
+export class SqliteStoreError extends StoreDriverError {
+  override readonly name = 'SqliteStoreError';
 }
 
 /** True for a primary key or unique index violation. */

@@ -1,4 +1,8 @@
-export type { MigrationResult, MigrationStatus } from '@covgate/core/storage-kit';
+export type {
+  MigrationOptions,
+  MigrationResult,
+  MigrationStatus,
+} from '@covgate/core/storage-kit';
 export { SqliteStoreError, type StoreComponent, type StoreLogger } from './failures.js';
 // The migration module is public as a whole: migrate, its status, the shipped journal.
 export * from './migrate.js';

@@ -1,11 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import {
-  type JournalEntry,
-  type MigrationResult,
-  type MigrationStatus,
-  migrationStatusOf,
-} from '@covgate/core/storage-kit';
-import { applyAndReport, journalOf } from '@covgate/sql-kit';
+import type { MigrationOptions, MigrationResult, MigrationStatus } from '@covgate/core/storage-kit';
+import { migrationsIn } from '@covgate/sql-kit';
 import { createClient } from '@libsql/client';
 import { sql } from 'drizzle-orm';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
@@ -20,19 +15,9 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../drizzle', import.meta
 /** A database to migrate: a drizzle database of yours, or a libsql URL to open. */
 export type MigrationTarget = LibSQLDatabase<Record<string, unknown>> | { url: string };
 
-/** Options of the migration functions. */
-export interface MigrationOptions {
-  /**
-   * The folder of the shipped migrations (default {@link MIGRATIONS_FOLDER}). A bundle that
-   * inlines this package's code moves `import.meta.url` away from it: it passes the installed
-   * package's `drizzle` folder instead.
-   */
-  migrationsFolder?: string;
-}
-
 /** The shipped migrations, from drizzle-kit's journal. */
-export function shippedMigrations(options: MigrationOptions = {}): JournalEntry[] {
-  return journalOf(options.migrationsFolder ?? MIGRATIONS_FOLDER);
+export function shippedMigrations(options: MigrationOptions = {}) {
+  return migrationsIn(MIGRATIONS_FOLDER, options).journal();
 }
 
 /** The newest `created_at` in `__drizzle_migrations`, null when the table is absent or empty. */
@@ -67,8 +52,8 @@ export async function migrationStatus(
   target: MigrationTarget,
   options: MigrationOptions = {},
 ): Promise<MigrationStatus> {
-  return onTarget(target, async (db) =>
-    migrationStatusOf(shippedMigrations(options), await lastAppliedAt(db)),
+  return onTarget(target, (db) =>
+    migrationsIn(MIGRATIONS_FOLDER, options).status(() => lastAppliedAt(db)),
   );
 }
 
@@ -82,12 +67,10 @@ export async function migrate(
   target: MigrationTarget,
   options: MigrationOptions = {},
 ): Promise<MigrationResult> {
-  const migrationsFolder = options.migrationsFolder ?? MIGRATIONS_FOLDER;
   return onTarget(target, (db) =>
-    applyAndReport(
-      shippedMigrations(options),
+    migrationsIn(MIGRATIONS_FOLDER, options).migrate(
       () => lastAppliedAt(db),
-      () => applyMigrations(db, { migrationsFolder }),
+      (migrationsFolder) => applyMigrations(db, { migrationsFolder }),
     ),
   );
 }

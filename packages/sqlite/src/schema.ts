@@ -1,10 +1,12 @@
-import { sql } from 'drizzle-orm';
+import { INDEXES, type IndexSpec } from '@covgate/sql-kit/indexes';
+import { type SQL, sql } from 'drizzle-orm';
 import {
   blob,
   index,
   integer,
   primaryKey,
   real,
+  type SQLiteColumn,
   sqliteTable,
   text,
   uniqueIndex,
@@ -15,6 +17,21 @@ import {
 
 /** Whole-second UTC instants stored as Unix milliseconds, read and written as `Date`. */
 const timestamp = (name: string) => integer(name, { mode: 'timestamp_ms' });
+
+/** A table's shared indexes ({@link INDEXES}), built with SQLite's index builders. */
+function indexesOf(
+  columns: Readonly<Record<string, SQLiteColumn>>,
+  specs: Readonly<Record<string, IndexSpec<Record<string, unknown>>>>,
+) {
+  return Object.entries(specs).map(([name, spec]) => {
+    const on = spec.on.map((property): SQLiteColumn | SQL => {
+      const column = columns[property];
+      if (column === undefined) throw new Error(`index ${name}: no column ${property}`);
+      return spec.descending?.includes(property) ? sql`${column} DESC` : column;
+    }) as [SQLiteColumn | SQL, ...(SQLiteColumn | SQL)[]];
+    return (spec.unique ? uniqueIndex : index)(name).on(...on);
+  });
+}
 
 /** Organisations; `slug` is unique and case-sensitive. */
 export const organisations = sqliteTable(
@@ -30,10 +47,7 @@ export const organisations = sqliteTable(
     /** Provider time of the last plan change applied from a webhook event. */
     planChangedAt: timestamp('plan_changed_at'),
   },
-  (t) => [
-    uniqueIndex('organisations_slug_uq').on(t.slug),
-    uniqueIndex('organisations_personal_user_uq').on(t.personalUserId),
-  ],
+  (t) => indexesOf(t, INDEXES.organisations),
 );
 
 /** Users known through the code host; one row per (provider, external id). */
@@ -46,7 +60,7 @@ export const users = sqliteTable(
     login: text('login').notNull(),
     createdAt: timestamp('created_at').notNull(),
   },
-  (t) => [uniqueIndex('users_provider_external_id_uq').on(t.provider, t.externalId)],
+  (t) => indexesOf(t, INDEXES.users),
 );
 
 /** API tokens: only the argon2id hash of the raw value is kept. */
@@ -65,7 +79,7 @@ export const tokens = sqliteTable(
     lastUsedAt: timestamp('last_used_at'),
     gracePeriodEndsAt: timestamp('grace_period_ends_at'),
   },
-  (t) => [index('tokens_org_created_idx').on(t.orgId, t.createdAt, t.id)],
+  (t) => indexesOf(t, INDEXES.tokens),
 );
 
 /** Server-side sessions, found by the HMAC of their bearer token. */
@@ -79,7 +93,7 @@ export const sessions = sqliteTable(
     createdAt: timestamp('created_at').notNull(),
     expiresAt: timestamp('expires_at').notNull(),
   },
-  (t) => [uniqueIndex('sessions_token_hash_uq').on(t.tokenHash)],
+  (t) => indexesOf(t, INDEXES.sessions),
 );
 
 /** The roles of a membership. */
@@ -97,9 +111,8 @@ export const memberships = sqliteTable(
     source: text('source', { enum: ['github-org'] }),
   },
   (t) => [
+    ...indexesOf(t, INDEXES.memberships),
     primaryKey({ name: 'memberships_pk', columns: [t.orgId, t.userId] }),
-    // The organisations of a user (the session's list, the organisation switch).
-    index('memberships_user_idx').on(t.userId),
   ],
 );
 
@@ -112,7 +125,7 @@ export const githubOrgLinks = sqliteTable(
     linkedBy: text('linked_by').notNull(),
     linkedAt: timestamp('linked_at').notNull(),
   },
-  (t) => [uniqueIndex('github_org_links_github_org_uq').on(t.githubOrg)],
+  (t) => indexesOf(t, INDEXES.githubOrgLinks),
 );
 
 /** Invites to organisations, found by the HMAC of their token; accepted at most once. */
@@ -130,10 +143,7 @@ export const invites = sqliteTable(
     acceptedAt: timestamp('accepted_at'),
     revokedAt: timestamp('revoked_at'),
   },
-  (t) => [
-    uniqueIndex('invites_token_hash_uq').on(t.tokenHash),
-    index('invites_org_created_idx').on(t.orgId, t.createdAt, t.id),
-  ],
+  (t) => indexesOf(t, INDEXES.invites),
 );
 
 /** One-time sign-in links, found by the HMAC of their token; `used_at` makes them single-use. */
@@ -150,7 +160,7 @@ export const signInLinks = sqliteTable(
     expiresAt: timestamp('expires_at').notNull(),
     usedAt: timestamp('used_at'),
   },
-  (t) => [uniqueIndex('sign_in_links_token_hash_uq').on(t.tokenHash)],
+  (t) => indexesOf(t, INDEXES.signInLinks),
 );
 
 /** The condition of a record that can be a baseline; queries repeat it word for word. */
@@ -194,33 +204,11 @@ export const executions = sqliteTable(
     fileCount: integer('file_count'),
   },
   (t) => [
-    // Newest-first top-N of one repository: an index range scan, whatever the repo's size.
-    index('executions_repo_recent_idx').on(
-      t.orgId,
-      t.repo,
-      sql`${t.createdAt} DESC`,
-      sql`${t.id} DESC`,
-    ),
-    // Latest record of a component's branch (badge).
-    index('executions_component_branch_recent_idx').on(
-      t.orgId,
-      t.repo,
-      t.component,
-      t.branch,
-      t.createdAt,
-      t.id,
-    ),
+    ...indexesOf(t, INDEXES.executions),
     // Latest pass/warn record of a component's branch (baseline): no failures in it.
     index('executions_component_baseline_idx')
       .on(t.orgId, t.repo, t.component, t.branch, t.createdAt, t.id)
       .where(BASELINE_ELIGIBLE),
-    // The base branch's run at a merge base (baseline of a run that sends `base_commit`).
-    index('executions_commit_idx').on(t.orgId, t.repo, t.commit),
-    // Newest-first pages of a repository's runs filtered by branch, by outcome, by component
-    // (`GET /v1/executions?branch=&outcome=&component=`), and their counts.
-    index('executions_branch_recent_idx').on(t.orgId, t.repo, t.branch, t.createdAt, t.id),
-    index('executions_outcome_recent_idx').on(t.orgId, t.repo, t.outcome, t.createdAt, t.id),
-    index('executions_component_recent_idx').on(t.orgId, t.repo, t.component, t.createdAt, t.id),
   ],
 );
 
@@ -294,9 +282,8 @@ export const idempotencyKeys = sqliteTable(
     expiresAt: timestamp('expires_at').notNull(),
   },
   (t) => [
+    ...indexesOf(t, INDEXES.idempotencyKeys),
     primaryKey({ name: 'idempotency_keys_pk', columns: [t.orgId, t.key] }),
-    // The sweep of expired keys reads only the dead ones.
-    index('idempotency_keys_expires_idx').on(t.expiresAt),
   ],
 );
 
@@ -343,11 +330,5 @@ export const deliveries = sqliteTable(
     updatedAt: timestamp('updated_at').notNull(),
     sentAt: timestamp('sent_at'),
   },
-  (t) => [
-    // The claim: pending deliveries by due time (and the gauges' counts by state).
-    index('deliveries_claim_idx').on(t.state, t.nextAttemptAt, t.id),
-    // A repository's latest failures (dashboard) and a run's deliveries.
-    index('deliveries_repo_state_idx').on(t.orgId, t.repo, t.state, t.updatedAt),
-    index('deliveries_execution_idx').on(t.orgId, t.executionId),
-  ],
+  (t) => indexesOf(t, INDEXES.deliveries),
 );

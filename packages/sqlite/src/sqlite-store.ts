@@ -1,11 +1,11 @@
 import type { Store } from '@covgate/core';
-import { createStoreGuard, guardedStore, type StoreLogger } from '@covgate/core/storage-kit';
-import { mergeQueries, sharedQueries, sqlContext } from '@covgate/sql-kit';
+import type { StoreLogger } from '@covgate/core/storage-kit';
+import { mergeQueries, sqlStore } from '@covgate/sql-kit';
 import { createClient } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
 import { isDuplicateKey, SqliteStoreError } from './failures.js';
 import { migrate } from './migrate.js';
-import { type QueryContext, sqliteDialect } from './queries/context.js';
+import { sqliteDialect } from './queries/context.js';
 import * as ownQueries from './queries/index.js';
 
 /** Where the embedded database lives when no `url` is given: `covgate.db` in the working directory. */
@@ -50,23 +50,19 @@ export async function createSqliteStore(options: SqliteStoreOptions = {}): Promi
     throw error;
   }
 
-  // No deadline: libsql runs each statement synchronously, and the busy timeout bounds the
-  // only wait, a lock held by another process.
-  const guard = createStoreGuard({
-    logger,
-    isDuplicateKey,
-    failure: (component, operation, code) => new SqliteStoreError(component, operation, code),
-  });
-  const shared = sqlContext(sqliteDialect(db));
-  const context: QueryContext = { db, shared };
-
-  return guardedStore(guard, {
-    ...sharedQueries(shared),
-    ...mergeQueries(context, ownQueries),
+  return sqlStore({
+    // No deadline: libsql runs each statement synchronously, and the busy timeout bounds the
+    // only wait, a lock held by another process.
+    guard: {
+      logger,
+      isDuplicateKey,
+      failure: (component, operation, code) => new SqliteStoreError(component, operation, code),
+    },
+    dialect: sqliteDialect(db),
+    ownQueries: (shared) => mergeQueries({ db, shared }, ownQueries),
     ping: async () => {
       await client.execute('SELECT 1');
     },
-
     close: async () => {
       client.close();
     },

@@ -436,6 +436,23 @@ export class StoreFailureError extends Error {
   }
 }
 
+/**
+ * A {@link StoreFailureError} that carries the database driver's error code. Its message
+ * names the component, the operation and that code only (`[tokens] createToken failed:
+ * ECONNREFUSED`): never a host name, a query, a parameter or a credential, so any layer may
+ * show or log it. The SQL stores' errors (`MySqlStoreError`, `SqliteStoreError`) extend it.
+ */
+export class StoreDriverError extends StoreFailureError {
+  /** The driver's or server's error code, such as `ECONNREFUSED` or `SQLITE_BUSY`. */
+  readonly code: string;
+
+  constructor(component: string, operation: string, code: string) {
+    super(`[${component}] ${operation} failed: ${code}`);
+    this.name = 'StoreDriverError';
+    this.code = code;
+  }
+}
+
 /** Organisations. */
 export interface OrganisationStore {
   /** Inserts an organisation; throws {@link StoreConflictError} when the id or slug exists. */

@@ -1,4 +1,4 @@
-import { wholeSeconds } from '@covgate/core/storage-kit';
+import { webUrlClaim } from '@covgate/sql-kit';
 import { and, eq, isNull } from 'drizzle-orm';
 import { repositorySettings } from '../schema.js';
 import { affected, type QueryContext } from './context.js';
@@ -7,18 +7,15 @@ import { affected, type QueryContext } from './context.js';
 export function repositoryQueries({ db }: QueryContext) {
   return {
     claimRepositoryWebUrl: async (orgId: string, repo: string, webUrl: string, at: Date) => {
-      const updatedAt = wholeSeconds(at);
+      const { row, changes } = webUrlClaim(orgId, repo, webUrl, at);
       // A missing row is inserted; an existing one is updated only while no one set the URL.
       // Each statement is atomic, so of concurrent calls only the first write succeeds.
       // (One `ON DUPLICATE KEY UPDATE` cannot say which: mysql2 counts found rows.)
-      const inserted = await db
-        .insert(repositorySettings)
-        .ignore()
-        .values({ orgId, repo, patchTarget: null, webUrl, webUrlSource: 'ingest', updatedAt });
+      const inserted = await db.insert(repositorySettings).ignore().values(row);
       if (affected(inserted) > 0) return true;
       const updated = await db
         .update(repositorySettings)
-        .set({ webUrl, webUrlSource: 'ingest', updatedAt })
+        .set(changes)
         .where(
           and(
             eq(repositorySettings.orgId, orgId),

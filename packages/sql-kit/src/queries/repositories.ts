@@ -1,5 +1,9 @@
 import type { RepositoryLink, RepositorySettings } from '@covgate/core';
-import { repositoryLinkUpsert, repositorySettingsUpsert } from '@covgate/core/storage-kit';
+import {
+  repositoryLinkUpsert,
+  repositorySettingsUpsert,
+  wholeSeconds,
+} from '@covgate/core/storage-kit';
 import { and, eq } from 'drizzle-orm';
 import type { SqlContext } from '../dialect.js';
 import { first } from '../rows.js';
@@ -46,4 +50,13 @@ export function repositoryQueries({ db, tables, affected, upsert }: SqlContext) 
       return affected(result) > 0;
     },
   };
+}
+
+/**
+ * The values of claiming a repository's web URL for ingest: the row a repository without
+ * settings gets, and the changes to one whose URL nobody set (its patch target untouched).
+ */
+export function webUrlClaim(orgId: string, repo: string, webUrl: string, at: Date) {
+  const changes = { webUrl, webUrlSource: 'ingest' as const, updatedAt: wholeSeconds(at) };
+  return { row: { orgId, repo, patchTarget: null, ...changes }, changes };
 }

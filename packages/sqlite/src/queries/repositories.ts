@@ -1,4 +1,4 @@
-import { wholeSeconds } from '@covgate/core/storage-kit';
+import { webUrlClaim } from '@covgate/sql-kit';
 import { isNull } from 'drizzle-orm';
 import { repositorySettings } from '../schema.js';
 import type { QueryContext } from './context.js';
@@ -7,14 +7,14 @@ import type { QueryContext } from './context.js';
 export function repositoryQueries({ db }: QueryContext) {
   return {
     claimRepositoryWebUrl: async (orgId: string, repo: string, webUrl: string, at: Date) => {
-      const updatedAt = wholeSeconds(at);
+      const { row, changes } = webUrlClaim(orgId, repo, webUrl, at);
       // One statement: the row is created, or updated only while no one set the URL.
       const result = await db
         .insert(repositorySettings)
-        .values({ orgId, repo, patchTarget: null, webUrl, webUrlSource: 'ingest', updatedAt })
+        .values(row)
         .onConflictDoUpdate({
           target: [repositorySettings.orgId, repositorySettings.repo],
-          set: { webUrl, webUrlSource: 'ingest', updatedAt },
+          set: changes,
           setWhere: isNull(repositorySettings.webUrlSource),
         });
       return result.rowsAffected > 0;

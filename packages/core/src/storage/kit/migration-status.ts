@@ -25,6 +25,16 @@ export interface MigrationResult {
   applied: string[];
 }
 
+/** Options of a SQL store's migration functions (`migrate`, `migrationStatus`...). */
+export interface MigrationOptions {
+  /**
+   * The folder of the shipped migrations (default: the store package's own `drizzle` folder,
+   * its `MIGRATIONS_FOLDER`). A bundle that inlines the store's code moves `import.meta.url`
+   * away from it: it passes the installed package's `drizzle` folder instead.
+   */
+  migrationsFolder?: string;
+}
+
 /**
  * The status of a database whose newest applied migration carries `lastAppliedAt` (the largest
  * `created_at` of drizzle's `__drizzle_migrations`, null when it has none), against the shipped
