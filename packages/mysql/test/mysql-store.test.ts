@@ -4,13 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Store } from '@covgate/core';
 import { createMySqlStore, MIGRATIONS_FOLDER, MySqlStoreError, migrate } from '@covgate/mysql';
-import {
-  buildExecution,
-  buildOrganisation,
-  buildTokenRecord,
-  captureLogs,
-  createTestApi,
-} from '@covgate/testing';
+import { expectFailureLoggedOnce } from '@covgate/test-support/failure-logging';
+import { legacyDataCases } from '@covgate/test-support/legacy-data';
+import { sqlColumnCases } from '@covgate/test-support/sql-columns';
+import { buildExecution, buildOrganisation, buildTokenRecord } from '@covgate/testing';
 import { runStoreConformanceSuite } from '@covgate/testing/vitest';
 import { drizzle } from 'drizzle-orm/mysql2';
 import { migrate as applyMigrations } from 'drizzle-orm/mysql2/migrator';
@@ -101,6 +98,10 @@ async function withStoreAfter(
   }
 }
 
+/** A DATETIME literal `seconds` after 2026-03-01 12:00:00 UTC (the session's time zone is UTC). */
+const mysqlInstant = (seconds: number): string =>
+  `'${new Date(Date.UTC(2026, 2, 1, 12) + seconds * 1000).toISOString().slice(0, 19).replace('T', ' ')}'`;
+
 if (serverUrl === undefined || serverUrl === '') {
   console.warn(
     '[covgate] MySQL conformance suite SKIPPED: set COVGATE_MYSQL_URL=mysql://root@127.0.0.1:3306/test',
@@ -140,121 +141,10 @@ if (serverUrl === undefined || serverUrl === '') {
       }
     });
 
-    it('links personal organisations made before migration 0003 to their users, never older namesakes', async () => {
-      await withStoreAfter(
-        url,
-        '0003',
-        [
-          `INSERT INTO users (id, provider, external_id, login, created_at) VALUES
-          ('usr_1', 'github', '4242', 'octo', '2026-03-01 12:00:00'),
-          ('usr_2', 'github', '4243', 'late', '2026-03-01 12:00:00')`,
-          `INSERT INTO organisations (id, slug, name, plan, created_at) VALUES
-          ('org_1', 'github-4242', 'octo', 'free', '2026-03-01 12:00:00'),
-          ('org_2', 'github-4243', 'Made by an admin first', 'team', '2026-03-01 11:58:20'),
-          ('org_3', 'acme', 'Acme', 'free', '2026-03-01 12:00:00')`,
-        ],
-        async (store) => {
-          expect(await store.findPersonalOrganisation('usr_1')).toEqual({
-            id: 'org_1',
-            slug: 'github-4242',
-            name: 'octo',
-            plan: 'free',
-            createdAt: new Date('2026-03-01T12:00:00Z'),
-          });
-          expect(await store.findPersonalOrganisation('usr_2')).toBeNull();
-        },
-      );
-    });
-
-    it('makes the users of sessions and personal organisations made before migration 0006 owners', async () => {
-      await withStoreAfter(
-        url,
-        '0006',
-        [
-          `INSERT INTO organisations (id, slug, name, plan, created_at, personal_user_id) VALUES
-          ('org_acme', 'acme', 'Acme', 'free', '2026-03-01 12:00:00', NULL),
-          ('org_octo', 'github-4242', 'octo', 'free', '2026-03-01 12:00:05', 'usr_octo')`,
-          `INSERT INTO sessions (id, token_hash, user_id, org_id, created_at, expires_at) VALUES
-          ('ses_1', 'h1', 'usr_admin', 'org_acme', '2026-03-01 12:00:30', '2026-03-01 12:01:30'),
-          ('ses_2', 'h2', 'usr_admin', 'org_acme', '2026-03-01 12:00:10', '2026-03-01 12:01:10'),
-          ('ses_3', 'h3', 'usr_octo', 'org_octo', '2026-03-01 12:00:20', '2026-03-01 12:01:20'),
-          ('ses_4', 'h4', 'usr_ghost', 'org_gone', '2026-03-01 12:00:20', '2026-03-01 12:01:20')`,
-        ],
-        async (store) => {
-          expect(await store.listMembers('org_acme')).toEqual([
-            {
-              orgId: 'org_acme',
-              userId: 'usr_admin',
-              role: 'owner',
-              createdAt: new Date('2026-03-01T12:00:10Z'),
-              login: null,
-            },
-          ]);
-          expect(await store.listMembers('org_octo')).toEqual([
-            {
-              orgId: 'org_octo',
-              userId: 'usr_octo',
-              role: 'owner',
-              createdAt: new Date('2026-03-01T12:00:05Z'),
-              login: null,
-            },
-          ]);
-          expect(await store.listUserOrganisations('usr_ghost')).toEqual([]);
-        },
-      );
-    });
-
-    it("fills the repositories' latest record for data written before migration 0001", async () => {
-      await withStoreAfter(
-        url,
-        '0001',
-        [
-          `INSERT INTO executions (id, org_id, repo, branch, outcome, delta, coverage, created_at) VALUES
-          ('exe_a', 'org_1', 'web', 'main', 'pass', '0.00', 80, '2026-03-01 12:00:00'),
-          ('exe_c', 'org_1', 'web', 'dev', 'fail', '-2.00', 78, '2026-03-01 12:00:05'),
-          ('exe_b', 'org_1', 'web', 'main', 'pass', '0.00', 80, '2026-03-01 12:00:05'),
-          ('exe_d', 'org_1', 'api', 'main', 'warn', '-0.60', 70, '2026-03-01 12:00:02')`,
-          `INSERT INTO execution_counters (org_id, repo, total) VALUES ('org_1', 'web', 3), ('org_1', 'api', 1)`,
-        ],
-        async (store) => {
-          const repos = await store.listRepositories('org_1');
-          expect(repos.map((r) => [r.repo, r.total, r.latest.id, r.latest.commit])).toEqual([
-            ['web', 3, 'exe_c', null],
-            ['api', 1, 'exe_d', null],
-          ]);
-        },
-      );
-    });
-
-    it('reads records written before migration 0007 with their baseline, patch and component unknown (all null)', async () => {
-      await withStoreAfter(
-        url,
-        '0007',
-        [
-          `INSERT INTO executions (id, org_id, repo, branch, outcome, delta, coverage, \`commit\`, created_at) VALUES
-          ('exe_old', 'org_1', 'web', 'feature', 'warn', '-0.60', 79.4, 'abcdef1', '2026-03-01 12:00:00')`,
-        ],
-        async (store) => {
-          expect(await store.listExecutions({ orgId: 'org_1', repo: 'web', limit: 10 })).toEqual([
-            // Every field the old row did not set reads back null: the builder's default for each
-            // but the base branch and the deciding rule.
-            buildExecution({
-              id: 'exe_old',
-              orgId: 'org_1',
-              repo: 'web',
-              branch: 'feature',
-              outcome: 'warn',
-              delta: '-0.60',
-              coverage: 79.4,
-              commit: 'abcdef1',
-              createdAt: new Date('2026-03-01T12:00:00Z'),
-              baseBranch: null,
-              decidedBy: null,
-            }),
-          ]);
-        },
-      );
-    });
+    it.each(legacyDataCases({ at: mysqlInstant, commitColumn: '`commit`' }))(
+      '$name',
+      ({ firstLeftOut, seed, check }) => withStoreAfter(url, firstLeftOut, seed, check),
+    );
 
     it('keeps Repo and repo apart in the counter table too', async () => {
       const store = createMySqlStore({ url });
@@ -345,27 +235,10 @@ if (serverUrl === undefined || serverUrl === '') {
       }
     });
 
-    it('keeps coverage to two decimals in its DECIMAL(5,2) column', async () => {
+    it.each(sqlColumnCases)('$name', async ({ check }) => {
       const store = createMySqlStore({ url });
       try {
-        const record = buildExecution({ coverage: 84.1234 });
-        await store.insertExecution(record);
-
-        const [listed] = await store.listExecutions({ ...record, limit: 1 });
-        expect(listed?.coverage).toBe(84.12);
-      } finally {
-        await store.close();
-      }
-    });
-
-    it('truncates milliseconds to whole seconds on write', async () => {
-      const store = createMySqlStore({ url });
-      try {
-        const record = buildExecution({ createdAt: new Date('2025-01-15T10:00:00.999Z') });
-        await store.insertExecution(record);
-
-        const [listed] = await store.listExecutions({ ...record, limit: 1 });
-        expect(listed?.createdAt).toEqual(new Date('2025-01-15T10:00:00Z'));
+        await check(store);
       } finally {
         await store.close();
       }
@@ -413,29 +286,11 @@ if (serverUrl === undefined || serverUrl === '') {
       }
     });
 
-    it('logs a failure once: the store line, then the access line, nothing from the API', async () => {
-      const logs = captureLogs();
-      const store = createMySqlStore({ url: deadUrl, logger: logs.storeLogger });
-      const t = createTestApi({ store, logs });
-      try {
-        const response = await t.request('/v1/auth/validate', {
-          method: 'POST',
-          headers: { authorization: `Bearer cvg_${'a'.repeat(40)}` },
-        });
-
-        expect(response.status).toBe(500);
-        expect(await response.text()).toBe('{"error":"internal error"}');
-        expect(logs.lines().map(({ level, msg }) => ({ level, msg }))).toEqual([
-          {
-            level: 50,
-            msg: '[tokens] findTokenById failed: ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:1',
-          },
-          { level: 30, msg: 'request' },
-        ]);
-      } finally {
-        await store.close();
-      }
-    });
+    it('logs a failure once: the store line, then the access line, nothing from the API', () =>
+      expectFailureLoggedOnce(
+        async (logger) => createMySqlStore({ url: deadUrl, logger }),
+        '[tokens] findTokenById failed: ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:1',
+      ));
 
     it('uses the component prefix of the failing area', async () => {
       const lines: string[] = [];

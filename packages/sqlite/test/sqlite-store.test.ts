@@ -3,13 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Store } from '@covgate/core';
 import { createSqliteStore, MIGRATIONS_FOLDER, migrate, SqliteStoreError } from '@covgate/sqlite';
-import {
-  buildExecution,
-  buildOrganisation,
-  buildTokenRecord,
-  captureLogs,
-  createTestApi,
-} from '@covgate/testing';
+import { expectFailureLoggedOnce } from '@covgate/test-support/failure-logging';
+import { legacyDataCases } from '@covgate/test-support/legacy-data';
+import { sqlColumnCases } from '@covgate/test-support/sql-columns';
+import { buildExecution, buildOrganisation, buildTokenRecord } from '@covgate/testing';
 import { runStoreConformanceSuite } from '@covgate/testing/vitest';
 import { createClient } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
@@ -72,123 +69,12 @@ async function withStoreAfter(
 }
 
 describe('sqlite store', () => {
-  it("fills the repositories' latest record for data written before migration 0001", async () => {
-    const at = (seconds: number) => 1_772_366_400_000 + seconds * 1000;
-    await withStoreAfter(
-      '0001',
-      [
-        `INSERT INTO executions (id, org_id, repo, branch, outcome, delta, coverage, created_at) VALUES
-        ('exe_a', 'org_1', 'web', 'main', 'pass', '0.00', 80, ${at(0)}),
-        ('exe_c', 'org_1', 'web', 'dev', 'fail', '-2.00', 78, ${at(5)}),
-        ('exe_b', 'org_1', 'web', 'main', 'pass', '0.00', 80, ${at(5)}),
-        ('exe_d', 'org_1', 'api', 'main', 'warn', '-0.60', 70, ${at(2)})`,
-        `INSERT INTO execution_counters (org_id, repo, total) VALUES ('org_1', 'web', 3), ('org_1', 'api', 1)`,
-      ],
-      async (store) => {
-        const repos = await store.listRepositories('org_1');
-        expect(repos.map((r) => [r.repo, r.total, r.latest.id, r.latest.commit])).toEqual([
-          ['web', 3, 'exe_c', null],
-          ['api', 1, 'exe_d', null],
-        ]);
-      },
-    );
-  });
-
-  it('reads records written before migration 0007 with their baseline, patch and component unknown (all null)', async () => {
-    await withStoreAfter(
-      '0007',
-      [
-        `INSERT INTO executions (id, org_id, repo, branch, outcome, delta, coverage, "commit", created_at) VALUES
-        ('exe_old', 'org_1', 'web', 'feature', 'warn', '-0.60', 79.4, 'abcdef1', 1772366400000)`,
-      ],
-      async (store) => {
-        expect(await store.listExecutions({ orgId: 'org_1', repo: 'web', limit: 10 })).toEqual([
-          // Every field the old row did not set reads back null: the builder's default for each
-          // but the base branch and the deciding rule.
-          buildExecution({
-            id: 'exe_old',
-            orgId: 'org_1',
-            repo: 'web',
-            branch: 'feature',
-            outcome: 'warn',
-            delta: '-0.60',
-            coverage: 79.4,
-            commit: 'abcdef1',
-            createdAt: new Date(1_772_366_400_000),
-            baseBranch: null,
-            decidedBy: null,
-          }),
-        ]);
-      },
-    );
-  });
-
-  it('links personal organisations made before migration 0003 to their users, never older namesakes', async () => {
-    const at = (seconds: number) => 1_772_366_400_000 + seconds * 1000;
-    await withStoreAfter(
-      '0003',
-      [
-        `INSERT INTO users (id, provider, external_id, login, created_at) VALUES
-        ('usr_1', 'github', '4242', 'octo', ${at(0)}),
-        ('usr_2', 'github', '4243', 'late', ${at(0)})`,
-        `INSERT INTO organisations (id, slug, name, plan, created_at) VALUES
-        ('org_1', 'github-4242', 'octo', 'free', ${at(0)}),
-        ('org_2', 'github-4243', 'Made by an admin first', 'team', ${at(-100)}),
-        ('org_3', 'acme', 'Acme', 'free', ${at(0)})`,
-      ],
-      async (store) => {
-        expect(await store.findPersonalOrganisation('usr_1')).toEqual({
-          id: 'org_1',
-          slug: 'github-4242',
-          name: 'octo',
-          plan: 'free',
-          createdAt: new Date(at(0)),
-        });
-        expect(await store.findPersonalOrganisation('usr_2')).toBeNull();
-      },
-    );
-  });
-
-  it('makes the users of sessions and personal organisations made before migration 0006 owners', async () => {
-    const at = (seconds: number) => 1_772_366_400_000 + seconds * 1000;
-    await withStoreAfter(
-      '0006',
-      [
-        `INSERT INTO organisations (id, slug, name, plan, created_at, personal_user_id) VALUES
-        ('org_acme', 'acme', 'Acme', 'free', ${at(0)}, NULL),
-        ('org_octo', 'github-4242', 'octo', 'free', ${at(5)}, 'usr_octo')`,
-        `INSERT INTO sessions (id, token_hash, user_id, org_id, created_at, expires_at) VALUES
-        ('ses_1', 'h1', 'usr_admin', 'org_acme', ${at(30)}, ${at(90)}),
-        ('ses_2', 'h2', 'usr_admin', 'org_acme', ${at(10)}, ${at(70)}),
-        ('ses_3', 'h3', 'usr_octo', 'org_octo', ${at(20)}, ${at(80)}),
-        ('ses_4', 'h4', 'usr_ghost', 'org_gone', ${at(20)}, ${at(80)})`,
-        `INSERT INTO sign_in_links (id, token_hash, user_id, org_id, created_at, expires_at) VALUES
-        ('lnk_1', 'l1', 'usr_admin', 'org_acme', ${at(0)}, ${at(900)})`,
-      ],
-      async (store) => {
-        expect(await store.listMembers('org_acme')).toEqual([
-          {
-            orgId: 'org_acme',
-            userId: 'usr_admin',
-            role: 'owner',
-            createdAt: new Date(at(10)),
-            login: null,
-          },
-        ]);
-        expect(await store.listMembers('org_octo')).toEqual([
-          {
-            orgId: 'org_octo',
-            userId: 'usr_octo',
-            role: 'owner',
-            createdAt: new Date(at(5)),
-            login: null,
-          },
-        ]);
-        expect(await store.listUserOrganisations('usr_ghost')).toEqual([]);
-        expect((await store.useSignInLink('l1', new Date(at(1))))?.role).toBe('owner');
-      },
-    );
-  });
+  it.each(
+    legacyDataCases({
+      at: (seconds) => String(1_772_366_400_000 + seconds * 1000),
+      commitColumn: '"commit"',
+    }),
+  )('$name', ({ firstLeftOut, seed, check }) => withStoreAfter(firstLeftOut, seed, check));
 
   it('keeps every record after the store is closed and the file reopened', async () => {
     const url = fileUrl('persistence.db');
@@ -232,14 +118,10 @@ describe('sqlite store', () => {
     });
   });
 
-  it('keeps coverage to two decimals, like a DECIMAL(5,2) column', async () => {
+  it.each(sqlColumnCases)('$name', async ({ check }) => {
     const store = await createSqliteStore({ url: ':memory:' });
     try {
-      const record = buildExecution({ coverage: 84.1234 });
-      await store.insertExecution(record);
-
-      const [listed] = await store.listExecutions({ ...record, limit: 1 });
-      expect(listed?.coverage).toBe(84.12);
+      await check(store);
     } finally {
       await store.close();
     }
@@ -305,27 +187,12 @@ describe('sqlite store', () => {
     expect(lines[0]).toMatch(/^\[tokens\] findTokenById failed: CLIENT_CLOSED/);
   });
 
-  it('logs a failure once: the store line, then the access line, nothing from the API', async () => {
-    const logs = captureLogs();
-    const store = await createSqliteStore({ url: ':memory:', logger: logs.storeLogger });
-    const t = createTestApi({ store, logs });
-    await store.close();
-
-    const response = await t.request('/v1/auth/validate', {
-      method: 'POST',
-      headers: { authorization: `Bearer cvg_${'a'.repeat(40)}` },
-    });
-
-    expect(response.status).toBe(500);
-    expect(await response.text()).toBe('{"error":"internal error"}');
-    expect(logs.lines().map(({ level, msg }) => ({ level, msg }))).toEqual([
-      {
-        level: 50,
-        msg: '[tokens] findTokenById failed: CLIENT_CLOSED: CLIENT_CLOSED: The client is closed',
-      },
-      { level: 30, msg: 'request' },
-    ]);
-  });
+  it('logs a failure once: the store line, then the access line, nothing from the API', () =>
+    expectFailureLoggedOnce(async (logger) => {
+      const store = await createSqliteStore({ url: ':memory:', logger });
+      await store.close();
+      return store;
+    }, '[tokens] findTokenById failed: CLIENT_CLOSED: CLIENT_CLOSED: The client is closed'));
 
   it('refuses to open a file that is not a SQLite database', async () => {
     const path = join(directory, 'not-a-database.db');
