@@ -82,6 +82,24 @@ export function clientFor(
   });
 }
 
+/**
+ * Asks the service one thing through a client with `credential`, its errors turned into
+ * covgate's by {@link serviceError}: what each command that calls the service once does.
+ */
+export async function askService<T>(
+  io: Io,
+  url: string,
+  credential: string,
+  version: string,
+  call: (client: CovgateClient) => Promise<T>,
+): Promise<T> {
+  try {
+    return await call(clientFor(io, url, credential, version));
+  } catch (error) {
+    throw serviceError(error, url);
+  }
+}
+
 // Statuses a proxy or a load balancer in front of covgate answers with pages of its own.
 const GATEWAY_STATUSES = new Set([429, 502, 503, 504]);
 

@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline';
 import { writeConfig } from '../credentials.js';
 import { usageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { clientFor, serviceError, serviceUrl } from '../service.js';
+import { askService, serviceUrl } from '../service.js';
 
 /** Reads the session token: one line from a terminal (after a prompt), or all of piped stdin. */
 async function readSecret(io: Io): Promise<string> {
@@ -35,12 +35,9 @@ export async function login(
     throw usageError('no session token on stdin: `covgate login < file` or paste it when asked');
   if (/\s/.test(session))
     throw usageError('the session token on stdin must be one word (cvgs_...)');
-  let current: Awaited<ReturnType<ReturnType<typeof clientFor>['getCurrentSession']>>;
-  try {
-    current = await clientFor(io, url, session, version).getCurrentSession();
-  } catch (error) {
-    throw serviceError(error, url);
-  }
+  const current = await askService(io, url, session, version, (client) =>
+    client.getCurrentSession(),
+  );
   const file = await writeConfig(io.env, { url, session });
   if (options.json) {
     io.stdout.write(

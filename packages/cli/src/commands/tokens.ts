@@ -1,6 +1,6 @@
-import type { Token } from '@covgate/client';
+import type { CovgateClient, Token } from '@covgate/client';
 import type { Io } from '../io.js';
-import { clientFor, serviceError } from '../service.js';
+import { askService } from '../service.js';
 import { sessionCredential } from './session.js';
 
 interface Common {
@@ -12,14 +12,10 @@ async function withClient<T>(
   options: Common,
   io: Io,
   version: string,
-  call: (client: ReturnType<typeof clientFor>) => Promise<T>,
+  call: (client: CovgateClient) => Promise<T>,
 ): Promise<T> {
   const { url, session } = await sessionCredential(io, options.url);
-  try {
-    return await call(clientFor(io, url, session, version));
-  } catch (error) {
-    throw serviceError(error, url);
-  }
+  return askService(io, url, session, version, call);
 }
 
 /** A table of tokens, one per line, for people. */

@@ -1,6 +1,6 @@
 import { readApiToken } from '../credentials.js';
 import type { Io } from '../io.js';
-import { clientFor, serviceError, serviceUrl } from '../service.js';
+import { askService, serviceUrl } from '../service.js';
 
 /** `covgate validate`: checks `COVGATE_TOKEN` with the service and prints its organisation and scopes. */
 export async function validate(
@@ -10,12 +10,9 @@ export async function validate(
 ): Promise<number> {
   const url = serviceUrl(options.url, io.env);
   const token = await readApiToken(io.env);
-  let answer: Awaited<ReturnType<ReturnType<typeof clientFor>['validateToken']>>;
-  try {
-    answer = await clientFor(io, url, token, version).validateToken({ body: {} });
-  } catch (error) {
-    throw serviceError(error, url);
-  }
+  const answer = await askService(io, url, token, version, (client) =>
+    client.validateToken({ body: {} }),
+  );
   if (options.json) {
     io.stdout.write(`${JSON.stringify(answer)}\n`);
   } else {
