@@ -7,70 +7,73 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CloverHandler } from '../src/reports/clover.js';
-import { CoberturaHandler } from '../src/reports/cobertura.js';
-import { JacocoHandler } from '../src/reports/jacoco.js';
-import { LcovReader } from '../src/reports/lcov.js';
 import { mergeReports } from '../src/reports/merge.js';
-import { parseReport, readReport } from '../src/reports/read-report.js';
-import type { ParsedReport, ReportFormat } from '../src/reports/types.js';
-import { XmlReader, type XmlReportHandler } from '../src/reports/xml.js';
+import { parseReport, readReport, streamingParser } from '../src/reports/read-report.js';
+import type { ParsedReport } from '../src/reports/types.js';
 
 /** Line `l` of file `f` ran `hits(f, l)` times: a third of the lines never. */
 const hits = (f: number, l: number) => ((f + l) % 3 === 0 ? 0 : (l * 7) % 13);
 /** A path per file, some with characters of several UTF-8 bytes to split across reads. */
 const pathOf = (f: number) => `src/mödule${f % 7}/fïle-${f}-日本.ts`;
 
-/** A report of `files` files of `lines` lines each, written the way each tool writes it. */
-function generate(format: ReportFormat, files: number, lines: number): string {
-  const out: string[] = [];
-  const range = Array.from({ length: lines }, (_, i) => i + 1);
-  const fileIds = Array.from({ length: files }, (_, f) => f);
-  switch (format) {
-    case 'lcov':
-      for (const f of fileIds) {
-        out.push(`TN:\nSF:${pathOf(f)}\n`);
-        for (const l of range) out.push(`DA:${l},${hits(f, l)}\n`);
-        out.push('end_of_record\n');
-      }
-      break;
-    case 'cobertura':
-      out.push(
-        '<?xml version="1.0" ?>\n<coverage version="7.4">\n<packages><package name="p"><classes>\n',
-      );
-      for (const f of fileIds) {
-        out.push(`<class name="c${f}" filename="${pathOf(f)}"><methods/><lines>\n`);
-        for (const l of range) out.push(`<line number="${l}" hits="${hits(f, l)}"/>\n`);
-        out.push('</lines></class>\n');
-      }
-      out.push('</classes></package></packages>\n</coverage>\n');
-      break;
-    case 'clover':
-      out.push('<?xml version="1.0" encoding="UTF-8"?>\n<coverage clover="3.2.0">\n<project>\n');
-      for (const f of fileIds) {
-        out.push(`<file name="f${f}" path="${pathOf(f)}">\n`);
-        for (const l of range) out.push(`<line num="${l}" count="${hits(f, l)}" type="stmt"/>\n`);
-        out.push('</file>\n');
-      }
-      out.push('</project>\n</coverage>\n');
-      break;
-    case 'jacoco':
-      out.push(
-        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><!DOCTYPE report PUBLIC "-//JACOCO//DTD Report 1.1//EN" "report.dtd"><report name="r">',
-      );
-      for (const f of fileIds) {
-        out.push(`<package name="p${f}"><sourcefile name="${pathOf(f).slice(4)}">`);
-        for (const l of range) {
-          const h = hits(f, l);
-          out.push(`<line nr="${l}" mi="${h ? 0 : 3}" ci="${h}" mb="0" cb="0"/>`);
-        }
-        out.push('</sourcefile></package>');
-      }
-      out.push('</report>');
-      break;
-    default:
-      throw new Error(`no generator for ${format}`);
+/** The formats covgate reads as a stream, piece by piece. */
+const STREAMED_FORMATS = ['lcov', 'cobertura', 'clover', 'jacoco'] as const;
+type StreamedFormat = (typeof STREAMED_FORMATS)[number];
+
+/** How each tool writes a report: its head and tail, a file's opening and closing, a line. */
+const WRITERS: Record<
+  StreamedFormat,
+  {
+    head: string;
+    file: (f: number) => string;
+    line: (f: number, l: number) => string;
+    endFile: string;
+    tail: string;
   }
+> = {
+  lcov: {
+    head: '',
+    file: (f) => `TN:\nSF:${pathOf(f)}\n`,
+    line: (f, l) => `DA:${l},${hits(f, l)}\n`,
+    endFile: 'end_of_record\n',
+    tail: '',
+  },
+  cobertura: {
+    head: '<?xml version="1.0" ?>\n<coverage version="7.4">\n<packages><package name="p"><classes>\n',
+    file: (f) => `<class name="c${f}" filename="${pathOf(f)}"><methods/><lines>\n`,
+    line: (f, l) => `<line number="${l}" hits="${hits(f, l)}"/>\n`,
+    endFile: '</lines></class>\n',
+    tail: '</classes></package></packages>\n</coverage>\n',
+  },
+  clover: {
+    head: '<?xml version="1.0" encoding="UTF-8"?>\n<coverage clover="3.2.0">\n<project>\n',
+    file: (f) => `<file name="f${f}" path="${pathOf(f)}">\n`,
+    line: (f, l) => `<line num="${l}" count="${hits(f, l)}" type="stmt"/>\n`,
+    endFile: '</file>\n',
+    tail: '</project>\n</coverage>\n',
+  },
+  jacoco: {
+    head: '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><!DOCTYPE report PUBLIC "-//JACOCO//DTD Report 1.1//EN" "report.dtd"><report name="r">',
+    file: (f) => `<package name="p${f}"><sourcefile name="${pathOf(f).slice(4)}">`,
+    line: (f, l) => {
+      const h = hits(f, l);
+      return `<line nr="${l}" mi="${h ? 0 : 3}" ci="${h}" mb="0" cb="0"/>`;
+    },
+    endFile: '</sourcefile></package>',
+    tail: '</report>',
+  },
+};
+
+/** A report of `files` files of `lines` lines each, written the way each tool writes it. */
+function generate(format: StreamedFormat, files: number, lines: number): string {
+  const writer = WRITERS[format];
+  const out = [writer.head];
+  for (let f = 0; f < files; f++) {
+    out.push(writer.file(f));
+    for (let l = 1; l <= lines; l++) out.push(writer.line(f, l));
+    out.push(writer.endFile);
+  }
+  out.push(writer.tail);
   return out.join('');
 }
 
@@ -96,7 +99,7 @@ describe('reports read as a stream', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it.each(['lcov', 'cobertura', 'clover', 'jacoco'] as const)(
+  it.each(STREAMED_FORMATS)(
     'reads a %s report of several read pieces as its whole text',
     async (format) => {
       const text = generate(format, FILES, LINES);
@@ -117,37 +120,12 @@ describe('reports read as a stream', () => {
   );
 
   it('reads any split of a report into pieces as the whole text', () => {
-    const streams: [ReportFormat, () => { write(s: string): void; end(): ParsedReport }][] = [
-      ['lcov', () => new LcovReader()],
-      ...(
-        [
-          ['cobertura', () => new CoberturaHandler()],
-          ['clover', () => new CloverHandler()],
-          ['jacoco', () => new JacocoHandler()],
-        ] as [ReportFormat, () => XmlReportHandler][]
-      ).map(
-        ([format, make]): [ReportFormat, () => { write(s: string): void; end(): ParsedReport }] => [
-          format,
-          () => {
-            const handler = make();
-            const reader = new XmlReader(handler);
-            return {
-              write: (s) => reader.write(s),
-              end: () => {
-                reader.end();
-                return handler.result();
-              },
-            };
-          },
-        ],
-      ),
-    ];
-    for (const [format, make] of streams) {
+    for (const format of STREAMED_FORMATS) {
       const text = `\uFEFF${generate(format, 4, 3)}`;
       const whole = shape(parseReport(text, format));
       fc.assert(
         fc.property(fc.uniqueArray(fc.nat({ max: text.length }), { maxLength: 40 }), (cuts) => {
-          const stream = make();
+          const stream = streamingParser(format)!;
           let from = 0;
           for (const cut of [...cuts].sort((a, b) => a - b)) {
             stream.write(text.slice(from, cut));

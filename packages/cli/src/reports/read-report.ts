@@ -63,12 +63,13 @@ function parseJson(text: string): unknown {
 }
 
 /** A format read piece by piece: lcov and the XML formats. */
-interface StreamingParser {
+export interface StreamingParser {
   write(chunk: string): void;
   end(): ParsedReport;
 }
 
-function streamingParser(format: ReportFormat): StreamingParser | undefined {
+/** The parser that reads `format` piece by piece; undefined for a format read whole (JSON, Go). */
+export function streamingParser(format: ReportFormat): StreamingParser | undefined {
   const xml = (handler: XmlReportHandler): StreamingParser => {
     const reader = new XmlReader(handler);
     return {
