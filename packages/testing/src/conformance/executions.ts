@@ -1,4 +1,4 @@
-import { type ExecutionRecord, StoreConflictError } from '@covgate/core';
+import { type ExecutionRecord, type Outcome, type Store, StoreConflictError } from '@covgate/core';
 import { describe, expect, it } from 'vitest';
 import {
   buildExecution,
@@ -17,8 +17,49 @@ const newestFirst = (records: ExecutionRecord[]): ExecutionRecord[] =>
     (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1),
   );
 
+/** The record of one branch a lookup answers: `findBaseline` or `findLatestExecution`. */
+type BranchLookup = (
+  store: Store,
+  orgId: string,
+  repo: string,
+  branch: string,
+) => Promise<ExecutionRecord | null>;
+
 /** Conformance tests of `ExecutionStore`. */
 export function describeExecutions(store: StoreUnderTest): void {
+  /** Inserts a record of the repository named `repo` of another, fresh organisation. */
+  const insertInAnotherOrganisation = async (
+    repo: string,
+    createdAt = new Date(FIXTURE_TIME),
+  ): Promise<void> => {
+    await store().insertExecution(
+      buildExecution({ orgId: await givenOrganisation(store()), repo, createdAt }),
+    );
+  };
+
+  /**
+   * The tests both lookups of a branch's record pass: ties on the creation time broken by id,
+   * and null for an unknown repository or branch. `outcome` is one the lookup answers.
+   */
+  const itFindsOneRecordOfTheBranch = (find: BranchLookup, outcome: Outcome): void => {
+    it('breaks a tie on creation time by id, highest first', async () => {
+      const where = await givenRepo(store());
+      const [low, high] = [1, 2].map(() => buildExecution({ ...where, outcome }));
+      await store().insertExecution(high!);
+      await store().insertExecution(low!);
+
+      expect(await find(store(), where.orgId, where.repo, 'main')).toEqual(high);
+    });
+
+    it('is null for an unknown repository or branch', async () => {
+      const where = await givenRepo(store());
+      await store().insertExecution(buildExecution({ ...where, branch: 'main' }));
+
+      expect(await find(store(), where.orgId, where.repo, 'other')).toBeNull();
+      expect(await find(store(), where.orgId, `${where.repo}-none`, 'main')).toBeNull();
+    });
+  };
+
   describe('executions', () => {
     it('lists inserted executions newest first with every field intact', async () => {
       const where = await givenRepo(store());
@@ -143,9 +184,7 @@ export function describeExecutions(store: StoreUnderTest): void {
       await store().insertExecution(
         buildExecution({ orgId: where.orgId, repo: `${where.repo}-2` }),
       );
-      await store().insertExecution(
-        buildExecution({ orgId: await givenOrganisation(store()), repo: where.repo }),
-      );
+      await insertInAnotherOrganisation(where.repo);
 
       expect(await store().listExecutions({ ...where, limit: 10 })).toEqual([mine]);
       expect(await store().countExecutions(where.orgId, where.repo)).toBe(1);
@@ -410,24 +449,9 @@ export function describeExecutions(store: StoreUnderTest): void {
         await store().insertExecution(
           buildExecution({ orgId: where.orgId, repo: `${where.repo}x`, createdAt: later }),
         );
-        await store().insertExecution(
-          buildExecution({
-            orgId: await givenOrganisation(store()),
-            repo: where.repo,
-            createdAt: later,
-          }),
-        );
+        await insertInAnotherOrganisation(where.repo, later);
 
         expect(await store().findBaseline(where.orgId, where.repo, 'main')).toEqual(baseline);
-      });
-
-      it('breaks a tie on creation time by id, highest first', async () => {
-        const where = await givenRepo(store());
-        const [low, high] = [1, 2].map(() => buildExecution({ ...where, outcome: 'pass' }));
-        await store().insertExecution(high!);
-        await store().insertExecution(low!);
-
-        expect(await store().findBaseline(where.orgId, where.repo, 'main')).toEqual(high);
       });
 
       it('is null when the branch has only failures', async () => {
@@ -437,13 +461,10 @@ export function describeExecutions(store: StoreUnderTest): void {
         expect(await store().findBaseline(where.orgId, where.repo, 'main')).toBeNull();
       });
 
-      it('is null for an unknown repository or branch', async () => {
-        const where = await givenRepo(store());
-        await store().insertExecution(buildExecution({ ...where, branch: 'main' }));
-
-        expect(await store().findBaseline(where.orgId, where.repo, 'other')).toBeNull();
-        expect(await store().findBaseline(where.orgId, `${where.repo}-none`, 'main')).toBeNull();
-      });
+      itFindsOneRecordOfTheBranch(
+        (on, orgId, repo, branch) => on.findBaseline(orgId, repo, branch),
+        'pass',
+      );
     });
 
     describe('latest execution', () => {
@@ -470,35 +491,15 @@ export function describeExecutions(store: StoreUnderTest): void {
         await store().insertExecution(
           buildExecution({ ...where, branch: 'dev', createdAt: later }),
         );
-        await store().insertExecution(
-          buildExecution({
-            orgId: await givenOrganisation(store()),
-            repo: where.repo,
-            createdAt: later,
-          }),
-        );
+        await insertInAnotherOrganisation(where.repo, later);
 
         expect(await store().findLatestExecution(where.orgId, where.repo, 'main')).toEqual(latest);
       });
 
-      it('breaks a tie on creation time by id, highest first', async () => {
-        const where = await givenRepo(store());
-        const [low, high] = [1, 2].map(() => buildExecution({ ...where, outcome: 'fail' }));
-        await store().insertExecution(high!);
-        await store().insertExecution(low!);
-
-        expect(await store().findLatestExecution(where.orgId, where.repo, 'main')).toEqual(high);
-      });
-
-      it('is null for an unknown repository or branch', async () => {
-        const where = await givenRepo(store());
-        await store().insertExecution(buildExecution({ ...where }));
-
-        expect(await store().findLatestExecution(where.orgId, where.repo, 'other')).toBeNull();
-        expect(
-          await store().findLatestExecution(where.orgId, `${where.repo}-none`, 'main'),
-        ).toBeNull();
-      });
+      itFindsOneRecordOfTheBranch(
+        (on, orgId, repo, branch) => on.findLatestExecution(orgId, repo, branch),
+        'fail',
+      );
     });
   });
 }

@@ -31,6 +31,16 @@ export function describeMemberships(store: StoreUnderTest, peer: StoreUnderTest)
     for (const member of members) expect(await store().addMember(member)).toBe(true);
   };
 
+  /** A fresh organisation with a new member of each of `roles`, added in order. */
+  const givenMembers = async <const R extends readonly Role[]>(
+    ...roles: R
+  ): Promise<{ orgId: string; members: { [K in keyof R]: Membership } }> => {
+    const orgId = await givenOrganisation(store());
+    const members = roles.map((role) => buildMember(orgId, role));
+    await given(...members);
+    return { orgId, members: members as { [K in keyof R]: Membership } };
+  };
+
   describe('memberships', () => {
     it('adds a member once: a second add of the same user changes nothing and answers false', async () => {
       const orgId = await givenOrganisation(store());
@@ -97,10 +107,10 @@ export function describeMemberships(store: StoreUnderTest, peer: StoreUnderTest)
     });
 
     it('changes a role, promotes to owner, and answers unknown for a user who is not a member', async () => {
-      const orgId = await givenOrganisation(store());
-      const owner = buildMember(orgId, 'owner');
-      const member = buildMember(orgId, 'member');
-      await given(owner, member);
+      const {
+        orgId,
+        members: [owner, member],
+      } = await givenMembers('owner', 'member');
 
       expect(await store().changeMemberRole(orgId, member.userId, 'admin')).toBe('done');
       expect(await store().changeMemberRole(orgId, owner.userId, 'owner')).toBe('done');
@@ -112,10 +122,10 @@ export function describeMemberships(store: StoreUnderTest, peer: StoreUnderTest)
     });
 
     it('refuses to demote the only owner, and demotes one of two', async () => {
-      const orgId = await givenOrganisation(store());
-      const owner = buildMember(orgId, 'owner');
-      const admin = buildMember(orgId, 'admin');
-      await given(owner, admin);
+      const {
+        orgId,
+        members: [owner, admin],
+      } = await givenMembers('owner', 'admin');
 
       for (const role of ['admin', 'member'] as const) {
         expect(await store().changeMemberRole(orgId, owner.userId, role)).toBe('last-owner');
@@ -128,10 +138,10 @@ export function describeMemberships(store: StoreUnderTest, peer: StoreUnderTest)
     });
 
     it('removes a member, refuses to remove the only owner, and answers unknown for a non-member', async () => {
-      const orgId = await givenOrganisation(store());
-      const owner = buildMember(orgId, 'owner');
-      const member = buildMember(orgId, 'member');
-      await given(owner, member);
+      const {
+        orgId,
+        members: [owner, member],
+      } = await givenMembers('owner', 'member');
 
       expect(await store().removeMember(orgId, member.userId)).toBe('done');
       expect(await store().removeMember(orgId, member.userId)).toBe('unknown');
@@ -142,10 +152,10 @@ export function describeMemberships(store: StoreUnderTest, peer: StoreUnderTest)
     });
 
     it('removes one of two owners', async () => {
-      const orgId = await givenOrganisation(store());
-      const first = buildMember(orgId, 'owner');
-      const second = buildMember(orgId, 'owner');
-      await given(first, second);
+      const {
+        orgId,
+        members: [first, second],
+      } = await givenMembers('owner', 'owner');
 
       expect(await store().removeMember(orgId, first.userId)).toBe('done');
       expect(await store().removeMember(orgId, second.userId)).toBe('last-owner');
@@ -153,9 +163,7 @@ export function describeMemberships(store: StoreUnderTest, peer: StoreUnderTest)
 
     it('leaves exactly one owner when both owners are demoted or removed at once', async () => {
       for (const change of ['demote', 'remove'] as const) {
-        const orgId = await givenOrganisation(store());
-        const owners = [buildMember(orgId, 'owner'), buildMember(orgId, 'owner')];
-        await given(...owners);
+        const { orgId, members: owners } = await givenMembers('owner', 'owner');
 
         const results = await Promise.all(
           owners.map((owner, index) => {

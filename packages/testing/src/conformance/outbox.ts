@@ -93,6 +93,14 @@ export function describeOutbox(store: StoreUnderTest, peer: StoreUnderTest): voi
       createdAt: secondsAfter(FIXTURE_TIME, seconds),
     });
 
+  /** On a drained outbox, a fresh run inserted with `deliveries`. */
+  const givenEnqueued = async (...deliveries: NewDelivery[]): Promise<ExecutionRecord> => {
+    await drainOutbox(store());
+    const record = await givenRun();
+    await store().insertExecution(record, null, deliveries);
+    return record;
+  };
+
   describe('repository links', () => {
     it('saves a link with every field, finds it, replaces it and deletes it', async () => {
       const orgId = await givenOrganisation(store());
@@ -228,10 +236,8 @@ export function describeOutbox(store: StoreUnderTest, peer: StoreUnderTest): voi
     });
 
     it('gives a delivery whose lease lapsed to another sender, and ignores the first one afterwards', async () => {
-      await drainOutbox(store());
-      const record = await givenRun();
       const delivery = newDelivery();
-      await store().insertExecution(record, null, [delivery]);
+      const record = await givenEnqueued(delivery);
 
       await store().claimDeliveries('crashed', FIXTURE_TIME, 30_000, 10);
       expect(
@@ -267,10 +273,8 @@ export function describeOutbox(store: StoreUnderTest, peer: StoreUnderTest): voi
     });
 
     it('puts a retried delivery back, due later, with the outcome, and fails one with its reason', async () => {
-      await drainOutbox(store());
-      const record = await givenRun();
       const [retried, failed] = [newDelivery(), newDelivery('comment')];
-      await store().insertExecution(record, null, [retried, failed]);
+      const record = await givenEnqueued(retried, failed);
       await store().claimDeliveries('sender', FIXTURE_TIME, 30_000, 10);
 
       const at = secondsAfter(FIXTURE_TIME, 1);
@@ -324,10 +328,8 @@ export function describeOutbox(store: StoreUnderTest, peer: StoreUnderTest): voi
     });
 
     it('keeps a network failure without a status, and cuts a reason to 500 characters', async () => {
-      await drainOutbox(store());
-      const record = await givenRun();
       const delivery = newDelivery();
-      await store().insertExecution(record, null, [delivery]);
+      const record = await givenEnqueued(delivery);
       await store().claimDeliveries('sender', FIXTURE_TIME, 30_000, 10);
 
       await store().failDelivery(delivery.id, 'sender', {
@@ -418,10 +420,8 @@ export function describeOutbox(store: StoreUnderTest, peer: StoreUnderTest): voi
     });
 
     it('gives each of 30 due deliveries to exactly one of 6 senders claiming at once', async () => {
-      await drainOutbox(store());
-      const record = await givenRun();
       const deliveries = Array.from({ length: 30 }, () => newDelivery());
-      await store().insertExecution(record, null, deliveries);
+      const record = await givenEnqueued(...deliveries);
 
       const claims = await Promise.all(
         Array.from({ length: 6 }, (_, index) =>

@@ -16,15 +16,25 @@ export function describeTokenHashes(store: StoreUnderTest, peer: StoreUnderTest)
     return token;
   };
   const otherHash = (): string => buildTokenRecord().hash;
+  /**
+   * Re-hashes `token` from its inserted hash to a fresh one, checking the store takes it, and
+   * returns the new hash with the token as the store then finds it.
+   */
+  const rehash = async (
+    token: TokenRecord,
+  ): Promise<{ newHash: string; stored: TokenRecord | null }> => {
+    const newHash = otherHash();
+    expect(await store().replaceTokenHash(token.id, token.hash, newHash)).toBe(true);
+    return { newHash, stored: await store().findTokenById(token.id) };
+  };
 
   describe('token re-hashing', () => {
     it('replaces the hash while it is the expected one and changes nothing else', async () => {
       const token = await givenToken({ lastUsedAt: secondsAfter(FIXTURE_TIME, 5) });
-      const newHash = otherHash();
 
-      expect(await store().replaceTokenHash(token.id, token.hash, newHash)).toBe(true);
+      const { newHash, stored } = await rehash(token);
 
-      expect(await store().findTokenById(token.id)).toEqual({ ...token, hash: newHash });
+      expect(stored).toEqual({ ...token, hash: newHash });
     });
 
     it('keeps the stored hash when the expected one differs', async () => {
@@ -46,15 +56,10 @@ export function describeTokenHashes(store: StoreUnderTest, peer: StoreUnderTest)
     it('keeps a revoke that happened before the re-hash: the token stays revoked', async () => {
       const token = await givenToken();
       await store().revokeToken(token.id);
-      const newHash = otherHash();
 
-      expect(await store().replaceTokenHash(token.id, token.hash, newHash)).toBe(true);
+      const { newHash, stored } = await rehash(token);
 
-      expect(await store().findTokenById(token.id)).toEqual({
-        ...token,
-        hash: newHash,
-        status: 'revoked',
-      });
+      expect(stored).toEqual({ ...token, hash: newHash, status: 'revoked' });
     });
 
     it('keeps a rotation that happened before the re-hash: status and grace end intact', async () => {
@@ -62,11 +67,10 @@ export function describeTokenHashes(store: StoreUnderTest, peer: StoreUnderTest)
       const graceEnd = secondsAfter(FIXTURE_TIME, 3600);
       const replacement = buildTokenRecord({ orgId: token.orgId });
       expect(await store().rotateToken(token.id, replacement, graceEnd)).toBe(true);
-      const newHash = otherHash();
 
-      expect(await store().replaceTokenHash(token.id, token.hash, newHash)).toBe(true);
+      const { newHash, stored } = await rehash(token);
 
-      expect(await store().findTokenById(token.id)).toEqual({
+      expect(stored).toEqual({
         ...token,
         hash: newHash,
         status: 'rotating',

@@ -8,10 +8,8 @@ import {
   sendJson,
   timestampIn,
 } from './contract-helpers.js';
+import { INVALID_TOKEN, MALFORMED } from './error-bodies.js';
 import { type HttpContractOptions, useContractServer } from './harness.js';
-
-const INVALID_TOKEN = { error: 'invalid token' };
-const MALFORMED = { error: 'malformed request' };
 
 /** `POST /v1/auth/validate`: token from the Bearer header or the body `{"token"}`. */
 export function authValidateContract(options: HttpContractOptions): void {
@@ -35,6 +33,18 @@ export function authValidateContract(options: HttpContractOptions): void {
     });
     const validate = (credential: string | null, body?: unknown) =>
       sendJson(ctx, 'POST', '/v1/auth/validate', credential, body);
+    /**
+     * Sends `credential` as a Bearer token, then in the body, and checks both answers are
+     * 401 invalid token; returns them (sent before either is checked).
+     */
+    const expectInvalidEitherWay = async (credential: string): Promise<Response[]> => {
+      const responses = [await validate(credential), await validate(null, { token: credential })];
+      for (const response of responses) {
+        expect(response.status, credential).toBe(401);
+        expect(await response.json()).toEqual(INVALID_TOKEN);
+      }
+      return responses;
+    };
     const deniedLine = (response: Response, reason: string) =>
       new RegExp(
         `^\\[audit\\] auth\\.denied method=POST path=/v1/auth/validate reason=${reason} remote=${escapeRegExp(remoteOf(ctx, response))}$`,
@@ -89,9 +99,7 @@ export function authValidateContract(options: HttpContractOptions): void {
         token.secret.replace('cvg_', 'cvx_'),
         'garbage',
       ]) {
-        for (const response of [await validate(bad), await validate(null, { token: bad })]) {
-          expect(response.status, bad).toBe(401);
-          expect(await response.json()).toEqual(INVALID_TOKEN);
+        for (const response of await expectInvalidEitherWay(bad)) {
           expect(ctx.auditLines.at(-1)).toMatch(deniedLine(response, 'invalid_or_expired_token'));
         }
       }
@@ -102,13 +110,7 @@ export function authValidateContract(options: HttpContractOptions): void {
       expect((await validate(token.secret)).status).toBe(200);
       const revoke = await sendJson(ctx, 'DELETE', `/v1/tokens/${token.id}`, token.sessionToken);
       expect(revoke.status).toBe(204);
-      for (const response of [
-        await validate(token.secret),
-        await validate(null, { token: token.secret }),
-      ]) {
-        expect(response.status).toBe(401);
-        expect(await response.json()).toEqual(INVALID_TOKEN);
-      }
+      await expectInvalidEitherWay(token.secret);
     });
 
     it('answers 401 for a rotated token once its grace period is over', async () => {
@@ -134,13 +136,7 @@ export function authValidateContract(options: HttpContractOptions): void {
 
     it('answers 401 for a session token, in the header or in the body', async () => {
       await setup();
-      for (const response of [
-        await validate(token.sessionToken),
-        await validate(null, { token: token.sessionToken }),
-      ]) {
-        expect(response.status).toBe(401);
-        expect(await response.json()).toEqual(INVALID_TOKEN);
-      }
+      await expectInvalidEitherWay(token.sessionToken);
     });
 
     it('answers 400 {"error":"malformed request"} for a body that is not exactly {"token": string}, even beside a valid Bearer', async () => {

@@ -22,6 +22,42 @@ async function ingest(ctx: ContractContext, token: string, body: Record<string, 
   return (await response.json()) as Record<string, unknown>;
 }
 
+/** Records the runs in order, one second apart on the server clock; returns their answers. */
+async function ingestSecondsApart<const B extends readonly Record<string, unknown>[]>(
+  ctx: ContractContext,
+  token: string,
+  ...bodies: B
+): Promise<{ [K in keyof B]: Record<string, unknown> }> {
+  const records: Record<string, unknown>[] = [];
+  for (const [index, body] of bodies.entries()) {
+    if (index > 0) ctx.clock.advance(1000);
+    records.push(await ingest(ctx, token, body));
+  }
+  return records as { [K in keyof B]: Record<string, unknown> };
+}
+
+/** A run as `GET /v1/executions/series` lists it: a compact point. */
+const seriesPoint = (run: Record<string, unknown>) => [
+  run.created_at,
+  run.coverage,
+  run.outcome,
+  run.branch,
+  run.delta,
+  (run.baseline as { coverage: number } | null)?.coverage ?? null,
+];
+
+/** A request a read refuses: its headers, its query, the status and the error it answers. */
+type Refusal = [headers: Record<string, string>, query: string, status: number, error: string];
+
+/** Sends each refused request to `path` with its query and checks its status and error. */
+async function expectRefusals(ctx: ContractContext, path: string, cases: Refusal[]) {
+  for (const [headers, query, status, error] of cases) {
+    const response = await get(ctx, `${path}${query}`, headers);
+    expect(response.status, `${JSON.stringify(headers)} ${query}`).toBe(status);
+    expect(await response.json()).toEqual({ error });
+  }
+}
+
 /** `GET /v1/session`, `GET /v1/repos` and session access to `GET /v1/executions`. */
 export function dashboardReadsContract(options: HttpContractOptions): void {
   describe('dashboard reads', () => {
@@ -89,16 +125,13 @@ export function dashboardReadsContract(options: HttpContractOptions): void {
       it('lists repositories with totals, their newest record and their base branch record, most recently active first', async () => {
         org = await ctx.createOrganisation();
         const { secret, sessionToken } = await ctx.createToken(org);
-        const first = await ingest(ctx, secret, { repo: 'api', branch: 'main', coverage: 80 });
-        ctx.clock.advance(1000);
-        const web = await ingest(ctx, secret, { repo: 'web', branch: 'main', coverage: 70 });
-        ctx.clock.advance(1000);
-        const api = await ingest(ctx, secret, {
-          repo: 'api',
-          branch: 'feature',
-          coverage: 79,
-          commit: 'ABCDEF1',
-        });
+        const [first, web, api] = await ingestSecondsApart(
+          ctx,
+          secret,
+          { repo: 'api', branch: 'main', coverage: 80 },
+          { repo: 'web', branch: 'main', coverage: 70 },
+          { repo: 'api', branch: 'feature', coverage: 79, commit: 'ABCDEF1' },
+        );
         const expected = {
           repos: [
             { repo: 'api', total: 2, latest: api, base: first },
@@ -157,19 +190,14 @@ export function dashboardReadsContract(options: HttpContractOptions): void {
         const other = await ctx.createOrganisation();
         const session = await ctx.createSession(org);
         const noScope = await ctx.insertToken(org, ['other']);
-        const cases: [Record<string, string>, string, number, string][] = [
+        await expectRefusals(ctx, '/v1/repos', [
           [{}, '', 401, 'invalid token'],
           [bearer(noScope.secret), '', 403, 'forbidden'],
           [bearer(session.token), '', 400, 'missing required parameter: org'],
           [cookie(session.token), '?org=', 400, 'missing required parameter: org'],
           [bearer(session.token), `?org=${other.slug}`, 403, 'forbidden'],
           [cookie(session.token), `?org=${other.slug}`, 403, 'forbidden'],
-        ];
-        for (const [headers, query, status, error] of cases) {
-          const response = await get(ctx, `/v1/repos${query}`, headers);
-          expect(response.status, `${JSON.stringify(headers)} ${query}`).toBe(status);
-          expect(await response.json()).toEqual({ error });
-        }
+        ]);
       });
     });
 
@@ -188,27 +216,22 @@ export function dashboardReadsContract(options: HttpContractOptions): void {
           );
           if (i % 7 === 0) ctx.clock.advance(1000);
         }
-        const point = (run: Record<string, unknown>) => [
-          run.created_at,
-          run.coverage,
-          run.outcome,
-          run.branch,
-          run.delta,
-          (run.baseline as { coverage: number } | null)?.coverage ?? null,
-        ];
         // Until main has a run there is nothing to compare with; then main's latest.
-        expect(runs.slice(0, 3).map((run) => point(run).at(-1))).toEqual([null, null, 70.25]);
+        expect(runs.slice(0, 3).map((run) => seriesPoint(run).at(-1))).toEqual([null, null, 70.25]);
         for (const headers of [cookie(sessionToken), bearer(sessionToken), bearer(secret)]) {
           const all = await get(ctx, `/v1/executions/series?org=${org.slug}&repo=big`, headers);
           expect(all.status).toBe(200);
-          expect(await all.json()).toEqual({ points: runs.map(point), total: 120 });
+          expect(await all.json()).toEqual({ points: runs.map(seriesPoint), total: 120 });
         }
         const newest = await get(
           ctx,
           `/v1/executions/series?org=${org.slug}&repo=big&limit=3`,
           cookie(sessionToken),
         );
-        expect(await newest.json()).toEqual({ points: runs.slice(-3).map(point), total: 120 });
+        expect(await newest.json()).toEqual({
+          points: runs.slice(-3).map(seriesPoint),
+          total: 120,
+        });
         const unknown = await get(
           ctx,
           `/v1/executions/series?org=${org.slug}&repo=nothing`,
@@ -220,29 +243,15 @@ export function dashboardReadsContract(options: HttpContractOptions): void {
       it("answers one component's runs with component=, the runs without one with component= empty", async () => {
         org = await ctx.createOrganisation();
         const { secret, sessionToken } = await ctx.createToken(org);
-        const root = await ingest(ctx, secret, { repo: 'mono', branch: 'main', coverage: 79 });
-        ctx.clock.advance(1000);
-        const api = await ingest(ctx, secret, {
-          repo: 'mono',
-          branch: 'main',
-          coverage: 91,
-          component: 'api',
-        });
-        ctx.clock.advance(1000);
-        const web = await ingest(ctx, secret, {
-          repo: 'mono',
-          branch: 'main',
-          coverage: 62.5,
-          component: 'web',
-        });
-        const point = (run: Record<string, unknown>) => [
-          run.created_at,
-          run.coverage,
-          run.outcome,
-          run.branch,
-          run.delta,
-          null,
-        ];
+        const [root, api, web] = await ingestSecondsApart(
+          ctx,
+          secret,
+          { repo: 'mono', branch: 'main', coverage: 79 },
+          { repo: 'mono', branch: 'main', coverage: 91, component: 'api' },
+          { repo: 'mono', branch: 'main', coverage: 62.5, component: 'web' },
+        );
+        // The first run of each component: none has a baseline to compare with.
+        expect([root, api, web].map((run) => seriesPoint(run).at(-1))).toEqual([null, null, null]);
         const series = async (query: string) => {
           const response = await get(
             ctx,
@@ -252,10 +261,13 @@ export function dashboardReadsContract(options: HttpContractOptions): void {
           expect(response.status, query).toBe(200);
           return response.json();
         };
-        expect(await series('')).toEqual({ points: [root, api, web].map(point), total: 3 });
-        expect(await series('&component=api')).toEqual({ points: [point(api)], total: 1 });
-        expect(await series('&component=web&limit=1')).toEqual({ points: [point(web)], total: 1 });
-        expect(await series('&component=')).toEqual({ points: [point(root)], total: 1 });
+        expect(await series('')).toEqual({ points: [root, api, web].map(seriesPoint), total: 3 });
+        expect(await series('&component=api')).toEqual({ points: [seriesPoint(api)], total: 1 });
+        expect(await series('&component=web&limit=1')).toEqual({
+          points: [seriesPoint(web)],
+          total: 1,
+        });
+        expect(await series('&component=')).toEqual({ points: [seriesPoint(root)], total: 1 });
         expect(await series('&component=docs')).toEqual({ points: [], total: 0 });
         const invalid = await get(
           ctx,
@@ -286,13 +298,13 @@ export function dashboardReadsContract(options: HttpContractOptions): void {
         const session = await ctx.createSession(org);
         const noScope = await ctx.insertToken(org, ['other']);
         const q = `?org=${org.slug}&repo=r`;
-        const cases: [Record<string, string>, string, number, string][] = [
+        await expectRefusals(ctx, '/v1/executions/series', [
           [{}, q, 401, 'invalid token'],
           [bearer(noScope.secret), q, 403, 'forbidden'],
           [cookie(session.token), '?repo=r', 400, 'missing required parameter: org'],
           [cookie(session.token), `?org=${org.slug}`, 400, 'missing required parameter: repo'],
           ...['0', '1001', '01', '-1', '1e3', 'x'].map(
-            (limit): [Record<string, string>, string, number, string] => [
+            (limit): Refusal => [
               cookie(session.token),
               `${q}&limit=${limit}`,
               400,
@@ -300,12 +312,7 @@ export function dashboardReadsContract(options: HttpContractOptions): void {
             ],
           ),
           [cookie(session.token), `?org=${other.slug}&repo=r`, 403, 'forbidden'],
-        ];
-        for (const [headers, query, status, error] of cases) {
-          const response = await get(ctx, `/v1/executions/series${query}`, headers);
-          expect(response.status, `${JSON.stringify(headers)} ${query}`).toBe(status);
-          expect(await response.json()).toEqual({ error });
-        }
+        ]);
         const top = await get(ctx, `/v1/executions/series${q}&limit=1000`, cookie(session.token));
         expect(await top.json()).toEqual({ points: [], total: 0 });
       });
@@ -327,7 +334,7 @@ export function dashboardReadsContract(options: HttpContractOptions): void {
         org = await ctx.createOrganisation();
         const other = await ctx.createOrganisation();
         const session = await ctx.createSession(org);
-        const cases: [Record<string, string>, string, number, string][] = [
+        await expectRefusals(ctx, '/v1/executions', [
           [cookie('cvgs_unknown'), `?org=${org.slug}&repo=r`, 401, 'invalid token'],
           [cookie(session.token), '?repo=r', 400, 'missing required parameter: org'],
           [bearer(session.token), `?org=${org.slug}`, 400, 'missing required parameter: repo'],
@@ -339,12 +346,7 @@ export function dashboardReadsContract(options: HttpContractOptions): void {
           ],
           [bearer(session.token), `?org=${other.slug}&repo=r`, 403, 'forbidden'],
           [cookie(session.token), `?org=${other.slug}&repo=r`, 403, 'forbidden'],
-        ];
-        for (const [headers, query, status, error] of cases) {
-          const response = await get(ctx, `/v1/executions${query}`, headers);
-          expect(response.status, `${JSON.stringify(headers)} ${query}`).toBe(status);
-          expect(await response.json()).toEqual({ error });
-        }
+        ]);
       });
     });
   });

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { randomSuffix } from '../fixtures.js';
 import { auditMark, sendJson, timestampIn } from './contract-helpers.js';
+import { FORBIDDEN, NOT_FOUND } from './error-bodies.js';
 import { type HttpContractOptions, useContractServer } from './harness.js';
 import { team } from './team-setup.js';
 
-const FORBIDDEN = { error: 'forbidden' };
-const NOT_FOUND = { error: 'not found' };
 const TAKEN = { error: 'that GitHub organisation is linked to another organisation' };
 const PATH = '/v1/organisation/github-link';
 

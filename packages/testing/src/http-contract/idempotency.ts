@@ -55,7 +55,8 @@ export function idempotencyContract(options: HttpContractOptions): void {
     });
 
     it('replays the baseline the first answer named, after the base branch has moved on', async () => {
-      const none = await ingest('first-run', { repo: 'moving', branch: 'feature', coverage: 70 });
+      const uncompared = { repo: 'moving', branch: 'feature', coverage: 70 };
+      const none = await ingest('first-run', uncompared);
       const noneBody = await none.text();
       expect(JSON.parse(noneBody)).toMatchObject({ baseline: null });
 
@@ -63,11 +64,8 @@ export function idempotencyContract(options: HttpContractOptions): void {
         await ingest(null, { repo: 'moving', branch: 'main', coverage: 80 })
       ).json()) as { id: string; created_at: string };
       ctx.clock.advance(1000);
-      const compared = await ingest('compared', {
-        repo: 'moving',
-        branch: 'feature',
-        coverage: 79,
-      });
+      const comparedRun = { repo: 'moving', branch: 'feature', coverage: 79 };
+      const compared = await ingest('compared', comparedRun);
       const comparedBody = await compared.text();
       expect(JSON.parse(comparedBody)).toMatchObject({
         delta: '-1.00',
@@ -83,20 +81,14 @@ export function idempotencyContract(options: HttpContractOptions): void {
       // main moves on: a new request would be compared with 90, a replay is not.
       ctx.clock.advance(1000);
       await ingest(null, { repo: 'moving', branch: 'main', coverage: 90 });
-      const replayedNone = await ingest('first-run', {
-        repo: 'moving',
-        branch: 'feature',
-        coverage: 70,
-      });
-      expect(replayedNone.headers.get('idempotent-replayed')).toBe('true');
-      expect(await replayedNone.text()).toBe(noneBody);
-      const replayed = await ingest('compared', {
-        repo: 'moving',
-        branch: 'feature',
-        coverage: 79,
-      });
-      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
-      expect(await replayed.text()).toBe(comparedBody);
+      for (const [key, run, body] of [
+        ['first-run', uncompared, noneBody],
+        ['compared', comparedRun, comparedBody],
+      ] as const) {
+        const replayed = await ingest(key, run);
+        expect(replayed.headers.get('idempotent-replayed'), key).toBe('true');
+        expect(await replayed.text()).toBe(body);
+      }
     });
 
     it('answers 409 for the same key with another request and stores nothing', async () => {

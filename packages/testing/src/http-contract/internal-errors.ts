@@ -1,4 +1,4 @@
-import { createMemoryStore, type Store } from '@covgate/core';
+import { createMemoryStore, type Organisation, type Store } from '@covgate/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { bearer, listExecutions, sendJson } from './contract-helpers.js';
 import { type ContractContext, type HttpContractOptions, useContractServer } from './harness.js';
@@ -22,13 +22,17 @@ function breakableStore(inner: Store, broken: ReadonlySet<string>): Store {
   });
 }
 
-/** Checks a response is the bare 500 and that the log has the cause under `prefix`. */
+/**
+ * Sends a request with `send` and checks the answer is the bare 500 and that the log written
+ * since has the cause under `prefix`.
+ */
 async function expectInternalError(
   ctx: ContractContext,
-  response: Response,
   prefix: string,
-  logStart: number,
+  send: () => Promise<Response>,
 ): Promise<void> {
+  const logStart = ctx.logLines().length;
+  const response = await send();
   expect(response.status).toBe(500);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   expect(response.headers.get('x-request-id')).toBeTruthy();
@@ -50,6 +54,14 @@ async function expectInternalError(
     .slice(logStart)
     .map((line) => line.msg);
   expect(messages).toContain(`[${prefix}] ${DATABASE_MESSAGE}`);
+}
+
+/** `POST /v1/sessions/create` of `usr_1` in `org` with the service token. */
+function createSessionIn(ctx: ContractContext, org: Organisation): Promise<Response> {
+  return sendJson(ctx, 'POST', '/v1/sessions/create', ctx.serviceToken, {
+    user_id: 'usr_1',
+    org_id: org.id,
+  });
 }
 
 /** Infrastructure failures: `500 {"error":"internal error"}`, the cause only in the log. */
@@ -74,10 +86,7 @@ export function internalErrorsContract(options: HttpContractOptions): void {
         () => ctx.request(`/v1/tokens/${token.id}`, { headers: bearer(token.sessionToken) }),
         () => sendJson(ctx, 'DELETE', `/v1/tokens/${token.id}`, token.sessionToken),
       ];
-      for (const send of requests) {
-        const logStart = ctx.logLines().length;
-        await expectInternalError(ctx, await send(), 'tokens', logStart);
-      }
+      for (const send of requests) await expectInternalError(ctx, 'tokens', send);
     });
 
     it('answers GET /health/ready with 503 {"error":"not ready"} when the store fails its ping, while /health stays 200', async () => {
@@ -108,28 +117,18 @@ export function internalErrorsContract(options: HttpContractOptions): void {
       const org = await ctx.createOrganisation();
       const session = await ctx.createSession(org);
       broken.add('insertSession');
-      let logStart = ctx.logLines().length;
-      const create = await sendJson(ctx, 'POST', '/v1/sessions/create', ctx.serviceToken, {
-        user_id: 'usr_1',
-        org_id: org.id,
-      });
-      await expectInternalError(ctx, create, 'sessions', logStart);
+      await expectInternalError(ctx, 'sessions', () => createSessionIn(ctx, org));
 
       broken.add('findSessionByTokenHash');
-      logStart = ctx.logLines().length;
-      const list = await ctx.request('/v1/tokens', { headers: bearer(session.token) });
-      await expectInternalError(ctx, list, 'sessions', logStart);
+      await expectInternalError(ctx, 'sessions', () =>
+        ctx.request('/v1/tokens', { headers: bearer(session.token) }),
+      );
     });
 
     it('answers 500 with an [organisations] log line when the organisation store fails', async () => {
       const org = await ctx.createOrganisation();
       broken.add('findOrganisationById');
-      const logStart = ctx.logLines().length;
-      const create = await sendJson(ctx, 'POST', '/v1/sessions/create', ctx.serviceToken, {
-        user_id: 'usr_1',
-        org_id: org.id,
-      });
-      await expectInternalError(ctx, create, 'organisations', logStart);
+      await expectInternalError(ctx, 'organisations', () => createSessionIn(ctx, org));
     });
   });
 }

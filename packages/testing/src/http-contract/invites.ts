@@ -2,6 +2,7 @@ import type { Role } from '@covgate/core';
 import { issueSignInLink } from '@covgate/core/internal';
 import { describe, expect, it } from 'vitest';
 import { auditMark, rawRequest, sendJson, timestampIn } from './contract-helpers.js';
+import { FORBIDDEN } from './error-bodies.js';
 import {
   CONTRACT_SESSION_SECRET,
   type ContractContext,
@@ -13,7 +14,6 @@ import { runUserId, sessionAs } from './team-setup.js';
 const PUBLIC_URL = 'https://covgate.example.com/team';
 const DASHBOARD_URL = 'https://dashboard.example.com/app/';
 const REFUSED = { error: 'invalid or expired invite' };
-const FORBIDDEN = { error: 'forbidden' };
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const WEEK = 7 * 24 * 60 * 60;
 

@@ -3,6 +3,7 @@ import { issueSignInLink } from '@covgate/core/internal';
 import { describe, expect, it } from 'vitest';
 import { buildUser } from '../fixtures.js';
 import { auditMark, bearer, rawRequest, sendJson } from './contract-helpers.js';
+import { FORBIDDEN, INVALID_TOKEN, NOT_FOUND } from './error-bodies.js';
 import {
   CONTRACT_SESSION_SECRET,
   type ContractContext,
@@ -12,9 +13,6 @@ import {
 import { runUserId, sessionAs, team } from './team-setup.js';
 import { managementRoutes } from './tokens.js';
 
-const FORBIDDEN = { error: 'forbidden' };
-const NOT_FOUND = { error: 'not found' };
-const INVALID_TOKEN = { error: 'invalid token' };
 const LAST_OWNER = {
   error: 'the last owner cannot leave or be demoted: make another member owner first',
 };

@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { randomSuffix } from '../fixtures.js';
+import { sendJson } from './contract-helpers.js';
 import { type ContractContext, type HttpContractOptions, useContractServer } from './harness.js';
 
 function create(ctx: ContractContext, body: unknown, token: string | null = ctx.serviceToken) {
-  return ctx.request('/v1/organisations', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
-    },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
+  return sendJson(ctx, 'POST', '/v1/organisations', token, body);
 }
 
 /** `POST /v1/organisations` and the whole path from an empty store to a listed execution. */
@@ -111,25 +105,17 @@ export function organisationsContract(options: HttpContractOptions): void {
     it('goes from an empty store to a listed execution: organisation, session, token, ingest, list', async () => {
       const slug = unique('from-scratch');
       const org = (await (await create(ctx, { slug })).json()) as { id: string };
-      const session = await ctx.request('/v1/sessions/create', {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${ctx.serviceToken}`,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ user_id: 'usr_first', org_id: org.id }),
+      const session = await sendJson(ctx, 'POST', '/v1/sessions/create', ctx.serviceToken, {
+        user_id: 'usr_first',
+        org_id: org.id,
       });
       const { token: sessionToken } = (await session.json()) as { token: string };
-      const token = await ctx.request('/v1/tokens', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${sessionToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'ci' }),
-      });
+      const token = await sendJson(ctx, 'POST', '/v1/tokens', sessionToken, { name: 'ci' });
       const { secret } = (await token.json()) as { secret: string };
-      const ingest = await ctx.request('/v1/executions', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ repo: 'web', branch: 'main', coverage: 84.6 }),
+      const ingest = await sendJson(ctx, 'POST', '/v1/executions', secret, {
+        repo: 'web',
+        branch: 'main',
+        coverage: 84.6,
       });
       const record = await ingest.json();
       const list = await ctx.request(`/v1/executions?org=${slug}&repo=web`, {

@@ -26,6 +26,14 @@ export function patchCoverageContract(options: HttpContractOptions): void {
   describe('patch coverage and components', () => {
     const ctx = useContractServer(options);
     const team = useTeamWithToken(ctx);
+    /**
+     * Records a run of `repo` on `main` at `baseline` %, then a pull request run of it on `pr`
+     * with the fields of `run`; answers the pull request run's JSON.
+     */
+    const prAfterMain = async (repo: string, baseline: number, run: Record<string, unknown>) => {
+      await ingest(ctx, team.token, { repo, branch: 'main', coverage: baseline });
+      return (await ingest(ctx, team.token, { repo, branch: 'pr', ...run })).json();
+    };
 
     it('records what a pull request run carries and answers it back, in the list and by id', async () => {
       const { org, token } = team;
@@ -115,15 +123,11 @@ export function patchCoverageContract(options: HttpContractOptions): void {
     });
 
     it('fails a run whose patch is below the default target of 80 and says the patch rule decided', async () => {
-      const { token } = team;
-      await ingest(ctx, token, { repo: 'gate', branch: 'main', coverage: 80 });
-      const response = await ingest(ctx, token, {
-        repo: 'gate',
-        branch: 'pr',
+      const answer = await prAfterMain('gate', 80, {
         coverage: 80,
         patch: { covered: 1, coverable: 3 },
       });
-      expect(await response.json()).toMatchObject({
+      expect(answer).toMatchObject({
         outcome: 'fail',
         delta: '0.00',
         patch: {
@@ -140,50 +144,38 @@ export function patchCoverageContract(options: HttpContractOptions): void {
 
     it('never fails an empty patch, and judges the truncated percentage against the target', async () => {
       const { token } = team;
-      const empty = await ingest(ctx, token, {
-        repo: 'empty',
-        branch: 'pr',
-        coverage: 50,
-        patch: { covered: 0, coverable: 0 },
-        patch_target: 100,
-      });
-      expect(await empty.json()).toMatchObject({
-        outcome: 'pass',
-        patch: { percent: null, target: 100, target_source: 'run', passed: true },
-        decided_by: 'delta',
-      });
-      // 2/3 is 66.666...: shown and judged as 66.66, below a target of 66.667 (66.66).
-      const edge = await ingest(ctx, token, {
-        repo: 'empty',
-        branch: 'pr',
-        coverage: 50,
-        patch: { covered: 2, coverable: 3 },
-        patch_target: 66.669,
-      });
-      expect(await edge.json()).toMatchObject({
-        outcome: 'pass',
-        patch: { percent: 66.66, target: 66.66, passed: true },
-      });
-      const below = await ingest(ctx, token, {
-        repo: 'empty',
-        branch: 'pr',
-        coverage: 50,
-        patch: { covered: 2, coverable: 3 },
-        patch_target: 66.67,
-      });
-      expect(await below.json()).toMatchObject({ outcome: 'fail', decided_by: 'patch' });
+      const run = { repo: 'empty', branch: 'pr', coverage: 50 };
+      const cases: [Record<string, unknown>, Record<string, unknown>][] = [
+        [
+          { patch: { covered: 0, coverable: 0 }, patch_target: 100 },
+          {
+            outcome: 'pass',
+            patch: { percent: null, target: 100, target_source: 'run', passed: true },
+            decided_by: 'delta',
+          },
+        ],
+        // 2/3 is 66.666...: shown and judged as 66.66, below a target of 66.667 (66.66).
+        [
+          { patch: { covered: 2, coverable: 3 }, patch_target: 66.669 },
+          { outcome: 'pass', patch: { percent: 66.66, target: 66.66, passed: true } },
+        ],
+        [
+          { patch: { covered: 2, coverable: 3 }, patch_target: 66.67 },
+          { outcome: 'fail', decided_by: 'patch' },
+        ],
+      ];
+      for (const [fields, verdict] of cases) {
+        const response = await ingest(ctx, token, { ...run, ...fields });
+        expect(await response.json(), JSON.stringify(fields)).toMatchObject(verdict);
+      }
     });
 
     it('names the delta thresholds when they fail the run, whatever the patch', async () => {
-      const { token } = team;
-      await ingest(ctx, token, { repo: 'both', branch: 'main', coverage: 90 });
-      const response = await ingest(ctx, token, {
-        repo: 'both',
-        branch: 'pr',
+      const answer = await prAfterMain('both', 90, {
         coverage: 80,
         patch: { covered: 0, coverable: 5 },
       });
-      expect(await response.json()).toMatchObject({
+      expect(answer).toMatchObject({
         outcome: 'fail',
         delta: '-10.00',
         patch: { passed: false },

@@ -1,4 +1,4 @@
-import type { Organisation } from '@covgate/core';
+import type { Organisation, Plan } from '@covgate/core';
 import { describe, expect, it } from 'vitest';
 import { listExecutions, sendJson } from './contract-helpers.js';
 import { type ContractContext, type HttpContractOptions, useContractServer } from './harness.js';
@@ -44,6 +44,22 @@ async function expectLimited(response: Response, limit: number): Promise<void> {
   expect(response.headers.get('x-request-id')).toBeTruthy();
 }
 
+/**
+ * Spends the whole budget of a new token of a new `plan` organisation, `limit` requests, and
+ * checks the next one is refused; returns the organisation and the token's secret.
+ */
+async function exhaustNewToken(
+  ctx: ContractContext,
+  plan: Plan,
+  limit: number,
+): Promise<{ org: Organisation; secret: string }> {
+  const org = await ctx.createOrganisation(plan);
+  const { secret } = await ctx.createToken(org);
+  await spend(ctx, org, secret, limit, limit);
+  await expectLimited(await listExecutions(ctx, secret, org.slug), limit);
+  return { org, secret };
+}
+
 /** Per-token, per-minute limits by organisation plan. */
 export function rateLimitContract(options: HttpContractOptions): void {
   describe('rate limits', () => {
@@ -51,10 +67,7 @@ export function rateLimitContract(options: HttpContractOptions): void {
       const ctx = useContractServer(options, { rateLimit: { limits: { free: 5, team: 8 } } });
 
       it('answers the 6th request of a free token within a minute with 429, Retry-After and RateLimit headers', async () => {
-        const org = await ctx.createOrganisation('free');
-        const { secret } = await ctx.createToken(org);
-        await spend(ctx, org, secret, 5, 5);
-        await expectLimited(await listExecutions(ctx, secret, org.slug), 5);
+        const { org, secret } = await exhaustNewToken(ctx, 'free', 5);
         await expectLimited(await listExecutions(ctx, secret, org.slug), 5);
       });
 
@@ -89,10 +102,7 @@ export function rateLimitContract(options: HttpContractOptions): void {
       });
 
       it('gives a team token the team limit', async () => {
-        const org = await ctx.createOrganisation('team');
-        const { secret } = await ctx.createToken(org);
-        await spend(ctx, org, secret, 8, 8);
-        await expectLimited(await listExecutions(ctx, secret, org.slug), 8);
+        await exhaustNewToken(ctx, 'team', 8);
       });
 
       it('does not count session requests against the tokens of the session', async () => {
@@ -213,10 +223,7 @@ export function rateLimitContract(options: HttpContractOptions): void {
       const ctx = useContractServer(options);
 
       it('lets a free token make 60 requests in a minute and refuses the 61st', async () => {
-        const org = await ctx.createOrganisation('free');
-        const { secret } = await ctx.createToken(org);
-        await spend(ctx, org, secret, 60, 60);
-        await expectLimited(await listExecutions(ctx, secret, org.slug), 60);
+        await exhaustNewToken(ctx, 'free', 60);
       });
 
       it('lets a team token make more than 60 requests, with RateLimit-Limit: 600', async () => {

@@ -1,6 +1,7 @@
 import { decryptCredential, repositoryLinkCredentialContext } from '@covgate/core/internal';
 import { describe, expect, it } from 'vitest';
 import { auditMark, sendJson, timestampIn } from './contract-helpers.js';
+import { FORBIDDEN, NOT_FOUND } from './error-bodies.js';
 import {
   CONTRACT_SESSION_SECRET,
   type ContractContext,
@@ -9,8 +10,6 @@ import {
 } from './harness.js';
 import { team } from './team-setup.js';
 
-const FORBIDDEN = { error: 'forbidden' };
-const NOT_FOUND = { error: 'not found' };
 const TOKEN = 'github_pat_11AAAAAAA0contractTokenValue_9876wxyz';
 
 const path = (org: string, repo: string) =>

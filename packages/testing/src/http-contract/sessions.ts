@@ -8,10 +8,8 @@ import {
   sendJson,
   timestampIn,
 } from './contract-helpers.js';
+import { INVALID_TOKEN, NOT_FOUND } from './error-bodies.js';
 import { type ContractContext, type HttpContractOptions, useContractServer } from './harness.js';
-
-const INVALID_TOKEN = { error: 'invalid token' };
-const NOT_FOUND = { error: 'not found' };
 
 function createSession(ctx: ContractContext, credential: string | null, body: unknown) {
   return sendJson(ctx, 'POST', '/v1/sessions/create', credential, body);
@@ -282,14 +280,23 @@ export function sessionsContract(options: HttpContractOptions): void {
       }
     });
 
-    it('logs out with the session own token: 204, a session.delete audit line, then 401', async () => {
-      await setup();
+    /**
+     * Deletes a new session of `org` with `credential` (else the session's own token) and
+     * checks the 204 and its `session.delete` audit line; returns the session and the answer.
+     */
+    const logOut = async (credential?: string) => {
       const session = await ctx.createSession(org);
       const marker = auditMark(ctx);
-      const response = await deleteSession(ctx, session.sessionId, session.token);
+      const response = await deleteSession(ctx, session.sessionId, credential ?? session.token);
       expect(response.status).toBe(204);
-      expect(await response.text()).toBe('');
       expect(marker()).toEqual([`[audit] session.delete session_id=${session.sessionId}`]);
+      return { session, response };
+    };
+
+    it('logs out with the session own token: 204, a session.delete audit line, then 401', async () => {
+      await setup();
+      const { session, response } = await logOut();
+      expect(await response.text()).toBe('');
       expect(await ctx.store.findSessionById(session.sessionId)).toBeNull();
       const after = await listTokens(ctx, session.token);
       expect(after.status).toBe(401);
@@ -299,11 +306,7 @@ export function sessionsContract(options: HttpContractOptions): void {
 
     it('logs out any session with the service token: 204, then 404 for the same id', async () => {
       await setup();
-      const session = await ctx.createSession(org);
-      const marker = auditMark(ctx);
-      const response = await deleteSession(ctx, session.sessionId, ctx.serviceToken);
-      expect(response.status).toBe(204);
-      expect(marker()).toEqual([`[audit] session.delete session_id=${session.sessionId}`]);
+      const { session } = await logOut(ctx.serviceToken);
       expect((await listTokens(ctx, session.token)).status).toBe(401);
       const again = await deleteSession(ctx, session.sessionId, ctx.serviceToken);
       expect(again.status).toBe(404);

@@ -8,11 +8,9 @@ import {
   sendJson,
   timestampIn,
 } from './contract-helpers.js';
+import { FORBIDDEN, INVALID_TOKEN, NOT_FOUND } from './error-bodies.js';
 import { type ContractContext, type HttpContractOptions, useContractServer } from './harness.js';
 
-const FORBIDDEN = { error: 'forbidden' };
-const NOT_FOUND = { error: 'not found' };
-const INVALID_TOKEN = { error: 'invalid token' };
 const NOT_ACTIVE = { error: 'token is not active' };
 const LISTED_FIELDS = [
   'agent_type',
@@ -62,6 +60,19 @@ async function getToken(
   const response = await ctx.request(`/v1/tokens/${id}`, { headers: bearer(sessionToken) });
   expect(response.status).toBe(200);
   return (await response.json()) as TokenJson;
+}
+
+/**
+ * The JSON of an answer that hands out a one-time secret, after checking it has exactly the
+ * `fields` (in sorted order).
+ */
+async function secretAnswer(
+  response: Response,
+  fields: string[],
+): Promise<Record<string, unknown> & { id: string; secret: string }> {
+  const body = (await response.json()) as Record<string, unknown> & { id: string; secret: string };
+  expect(Object.keys(body).sort()).toEqual(fields);
+  return body;
 }
 
 function rotate(ctx: ContractContext, sessionToken: string, id: string, body?: unknown) {
@@ -123,11 +134,7 @@ export function tokensContract(options: HttpContractOptions): void {
       const response = await create({ name: 'ci' });
       expect(response.status).toBe(201);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-      const body = (await response.json()) as Record<string, unknown> & {
-        id: string;
-        secret: string;
-      };
-      expect(Object.keys(body).sort()).toEqual([
+      const body = await secretAnswer(response, [
         'agent_type',
         'created_at',
         'id',
@@ -418,11 +425,7 @@ export function tokensContract(options: HttpContractOptions): void {
       const marker = auditMark(ctx);
       const response = await rotate(ctx, session, old.id);
       expect(response.status).toBe(200);
-      const body = (await response.json()) as Record<string, unknown> & {
-        id: string;
-        secret: string;
-      };
-      expect(Object.keys(body).sort()).toEqual([
+      const body = await secretAnswer(response, [
         'grace_period_ends_at',
         'id',
         'old_token_id',
