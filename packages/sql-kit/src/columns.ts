@@ -4,13 +4,27 @@ import { desc, eq, isNull, type SQL } from 'drizzle-orm';
 import type { QueryDb } from './query-db.js';
 import type { Tables } from './tables.js';
 
+/** `pick`'s answer for `tables`, worked out on the first call only: queries ask per call. */
+function oncePerSchema<Columns>(pick: (tables: Tables) => Columns): (tables: Tables) => Columns {
+  const picked = new WeakMap<Tables, Columns>();
+  return (tables) => {
+    const known = picked.get(tables);
+    if (known !== undefined) return known;
+    const columns = pick(tables);
+    picked.set(tables, columns);
+    return columns;
+  };
+}
+
 /** The columns of an `Organisation` (the personal link and plan time stay inside). */
-export const organisationColumns = ({ organisations }: Tables) =>
-  pickColumns(organisations, ORGANISATION_FIELDS);
+export const organisationColumns = oncePerSchema(({ organisations }) =>
+  pickColumns(organisations, ORGANISATION_FIELDS),
+);
 
 /** The columns of an `ExecutionRecord`. */
-export const executionColumns = ({ executions }: Tables) =>
-  pickColumns(executions, EXECUTION_FIELDS);
+export const executionColumns = oncePerSchema(({ executions }) =>
+  pickColumns(executions, EXECUTION_FIELDS),
+);
 
 /** Selects organisations as `Organisation` records. */
 export const selectOrganisations = (db: QueryDb, tables: Tables) =>
