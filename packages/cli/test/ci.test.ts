@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { itReturns } from '@covgate/test-support/value-table';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectContext, type RunContext, repoFromRemote } from '../src/ci.js';
 import { resolveTarget } from '../src/target.js';
@@ -318,14 +319,12 @@ describe('other CI services, as env-ci reports them', () => {
     expect(context.repo).toBe('widgets');
   });
 
-  it.each([
+  itReturns(repoFromRemote, 'names the repository of remote %s %s', [
     ['git@github.com:acme/widgets.git', 'widgets'],
     ['https://gitlab.com/group/sub/project.git', 'project'],
     ['https://github.com/acme/widgets/', 'widgets'],
     ['ssh://git@host:2222/acme/widgets', 'widgets'],
-  ])('names the repository of remote %s %s', (url, name) => {
-    expect(repoFromRemote(url)).toBe(name);
-  });
+  ]);
 });
 
 describe('what a run is posted as', () => {

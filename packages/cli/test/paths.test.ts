@@ -1,3 +1,4 @@
+import { itReturns } from '@covgate/test-support/value-table';
 import { describe, expect, it } from 'vitest';
 import { goFilePath, moduleOf, usesOf } from '../src/paths/go-modules.js';
 import {
@@ -13,7 +14,7 @@ import { mergeFiles } from '../src/reports/merge.js';
 import { parseReport } from '../src/reports/read-report.js';
 
 describe('path cleaning', () => {
-  it.each([
+  itReturns(cleanPath, '%s is %s', [
     ['src\\lib\\a.js', 'src/lib/a.js'],
     ['./src/./a.js', 'src/a.js'],
     ['src/x/../a.js', 'src/a.js'],
@@ -25,9 +26,7 @@ describe('path cleaning', () => {
     ['/repo/src/', '/repo/src'],
     ['/', '/'],
     ['.', ''],
-  ])('%s is %s', (path, clean) => {
-    expect(cleanPath(path)).toBe(clean);
-  });
+  ]);
 
   it('tells absolute paths from relative ones on every platform', () => {
     expect(['/a', 'C:\\a', 'd:/a', '//server/share/a', 'file:///a'].map(isAbsolutePath)).toEqual([
@@ -96,7 +95,7 @@ describe('the quick path for plain relative paths', () => {
 
 describe("a report's project root", () => {
   const root = '/r';
-  it.each([
+  itReturns((report: string) => projectRootOf(report, root), 'of %s is %s', [
     ['/r/coverage/lcov.info', '/r'],
     ['/r/packages/a/coverage/lcov.info', '/r/packages/a'],
     ['/r/coverage/my-app/lcov.info', '/r'],
@@ -107,9 +106,7 @@ describe("a report's project root", () => {
     ['/r/services/py/coverage.xml', '/r/services/py'],
     ['/r/coverage.out', '/r'],
     ['/elsewhere/coverage/lcov.info', '/elsewhere/coverage'],
-  ])('of %s is %s', (report, expected) => {
-    expect(projectRootOf(report, root)).toBe(expected);
-  });
+  ]);
 
   it('looks only at folders inside the repository', () => {
     expect(projectRootOf('/ci/build/repo/lcov.info', '/ci/build/repo')).toBe('/ci/build/repo');

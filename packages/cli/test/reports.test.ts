@@ -1,6 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { itReturns } from '@covgate/test-support/value-table';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectFormat } from '../src/reports/detect.js';
 import { mergeReports, percentOf } from '../src/reports/merge.js';
@@ -252,7 +253,7 @@ describe('malformed, empty and unknown reports', () => {
 });
 
 describe('format detection', () => {
-  it.each([
+  itReturns(detectFormat, '%j is %s', [
     ['TN:\nSF:a.js\n', 'lcov'],
     ['SF:a.js\nend_of_record\n', 'lcov'],
     [
@@ -271,9 +272,7 @@ describe('format detection', () => {
     ['{"meta":{},"files":{},"totals":{}}', 'coverage-py'],
     ['{"total":{"lines":{"total":0}}}', 'istanbul'],
     ['{"/a.js":{"path":"/a.js","statementMap":{},"s":{}}}', 'istanbul'],
-  ])('%j is %s', (text, format) => {
-    expect(detectFormat(text)).toBe(format);
-  });
+  ]);
 });
 
 describe('line counting and merging', () => {

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { itReturns } from '@covgate/test-support/value-table';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   describeEnd,
@@ -155,12 +156,10 @@ describe('signals during covgate run', () => {
 describe('the terminal foreground check', () => {
   // Real /proc/<pid>/stat lines: a shell's job in the terminal's foreground group, the same
   // job sent to the background, and a process without a controlling terminal (CI).
-  it.each([
+  itReturns(foregroundInStat, '%s -> %s', [
     ['4242 (node) S 4100 4242 4100 34816 4242 4194304 1 0 0 0', true],
     ['4242 (node) S 4100 4242 4100 34816 4300 4194304 1 0 0 0', false],
     ['4242 (my (odd) name) S 4100 4242 4100 34816 4242 4194304 1 0', true],
     ['4242 (node) S 1 4242 4242 0 -1 4194560 1 0 0 0', false],
-  ])('%s -> %s', (stat, foreground) => {
-    expect(foregroundInStat(stat)).toBe(foreground);
-  });
+  ]);
 });

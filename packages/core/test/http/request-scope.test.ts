@@ -1,18 +1,17 @@
+import { itReturns } from '@covgate/test-support/value-table';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { queryOf } from '../../src/http/request-scope.js';
 
 describe('queryOf', () => {
-  it.each([
+  itReturns(queryOf, 'reads the query of %s', [
     ['http://h/v1/executions', ''],
     ['http://h/v1/executions?', ''],
     ['http://h/v1/executions?org=a&repo=b', 'org=a&repo=b'],
     ['http://h/p?x=1?y=2#f?z', 'x=1?y=2'],
     ['http://h/p#f?z', ''],
     ['http://h/p?a=%20+b#', 'a=%20+b'],
-  ])('reads the query of %s', (url, query) => {
-    expect(queryOf(url)).toBe(query);
-  });
+  ]);
 
   it('gives the parameters the WHATWG URL parser gives, for any path and query', () => {
     fc.assert(
