@@ -38,6 +38,26 @@ export function describeExecutions(store: StoreUnderTest): void {
   };
 
   /**
+   * Inserts one record of a fresh repository per value of `field`, one second apart in order,
+   * and returns them with the repository's list as the store answers it.
+   */
+  const insertEachValue = async <K extends keyof ExecutionRecord>(
+    field: K,
+    values: ExecutionRecord[K][],
+  ): Promise<{ records: ExecutionRecord[]; listed: ExecutionRecord[] }> => {
+    const where = await givenRepo(store());
+    const records = values.map((value, index) =>
+      buildExecution({
+        ...where,
+        ...({ [field]: value } as Partial<ExecutionRecord>),
+        createdAt: secondsAfter(FIXTURE_TIME, index),
+      }),
+    );
+    for (const record of records) await store().insertExecution(record);
+    return { records, listed: await store().listExecutions({ ...where, limit: 10 }) };
+  };
+
+  /**
    * The tests both lookups of a branch's record pass: ties on the creation time broken by id,
    * and null for an unknown repository or branch. `outcome` is one the lookup answers.
    */
@@ -236,40 +256,27 @@ export function describeExecutions(store: StoreUnderTest): void {
     });
 
     it('round-trips coverage values with two decimals, including 0 and 100', async () => {
-      const where = await givenRepo(store());
       const values = [84.13, 0, 100, 0.01, 99.99, 50.5];
-      const records = values.map((coverage, index) =>
-        buildExecution({ ...where, coverage, createdAt: secondsAfter(FIXTURE_TIME, index) }),
-      );
-      for (const record of records) await store().insertExecution(record);
 
-      const listed = await store().listExecutions({ ...where, limit: 10 });
+      const { listed } = await insertEachValue('coverage', values);
 
       expect(listed.map((record) => record.coverage)).toEqual([...values].reverse());
     });
 
     it('round-trips every delta shape as the exact string', async () => {
-      const where = await givenRepo(store());
       const deltas = ['+1.25', '-0.40', '0.00', '+100.00', '-100.00'];
-      const records = deltas.map((delta, index) =>
-        buildExecution({ ...where, delta, createdAt: secondsAfter(FIXTURE_TIME, index) }),
-      );
-      for (const record of records) await store().insertExecution(record);
 
-      const listed = await store().listExecutions({ ...where, limit: 10 });
+      const { listed } = await insertEachValue('delta', deltas);
 
       expect(listed.map((record) => record.delta)).toEqual([...deltas].reverse());
     });
 
     it('round-trips the commit: lowercase hex up to 64 characters, or null', async () => {
-      const where = await givenRepo(store());
-      const records = [null, 'abcdef0', 'f'.repeat(40), '0123456789abcdef'.repeat(4)].map(
-        (commit, offset) =>
-          buildExecution({ ...where, commit, createdAt: secondsAfter(FIXTURE_TIME, offset) }),
-      );
-      for (const record of records) await store().insertExecution(record);
+      const commits = [null, 'abcdef0', 'f'.repeat(40), '0123456789abcdef'.repeat(4)];
 
-      expect(await store().listExecutions({ ...where, limit: 10 })).toEqual(newestFirst(records));
+      const { records, listed } = await insertEachValue('commit', commits);
+
+      expect(listed).toEqual(newestFirst(records));
     });
 
     it('keeps the baseline copy of a record, or that it had none, or that it is unknown', async () => {
