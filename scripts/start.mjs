@@ -3,85 +3,16 @@
 // their build is missing or older than their sources, then runs the server from examples/server
 // (so its default data directory is examples/server/.covgate-data).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER, staleBuilds, workspacePackages } from './stale-builds.mjs';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
-const SERVER = '@covgate/server';
-
-/** name -> folder of every workspace package under packages/ and examples/. */
-function workspacePackages() {
-  const found = new Map();
-  for (const parent of ['packages', 'examples']) {
-    for (const entry of readdirSync(join(repo, parent), { withFileTypes: true })) {
-      const dir = join(repo, parent, entry.name);
-      if (!entry.isDirectory() || !existsSync(join(dir, 'package.json'))) continue;
-      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-      found.set(manifest.name, { dir, manifest });
-    }
-  }
-  return found;
-}
-
-/** The server and every workspace package it depends on, directly or not. */
-function serverClosure(packages) {
-  const selected = new Set();
-  const visit = (name) => {
-    const pkg = packages.get(name);
-    if (!pkg || selected.has(name)) return;
-    selected.add(name);
-    // Development dependencies too: a build may need them built (the dashboard app bundles the
-    // client from its dist).
-    const { dependencies = {}, devDependencies = {} } = pkg.manifest;
-    for (const [dep, range] of Object.entries({ ...dependencies, ...devDependencies })) {
-      if (String(range).startsWith('workspace:')) visit(dep);
-    }
-  };
-  visit(SERVER);
-  return [...selected].map((name) => ({ name, ...packages.get(name) }));
-}
-
-/** Newest (or oldest) modification time of the files under `path`, recursively. */
-function mtimes(path, pick) {
-  if (!existsSync(path)) return undefined;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let result;
-  for (const entry of readdirSync(path)) {
-    const time = mtimes(join(path, entry), pick);
-    if (time !== undefined) result = result === undefined ? time : pick(result, time);
-  }
-  return result;
-}
-
-/** True for a package with a build of its own (not sources its dependents bundle, as sql-kit). */
-const builds = ({ manifest }) => manifest.scripts?.build !== undefined;
-
-/** The folders whose sources a package's build reads: its own, and those of what it bundles. */
-function sourceDirs({ dir, manifest }, packages) {
-  const { dependencies = {}, devDependencies = {} } = manifest;
-  const bundled = Object.keys({ ...dependencies, ...devDependencies })
-    .map((name) => packages.get(name))
-    .filter((pkg) => pkg !== undefined && !builds(pkg));
-  return [dir, ...bundled.map((pkg) => pkg.dir)];
-}
-
-function isStale(pkg, packages) {
-  const built = mtimes(join(pkg.dir, 'dist'), Math.min);
-  if (built === undefined) return true;
-  const inputs = sourceDirs(pkg, packages)
-    .flatMap((dir) => ['src', 'package.json', 'tsup.config.ts'].map((input) => join(dir, input)))
-    .map((input) => mtimes(input, Math.max))
-    .filter((time) => time !== undefined);
-  return Math.max(...inputs) > built;
-}
-
-const packages = workspacePackages();
-const stale = serverClosure(packages).filter((pkg) => builds(pkg) && isStale(pkg, packages));
+const packages = workspacePackages(repo);
+const stale = staleBuilds(packages);
 if (stale.length > 0) {
-  console.error(`covgate: building ${stale.map((pkg) => pkg.name).join(', ')}`);
-  const filters = stale.flatMap((pkg) => ['--filter', pkg.name]);
+  console.error(`covgate: building ${stale.join(', ')}`);
+  const filters = stale.flatMap((name) => ['--filter', name]);
   const build = spawnSync('pnpm', ['-r', ...filters, 'run', 'build'], {
     cwd: repo,
     stdio: 'inherit',
