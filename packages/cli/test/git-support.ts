@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { expect } from 'vitest';
 import { run } from '../../../test/support/processes.js';
 import { covgateIn } from './in-process.js';
 
@@ -107,7 +108,7 @@ export interface DiffCoverReport {
 }
 
 /** Runs Debian's `diff-cover` on `reports` against `compareBranch` and reads its JSON report. */
-export async function diffCover(
+async function diffCover(
   repo: TestRepo,
   reports: readonly string[],
   compareBranch: string,
@@ -154,7 +155,7 @@ export async function covgatePatch(
 }
 
 /** diff-cover's figures in covgate's shape: totals and, per file, the lines not covered. */
-export function diffCoverFigures(report: DiffCoverReport) {
+function diffCoverFigures(report: DiffCoverReport) {
   return {
     coverable: report.total_num_lines,
     covered: report.total_num_lines - report.total_num_violations,
@@ -165,10 +166,33 @@ export function diffCoverFigures(report: DiffCoverReport) {
 }
 
 /** covgate's figures in the shape of {@link diffCoverFigures}. */
-export function covgateFigures(patch: PatchJson) {
+function covgateFigures(patch: PatchJson) {
   return {
     coverable: patch.coverable,
     covered: patch.covered,
     files: patch.files.map((f) => ({ path: f.path, uncovered_lines: f.uncovered_lines })),
   };
+}
+
+/**
+ * Measures the patch against `main` with diff-cover on `report` and with covgate on
+ * `options.covgateReport` (default: the same report), and expects the same figures: totals and,
+ * per file, the lines not covered. `options.sourceRoot` is the folder the report's paths are
+ * relative to (diff-cover's `--src-roots`, covgate's `--path-prefix`). Returns both answers.
+ */
+export async function expectDiffCoverFigures(
+  repo: TestRepo,
+  report: string,
+  options: { covgateReport?: string; sourceRoot?: string } = {},
+): Promise<{ reference: DiffCoverReport; patch: PatchJson }> {
+  const root = options.sourceRoot;
+  const reference = await diffCover(repo, [report], 'main', root ? ['--src-roots', root] : []);
+  const patch = await covgatePatch(
+    repo,
+    [options.covgateReport ?? report],
+    'main',
+    root ? ['--path-prefix', root] : [],
+  );
+  expect(covgateFigures(patch)).toEqual(diffCoverFigures(reference));
+  return { reference, patch };
 }

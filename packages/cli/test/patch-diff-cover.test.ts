@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  covgateFigures,
-  covgatePatch,
   createRepo,
-  diffCover,
-  diffCoverFigures,
+  expectDiffCoverFigures,
   sh,
   type TestRepo,
   toolAvailable,
@@ -125,6 +122,7 @@ assert pad.pad('a') == '       a'
 
 describe.skipIf(!tools)('patch coverage equals diff-cover on a coverage.py project', () => {
   let repo: TestRepo;
+  const coverage = (...args: string[]) => sh(repo.dir, 'python3-coverage', args, repo.env);
 
   beforeAll(async () => {
     repo = await createRepo('patch-python');
@@ -139,7 +137,6 @@ describe.skipIf(!tools)('patch coverage equals diff-cover on a coverage.py proje
     await repo.write({ 'calc.py': `${BASE['calc.py']}\n\ndef later():\n    return 9\n` });
     await repo.commit('main moves on');
     await repo.git('checkout', '-q', 'feature');
-    const coverage = (...args: string[]) => sh(repo.dir, 'python3-coverage', args, repo.env);
     await coverage('run', '--source=.', 'run_tests.py');
     await coverage('xml', '-o', 'coverage.xml');
     await coverage('json', '-o', 'coverage.json');
@@ -163,9 +160,7 @@ describe.skipIf(!tools)('patch coverage equals diff-cover on a coverage.py proje
   });
 
   it('Cobertura (coverage xml): the same covered and coverable lines, file by file', async () => {
-    const reference = await diffCover(repo, ['coverage.xml'], 'main');
-    const patch = await covgatePatch(repo, ['coverage.xml'], 'main');
-    expect(covgateFigures(patch)).toEqual(diffCoverFigures(reference));
+    const { reference, patch } = await expectDiffCoverFigures(repo, 'coverage.xml');
     // diff-cover prints its percentage as a whole number, truncated.
     expect(Math.trunc(patch.percent ?? -1)).toBe(reference.total_percent_covered);
     expect(patch.changed_lines).toBe(reference.num_changed_lines);
@@ -180,9 +175,7 @@ describe.skipIf(!tools)('patch coverage equals diff-cover on a coverage.py proje
   });
 
   it('coverage.py JSON (coverage json) gives the figure diff-cover gives on its XML', async () => {
-    const reference = await diffCover(repo, ['coverage.xml'], 'main');
-    const patch = await covgatePatch(repo, ['coverage.json'], 'main');
-    expect(covgateFigures(patch)).toEqual(diffCoverFigures(reference));
+    await expectDiffCoverFigures(repo, 'coverage.xml', { covgateReport: 'coverage.json' });
   });
 
   it('counts uncommitted changes to tracked files, as diff-cover does by default', async () => {
@@ -194,12 +187,9 @@ def scratch(x):
 `,
     });
     try {
-      const coverage = (...args: string[]) => sh(repo.dir, 'python3-coverage', args, repo.env);
       await coverage('run', '--source=.', 'run_tests.py');
       await coverage('xml', '-o', 'dirty.xml');
-      const reference = await diffCover(repo, ['dirty.xml'], 'main');
-      const patch = await covgatePatch(repo, ['dirty.xml'], 'main');
-      expect(covgateFigures(patch)).toEqual(diffCoverFigures(reference));
+      const { patch } = await expectDiffCoverFigures(repo, 'dirty.xml');
       expect(patch.files.find((f) => f.path === 'calc.py')?.uncovered_lines).toContain(32);
     } finally {
       await repo.git('checkout', '--', 'calc.py');

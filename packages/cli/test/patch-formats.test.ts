@@ -3,11 +3,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  covgateFigures,
   covgatePatch,
   createRepo,
-  diffCover,
-  diffCoverFigures,
+  expectDiffCoverFigures,
   sh,
   type TestRepo,
   toolAvailable,
@@ -84,17 +82,15 @@ describe.skipIf(!toolAvailable('diff-cover', 'diff-cover'))(
       ['cobertura', 'coverage/cobertura-coverage.xml'],
       ['clover', 'coverage/clover.xml'],
     ])('%s: the figure diff-cover gives on the same report', async (_format, report) => {
-      const reference = await diffCover(repo, [report], 'main');
-      const patch = await covgatePatch(repo, [report], 'main');
-      expect(covgateFigures(patch)).toEqual(diffCoverFigures(reference));
+      const { reference } = await expectDiffCoverFigures(repo, report);
       expect(reference.total_num_violations).toBeGreaterThan(0);
       expect(reference.total_num_lines).toBeGreaterThan(reference.total_num_violations);
     });
 
     it('Istanbul coverage-final.json: the figure diff-cover gives on the lcov of the same run', async () => {
-      const reference = await diffCover(repo, ['coverage/lcov.info'], 'main');
-      const patch = await covgatePatch(repo, ['coverage/coverage-final.json'], 'main');
-      expect(covgateFigures(patch)).toEqual(diffCoverFigures(reference));
+      await expectDiffCoverFigures(repo, 'coverage/lcov.info', {
+        covgateReport: 'coverage/coverage-final.json',
+      });
     });
 
     it('Istanbul coverage-summary.json has no lines: the file is named, nothing is counted', async () => {
@@ -238,9 +234,9 @@ describe.skipIf(!toolAvailable('diff-cover', 'diff-cover'))(
 
     it('the figure diff-cover gives on the same report and source root', async () => {
       const report = 'target/site/jacoco/jacoco.xml';
-      const reference = await diffCover(repo, [report], 'main', ['--src-roots', 'src/main/java']);
-      const patch = await covgatePatch(repo, [report], 'main', ['--path-prefix', 'src/main/java']);
-      expect(covgateFigures(patch)).toEqual(diffCoverFigures(reference));
+      const { reference } = await expectDiffCoverFigures(repo, report, {
+        sourceRoot: 'src/main/java',
+      });
       expect(reference.total_num_violations).toBeGreaterThan(0);
       expect(reference.total_num_lines).toBeGreaterThan(reference.total_num_violations);
     });
