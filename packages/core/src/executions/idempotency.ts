@@ -20,9 +20,11 @@ export function isValidIdempotencyKey(value: string): boolean {
   return KEY_SHAPE.test(value);
 }
 
-/** The ingest as the server understands it: what makes two requests the same request. */
-export interface CanonicalIngest {
-  orgId: string;
+/**
+ * An ingest after validation and defaults, as the client sent it: an optional field it left
+ * out is null.
+ */
+export interface IngestFields {
   repo: string;
   branch: string;
   coverage: number;
@@ -30,13 +32,18 @@ export interface CanonicalIngest {
   commit: string | null;
   warnThreshold: number;
   failThreshold: number;
-  /** The fields of patch coverage and components; all null in a request that sent none. */
   component: string | null;
   pullRequest: number | null;
   baseCommit: string | null;
-  patchCovered: number | null;
-  patchCoverable: number | null;
+  patch: { covered: number; coverable: number } | null;
+  /** The run's own patch target, null when it sent none (it applies only with a patch). */
   patchTarget: number | null;
+}
+
+/** The ingest as the server understands it: what makes two requests the same request. */
+export interface CanonicalIngest extends IngestFields {
+  /** The organisation of the credential (a body's `org` only names it). */
+  orgId: string;
   /** The `fileListDigest` of the sorted `files`, null without a list. */
   filesDigest: string | null;
 }
@@ -53,8 +60,8 @@ export function ingestDigest(ingest: CanonicalIngest): string {
     ingest.component,
     ingest.pullRequest,
     ingest.baseCommit,
-    ingest.patchCovered,
-    ingest.patchCoverable,
+    ingest.patch?.covered ?? null,
+    ingest.patch?.coverable ?? null,
     ingest.patchTarget,
     ingest.filesDigest,
   ];

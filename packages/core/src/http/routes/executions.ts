@@ -181,20 +181,8 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     key === null
       ? ''
       : ingestDigest({
+          ...input,
           orgId: identity.orgId,
-          repo: input.repo,
-          branch: input.branch,
-          coverage: input.coverage,
-          baseBranch: input.baseBranch,
-          commit: input.commit,
-          warnThreshold: input.warnThreshold,
-          failThreshold: input.failThreshold,
-          component: input.component,
-          pullRequest: input.pullRequest,
-          baseCommit: input.baseCommit,
-          patchCovered: input.patch?.covered ?? null,
-          patchCoverable: input.patch?.coverable ?? null,
-          patchTarget: input.patchTarget,
           filesDigest: filesText === null ? null : fileListDigest(filesText),
         });
   if (key !== null) {

@@ -6,6 +6,7 @@ import {
   MAX_FILE_PATH_LENGTH,
   repeatedPath,
 } from '../../executions/file-list.js';
+import type { IngestFields } from '../../executions/idempotency.js';
 import { normaliseWebUrl } from '../../executions/web-url.js';
 import { ApiError, ERRORS } from '../api-error.js';
 
@@ -146,25 +147,13 @@ const ingestBody = z
   })
   .refine((body) => body.warn_threshold <= body.fail_threshold, { path: ['warn_threshold'] });
 
-/** An ingest after validation and defaults; optional fields the client left out are null. */
-export interface IngestInput {
+/** A parsed ingest body: its fields, and what the server takes from it besides. */
+export interface IngestInput extends IngestFields {
+  /** The organisation the body names, checked against the credential; undefined when none. */
   org: string | undefined;
-  repo: string;
-  branch: string;
-  coverage: number;
-  baseBranch: string;
-  commit: string | null;
-  warnThreshold: number;
-  failThreshold: number;
-  component: string | null;
-  pullRequest: number | null;
-  baseCommit: string | null;
-  patch: { covered: number; coverable: number } | null;
-  /** The run's own patch target, null when it sent none (it applies only with a patch). */
-  patchTarget: number | null;
-  /** Sorted by path (see {@link byPath}); null when the run sent no list. */
   /** The repository's code-host URL (normalised), kept as its `web_url` when it has none. */
   repoUrl: string | null;
+  /** Sorted by path (see {@link byPath}); null when the run sent no list. */
   files: FileEntry[] | null;
 }
 
