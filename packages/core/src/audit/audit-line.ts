@@ -86,15 +86,6 @@ export type AuditEvent =
  */
 export function formatAuditLine(event: AuditEvent): string {
   switch (event.type) {
-    case 'session.create':
-      return auditLine(event.type, [
-        field('user_id', event.userId),
-        field('org_id', event.orgId),
-        field('session_id', event.sessionId),
-        ...optionalField('method', event.method),
-      ]);
-    case 'session.delete':
-      return auditLine(event.type, [field('session_id', event.sessionId)]);
     case 'session.create.denied':
     case 'organisation.create.denied':
       return auditLine(event.type, [
@@ -115,82 +106,59 @@ export function formatAuditLine(event: AuditEvent): string {
         `scopes=[${event.scopes.map(formatValue).join(',')}]`,
         field('agent_type', event.agentType),
       ]);
-    case 'token.rotate':
-      return auditLine(event.type, [field('old_id', event.oldId), field('new_id', event.newId)]);
-    case 'token.revoke':
-    case 'token.rehash':
-      return auditLine(event.type, [field('token_id', event.tokenId)]);
-    case 'organisation.create':
-      return auditLine(event.type, [field('org_id', event.orgId), field('slug', event.slug)]);
-    case 'member.add':
-      return auditLine(event.type, [
-        field('org_id', event.orgId),
-        field('user_id', event.userId),
-        field('role', event.role),
-        ...optionalField('via', event.via),
-      ]);
-    case 'member.role':
-      return auditLine(event.type, [
-        field('org_id', event.orgId),
-        field('user_id', event.userId),
-        field('role', event.role),
-        field('by', event.by),
-      ]);
-    case 'member.remove':
-      return auditLine(event.type, [
-        field('org_id', event.orgId),
-        field('user_id', event.userId),
-        field('by', event.by),
-        ...optionalField('via', event.via),
-      ]);
-    case 'organisation.link':
-    case 'organisation.unlink':
-      return auditLine(event.type, [
-        field('org_id', event.orgId),
-        field('github_org', event.githubOrg),
-        field('by', event.by),
-      ]);
-    case 'repository.link':
-      return auditLine(event.type, [
-        field('org_id', event.orgId),
-        field('repo', event.repo),
-        field('github_repo', event.githubRepo),
-        field('api_url', event.apiUrl),
-        field('by', event.by),
-      ]);
-    case 'repository.unlink':
-      return auditLine(event.type, [
-        field('org_id', event.orgId),
-        field('repo', event.repo),
-        field('github_repo', event.githubRepo),
-        field('by', event.by),
-      ]);
-    case 'invite.create':
-      return auditLine(event.type, [
-        field('org_id', event.orgId),
-        field('invite_id', event.inviteId),
-        field('role', event.role),
-        field('by', event.by),
-      ]);
-    case 'invite.accept':
-      return auditLine(event.type, [
-        field('org_id', event.orgId),
-        field('invite_id', event.inviteId),
-        field('user_id', event.userId),
-      ]);
-    case 'invite.revoke':
-      return auditLine(event.type, [
-        field('org_id', event.orgId),
-        field('invite_id', event.inviteId),
-        field('by', event.by),
-      ]);
-    case 'repository.credential.use':
-      return auditLine(event.type, [
-        field('org_id', event.orgId),
-        field('repo', event.repo),
-        field('delivery', event.deliveryId),
-      ]);
+    default:
+      return auditLine(event.type, printedFields(event));
   }
+}
+
+/** An event that prints its string fields as they are, each under its property's snake_case. */
+type PlainEvent = Exclude<
+  AuditEvent,
+  { type: 'session.create.denied' | 'organisation.create.denied' | 'auth.denied' | 'token.create' }
+>;
+
+/**
+ * The properties each plain event prints, in the order of its line; an optional one is left
+ * out when the event has none. A pair names a field whose key is not the property's snake_case.
+ */
+const PLAIN_FIELDS: {
+  [T in PlainEvent['type']]: readonly PrintedProperty<Extract<PlainEvent, { type: T }>>[];
+} = {
+  'session.create': ['userId', 'orgId', 'sessionId', 'method'],
+  'session.delete': ['sessionId'],
+  'token.rotate': ['oldId', 'newId'],
+  'token.revoke': ['tokenId'],
+  'token.rehash': ['tokenId'],
+  'organisation.create': ['orgId', 'slug'],
+  'member.add': ['orgId', 'userId', 'role', 'via'],
+  'member.role': ['orgId', 'userId', 'role', 'by'],
+  'member.remove': ['orgId', 'userId', 'by', 'via'],
+  'organisation.link': ['orgId', 'githubOrg', 'by'],
+  'organisation.unlink': ['orgId', 'githubOrg', 'by'],
+  'repository.link': ['orgId', 'repo', 'githubRepo', 'apiUrl', 'by'],
+  'repository.unlink': ['orgId', 'repo', 'githubRepo', 'by'],
+  'invite.create': ['orgId', 'inviteId', 'role', 'by'],
+  'invite.accept': ['orgId', 'inviteId', 'userId'],
+  'invite.revoke': ['orgId', 'inviteId', 'by'],
+  'repository.credential.use': ['orgId', 'repo', ['delivery', 'deliveryId']],
+};
+
+/** A property of `E` that a line prints: by name, or as `[key, property]`. */
+type PrintedProperty<E> =
+  | Exclude<keyof E & string, 'type'>
+  | readonly [key: string, property: Exclude<keyof E & string, 'type'>];
+
+function printedFields(event: PlainEvent): string[] {
+  const properties: readonly (string | readonly [string, string])[] = PLAIN_FIELDS[event.type];
+  const values = event as unknown as Record<string, string | undefined>;
+  return properties.flatMap((printed) => {
+    const [key, property] = typeof printed === 'string' ? [snakeCase(printed), printed] : printed;
+    return optionalField(key, values[property]);
+  });
+}
+
+function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }
 
 const BARE_VALUE = /^[A-Za-z0-9._~:/@%+-]+$/;
