@@ -1,7 +1,5 @@
-import { Writable } from 'node:stream';
-import { buildOrganisation, issueTestToken } from '@covgate/testing';
+import { buildOrganisation, captureLogs, issueTestToken } from '@covgate/testing';
 import { providerA, providerB } from '@covgate/webhook-signature';
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createMemoryAuditSink } from '../../src/audit/audit-sink.js';
 import { type CreateApiOptions, createApi } from '../../src/http/create-api.js';
@@ -33,28 +31,19 @@ type Deployment = Awaited<ReturnType<typeof deployment>>;
 /** An API instance (one process's configuration) over the deployment's store. */
 function instance(d: Deployment, options: Partial<CreateApiOptions>) {
   const audit = createMemoryAuditSink();
-  const logLines: string[] = [];
-  const logger = pino(
-    { base: null },
-    new Writable({
-      write(chunk, _encoding, done) {
-        logLines.push(...String(chunk).split('\n').filter(Boolean));
-        done();
-      },
-    }),
-  );
+  const logs = captureLogs();
   const api = createApi({
     store: d.store,
     clock: d.clock,
     sessionSecret: NEW,
     secureCookies: false,
     auditSink: audit,
-    logger,
+    logger: logs.logger,
     ...options,
   });
   const request = (path: string, init: RequestInit = {}) =>
     api.handle(new Request(`http://localhost${path}`, init), { remoteAddress: '203.0.113.7' });
-  return { api, audit, logLines, request };
+  return { api, audit, logs, request };
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -174,9 +163,7 @@ describe('TOKEN_PEPPER rotation', () => {
     expect(response.status).toBe(200);
     expect((await d.store.findTokenById(id))?.hash).toBe(oldHash);
     expect(rotating.audit.lines).toEqual([]);
-    expect(rotating.logLines.map((line) => JSON.parse(line).msg)).toContain(
-      '[tokens] connection lost',
-    );
+    expect(rotating.logs.messages()).toContain('[tokens] connection lost');
   });
 
   it('does not audit a re-hash another process won (compare-and-set answered false)', async () => {
