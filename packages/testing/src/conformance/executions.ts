@@ -38,6 +38,24 @@ export function describeExecutions(store: StoreUnderTest): void {
   };
 
   /**
+   * Inserts `record`, then, 10 s later, a record of its repository for each of `elsewhere` and
+   * one of the same repository name in another organisation.
+   */
+  const insertWithLaterOthers = async (
+    record: ExecutionRecord,
+    elsewhere: Partial<ExecutionRecord>[],
+  ): Promise<void> => {
+    const later = secondsAfter(record.createdAt, 10);
+    await store().insertExecution(record);
+    for (const overrides of elsewhere) {
+      await store().insertExecution(
+        buildExecution({ orgId: record.orgId, repo: record.repo, ...overrides, createdAt: later }),
+      );
+    }
+    await insertInAnotherOrganisation(record.repo, later);
+  };
+
+  /**
    * Inserts one record of a fresh repository per value of `field`, one second apart in order,
    * and returns them with the repository's list as the store answers it.
    */
@@ -445,18 +463,11 @@ export function describeExecutions(store: StoreUnderTest): void {
       it('ignores records of other branches, repositories and organisations', async () => {
         const where = await givenRepo(store());
         const baseline = buildExecution({ ...where, branch: 'main', createdAt: FIXTURE_TIME });
-        const later = secondsAfter(FIXTURE_TIME, 10);
-        await store().insertExecution(baseline);
-        await store().insertExecution(
-          buildExecution({ ...where, branch: 'dev', createdAt: later }),
-        );
-        await store().insertExecution(
-          buildExecution({ ...where, branch: 'Main', createdAt: later }),
-        );
-        await store().insertExecution(
-          buildExecution({ orgId: where.orgId, repo: `${where.repo}x`, createdAt: later }),
-        );
-        await insertInAnotherOrganisation(where.repo, later);
+        await insertWithLaterOthers(baseline, [
+          { branch: 'dev' },
+          { branch: 'Main' },
+          { repo: `${where.repo}x` },
+        ]);
 
         expect(await store().findBaseline(where.orgId, where.repo, 'main')).toEqual(baseline);
       });
@@ -493,12 +504,7 @@ export function describeExecutions(store: StoreUnderTest): void {
       it('ignores records of other branches and organisations', async () => {
         const where = await givenRepo(store());
         const latest = buildExecution({ ...where, branch: 'main', createdAt: FIXTURE_TIME });
-        const later = secondsAfter(FIXTURE_TIME, 10);
-        await store().insertExecution(latest);
-        await store().insertExecution(
-          buildExecution({ ...where, branch: 'dev', createdAt: later }),
-        );
-        await insertInAnotherOrganisation(where.repo, later);
+        await insertWithLaterOthers(latest, [{ branch: 'dev' }]);
 
         expect(await store().findLatestExecution(where.orgId, where.repo, 'main')).toEqual(latest);
       });
