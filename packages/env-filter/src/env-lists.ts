@@ -113,8 +113,9 @@ export const DEFAULT_ALLOWED_ENV_PREFIXES: readonly string[] = Object.freeze(['L
 
 /**
  * Names that are never forwarded, in any letter case, whatever the caller allows: the secrets
- * of the covgate service itself (its database URL, service token, session secret and webhook
- * secrets, `TOKEN_PEPPER`, and the secret variables of the Stripe and Razorpay webhook
+ * of the covgate service itself (its database and Redis URLs, service token, session secret,
+ * webhook secrets, `TOKEN_PEPPER` and GitHub OAuth client secret, the `_PREVIOUS` values that
+ * keep a rotated secret valid, and the secret variables of the Stripe and Razorpay webhook
  * presets), listed in docs/env-filter.md.
  */
 export const NEVER_FORWARDED_ENV_NAMES: readonly string[] = Object.freeze([
@@ -127,4 +128,10 @@ export const NEVER_FORWARDED_ENV_NAMES: readonly string[] = Object.freeze([
   'TOKEN_PEPPER',
   'STRIPE_WEBHOOK_SECRET',
   'RAZORPAY_WEBHOOK_SECRET',
+  'GITHUB_CLIENT_SECRET',
+  'SERVICE_TOKEN_PREVIOUS',
+  'SESSION_SECRET_PREVIOUS',
+  'TOKEN_PEPPER_PREVIOUS',
+  'PROVIDER_A_WEBHOOK_SECRET_PREVIOUS',
+  'PROVIDER_B_WEBHOOK_SECRET_PREVIOUS',
 ]);

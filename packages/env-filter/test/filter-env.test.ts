@@ -16,6 +16,17 @@ const SPEC_NEVER_FORWARDED = [
   'TOKEN_PEPPER',
 ];
 
+// The reference server's other secrets: its GitHub OAuth client secret and the `_PREVIOUS`
+// values that keep a secret valid while it is rotated out.
+const SERVER_SECRETS_BEYOND_SPEC = [
+  'GITHUB_CLIENT_SECRET',
+  'SERVICE_TOKEN_PREVIOUS',
+  'SESSION_SECRET_PREVIOUS',
+  'TOKEN_PEPPER_PREVIOUS',
+  'PROVIDER_A_WEBHOOK_SECRET_PREVIOUS',
+  'PROVIDER_B_WEBHOOK_SECRET_PREVIOUS',
+];
+
 const secretsOf = (names: readonly string[]) =>
   Object.fromEntries(names.map((name) => [name, `secret-of-${name}`]));
 
@@ -126,6 +137,24 @@ describe('filterEnv: the never-forwarded names', () => {
     });
     expect(result).toEqual({});
   });
+
+  it.each(SERVER_SECRETS_BEYOND_SPEC)(
+    'removes %s in upper and lower case even when allow and allowPrefixes name it',
+    (name) => {
+      // A prefix as broad as a caller might write (`SESSION` for SESSION_SECRET_PREVIOUS): it
+      // still forwards its other names, so the removal is the secret's alone.
+      const prefix = name.split('_')[0] as string;
+      const neighbour = `${prefix}_LEVEL`;
+      const env = {
+        [name]: 'secret',
+        [name.toLowerCase()]: 'secret',
+        [neighbour]: '2',
+        PATH: '/bin',
+      };
+      const options = { allow: [name, name.toLowerCase()], allowPrefixes: [prefix] };
+      expect(filterEnv(env, options)).toEqual({ PATH: '/bin', [neighbour]: '2' });
+    },
+  );
 
   it('removes names whose Unicode case mapping lands on a never-forwarded name', () => {
     const longS = '\u017fERVICE_TOKEN'; // ſ upper-cases to S
