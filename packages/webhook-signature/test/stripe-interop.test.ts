@@ -17,8 +17,11 @@ const stripeHeader = (payload: string) =>
 const stripeEvent = (payload: string, header: string, secret = SECRET, receivedAt = T * 1000) =>
   stripe.webhooks.constructEvent(payload, header, secret, 300, undefined, receivedAt);
 
-/** The header this package signs BODY with, with SECRET at T. */
-const ourHeader = signTimestampedPayload({ payload: BODY, secret: SECRET, timestamp: T });
+/**
+ * The header this package signs BODY with, with SECRET at T: signed when a test runs, so a
+ * mutant that breaks signing fails tests rather than the loading of this file.
+ */
+const ourHeader = () => signTimestampedPayload({ payload: BODY, secret: SECRET, timestamp: T });
 
 /** Our check of `header` over `payload` with SECRET, received at T. */
 const verifyAtT = (payload: string | Uint8Array, header: string) =>
@@ -45,7 +48,7 @@ describe('interoperability with the official Stripe SDK', () => {
   });
 
   it('produces headers that stripe.webhooks.constructEvent accepts', () => {
-    const event = stripeEvent(BODY, ourHeader);
+    const event = stripeEvent(BODY, ourHeader());
     expect(event.id).toBe('evt_interop');
   });
 
@@ -62,13 +65,13 @@ describe('interoperability with the official Stripe SDK', () => {
   });
 
   it('produces headers that Stripe rejects for a changed body, as it should', () => {
-    expect(() => stripeEvent(`${BODY} `, ourHeader)).toThrow(
+    expect(() => stripeEvent(`${BODY} `, ourHeader())).toThrow(
       /No signatures found matching the expected signature/,
     );
   });
 
   it('agrees with Stripe that an uppercase hex signature does not match', () => {
-    const upper = ourHeader.replace(
+    const upper = ourHeader().replace(
       /v1=([0-9a-f]+)/,
       (_, hex: string) => `v1=${hex.toUpperCase()}`,
     );
@@ -80,13 +83,13 @@ describe('interoperability with the official Stripe SDK', () => {
 
   it('agrees with Stripe that a signature 301 s old is outside the tolerance', () => {
     const receivedAt = (T + 301) * 1000;
-    expect(() => stripeEvent(BODY, ourHeader, SECRET, receivedAt)).toThrow(
+    expect(() => stripeEvent(BODY, ourHeader(), SECRET, receivedAt)).toThrow(
       /Timestamp outside the tolerance zone/,
     );
     expect(
       verifyTimestampedSignature({
         payload: BODY,
-        header: ourHeader,
+        header: ourHeader(),
         secret: SECRET,
         now: () => receivedAt,
       }),

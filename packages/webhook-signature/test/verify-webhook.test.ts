@@ -15,8 +15,13 @@ import { describe, expect, it } from 'vitest';
 import { now, SECRET, T } from './support/signing-fixture.js';
 
 const BODY = '{"id":"evt_42","type":"subscription.updated"}';
-const timestampedHeader = signTimestampedPayload({ payload: BODY, secret: SECRET, timestamp: T });
-const rawBodyHeader = signRawBodyPayload({ payload: BODY, secret: SECRET });
+// Signed when a test runs, never while the file loads: a mutant that breaks signing must fail
+// tests, not stop the file from loading (docs/contributing.md).
+/** The timestamped-scheme header over BODY, with SECRET at T. */
+const timestampedHeader = () =>
+  signTimestampedPayload({ payload: BODY, secret: SECRET, timestamp: T });
+/** The raw-body-scheme header over BODY, with SECRET. */
+const rawBodyHeader = () => signRawBodyPayload({ payload: BODY, secret: SECRET });
 
 // The published page (docs/webhook-signatures.md) is the promise: each preset is exactly the
 // row its table of presets gives it.
@@ -56,7 +61,7 @@ describe('provider presets', () => {
 
 describe('verifyWebhook', () => {
   it('verifies provider A from Fetch Headers, whatever the header case', () => {
-    const headers = new Headers({ 'provider-a-signature': timestampedHeader });
+    const headers = new Headers({ 'provider-a-signature': timestampedHeader() });
     expect(verifyWebhook(providerA, { payload: BODY, headers, secret: SECRET, now })).toEqual({
       ok: true,
       timestamp: T,
@@ -65,7 +70,7 @@ describe('verifyWebhook', () => {
 
   it('verifies provider B from a Node-style record with lower-case keys', () => {
     const headers: IncomingHttpHeaders = {
-      'x-provider-b-signature': rawBodyHeader,
+      'x-provider-b-signature': rawBodyHeader(),
       'x-provider-b-event-id': 'evt_42',
     };
     expect(verifyWebhook(providerB, { payload: BODY, headers, secret: SECRET })).toEqual({
@@ -74,7 +79,7 @@ describe('verifyWebhook', () => {
   });
 
   it('finds a record key spelled in any case', () => {
-    const headers = { 'X-RAZORPAY-SIGNATURE': rawBodyHeader };
+    const headers = { 'X-RAZORPAY-SIGNATURE': rawBodyHeader() };
     expect(verifyWebhook(razorpayPreset, { payload: BODY, headers, secret: SECRET }).ok).toBe(true);
   });
 
@@ -91,7 +96,7 @@ describe('verifyWebhook', () => {
   });
 
   it('looks only at the provider own header', () => {
-    const headers = new Headers({ 'Stripe-Signature': timestampedHeader });
+    const headers = new Headers({ 'Stripe-Signature': timestampedHeader() });
     expect(verifyWebhook(providerA, { payload: BODY, headers, secret: SECRET, now })).toEqual({
       ok: false,
       reason: 'missing_header',
@@ -99,7 +104,7 @@ describe('verifyWebhook', () => {
   });
 
   it('applies the provider scheme, so a raw-body signature never passes as timestamped', () => {
-    const headers = { 'provider-a-signature': rawBodyHeader };
+    const headers = { 'provider-a-signature': rawBodyHeader() };
     expect(verifyWebhook(providerA, { payload: BODY, headers, secret: SECRET, now })).toEqual({
       ok: false,
       reason: 'malformed_header',
@@ -108,7 +113,7 @@ describe('verifyWebhook', () => {
 
   it('applies the provider tolerance', () => {
     const strict: WebhookProvider = { ...providerA, toleranceSeconds: 10 };
-    const headers = { 'provider-a-signature': timestampedHeader };
+    const headers = { 'provider-a-signature': timestampedHeader() };
     const late = () => (T + 11) * 1000;
     expect(verifyWebhook(strict, { payload: BODY, headers, secret: SECRET, now: late })).toEqual({
       ok: false,
@@ -121,20 +126,21 @@ describe('verifyWebhook', () => {
 
   it('fails closed when the provider secret variable is unset', () => {
     const env: Record<string, string | undefined> = {};
-    const headers = { 'x-provider-b-signature': rawBodyHeader };
+    const headers = { 'x-provider-b-signature': rawBodyHeader() };
     expect(
       verifyWebhook(providerB, { payload: BODY, headers, secret: env[providerB.secretEnv] }),
     ).toEqual({ ok: false, reason: 'missing_secret' });
   });
 
   it('treats a repeated signature header in a record like Fetch Headers does', () => {
+    const header = timestampedHeader();
     const twice = new Headers();
-    twice.append('Provider-A-Signature', timestampedHeader);
-    twice.append('Provider-A-Signature', timestampedHeader);
-    const asArray = { 'provider-a-signature': [timestampedHeader, timestampedHeader] };
+    twice.append('Provider-A-Signature', header);
+    twice.append('Provider-A-Signature', header);
+    const asArray = { 'provider-a-signature': [header, header] };
     const asTwoSpellings = {
-      'provider-a-signature': timestampedHeader,
-      'Provider-A-Signature': timestampedHeader,
+      'provider-a-signature': header,
+      'Provider-A-Signature': header,
     };
     for (const headers of [twice, asArray, asTwoSpellings]) {
       expect(verifyWebhook(providerA, { payload: BODY, headers, secret: SECRET, now })).toEqual({
@@ -142,7 +148,8 @@ describe('verifyWebhook', () => {
         reason: 'malformed_header',
       });
     }
-    const rawTwice = { 'x-provider-b-signature': [rawBodyHeader, rawBodyHeader] };
+    const rawHeader = rawBodyHeader();
+    const rawTwice = { 'x-provider-b-signature': [rawHeader, rawHeader] };
     expect(verifyWebhook(providerB, { payload: BODY, headers: rawTwice, secret: SECRET })).toEqual({
       ok: false,
       reason: 'signature_mismatch',
@@ -150,7 +157,7 @@ describe('verifyWebhook', () => {
   });
 
   it('accepts a record value given as a one-element array', () => {
-    const headers = { 'x-provider-b-signature': [rawBodyHeader] };
+    const headers = { 'x-provider-b-signature': [rawBodyHeader()] };
     expect(verifyWebhook(providerB, { payload: BODY, headers, secret: SECRET }).ok).toBe(true);
   });
 
