@@ -91,8 +91,17 @@ function exitWithMarker(child: ChildProcess, marker: string) {
 
 const hasScript = process.platform === 'linux' && existsSync('/usr/bin/script');
 
-// `covgate run` as sig@main, up to the `--` before the test command.
-const RUN_SIG_MAIN = ['run', '--repo', 'sig', '--branch', 'main', '--'];
+/** `covgate run` as repo@branch with `flags`, up to the `--` before the test command. */
+const runAs = (repo: string, branch: string, flags: string[] = []) => [
+  'run',
+  '--repo',
+  repo,
+  '--branch',
+  branch,
+  ...flags,
+  '--',
+];
+const RUN_SIG_MAIN = runAs('sig', 'main');
 
 describe.skipIf(!built && process.env.CI !== '1')(
   'covgate against the reference server',
@@ -159,16 +168,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
       const summary = join(workDir, 'step-summary.md');
       const result = await covgate(
         [
-          'run',
-          '--repo',
-          'web',
-          '--branch',
-          'main',
-          '--commit',
-          BRANCH_COMMIT,
-          '--pass-env',
-          'COVGATE_ENV_DUMP',
-          '--',
+          ...runAs('web', 'main', ['--commit', BRANCH_COMMIT, '--pass-env', 'COVGATE_ENV_DUMP']),
           ...SAMPLE_TESTS_UNDER_C8,
         ],
         {
@@ -224,10 +224,9 @@ describe.skipIf(!built && process.env.CI !== '1')(
     });
 
     it('exits 1 with fail when coverage drops below the fail threshold', async () => {
-      const tests = await covgate(
-        ['run', '--repo', 'web', '--branch', 'feature/drop', '--', ...SAMPLE_TESTS_UNDER_C8],
-        { cwd: uncovered },
-      );
+      const tests = await covgate([...runAs('web', 'feature/drop'), ...SAMPLE_TESTS_UNDER_C8], {
+        cwd: uncovered,
+      });
       expect(tests.code, tests.stderr).toBe(1);
       expect(tests.stdout).toMatch(
         /fail web@feature\/drop: coverage (\d+\.\d\d)%, baseline 57\.69% on main, delta -\d+\.\d\d\n$/,
@@ -313,12 +312,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
 
     it("passes on the test command's own exit code and posts nothing when it fails", async () => {
       const failing = await covgate([
-        'run',
-        '--repo',
-        'web',
-        '--branch',
-        'broken',
-        '--',
+        ...runAs('web', 'broken'),
         process.execPath,
         '-e',
         'process.exitCode = 7',
@@ -331,16 +325,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
     });
 
     it('prints one JSON object and nothing else on stdout with --json (the tests print to stderr)', async () => {
-      const result = await covgate([
-        'run',
-        '--json',
-        '--repo',
-        'api',
-        '--branch',
-        'main',
-        '--',
-        ...SAMPLE_TESTS_UNDER_C8,
-      ]);
+      const result = await covgate([...runAs('api', 'main', ['--json']), ...SAMPLE_TESTS_UNDER_C8]);
       expect(result.code, result.stderr).toBe(0);
       expect(result.stderr).toContain('# pass 2');
       const verdict = JSON.parse(result.stdout);
@@ -399,23 +384,15 @@ describe.skipIf(!built && process.env.CI !== '1')(
     });
 
     it('exits 2 on a usage error before running anything', async () => {
-      const noToken = await covgate(
-        ['run', '--repo', 'web', '--branch', 'main', '--', process.execPath, '-e', '0'],
-        { env: { COVGATE_TOKEN: '' } },
-      );
+      const noToken = await covgate([...runAs('web', 'main'), process.execPath, '-e', '0'], {
+        env: { COVGATE_TOKEN: '' },
+      });
       expect(noToken.code).toBe(2);
       expect(noToken.stderr).toBe(
         'covgate: no API token: set COVGATE_TOKEN (or COVGATE_TOKEN_FILE to a file holding it), e.g. from your CI secrets\n',
       );
       const forbidden = await covgate([
-        'run',
-        '--pass-env',
-        'DATABASE_URL',
-        '--repo',
-        'web',
-        '--branch',
-        'main',
-        '--',
+        ...runAs('web', 'main', ['--pass-env', 'DATABASE_URL']),
         process.execPath,
         '-e',
         '0',
