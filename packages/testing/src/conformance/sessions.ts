@@ -1,17 +1,14 @@
 import { type SessionRecord, StoreConflictError } from '@covgate/core';
 import { describe, expect, it } from 'vitest';
 import { buildSession, newPrefixedId } from '../fixtures.js';
-import { givenUserAndOrganisation } from './parents.js';
+import { givenOfNewUser } from './parents.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
 /** Conformance tests of `SessionStore`. */
 export function describeSessions(store: StoreUnderTest): void {
   /** Builds and inserts a session of a freshly created user and organisation. */
-  const givenSession = async (): Promise<SessionRecord> => {
-    const session = buildSession(await givenUserAndOrganisation(store()));
-    await store().insertSession(session);
-    return session;
-  };
+  const givenSession = (): Promise<SessionRecord> =>
+    givenOfNewUser(store(), buildSession, (session) => store().insertSession(session));
 
   describe('sessions', () => {
     it('finds an inserted session by token hash and by id with every field intact', async () => {

@@ -1,7 +1,7 @@
 import { type SignInLinkRecord, StoreConflictError } from '@covgate/core';
 import { describe, expect, it } from 'vitest';
 import { buildSignInLink, secondsAfter } from '../fixtures.js';
-import { givenUserAndOrganisation } from './parents.js';
+import { givenOfNewUser } from './parents.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
 /**
@@ -9,12 +9,13 @@ import type { StoreUnderTest } from './store-under-test.js';
  * suite has one, else the store under test.
  */
 export function describeSignInLinks(store: StoreUnderTest, peer: StoreUnderTest): void {
-  /** Builds and inserts a link of a freshly created user and organisation. */
-  const givenLink = async (): Promise<SignInLinkRecord> => {
-    const link = buildSignInLink(await givenUserAndOrganisation(store()));
-    await store().insertSignInLink(link);
-    return link;
-  };
+  /** Builds and inserts a link of a freshly created user and organisation; `overrides` win. */
+  const givenLink = (overrides: Partial<SignInLinkRecord> = {}): Promise<SignInLinkRecord> =>
+    givenOfNewUser(
+      store(),
+      (parents) => buildSignInLink({ ...parents, ...overrides }),
+      (link) => store().insertSignInLink(link),
+    );
 
   describe('sign-in links', () => {
     it('uses a link once: the first use returns it with usedAt, every later one null', async () => {
@@ -27,11 +28,7 @@ export function describeSignInLinks(store: StoreUnderTest, peer: StoreUnderTest)
     });
 
     it('keeps the role the user joins with', async () => {
-      const link = buildSignInLink({
-        ...(await givenUserAndOrganisation(store())),
-        role: 'member',
-      });
-      await store().insertSignInLink(link);
+      const link = await givenLink({ role: 'member' });
       const at = secondsAfter(link.createdAt, 1);
 
       expect(await store().useSignInLink(link.tokenHash, at)).toEqual({ ...link, usedAt: at });
