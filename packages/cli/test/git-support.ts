@@ -62,6 +62,8 @@ export async function sh(
 export interface TestRepo {
   dir: string;
   env: NodeJS.ProcessEnv;
+  /** Runs `command` in the repository with its environment (`env` on top); resolves with its stdout. */
+  run: (command: string, args: readonly string[], env?: NodeJS.ProcessEnv) => Promise<string>;
   git: (...args: string[]) => Promise<string>;
   /** Writes files (paths relative to the repository), creating their folders. */
   write: (files: Record<string, string | Buffer>) => Promise<void>;
@@ -78,11 +80,14 @@ export async function createRepo(prefix: string): Promise<TestRepo> {
   await mkdir(dir);
   await mkdir(home);
   const env = toolEnv(home);
-  const git = (...args: string[]) => sh(dir, 'git', args, env);
+  const run = (command: string, args: readonly string[], extra: NodeJS.ProcessEnv = {}) =>
+    sh(dir, command, args, { ...env, ...extra });
+  const git = (...args: string[]) => run('git', args);
   await git('init', '-q', '-b', 'main');
   return {
     dir,
     env,
+    run,
     git,
     write: async (files) => {
       for (const [path, content] of Object.entries(files)) {

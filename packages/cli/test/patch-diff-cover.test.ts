@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createRepo,
-  expectDiffCoverFigures,
-  sh,
-  type TestRepo,
-  toolAvailable,
-} from './git-support.js';
+import { createRepo, expectDiffCoverFigures, type TestRepo, toolAvailable } from './git-support.js';
 
 // covgate's patch coverage against diff-cover's on the same repository, diff and report: a
 // Python project measured by coverage.py (Debian's python3-coverage), on a branch that adds
@@ -122,7 +116,7 @@ assert pad.pad('a') == '       a'
 
 describe.skipIf(!tools)('patch coverage equals diff-cover on a coverage.py project', () => {
   let repo: TestRepo;
-  const coverage = (...args: string[]) => sh(repo.dir, 'python3-coverage', args, repo.env);
+  const coverage = (...args: string[]) => repo.run('python3-coverage', args);
 
   beforeAll(async () => {
     repo = await createRepo('patch-python');

@@ -6,7 +6,6 @@ import {
   covgatePatch,
   createRepo,
   expectDiffCoverFigures,
-  sh,
   type TestRepo,
   toolAvailable,
 } from './git-support.js';
@@ -170,8 +169,7 @@ describe.skipIf(!toolAvailable('go', 'golang-go'))('patch coverage of a Go cover
     await repo.write({ 'calc.go': CALC_FEATURE, 'calc_test.go': CALC_TEST });
     await repo.commit('feature');
     const home = repo.env.HOME as string;
-    await sh(repo.dir, 'go', ['test', '-coverprofile=coverage.out', './...'], {
-      ...repo.env,
+    await repo.run('go', ['test', '-coverprofile=coverage.out', './...'], {
       GOPATH: join(home, 'go'),
       GOCACHE: join(home, 'go-cache'),
       GOFLAGS: '-mod=mod',
