@@ -1,4 +1,4 @@
-import { INDEXES, type IndexSpec } from '@covgate/sql-kit/indexes';
+import { buildIndexes, INDEXES, type IndexSpec } from '@covgate/sql-kit/indexes';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   bigint,
@@ -64,19 +64,15 @@ const NAME = { length: 255 };
 const timestamp = (name: string) => datetime(name, { mode: 'date', fsp: 0 });
 
 /** A table's shared indexes ({@link INDEXES}), built with MySQL's index builders. */
-function indexesOf(
-  columns: Readonly<Record<string, MySqlColumn>>,
+const indexesOf = (
+  columns: Readonly<Record<string, MySqlColumn | SQL>>,
   specs: Readonly<Record<string, IndexSpec<Record<string, unknown>>>>,
-) {
-  return Object.entries(specs).map(([name, spec]) => {
-    const on = spec.on.map((property): MySqlColumn | SQL => {
-      const column = columns[property];
-      if (column === undefined) throw new Error(`index ${name}: no column ${property}`);
-      return spec.descending?.includes(property) ? sql.raw(`\`${column.name}\` DESC`) : column;
-    }) as [MySqlColumn | SQL, ...(MySqlColumn | SQL)[]];
-    return (spec.unique ? uniqueIndex : index)(name).on(...on);
+) =>
+  buildIndexes(columns, specs, {
+    index,
+    uniqueIndex,
+    descending: (column) => sql.raw(`\`${(column as MySqlColumn).name}\` DESC`),
   });
-}
 
 /** Organisations; `slug` is unique and case-sensitive. */
 export const organisations = mysqlTable(

@@ -79,3 +79,26 @@ export const INDEXES = {
     deliveries_execution_idx: { on: ['orgId', 'executionId'] },
   },
 } as const satisfies { [Name in keyof Tables]?: IndexSpecs<RowOf<Tables[Name]>> };
+
+/** What a dialect's schema gives {@link buildIndexes}: drizzle's index builders, its descending form. */
+export interface IndexBuilders<Column, Index> {
+  index(name: string): { on(...columns: [Column, ...Column[]]): Index };
+  uniqueIndex(name: string): { on(...columns: [Column, ...Column[]]): Index };
+  descending(column: Column): Column;
+}
+
+/** The indexes of `specs` over a table's `columns` (by property name), built the dialect's way. */
+export function buildIndexes<Column, Index>(
+  columns: Readonly<Record<string, Column>>,
+  specs: Readonly<Record<string, IndexSpec<Record<string, unknown>>>>,
+  builders: IndexBuilders<Column, Index>,
+): Index[] {
+  return Object.entries(specs).map(([name, spec]) => {
+    const on = spec.on.map((property) => {
+      const column = columns[property];
+      if (column === undefined) throw new Error(`index ${name}: no column ${property}`);
+      return spec.descending?.includes(property) ? builders.descending(column) : column;
+    }) as [Column, ...Column[]];
+    return (spec.unique ? builders.uniqueIndex : builders.index)(name).on(...on);
+  });
+}

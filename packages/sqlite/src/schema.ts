@@ -1,4 +1,4 @@
-import { INDEXES, type IndexSpec } from '@covgate/sql-kit/indexes';
+import { buildIndexes, INDEXES, type IndexSpec } from '@covgate/sql-kit/indexes';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   blob,
@@ -19,19 +19,11 @@ import {
 const timestamp = (name: string) => integer(name, { mode: 'timestamp_ms' });
 
 /** A table's shared indexes ({@link INDEXES}), built with SQLite's index builders. */
-function indexesOf(
-  columns: Readonly<Record<string, SQLiteColumn>>,
+const indexesOf = (
+  columns: Readonly<Record<string, SQLiteColumn | SQL>>,
   specs: Readonly<Record<string, IndexSpec<Record<string, unknown>>>>,
-) {
-  return Object.entries(specs).map(([name, spec]) => {
-    const on = spec.on.map((property): SQLiteColumn | SQL => {
-      const column = columns[property];
-      if (column === undefined) throw new Error(`index ${name}: no column ${property}`);
-      return spec.descending?.includes(property) ? sql`${column} DESC` : column;
-    }) as [SQLiteColumn | SQL, ...(SQLiteColumn | SQL)[]];
-    return (spec.unique ? uniqueIndex : index)(name).on(...on);
-  });
-}
+) =>
+  buildIndexes(columns, specs, { index, uniqueIndex, descending: (column) => sql`${column} DESC` });
 
 /** Organisations; `slug` is unique and case-sensitive. */
 export const organisations = sqliteTable(
