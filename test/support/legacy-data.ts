@@ -4,8 +4,8 @@ import { expect } from 'vitest';
 
 /** How a dialect writes what the seeds of {@link legacyDataCases} need in raw SQL. */
 export interface LegacySql {
-  /** The SQL literal of the instant `seconds` after 2026-03-01 12:00:00 UTC. */
-  at(seconds: number): string;
+  /** The SQL literal of an instant, as the dialect stores a timestamp column. */
+  literal(instant: Date): string;
   /** The `commit` column's name, quoted (a reserved word in both dialects). */
   readonly commitColumn: string;
 }
@@ -25,7 +25,8 @@ const BASE_MS = Date.UTC(2026, 2, 1, 12);
 const instant = (seconds: number): Date => new Date(BASE_MS + seconds * 1000);
 
 /** The upgrades every SQL store must carry old data through, written in `sql`'s dialect. */
-export function legacyDataCases({ at, commitColumn }: LegacySql): LegacyDataCase[] {
+export function legacyDataCases({ literal, commitColumn }: LegacySql): LegacyDataCase[] {
+  const at = (seconds: number): string => literal(instant(seconds));
   return [
     {
       name: "fills the repositories' latest record for data written before migration 0001",
