@@ -342,7 +342,8 @@ describe.skipIf(skipBrowserSuite())(
       expect(await page.getByTestId('repo-not-found').textContent()).toBe(
         `No run of a repository named nope is recorded in ${ORG}. Names are case-sensitive; a repository appears with its first run.`,
       );
-      expect(await page.title()).toBe('Repository not found · covgate');
+      // The page sets its title in an effect after drawing the heading: wait for it.
+      await expect.poll(() => page.title()).toBe('Repository not found · covgate');
       expect(await page.getByText('No runs').count()).toBe(0);
       await shoot(page, 'repository-not-found');
     });
