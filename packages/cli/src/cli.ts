@@ -130,10 +130,11 @@ function gateOptions(command: Command): Command {
       component,
     )
     .option('--fail-on-warn', 'exit 1 on warn as well', false)
-    .option(
-      '--require-baseline',
-      'exit 1 when the base branch has no run to compare with (default: recorded as the first run, exit 0)',
-      false,
+    .addOption(
+      new Option(
+        '--require-baseline',
+        'exit 1 when the base branch has no run to compare with',
+      ).default(false, 'recorded as the first run, exit 0'),
     )
     .option('--org <slug>', "organisation slug, checked against the token's")
     .option('--url <url>', 'service URL (default: COVGATE_URL, else http://localhost:8080)')

@@ -20,8 +20,10 @@ export interface Io {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** The process's own streams and environment. */
+/** The process's own streams and environment; see {@link quietOnBrokenPipe}. */
 export function processIo(): Io {
+  quietOnBrokenPipe(process.stdout);
+  quietOnBrokenPipe(process.stderr);
   return {
     env: process.env,
     cwd: process.cwd(),
@@ -29,6 +31,18 @@ export function processIo(): Io {
     stderr: process.stderr,
     stdin: process.stdin,
   };
+}
+
+/**
+ * Drops what is written to `stream` once its reader has gone (`covgate run --help | head -3`:
+ * head exits after its lines), instead of dying of the unhandled `EPIPE` with a stack trace.
+ * The command goes on and exits with its own code, so a pipe never hides a failed gate.
+ */
+export function quietOnBrokenPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
+    throw error;
+  });
 }
 
 /**

@@ -276,3 +276,33 @@ covgate: dry run: nothing was sent
     });
   });
 });
+
+describe('help', () => {
+  /** Each option of a command's help with its description, continuation lines joined. */
+  async function optionHelp(command: string[]): Promise<string[]> {
+    const result = await covgate([...command, '--help']);
+    expect(result.code).toBe(0);
+    const options = result.stdout.split('\nOptions:\n')[1]?.split('\n\n')[0] ?? '';
+    return options
+      .split(/\n(?= {2}-)/)
+      .map((block) => block.replace(/\s+/g, ' ').trim())
+      .filter(Boolean);
+  }
+
+  it.each(['run', 'report', 'validate', 'login', 'tokens list', 'tokens rotate', 'wait'])(
+    'names the default of each option of %s once at most',
+    async (command) => {
+      const options = await optionHelp(command.split(' '));
+      expect(options.length).toBeGreaterThan(2);
+      for (const option of options)
+        expect(option.match(/default/g)?.length ?? 0, option).toBeLessThan(2);
+    },
+  );
+
+  it('says what --require-baseline does without it, once', async () => {
+    const options = await optionHelp(['report']);
+    expect(options.find((option) => option.startsWith('--require-baseline'))).toBe(
+      '--require-baseline exit 1 when the base branch has no run to compare with (default: recorded as the first run, exit 0)',
+    );
+  });
+});
