@@ -407,7 +407,7 @@ describe('finding the reports of a monorepo', () => {
     );
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      'covgate: no coverage report found (searched 1 folder for coverage/lcov.info, coverage/coverage-final.json, coverage/cobertura-coverage.xml, coverage/clover.xml, coverage/coverage-summary.json, coverage.xml, coverage.json, coverage.lcov, coverage.out, coverage.txt, cover.out, lcov.info, clover.xml, coverage.cobertura.xml, target/site/jacoco/jacoco.xml, build/reports/jacoco/test/jacocoTestReport.xml): pass --report PATH\n',
+      'covgate: no coverage report found (searched 1 folder for coverage/lcov.info, coverage/coverage-final.json, coverage/cobertura-coverage.xml, coverage/clover.xml, coverage/coverage-summary.json, coverage.xml, coverage.json, coverage.lcov, coverage.out, coverage.txt, cover.out, lcov.info, clover.xml, coverage.cobertura.xml, sonarqube.xml, target/site/jacoco/jacoco.xml, build/reports/jacoco/test/jacocoTestReport.xml): pass --report PATH\n',
     );
   });
 });

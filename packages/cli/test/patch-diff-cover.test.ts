@@ -97,17 +97,26 @@ def half(x):
     return x / 2
 `,
   'my tools/pad.py': 'def pad(text):\n    return text.rjust(8)\n',
+  // A guard that runs but is excluded: coverage.py's JSON lists its line as executed and as
+  // excluded; its XML, which diff-cover reads, does not list it.
+  'guards.py': `def safe_half(x):
+    if x == 0:  # pragma: no cover
+        return 0
+    return x / 2
+`,
   'run_tests.py': `import sys
 sys.path.insert(0, 'my tools')
 import calc
 import helpers
 import pad
+import guards
 assert calc.add(1, 2) == 3
 assert calc.sign(-5) == -1
 assert calc.sub(5, 3) == 2
 assert calc.mul(2, 3) == 6
 assert helpers.double(2) == 4
 assert helpers.half(4) == 2
+assert guards.safe_half(4) == 2
 assert pad.pad('a') == '       a'
 `,
   'README.md': '# calc\n\nNow with multiplication.\n',
@@ -147,6 +156,7 @@ describe.skipIf(!tools)('patch coverage equals diff-cover on a coverage.py proje
         'M\tcalc.py',
         'M\tmy tools/pad.py',
         'M\trun_tests.py',
+        'A\tguards.py',
         'A\tlogo.png',
         expect.stringMatching(/^R\d+\tutil\.py\thelpers\.py$/),
       ].sort(),
@@ -163,7 +173,7 @@ describe.skipIf(!tools)('patch coverage equals diff-cover on a coverage.py proje
     expect(reference.total_num_violations).toBeGreaterThan(0);
     // The binary file has no lines; the deleted one none left; the renamed one is helpers.py.
     expect(patch.not_in_report).toEqual(['README.md']);
-    expect(patch.changed_files).toBe(5);
+    expect(patch.changed_files).toBe(6);
     expect(patch.base_ref).toBe('main');
     expect(patch.merge_base).toBe((await repo.git('merge-base', 'main', 'feature')).trim());
   });

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectFormat } from '../src/reports/detect.js';
 import { mergeReports, percentOf } from '../src/reports/merge.js';
 import { parseReport, readReport } from '../src/reports/read-report.js';
-import { ReportError } from '../src/reports/types.js';
+import { sniffFormat } from '../src/reports/sniff.js';
+import { type ParsedReport, ReportError } from '../src/reports/types.js';
 import { runC8, runC8Text, writeLongModuleProject, writeSampleProject } from './support.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -141,6 +142,99 @@ describe('reports made by the real tools (fixtures, see fixtures/README.md)', ()
   });
 });
 
+describe('reports each read as its own tool reads them (fixtures, see fixtures/README.md)', () => {
+  /** Each line of a file as covered (1) or not (0): SonarQube's XML has no hit counts. */
+  const coveredLines = (units: Map<number | string, number> | undefined) =>
+    Object.fromEntries([...(units ?? [])].map(([line, hits]) => [line, hits > 0 ? 1 : 0]));
+  /** Each file's covered and coverable lines, by path. */
+  const byFile = (report: ParsedReport) =>
+    Object.fromEntries(report.files.map((f) => [f.path, [f.covered, f.coverable]]));
+
+  it("reads solidity-coverage's coverage-final.json by its line map l: 720 of 730, as its own lcov", async () => {
+    const dir = join(fixtures, 'solidity-coverage');
+    const lcovText = await readFile(join(dir, 'lcov.info'), 'utf8');
+    const total = (key: string) =>
+      [...lcovText.matchAll(new RegExp(`^${key}:(\\d+)$`, 'gm'))].reduce(
+        (n, m) => n + Number(m[1]),
+        0,
+      );
+    // The tool's own figures: its lcov's LH and LF (its HTML report says 720/730 too).
+    expect([total('LH'), total('LF')]).toEqual([720, 730]);
+    const json = await readReport(join(dir, 'coverage-final.json'));
+    const lcov = await readReport(join(dir, 'lcov.info'));
+    expect(json.format).toBe('istanbul');
+    expect(mergeReports([json])).toEqual({
+      covered: 720,
+      coverable: 730,
+      percent: percentOf(720, 730),
+      files: 25,
+    });
+    expect(byFile(json)).toEqual(byFile(lcov));
+  });
+
+  it('finds solidity-coverage JSON by its content (its files start with the line map l)', async () => {
+    const head = (
+      await readFile(join(fixtures, 'solidity-coverage', 'coverage-final.json'), 'utf8')
+    ).slice(0, 4096);
+    expect(sniffFormat(head, false)).toBe('istanbul');
+  });
+
+  it("reads SonarQube generic XML (gcovr --sonarqube): 11 of 17 lines in 2 files, as gcovr's summary", async () => {
+    const dir = join(fixtures, 'sonarqube');
+    const report = await readReport(join(dir, 'sonarqube.xml'));
+    expect(report.format).toBe('sonarqube');
+    expect(mergeReports([report])).toEqual({
+      covered: 11,
+      coverable: 17,
+      percent: percentOf(11, 17),
+      files: 2,
+    });
+    // gcovr's Cobertura of the same run, file by file and line by line.
+    const cobertura = await readReport(join(dir, 'cobertura.xml'));
+    expect(cobertura.format).toBe('cobertura');
+    expect(byFile(report)).toEqual(byFile(cobertura));
+    for (const file of report.files) {
+      const same = cobertura.files.find((f) => f.path === file.path);
+      expect(coveredLines(file.units?.())).toEqual(coveredLines(same?.units?.()));
+    }
+  });
+
+  it('reads the lines of coverage.py JSON without its excluded lines, as its XML lists them', async () => {
+    const dir = join(fixtures, 'coverage-py-excluded');
+    const doc = JSON.parse(await readFile(join(dir, 'coverage.json'), 'utf8'));
+    // The case: lines both executed and excluded (`# pragma: no cover` on lines that ran).
+    const limits = doc.files['limits.py'];
+    expect(limits.executed_lines.filter((l: number) => limits.excluded_lines.includes(l))).toEqual([
+      7, 13, 18,
+    ]);
+    const json = await readReport(join(dir, 'coverage.json'));
+    const xml = await readReport(join(dir, 'coverage.xml'));
+    expect(mergeReports([json])).toEqual(mergeReports([xml]));
+    for (const file of json.files) {
+      const same = xml.files.find((f) => f.path === file.path);
+      expect(Object.fromEntries(file.lines?.() ?? [])).toEqual(
+        Object.fromEntries(
+          [...(same?.units?.() ?? [])].map(([line, hits]) => [line, hits > 0 ? 1 : 0]),
+        ),
+      );
+    }
+  });
+
+  it.each([
+    ['coverage-final.json', 'auto'],
+    ['coverage-final.json', 'istanbul'],
+    ['coverage-summary.json', 'auto'],
+  ] as const)(
+    "says c8's %s of no files (%s) is an Istanbul report with no files",
+    async (file, format) => {
+      const path = join(fixtures, 'c8-empty', file);
+      await expect(readReport(path, format)).rejects.toThrow(
+        `${path}: an Istanbul report with no files: the tests loaded no file the coverage tool instruments (check its include, exclude and all options)`,
+      );
+    },
+  );
+});
+
 describe('malformed, empty and unknown reports', () => {
   const bad: [string, string, string][] = [
     ['empty', '', 'the file is empty'],
@@ -148,12 +242,12 @@ describe('malformed, empty and unknown reports', () => {
     [
       'unknown',
       'hello world\n',
-      'not a coverage report covgate knows (lcov, Cobertura, Clover, JaCoCo, Istanbul JSON, Go cover profile, coverage.py JSON); name one with --format',
+      'not a coverage report covgate knows (lcov, Cobertura, Clover, JaCoCo, Istanbul JSON, Go cover profile, coverage.py JSON, SonarQube generic XML); name one with --format',
     ],
     [
       'unknown JSON',
       '{"a": 1}',
-      'not a coverage report covgate knows (lcov, Cobertura, Clover, JaCoCo, Istanbul JSON, Go cover profile, coverage.py JSON); name one with --format',
+      'not a coverage report covgate knows (lcov, Cobertura, Clover, JaCoCo, Istanbul JSON, Go cover profile, coverage.py JSON, SonarQube generic XML); name one with --format',
     ],
     ['lcov DA outside a record', 'TN:\nDA:1,1\n', 'line 2: DA outside a record (no SF: before it)'],
     [
@@ -210,7 +304,7 @@ describe('malformed, empty and unknown reports', () => {
     [
       'unknown XML',
       '<html><body/></html>',
-      'not a coverage report covgate knows (lcov, Cobertura, Clover, JaCoCo, Istanbul JSON, Go cover profile, coverage.py JSON); name one with --format',
+      'not a coverage report covgate knows (lcov, Cobertura, Clover, JaCoCo, Istanbul JSON, Go cover profile, coverage.py JSON, SonarQube generic XML); name one with --format',
     ],
     [
       'Go profile with a bad block',
@@ -272,6 +366,10 @@ describe('format detection', () => {
     ['{"meta":{},"files":{},"totals":{}}', 'coverage-py'],
     ['{"total":{"lines":{"total":0}}}', 'istanbul'],
     ['{"/a.js":{"path":"/a.js","statementMap":{},"s":{}}}', 'istanbul'],
+    ['{}', 'istanbul'],
+    ['<?xml version="1.0" ?>\n<coverage version="1">\n\t<file path="a.c">', 'sonarqube'],
+    ['<coverage version="1"/>', 'sonarqube'],
+    ['<coverage version="1.9" line-rate="1">', 'cobertura'],
   ]);
 });
 

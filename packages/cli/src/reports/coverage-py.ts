@@ -31,10 +31,16 @@ export function parseCoveragePy(doc: unknown): ParsedReport {
       const covered = count(entry.summary.covered_lines, `summary.covered_lines of ${path}`);
       if (covered > coverable) throw new MalformedReport(`${path} covers more lines than it has`);
       const { executed_lines: executed, missing_lines: missing } = entry;
+      const excluded = Array.isArray(entry.excluded_lines) ? entry.excluded_lines : [];
       if (Array.isArray(executed) && Array.isArray(missing)) {
         // Checked now, built when the patch needs it.
-        lineMap(path, executed, missing);
-        files.push({ path, coverable, covered, lines: () => lineMap(path, executed, missing) });
+        lineMap(path, executed, missing, excluded);
+        files.push({
+          path,
+          coverable,
+          covered,
+          lines: () => lineMap(path, executed, missing, excluded),
+        });
       } else {
         files.push({ path, coverable, covered });
       }
@@ -49,15 +55,32 @@ export function parseCoveragePy(doc: unknown): ParsedReport {
         `the entry of ${path} has no summary and no executed_lines and missing_lines`,
       );
     }
-    files.push(fileFromUnits(path, lineMap(path, entry.executed_lines, entry.missing_lines)));
+    const excluded = Array.isArray(entry.excluded_lines) ? entry.excluded_lines : [];
+    files.push(
+      fileFromUnits(path, lineMap(path, entry.executed_lines, entry.missing_lines, excluded)),
+    );
   }
   return { format: 'coverage-py', files };
 }
 
-/** Each line of `missing` with 0 hits and of `executed` with 1. */
-function lineMap(path: string, executed: unknown[], missing: unknown[]): Map<number, number> {
+/**
+ * Each line of `missing` with 0 hits and of `executed` with 1, but for `excluded` lines:
+ * coverage.py lists a line excluded by `# pragma: no cover` (or `exclude_lines`) that ran among
+ * its `executed_lines` too, yet counts it nowhere, as its XML report, which lists statements
+ * only, shows.
+ */
+function lineMap(
+  path: string,
+  executed: unknown[],
+  missing: unknown[],
+  excluded: unknown[],
+): Map<number, number> {
   const lines = new Map<number, number>();
+  const skipped = new Set(excluded.map((line) => count(line, `an excluded line of ${path}`)));
   for (const line of missing) lines.set(count(line, `a missing line of ${path}`), 0);
-  for (const line of executed) lines.set(count(line, `an executed line of ${path}`), 1);
+  for (const line of executed) {
+    const number = count(line, `an executed line of ${path}`);
+    if (!skipped.has(number)) lines.set(number, 1);
+  }
   return lines;
 }

@@ -4,7 +4,8 @@ import type { ReportFormat } from './types.js';
 
 /**
  * Recognises a report's format from its content, never its name: XML by its root element
- * (`<report>` JaCoCo; `<coverage>` with a `<project>` child Clover, else Cobertura), JSON by its
+ * (`<report>` JaCoCo; `<coverage>` with a `<project>` child Clover, with a `<file>` child or
+ * `version="1"` and no `line-rate` SonarQube's generic coverage, else Cobertura), JSON by its
  * keys (coverage.py's `meta`/`files`/`totals`, Istanbul's `total.lines` or `statementMap`), a
  * Go profile by its `mode:` line, lcov by a first `TN:` or `SF:` line. Undefined when none fits.
  */
@@ -34,7 +35,15 @@ function detectXml(head: string): ReportFormat | undefined {
   )?.[1];
   if (rootTag === 'report') return 'jacoco';
   if (rootTag !== 'coverage') return undefined;
-  const rootEnd = head.indexOf('>', head.indexOf('<coverage'));
+  const rootStart = head.indexOf('<coverage');
+  const rootEnd = head.indexOf('>', rootStart);
+  const rootTagText = head.slice(rootStart, rootEnd + 1);
   const afterRoot = head.slice(rootEnd + 1).trimStart();
-  return afterRoot.startsWith('<project') ? 'clover' : 'cobertura';
+  if (afterRoot.startsWith('<project')) return 'clover';
+  if (/^<file[\s>/]/.test(afterRoot)) return 'sonarqube';
+  // SonarQube's root is `<coverage version="1">`, Cobertura's carries rates (`line-rate`).
+  if (/\sversion\s*=\s*["']1["']/.test(rootTagText) && !/\sline-rate\s*=/.test(rootTagText)) {
+    return 'sonarqube';
+  }
+  return 'cobertura';
 }

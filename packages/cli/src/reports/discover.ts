@@ -20,7 +20,7 @@ export const REPORT_NAME_GROUPS: readonly (readonly [string, readonly ReportForm
     ['coverage/coverage-summary.json', ['istanbul']],
   ],
   [
-    ['coverage.xml', ['cobertura', 'clover']],
+    ['coverage.xml', ['cobertura', 'clover', 'sonarqube']],
     ['coverage.json', ['coverage-py']],
     ['coverage.lcov', ['lcov']],
   ],
@@ -32,6 +32,7 @@ export const REPORT_NAME_GROUPS: readonly (readonly [string, readonly ReportForm
   [['lcov.info', ['lcov']]],
   [['clover.xml', ['clover']]],
   [['coverage.cobertura.xml', ['cobertura']]],
+  [['sonarqube.xml', ['sonarqube']]],
   [['target/site/jacoco/jacoco.xml', ['jacoco']]],
   [['build/reports/jacoco/test/jacocoTestReport.xml', ['jacoco']]],
 ];

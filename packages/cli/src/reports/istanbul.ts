@@ -12,10 +12,16 @@ export function isIstanbulSummary(doc: unknown): boolean {
   return isObject(doc) && isObject(doc.total) && isObject(doc.total.lines);
 }
 
-/** True when a parsed JSON document is an Istanbul `coverage-final.json` (a file coverage map). */
+/**
+ * True when a parsed JSON document is an Istanbul `coverage-final.json` (a file coverage map),
+ * including the empty map `{}` that c8, nyc and Jest write when the tests loaded no file they
+ * instrument.
+ */
 export function isIstanbulFinal(doc: unknown): boolean {
   if (!isObject(doc)) return false;
-  const first = Object.values(doc)[0];
+  const entries = Object.values(doc);
+  if (entries.length === 0) return true;
+  const first = entries[0];
   const data = isObject(first) && isObject(first.data) ? first.data : first;
   return isObject(data) && isObject(data.statementMap) && isObject(data.s);
 }
@@ -25,7 +31,9 @@ export function isIstanbulFinal(doc: unknown): boolean {
  * - `coverage-summary.json` (`json-summary` reporter): each file's `lines.covered` of
  *   `lines.total`, the numbers istanbul's text summary prints;
  * - `coverage-final.json` (`json` reporter): lines as istanbul's `getLineCoverage()` derives
- *   them, the start line of each statement, covered when any statement starting on it ran.
+ *   them, the start line of each statement, covered when any statement starting on it ran;
+ *   except where a file carries its own line map `l` (the istanbul 0.x shape, written by
+ *   solidity-coverage), which istanbul 0.x's summary and lcov reporters count instead.
  */
 export function parseIstanbul(doc: unknown): ParsedReport {
   if (isIstanbulSummary(doc)) return { format: 'istanbul', files: summaryFiles(doc as Json) };
@@ -55,13 +63,27 @@ function finalFiles(doc: Json): FileCoverage[] {
     if (!isObject(data) || !isObject(data.statementMap) || !isObject(data.s)) {
       throw new MalformedReport(`the entry of ${key} has no statementMap and s`);
     }
+    const path = typeof data.path === 'string' ? data.path : key;
+    if (isObject(data.l)) {
+      files.push(fileFromUnits(path, lineMapUnits(data.l, key)));
+      continue;
+    }
     const units = new Map<number | string, number>();
     for (const [id, statement] of Object.entries(data.statementMap)) {
       const start = isObject(statement) && isObject(statement.start) ? statement.start : undefined;
       const line = count(start?.line, `statement ${id} of ${key}: start.line`);
       recordHits(units, line, count(data.s[id] ?? 0, `s[${id}] of ${key}`));
     }
-    files.push(fileFromUnits(typeof data.path === 'string' ? data.path : key, units));
+    files.push(fileFromUnits(path, units));
   }
   return files;
+}
+
+/** The hits of an istanbul 0.x line map `l` (`{"12": 3}`), keyed by line number. */
+function lineMapUnits(lineMap: Json, key: string): Map<number | string, number> {
+  const units = new Map<number | string, number>();
+  for (const [line, hits] of Object.entries(lineMap)) {
+    recordHits(units, count(line, `a line of l of ${key}`), count(hits, `l[${line}] of ${key}`));
+  }
+  return units;
 }

@@ -9,11 +9,12 @@ import { parseGoProfile } from './go.js';
 import { parseIstanbul } from './istanbul.js';
 import { JacocoHandler, parseJacoco } from './jacoco.js';
 import { LcovReader, parseLcov } from './lcov.js';
+import { parseSonarqube, SonarqubeHandler } from './sonarqube.js';
 import { MalformedReport, type ParsedReport, ReportError, type ReportFormat } from './types.js';
 import { XmlReader, type XmlReportHandler } from './xml.js';
 
 const UNKNOWN_FORMAT =
-  'not a coverage report covgate knows (lcov, Cobertura, Clover, JaCoCo, Istanbul JSON, Go cover profile, coverage.py JSON); name one with --format';
+  'not a coverage report covgate knows (lcov, Cobertura, Clover, JaCoCo, Istanbul JSON, Go cover profile, coverage.py JSON, SonarQube generic XML); name one with --format';
 
 /** Bytes read at a time; the first read is also what the format is recognised by. */
 const CHUNK_BYTES = 1024 * 1024;
@@ -46,11 +47,19 @@ function parseAs(text: string, format: ReportFormat): ParsedReport {
       return parseIstanbul(parseJson(text));
     case 'coverage-py':
       return parseCoveragePy(parseJson(text));
+    case 'sonarqube':
+      return parseSonarqube(text);
   }
 }
 
 function withFiles(report: ParsedReport, format: ReportFormat): ParsedReport {
-  if (report.files.length === 0) throw new MalformedReport(`the ${format} report lists no files`);
+  if (report.files.length === 0) {
+    throw new MalformedReport(
+      format === 'istanbul'
+        ? 'an Istanbul report with no files: the tests loaded no file the coverage tool instruments (check its include, exclude and all options)'
+        : `the ${format} report lists no files`,
+    );
+  }
   return report;
 }
 
@@ -89,6 +98,8 @@ export function streamingParser(format: ReportFormat): StreamingParser | undefin
       return xml(new CloverHandler());
     case 'jacoco':
       return xml(new JacocoHandler());
+    case 'sonarqube':
+      return xml(new SonarqubeHandler());
     default:
       return undefined;
   }

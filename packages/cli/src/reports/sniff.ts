@@ -9,7 +9,8 @@ export const SNIFF_BYTES = 4096;
  * Recognises a report's format from its first bytes, so that finding reports reads no whole
  * file: XML by its root element, a Go profile by its `mode:` line and lcov by its first entry,
  * as {@link detectFormat} does; JSON by its first key (coverage.py writes `meta` first,
- * Istanbul `total` in a summary, else a file's entry with `path`, `statementMap` or `data`).
+ * Istanbul `total` in a summary, else a file's entry with `path`, `statementMap`, `data` or, istanbul 0.x's (solidity-coverage),
+ * `l`).
  *
  * @param head - the file's first {@link SNIFF_BYTES} bytes, or the whole file if shorter
  * @param whole - true when `head` is the whole file (then JSON is parsed and checked in full)
@@ -19,7 +20,7 @@ export function sniffFormat(head: string, whole: boolean): ReportFormat | undefi
   if (whole || !text.startsWith('{')) return detectFormat(text);
   if (/^\{\s*"meta"\s*:\s*\{/.test(text)) return 'coverage-py';
   if (/^\{\s*"total"\s*:\s*\{\s*"lines"\s*:/.test(text)) return 'istanbul';
-  if (/^\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{\s*"(?:path|statementMap|data)"\s*:/.test(text))
+  if (/^\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{\s*"(?:path|statementMap|data|l)"\s*:/.test(text))
     return 'istanbul';
   return undefined;
 }

@@ -7,6 +7,7 @@ export const REPORT_FORMATS = [
   'istanbul',
   'go',
   'coverage-py',
+  'sonarqube',
 ] as const;
 
 /** One coverage report format. */
