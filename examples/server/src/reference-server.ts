@@ -262,6 +262,10 @@ export async function serveApi(
         refuseWithoutHost(handler, listen.logger),
       )
     : createServer(options, handler);
+  // Node ends a connection as soon as the client half-closes it (FIN after its request), so
+  // an answer that needs asynchronous work (a token verification, a store read) was never
+  // sent. Half-open, the answer in progress goes out and then the connection is closed.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   limitConnections(server, limits, {
     logger: listen.logger ?? pino({ enabled: false }),
     ...(listen.trustProxy ? { trustProxy: listen.trustProxy } : {}),
