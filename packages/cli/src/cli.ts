@@ -1,7 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
-import type { GateOptions } from './commands/gate.js';
 import { CliError, EXIT } from './errors.js';
+import type { GateOptions } from './gate/options.js';
 import type { Io } from './io.js';
 import { parsePatchTarget } from './patch/patch-rule.js';
 import { pathMapParser, reportListParsers } from './report-options.js';

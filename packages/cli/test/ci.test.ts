@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { itReturns } from '@covgate/test-support/value-table';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectContext, type RunContext, repoFromRemote } from '../src/ci.js';
-import { resolveTarget } from '../src/target.js';
+import type { RunContext } from '../src/ci/context.js';
+import { detectContext, repoFromRemote } from '../src/ci/detect.js';
+import { resolveTarget } from '../src/gate/target.js';
 
 // GitHub's own example of a `pull_request` `opened` webhook payload (the event file of such a
 // workflow run), from octokit/webhooks: see fixtures/README.md.

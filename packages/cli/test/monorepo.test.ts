@@ -2,7 +2,7 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sourceFiles } from '../src/commands/gate-reports.js';
+import { sourceFiles } from '../src/gate/read-reports.js';
 import { gatherReports, type ReportSpec } from '../src/gather-reports.js';
 import { parsePathMap } from '../src/paths/path-map.js';
 import { discoveryLines, warningLines } from '../src/report-lines.js';

@@ -1,4 +1,4 @@
-import type { CiContext } from './ci.js';
+import type { CiContext } from './context.js';
 
 /**
  * GitLab CI, from its predefined variables.

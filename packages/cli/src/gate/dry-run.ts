@@ -1,6 +1,6 @@
-import type { PatchResult } from './commands/gate-patch.js';
-import { reportEntry, sourceFiles } from './commands/gate-reports.js';
-import type { Gathered } from './gather-reports.js';
+import type { Gathered } from '../gather-reports.js';
+import type { PatchResult } from './measure-patch.js';
+import { reportEntry, sourceFiles } from './read-reports.js';
 
 /** The request `covgate` would send. */
 export interface PlannedRequest {

@@ -1,6 +1,6 @@
-import { appendFile } from 'node:fs/promises';
-import { EXIT } from './errors.js';
-import type { Io } from './io.js';
+import { EXIT } from '../errors.js';
+import type { Io } from '../io.js';
+import { appendStepSummary } from './step-summary.js';
 
 /** What covgate prints with `--json` when `--allow-unreachable` let an unavailable service pass. */
 export interface NotPosted {
@@ -36,18 +36,9 @@ export async function allowUnreachable(
     };
     io.stdout.write(`${JSON.stringify(out)}\n`);
   }
-  const summaryFile = io.env.GITHUB_STEP_SUMMARY;
-  if (summaryFile) {
-    try {
-      await appendFile(
-        summaryFile,
-        `### ⚠️ covgate: not evaluated\n\n${input.message.replace(/[\r\n]/g, ' ')}: the run was not posted (\`--allow-unreachable\`).\n\n`,
-      );
-    } catch (error) {
-      io.stderr.write(
-        `covgate: GITHUB_STEP_SUMMARY could not be written (${(error as NodeJS.ErrnoException).code ?? 'error'})\n`,
-      );
-    }
-  }
+  await appendStepSummary(
+    io,
+    `### ⚠️ covgate: not evaluated\n\n${input.message.replace(/[\r\n]/g, ' ')}: the run was not posted (\`--allow-unreachable\`).\n\n`,
+  );
   return EXIT.ok;
 }

@@ -1,5 +1,5 @@
-import type { RunContext } from './ci.js';
-import { usageError } from './errors.js';
+import type { RunContext } from '../ci/context.js';
+import { usageError } from '../errors.js';
 
 /** What a run is posted as. */
 export interface Target {

@@ -1,4 +1,4 @@
-import type { CiContext, TextReader } from './ci.js';
+import type { CiContext, TextReader } from './context.js';
 
 // What covgate reads of a GitHub Actions event file (the webhook payload of the event).
 interface PullRequestPayload {

@@ -28,7 +28,7 @@ export async function measurePatch(
     baseBranch: string | undefined;
     branch: string;
     read: Gathered;
-    patchTarget: number | undefined;
+    patchTarget?: number;
     json: boolean;
     verbose: boolean;
   },

@@ -1,0 +1,33 @@
+import type { ReportSpec } from '../gather-reports.js';
+import type { PathMap } from '../paths/path-map.js';
+import type { ReportFormat } from '../reports/types.js';
+
+/** The options of `covgate run` and `covgate report`. */
+export interface GateOptions {
+  report: ReportSpec[];
+  pathMap: PathMap[];
+  dryRun: boolean;
+  verbose: boolean;
+  format: ReportFormat | 'auto';
+  repo?: string;
+  branch?: string;
+  commit?: string;
+  baseBranch?: string;
+  warnThreshold?: number;
+  failThreshold?: number;
+  /** The patch coverage below which the run fails (the service's patch rule; default its own). */
+  patchTarget?: number;
+  /** The monorepo component the run covers; baselines and badges are per component. */
+  component?: string;
+  url?: string;
+  org?: string;
+  json: boolean;
+  failOnWarn: boolean;
+  /** Exit 1 when the server compared the run with no baseline. */
+  requireBaseline?: boolean;
+  passEnv: string[];
+  /** Seconds each attempt at the service may take (default: `COVGATE_TIMEOUT`, else 30). */
+  timeout?: number;
+  /** Exit 0 with a warning when the service is unavailable. */
+  allowUnreachable?: boolean;
+}

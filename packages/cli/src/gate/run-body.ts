@@ -1,0 +1,42 @@
+import type { ExecutionInput } from '@covgate/client';
+import type { Gathered } from '../gather-reports.js';
+import { fileEntries, withPatchCounts } from '../patch/file-entries.js';
+import type { MeasuredPatch } from '../patch/measured-patch.js';
+import type { GateOptions } from './options.js';
+import { sourceFiles } from './read-reports.js';
+import type { Target } from './target.js';
+
+/**
+ * The body of `POST /v1/executions`: the target, the merged coverage, the thresholds and
+ * component of the flags, the measured patch and the per-file counts. A field nobody gave is
+ * left out, so that the service applies its own default.
+ */
+export function runBody(input: {
+  target: Target;
+  options: GateOptions;
+  read: Gathered;
+  patch: MeasuredPatch | null;
+}): ExecutionInput {
+  const { target, options, read, patch } = input;
+  return {
+    repo: target.repo,
+    branch: target.branch,
+    coverage: read.summary.percent,
+    ...(target.baseBranch ? { base_branch: target.baseBranch } : {}),
+    ...(target.commit ? { commit: target.commit } : {}),
+    ...(options.org ? { org: options.org } : {}),
+    ...(options.warnThreshold !== undefined ? { warn_threshold: options.warnThreshold } : {}),
+    ...(options.failThreshold !== undefined ? { fail_threshold: options.failThreshold } : {}),
+    ...(options.component ? { component: options.component } : {}),
+    ...(target.pullRequest !== undefined ? { pull_request: target.pullRequest } : {}),
+    ...(target.repoUrl ? { repo_url: target.repoUrl } : {}),
+    ...(patch
+      ? {
+          base_commit: patch.merge_base,
+          patch: { covered: patch.covered, coverable: patch.coverable },
+          ...(options.patchTarget !== undefined ? { patch_target: options.patchTarget } : {}),
+        }
+      : {}),
+    files: fileEntries(withPatchCounts(sourceFiles(read.files), patch?.files ?? [])).entries,
+  };
+}
