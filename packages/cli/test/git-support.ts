@@ -138,6 +138,7 @@ export interface PatchJson {
   changed_files: number;
   files: { path: string; covered: number; coverable: number; uncovered_lines: number[] }[];
   not_in_report: string[];
+  test_files: string[];
   no_line_data: string[];
   base_ref: string;
   merge_base: string;

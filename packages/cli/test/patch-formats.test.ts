@@ -193,7 +193,8 @@ describe.skipIf(!toolAvailable('go', 'golang-go'))('patch coverage of a Go cover
       },
       // The test file is no part of the profile.
     ]);
-    expect(patch.not_in_report).toEqual(['calc_test.go']);
+    expect(patch.not_in_report).toEqual([]);
+    expect(patch.test_files).toEqual(['calc_test.go']);
     expect(patch.percent).toBe(60);
   });
 });

@@ -216,6 +216,7 @@ describe('a pull-request run with a patch target, against a service that ignores
       changed_files: 1,
       files: [{ path: 'src/a.js', covered: 2, coverable: 4, uncovered_lines: [5, 6] }],
       not_in_report: [],
+      test_files: [],
       no_line_data: [],
       target: 80,
       target_source: null,
@@ -364,6 +365,57 @@ describe('an empty patch', () => {
       expect(result.stderr).toContain(
         'covgate: patch: 1 changed file is in no report and not counted: README.md\n',
       );
+    } finally {
+      await repo.git('checkout', '-q', 'feature');
+    }
+  });
+});
+
+describe('changed test files', () => {
+  it('are neither counted nor listed among the changed files no report covers', async () => {
+    await repo.git('checkout', '-q', '-b', 'tests', 'main');
+    try {
+      // One test file of each ecosystem's usual patterns, a source no report names, a doc.
+      await repo.write({
+        'README.md': 'hello\nworld\n',
+        'src/b.js': 'b();\n',
+        'src/a.test.js': 'test();\n',
+        'src/__tests__/a.js': 'test();\n',
+        'web/button.spec.tsx': 'test();\n',
+        'test/helpers.mjs': 'help();\n',
+        'pkg/calc_test.go': 'package calc\n',
+        'tests/test_calc.py': 'def test(): pass\n',
+        'app/conftest.py': 'import pytest\n',
+        'api/src/test/java/CalcTest.java': 'class CalcTest {}\n',
+        'api/src/main/java/CalcIT.java': 'class CalcIT {}\n',
+        'lib/calc_spec.rb': 'describe Calc\n',
+        'Calc.Tests/CalcTests.cs': 'class CalcTests {}\n',
+      });
+      await repo.commit('tests');
+      const against = ['--branch', 'tests', '--base-branch', 'main'];
+      const result = await covgate(against);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain(
+        '\ncovgate: patch: 2 changed files are in no report and not counted: README.md, src/b.js\n',
+      );
+      const json = await covgate([...against, '--json']);
+      expect(JSON.parse(json.stdout).patch).toMatchObject({
+        changed_files: 13,
+        not_in_report: ['README.md', 'src/b.js'],
+        test_files: [
+          'Calc.Tests/CalcTests.cs',
+          'api/src/main/java/CalcIT.java',
+          'api/src/test/java/CalcTest.java',
+          'app/conftest.py',
+          'lib/calc_spec.rb',
+          'pkg/calc_test.go',
+          'src/__tests__/a.js',
+          'src/a.test.js',
+          'test/helpers.mjs',
+          'tests/test_calc.py',
+          'web/button.spec.tsx',
+        ],
+      });
     } finally {
       await repo.git('checkout', '-q', 'feature');
     }

@@ -183,6 +183,7 @@ describe('output', () => {
         changed_files: 1,
         files: [],
         not_in_report: [],
+        test_files: [],
         no_line_data: [],
         base_branch: 'main',
         base_ref: 'origin/main',

@@ -2,6 +2,7 @@ import { percentOf } from '../reports/merge.js';
 import type { FileCoverage } from '../reports/types.js';
 import type { ChangedLines } from './diff-lines.js';
 import { lineHits } from './line-hits.js';
+import { isTestFile } from './test-files.js';
 
 /** The patch coverage of one file: its changed lines that are coverable, and those not covered. */
 export interface PatchFile {
@@ -26,8 +27,10 @@ export interface PatchCoverage {
   changed_files: number;
   /** The files with coverable changed lines, sorted by path. */
   files: PatchFile[];
-  /** Changed files no report names (documentation, configuration, untested sources...). */
+  /** Changed files no report names (documentation, configuration, untested sources...), tests aside. */
   not_in_report: string[];
+  /** Changed test files no report names ({@link isTestFile}): not counted, not a missing source. */
+  test_files: string[];
   /** Changed files a report names without line detail (a summary-only report). */
   no_line_data: string[];
 }
@@ -50,6 +53,7 @@ export function patchCoverage(
     changed_files: changed.size,
     files: [],
     not_in_report: [],
+    test_files: [],
     no_line_data: [],
   };
   for (const path of [...changed.keys()].sort(byCodeUnits)) {
@@ -57,7 +61,7 @@ export function patchCoverage(
     for (const range of ranges) patch.changed_lines += range.count;
     const file = byPath.get(path);
     if (!file) {
-      patch.not_in_report.push(path);
+      (isTestFile(path) ? patch.test_files : patch.not_in_report).push(path);
       continue;
     }
     const hits = lineHits(file);
