@@ -13,6 +13,7 @@ import {
   type IdempotentExecution,
   type InviteAcceptance,
   type InviteRecord,
+  type InviteRevocation,
   type KeyedInsertResult,
   type ListExecutionsQuery,
   type MemberChange,
@@ -420,12 +421,14 @@ class MemoryStore implements Store {
       .map(copy);
   }
 
-  async revokeInvite(id: string, at: Date): Promise<boolean> {
+  async revokeInvite(id: string, at: Date): Promise<InviteRevocation> {
     this.#assertOpen();
     const invite = this.#invites.byId(id);
-    if (!invite || invite.acceptedAt !== null || invite.revokedAt !== null) return false;
+    if (!invite) return 'unknown';
+    if (invite.acceptedAt !== null) return 'accepted';
+    if (invite.revokedAt !== null) return 'already-revoked';
     invite.revokedAt = wholeSeconds(at);
-    return true;
+    return 'revoked';
   }
 
   async acceptInvite(tokenHash: string, userId: string, at: Date): Promise<InviteAcceptance> {

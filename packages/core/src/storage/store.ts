@@ -169,6 +169,13 @@ export type InviteAcceptance =
   /** Unknown, accepted, revoked or expired: nothing changed. */
   | { outcome: 'refused' };
 
+/**
+ * What {@link InviteStore.revokeInvite} did: `revoked` it, or nothing because it was
+ * `already-revoked`, `accepted` (possibly a moment before, by a concurrent acceptance) or
+ * `unknown`.
+ */
+export type InviteRevocation = 'revoked' | 'already-revoked' | 'accepted' | 'unknown';
+
 /** Result of a coverage-gate run. */
 export type Outcome = 'pass' | 'warn' | 'fail';
 
@@ -594,10 +601,11 @@ export interface InviteStore {
   /** The organisation's invites, newest first (`createdAt` desc, then `id` desc). */
   listInvites(orgId: string): Promise<InviteRecord[]>;
   /**
-   * Revokes the invite at `at` when it is neither accepted nor revoked; returns whether it
-   * changed it.
+   * Revokes the invite at `at` when it is neither accepted nor revoked, atomically with
+   * {@link InviteStore.acceptInvite}: of a revocation and an acceptance racing, exactly one
+   * wins, and a lost race answers `accepted`.
    */
-  revokeInvite(id: string, at: Date): Promise<boolean>;
+  revokeInvite(id: string, at: Date): Promise<InviteRevocation>;
   /**
    * Accepts the invite with this token hash for `userId` at `at`, atomically: when it is open
    * (not accepted, not revoked, `expiresAt` after `at`) and the user does not belong to its

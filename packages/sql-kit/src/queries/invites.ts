@@ -1,4 +1,4 @@
-import type { InviteRecord } from '@covgate/core';
+import type { InviteRecord, InviteRevocation } from '@covgate/core';
 import { inviteRow, wholeSeconds } from '@covgate/core/storage-kit';
 import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
 import type { SqlContext } from '../dialect.js';
@@ -25,12 +25,17 @@ export function inviteQueries({ db, tables, affected }: SqlContext) {
         .where(eq(invites.orgId, orgId))
         .orderBy(desc(invites.createdAt), desc(invites.id)),
 
-    revokeInvite: async (id: string, at: Date) => {
+    revokeInvite: async (id: string, at: Date): Promise<InviteRevocation> => {
       const result = await db
         .update(invites)
         .set({ revokedAt: wholeSeconds(at) })
         .where(and(eq(invites.id, id), isNull(invites.acceptedAt), isNull(invites.revokedAt)));
-      return affected(result) > 0;
+      if (affected(result) > 0) return 'revoked';
+      // Acceptance and revocation are final, so the row read after the update tells which
+      // came first (an acceptance committed while the update waited for its row lock).
+      const invite = await findInvite(eq(invites.id, id));
+      if (invite === null) return 'unknown';
+      return invite.acceptedAt === null ? 'already-revoked' : 'accepted';
     },
   };
 }

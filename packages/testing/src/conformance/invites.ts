@@ -75,7 +75,7 @@ export function describeInvites(store: StoreUnderTest, peer: StoreUnderTest): vo
       const expired = await givenInvite();
       const userId = newPrefixedId('usr_');
       const at = secondsAfter(revoked.createdAt, 1);
-      expect(await store().revokeInvite(revoked.id, at)).toBe(true);
+      expect(await store().revokeInvite(revoked.id, at)).toBe('revoked');
 
       for (const [tokenHash, when] of [
         [revoked.tokenHash, at],
@@ -121,13 +121,60 @@ export function describeInvites(store: StoreUnderTest, peer: StoreUnderTest): vo
       const at = secondsAfter(open.createdAt, 9);
       await store().acceptInvite(accepted.tokenHash, newPrefixedId('usr_'), at);
 
-      expect(await store().revokeInvite(open.id, at)).toBe(true);
-      expect(await store().revokeInvite(open.id, secondsAfter(at, 1))).toBe(false);
-      expect(await store().revokeInvite(accepted.id, at)).toBe(false);
-      expect(await store().revokeInvite(newPrefixedId('inv_'), at)).toBe(false);
+      expect(await store().revokeInvite(open.id, at)).toBe('revoked');
+      expect(await store().revokeInvite(open.id, secondsAfter(at, 1))).toBe('already-revoked');
+      expect(await store().revokeInvite(accepted.id, at)).toBe('accepted');
+      expect(await store().revokeInvite(newPrefixedId('inv_'), at)).toBe('unknown');
 
       expect(await store().findInviteById(open.id)).toEqual({ ...open, revokedAt: at });
       expect((await store().findInviteById(accepted.id))?.revokedAt).toBeNull();
+    });
+
+    it('answers accepted to a revocation after an acceptance on another connection, changing nothing', async () => {
+      const invite = await givenInvite();
+      const userId = newPrefixedId('usr_');
+      const at = secondsAfter(invite.createdAt, 4);
+      expect((await peer().acceptInvite(invite.tokenHash, userId, at)).outcome).toBe('accepted');
+
+      expect(await store().revokeInvite(invite.id, secondsAfter(at, 1))).toBe('accepted');
+
+      expect(await store().findInviteById(invite.id)).toEqual({
+        ...invite,
+        acceptedBy: userId,
+        acceptedAt: at,
+      });
+    });
+
+    it('lets exactly one of an acceptance and a revocation racing for an invite win, 10 times', async () => {
+      const invites = await Promise.all(Array.from({ length: 10 }, () => givenInvite()));
+      const at = secondsAfter(invites[0]?.createdAt ?? new Date(), 2);
+
+      const races = await Promise.all(
+        invites.map((invite, index) =>
+          Promise.all([
+            (index % 2 === 0 ? store() : peer()).acceptInvite(
+              invite.tokenHash,
+              newPrefixedId('usr_'),
+              at,
+            ),
+            (index % 2 === 0 ? peer() : store()).revokeInvite(invite.id, at),
+          ]),
+        ),
+      );
+
+      for (const [index, [acceptance, revocation]] of races.entries()) {
+        const stored = await store().findInviteById(invites[index]?.id ?? '');
+        const pair = [acceptance.outcome, revocation];
+        expect(
+          [
+            ['accepted', 'accepted'],
+            ['refused', 'revoked'],
+          ],
+          `race ${index}`,
+        ).toContainEqual(pair);
+        expect(stored?.revokedAt === null, `race ${index}`).toBe(pair[0] === 'accepted');
+        expect(stored?.acceptedAt === null, `race ${index}`).toBe(pair[0] === 'refused');
+      }
     });
 
     it('lets exactly one of 10 users accepting one invite at once join', async () => {

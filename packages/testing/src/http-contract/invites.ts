@@ -1,4 +1,4 @@
-import type { Role } from '@covgate/core';
+import { createMemoryStore, type InviteRecord, type Role, type Store } from '@covgate/core';
 import { issueSignInLink } from '@covgate/core/internal';
 import { describe, expect, it } from 'vitest';
 import { auditMark, rawRequest, sendJson, timestampIn } from './contract-helpers.js';
@@ -64,6 +64,27 @@ function join(ctx: ContractContext, token: string, headers: Record<string, strin
 async function expectRefused(response: Response, label: string): Promise<void> {
   expect(response.status, label).toBe(400);
   expect(await response.json(), label).toEqual(REFUSED);
+}
+
+/**
+ * A store that runs `afterRead.hook` (when set) between `findInviteById` reading an invite and
+ * answering it: what the revoke route read is then stale, as when another request accepts the
+ * invite in that moment.
+ */
+function storeWithSlowInviteRead(inner: Store, afterRead: { hook?: () => Promise<void> }): Store {
+  return new Proxy(inner, {
+    get(target, property) {
+      if (property === 'findInviteById') {
+        return async (id: string): Promise<InviteRecord | null> => {
+          const invite = await target.findInviteById(id);
+          await afterRead.hook?.();
+          return invite;
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /** `/v1/invites`, `/v1/invites/accept`, and the invite page `/auth/invite`. */
@@ -332,6 +353,45 @@ export function invitesContract(options: HttpContractOptions): void {
         body: JSON.stringify({ token: open.token }),
       });
       expect([anonymous.status, await anonymous.json()]).toEqual([401, { error: 'invalid token' }]);
+    });
+  });
+
+  describe('an invite revoked while it is accepted', () => {
+    const afterRead: { hook?: () => Promise<void> } = {};
+    const ctx = useContractServer({
+      ...options,
+      createStore: async () =>
+        storeWithSlowInviteRead(await (options.createStore?.() ?? createMemoryStore()), afterRead),
+    });
+
+    it('answers 409 invite already accepted when the acceptance lands between the revoke route reading the invite and revoking it', async () => {
+      const { org, owner } = await ownedOrganisation(ctx);
+      const open = await invite(ctx, owner, { role: 'admin' });
+      const { userId, session } = await newcomer(ctx);
+      let accepted: Response | undefined;
+      afterRead.hook = async () => {
+        afterRead.hook = undefined;
+        accepted = await accept(ctx, session, open.token);
+      };
+      const marker = auditMark(ctx);
+
+      const revoked = await sendJson(ctx, 'DELETE', `/v1/invites/${open.id}`, owner);
+
+      expect([revoked.status, await revoked.json()]).toEqual([
+        409,
+        { error: 'invite already accepted' },
+      ]);
+      expect(accepted?.status).toBe(200);
+      expect(marker()).toEqual([
+        `[audit] member.add org_id=${org.id} user_id=${userId} role=admin`,
+        `[audit] invite.accept org_id=${org.id} invite_id=${open.id} user_id=${userId}`,
+      ]);
+      const listed = (await (await sendJson(ctx, 'GET', '/v1/invites', owner)).json()) as {
+        invites: Record<string, unknown>[];
+      };
+      expect(listed.invites).toEqual([
+        expect.objectContaining({ id: open.id, status: 'accepted', accepted_by: userId }),
+      ]);
     });
   });
 }

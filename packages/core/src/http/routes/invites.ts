@@ -95,8 +95,9 @@ export const listInvites: RouteHandler = async (scope) => {
 
 /**
  * `DELETE /v1/invites/{id}` (owners): the invite can no longer be accepted. Another
- * organisation's invite and an unknown id are `404`; an accepted one `409`; revoking a
- * revoked invite is `204` again, with no second audit line.
+ * organisation's invite and an unknown id are `404`; an accepted one `409`, also when the
+ * acceptance won a race with this revocation; revoking a revoked invite is `204` again,
+ * with no second audit line.
  */
 export const revokeInvite: RouteHandler = async (scope) => {
   const identity = await authenticateSessionOnly(scope, 'owner');
@@ -104,9 +105,9 @@ export const revokeInvite: RouteHandler = async (scope) => {
   const { store, clock, audit } = scope.services;
   const invite = await store.findInviteById(id);
   if (!invite || invite.orgId !== identity.orgId) throw new ApiError(404, ERRORS.notFound);
-  if (invite.acceptedAt !== null) throw new ApiError(409, INVITE_ERRORS.alreadyAccepted);
-  const revoked = await store.revokeInvite(id, clock.now());
-  if (revoked) {
+  const revocation = await store.revokeInvite(id, clock.now());
+  if (revocation === 'accepted') throw new ApiError(409, INVITE_ERRORS.alreadyAccepted);
+  if (revocation === 'revoked') {
     audit.record({ type: 'invite.revoke', orgId: invite.orgId, inviteId: id, by: identity.userId });
   }
   return emptyReply(204);
