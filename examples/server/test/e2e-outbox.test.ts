@@ -27,6 +27,8 @@ const built = isServerBuilt();
 const SESSION_SECRET = 'e2e-outbox-session-secret-0123456789abcdef';
 const GITHUB_TOKEN = 'github_pat_e2eOUTBOXtoken0123456789';
 const GITHUB_REPO = 'octo/widgets';
+/** How long the fake rate-limits in the scenario of the field test (issue 42). */
+const RATE_LIMITED_MS = 45_000;
 const silent = pino({ base: null }, new Writable({ write: (_c, _e, done) => done() }));
 
 /** A fresh 40-hex commit SHA. */
@@ -268,6 +270,45 @@ describe.skipIf(!built && process.env.CI !== '1')(
       await expect.poll(() => statusesOf(fake, sha).length, { timeout: 30_000 }).toBe(2);
       await expect.poll(() => fake.commentsOf(GITHUB_REPO, 6).length, { timeout: 30_000 }).toBe(1);
     }, 90_000);
+
+    it('delivers all 12 deliveries of 4 runs after 45 s of secondary rate limit then a 500', async () => {
+      const requestsBefore = fake.requests.length;
+      fake.failFor(
+        {
+          status: 403,
+          headers: { 'retry-after': '1' },
+          body: { message: 'You have exceeded a secondary rate limit.' },
+        },
+        RATE_LIMITED_MS,
+      );
+      fake.failNext({ status: 500, body: { message: 'Server Error' } });
+      const limitedSince = Date.now();
+      const shas = [nextSha(), nextSha(), nextSha(), nextSha()];
+      for (const [index, sha] of shas.entries()) {
+        expect(
+          (await ingest(server, session, { commit: sha, pullRequest: 40 + index })).status,
+        ).toBe(201);
+      }
+      const delivered = () =>
+        shas.flatMap((sha) => statusesOf(fake, sha)).length +
+        shas.filter((_, index) => fake.commentsOf(GITHUB_REPO, 40 + index).length === 1).length;
+
+      await new Promise((resolve) => setTimeout(resolve, RATE_LIMITED_MS - 1_000));
+      expect(delivered()).toBe(0);
+      await expect.poll(delivered, { timeout: 30_000, interval: 250 }).toBe(12);
+      const after = ((Date.now() - limitedSince - RATE_LIMITED_MS) / 1000).toFixed(1);
+
+      const requests = fake.requests.slice(requestsBefore);
+      console.info(
+        `[outbox e2e] ${RATE_LIMITED_MS / 1000} s of 403 retry-after 1, then one 500: ${delivered()} of 12 deliveries delivered, the last ${after} s after the limit ended; ${requests.length} requests in all`,
+      );
+      for (const sha of shas) expect(statusesOf(fake, sha)).toHaveLength(2);
+      for (let index = 0; index < 4; index += 1) {
+        expect(fake.commentsOf(GITHUB_REPO, 40 + index)).toHaveLength(1);
+      }
+      expect(server.output()).not.toMatch(/\[outbox\] .* failed:/);
+      expect(server.output()).not.toContain('gave up');
+    }, 120_000);
   },
 );
 

@@ -65,6 +65,11 @@ export interface FakeGithubRest {
   /** Answers the next `count` requests (default 1) with `answer` instead of handling them. */
   failNext(answer: FakeAnswer, count?: number): void;
   /**
+   * Answers every request with `answer` for the next `ms` milliseconds (a rate limit that
+   * lasts), before the answers of {@link FakeGithubRest.failNext}.
+   */
+  failFor(answer: FakeAnswer, ms: number): void;
+  /**
    * `refuse`: closes the port (connection refused); `hang`: accepts requests and never answers
    * them; `null`: back to normal, on the same port.
    */
@@ -87,6 +92,7 @@ export async function startFakeGithubRest(): Promise<FakeGithubRest> {
   const hanging = new Set<ServerResponse>();
   let nextId = 1000;
   let mode: 'refuse' | 'hang' | null = null;
+  let lasting: { answer: FakeAnswer; until: number } | null = null;
 
   const server = createServer((request, response) => {
     handle(request, response).catch(() => send(response, 500, { message: 'fake failed' }));
@@ -104,7 +110,8 @@ export async function startFakeGithubRest(): Promise<FakeGithubRest> {
       return;
     }
     requests.push(`${request.method} ${url.pathname}`);
-    const failure = failures.shift();
+    const failure =
+      lasting !== null && Date.now() < lasting.until ? lasting.answer : failures.shift();
     if (failure) {
       send(response, failure.status, failure.body ?? { message: 'fake failure' }, failure.headers);
       return;
@@ -258,6 +265,9 @@ export async function startFakeGithubRest(): Promise<FakeGithubRest> {
     commentsOf,
     failNext(answer, count = 1) {
       for (let index = 0; index < count; index += 1) failures.push(answer);
+    },
+    failFor(answer, ms) {
+      lasting = { answer, until: Date.now() + ms };
     },
     async setDown(next) {
       const wasRefusing = mode === 'refuse';

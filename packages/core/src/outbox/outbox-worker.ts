@@ -113,12 +113,12 @@ export function createOutboxDispatcher(options: OutboxWorkerOptions): OutboxDisp
     return claimed.length;
   };
 
-  /** Puts claimed deliveries back, due now, for the next claim of any process. */
+  /** Puts claimed deliveries back unsent, due now, for the next claim of any process. */
   const release = async (unsent: DeliveryRecord[], why: string): Promise<void> => {
     const at = clock.now();
     for (const delivery of unsent) {
       await store
-        .retryDelivery(delivery.id, owner, {
+        .deferDelivery(delivery.id, owner, {
           at,
           nextAttemptAt: at,
           error: `not sent: ${why}`,
@@ -202,14 +202,18 @@ export function createOutboxDispatcher(options: OutboxWorkerOptions): OutboxDisp
   ): Promise<void> => {
     const at = clock.now();
     if (decision.action === 'fail') return fail(delivery, decision.reason, status);
-    await store.retryDelivery(delivery.id, owner, {
+    // A rate limit's wait is not an attempt: it neither brings the give-up nearer nor grows
+    // the back-off, however long the code host asks to wait.
+    const putBack = decision.rateLimited ? store.deferDelivery : store.retryDelivery;
+    await putBack.call(store, delivery.id, owner, {
       at,
       nextAttemptAt: decision.at,
       error: decision.reason,
       status,
     });
+    const which = decision.rateLimited ? 'held back' : `attempt ${delivery.attempts} not sent`;
     logger.warn(
-      `[outbox] ${describe(delivery)} attempt ${delivery.attempts} not sent (${decision.reason}); next attempt at ${decision.at.toISOString()}`,
+      `[outbox] ${describe(delivery)} ${which} (${decision.reason}); next attempt at ${decision.at.toISOString()}`,
     );
   };
 

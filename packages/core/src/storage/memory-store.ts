@@ -765,6 +765,18 @@ class MemoryStore implements Store {
     });
   }
 
+  async deferDelivery(
+    id: string,
+    owner: string,
+    outcome: DeliveryAttemptOutcome & { nextAttemptAt: Date },
+  ): Promise<boolean> {
+    return this.#settleDelivery(id, owner, (row) => {
+      this.#recordOutcome(row, outcome);
+      row.nextAttemptAt = wholeSeconds(outcome.nextAttemptAt);
+      row.attempts = Math.max(0, row.attempts - 1);
+    });
+  }
+
   async failDelivery(id: string, owner: string, outcome: DeliveryAttemptOutcome): Promise<boolean> {
     return this.#settleDelivery(id, owner, (row) => {
       this.#recordOutcome(row, outcome);

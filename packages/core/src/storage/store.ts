@@ -330,7 +330,10 @@ export interface DeliveryRecord {
   /** JSON text as enqueued. */
   payload: string;
   state: DeliveryState;
-  /** How many times it was claimed for sending (a claim counts even when the sender died). */
+  /**
+   * How many times it was claimed for sending (a claim counts even when the sender died),
+   * less the claims given back by {@link OutboxStore.deferDelivery} (rate limits, hand-backs).
+   */
   attempts: number;
   /** Not claimed before this instant. */
   nextAttemptAt: Date;
@@ -761,6 +764,16 @@ export interface OutboxStore {
    * outcome as `lastError` and `lastStatus`.
    */
   retryDelivery(
+    id: string,
+    owner: string,
+    outcome: DeliveryAttemptOutcome & { nextAttemptAt: Date },
+  ): Promise<boolean>;
+  /**
+   * Puts the delivery back like {@link OutboxStore.retryDelivery} and gives back the attempt
+   * its claim counted: for a claim that made no attempt the code host could refuse (a rate
+   * limit's wait, a batch handed back unsent), so `attempts` counts real attempts only.
+   */
+  deferDelivery(
     id: string,
     owner: string,
     outcome: DeliveryAttemptOutcome & { nextAttemptAt: Date },

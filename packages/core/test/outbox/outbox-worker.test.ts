@@ -419,10 +419,12 @@ describe('outbox worker', () => {
     expect(fake.requests).toHaveLength(1);
     const deliveries = await store.listRunDeliveries(orgId, run.id);
     const waitUntil = new Date(START.getTime() + 120_000);
-    expect(deliveries.map((each) => [each.state, each.nextAttemptAt, each.lastStatus])).toEqual([
-      ['pending', waitUntil, 403],
-      ['pending', waitUntil, null],
-      ['pending', waitUntil, null],
+    expect(
+      deliveries.map((each) => [each.state, each.nextAttemptAt, each.lastStatus, each.attempts]),
+    ).toEqual([
+      ['pending', waitUntil, 403, 0],
+      ['pending', waitUntil, null, 0],
+      ['pending', waitUntil, null, 0],
     ]);
     expect(deliveries[0]?.lastError).toBe(
       'GitHub rate limit (403): waiting until 2026-03-01T12:02:00.000Z',
@@ -436,6 +438,42 @@ describe('outbox worker', () => {
       ['status_patch', 'sent'],
       ['comment', 'sent'],
     ]);
+  });
+
+  it('sends every delivery after 45 s of secondary rate limit then a 500: the waits count as no attempt', async () => {
+    await givenLink();
+    const run = await givenRun();
+    fake.failNext(
+      {
+        status: 403,
+        headers: { 'retry-after': '1' },
+        body: { message: 'You have exceeded a secondary rate limit.' },
+      },
+      45,
+    );
+    fake.failNext({ status: 500, body: { message: 'Server Error' } });
+    const sender = dispatcher();
+
+    for (let second = 0; second < 120 && fake.comments.size === 0; second += 1) {
+      await sender.runOnce();
+      clock.advance(1_000);
+    }
+    clock.advance(2_000);
+    await sender.runOnce();
+
+    const deliveries = await store.listRunDeliveries(orgId, run.id);
+    expect(deliveries.map((each) => [each.kind, each.state, each.attempts])).toEqual([
+      ['status_project', 'sent', 2],
+      ['status_patch', 'sent', 1],
+      ['comment', 'sent', 1],
+    ]);
+    expect(fake.statuses.map((status) => status.context)).toEqual([
+      'covgate/patch',
+      'covgate/project',
+    ]);
+    expect(fake.commentsOf(GITHUB_REPO, 7)).toHaveLength(1);
+    expect(fake.requests).toHaveLength(45 + 1 + 1 + 3 + 1);
+    expect(logLines.filter((line) => line.includes('failed'))).toEqual([]);
   });
 
   it('waits for x-ratelimit-reset when the primary rate limit is spent', async () => {
@@ -452,7 +490,10 @@ describe('outbox worker', () => {
 
     const [delivery] = await store.listRunDeliveries(orgId, run.id);
     expect(delivery?.nextAttemptAt).toEqual(new Date(reset * 1000));
-    expect(delivery?.state).toBe('pending');
+    expect([delivery?.state, delivery?.attempts]).toEqual(['pending', 0]);
+    expect(logLines).toEqual([
+      `warn [outbox] delivery ${delivery?.id} (status_project of web, run ${run.id}) held back (GitHub rate limit (403): waiting until 2026-03-01T12:10:00.000Z); next attempt at 2026-03-01T12:10:00.500Z`,
+    ]);
   });
 
   it('fails a delivery GitHub refuses for good, with the reason and no token anywhere', async () => {
@@ -569,10 +610,12 @@ describe('outbox worker', () => {
 
     expect(fake.statuses).toHaveLength(1);
     const deliveries = await store.listRunDeliveries(orgId, run.id);
-    expect(deliveries.map((each) => [each.state, each.leaseOwner, each.lastError])).toEqual([
-      ['sent', null, null],
-      ['pending', null, 'not sent: the server stopped'],
-      ['pending', null, 'not sent: the server stopped'],
+    expect(
+      deliveries.map((each) => [each.state, each.leaseOwner, each.lastError, each.attempts]),
+    ).toEqual([
+      ['sent', null, null, 1],
+      ['pending', null, 'not sent: the server stopped', 0],
+      ['pending', null, 'not sent: the server stopped', 0],
     ]);
     expect(logLines).toEqual([
       'info [outbox] handed 2 claimed deliveries back (the server stopped)',

@@ -156,7 +156,7 @@ describe('guardedStore', () => {
     expect(messages).toEqual(expected);
     expect(lines).toEqual(expected.map((line) => `${line}: broken pipe`));
     expect(STORE_OPERATIONS.findSessionById.component).toBe('sessions');
-    expect(names).toHaveLength(69);
+    expect(names).toHaveLength(70);
   });
 
   it("answers a duplicate key with the operation's conflict, and logs it where there is none", async () => {
@@ -251,12 +251,27 @@ describe('dialect-free store logic', () => {
       nextAttemptAt: secondsAfter(at, 60),
     });
     await settlements.failDelivery('d3', 'w2', { ...outcome, status: null });
+    await settlements.deferDelivery('d4', 'w1', {
+      ...outcome,
+      status: 403,
+      nextAttemptAt: secondsAfter(at, 1),
+    });
 
     const failure = { lastError: 'x'.repeat(500), updatedAt: whole };
     expect(calls).toEqual([
       ['d1', 'w1', { state: 'sent', sentAt: whole, updatedAt: whole }],
       ['d2', 'w1', { ...failure, lastStatus: 502, nextAttemptAt: secondsAfter(whole, 60) }],
       ['d3', 'w2', { ...failure, lastStatus: null, state: 'failed' }],
+      [
+        'd4',
+        'w1',
+        {
+          ...failure,
+          lastStatus: 403,
+          nextAttemptAt: secondsAfter(whole, 1),
+          attemptGivenBack: true,
+        },
+      ],
     ]);
   });
 

@@ -23,11 +23,16 @@ export function outboxQueries({ db, tables, affected }: SqlContext) {
   const settleDelivery = async (
     id: string,
     owner: string,
-    changes: DeliverySettlement,
+    { attemptGivenBack, ...columns }: DeliverySettlement,
   ): Promise<boolean> => {
+    const attempts = attemptGivenBack
+      ? {
+          attempts: sql`case when ${deliveries.attempts} > 0 then ${deliveries.attempts} - 1 else 0 end`,
+        }
+      : {};
     const result = await db
       .update(deliveries)
-      .set({ ...changes, leaseOwner: null, leaseUntil: null })
+      .set({ ...columns, ...attempts, leaseOwner: null, leaseUntil: null })
       .where(
         and(
           eq(deliveries.id, id),

@@ -327,6 +327,48 @@ export function describeOutbox(store: StoreUnderTest, peer: StoreUnderTest): voi
       ).toBe(false);
     });
 
+    it("defers a delivery: due later with the outcome, the claim's attempt given back, only by its holder", async () => {
+      const delivery = newDelivery();
+      const record = await givenEnqueued(delivery);
+      await store().claimDeliveries('sender', FIXTURE_TIME, 30_000, 10);
+      const firstRetry = secondsAfter(FIXTURE_TIME, 2);
+      await store().retryDelivery(delivery.id, 'sender', {
+        at: FIXTURE_TIME,
+        nextAttemptAt: firstRetry,
+        error: 'GitHub answered 502',
+        status: 502,
+      });
+      await store().claimDeliveries('sender', firstRetry, 30_000, 10);
+
+      const at = secondsAfter(FIXTURE_TIME, 3);
+      const nextAttemptAt = secondsAfter(FIXTURE_TIME, 63);
+      const outcome = {
+        at,
+        nextAttemptAt,
+        error: 'GitHub rate limit (403): waiting',
+        status: 403,
+      };
+      expect(await store().deferDelivery(delivery.id, 'elsewhere', outcome)).toBe(false);
+      expect(await store().deferDelivery(delivery.id, 'sender', outcome)).toBe(true);
+      expect(await store().deferDelivery(delivery.id, 'sender', outcome)).toBe(false);
+
+      expect(await peer().listRunDeliveries(record.orgId, record.id)).toEqual([
+        {
+          ...enqueued(record, delivery),
+          attempts: 1,
+          nextAttemptAt,
+          updatedAt: at,
+          lastError: 'GitHub rate limit (403): waiting',
+          lastStatus: 403,
+        },
+      ]);
+      expect(
+        await store().claimDeliveries('sender', secondsAfter(FIXTURE_TIME, 62), 30_000, 10),
+      ).toEqual([]);
+      const again = await store().claimDeliveries('sender', nextAttemptAt, 30_000, 10);
+      expect(again.map((each) => [each.id, each.attempts])).toEqual([[delivery.id, 2]]);
+    });
+
     it('keeps a network failure without a status, and cuts a reason to 500 characters', async () => {
       const delivery = newDelivery();
       const record = await givenEnqueued(delivery);

@@ -56,14 +56,15 @@ export function deliveryError(error: string): string {
 
 /**
  * The columns one settlement of a claimed delivery writes: sent, put back for a later
- * attempt, or given up. The dialect adds the lease's release and the owner condition.
+ * attempt, or given up; `attemptGivenBack` takes back the attempt its claim counted (never
+ * below 0). The dialect adds the lease's release and the owner condition.
  */
 export type DeliverySettlement = Partial<
   Pick<
     DeliveryRecord,
     'state' | 'sentAt' | 'updatedAt' | 'lastError' | 'lastStatus' | 'nextAttemptAt'
   >
->;
+> & { attemptGivenBack?: true };
 
 /** The columns an unsuccessful attempt writes. */
 const attemptColumns = (outcome: DeliveryAttemptOutcome) => ({
@@ -73,13 +74,13 @@ const attemptColumns = (outcome: DeliveryAttemptOutcome) => ({
 });
 
 /**
- * `markDeliverySent`, `retryDelivery` and `failDelivery` over the dialect's one conditional
+ * `markDeliverySent`, `retryDelivery`, `deferDelivery` and `failDelivery` over the dialect's one conditional
  * update: `settle` applies the columns to the delivery while `owner` holds it (pending),
  * drops the lease, and answers whether it matched.
  */
 export function deliverySettlements(
   settle: (id: string, owner: string, changes: DeliverySettlement) => Promise<boolean>,
-): Pick<Store, 'markDeliverySent' | 'retryDelivery' | 'failDelivery'> {
+): Pick<Store, 'markDeliverySent' | 'retryDelivery' | 'deferDelivery' | 'failDelivery'> {
   return {
     markDeliverySent: (id, owner, at) =>
       settle(id, owner, { state: 'sent', sentAt: wholeSeconds(at), updatedAt: wholeSeconds(at) }),
@@ -87,6 +88,12 @@ export function deliverySettlements(
       settle(id, owner, {
         ...attemptColumns(outcome),
         nextAttemptAt: wholeSeconds(outcome.nextAttemptAt),
+      }),
+    deferDelivery: (id, owner, outcome) =>
+      settle(id, owner, {
+        ...attemptColumns(outcome),
+        nextAttemptAt: wholeSeconds(outcome.nextAttemptAt),
+        attemptGivenBack: true,
       }),
     failDelivery: (id, owner, outcome) =>
       settle(id, owner, { ...attemptColumns(outcome), state: 'failed' }),

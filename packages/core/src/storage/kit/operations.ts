@@ -92,6 +92,7 @@ export const STORE_OPERATIONS: { readonly [Name in StoreOperation]: OperationSpe
   claimDeliveries: outbox,
   markDeliverySent: outbox,
   retryDelivery: outbox,
+  deferDelivery: outbox,
   failDelivery: outbox,
   outboxStats: outbox,
   listDeliveryFailures: outbox,
