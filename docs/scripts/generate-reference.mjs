@@ -8,10 +8,11 @@ import { slug } from 'github-slugger';
 import { Application, Converter, OptionDefaults, ReflectionKind } from 'typedoc';
 import { MarkdownPageEvent } from 'typedoc-plugin-markdown';
 import { writeHttpReference } from './http-reference.mjs';
+import { sourceLinkTemplate } from './source-links.mjs';
 
 const docsDir = fileURLToPath(new URL('..', import.meta.url));
-const repoDir = join(docsDir, '..');
-const packagesDir = join(repoDir, 'packages');
+const defaultRepoDir = join(docsDir, '..');
+const packagesDir = join(defaultRepoDir, 'packages');
 const generatedSidebar = join(docsDir, '.vitepress', 'generated');
 
 /**
@@ -72,15 +73,21 @@ function keepAnchorsAsTheSiteWritesThem(page) {
   );
 }
 
-async function writePackageReference() {
-  const packages = await documentedPackages();
-  const outDir = join(docsDir, 'reference', 'packages');
-  const app = await Application.bootstrapWithPlugins({
+/**
+ * TypeDoc's options for the reference of `packages` (package folders) written to `outDir`,
+ * read with `tsconfig`, with source links into the repository named in `repoDir`'s
+ * package.json.
+ */
+export function referenceOptions({ packages, outDir, repoDir = defaultRepoDir, tsconfig }) {
+  // Set, the template keeps TypeDoc from reading the `origin` remote (and warning without one).
+  const sourceLinks = { sourceLinkTemplate: sourceLinkTemplate(repoDir) };
+  return {
     entryPointStrategy: 'packages',
     entryPoints: packages,
     packageOptions: {
       entryPoints: ['src/index.ts'],
-      tsconfig: join(docsDir, 'tsconfig.typedoc.json'),
+      tsconfig: tsconfig ?? join(docsDir, 'tsconfig.typedoc.json'),
+      ...sourceLinks,
       skipErrorChecking: true,
       excludePrivate: true,
       excludeInternal: true,
@@ -102,7 +109,14 @@ async function writePackageReference() {
     membersWithOwnFile: ['Class', 'Interface', 'Function'],
     logLevel: 'Warn',
     treatWarningsAsErrors: false,
-  });
+    ...sourceLinks,
+  };
+}
+
+async function writePackageReference() {
+  const packages = await documentedPackages();
+  const outDir = join(docsDir, 'reference', 'packages');
+  const app = await Application.bootstrapWithPlugins(referenceOptions({ packages, outDir }));
   const removed = new Set();
   app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) =>
     dropOpenApiMirrors(context.project, removed),
