@@ -153,6 +153,11 @@ function gateOptions(command: Command): Command {
     )
     .option('--json', 'print one JSON object on stdout and nothing else', false)
     .option('--dry-run', 'read the reports and print the request instead of sending it', false)
+    .option(
+      '--strict-paths',
+      'exit 2 when a report names files the git checkout does not have, instead of warning',
+      false,
+    )
     .option('--verbose', 'print each report and file read, with its format and counts', false);
 }
 

@@ -8,7 +8,7 @@
  */
 export { EXIT } from './errors.js';
 // The shapes inside a `Verdict` (`--json`), so that the reference can show them.
-export type { ReportEntry } from './gather-reports.js';
+export type { ReportEntry, UnknownPath } from './gather-reports.js';
 export type { MeasuredPatch } from './patch/measured-patch.js';
 export type { PatchCoverage, PatchFile } from './patch/patch-coverage.js';
 export type { PatchOutcome } from './patch/patch-rule.js';

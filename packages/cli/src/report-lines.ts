@@ -1,4 +1,4 @@
-import type { Gathered } from './gather-reports.js';
+import type { Gathered, UnknownPath } from './gather-reports.js';
 import { DISCOVERY_LIMITS, type Discovery } from './reports/discover.js';
 import type { CoverageSummary } from './reports/merge.js';
 import type { ReportFormat } from './reports/types.js';
@@ -28,6 +28,9 @@ export function summaryLine(
 /** How many files two reports name differently that covgate names before "and N more". */
 const CLASHES_SHOWN = 10;
 
+/** How many files not in the checkout the warning names before "and N more". */
+const UNKNOWN_SHOWN = 3;
+
 function unitOf(format: ReportFormat): string {
   return format === 'go' ? 'statements' : 'lines';
 }
@@ -50,12 +53,36 @@ export function verboseLines(read: Gathered): string[] {
       lines.push(`  ${file.path}${from}: ${file.covered} of ${file.coverable} ${unit}`);
     });
   }
+  for (const u of read.unknown)
+    lines.push(`not in the checkout: ${unknownPathText(u)} (${u.report})`);
   return lines;
+}
+
+/** A file not in the checkout, with the checkout's spelling when only the case differs. */
+function unknownPathText(u: UnknownPath): string {
+  return u.checkout === null ? u.path : `${u.path} (case differs: the checkout has ${u.checkout})`;
+}
+
+/**
+ * How many files the reports name that the checkout does not have, and the first few, e.g.
+ * `2 files the reports name are not in the checkout: src/gone.js, src/A.js (case differs: the
+ * checkout has src/a.js)`; undefined when there are none.
+ */
+export function unknownPathsText(unknown: readonly UnknownPath[]): string | undefined {
+  if (unknown.length === 0) return undefined;
+  const shown = unknown.slice(0, UNKNOWN_SHOWN).map(unknownPathText).join(', ');
+  const more = unknown.length > UNKNOWN_SHOWN ? ` and ${unknown.length - UNKNOWN_SHOWN} more` : '';
+  const files =
+    unknown.length === 1
+      ? '1 file the reports name is'
+      : `${unknown.length} files the reports name are`;
+  return `${files} not in the checkout: ${shown}${more}`;
 }
 
 /**
  * Warnings about paths: a file two reports name with different lines (probably two files
- * whose paths were written alike), and files left outside the repository.
+ * whose paths were written alike), files left outside the repository, and files the checkout
+ * does not have.
  */
 export function warningLines(read: Gathered): string[] {
   const lines = read.clashes.slice(0, CLASHES_SHOWN).map((clash) => {
@@ -75,6 +102,11 @@ export function warningLines(read: Gathered): string[] {
       `${report.path}: ${plural(report.outside.length, 'file lies', 'files lie')} outside the repository (${examples}${more}); rewrite a leading folder with --path-map FROM=TO (e.g. --path-map /app/=)`,
     );
   }
+  const unknown = unknownPathsText(read.unknown);
+  if (unknown !== undefined)
+    lines.push(
+      `${unknown}; they are counted as they are (--verbose lists all): give the folder the paths are relative to with --path-prefix after the --report, or refuse such reports with --strict-paths`,
+    );
   return lines;
 }
 

@@ -1,4 +1,4 @@
-import type { ReportEntry } from './gather-reports.js';
+import type { ReportEntry, UnknownPath } from './gather-reports.js';
 import type { MeasuredPatch } from './patch/measured-patch.js';
 import {
   combineOutcome,
@@ -42,6 +42,8 @@ export interface Verdict {
   reports: ReportEntry[];
   /** Each source file, repository-relative, sorted by path. */
   source_files: { path: string; covered: number; coverable: number }[];
+  /** Each file the reports name that the checkout does not have (empty outside git). */
+  unknown_paths: UnknownPath[];
   /** The coverage of the lines the change adds or modifies; null when not measured. */
   patch: MeasuredPatch | null;
   /** Why no patch was measured; null when one was. */
@@ -171,6 +173,7 @@ export function buildVerdict(input: {
   summary: CoverageSummary;
   reports: ReportEntry[];
   sourceFiles: Verdict['source_files'];
+  unknownPaths: UnknownPath[];
   baseBranch: string;
   patch: MeasuredPatch | null;
   patchSkipped: string | null;
@@ -212,6 +215,7 @@ export function buildVerdict(input: {
     files: summary.files,
     reports: input.reports,
     source_files: input.sourceFiles,
+    unknown_paths: input.unknownPaths,
     patch,
     patch_skipped: input.patchSkipped,
     execution_id: record.id,

@@ -159,6 +159,8 @@ covgate: dry run: nothing was sent
       files: 2,
       reports: bothReports,
       source_files: bothFiles,
+      // Not a git checkout: no path is checked.
+      unknown_paths: [],
       patch: null,
       patch_skipped: 'no base branch (not a pull request, and no --base-branch)',
     });

@@ -152,6 +152,8 @@ describe('a monorepo of two packages measured by c8', () => {
     ]);
     expect(warningLines(read)).toEqual([
       'index.js: packages/a/coverage/lcov.info and packages/b/coverage/lcov.info name it with different lines (last line 6 and 10); if these are two files, tell them apart with --path-prefix after each --report',
+      // And there is no index.js at the root.
+      '1 file the reports name is not in the checkout: index.js; they are counted as they are (--verbose lists all): give the folder the paths are relative to with --path-prefix after the --report, or refuse such reports with --strict-paths',
     ]);
   });
 
@@ -365,6 +367,8 @@ describe('finding the reports of a monorepo', () => {
         'covgate: found services/go/coverage.txt (go)',
         'covgate: found services/java/target/site/jacoco/jacoco.xml (jacoco)',
         'covgate: found services/py/coverage.json (coverage-py)',
+        // Only the Go fixture's sources were copied; JaCoCo's source folder is not known.
+        'covgate: warning: 3 files the reports name are not in the checkout: services/java/example/shapes/Shapes.java, services/py/shapes.py, services/py/test_shapes.py; they are counted as they are (--verbose lists all): give the folder the paths are relative to with --path-prefix after the --report, or refuse such reports with --strict-paths',
         'covgate: dry run: nothing was sent',
         '',
       ].join('\n'),

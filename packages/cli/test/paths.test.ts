@@ -1,5 +1,9 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { itReturns } from '@covgate/test-support/value-table';
 import { describe, expect, it } from 'vitest';
+import { checkoutFilesOf, listCheckoutFiles } from '../src/paths/checkout-files.js';
 import { goFilePath, moduleOf, usesOf } from '../src/paths/go-modules.js';
 import {
   cleanPath,
@@ -111,6 +115,34 @@ describe("a report's project root", () => {
   it('looks only at folders inside the repository', () => {
     expect(projectRootOf('/ci/build/repo/lcov.info', '/ci/build/repo')).toBe('/ci/build/repo');
     expect(projectRootOf('/ci/build/repo/x/lcov.info', '/ci/build/repo')).toBe('/ci/build/repo/x');
+  });
+});
+
+describe('the files of a checkout', () => {
+  it('has the listed files, files on disk git does not list, and names case-only mismatches', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'covgate-checkout-'));
+    await mkdir(join(dir, 'dist'));
+    await writeFile(join(dir, 'dist', 'gen.js'), '');
+    const files = checkoutFilesOf(['src/a.js', 'src/Util.js', ''], dir);
+    expect(['src/a.js', 'dist/gen.js', 'src/b.js', 'src/util.js', ''].map(files.has)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    expect(['src/util.js', 'src/Util.js', 'src/b.js'].map(files.caseOf)).toEqual([
+      'src/Util.js',
+      undefined,
+      undefined,
+    ]);
+    await rm(dir, { recursive: true });
+  });
+
+  it('are not known outside a git checkout', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'covgate-no-git-'));
+    expect(await listCheckoutFiles(dir)).toBeUndefined();
+    await rm(dir, { recursive: true });
   });
 });
 

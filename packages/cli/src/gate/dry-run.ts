@@ -1,6 +1,6 @@
 import type { Gathered } from '../gather-reports.js';
 import type { PatchResult } from './measure-patch.js';
-import { reportEntry, sourceFiles } from './read-reports.js';
+import { reportEntry, sourceFiles, unknownPaths } from './read-reports.js';
 
 /** The request `covgate` would send. */
 export interface PlannedRequest {
@@ -34,6 +34,7 @@ export function dryRunOutput(
     files: read.summary.files,
     reports: read.reports.map(reportEntry),
     source_files: sourceFiles(read.files),
+    unknown_paths: unknownPaths(read),
     patch: patch.patch,
     patch_skipped: patch.skipped,
   })}\n`;

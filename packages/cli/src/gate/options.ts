@@ -8,6 +8,8 @@ export interface GateOptions {
   pathMap: PathMap[];
   dryRun: boolean;
   verbose: boolean;
+  /** Exit 2 when a report names files the checkout does not have. */
+  strictPaths?: boolean;
   format: ReportFormat | 'auto';
   repo?: string;
   branch?: string;

@@ -3,7 +3,7 @@ import type { Gathered } from '../gather-reports.js';
 import { type Io, paintFor } from '../io.js';
 import { buildVerdict, requiredBaselineFailure, stepSummary, verdictLine } from '../verdict.js';
 import type { PatchResult } from './measure-patch.js';
-import { reportEntry, sourceFiles } from './read-reports.js';
+import { reportEntry, sourceFiles, unknownPaths } from './read-reports.js';
 import { appendStepSummary } from './step-summary.js';
 
 /**
@@ -29,6 +29,7 @@ export async function printVerdict(
     summary: read.summary,
     reports: read.reports.map(reportEntry),
     sourceFiles: sourceFiles(read.files),
+    unknownPaths: unknownPaths(read),
     baseBranch,
     patch: patch.patch,
     patchSkipped: patch.skipped,

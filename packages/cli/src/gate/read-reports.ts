@@ -4,6 +4,7 @@ import {
   gatherReports,
   type ReportEntry,
   type ReportSpec,
+  type UnknownPath,
 } from '../gather-reports.js';
 import type { Io } from '../io.js';
 import type { PathMap } from '../paths/path-map.js';
@@ -11,6 +12,7 @@ import {
   discoveryLines,
   plural,
   summaryLine,
+  unknownPathsText,
   verboseLines,
   warningLines,
 } from '../report-lines.js';
@@ -32,6 +34,8 @@ export async function readReports(
     pathMap: PathMap[];
     json: boolean;
     verbose: boolean;
+    /** Refuse (exit 2) reports that name files the checkout does not have. */
+    strictPaths?: boolean;
   },
   io: Io,
 ): Promise<Gathered> {
@@ -43,6 +47,11 @@ export async function readReports(
     cwd: io.cwd,
   });
   if (options.verbose) for (const line of verboseLines(read)) io.stderr.write(`covgate: ${line}\n`);
+  const unknown = unknownPathsText(read.unknown);
+  if (options.strictPaths && unknown !== undefined)
+    throw usageError(
+      `${unknown}, and --strict-paths refuses them; nothing was posted (give the folder the paths are relative to with --path-prefix after the --report)`,
+    );
   for (const line of warningLines(read)) io.stderr.write(`covgate: warning: ${line}\n`);
   if (read.summary.coverable === 0) {
     const paths = specs.map((s) => s.path);
@@ -58,6 +67,11 @@ export async function readReports(
 export function reportEntry(report: ReportEntry): ReportEntry {
   const { path, format, root, files, covered, coverable } = report;
   return { path, format, root, files, covered, coverable };
+}
+
+/** The files not in the checkout as `--json` lists them. */
+export function unknownPaths(read: Gathered): UnknownPath[] {
+  return read.unknown.map(({ path, report, checkout }) => ({ path, report, checkout }));
 }
 
 /** The source files as `--json` lists them: path, covered and coverable, sorted by path. */
