@@ -2,13 +2,9 @@ import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { AuditLogger } from '../audit/audit-sink.js';
 import type { Scope } from '../auth/scopes.js';
-import {
-  agentTypeSchema,
-  nameSchema,
-  newTokenRecord,
-  scopesSchema,
-} from '../http/routes/tokens.js';
 import type { Clock } from '../time/timestamp.js';
+import { newTokenRecord } from '../tokens/new-token-record.js';
+import { agentTypeSchema, nameSchema, scopesSchema } from '../tokens/token-fields.js';
 import { createTokenHasher, type TokenHasher } from '../tokens/token-hash.js';
 import {
   findOrganisation,

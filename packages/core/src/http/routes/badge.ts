@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { makeBadge } from 'badge-maker';
 import { z } from 'zod';
+import { COMPONENT } from '../../executions/component.js';
 import {
   type PercentPlaces,
   truncateDecimal,
@@ -9,7 +10,6 @@ import {
 import { ApiError } from '../api-error.js';
 import { emptyReply, textReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
-import { COMPONENT } from './ingest-body.js';
 
 const badgeQuery = z.object({
   branch: z.string().min(1).max(255).default('main'),

@@ -1,42 +1,12 @@
 import { z } from 'zod';
-import { formatTimestamp } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
-import { authenticateSessionOnly, type SessionIdentity } from '../auth/authenticate.js';
-import { jsonReply, type Reply } from '../reply.js';
+import { authenticateSessionOnly } from '../auth/authenticate.js';
 import { readJsonBody } from '../request-body.js';
-import type { RequestScope, RouteHandler } from '../services.js';
+import type { RouteHandler } from '../services.js';
+import { sessionReply } from '../sign-in/session-reply.js';
 import { parseBody } from '../validation.js';
 
 const switchBody = z.object({ org: z.string().min(1).max(255) });
-
-/**
- * The answer of `GET /v1/session`: the session, its organisation's slug and plan, the user's
- * role there, and every organisation the user belongs to (by slug) with the role in each.
- */
-export async function sessionReply(scope: RequestScope, identity: SessionIdentity): Promise<Reply> {
-  const { store } = scope.services;
-  const [org, organisations] = await Promise.all([
-    store.findOrganisationById(identity.orgId),
-    store.listUserOrganisations(identity.userId),
-  ]);
-  // authenticate() has just found it; a concurrent removal reads as an ended session.
-  if (!org) throw new ApiError(401, ERRORS.invalidToken);
-  return jsonReply(200, {
-    session_id: identity.sessionId,
-    user_id: identity.userId,
-    org_id: org.id,
-    org: org.slug,
-    plan: org.plan,
-    role: identity.role,
-    expires_at: formatTimestamp(identity.expiresAt),
-    organisations: organisations.map(({ organisation, role }) => ({
-      org_id: organisation.id,
-      org: organisation.slug,
-      name: organisation.name,
-      role,
-    })),
-  });
-}
 
 /**
  * `GET /v1/session`: the presenting session (Bearer session token or session cookie). API

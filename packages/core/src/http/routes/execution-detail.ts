@@ -4,10 +4,10 @@ import { decodeFileList, type FileEntry } from '../../executions/file-list.js';
 import { type FolderJson, folderTree } from '../../executions/folder-tree.js';
 import { type PatchFileJson, patchFiles } from '../../executions/patch-files.js';
 import { ApiError, ERRORS } from '../api-error.js';
+import { requireExecuteScope } from '../auth/access.js';
 import { authenticate } from '../auth/authenticate.js';
 import { jsonReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
-import { requireExecuteScope } from './executions.js';
 
 /** One entry of a run's per-file list as the API shows it. */
 export interface FileEntryJson {

@@ -1,8 +1,9 @@
 import { formatTimestamp } from '../../time/timestamp.js';
+import { authenticateRepositoryRead, requireOrgAccess } from '../auth/access.js';
+import { parseComponentParameter } from '../inputs/execution-filter.js';
+import { parseLimitParameter } from '../inputs/query-parameters.js';
 import { jsonReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
-import { parseComponentParameter } from './execution-filter.js';
-import { authenticateRepositoryRead, parseLimitParameter, requireOrgAccess } from './executions.js';
 
 /** Default and maximum of `limit` on `GET /v1/executions/series`. */
 export const SERIES_LIMIT = { default: 1000, max: 1000 } as const;

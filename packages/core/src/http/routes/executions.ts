@@ -1,5 +1,3 @@
-import { checkOrgAccess, type Identity } from '../../auth/identity.js';
-import { hasScope } from '../../auth/scopes.js';
 import { decodeExecutionCursor, encodeExecutionCursor } from '../../executions/execution-cursor.js';
 import { executionToJson } from '../../executions/execution-json.js';
 import { encodeFileList, fileListDigest, fileListText } from '../../executions/file-list.js';
@@ -26,69 +24,23 @@ import type {
   RepositorySettings,
 } from '../../storage/store.js';
 import { wholeSeconds } from '../../time/timestamp.js';
-import { ApiError, ERRORS } from '../api-error.js';
+import { ApiError } from '../api-error.js';
+import {
+  authenticateRepositoryRead,
+  requireExecuteScope,
+  requireOrgAccess,
+} from '../auth/access.js';
 import { authenticate } from '../auth/authenticate.js';
 import { requireSessionRole } from '../auth/roles.js';
+import { parseExecutionFilter } from '../inputs/execution-filter.js';
+import { type IngestInput, parseIngestBody } from '../inputs/ingest-body.js';
+import { parseLimitParameter } from '../inputs/query-parameters.js';
 import { jsonReply, jsonTextReply, type Reply } from '../reply.js';
 import { MAX_BODY_BYTES, readJsonBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';
-import { parseExecutionFilter } from './execution-filter.js';
-import { type IngestInput, parseIngestBody } from './ingest-body.js';
 
 /** Default and maximum of `limit` on `GET /v1/executions`. */
 export const EXECUTIONS_LIMIT = { default: 10, max: 100 } as const;
-
-/** Digits without a leading zero: no sign, exponent or fraction (the bounds cap the length). */
-const LIMIT_SHAPE = /^[1-9][0-9]*$/;
-
-/** Sessions act for their whole organisation; API tokens need the `execute` scope. */
-export function requireExecuteScope(identity: Identity): void {
-  if (identity.kind === 'token' && !hasScope(identity.scopes, 'execute')) {
-    throw new ApiError(403, ERRORS.forbidden);
-  }
-}
-
-/** `403 forbidden` when `org` names another organisation than the identity's. */
-export function requireOrgAccess(identity: Identity, org: string): void {
-  if (checkOrgAccess(identity, org) === 'forbidden') throw new ApiError(403, ERRORS.forbidden);
-}
-
-/**
- * The first checks of a read of one repository (`?org&repo`): `401` credential, `403` token
- * without `execute`, `400` missing `org` then `repo`. The route checks its own parameters
- * next, then {@link requireOrgAccess}: another organisation's `403` comes after every `400`.
- */
-export async function authenticateRepositoryRead(
-  scope: RequestScope,
-): Promise<{ identity: Identity; org: string; repo: string }> {
-  const identity = await authenticate(scope);
-  requireExecuteScope(identity);
-  const org = requireQueryParameter(scope.query, 'org');
-  const repo = requireQueryParameter(scope.query, 'repo');
-  return { identity, org, repo };
-}
-
-/** A non-empty query parameter, else `400 missing required parameter: <name>`. */
-export function requireQueryParameter(params: URLSearchParams, name: string): string {
-  const value = params.get(name);
-  if (value === null || value === '') {
-    throw new ApiError(400, `missing required parameter: ${name}`);
-  }
-  return value;
-}
-
-/** The `limit` query parameter: `bounds.default` when absent, 1 to `bounds.max`, else `400`. */
-export function parseLimitParameter(
-  value: string | null,
-  bounds: { default: number; max: number },
-): number {
-  if (value === null) return bounds.default;
-  const limit = LIMIT_SHAPE.test(value) ? Number(value) : Number.NaN;
-  if (!(limit >= 1 && limit <= bounds.max)) {
-    throw new ApiError(400, 'invalid parameter: limit');
-  }
-  return limit;
-}
 
 /**
  * `GET /v1/executions?org&repo&limit[&cursor][&branch][&outcome][&component]`, with an

@@ -15,7 +15,7 @@ import {
   findInviteByToken,
   INVITE_REFUSED,
   pendingInviteCookie,
-} from './invite-acceptance.js';
+} from '../sign-in/invite-acceptance.js';
 
 function refuse(): never {
   throw new ApiError(400, INVITE_REFUSED, { ...PRIVATE_ANSWER_HEADERS });

@@ -9,9 +9,9 @@ import { authenticateSessionOnly } from '../auth/authenticate.js';
 import { emptyReply, jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';
+import { acceptInviteToken, INVITE_REFUSED } from '../sign-in/invite-acceptance.js';
+import { sessionReply } from '../sign-in/session-reply.js';
 import { parseBody } from '../validation.js';
-import { sessionReply } from './current-session.js';
-import { acceptInviteToken, INVITE_REFUSED } from './invite-acceptance.js';
 
 /** Public messages of the invite routes. */
 export const INVITE_ERRORS = {

@@ -20,9 +20,13 @@ import { onlyValue } from '../query-value.js';
 import type { Reply } from '../reply.js';
 import type { Route } from '../router.js';
 import type { RequestScope, RouteHandler } from '../services.js';
-import { acceptPendingInvite } from './invite-acceptance.js';
-import { clearedOAuthStateCookie, OAUTH_STATE_COOKIE, oauthStateCookie } from './oauth-cookies.js';
-import { startSession } from './sessions.js';
+import { acceptPendingInvite } from '../sign-in/invite-acceptance.js';
+import {
+  clearedOAuthStateCookie,
+  OAUTH_STATE_COOKIE,
+  oauthStateCookie,
+} from '../sign-in/oauth-cookies.js';
+import { startSession } from '../sign-in/start-session.js';
 
 /** Public messages of the OAuth routes. */
 export const OAUTH_ERRORS = {

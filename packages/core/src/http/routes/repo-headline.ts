@@ -1,12 +1,12 @@
+import { findBaseBranchRun } from '../../executions/base-branch.js';
 import { type ExecutionJson, executionToJson } from '../../executions/execution-json.js';
 import { truncateToHundredths } from '../../gate/truncate-decimal.js';
 import type { ExecutionRecord } from '../../storage/store.js';
 import { ApiError, ERRORS } from '../api-error.js';
+import { authenticateRepositoryRead, requireOrgAccess } from '../auth/access.js';
+import { parseComponentParameter } from '../inputs/execution-filter.js';
 import { jsonReply } from '../reply.js';
 import type { RequestScope, RouteHandler } from '../services.js';
-import { parseComponentParameter } from './execution-filter.js';
-import { authenticateRepositoryRead, requireOrgAccess } from './executions.js';
-import { BASE_BRANCHES } from './repos.js';
 
 /** How far back `change_30d` looks: 30 days. */
 export const HEADLINE_WINDOW_SECONDS = 30 * 86_400;
@@ -49,7 +49,7 @@ export const getRepoHeadline: RouteHandler = async (scope) => {
     store.findRepositorySettings(orgId, repo),
   ]);
   if (total === 0) throw new ApiError(404, ERRORS.notFound);
-  const base = await baseBranchRun(scope, orgId, repo, component);
+  const base = await findBaseBranchRun(store, orgId, repo, component);
   const from = base === null ? null : await thirtyDaysBefore(scope, base.run, component);
   const headline: RepoHeadlineJson = {
     repo,
@@ -66,21 +66,6 @@ export const getRepoHeadline: RouteHandler = async (scope) => {
   };
   return jsonReply(200, headline);
 };
-
-/** The newest run of the component on `main`, else on `master`. */
-async function baseBranchRun(
-  scope: RequestScope,
-  orgId: string,
-  repo: string,
-  component: string | null,
-): Promise<{ branch: string; run: ExecutionRecord } | null> {
-  const { store } = scope.services;
-  for (const branch of BASE_BRANCHES) {
-    const run = await store.findLatestExecution(orgId, repo, branch, component);
-    if (run) return { branch, run };
-  }
-  return null;
-}
 
 /**
  * The newest run of `current`'s branch and component created at least 30 days before it; when

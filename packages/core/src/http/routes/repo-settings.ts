@@ -5,13 +5,17 @@ import { truncateToHundredths } from '../../gate/truncate-decimal.js';
 import type { RepositorySettings } from '../../storage/store.js';
 import { wholeSeconds } from '../../time/timestamp.js';
 import { ApiError } from '../api-error.js';
+import {
+  authenticateRepositoryRead,
+  requireExecuteScope,
+  requireOrgAccess,
+} from '../auth/access.js';
 import { authenticate } from '../auth/authenticate.js';
 import { requireSessionRole } from '../auth/roles.js';
 import { jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
 import type { RouteHandler } from '../services.js';
 import { parseBody } from '../validation.js';
-import { authenticateRepositoryRead, requireExecuteScope, requireOrgAccess } from './executions.js';
 
 /** The settings of a repository as the API shows them. */
 export interface RepositorySettingsJson {

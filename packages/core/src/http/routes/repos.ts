@@ -1,12 +1,11 @@
+import { BASE_BRANCHES, findBaseBranchRun } from '../../executions/base-branch.js';
 import { executionToJson } from '../../executions/execution-json.js';
 import type { ExecutionRecord, RepositorySummary, Store } from '../../storage/store.js';
+import { requireExecuteScope, requireOrgAccess } from '../auth/access.js';
 import { authenticate } from '../auth/authenticate.js';
+import { requireQueryParameter } from '../inputs/query-parameters.js';
 import { jsonReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
-import { requireExecuteScope, requireOrgAccess, requireQueryParameter } from './executions.js';
-
-/** The branches taken as a repository's base branch, in order: the first with a run wins. */
-export const BASE_BRANCHES = ['main', 'master'] as const;
 
 /**
  * The newest record on the repository's base branch (`main` when it has a run there, else
@@ -19,11 +18,7 @@ async function baseRecord(
   summary: RepositorySummary,
 ): Promise<ExecutionRecord | null> {
   if (summary.latest.branch === BASE_BRANCHES[0]) return summary.latest;
-  for (const branch of BASE_BRANCHES) {
-    const found = await store.findLatestExecution(orgId, summary.repo, branch);
-    if (found) return found;
-  }
-  return null;
+  return (await findBaseBranchRun(store, orgId, summary.repo))?.run ?? null;
 }
 
 /**

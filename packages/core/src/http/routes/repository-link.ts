@@ -8,12 +8,13 @@ import {
 import { type DeliveryRecord, GITHUB_API_URL, type RepositoryLink } from '../../storage/store.js';
 import { formatTimestamp, wholeSeconds } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
+import { requireOrgAccess } from '../auth/access.js';
 import { authenticateSessionOnly } from '../auth/authenticate.js';
+import { requireQueryParameter } from '../inputs/query-parameters.js';
 import { emptyReply, jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';
 import { parseBody } from '../validation.js';
-import { requireOrgAccess, requireQueryParameter } from './executions.js';
 
 /** How many of a repository's latest failed deliveries a link's answer lists. */
 export const LINK_FAILURES_SHOWN = 5;

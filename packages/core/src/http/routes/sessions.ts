@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { joinOrganisation } from '../../organisations/membership.js';
-import { sessionExpiresAt } from '../../sessions/session-rules.js';
-import { hashSessionToken } from '../../sessions/session-token-hash.js';
-import { ROLES, type SessionRecord } from '../../storage/store.js';
-import { formatTimestamp, wholeSeconds } from '../../time/timestamp.js';
-import { generateSessionToken } from '../../tokens/token-format.js';
+import { ROLES } from '../../storage/store.js';
+import { formatTimestamp } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticateSessionOnly } from '../auth/authenticate.js';
 import { findCredential } from '../auth/credentials.js';
@@ -12,7 +9,8 @@ import { carriesServiceToken, requireServiceToken } from '../auth/service-token-
 import { clearedSessionCookie } from '../auth/session-cookie.js';
 import { emptyReply, jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
-import type { ApiServices, RouteHandler } from '../services.js';
+import type { RouteHandler } from '../services.js';
+import { startSession } from '../sign-in/start-session.js';
 import { parseBody } from '../validation.js';
 
 const ID = z
@@ -31,44 +29,6 @@ const createSessionBody = z.object({
   role: z.enum(ROLES).optional(),
   ttl: z.unknown().optional(),
 });
-
-/** What creating a session returns; the raw token appears only here. */
-export interface CreatedSession {
-  record: SessionRecord;
-  token: string;
-}
-
-/**
- * Creates a session for a user of an organisation with the server's lifetime and records
- * the `session.create` audit line (with `method=link` for a sign-in link). Shared by the
- * internal endpoint, the OAuth callback and sign-in links.
- */
-export async function startSession(
-  services: ApiServices,
-  userId: string,
-  orgId: string,
-  method?: 'link',
-): Promise<CreatedSession> {
-  const token = generateSessionToken(services.randomBytes);
-  const createdAt = wholeSeconds(services.clock.now());
-  const record: SessionRecord = {
-    id: services.ids.sessionId(),
-    tokenHash: hashSessionToken(token, services.settings.sessionSecret),
-    userId,
-    orgId,
-    createdAt,
-    expiresAt: sessionExpiresAt(createdAt, services.settings.sessionLifetimeSeconds),
-  };
-  await services.store.insertSession(record);
-  services.audit.record({
-    type: 'session.create',
-    userId,
-    orgId,
-    sessionId: record.id,
-    ...(method === undefined ? {} : { method }),
-  });
-  return { record, token };
-}
 
 /**
  * `POST /v1/sessions/create`: internal, behind `SERVICE_TOKEN` (constant-time). A user who is

@@ -11,8 +11,8 @@ import { onlyValue } from '../query-value.js';
 import type { Reply } from '../reply.js';
 import { readFormBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';
-import { acceptPendingInvite } from './invite-acceptance.js';
-import { startSession } from './sessions.js';
+import { acceptPendingInvite } from '../sign-in/invite-acceptance.js';
+import { startSession } from '../sign-in/start-session.js';
 
 /** The one answer to a link that is malformed, unknown, used or expired. */
 export const SIGN_IN_LINK_REFUSED = 'invalid or expired link';

@@ -1,38 +1,20 @@
 import { z } from 'zod';
-import { SCOPES } from '../../auth/scopes.js';
 import type { TokenRecord } from '../../storage/store.js';
-import { formatTimestamp, wholeSeconds } from '../../time/timestamp.js';
-import { generateApiToken, isTokenId } from '../../tokens/token-format.js';
+import { formatTimestamp } from '../../time/timestamp.js';
+import { newTokenRecord } from '../../tokens/new-token-record.js';
+import { agentTypeSchema, nameSchema, scopesSchema } from '../../tokens/token-fields.js';
+import { isTokenId } from '../../tokens/token-format.js';
 import { effectiveTokenStatus, isTokenUsable } from '../../tokens/token-status.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticateSessionOnly, type SessionIdentity } from '../auth/authenticate.js';
 import { enforce } from '../auth/request-limits.js';
 import { emptyReply, jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
-import type { ApiServices, RequestScope, RouteHandler } from '../services.js';
+import type { RequestScope, RouteHandler } from '../services.js';
 import { parseBody } from '../validation.js';
 
 /** Default and maximum grace period of a rotation, in seconds. */
 export const ROTATION_GRACE_SECONDS = { default: 86_400, max: 604_800 } as const;
-
-/** Scopes of a new or changed token: at least one, duplicates dropped (provisioning shares it). */
-export const scopesSchema = z
-  .array(z.enum(SCOPES))
-  .min(1)
-  .transform((scopes) => [...new Set(scopes)]);
-/** A token's name: 1-100 characters after trimming, no control characters. */
-export const nameSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .regex(/^[^\p{Cc}]+$/u);
-
-/** The kind of agent a token is for: up to 64 of `A-Z a-z 0-9 . _ -`. */
-export const agentTypeSchema = z
-  .string()
-  .max(64)
-  .regex(/^[A-Za-z0-9._-]*$/);
 
 const createTokenBody = z.object({
   name: nameSchema,
@@ -72,24 +54,6 @@ async function findOwnToken(scope: RequestScope, identity: SessionIdentity): Pro
   const token = await store.findTokenById(id);
   if (!token || token.orgId !== identity.orgId) throw new ApiError(404, ERRORS.notFound);
   return token;
-}
-
-/** A new active token record and its secret (the only copy); not yet stored. */
-export async function newTokenRecord(
-  services: Pick<ApiServices, 'randomBytes' | 'hasher' | 'clock'>,
-  fields: Pick<TokenRecord, 'orgId' | 'name' | 'scopes' | 'agentType'>,
-): Promise<{ record: TokenRecord; secret: string }> {
-  const { id, token } = generateApiToken(services.randomBytes);
-  const record: TokenRecord = {
-    ...fields,
-    id,
-    hash: await services.hasher.hash(token),
-    status: 'active',
-    createdAt: wholeSeconds(services.clock.now()),
-    lastUsedAt: null,
-    gracePeriodEndsAt: null,
-  };
-  return { record, secret: token };
 }
 
 /**

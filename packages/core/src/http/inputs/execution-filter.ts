@@ -1,6 +1,6 @@
+import { COMPONENT } from '../../executions/component.js';
 import type { ExecutionFilter, Outcome } from '../../storage/store.js';
 import { ApiError } from '../api-error.js';
-import { COMPONENT } from './ingest-body.js';
 
 const OUTCOMES: readonly Outcome[] = ['pass', 'warn', 'fail'];
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COMPONENT } from '../../executions/component.js';
 import {
   byPath,
   type FileEntry,
@@ -24,9 +25,6 @@ const COMMIT = z
 
 /** A count of lines: an integer from 0 to a billion (MySQL `INT` holds it, no file has more). */
 const LINES = z.number().int().min(0).max(1_000_000_000);
-
-/** A monorepo component: a letter or digit, then letters, digits, `.`, `_`, `-`; 64 at most. */
-export const COMPONENT = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/);
 
 const PERCENT = z.number().min(0).max(100);
 
