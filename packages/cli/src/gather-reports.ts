@@ -16,6 +16,7 @@ import {
 } from './paths/normalise.js';
 import { applyPathMaps, type PathMap } from './paths/path-map.js';
 import { findRepoRoot } from './paths/repo-root.js';
+import { type BranchSummary, summariseBranches } from './reports/branches.js';
 import { type CoverageSummary, mergeFiles, type PathClash, summarise } from './reports/merge.js';
 import { readReport } from './reports/read-report.js';
 import {
@@ -73,6 +74,8 @@ export interface Gathered {
   reports: NormalisedReport[];
   files: FileCoverage[];
   summary: CoverageSummary;
+  /** The branch totals of the files that carry branch data; undefined: no branch data. */
+  branches: BranchSummary | undefined;
   clashes: PathClash[];
   /** The files no report's path names in the checkout, each path once (first report's). */
   unknown: UnknownPath[];
@@ -119,6 +122,7 @@ export async function gatherReports(options: {
     reports,
     files,
     summary: summarise(files),
+    branches: summariseBranches(files),
     clashes,
     unknown: [...unknown.values()],
   };

@@ -1,4 +1,5 @@
 import type { Gathered, UnknownPath } from './gather-reports.js';
+import type { BranchSummary } from './reports/branches.js';
 import { DISCOVERY_LIMITS, type Discovery } from './reports/discover.js';
 import type { CoverageSummary } from './reports/merge.js';
 import type { ReportFormat } from './reports/types.js';
@@ -23,6 +24,16 @@ export function summaryLine(
       : `${reports.length} reports (${formats})`;
   const unit = formats === 'go' ? 'statements' : 'lines';
   return `${what}: ${summary.covered} of ${summary.coverable} ${unit} in ${plural(summary.files, 'file')}, ${summary.percent.toFixed(2)}%`;
+}
+
+/**
+ * The line covgate prints (stderr) under the summary when the reports carry branch data, e.g.
+ * `branches: 8 of 14 in 2 files, 57.14% (shown, not gated)`.
+ */
+export function branchLine(branches: BranchSummary): string {
+  const files = plural(branches.files, 'file');
+  if (branches.percent === null) return `branches: none in ${files} (shown, not gated)`;
+  return `branches: ${branches.covered} of ${branches.coverable} in ${files}, ${branches.percent.toFixed(2)}% (shown, not gated)`;
 }
 
 /** How many files two reports name differently that covgate names before "and N more". */

@@ -8,6 +8,7 @@ import {
   patchMarkdown,
   type ServicePatch,
 } from './patch/patch-verdict.js';
+import type { BranchSummary } from './reports/branches.js';
 import type { CoverageSummary } from './reports/merge.js';
 
 /** The gate's verdict of a run, as covgate prints it. */
@@ -38,6 +39,11 @@ export interface Verdict {
   covered_lines: number;
   coverable_lines: number;
   files: number;
+  /**
+   * The branches of the files whose reports carry branch data, as each tool counts them;
+   * null when no report does ("no branch data", never 0 %). Shown, not gated.
+   */
+  branches: BranchSummary | null;
   /** Each report read, with the folder its relative paths were taken from and its counts. */
   reports: ReportEntry[];
   /** Each source file, repository-relative, sorted by path. */
@@ -171,6 +177,7 @@ function cell(text: string): string {
  */
 export function buildVerdict(input: {
   summary: CoverageSummary;
+  branches?: BranchSummary | undefined;
   reports: ReportEntry[];
   sourceFiles: Verdict['source_files'];
   unknownPaths: UnknownPath[];
@@ -213,6 +220,7 @@ export function buildVerdict(input: {
     covered_lines: summary.covered,
     coverable_lines: summary.coverable,
     files: summary.files,
+    branches: input.branches ?? null,
     reports: input.reports,
     source_files: input.sourceFiles,
     unknown_paths: input.unknownPaths,

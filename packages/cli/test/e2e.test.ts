@@ -189,9 +189,9 @@ describe.skipIf(!built && process.env.CI !== '1')(
         'web@main: coverage 57.69%, no baseline on main yet: nothing to compare, recorded as the first run\n',
       );
       expect(result.stdout).not.toContain('delta');
-      // No --report: covgate found c8's report and says so.
+      // No --report: covgate found c8's report and says so; c8's lcov carries branches.
       expect(result.stderr).toBe(
-        'covgate: found coverage/lcov.info (lcov)\ncovgate: coverage/lcov.info (lcov): 15 of 26 lines in 1 file, 57.69%\n',
+        'covgate: found coverage/lcov.info (lcov)\ncovgate: coverage/lcov.info (lcov): 15 of 26 lines in 1 file, 57.69%\ncovgate: branches: 9 of 12 in 1 file, 75.00% (shown, not gated)\n',
       );
 
       const seen = (await readFile(dump, 'utf8')).split('\n');
@@ -356,7 +356,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
       expect(result.code).toBe(3);
       expect(result.stderr).toMatch(
         new RegExp(
-          `^covgate: .*\\ncovgate: the service at ${url.replace(/\./g, '\\.')} could not be reached: ECONNREFUSED \\(3 attempts over \\d+\\.\\d s\\); check --url / COVGATE_URL\\n$`,
+          `^covgate: .*\\ncovgate: branches: .*\\ncovgate: the service at ${url.replace(/\./g, '\\.')} could not be reached: ECONNREFUSED \\(3 attempts over \\d+\\.\\d s\\); check --url / COVGATE_URL\\n$`,
         ),
       );
       expect(result.stderr).not.toMatch(/\n\s+at /);

@@ -73,6 +73,7 @@ const verdict: Verdict = {
   delta: '-0.75',
   covered_lines: 167,
   coverable_lines: 200,
+  branches: null,
   files: 1,
   reports: [
     {

@@ -27,6 +27,7 @@ export async function printVerdict(
   const baseBranch = input.baseBranch ?? 'main';
   const verdict = buildVerdict({
     summary: read.summary,
+    branches: read.branches,
     reports: read.reports.map(reportEntry),
     sourceFiles: sourceFiles(read.files),
     unknownPaths: unknownPaths(read),

@@ -9,6 +9,7 @@ import {
 import type { Io } from '../io.js';
 import type { PathMap } from '../paths/path-map.js';
 import {
+  branchLine,
   discoveryLines,
   plural,
   summaryLine,
@@ -59,7 +60,10 @@ export async function readReports(
       `${paths.join(', ')}: no coverable lines in the report${paths.length > 1 ? 's' : ''}`,
     );
   }
-  if (!options.json) io.stderr.write(`covgate: ${summaryLine(read.summary, read.reports)}\n`);
+  if (!options.json) {
+    io.stderr.write(`covgate: ${summaryLine(read.summary, read.reports)}\n`);
+    if (read.branches) io.stderr.write(`covgate: ${branchLine(read.branches)}\n`);
+  }
   return read;
 }
 

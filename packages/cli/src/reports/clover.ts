@@ -12,16 +12,30 @@ import { type Attributes, countAttribute, readXml, type XmlReportHandler } from 
  * The files are the `<file>` elements anywhere inside `<coverage><project>`: directly, in a
  * `<package>`, or, as istanbul-reports 1.x (Jest < 24) wrote them, inside the project's
  * `<metrics>` element that it left open. OpenClover's `<testproject>` (test sources) is not read.
+ * Branches: each file's `<metrics conditionals coveredconditionals>`, the figures both
+ * OpenClover and istanbul compute (its `<line>`s' `truecount`/`falsecount` mean different
+ * things to the two), as counts only.
  */
 export class CloverHandler implements XmlReportHandler {
   private readonly table = new LineTable(true);
   private sawProject = false;
   private fileDepth = -1;
+  private fileBranches: { coverable: number; covered: number } | undefined;
 
   open(name: string, attributes: Attributes, stack: readonly string[]) {
     const depth = stack.length;
     if (name === 'line') {
       if (this.fileDepth >= 0 && depth === this.fileDepth + 1) this.line(attributes);
+    } else if (name === 'metrics' && this.fileDepth >= 0 && depth === this.fileDepth + 1) {
+      const conditionals = attributes.get('conditionals');
+      if (conditionals !== undefined) {
+        const coverable = countAttribute(conditionals, 'a file <metrics> conditionals');
+        const covered = countAttribute(
+          attributes.get('coveredconditionals') ?? '0',
+          'a file <metrics> coveredconditionals',
+        );
+        this.fileBranches = { coverable, covered: Math.min(covered, coverable) };
+      }
     } else if (depth === 0) {
       if (name !== 'coverage') throw new MalformedReport('no <coverage><project> root elements');
     } else if (name === 'project' && depth === 1) {
@@ -31,12 +45,13 @@ export class CloverHandler implements XmlReportHandler {
       if (path === undefined) throw new MalformedReport('a <file> has neither path nor name');
       this.table.begin(path);
       this.fileDepth = depth;
+      this.fileBranches = undefined;
     }
   }
 
   close(name: string, stack: readonly string[]) {
     if (name === 'file' && stack.length === this.fileDepth) {
-      this.table.end();
+      this.table.end(undefined, this.fileBranches);
       this.fileDepth = -1;
     }
   }

@@ -7,7 +7,9 @@ import { type Attributes, countAttribute, readXml, type XmlReportHandler } from 
  * coverlet, ...) element by element. Line coverage as Cobertura computes its `line-rate`:
  * every `<line>` of a `<class>` (`coverage/packages/package/classes/class/lines/line`) is
  * coverable, covered when `hits` > 0. Classes of the same `filename` (inner classes) are merged
- * line by line; the copies of lines under `<methods>` are not counted twice. The folders of
+ * line by line; the copies of lines under `<methods>` are not counted twice. Branches: each
+ * `<line branch="true">`'s `condition-coverage="50% (1/2)"` lists 2 branches of which 1 was
+ * taken, the counts its `branch-rate` is made of. The folders of
  * `<sources><source>`, which file names are relative to, are kept as `sources`.
  */
 export class CoberturaHandler implements XmlReportHandler {
@@ -23,6 +25,11 @@ export class CoberturaHandler implements XmlReportHandler {
       if (this.inClass && depth === 6 && stack[5] === 'lines') {
         const number = countAttribute(attributes.get('number'), 'a <line> number');
         this.table.add(number, countAttribute(attributes.get('hits'), 'a <line> hits'));
+        const condition = attributes.get('condition-coverage');
+        if (attributes.get('branch') === 'true' && condition !== undefined) {
+          const [taken, total] = conditionCounts(condition);
+          this.table.addLineBranches(number, taken, total);
+        }
       }
     } else if (depth === 0) {
       if (name !== 'coverage') throw new MalformedReport('no <coverage> root element');
@@ -63,6 +70,19 @@ export class CoberturaHandler implements XmlReportHandler {
       ? { format: 'cobertura', files, sources: this.sources }
       : { format: 'cobertura', files };
   }
+}
+
+/** The `(taken/total)` of a `condition-coverage="50% (1/2)"`. */
+function conditionCounts(condition: string): [number, number] {
+  const match = /\((\d+)\/(\d+)\)/.exec(condition);
+  const taken = Number(match?.[1]);
+  const total = Number(match?.[2]);
+  if (!match || taken > total) {
+    throw new MalformedReport(
+      `a <line> condition-coverage is not "N% (taken/total)": ${condition.slice(0, 40)}`,
+    );
+  }
+  return [taken, total];
 }
 
 /** Parses the text of a Cobertura XML report; see {@link CoberturaHandler}. */

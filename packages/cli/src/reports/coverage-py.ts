@@ -1,4 +1,10 @@
-import { type FileCoverage, MalformedReport, type ParsedReport } from './types.js';
+import { branchesFromUnits } from './branches.js';
+import {
+  type BranchCoverage,
+  type FileCoverage,
+  MalformedReport,
+  type ParsedReport,
+} from './types.js';
 import { count, fileFromUnits } from './units.js';
 
 type Json = Record<string, unknown>;
@@ -17,7 +23,8 @@ export function isCoveragePyJson(doc: unknown): boolean {
  * without branches: statements, each file's `summary.covered_lines` of
  * `summary.num_statements` (its `executed_lines` may also list a docstring, which is no
  * statement, so they are not counted). With `--branch`, coverage.py's own `percent_covered`
- * also counts branches; covgate reports the statement (line) percentage. A file without a
+ * also counts branches; covgate reports the statement (line) percentage, and the branches
+ * beside it (see `branchesOf`). A file without a
  * `summary` counts its `executed_lines` and `missing_lines`. Both lists are the file's
  * `lines`, which patch coverage reads.
  */
@@ -32,18 +39,15 @@ export function parseCoveragePy(doc: unknown): ParsedReport {
       if (covered > coverable) throw new MalformedReport(`${path} covers more lines than it has`);
       const { executed_lines: executed, missing_lines: missing } = entry;
       const excluded = Array.isArray(entry.excluded_lines) ? entry.excluded_lines : [];
+      const branches = branchesOf(entry, path);
+      const file: FileCoverage = { path, coverable, covered };
       if (Array.isArray(executed) && Array.isArray(missing)) {
         // Checked now, built when the patch needs it.
         lineMap(path, executed, missing, excluded);
-        files.push({
-          path,
-          coverable,
-          covered,
-          lines: () => lineMap(path, executed, missing, excluded),
-        });
-      } else {
-        files.push({ path, coverable, covered });
+        file.lines = () => lineMap(path, executed, missing, excluded);
       }
+      if (branches) file.branches = branches;
+      files.push(file);
       continue;
     }
     if (
@@ -61,6 +65,37 @@ export function parseCoveragePy(doc: unknown): ParsedReport {
     );
   }
   return { format: 'coverage-py', files };
+}
+
+/**
+ * A file's branches as `coverage report --branch` counts them: `summary.num_branches`, of which
+ * `summary.covered_branches` ran, each an arc (`[from, to]`) of `executed_branches` or
+ * `missing_branches`. Undefined for a report made without `--branch` (`meta.branch_coverage`
+ * false: no `num_branches`).
+ */
+function branchesOf(entry: Json, path: string): BranchCoverage | undefined {
+  const summary = entry.summary as Json;
+  if (summary.num_branches === undefined) return undefined;
+  const coverable = count(summary.num_branches, `summary.num_branches of ${path}`);
+  const covered = count(summary.covered_branches, `summary.covered_branches of ${path}`);
+  if (covered > coverable) throw new MalformedReport(`${path} covers more branches than it has`);
+  const { executed_branches: executed, missing_branches: missing } = entry;
+  if (!Array.isArray(executed) || !Array.isArray(missing)) return { coverable, covered };
+  const units = new Map<string, number>();
+  const arc = (value: unknown) => {
+    if (!Array.isArray(value) || value.length !== 2 || !value.every(Number.isInteger)) {
+      throw new MalformedReport(`a branch of ${path} is not a [from, to] arc`);
+    }
+    return `${value[0]}>${value[1]}`;
+  };
+  for (const branch of missing) units.set(arc(branch), 0);
+  for (const branch of executed) units.set(arc(branch), 1);
+  const named = branchesFromUnits(units);
+  // The arcs name the branches the summary counts; if a version ever lists others, the
+  // summary's figures stand and the branches are kept as counts only.
+  return named.coverable === coverable && named.covered === covered
+    ? named
+    : { coverable, covered };
 }
 
 /**

@@ -1,4 +1,10 @@
-import { type FileCoverage, MalformedReport, type ParsedReport } from './types.js';
+import { branchesFromUnits } from './branches.js';
+import {
+  type BranchCoverage,
+  type FileCoverage,
+  MalformedReport,
+  type ParsedReport,
+} from './types.js';
 import { count, fileFromUnits, recordHits } from './units.js';
 
 type Json = Record<string, unknown>;
@@ -34,6 +40,9 @@ export function isIstanbulFinal(doc: unknown): boolean {
  *   them, the start line of each statement, covered when any statement starting on it ran;
  *   except where a file carries its own line map `l` (the istanbul 0.x shape, written by
  *   solidity-coverage), which istanbul 0.x's summary and lcov reporters count instead.
+ *
+ * Branches as istanbul's summary counts them: each path of each branch of `b` (the summary's
+ * `branches.total` and `branches.covered`).
  */
 export function parseIstanbul(doc: unknown): ParsedReport {
   if (isIstanbulSummary(doc)) return { format: 'istanbul', files: summaryFiles(doc as Json) };
@@ -51,7 +60,8 @@ function summaryFiles(doc: Json): FileCoverage[] {
     const coverable = count(entry.lines.total, `lines.total of ${path}`);
     const covered = count(entry.lines.covered, `lines.covered of ${path}`);
     if (covered > coverable) throw new MalformedReport(`${path} covers more lines than it has`);
-    files.push({ path, coverable, covered });
+    const branches = summaryBranches(entry.branches, path);
+    files.push(branches ? { path, coverable, covered, branches } : { path, coverable, covered });
   }
   return files;
 }
@@ -64,8 +74,9 @@ function finalFiles(doc: Json): FileCoverage[] {
       throw new MalformedReport(`the entry of ${key} has no statementMap and s`);
     }
     const path = typeof data.path === 'string' ? data.path : key;
+    const branches = finalBranches(data.b, key);
     if (isObject(data.l)) {
-      files.push(fileFromUnits(path, lineMapUnits(data.l, key)));
+      files.push(withBranchesOf(fileFromUnits(path, lineMapUnits(data.l, key)), branches));
       continue;
     }
     const units = new Map<number | string, number>();
@@ -74,9 +85,39 @@ function finalFiles(doc: Json): FileCoverage[] {
       const line = count(start?.line, `statement ${id} of ${key}: start.line`);
       recordHits(units, line, count(data.s[id] ?? 0, `s[${id}] of ${key}`));
     }
-    files.push(fileFromUnits(path, units));
+    files.push(withBranchesOf(fileFromUnits(path, units), branches));
   }
   return files;
+}
+
+function withBranchesOf(file: FileCoverage, branches: BranchCoverage | undefined): FileCoverage {
+  return branches ? { ...file, branches } : file;
+}
+
+/**
+ * A file's branches from its branch map `b` (`{"1": [3, 0]}`: branch 1 has two paths, the
+ * first taken 3 times), as istanbul's summary counts them: each path is a branch, covered
+ * when taken. Undefined when the file has no `b`.
+ */
+function finalBranches(b: unknown, key: string): BranchCoverage | undefined {
+  if (!isObject(b)) return undefined;
+  const units = new Map<string, number>();
+  for (const [id, paths] of Object.entries(b)) {
+    if (!Array.isArray(paths)) throw new MalformedReport(`b[${id}] of ${key} is not a list`);
+    paths.forEach((hits, index) => {
+      units.set(`${id}:${index}`, count(hits, `b[${id}][${index}] of ${key}`));
+    });
+  }
+  return branchesFromUnits(units);
+}
+
+/** A summary entry's `branches.total` and `branches.covered`, as counts only. */
+function summaryBranches(branches: unknown, path: string): BranchCoverage | undefined {
+  if (!isObject(branches)) return undefined;
+  const coverable = count(branches.total, `branches.total of ${path}`);
+  const covered = count(branches.covered, `branches.covered of ${path}`);
+  if (covered > coverable) throw new MalformedReport(`${path} covers more branches than it has`);
+  return { coverable, covered };
 }
 
 /** The hits of an istanbul 0.x line map `l` (`{"12": 3}`), keyed by line number. */

@@ -62,11 +62,22 @@ export class JacocoHandler implements XmlReportHandler {
     return { format: 'jacoco', files: this.table.files() };
   }
 
+  /**
+   * A `<line nr mi ci mb cb>`: coverable when it has instructions, covered when one ran; its
+   * branches are `mb` + `cb`, `cb` of them covered (JaCoCo's `BRANCH` counter).
+   */
   private line(attributes: Attributes) {
     const missed = countAttribute(attributes.get('mi'), 'a <line> mi');
     const covered = countAttribute(attributes.get('ci'), 'a <line> ci');
     if (missed + covered === 0) return;
-    this.table.add(countAttribute(attributes.get('nr'), 'a <line> nr'), covered);
+    const line = countAttribute(attributes.get('nr'), 'a <line> nr');
+    this.table.add(line, covered);
+    const missedBranches = attributes.get('mb');
+    const coveredBranches = attributes.get('cb');
+    if (missedBranches === undefined && coveredBranches === undefined) return;
+    const taken = countAttribute(coveredBranches ?? '0', 'a <line> cb');
+    const total = taken + countAttribute(missedBranches ?? '0', 'a <line> mb');
+    if (total > 0) this.table.addLineBranches(line, taken, total);
   }
 }
 

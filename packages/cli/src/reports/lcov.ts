@@ -14,7 +14,10 @@ const MAX_LINE_LENGTH = 16 * 1024 * 1024;
  * other tools) piece by piece, so its size is not bounded by the longest string Node.js can
  * hold. Line coverage as `genhtml` computes it: the lines listed by `DA:` are the coverable
  * lines, those with a non-zero count are covered. A record without `DA:` lines contributes its
- * `LF:`/`LH:` totals. Records of the same `SF:` are merged line by line.
+ * `LF:`/`LH:` totals. Branch coverage as `lcov --summary` counts it: each `BRDA:` entry is a
+ * branch, taken when its count is a number > 0 (`-`: its block never ran); a record without
+ * `BRDA:` entries contributes its `BRF:`/`BRH:` totals. Records of the same `SF:` are merged
+ * line by line and branch by branch.
  *
  * Written for tracefiles of millions of lines: character codes, no string per `DA:` entry,
  * and the lines kept in a {@link LineTable}.
@@ -27,6 +30,8 @@ export class LcovReader {
   private lineNo = 0;
   private lf: number | undefined;
   private lh: number | undefined;
+  private brf: number | undefined;
+  private brh: number | undefined;
 
   /** Reads the next piece of the tracefile. */
   write(chunk: string): void {
@@ -78,6 +83,22 @@ export class LcovReader {
     }
   }
 
+  /**
+   * `BRDA:<line>,[e]<block>,<branch>,<taken>`: one branch, taken `<taken>` times (`-` when
+   * its block never ran), named by its line, block and branch so that two reports unite.
+   */
+  private branch(fields: string, lineNo: number): void {
+    // lcov 2 may write an expression as the branch, commas included: the count is the last field.
+    const parts = fields.split(',');
+    const [line, block] = parts;
+    const taken = parts.at(-1);
+    const hits = taken === '-' ? 0 : Number(taken);
+    if (!line || !/^\d+$/.test(line) || parts.length < 4 || taken === '' || Number.isNaN(hits)) {
+      throw new MalformedReport(`line ${lineNo}: not a BRDA:<line>,<block>,<branch>,<taken> entry`);
+    }
+    this.table.addBranch(`${line}:${block}:${parts.slice(2, -1).join(',')}`, hits);
+  }
+
   /** One line: `text[start..stop)`, without its `\n`. */
   private line(text: string, start: number, stop: number): void {
     const lineNo = ++this.lineNo;
@@ -123,16 +144,22 @@ export class LcovReader {
       table.begin(text.slice(start + 3, last));
       this.lf = undefined;
       this.lh = undefined;
+      this.brf = undefined;
+      this.brh = undefined;
     } else if (text.startsWith('end_of_record', start) && last - start === 13) {
       if (table.currentPath === undefined) {
         throw new MalformedReport(`line ${lineNo}: end_of_record without SF:`);
       }
-      const lf = this.lf;
-      table.end(
-        lf === undefined || Number.isNaN(lf)
-          ? undefined
-          : { coverable: lf, covered: Math.min(this.lh ?? 0, lf) },
-      );
+      table.end(totals(this.lf, this.lh), totals(this.brf, this.brh));
+    } else if (text.startsWith('BRDA:', start)) {
+      if (table.currentPath === undefined) {
+        throw new MalformedReport(`line ${lineNo}: BRDA outside a record (no SF: before it)`);
+      }
+      this.branch(text.slice(start + 5, last), lineNo);
+    } else if (text.startsWith('BRF:', start)) {
+      if (table.currentPath !== undefined) this.brf = Number(text.slice(start + 4, last));
+    } else if (text.startsWith('BRH:', start)) {
+      if (table.currentPath !== undefined) this.brh = Number(text.slice(start + 4, last));
     } else if (text.startsWith('LF:', start)) {
       if (table.currentPath !== undefined) this.lf = Number(text.slice(start + 3, last));
     } else if (text.startsWith('LH:', start)) {
@@ -141,6 +168,15 @@ export class LcovReader {
       throw new MalformedReport(`line ${lineNo}: not an lcov entry`);
     }
   }
+}
+
+/** A record's `LF`/`LH` (or `BRF`/`BRH`) totals, undefined when the first is missing. */
+function totals(
+  found: number | undefined,
+  hit: number | undefined,
+): { coverable: number; covered: number } | undefined {
+  if (found === undefined || Number.isNaN(found)) return undefined;
+  return { coverable: found, covered: Math.min(hit ?? 0, found) };
 }
 
 /** Parses the text of an lcov tracefile; see {@link LcovReader}. */

@@ -1,4 +1,5 @@
-import type { FileCoverage } from './types.js';
+import { branchesFromUnits, mergeBranches, recordLineBranches, withBranches } from './branches.js';
+import type { BranchCoverage, FileCoverage } from './types.js';
 import { fileFromUnits, recordHits } from './units.js';
 
 const BLOCK_BITS = 16;
@@ -27,6 +28,8 @@ export class LineTable {
   private last = -1;
   private covered = 0;
   private irregular: Units | undefined;
+  /** The open record's branches, made when it has any (most lines have none). */
+  private branches: Map<string, number> | undefined;
 
   /**
    * @param keepEmpty - whether a record without lines and without a summary is a file of no
@@ -43,6 +46,20 @@ export class LineTable {
     this.last = -1;
     this.covered = 0;
     this.irregular = undefined;
+    this.branches = undefined;
+  }
+
+  /** Records `hits` for the branch `id` of the open record (the larger count of a repeat). */
+  addBranch(id: string, hits: number): void {
+    this.branches ??= new Map();
+    const previous = this.branches.get(id);
+    if (previous === undefined || hits > previous) this.branches.set(id, hits);
+  }
+
+  /** Records a line's branches by their counts: see {@link recordLineBranches}. */
+  addLineBranches(line: number, covered: number, total: number): void {
+    this.branches ??= new Map();
+    recordLineBranches(this.branches, line, covered, total);
   }
 
   /** The path of the open record, undefined between records. */
@@ -77,11 +94,19 @@ export class LineTable {
   /**
    * Ends the open record. A record without lines takes its counts from `summary` when given
    * (an lcov record with `LF`/`LH` and no `DA`), else it is kept empty or dropped as the
-   * table was made to.
+   * table was made to. `branchSummary` gives the record's branch counts when it named no
+   * branch (an lcov record with `BRF`/`BRH` and no `BRDA`, Clover's file metrics).
    */
-  end(summary?: { coverable: number; covered: number }): void {
+  end(
+    summary?: { coverable: number; covered: number },
+    branchSummary?: { coverable: number; covered: number },
+  ): void {
     const path = this.path as string;
     this.path = undefined;
+    const branches: BranchCoverage | undefined = this.branches
+      ? branchesFromUnits(this.branches)
+      : branchSummary;
+    this.branches = undefined;
     let file: FileCoverage;
     if (this.irregular) {
       file = fileFromUnits(path, this.irregular);
@@ -101,6 +126,7 @@ export class LineTable {
     } else {
       return;
     }
+    if (branches) file = { ...file, branches };
     const seen = this.indexByPath.get(path);
     if (seen === undefined) {
       this.indexByPath.set(path, this.records.length);
@@ -108,12 +134,13 @@ export class LineTable {
       return;
     }
     const previous = this.records[seen] as FileCoverage;
+    const united = mergeBranches(previous.branches, file.branches);
     if (previous.units && file.units) {
-      const united = new Map(previous.units());
-      for (const [unit, hits] of file.units()) recordHits(united, unit, hits);
-      this.records[seen] = fileFromUnits(path, united);
+      const lines = new Map(previous.units());
+      for (const [unit, hits] of file.units()) recordHits(lines, unit, hits);
+      this.records[seen] = withBranches(fileFromUnits(path, lines), united);
     } else {
-      this.records[seen] = file;
+      this.records[seen] = withBranches(file, united);
     }
   }
 

@@ -1,5 +1,9 @@
+import { mergeBranches, withBranches } from './branches.js';
+import { percentOf } from './percent.js';
 import type { FileCoverage, ParsedReport } from './types.js';
 import { fileFromUnits } from './units.js';
+
+export { percentOf };
 
 /** The line coverage of one or more merged reports. */
 export interface CoverageSummary {
@@ -11,21 +15,6 @@ export interface CoverageSummary {
   percent: number;
   /** Distinct files. */
   files: number;
-}
-
-/**
- * A percentage truncated to hundredths, never rounded up (99.936 is 99.93), as istanbul's
- * summaries print it: a gate must not pass on rounding. Computed on integers, so no
- * floating-point error can move a figure across a hundredth.
- */
-export function percentOf(covered: number, coverable: number): number {
-  if (coverable <= 0) return 0;
-  const scaled = covered * 10000;
-  let hundredths = Math.floor(scaled / coverable);
-  // The division is rounded to the nearest double: step back if that crossed a whole number.
-  if (hundredths * coverable > scaled) hundredths--;
-  else if ((hundredths + 1) * coverable <= scaled) hundredths++;
-  return hundredths / 100;
 }
 
 /** A file two reports name with different lines: likely two different files under one path. */
@@ -122,6 +111,10 @@ export function summarise(files: readonly FileCoverage[]): CoverageSummary {
 }
 
 function mergeFile(a: FileCoverage, b: FileCoverage): FileCoverage {
+  return withBranches(mergeLines(a, b), mergeBranches(a.branches, b.branches));
+}
+
+function mergeLines(a: FileCoverage, b: FileCoverage): FileCoverage {
   if (!a.units || !b.units) return b.coverable > a.coverable ? b : a;
   const units = new Map(a.units());
   for (const [unit, hits] of b.units()) {

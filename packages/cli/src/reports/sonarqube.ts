@@ -7,8 +7,9 @@ import { type Attributes, countAttribute, readXml, type XmlReportHandler } from 
  * converters, many C, C++ and .NET pipelines) element by element:
  * `<coverage version="1"><file path="..."><lineToCover lineNumber="3" covered="true"/>`.
  * Every `<lineToCover>` is a coverable line, covered when `covered` is `true`, the "lines to
- * cover" and "uncovered lines" SonarQube itself counts. Several `<file>` elements of one path
- * are united line by line.
+ * cover" and "uncovered lines" SonarQube itself counts; its `branchesToCover` and
+ * `coveredBranches` are the line's branches ("conditions to cover"). Several `<file>` elements
+ * of one path are united line by line.
  */
 export class SonarqubeHandler implements XmlReportHandler {
   private readonly table = new LineTable(true);
@@ -32,6 +33,18 @@ export class SonarqubeHandler implements XmlReportHandler {
     } else if (name === 'lineToCover' && this.inFile && depth === 2) {
       const line = countAttribute(attributes.get('lineNumber'), 'a <lineToCover> lineNumber');
       this.table.add(line, coveredHits(attributes.get('covered')));
+      const total = attributes.get('branchesToCover');
+      if (total !== undefined) {
+        const branches = countAttribute(total, 'a <lineToCover> branchesToCover');
+        const taken = countAttribute(
+          attributes.get('coveredBranches') ?? '0',
+          'a <lineToCover> coveredBranches',
+        );
+        if (taken > branches) {
+          throw new MalformedReport(`line ${line} covers more branches than it has`);
+        }
+        this.table.addLineBranches(line, taken, branches);
+      }
     }
   }
 

@@ -14,6 +14,23 @@ export const REPORT_FORMATS = [
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /**
+ * The branch coverage of one source file, counted as its tool counts branches (see each
+ * parser and docs/cli.md).
+ */
+export interface BranchCoverage {
+  /** Branches listed. */
+  coverable: number;
+  /** Branches taken at least once. */
+  covered: number;
+  /**
+   * Hits per branch, keyed so that two reports of one file name a branch alike (lcov
+   * `line:block:branch`, Istanbul `id:index`, coverage.py arcs `from>to`; per-line formats
+   * `line#i`). Absent where only counts are known (Clover's metrics, summaries).
+   */
+  units?: () => Map<string, number>;
+}
+
+/**
  * The coverage of one source file.
  *
  * `units` gives the map of each coverable unit (a line number, or for Go a statement block) to
@@ -38,6 +55,8 @@ export interface FileCoverage {
    * not count as a statement (its counts come from `summary` instead).
    */
   lines?: () => Map<number, number>;
+  /** Branch coverage, when the report carries branch data for the file. */
+  branches?: BranchCoverage;
 }
 
 /** A parsed report: its format and the coverage of each file it names, each path once. */
