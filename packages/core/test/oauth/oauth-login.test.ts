@@ -362,6 +362,24 @@ describe('GET /auth/{code_host}/callback', () => {
     expect(response.headers.get('location')).toBe(DASHBOARD_URL);
   });
 
+  it('answers HEAD with 405 and uses nothing: no code exchange, the state cookie kept, the GET after it signs in', async () => {
+    const t = setup();
+    const { cookie, callbackUrl } = await returnFromCodeHost(t);
+    const exchanges = () => host.requests.filter((path) => path.endsWith('/access_token')).length;
+    const before = exchanges();
+
+    const head = await t.request(String(callbackUrl), { method: 'HEAD', headers: { cookie } });
+
+    expect(head.status).toBe(405);
+    expect(head.headers.get('allow')).toBe('GET, OPTIONS');
+    expect(head.headers.getSetCookie()).toEqual([]);
+    expect(exchanges()).toBe(before);
+    expect(t.audit.lines).toEqual([]);
+    const response = await callback(t, callbackUrl, cookie);
+    expect(response.status).toBe(302);
+    expect(setCookie(response, 'covgate_session')).toMatch(/^covgate_session=cvgs_[0-9a-f]{64};/);
+  });
+
   it('refuses a replayed state cookie and state pair with 400 invalid state', async () => {
     const t = setup();
     const { cookie, callbackUrl } = await returnFromCodeHost(t);

@@ -143,6 +143,37 @@ export function signInLinksContract(options: HttpContractOptions): void {
       await expectRefused(await post(ctx, `token=${token}`), 'the posted link again');
     });
 
+    it('answers HEAD with the headers of the page, even with navigation headers: no sign-in, no cookie, the link kept', async () => {
+      const org = await ctx.createOrganisation();
+      const { token } = await issue(ctx, org, 'usr_headed');
+      const marker = auditMark(ctx);
+      const page = await open(ctx, `?token=${token}`, {});
+
+      for (const headers of [NAVIGATION, {}]) {
+        const head = await rawRequest(ctx, `/auth/link?token=${token}`, {
+          method: 'HEAD',
+          headers,
+        });
+        const label = JSON.stringify(headers);
+        expect(head.status, label).toBe(200);
+        for (const name of ['content-type', 'cache-control', 'content-security-policy']) {
+          expect(head.headers.get(name), `${label} ${name}`).toBe(page.headers.get(name));
+        }
+        expect(head.headers.getSetCookie(), label).toEqual([]);
+        expect(await head.text(), label).toBe('');
+      }
+      const malformed = await rawRequest(ctx, '/auth/link?token=cvgl_1', {
+        method: 'HEAD',
+        headers: NAVIGATION,
+      });
+      expect(malformed.status).toBe(400);
+      expect(marker()).toEqual([]);
+
+      const signedIn = await open(ctx, `?token=${token}`);
+      expect(signedIn.status).toBe(303);
+      expect(sessionTokenOf(signedIn)).toMatch(/^cvgs_[0-9a-f]{64}$/);
+    });
+
     it('refuses a form posted from another site (403) or not as a form (415), and keeps the link', async () => {
       const org = await ctx.createOrganisation();
       const { token } = await issue(ctx, org);

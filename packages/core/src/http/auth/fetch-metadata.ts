@@ -5,11 +5,13 @@
  */
 
 /**
- * Whether the request is a person's browser opening the URL as a page: a top-level
+ * Whether the request is a person's browser opening the URL as a page: a top-level `GET`
  * navigation (`Sec-Fetch-Mode: navigate`, `Sec-Fetch-Dest: document`) that is not a
- * prefetch or prerender. Link previewers and mail scanners send no such headers.
+ * prefetch or prerender. Link previewers and mail scanners send no such headers; a `HEAD`
+ * (which link checkers send, whatever their headers) never opens a page.
  */
 export function isDocumentNavigation(request: Request): boolean {
+  if (request.method !== 'GET') return false;
   const { headers } = request;
   if (headers.get('sec-fetch-mode') !== 'navigate') return false;
   if (headers.get('sec-fetch-dest') !== 'document') return false;

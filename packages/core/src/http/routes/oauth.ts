@@ -90,7 +90,8 @@ function startLogin(oauth: OAuthSettings | undefined): RouteHandler {
 }
 
 /**
- * Completes a login. The state cookie is cleared on every answer. Order: state (cookie seal,
+ * Completes a login. `HEAD` is `405` (nothing used, the state cookie kept). Otherwise the
+ * state cookie is cleared on every answer. Order: state (cookie seal,
  * age, constant-time match, single use) -> `error` from the code host -> `code` -> code
  * exchange within the time budget (with a code host that checks organisations, the user's
  * membership of every linked GitHub organisation) -> `resolveIdentity` -> an invite opened
@@ -101,6 +102,11 @@ function startLogin(oauth: OAuthSettings | undefined): RouteHandler {
  */
 function completeLogin(oauth: OAuthSettings | undefined): RouteHandler {
   return async (scope) => {
+    // HEAD is safe: it must not use the state, the code or make a session, and without them
+    // there is no answer a GET would give.
+    if (scope.request.method === 'HEAD') {
+      throw new ApiError(405, ERRORS.methodNotAllowed, { allow: 'GET, OPTIONS' });
+    }
     const { services } = scope;
     scope.responseHeaders.append('set-cookie', clearedOAuthStateCookie(services.settings));
     const { oauth: settings, name, codeHost } = selectCodeHost(scope, oauth);

@@ -66,8 +66,9 @@ async function signIn(scope: RequestScope, raw: string | null): Promise<Reply> {
 /**
  * `GET /auth/link?token=`: a person's browser opening the link (a top-level navigation, per
  * its `Sec-Fetch-*` headers) is signed in at once. Anything else (link previewers, mail
- * scanners, scripts) gets a page whose button posts the token, and the link stays unused.
- * A malformed token is refused without a look-up.
+ * scanners, scripts, and every `HEAD`, which is safe and answered by this route) gets a page
+ * whose button posts the token, and the link stays unused. A malformed token is refused
+ * without a look-up.
  */
 export const getSignInLink: RouteHandler = async (scope) => {
   const raw = onlyValue(scope.query, 'token');
