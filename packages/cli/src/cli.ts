@@ -125,6 +125,10 @@ function gateOptions(command: Command): Command {
       patchTarget,
     )
     .option(
+      '--allow-missing-patch',
+      'post a change whose patch cannot be measured (base branch or history missing and not fetchable) without patch coverage, with a warning, instead of exit 2',
+    )
+    .option(
       '--component <name>',
       'monorepo component the run covers (api, web...): baselines and badges are per component',
       component,

@@ -96,7 +96,7 @@ describe('paths, --dry-run, --verbose and --json', () => {
 
   it('--dry-run prints the request it would send, needs no token and sends nothing', async () => {
     const result = await covgate(
-      ['report', ...target, ...both, '--dry-run', '--base-branch', 'dev'],
+      ['report', ...target, ...both, '--dry-run', '--base-branch', 'dev', '--allow-missing-patch'],
       {
         COVGATE_TOKEN: '',
         COVGATE_URL: 'https://covgate.example.com/base/',

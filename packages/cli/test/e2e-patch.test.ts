@@ -206,6 +206,106 @@ describe.each(stores)('patch rule and components through the CLI, on %s', (name,
       });
     });
 
+    it('deepens a shallow clone of a pull request itself and fails it on the patch rule', async () => {
+      // origin: main with src/a.js, then a branch adding 13 lines (7 of them tested) and 70
+      // more commits, so that the merge base is further than the first fetch's 50 commits.
+      const { dir, base } = await baseRepository();
+      const onMain = await covgate(dir, ['--repo', 'shallow', '--branch', 'main']);
+      expect(onMain.code, onMain.stderr).toBe(0);
+      await git(dir, 'checkout', '-q', '-b', 'feature');
+      const added = Array.from({ length: 13 }, (_, i) => `f${i}();\n`).join('');
+      await writeFile(join(dir, 'src', 'a.js'), `a();\nb();\nc();\n${added}`);
+      await git(dir, 'commit', '-q', '-am', 'thirteen lines');
+      for (let i = 0; i < 70; i++)
+        await git(dir, 'commit', '-q', '--allow-empty', '-m', `more ${i}`);
+      const head = await git(dir, 'rev-parse', 'HEAD');
+      await git(dir, 'checkout', '-q', 'main');
+      await git(dir, 'commit', '-q', '--allow-empty', '-m', 'main moves on');
+      const origin = `${dir}.git`;
+      await git(workDir, 'clone', '-q', '--bare', dir, origin);
+      // What actions/checkout does by default: one commit of the pull request's branch.
+      const clone = `${dir}-shallow`;
+      await git(
+        workDir,
+        'clone',
+        '-q',
+        '--depth',
+        '1',
+        '--branch',
+        'feature',
+        `file://${origin}`,
+        clone,
+      );
+      await writeFile(
+        join(clone, 'lcov.info'),
+        lcov([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0]),
+      );
+      const event = join(workDir, `pull_request-${Date.now()}.json`);
+      await writeFile(
+        event,
+        JSON.stringify({
+          pull_request: { number: 1, head: { ref: 'feature', sha: head }, base: { ref: 'main' } },
+        }),
+      );
+      const result = await run(
+        process.execPath,
+        [
+          bin,
+          'report',
+          '--report',
+          'lcov.info',
+          '--repo',
+          'shallow',
+          '--fail-threshold',
+          '50',
+          '--warn-threshold',
+          '50',
+        ],
+        {
+          cwd: clone,
+          env: {
+            ...env(clone),
+            GITHUB_ACTIONS: 'true',
+            GITHUB_EVENT_NAME: 'pull_request',
+            GITHUB_EVENT_PATH: event,
+            GITHUB_REF: 'refs/pull/1/merge',
+            GITHUB_HEAD_REF: 'feature',
+            GITHUB_BASE_REF: 'main',
+            GITHUB_REPOSITORY: 'acme/shallow',
+          },
+        },
+      );
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stdout).toBe(
+        'fail shallow@feature: coverage 62.50%, baseline 100.00% on main, delta -37.50, patch 53.84% (7 of 13 lines, target 80.00%); failed by the patch rule (patch coverage below its target)\n',
+      );
+      const fetch = (depth: number) =>
+        `covgate: fetching the history the patch needs: git fetch --no-tags --depth=${depth} origin +refs/heads/main:refs/remotes/origin/main ${head}\n`;
+      expect(result.stderr).toContain(
+        `${fetch(50)}${fetch(200)}covgate: patch: 7 of 13 changed lines covered, 53.84% (13 lines changed in 1 file since ${base.slice(0, 12)}, the merge base with origin/main)\n`,
+      );
+      const listed = (await (
+        await api(`/v1/executions?org=${org}&repo=shallow&branch=feature`)
+      ).json()) as {
+        executions: unknown[];
+      };
+      expect(listed.executions).toEqual([
+        expect.objectContaining({
+          pull_request: 1,
+          commit: head,
+          base_commit: base,
+          outcome: 'fail',
+          decided_by: 'patch',
+          patch: expect.objectContaining({
+            covered: 7,
+            coverable: 13,
+            percent: 53.84,
+            passed: false,
+          }),
+        }),
+      ]);
+    });
+
     it('keeps two baselines and two badges for a monorepo of two components', async () => {
       const { dir } = await baseRepository();
       const post = (component: string, hits: number[], branch: string) =>

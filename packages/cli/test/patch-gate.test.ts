@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Execution, Patch } from '@covgate/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRepo, type TestRepo } from './git-support.js';
+import { createRepo, sh, type TestRepo } from './git-support.js';
 import { covgateIn } from './in-process.js';
 
 // The patch in the verdict: `covgate report` on a pull-request branch against a stand-in for
@@ -284,29 +284,40 @@ describe('a pull-request run with a patch target, against a service that ignores
     );
   });
 
-  it('exits 2 before posting when the patch cannot be measured', async () => {
-    const result = await covgate(['--base-branch', 'develop', '--patch-target', '80']);
-    expect(result).toEqual({
-      code: 2,
-      stdout: '',
-      stderr: `${summaryLine}covgate: --patch-target needs the patch, and there is none: the base branch develop is not in this checkout (no origin/develop or develop); fetch it before covgate runs: git fetch --no-tags origin develop:refs/remotes/origin/develop (in GitHub Actions: actions/checkout with fetch-depth: 0)\n`,
-      sent: [],
-    });
-  });
+  // The checkout has no origin remote: covgate cannot fetch the base branch itself.
+  const developMissing =
+    'the base branch develop is not in this checkout (no origin/develop or develop); fetch it before covgate runs: git fetch --no-tags origin develop:refs/remotes/origin/develop (in GitHub Actions: actions/checkout with fetch-depth: 0); covgate could not fetch it itself: the checkout has no remote named origin';
 
-  it('without a target, warns and posts the run when the patch cannot be measured', async () => {
-    const result = await covgate(['--base-branch', 'develop', '--json']);
-    expect(result.code).toBe(0);
-    expect(result.stderr).toBe(
-      'covgate: warning: no patch coverage: the base branch develop is not in this checkout (no origin/develop or develop); fetch it before covgate runs: git fetch --no-tags origin develop:refs/remotes/origin/develop (in GitHub Actions: actions/checkout with fetch-depth: 0)\n',
-    );
-    expect(JSON.parse(result.stdout)).toMatchObject({
-      outcome: 'pass',
-      decided_by: 'delta thresholds',
-      patch: null,
-      patch_skipped: expect.stringMatching(/^the base branch develop is not in this checkout/),
-    });
-  });
+  it.each([[[]], [['--patch-target', '80']]])(
+    'exits 2 before posting when the patch of a change cannot be measured, naming the fix (%j)',
+    async (flags) => {
+      const result = await covgate(['--base-branch', 'develop', ...flags]);
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `${summaryLine}covgate: the patch of this change cannot be measured, and a change is gated on its patch: ${developMissing}. To post the run without patch coverage, pass --allow-missing-patch\n`,
+        sent: [],
+      });
+    },
+  );
+
+  it.each([[['--allow-missing-patch']], [['--patch-target', '0']]])(
+    'with %j, warns and posts the run without a patch',
+    async (flags) => {
+      const result = await covgate(['--base-branch', 'develop', ...flags, '--json']);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe(`covgate: warning: no patch coverage: ${developMissing}\n`);
+      expect(result.sent).toEqual([
+        expect.not.objectContaining({ patch: expect.anything(), base_commit: expect.anything() }),
+      ]);
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        outcome: 'pass',
+        decided_by: 'delta thresholds',
+        patch: null,
+        patch_skipped: developMissing,
+      });
+    },
+  );
 
   it('applies no patch rule to a run without a base branch, or on the base branch itself', async () => {
     const push = await covgate(['--patch-target', '80', '--json']);
@@ -419,5 +430,70 @@ describe('changed test files', () => {
     } finally {
       await repo.git('checkout', '-q', 'feature');
     }
+  });
+});
+
+describe('a change in a clone that lacks the history its patch needs', () => {
+  let origin: string;
+  beforeAll(async () => {
+    origin = `${repo.dir}-origin.git`;
+    await repo.run('git', ['clone', '-q', '--bare', repo.dir, origin]);
+  });
+
+  /** A clone of the feature branch only (`git clone args`), with the report written in it. */
+  async function cloneFeature(name: string, ...args: string[]): Promise<string> {
+    const dir = `${repo.dir}-${name}`;
+    await repo.run('git', ['clone', '-q', ...args, '--branch', 'feature', `file://${origin}`, dir]);
+    await writeFile(join(dir, 'lcov.info'), LCOV);
+    return dir;
+  }
+  const fetchLine = (args: string) =>
+    `covgate: fetching the history the patch needs: git fetch --no-tags ${args}\n`;
+
+  it('a shallow clone: covgate fetches the base branch and the history, then measures', async () => {
+    const clone = await cloneFeature('shallow', '--depth', '1');
+    const result = await covgate(['--base-branch', 'main'], { cwd: clone });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe(
+      `${summaryLine}${fetchLine(`--depth=50 origin +refs/heads/main:refs/remotes/origin/main ${head}`)}${patchLine().replace('with main', 'with origin/main')}`,
+    );
+    expect(result.sent).toEqual([
+      expect.objectContaining({ base_commit: mergeBase, patch: { covered: 2, coverable: 4 } }),
+    ]);
+  });
+
+  it('a full clone of one branch: covgate fetches the base branch whole, once', async () => {
+    const clone = await cloneFeature('single', '--single-branch');
+    const result = await covgate(['--base-branch', 'main'], { cwd: clone });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(fetchLine('origin +refs/heads/main:refs/remotes/origin/main'));
+    expect(result.sent).toEqual([
+      expect.objectContaining({ base_commit: mergeBase, patch: { covered: 2, coverable: 4 } }),
+    ]);
+    expect(
+      (await sh(clone, 'git', ['rev-parse', '--is-shallow-repository'], repo.env)).trim(),
+    ).toBe('false');
+  });
+
+  it("exits 2 with git's answer when the fetch fails", async () => {
+    const clone = await cloneFeature('no-develop', '--depth', '1');
+    const result = await covgate(['--base-branch', 'develop'], { cwd: clone });
+    expect(result.code).toBe(2);
+    expect(result.sent).toEqual([]);
+    expect(result.stderr).toBe(
+      `${summaryLine}${fetchLine(`--depth=50 origin +refs/heads/develop:refs/remotes/origin/develop ${head}`)}covgate: the patch of this change cannot be measured, and a change is gated on its patch: the base branch develop is not in this checkout (no origin/develop or develop); fetch it before covgate runs: git fetch --no-tags --unshallow origin develop:refs/remotes/origin/develop (in GitHub Actions: actions/checkout with fetch-depth: 0); covgate could not fetch it itself: git fetch failed: fatal: couldn't find remote ref refs/heads/develop. To post the run without patch coverage, pass --allow-missing-patch\n`,
+    );
+  });
+
+  it('exits 2 naming the fix when there is nothing to fetch from (no origin remote)', async () => {
+    const clone = await cloneFeature('no-origin', '--depth', '1');
+    await sh(clone, 'git', ['remote', 'remove', 'origin'], repo.env);
+    const result = await covgate(['--base-branch', 'main'], { cwd: clone });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `${summaryLine}covgate: the patch of this change cannot be measured, and a change is gated on its patch: the base branch main is not in this checkout (no origin/main or main); fetch it before covgate runs: git fetch --no-tags --unshallow origin main:refs/remotes/origin/main (in GitHub Actions: actions/checkout with fetch-depth: 0); covgate could not fetch it itself: the checkout has no remote named origin. To post the run without patch coverage, pass --allow-missing-patch\n`,
+      sent: [],
+    });
   });
 });

@@ -174,6 +174,7 @@ describe('the merge base with the base branch', () => {
     });
     expect(await findPatchBase(full, 'release/1.x', origin.env)).toEqual({
       reason: `the base branch release/1.x is not in this checkout (no origin/release/1.x or release/1.x); fetch it before covgate runs: git fetch --no-tags origin release/1.x:refs/remotes/origin/release/1.x ${HINT}`,
+      fetchable: true,
     });
   });
 
@@ -182,6 +183,7 @@ describe('the merge base with the base branch', () => {
     const fetch = 'git fetch --no-tags --unshallow origin main:refs/remotes/origin/main';
     expect(await findPatchBase(shallow, 'main', origin.env)).toEqual({
       reason: `the base branch main is not in this checkout (no origin/main or main); fetch it before covgate runs: ${fetch} ${HINT}`,
+      fetchable: true,
     });
     // The base branch alone is not enough: HEAD's history stops at the shallow boundary.
     await sh(
@@ -192,6 +194,7 @@ describe('the merge base with the base branch', () => {
     );
     expect(await findPatchBase(shallow, 'main', origin.env)).toEqual({
       reason: `the checkout is shallow and HEAD's history does not reach origin/main; fetch the history before covgate runs: ${fetch} ${HINT}`,
+      fetchable: true,
     });
     await sh(shallow, 'git', fetch.split(' ').slice(1).concat('-q'), origin.env);
     expect(await findPatchBase(shallow, 'main', origin.env)).toEqual({
@@ -206,6 +209,7 @@ describe('the merge base with the base branch', () => {
     try {
       expect(await findPatchBase(origin.dir, 'main', origin.env)).toEqual({
         reason: 'HEAD and main have no commit in common',
+        fetchable: false,
       });
     } finally {
       await origin.git('checkout', '-q', 'feature');
@@ -216,9 +220,11 @@ describe('the merge base with the base branch', () => {
     const outside = join(origin.dir, '..', 'home');
     expect(await findPatchBase(outside, 'main', origin.env)).toEqual({
       reason: `${outside} is not a git checkout`,
+      fetchable: false,
     });
     expect(await findPatchBase(origin.dir, "it's", origin.env)).toEqual({
       reason: `the base branch it's is not in this checkout (no origin/it's or it's); fetch it before covgate runs: git fetch --no-tags origin 'it'\\''s:refs/remotes/origin/it'\\''s' ${HINT}`,
+      fetchable: true,
     });
   });
 });

@@ -1,6 +1,7 @@
 import { usageError } from '../errors.js';
 import type { Gathered } from '../gather-reports.js';
 import type { Io } from '../io.js';
+import { fetchPatchHistory } from '../patch/fetch-history.js';
 import { readChangedLines } from '../patch/git-diff.js';
 import type { MeasuredPatch } from '../patch/measured-patch.js';
 import { findPatchBase } from '../patch/merge-base.js';
@@ -16,12 +17,13 @@ export interface PatchResult {
 }
 
 /**
- * Measures the run's patch coverage (docs/cli.md, "Patch coverage") when it has a base branch
- * other than its own branch, and says so on stderr: the figure (not with `--json`), with
- * `--verbose` each file (or why the run has no patch), and a warning when git cannot tell.
+ * Measures the run's patch coverage (docs/cli.md, "Patch coverage") when it gates a change (a
+ * base branch other than its own branch), fetching from `origin` the base branch and the
+ * history a shallow checkout lacks, and says so on stderr: the fetches, the figure (not with
+ * `--json`), with `--verbose` each file (or why the run has no patch).
  *
- * @throws CliError (exit 2) when `--patch-target` is set, the run has a base branch and the
- *   patch cannot be measured (the reason names the `git fetch` that is missing)
+ * @throws CliError (exit 2) when the change's patch cannot be measured, naming why and the fix,
+ *   unless `--allow-missing-patch` or `--patch-target 0` lets the run go without (a warning)
  */
 export async function measurePatch(
   input: {
@@ -29,6 +31,7 @@ export async function measurePatch(
     branch: string;
     read: Gathered;
     patchTarget?: number;
+    allowMissingPatch?: boolean;
     json: boolean;
     verbose: boolean;
   },
@@ -45,26 +48,19 @@ export async function measurePatch(
     return { patch: null, skipped };
   }
 
-  const base = await findPatchBase(input.read.repoRoot, baseBranch, io.env);
-  if ('reason' in base) {
-    if (input.patchTarget !== undefined) {
-      throw usageError(`--patch-target needs the patch, and there is none: ${base.reason}`);
-    }
-    say(`warning: no patch coverage: ${base.reason}`);
-    return { patch: null, skipped: base.reason };
+  const root = input.read.repoRoot;
+  let base = await findPatchBase(root, baseBranch, io.env);
+  if ('reason' in base && base.fetchable) {
+    base = await fetchPatchHistory(root, baseBranch, io.env, base, say);
   }
+  if ('reason' in base) return withoutPatch(base.reason, input, say);
 
   let coverage: PatchCoverage;
   try {
-    const changed = await readChangedLines(input.read.repoRoot, base.mergeBase, io.env);
+    const changed = await readChangedLines(root, base.mergeBase, io.env);
     coverage = patchCoverage(changed, input.read.files);
   } catch (error) {
-    const reason = (error as Error).message;
-    if (input.patchTarget !== undefined) {
-      throw usageError(`--patch-target needs the patch, and there is none: ${reason}`);
-    }
-    say(`warning: no patch coverage: ${reason}`);
-    return { patch: null, skipped: reason };
+    return withoutPatch((error as Error).message, input, say);
   }
   const patch: MeasuredPatch = {
     base_branch: baseBranch,
@@ -85,4 +81,23 @@ export async function measurePatch(
     for (const note of notes) say(note);
   }
   return { patch, skipped: null };
+}
+
+/**
+ * A change whose patch cannot be measured: an error, since without its patch an under-tested
+ * change would pass on its total alone; with `--allow-missing-patch` or `--patch-target 0` (a
+ * patch rule that cannot fail) a warning, and the run goes without a patch.
+ */
+function withoutPatch(
+  reason: string,
+  input: { patchTarget?: number; allowMissingPatch?: boolean },
+  say: (line: string) => void,
+): PatchResult {
+  if (!input.allowMissingPatch && input.patchTarget !== 0) {
+    throw usageError(
+      `the patch of this change cannot be measured, and a change is gated on its patch: ${reason}. To post the run without patch coverage, pass --allow-missing-patch`,
+    );
+  }
+  say(`warning: no patch coverage: ${reason}`);
+  return { patch: null, skipped: reason };
 }

@@ -19,6 +19,8 @@ export interface GateOptions {
   failThreshold?: number;
   /** The patch coverage below which the run fails (the service's patch rule; default its own). */
   patchTarget?: number;
+  /** Post a change whose patch cannot be measured without it (a warning) instead of exit 2. */
+  allowMissingPatch?: boolean;
   /** The monorepo component the run covers; baselines and badges are per component. */
   component?: string;
   url?: string;

@@ -9,17 +9,28 @@ export interface GitResult {
   missing?: boolean;
 }
 
-/** Runs `git args` in `cwd` and resolves with its outcome, never rejecting. */
+/**
+ * Runs `git args` in `cwd` and resolves with its outcome, never rejecting. After `timeoutMs`
+ * (none by default) git is stopped and the outcome has no exit code.
+ */
 export function git(
   args: readonly string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
+  timeoutMs = 0,
 ): Promise<GitResult> {
   return new Promise((resolve) => {
     execFile(
       'git',
       [...args],
-      { cwd, env, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, windowsHide: true },
+      {
+        cwd,
+        env,
+        encoding: 'utf8',
+        maxBuffer: 16 * 1024 * 1024,
+        windowsHide: true,
+        timeout: timeoutMs,
+      },
       (error, stdout, stderr) => {
         if (!error) return resolve({ code: 0, stdout, stderr });
         const code = (error as NodeJS.ErrnoException).code;
