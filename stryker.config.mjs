@@ -25,6 +25,9 @@ export default {
     'packages/core/src/http/client-address.ts',
     'packages/core/src/http/auth/csrf.ts',
     'packages/core/src/auth/service-token.ts',
+    // Request bodies: gzip inflated within a per-request limit and a shared memory budget.
+    'packages/core/src/http/inflation-budget.ts',
+    'packages/core/src/http/inflate-gzip.ts',
     // The gate's verdict: truncation, delta and outcome (a wrong verdict passes a bad run).
     'packages/core/src/gate/*.ts',
     '!**/index.ts',

@@ -27,6 +27,9 @@ export default defineConfig({
       'packages/core/test/http/secret-rotation.test.ts',
       'packages/core/test/cookie-sessions/*.test.ts',
       'packages/core/test/gate/*.test.ts',
+      'packages/core/test/http/inflation-budget.test.ts',
+      'packages/core/test/http/inflate-gzip.test.ts',
+      'packages/core/test/http/gzip-inflation.test.ts',
       // The HTTP contract over a real socket: CORS, CSRF, client addresses, the service token.
       'packages/express/test/contract.test.ts',
     ],

@@ -32,6 +32,8 @@ export async function freePort(): Promise<number> {
 export interface BuiltServer {
   /** The URL from its `covgate listening on <url>` log line. */
   url: string;
+  /** Its process id (of the shell that became the server, with `descriptorLimit`). */
+  pid: number;
   /** Everything written to stdout so far (access log JSON lines and audit lines). */
   stdout(): string;
   /** Everything written to stdout and stderr so far. */
@@ -82,6 +84,7 @@ export async function startBuiltServer(
   }
   return {
     url: listening[1] as string,
+    pid: server.child.pid as number,
     stdout: server.stdout,
     output: server.output,
     waitForLine: (pattern, timeoutMs = 5_000) =>

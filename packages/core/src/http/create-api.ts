@@ -38,6 +38,7 @@ import { normaliseBasePath } from './base-path.js';
 import { createClientAddressResolver, looksProxied } from './client-address.js';
 import { CorsPolicy, parseAllowedOrigins } from './cors.js';
 import { toResponse } from './covgate-response.js';
+import { createInflationBudget, DEFAULT_INFLATION_BUDGET_BYTES } from './inflation-budget.js';
 import { createRequestRateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { emptyReply, errorReply, type Reply } from './reply.js';
 import { Scope } from './request-scope.js';
@@ -103,6 +104,12 @@ export interface CreateApiOptions {
    * beyond it answer `503 {"error":"service unavailable"}` with `Retry-After`.
    */
   verificationConcurrency?: Omit<VerificationGateOptions, 'onOverload'>;
+  /**
+   * Bytes that the gzip request bodies inflating at once may hold together (default 64 MiB);
+   * a body that would pass it answers `503 {"error":"service unavailable"}` with
+   * `Retry-After`. Keep it at least 16 MiB, what one ingest may inflate.
+   */
+  inflationBudgetBytes?: number;
   /**
    * Trusted reverse proxies (`TRUST_PROXY`): IP addresses or CIDR ranges, as a
    * comma-separated string or a list. When the peer is one of them, the client address is
@@ -234,6 +241,7 @@ function buildServices(options: CreateApiOptions): ApiServices {
   const logger = options.logger ?? pino({ base: null }, batchedLogDestination());
   const clock = options.clock ?? systemClock;
   const hasher = options.tokenHasher ?? createTokenHasher(pepperOptions(options));
+  const inflationBudgetBytes = options.inflationBudgetBytes ?? DEFAULT_INFLATION_BUDGET_BYTES;
   return {
     settings: {
       serviceToken: options.serviceToken || undefined,
@@ -272,12 +280,31 @@ function buildServices(options: CreateApiOptions): ApiServices {
         } else logger.info('[ratelimit] token verifications within capacity again');
       },
     }),
+    inflationBudget: createInflationBudget({
+      maxBytes: inflationBudgetBytes,
+      onOverload: (state, load) => {
+        if (state === 'started') {
+          logger.warn(
+            `[ratelimit] gzip bodies inflating at once (${load.inflations}) hold ${mebibytes(load.bytesInUse)} of their ${mebibytes(inflationBudgetBytes)} budget: answering 503 until half of it is free`,
+          );
+        } else {
+          logger.info(
+            `[ratelimit] gzip inflation within its budget again; ${load.refused} bodies refused`,
+          );
+        }
+      },
+    }),
     rateLimiter: createRequestRateLimiter(options.rateLimit ?? {}, logger),
     executionJson: new ExecutionJsonMemo(),
     randomBytes: options.randomBytes ?? ((size) => cryptoRandomBytes(size)),
     readinessChecks: options.readinessChecks ?? [],
     outbox: options.outbox,
   };
+}
+
+/** A byte count in MiB with one decimal (`64.0 MiB`). */
+function mebibytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 /** Paths and messages in the logs: token-shaped strings redacted (the check skips the regex). */

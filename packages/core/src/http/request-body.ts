@@ -1,6 +1,10 @@
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
 import { ApiError, ERRORS } from './api-error.js';
+import { inflateGzip } from './inflate-gzip.js';
+import {
+  createInflationBudget,
+  type InflationBudget,
+  type InflationClaim,
+} from './inflation-budget.js';
 import { exceedsJsonDepth } from './json-depth.js';
 
 /** Largest accepted request body: 1 MiB (the webhook receivers, and the Node bridge). */
@@ -9,7 +13,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Largest accepted JSON body on every route but the webhook receivers: 64 KiB. */
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
-const gunzipAsync = promisify(gunzip);
+/** Seconds a body refused for want of inflation memory is told to wait (`Retry-After`). */
+export const INFLATION_RETRY_AFTER_SECONDS = 1;
 
 function payloadTooLarge(): ApiError {
   return new ApiError(413, ERRORS.payloadTooLarge);
@@ -88,6 +93,11 @@ export interface JsonBodyLimits {
    * `Content-Encoding` but `identity` is `415`.
    */
   maxInflatedBytes?: number;
+  /**
+   * The memory shared by the gzip bodies inflating at once; past it the body is refused with
+   * `503` and `Retry-After`. Default: a budget of this request's own `maxInflatedBytes`.
+   */
+  inflationBudget?: InflationBudget;
 }
 
 /**
@@ -95,7 +105,8 @@ export interface JsonBodyLimits {
  * Returns `undefined` for an empty body (routes decide whether a body is required). A
  * non-empty body must be `application/json` (`415`), nest at most `MAX_JSON_DEPTH` deep
  * (`400`, checked on the bytes before parsing) and parse (`400`). A route that allows it
- * takes a gzip body, inflated up to its limit (`413` beyond; `400` when it is not gzip).
+ * takes a gzip body, inflated up to its limit (`413` beyond; `400` when it is not gzip) within
+ * the memory shared by the bodies inflating at once (`503` with `Retry-After` beyond).
  */
 export async function readJsonBody(
   request: Request,
@@ -110,8 +121,19 @@ export async function readJsonBody(
   if (!isJsonContentType(request.headers.get('content-type'))) {
     throw new ApiError(415, ERRORS.unsupportedMediaType);
   }
-  const bytes =
-    encoding === 'gzip' ? await inflate(wire, limits.maxInflatedBytes ?? limits.maxBytes) : wire;
+  if (encoding !== 'gzip') return parseJson(wire);
+  const maxInflatedBytes = limits.maxInflatedBytes ?? limits.maxBytes;
+  const budget = limits.inflationBudget ?? createInflationBudget({ maxBytes: maxInflatedBytes });
+  const claim = budget.claim();
+  try {
+    return parseJson(await inflate(wire, maxInflatedBytes, claim));
+  } finally {
+    claim.release();
+  }
+}
+
+/** A JSON body's value: `400` past `MAX_JSON_DEPTH`, for bytes that are not UTF-8 or not JSON. */
+function parseJson(bytes: Uint8Array): unknown {
   if (exceedsJsonDepth(bytes)) throw new ApiError(400, ERRORS.malformedRequest);
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
@@ -127,14 +149,24 @@ function contentEncoding(header: string | null): string {
   return value === 'x-gzip' ? 'gzip' : value;
 }
 
-/** Inflates a gzip body, refusing more than `maxBytes` of output (`413`); not gzip: `400`. */
-async function inflate(compressed: Uint8Array, maxBytes: number): Promise<Uint8Array> {
-  try {
-    return await gunzipAsync(compressed, { maxOutputLength: maxBytes });
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw payloadTooLarge();
-    throw new ApiError(400, ERRORS.malformedRequest);
+/**
+ * Inflates a gzip body within `claim`: `413` past `maxBytes` of output, `503` with
+ * `Retry-After` when the shared budget is used up, `400` when it is not gzip.
+ */
+async function inflate(
+  compressed: Uint8Array,
+  maxBytes: number,
+  claim: InflationClaim,
+): Promise<Uint8Array> {
+  const result = await inflateGzip(compressed, maxBytes, claim);
+  if (result.ok) return result.bytes;
+  if (result.refusal === 'too-large') throw payloadTooLarge();
+  if (result.refusal === 'over-budget') {
+    throw new ApiError(503, ERRORS.serviceUnavailable, {
+      'retry-after': String(INFLATION_RETRY_AFTER_SECONDS),
+    });
   }
+  throw new ApiError(400, ERRORS.malformedRequest);
 }
 
 /**

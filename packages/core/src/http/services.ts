@@ -12,6 +12,7 @@ import type { VerificationThrottle } from '../tokens/verification-throttle.js';
 import type { VerifiedTokenCache } from '../tokens/verified-token-cache.js';
 import type { TokenLoginState } from './auth/token-login-state.js';
 import type { ExtraHeaders } from './extra-headers.js';
+import type { InflationBudget } from './inflation-budget.js';
 import type { RequestRateLimiter } from './rate-limit.js';
 import type { Reply } from './reply.js';
 
@@ -66,6 +67,8 @@ export interface ApiServices {
   /** Token verifications in progress and the dummy hash of unknown token ids. */
   tokenLogins: TokenLoginState;
   rateLimiter: RequestRateLimiter;
+  /** The memory the gzip bodies inflating at once share. */
+  inflationBudget: InflationBudget;
   /** The JSON text of execution records listed recently. */
   executionJson: ExecutionJsonMemo;
   randomBytes: (size: number) => Uint8Array;

@@ -124,7 +124,12 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
   // Members read; recording a run through a session needs admin or owner.
   requireSessionRole(identity, 'admin');
   const key = readIdempotencyKey(scope.request.headers);
-  const input = parseIngestBody(await readJsonBody(scope.request, INGEST_BODY_LIMITS));
+  const input = parseIngestBody(
+    await readJsonBody(scope.request, {
+      ...INGEST_BODY_LIMITS,
+      inflationBudget: scope.services.inflationBudget,
+    }),
+  );
   if (input.org !== undefined) requireOrgAccess(identity, input.org);
   const { store, clock, ids } = scope.services;
   const now = wholeSeconds(clock.now());
