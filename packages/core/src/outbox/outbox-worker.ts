@@ -8,6 +8,7 @@ import { parseDeliveryPayload } from './delivery-payload.js';
 import { createGithubSender, type GithubSender, type SendResult } from './github-sender.js';
 import {
   type AttemptDecision,
+  backoffDelayMs,
   DEFAULT_RETRY_POLICY,
   decideAfterAttempt,
   type RetryPolicy,
@@ -92,10 +93,21 @@ export function createOutboxDispatcher(options: OutboxWorkerOptions): OutboxDisp
   const { store, logger } = options;
   /** Until when each credential (by a digest of its token) is rate-limited. */
   const pausedUntil = new Map<string, number>();
+  /** Outcomes reached but not written because the store failed, by delivery id. */
+  const unrecorded = new Map<string, { delivery: DeliveryRecord; outcome: Outcome }>();
+  /** Whether this sender may hold deliveries it lost track of in a store failure. */
+  let handBackOwed = false;
 
   const runOnce = async (stopping: () => boolean = () => false): Promise<number> => {
-    const now = clock.now();
-    const claimed = await store.claimDeliveries(owner, now, leaseMs, batchSize);
+    if (handBackOwed || unrecorded.size > 0) await recover();
+    let claimed: DeliveryRecord[];
+    try {
+      claimed = await store.claimDeliveries(owner, clock.now(), leaseMs, batchSize);
+    } catch (error) {
+      // The claim may have been stored with its answer lost: those deliveries are ours.
+      handBackOwed = true;
+      throw error;
+    }
     for (const [index, delivery] of claimed.entries()) {
       // Sending past the lease would race the sender that takes the rest over; a stopping
       // process hands the rest back at once rather than leaving them leased.
@@ -104,13 +116,38 @@ export function createOutboxDispatcher(options: OutboxWorkerOptions): OutboxDisp
         await release(claimed.slice(index), stopping() ? 'the server stopped' : 'lease ran out');
         break;
       }
-      await handle(delivery).catch((error: unknown) => {
+      const outcome = await attempt(delivery);
+      try {
+        await record(delivery, outcome);
+      } catch (error) {
+        // The store fails: the rest of the batch would fail alike. The outcome is written and
+        // the rest handed back as soon as the store answers, not when their lease lapses.
+        unrecorded.set(delivery.id, { delivery, outcome });
+        handBackOwed = true;
         logger.error(
-          `[outbox] delivery ${delivery.id} not recorded: ${(error as Error)?.message ?? String(error)}`,
+          `[outbox] delivery ${delivery.id} not recorded: ${messageOf(error)}; recorded, and the other ${claimed.length - index - 1} claimed handed back, once the store answers`,
         );
-      });
+        break;
+      }
     }
     return claimed.length;
+  };
+
+  /**
+   * After a store failure: writes the outcomes kept, then hands back every delivery this
+   * sender still holds (the rest of a batch, a claim whose answer was lost), due at once.
+   * Throws while the store still fails; the next pass tries again.
+   */
+  const recover = async (): Promise<void> => {
+    for (const [id, { delivery, outcome }] of unrecorded) {
+      await record(delivery, outcome);
+      unrecorded.delete(id);
+    }
+    const released = await store.releaseDeliveries(owner, clock.now());
+    handBackOwed = false;
+    if (released > 0) {
+      logger.info(`[outbox] handed ${released} claimed deliveries back (the store failed)`);
+    }
   };
 
   /** Puts claimed deliveries back unsent, due now, for the next claim of any process. */
@@ -124,38 +161,65 @@ export function createOutboxDispatcher(options: OutboxWorkerOptions): OutboxDisp
           error: `not sent: ${why}`,
           status: null,
         })
-        .catch(() => {});
+        .catch(() => {
+          handBackOwed = true;
+        });
     }
     logger.info(`[outbox] handed ${unsent.length} claimed deliveries back (${why})`);
   };
 
-  const handle = async (delivery: DeliveryRecord): Promise<void> => {
-    const payload = parseDeliveryPayload(delivery.kind, delivery.payload);
-    if (payload === null) return fail(delivery, 'unreadable payload (written by another version?)');
-    const link = await store.findRepositoryLink(delivery.orgId, delivery.repo);
-    if (link === null) return fail(delivery, 'the repository is no longer linked to GitHub');
-    if (link.githubRepo !== payload.github_repo) {
-      return fail(
-        delivery,
-        `the repository is now linked to ${link.githubRepo}, not ${payload.github_repo}`,
+  /** The outcome `decision` reached now, with the answer's status. */
+  const ended = (decision: Outcome['decision'], status: number | null = null): Outcome => ({
+    decision,
+    endedAt: clock.now(),
+    status,
+  });
+
+  /**
+   * Sends the delivery and answers how it ended. A store read that fails before anything is
+   * sent makes a retry after back-off (the attempt counts, so a fault that stays is not
+   * retried in a tight loop).
+   */
+  const attempt = async (delivery: DeliveryRecord): Promise<Outcome> => {
+    try {
+      return await send(delivery);
+    } catch (error) {
+      const nextAttemptAt = new Date(
+        clock.now().getTime() + backoffDelayMs(delivery.attempts, policy, random),
       );
+      return ended({
+        action: 'retry',
+        at: nextAttemptAt,
+        reason: `the store failed before the send: ${messageOf(error)}`,
+        rateLimited: false,
+      });
+    }
+  };
+
+  const send = async (delivery: DeliveryRecord): Promise<Outcome> => {
+    const fail = (reason: string) => ended({ action: 'fail', reason });
+    const payload = parseDeliveryPayload(delivery.kind, delivery.payload);
+    if (payload === null) return fail('unreadable payload (written by another version?)');
+    const link = await store.findRepositoryLink(delivery.orgId, delivery.repo);
+    if (link === null) return fail('the repository is no longer linked to GitHub');
+    if (link.githubRepo !== payload.github_repo) {
+      return fail(`the repository is now linked to ${link.githubRepo}, not ${payload.github_repo}`);
     }
     let token: string;
     try {
       token = await options.decryptCredential(link);
     } catch {
-      return fail(delivery, 'the credential could not be decrypted (was SESSION_SECRET changed?)');
+      return fail('the credential could not be decrypted (was SESSION_SECRET changed?)');
     }
     const key = createHash('sha256').update(`${link.apiUrl}\n${token}`).digest('hex');
     const paused = pausedUntil.get(key) ?? 0;
     if (paused > clock.now().getTime()) {
-      await settle(delivery, {
+      return ended({
         action: 'retry',
         at: new Date(paused),
         reason: `GitHub rate limit: waiting until ${new Date(paused).toISOString()}`,
         rateLimited: true,
       });
-      return;
     }
     const comment =
       'sha' in payload
@@ -178,10 +242,7 @@ export function createOutboxDispatcher(options: OutboxWorkerOptions): OutboxDisp
       'sha' in payload
         ? await sender.setStatus(target, payload)
         : await sender.upsertComment(target, comment ?? payload);
-    if (result.ok) {
-      await store.markDeliverySent(delivery.id, owner, clock.now());
-      return;
-    }
+    if (result.ok) return ended({ action: 'sent' });
     const decision = decideAfterAttempt({
       answer: result.answer,
       attempts: delivery.attempts,
@@ -192,16 +253,21 @@ export function createOutboxDispatcher(options: OutboxWorkerOptions): OutboxDisp
     if (decision.action === 'retry' && decision.rateLimited) {
       pausedUntil.set(key, decision.at.getTime());
     }
-    await settle(delivery, decision, result.answer.status);
+    return ended(decision, result.answer.status);
   };
 
-  const settle = async (
-    delivery: DeliveryRecord,
-    decision: AttemptDecision,
-    status: number | null = null,
-  ): Promise<void> => {
-    const at = clock.now();
-    if (decision.action === 'fail') return fail(delivery, decision.reason, status);
+  /** Writes how the delivery's turn ended, and logs it unless it was sent. */
+  const record = async (delivery: DeliveryRecord, outcome: Outcome): Promise<void> => {
+    const { decision, endedAt: at, status } = outcome;
+    if (decision.action === 'sent') {
+      await store.markDeliverySent(delivery.id, owner, at);
+      return;
+    }
+    if (decision.action === 'fail') {
+      await store.failDelivery(delivery.id, owner, { at, error: decision.reason, status });
+      logger.warn(`[outbox] ${describe(delivery)} failed: ${decision.reason}`);
+      return;
+    }
     // A rate limit's wait is not an attempt: it neither brings the give-up nearer nor grows
     // the back-off, however long the code host asks to wait.
     const putBack = decision.rateLimited ? store.deferDelivery : store.retryDelivery;
@@ -215,15 +281,6 @@ export function createOutboxDispatcher(options: OutboxWorkerOptions): OutboxDisp
     logger.warn(
       `[outbox] ${describe(delivery)} ${which} (${decision.reason}); next attempt at ${decision.at.toISOString()}`,
     );
-  };
-
-  const fail = async (
-    delivery: DeliveryRecord,
-    reason: string,
-    status: number | null = null,
-  ): Promise<void> => {
-    await store.failDelivery(delivery.id, owner, { at: clock.now(), error: reason, status });
-    logger.warn(`[outbox] ${describe(delivery)} failed: ${reason}`);
   };
 
   return { runOnce };
@@ -267,9 +324,7 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         claimed = await dispatcher.runOnce(() => stopped);
       } catch (error) {
         // The store logged its failure; the next poll tries again.
-        options.logger.error(
-          `[outbox] claim failed: ${(error as Error)?.message ?? String(error)}`,
-        );
+        options.logger.error(`[outbox] store failed: ${messageOf(error)}`);
       }
       if (claimed < batchSize) await sleep();
     }
@@ -286,6 +341,17 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       await loop;
     },
   };
+}
+
+/** How one delivery's turn ended: what to write, when, and the code host's status. */
+interface Outcome {
+  decision: { action: 'sent' } | AttemptDecision;
+  endedAt: Date;
+  status: number | null;
+}
+
+function messageOf(error: unknown): string {
+  return (error as Error)?.message ?? String(error);
 }
 
 function describe(delivery: DeliveryRecord): string {

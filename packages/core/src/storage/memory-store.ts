@@ -777,6 +777,20 @@ class MemoryStore implements Store {
     });
   }
 
+  async releaseDeliveries(owner: string, at: Date): Promise<number> {
+    this.#assertOpen();
+    let released = 0;
+    for (const row of this.#deliveries.values()) {
+      if (row.state !== 'pending' || row.leaseOwner !== owner) continue;
+      row.leaseOwner = null;
+      row.leaseUntil = null;
+      row.attempts = Math.max(0, row.attempts - 1);
+      row.updatedAt = wholeSeconds(at);
+      released += 1;
+    }
+    return released;
+  }
+
   async failDelivery(id: string, owner: string, outcome: DeliveryAttemptOutcome): Promise<boolean> {
     return this.#settleDelivery(id, owner, (row) => {
       this.#recordOutcome(row, outcome);

@@ -778,6 +778,13 @@ export interface OutboxStore {
     owner: string,
     outcome: DeliveryAttemptOutcome & { nextAttemptAt: Date },
   ): Promise<boolean>;
+  /**
+   * Hands back every delivery `owner` holds (pending with its lease): drops the lease, gives
+   * back the attempt its claim counted (never below 0) and sets `updatedAt` to `at`, so they
+   * are due again at once. For a sender that lost track of its claims in a store failure;
+   * answers how many it handed back.
+   */
+  releaseDeliveries(owner: string, at: Date): Promise<number>;
   /** Gives the delivery up: `failed`, without a lease, with the outcome kept. */
   failDelivery(id: string, owner: string, outcome: DeliveryAttemptOutcome): Promise<boolean>;
   /** The outbox's gauges at `now`. */

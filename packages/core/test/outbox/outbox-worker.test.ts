@@ -145,6 +145,26 @@ const givenBranchRun = (overrides: Partial<ExecutionRecord> = {}) =>
     ...overrides,
   });
 
+/**
+ * `store` whose methods answer `database stalled` while `failing(name)` says so (a stalled
+ * database: the deadline runs out); `afterFirstClaim` runs once the first claim is stored.
+ */
+function stallable(failing: (method: string) => boolean, afterFirstClaim: () => void): Store {
+  let claims = 0;
+  return new Proxy(store, {
+    get(target, name) {
+      const value = Reflect.get(target, name) as unknown;
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        if (failing(String(name))) throw new Error('database stalled');
+        const answer = await Reflect.apply(value, target, args);
+        if (name === 'claimDeliveries' && ++claims === 1) afterFirstClaim();
+        return answer;
+      };
+    },
+  });
+}
+
 const states = async (record: ExecutionRecord) =>
   (await store.listRunDeliveries(orgId, record.id)).map((each) => [each.kind, each.state]);
 
@@ -621,6 +641,117 @@ describe('outbox worker', () => {
       'info [outbox] handed 2 claimed deliveries back (the server stopped)',
     ]);
     expect(await dispatcher({ owner: 'next-process' }).runOnce()).toBe(2);
+  });
+
+  it('records a sent delivery and hands the rest of its batch back once a stalled store answers, each sent once', async () => {
+    await givenLink();
+    const run = await givenRun();
+    let stalled = false;
+    const writes = new Set(['markDeliverySent', 'retryDelivery', 'releaseDeliveries']);
+    const sender = dispatcher({
+      store: stallable(
+        (name) => stalled && writes.has(name),
+        () => {
+          stalled = true;
+        },
+      ),
+    });
+
+    expect(await sender.runOnce()).toBe(3);
+    expect(fake.statuses.map((status) => status.context)).toEqual(['covgate/project']);
+    await expect(sender.runOnce()).rejects.toThrow('database stalled');
+    stalled = false;
+    clock.advance(5_000);
+
+    expect(await sender.runOnce()).toBe(2);
+
+    const [project] = await store.listRunDeliveries(orgId, run.id);
+    expect(fake.statuses.map((status) => status.context)).toEqual([
+      'covgate/project',
+      'covgate/patch',
+    ]);
+    expect(fake.commentsOf(GITHUB_REPO, 7)).toHaveLength(1);
+    expect(
+      (await store.listRunDeliveries(orgId, run.id)).map((each) => [
+        each.kind,
+        each.state,
+        each.attempts,
+        each.sentAt,
+      ]),
+    ).toEqual([
+      ['status_project', 'sent', 1, START],
+      ['status_patch', 'sent', 1, clock.now()],
+      ['comment', 'sent', 1, clock.now()],
+    ]);
+    expect(logLines).toEqual([
+      `error [outbox] delivery ${project?.id} not recorded: database stalled; recorded, and the other 2 claimed handed back, once the store answers`,
+      'info [outbox] handed 2 claimed deliveries back (the store failed)',
+    ]);
+  });
+
+  it('retries a delivery whose store read failed before the send as soon as the store answers', async () => {
+    await givenLink();
+    const run = await givenRun();
+    let stalled = false;
+    const sender = dispatcher({
+      store: stallable(
+        () => stalled,
+        () => {
+          stalled = true;
+        },
+      ),
+    });
+
+    await sender.runOnce();
+    expect(fake.requests).toEqual([]);
+    stalled = false;
+    clock.advance(2_000);
+    expect(await sender.runOnce()).toBe(3);
+
+    expect(await states(run)).toEqual([
+      ['status_project', 'sent'],
+      ['status_patch', 'sent'],
+      ['comment', 'sent'],
+    ]);
+    expect(fake.statuses).toHaveLength(2);
+    const [project] = await store.listRunDeliveries(orgId, run.id);
+    expect(project?.attempts).toBe(2);
+    expect(logLines).toEqual([
+      `error [outbox] delivery ${project?.id} not recorded: database stalled; recorded, and the other 2 claimed handed back, once the store answers`,
+      `warn [outbox] delivery ${project?.id} (status_project of web, run ${run.id}) attempt 1 not sent (the store failed before the send: database stalled); next attempt at 2026-03-01T12:00:01.500Z`,
+      'info [outbox] handed 2 claimed deliveries back (the store failed)',
+    ]);
+  });
+
+  it('hands back the deliveries of a claim whose answer was lost, once the store answers', async () => {
+    await givenLink();
+    const run = await givenRun();
+    let lost = true;
+    const claimStored: Store = new Proxy(store, {
+      get(target, name) {
+        const value = Reflect.get(target, name) as unknown;
+        if (typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          const answer = await Reflect.apply(value, target, args);
+          if (name === 'claimDeliveries' && lost) throw new Error('deadline exceeded');
+          return answer;
+        };
+      },
+    });
+    const sender = dispatcher({ store: claimStored });
+
+    await expect(sender.runOnce()).rejects.toThrow('deadline exceeded');
+    lost = false;
+
+    expect(await sender.runOnce()).toBe(3);
+    expect(
+      (await store.listRunDeliveries(orgId, run.id)).map((each) => [each.state, each.attempts]),
+    ).toEqual([
+      ['sent', 1],
+      ['sent', 1],
+      ['sent', 1],
+    ]);
+    expect(logLines).toEqual(['info [outbox] handed 3 claimed deliveries back (the store failed)']);
   });
 
   it('sends as soon as it is nudged, and stops between polls', async () => {

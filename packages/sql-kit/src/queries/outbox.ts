@@ -25,11 +25,7 @@ export function outboxQueries({ db, tables, affected }: SqlContext) {
     owner: string,
     { attemptGivenBack, ...columns }: DeliverySettlement,
   ): Promise<boolean> => {
-    const attempts = attemptGivenBack
-      ? {
-          attempts: sql`case when ${deliveries.attempts} > 0 then ${deliveries.attempts} - 1 else 0 end`,
-        }
-      : {};
+    const attempts = attemptGivenBack ? { attempts: attemptGivenBackOf(deliveries) } : {};
     const result = await db
       .update(deliveries)
       .set({ ...columns, ...attempts, leaseOwner: null, leaseUntil: null })
@@ -45,6 +41,19 @@ export function outboxQueries({ db, tables, affected }: SqlContext) {
 
   return {
     ...deliverySettlements(settleDelivery),
+
+    releaseDeliveries: async (owner: string, at: Date): Promise<number> => {
+      const result = await db
+        .update(deliveries)
+        .set({
+          leaseOwner: null,
+          leaseUntil: null,
+          attempts: attemptGivenBackOf(deliveries),
+          updatedAt: wholeSeconds(at),
+        })
+        .where(and(eq(deliveries.state, 'pending'), eq(deliveries.leaseOwner, owner)));
+      return affected(result);
+    },
 
     listDeliveryFailures: (orgId: string, repo: string, limit: number) =>
       db
@@ -67,6 +76,11 @@ export function outboxQueries({ db, tables, affected }: SqlContext) {
         .where(and(eq(deliveries.orgId, orgId), eq(deliveries.executionId, executionId)))
         .orderBy(asc(deliveries.id)),
   };
+}
+
+/** The attempt count less the one a claim counted, never below 0. */
+function attemptGivenBackOf(deliveries: Tables['deliveries']) {
+  return sql`case when ${deliveries.attempts} > 0 then ${deliveries.attempts} - 1 else 0 end`;
 }
 
 /** The deliveries due at `at` (pending, their time come, no live lease), first due first. */

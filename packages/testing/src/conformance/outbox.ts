@@ -369,6 +369,31 @@ export function describeOutbox(store: StoreUnderTest, peer: StoreUnderTest): voi
       expect(again.map((each) => [each.id, each.attempts])).toEqual([[delivery.id, 2]]);
     });
 
+    it("releases every delivery its sender holds, and only those: due again, the claim's attempt given back", async () => {
+      const [sent, held, theirs] = [newDelivery(), newDelivery('comment'), newDelivery()];
+      const record = await givenEnqueued(sent, held, theirs);
+      await store().claimDeliveries('sender-1', FIXTURE_TIME, 30_000, 2);
+      await peer().claimDeliveries('sender-2', FIXTURE_TIME, 30_000, 10);
+      await store().markDeliverySent(sent.id, 'sender-1', FIXTURE_TIME);
+
+      const at = secondsAfter(FIXTURE_TIME, 4);
+      expect(await store().releaseDeliveries('sender-1', at)).toBe(1);
+      expect(await store().releaseDeliveries('sender-1', at)).toBe(0);
+
+      expect(await peer().listRunDeliveries(record.orgId, record.id)).toEqual([
+        { ...enqueued(record, sent), state: 'sent', attempts: 1, sentAt: FIXTURE_TIME },
+        { ...enqueued(record, held), updatedAt: at },
+        {
+          ...enqueued(record, theirs),
+          attempts: 1,
+          leaseOwner: 'sender-2',
+          leaseUntil: secondsAfter(FIXTURE_TIME, 30),
+        },
+      ]);
+      const again = await store().claimDeliveries('sender-3', at, 30_000, 10);
+      expect(again.map((each) => [each.id, each.attempts])).toEqual([[held.id, 1]]);
+    });
+
     it('keeps a network failure without a status, and cuts a reason to 500 characters', async () => {
       const delivery = newDelivery();
       const record = await givenEnqueued(delivery);

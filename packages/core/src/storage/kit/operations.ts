@@ -93,6 +93,7 @@ export const STORE_OPERATIONS: { readonly [Name in StoreOperation]: OperationSpe
   markDeliverySent: outbox,
   retryDelivery: outbox,
   deferDelivery: outbox,
+  releaseDeliveries: outbox,
   failDelivery: outbox,
   outboxStats: outbox,
   listDeliveryFailures: outbox,
