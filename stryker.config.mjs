@@ -28,6 +28,8 @@ export default {
     // Request bodies: gzip inflated within a per-request limit and a shared memory budget.
     'packages/core/src/http/inflation-budget.ts',
     'packages/core/src/http/inflate-gzip.ts',
+    // Which addresses code-host requests may reach, checked when linked and at connection.
+    'packages/core/src/code-hosts/*.ts',
     // The gate's verdict: truncation, delta and outcome (a wrong verdict passes a bad run).
     'packages/core/src/gate/*.ts',
     '!**/index.ts',

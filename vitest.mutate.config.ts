@@ -30,6 +30,9 @@ export default defineConfig({
       'packages/core/test/http/inflation-budget.test.ts',
       'packages/core/test/http/inflate-gzip.test.ts',
       'packages/core/test/http/gzip-inflation.test.ts',
+      'packages/core/test/code-hosts/*.test.ts',
+      'packages/core/test/http/repository-link-addresses.test.ts',
+      'packages/core/test/outbox/code-host-addresses.test.ts',
       // The HTTP contract over a real socket: CORS, CSRF, client addresses, the service token.
       'packages/express/test/contract.test.ts',
     ],

@@ -7,7 +7,8 @@ import { defineConfig } from 'tsup';
  * per store, loaded only for the store in use) takes that cost away. Left outside: native
  * modules (argon2, libsql, through their own loaders), packages that read their own files at
  * run time (the dashboard's assets, badge-maker's width tables, pino's and pino-pretty's
- * workers), and ioredis and mysql2 (loaded only when configured). The store packages stay
+ * workers), ioredis and mysql2 (loaded only when configured) and undici (loaded when the
+ * outbox first sends). The store packages stay
  * installed for their `drizzle` migration folders.
  */
 export default defineConfig({
@@ -30,6 +31,7 @@ export default defineConfig({
     'arctic',
     /^@oslojs\//,
     'proxy-addr',
+    'ipaddr.js',
     'rate-limiter-flexible',
     /^@octokit\//,
     'before-after-hook',
@@ -46,6 +48,8 @@ export default defineConfig({
     'mysql2',
     'pino',
     'pino-pretty',
+    // Loaded only when the outbox first sends to GitHub.
+    'undici',
   ],
   // CommonJS libraries inlined above call require() for Node's own modules.
   banner: {

@@ -1,4 +1,8 @@
-import { parseAllowedOrigins, parseTrustProxy } from '@covgate/core/internal';
+import {
+  createCodeHostAddressPolicy,
+  parseAllowedOrigins,
+  parseTrustProxy,
+} from '@covgate/core/internal';
 import { parseMySqlUrl } from '@covgate/mysql/connection-url';
 
 /** Settings of the reference server, read from the environment. */
@@ -53,6 +57,12 @@ export interface ServerConfig {
   maxConnections: number | undefined;
   /** `MAX_CONNECTIONS_PER_ADDRESS`: connections one client address holds at once. */
   maxConnectionsPerAddress: number | undefined;
+  /**
+   * `ALLOW_PRIVATE_CODE_HOSTS`: non-public addresses (loopback, private, link-local...) a
+   * repository link's `api_url` may reach: `true` (`1`, `true`) for all, or the listed
+   * addresses and CIDR ranges; unset, `0` or `false`: none.
+   */
+  allowPrivateCodeHosts: boolean | string[];
   /** `OUTBOX_POLL_SECONDS`: how often the outbox worker looks for due deliveries (default 5). */
   outboxPollSeconds: number | undefined;
   /** `OUTBOX_MAX_BACKOFF_SECONDS`: the longest wait between two attempts of a delivery (default 900). */
@@ -133,6 +143,27 @@ function onOff(
   if (value === 'off') return false;
   problems.push(`${name} must be on or off`);
   return fallback;
+}
+
+/**
+ * `ALLOW_PRIVATE_CODE_HOSTS`: `1`/`true` (every address), `0`/`false`/unset (none), or a
+ * comma-separated list of addresses and CIDR ranges, each checked.
+ */
+function privateCodeHosts(env: NodeJS.ProcessEnv, problems: string[]): boolean | string[] {
+  const value = optional(env, 'ALLOW_PRIVATE_CODE_HOSTS');
+  if (value === undefined || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  try {
+    createCodeHostAddressPolicy(entries);
+  } catch (error) {
+    problems.push(`${(error as Error).message} (or 1 to allow every address)`);
+    return false;
+  }
+  return entries;
 }
 
 /** The TLS modes production accepts on `DATABASE_URL`, as every refusal names them. */
@@ -277,6 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
     argon2MaxQueued: integer(env, 'ARGON2_MAX_QUEUED', problems),
     maxConnections: positive(env, 'MAX_CONNECTIONS', problems),
     maxConnectionsPerAddress: positive(env, 'MAX_CONNECTIONS_PER_ADDRESS', problems),
+    allowPrivateCodeHosts: privateCodeHosts(env, problems),
     outboxPollSeconds: positive(env, 'OUTBOX_POLL_SECONDS', problems),
     outboxMaxBackoffSeconds: positive(env, 'OUTBOX_MAX_BACKOFF_SECONDS', problems),
     providerAWebhookSecret: optional(env, 'PROVIDER_A_WEBHOOK_SECRET'),

@@ -155,6 +155,9 @@ export async function apiOptionsFor(
     },
   };
   if (config.trustProxy.length > 0) options.trustProxy = config.trustProxy;
+  if (config.allowPrivateCodeHosts !== false) {
+    options.allowPrivateCodeHosts = config.allowPrivateCodeHosts;
+  }
   options.webhooks = {
     providers: [
       {
@@ -307,6 +310,7 @@ export function startOutboxFor(
         await resealed(store, link, opened.plaintext, context, secrets);
       return opened.plaintext;
     },
+    allowPrivateCodeHosts: config.allowPrivateCodeHosts,
     ...(config.outboxPollSeconds ? { pollIntervalMs: config.outboxPollSeconds * 1000 } : {}),
     ...(config.outboxMaxBackoffSeconds
       ? { retry: { maxDelayMs: config.outboxMaxBackoffSeconds * 1000 } }

@@ -45,6 +45,21 @@ describe('reference server configuration', () => {
     ]);
   });
 
+  it('reads ALLOW_PRIVATE_CODE_HOSTS as none, all, or a checked list of addresses and ranges', () => {
+    expect(loadConfig({}).allowPrivateCodeHosts).toBe(false);
+    expect(loadConfig({ ALLOW_PRIVATE_CODE_HOSTS: '0' }).allowPrivateCodeHosts).toBe(false);
+    expect(loadConfig({ ALLOW_PRIVATE_CODE_HOSTS: 'false' }).allowPrivateCodeHosts).toBe(false);
+    expect(loadConfig({ ALLOW_PRIVATE_CODE_HOSTS: '1' }).allowPrivateCodeHosts).toBe(true);
+    expect(loadConfig({ ALLOW_PRIVATE_CODE_HOSTS: 'true' }).allowPrivateCodeHosts).toBe(true);
+    expect(
+      loadConfig({ ALLOW_PRIVATE_CODE_HOSTS: ' 10.20.0.0/16, fd00::/8 ,192.168.1.5' })
+        .allowPrivateCodeHosts,
+    ).toEqual(['10.20.0.0/16', 'fd00::/8', '192.168.1.5']);
+    expect(problemsOf({ ALLOW_PRIVATE_CODE_HOSTS: '10.0.0.0/8,ghe.internal' })).toEqual([
+      'ALLOW_PRIVATE_CODE_HOSTS: "ghe.internal" is not an IP address or CIDR range (or 1 to allow every address)',
+    ]);
+  });
+
   it('reads the request limits and the argon2 bounds as integers', () => {
     const config = loadConfig({
       SESSION_RATE_LIMIT: '120',

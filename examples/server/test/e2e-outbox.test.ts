@@ -45,6 +45,8 @@ function serverEnv(where: { dataDir: string; databaseUrl?: string }): NodeJS.Pro
     SESSION_SECRET,
     PUBLIC_URL: 'https://covgate.example.com',
     OUTBOX_POLL_SECONDS: '1',
+    // The fake GitHub listens on loopback.
+    ALLOW_PRIVATE_CODE_HOSTS: '1',
     // Short waits, yet few enough attempts in a 30 s outage (1, 2, 4, 8, 8... s: about 6) to
     // stay far from the 12 after which a delivery is given up.
     OUTBOX_MAX_BACKOFF_SECONDS: '8',

@@ -54,6 +54,8 @@ describe.skipIf(!built && process.env.CI !== '1')(
       SERVICE_TOKEN,
       PUBLIC_URL: 'https://covgate.example.com',
       OUTBOX_POLL_SECONDS: '1',
+      // The fake GitHub listens on loopback.
+      ALLOW_PRIVATE_CODE_HOSTS: '1',
     });
     const withStore = async <T>(work: (store: Store) => Promise<T>): Promise<T> => {
       const store = await openStore(loadConfig({ COVGATE_DATA_DIR: dataDir, PORT: '0' }), silent);

@@ -20,6 +20,11 @@ export {
 // Identity and scopes (docs/tokens-and-sessions.md).
 export { checkOrgAccess, type Identity } from './auth/identity.js';
 export { hasScope, isScope, parseScopes, SCOPES, type Scope } from './auth/scopes.js';
+export {
+  type HostResolver,
+  InvalidCodeHostAllowanceError,
+  type PrivateCodeHostAllowance,
+} from './code-hosts/code-host-address.js';
 // Gate (docs/gate-evaluation.md).
 export { formatDelta } from './gate/delta-format.js';
 export { evaluateGate, type GateInput, type GateResult } from './gate/gate-evaluation.js';

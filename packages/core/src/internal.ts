@@ -8,6 +8,7 @@
  * @packageDocumentation
  */
 
+export { createCodeHostAddressPolicy } from './code-hosts/code-host-address.js';
 export { parseTrustProxy } from './http/client-address.js';
 export { parseAllowedOrigins } from './http/cors.js';
 export {

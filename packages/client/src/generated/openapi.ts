@@ -358,7 +358,12 @@ export interface paths {
          *     The token is stored encrypted and never answered. GitHub is not called: a wrong
          *     token or repository shows as a failed delivery after the next run. Order: `401`,
          *     `403` (API token, a role below `admin`, a cookie without an allowed `Origin`), `400`
-         *     query, `403` `org` is not the session's organisation, `413`/`415`/`400` body. Writes
+         *     query, `403` `org` is not the session's organisation, `413`/`415`/`400` body, `400` an
+         *     `api_url` whose host is, or resolves to, a loopback, private (RFC 1918, `fc00::/7`),
+         *     link-local, unspecified, carrier-grade NAT or other non-public address (IPv4-mapped IPv6
+         *     and decimal, octal or hexadecimal spellings included) unless the operator allows it
+         *     (`ALLOW_PRIVATE_CODE_HOSTS`); a name that does not resolve within 2 s is stored, and the
+         *     outbox checks every address again at each connection. Writes
          *     `repository.link org_id=<id> repo=<name> github_repo=<owner/name> api_url=<url> by=<user id>`.
          */
         post: operations["linkRepository"];
@@ -2676,7 +2681,7 @@ export interface operations {
                     token: string;
                     /**
                      * Format: uri
-                     * @description The GitHub REST API base; GitHub Enterprise Server's `https://host/api/v3`. `https` only.
+                     * @description The GitHub REST API base; GitHub Enterprise Server's `https://host/api/v3`. `https` only, on a public address unless the operator allows private ones (`ALLOW_PRIVATE_CODE_HOSTS`).
                      * @default https://api.github.com
                      */
                     api_url?: string;
@@ -2705,7 +2710,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error: "missing required parameter: org" | "missing required parameter: repo" | "invalid parameter: repo" | "malformed request" | "invalid parameter: github_repo" | "invalid parameter: token" | "invalid parameter: api_url";
+                        error: "missing required parameter: org" | "missing required parameter: repo" | "invalid parameter: repo" | "malformed request" | "invalid parameter: github_repo" | "invalid parameter: token" | "invalid parameter: api_url" | "invalid parameter: api_url is or resolves to a loopback, private or link-local address";
                     };
                 };
             };

@@ -3,6 +3,12 @@ import pino, { type Logger } from 'pino';
 import { redactTokens } from '../audit/audit-line.js';
 import { type AuditSink, createAuditLogger, stdoutAuditSink } from '../audit/audit-sink.js';
 import type { Identity } from '../auth/identity.js';
+import {
+  createCodeHostAddressPolicy,
+  type HostResolver,
+  type PrivateCodeHostAllowance,
+  systemResolver,
+} from '../code-hosts/code-host-address.js';
 import { ExecutionJsonMemo } from '../executions/execution-json-memo.js';
 import { batchedLogDestination } from '../logging/batched-log-destination.js';
 import { type OAuthOptions, resolveOAuthOptions } from '../oauth/oauth-options.js';
@@ -110,6 +116,16 @@ export interface CreateApiOptions {
    * `Retry-After`. Keep it at least 16 MiB, what one ingest may inflate.
    */
   inflationBudgetBytes?: number;
+  /**
+   * Non-public addresses (loopback, private, link-local, carrier-grade NAT...) a repository
+   * link's `api_url` may name or resolve to (`ALLOW_PRIVATE_CODE_HOSTS`): `true` for all, or
+   * addresses and CIDR ranges (a comma-separated string or a list), for a self-managed GitHub
+   * Enterprise on a private network. Default none: such a link is refused with `400`. Give
+   * the outbox worker the same setting. An invalid entry throws `InvalidCodeHostAllowanceError`.
+   */
+  allowPrivateCodeHosts?: PrivateCodeHostAllowance;
+  /** How a link's host name is resolved for that check (tests inject one; default the system's). */
+  resolveHost?: HostResolver;
   /**
    * Trusted reverse proxies (`TRUST_PROXY`): IP addresses or CIDR ranges, as a
    * comma-separated string or a list. When the peer is one of them, the client address is
@@ -295,6 +311,10 @@ function buildServices(options: CreateApiOptions): ApiServices {
       },
     }),
     rateLimiter: createRequestRateLimiter(options.rateLimit ?? {}, logger),
+    codeHosts: {
+      policy: createCodeHostAddressPolicy(options.allowPrivateCodeHosts),
+      resolve: options.resolveHost ?? systemResolver,
+    },
     executionJson: new ExecutionJsonMemo(),
     randomBytes: options.randomBytes ?? ((size) => cryptoRandomBytes(size)),
     readinessChecks: options.readinessChecks ?? [],

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AuditLogger } from '../audit/audit-sink.js';
 import type { Identity } from '../auth/identity.js';
+import type { CodeHostAddressPolicy, HostResolver } from '../code-hosts/code-host-address.js';
 import type { ExecutionJsonMemo } from '../executions/execution-json-memo.js';
 import type { Plan, Store } from '../storage/store.js';
 import type { IdGenerator } from '../time/ids.js';
@@ -69,6 +70,8 @@ export interface ApiServices {
   rateLimiter: RequestRateLimiter;
   /** The memory the gzip bodies inflating at once share. */
   inflationBudget: InflationBudget;
+  /** Which addresses a repository link's `api_url` may reach, and how names resolve. */
+  codeHosts: { policy: CodeHostAddressPolicy; resolve: HostResolver };
   /** The JSON text of execution records listed recently. */
   executionJson: ExecutionJsonMemo;
   randomBytes: (size: number) => Uint8Array;

@@ -1,4 +1,11 @@
 import { Octokit } from '@octokit/core';
+import {
+  createCodeHostAddressPolicy,
+  type HostResolver,
+  type PrivateCodeHostAllowance,
+  systemResolver,
+} from '../code-hosts/code-host-address.js';
+import { CodeHostAddressError, createGuardedFetch } from '../code-hosts/guarded-fetch.js';
 import type { CommentPayload, StatusPayload } from './delivery-payload.js';
 import type { AttemptAnswer } from './retry-policy.js';
 import { commentRunId } from './run-feedback.js';
@@ -18,8 +25,19 @@ export type SendResult =
 
 /** Options of {@link createGithubSender}. */
 export interface GithubSenderOptions {
-  /** The `fetch` requests go through (default the global one). */
+  /**
+   * The `fetch` requests go through. Default: one that connects only to public addresses
+   * (see `allowPrivateCodeHosts`), checked at every connection.
+   */
   fetch?: typeof fetch;
+  /**
+   * Non-public addresses (loopback, private, link-local...) the default `fetch` may reach:
+   * `true` for all, or a list of addresses and CIDR ranges (`ALLOW_PRIVATE_CODE_HOSTS`).
+   * Default none.
+   */
+  allowPrivateCodeHosts?: PrivateCodeHostAllowance;
+  /** How the default `fetch` resolves host names (tests inject one; default the system's). */
+  resolveHost?: HostResolver;
   /** How long one request may take before it counts as no answer (default 10 s). */
   requestTimeoutMs?: number;
 }
@@ -40,12 +58,18 @@ const MAX_COMMENT_PAGES = 50;
  */
 export function createGithubSender(options: GithubSenderOptions = {}): GithubSender {
   const timeoutMs = options.requestTimeoutMs ?? 10_000;
+  const fetchThrough =
+    options.fetch ??
+    createGuardedFetch({
+      policy: createCodeHostAddressPolicy(options.allowPrivateCodeHosts),
+      resolve: options.resolveHost ?? systemResolver,
+    });
   const client = (target: GithubTarget) =>
     new Octokit({
       auth: target.token,
       baseUrl: target.apiUrl.replace(/\/+$/, ''),
       userAgent: 'covgate',
-      request: options.fetch ? { fetch: options.fetch } : {},
+      request: { fetch: fetchThrough },
       log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
     });
   const limits = () => ({ request: { signal: AbortSignal.timeout(timeoutMs) } });
@@ -177,10 +201,14 @@ function answerOf(error: unknown): AttemptAnswer {
   return { status: null, headers: {}, message: networkMessage(failure) };
 }
 
-/** A network failure in a few words: its code (`ECONNREFUSED`), or a time-out. */
+/**
+ * A network failure in a few words: its code (`ECONNREFUSED`), a time-out, or why the code
+ * host's address was refused.
+ */
 function networkMessage(failure: { message?: unknown; cause?: unknown } | undefined): string {
   let cause: unknown = failure;
   for (let depth = 0; depth < 5 && cause; depth += 1) {
+    if (cause instanceof CodeHostAddressError) return `address refused: ${cause.message}`;
     const current = cause as { code?: unknown; name?: unknown; cause?: unknown };
     if (typeof current.code === 'string' && /^E[A-Z_]+$/.test(current.code)) return current.code;
     if (current.name === 'TimeoutError' || current.name === 'AbortError') return 'timed out';

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { AuditLogger } from '../audit/audit-sink.js';
+import type { HostResolver, PrivateCodeHostAllowance } from '../code-hosts/code-host-address.js';
 import type { DeliveryRecord, RepositoryLink, Store } from '../storage/store.js';
 import { type Clock, systemClock } from '../time/timestamp.js';
 import { runFileChanges } from './comment-files.js';
@@ -34,8 +35,19 @@ export interface OutboxWorkerOptions {
   decryptCredential: (link: RepositoryLink) => string | Promise<string>;
   /** Receives `repository.credential.use` for each use of a credential. */
   audit?: AuditLogger;
-  /** The `fetch` GitHub requests go through (tests point it anywhere; default the global). */
+  /**
+   * The `fetch` GitHub requests go through (tests point it anywhere). Default: one that
+   * connects only to public addresses unless `allowPrivateCodeHosts` allows others.
+   */
   fetch?: typeof fetch;
+  /**
+   * Non-public addresses (loopback, private, link-local...) a repository link's `api_url`
+   * may reach (`ALLOW_PRIVATE_CODE_HOSTS`): `true` for all, or addresses and CIDR ranges.
+   * Default none: such a delivery fails with `address refused`.
+   */
+  allowPrivateCodeHosts?: PrivateCodeHostAllowance;
+  /** How host names are resolved for that check (tests inject one; default the system's). */
+  resolveHost?: HostResolver;
   clock?: Clock;
   /** In [0, 1): the back-off's jitter (default `Math.random`). */
   random?: () => number;
@@ -89,7 +101,14 @@ export function createOutboxDispatcher(options: OutboxWorkerOptions): OutboxDisp
   const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
   const sender =
     options.sender ??
-    createGithubSender({ requestTimeoutMs, ...(options.fetch ? { fetch: options.fetch } : {}) });
+    createGithubSender({
+      requestTimeoutMs,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.allowPrivateCodeHosts === undefined
+        ? {}
+        : { allowPrivateCodeHosts: options.allowPrivateCodeHosts }),
+      ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
+    });
   const { store, logger } = options;
   /** Until when each credential (by a digest of its token) is rate-limited. */
   const pausedUntil = new Map<string, number>();

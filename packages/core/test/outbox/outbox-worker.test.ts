@@ -71,6 +71,8 @@ function dispatcher(overrides: Partial<OutboxWorkerOptions> = {}) {
     random: () => 0.5,
     owner: 'test-sender',
     requestTimeoutMs: 2_000,
+    // The fake GitHub listens on loopback.
+    allowPrivateCodeHosts: true,
     ...overrides,
   });
 }
@@ -295,7 +297,7 @@ describe('outbox worker', () => {
   });
 
   it('keeps one comment when two processes create it for two pushes at the same time', async () => {
-    const sender = createGithubSender();
+    const sender = createGithubSender({ allowPrivateCodeHosts: true });
     const target = { apiUrl: fake.apiUrl, token: TOKEN };
     const payload = (executionId: string) => ({
       github_repo: GITHUB_REPO,
@@ -760,6 +762,7 @@ describe('outbox worker', () => {
       store,
       logger,
       decryptCredential: () => TOKEN,
+      allowPrivateCodeHosts: true,
       pollIntervalMs: 3_600_000,
     });
     await new Promise((resolve) => setTimeout(resolve, 50));

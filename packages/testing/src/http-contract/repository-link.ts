@@ -175,6 +175,13 @@ export function repositoryLinkContract(options: HttpContractOptions): void {
           'invalid parameter: api_url',
         ],
         [path(org.slug, 'web'), { ...good, api_url: 'github.com' }, 'invalid parameter: api_url'],
+        ...['https://127.0.0.1:8443/api/v3', 'https://[::1]/api', 'https://169.254.169.254/'].map(
+          (apiUrl): [string, unknown, string] => [
+            path(org.slug, 'web'),
+            { ...good, api_url: apiUrl },
+            'invalid parameter: api_url is or resolves to a loopback, private or link-local address',
+          ],
+        ),
       ];
       for (const [target, body, error] of cases) {
         const response = await sendJson(ctx, 'POST', target, admin, body);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SessionIdentity } from '../../auth/identities.js';
+import { checkCodeHostUrl } from '../../code-hosts/code-host-address.js';
 import {
   credentialHint,
   encryptCredential,
@@ -15,6 +16,12 @@ import { emptyReply, jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';
 import { parseBody } from '../validation.js';
+
+/** Public messages of the repository link routes. */
+export const REPOSITORY_LINK_ERRORS = {
+  nonPublicApiUrl:
+    'invalid parameter: api_url is or resolves to a loopback, private or link-local address',
+} as const;
 
 /** How many of a repository's latest failed deliveries a link's answer lists. */
 export const LINK_FAILURES_SHOWN = 5;
@@ -121,12 +128,22 @@ export const getRepositoryLink: RouteHandler = async (scope) => {
  * `POST /v1/repos/github-link?org&repo` `{github_repo, token, api_url?}`: links the repository
  * (or replaces its link, like `POST /v1/organisation/github-link`; keeping who first made it and when). The token is sealed before it is
  * stored and never answered; GitHub is not called (it may be down: a wrong token shows as a
- * failed delivery). Order: as {@link linkTarget}, then `400` body.
+ * failed delivery). Order: as {@link linkTarget}, then `400` body, then `400` an `api_url`
+ * whose host is or resolves to a non-public address the operator did not allow
+ * (`allowPrivateCodeHosts`); the outbox checks again at every connection.
  */
 export const linkRepository: RouteHandler = async (scope) => {
   const { identity, repo } = await linkTarget(scope);
   const body = parseBody(linkBody, await readJsonBody(scope.request));
-  const { store, audit, clock, settings } = scope.services;
+  const { store, audit, clock, settings, codeHosts } = scope.services;
+  if (body.api_url !== undefined) {
+    const verdict = await checkCodeHostUrl(
+      new URL(body.api_url),
+      codeHosts.policy,
+      codeHosts.resolve,
+    );
+    if (!verdict.allowed) throw new ApiError(400, REPOSITORY_LINK_ERRORS.nonPublicApiUrl);
+  }
   const existing = await store.findRepositoryLink(identity.orgId, repo);
   const now = wholeSeconds(clock.now());
   const link: RepositoryLink = {
