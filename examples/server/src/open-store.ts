@@ -123,7 +123,10 @@ async function settleSchema(config: ServerConfig, logger: Logger): Promise<void>
  * imported: loading drizzle's MySQL dialect alone takes most of a second on Node 24.
  */
 export async function openStore(config: ServerConfig, logger: Logger): Promise<Store> {
-  const storeLogger = { error: (line: string) => logger.error(line) };
+  const storeLogger = {
+    error: (line: string) => logger.error(line),
+    info: (line: string) => logger.info(line),
+  };
   await settleSchema(config, logger);
   if (config.databaseUrl) {
     const { createMySqlStore } = await import('@covgate/mysql');

@@ -224,13 +224,14 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
     }
   });
 
-  it(`answers 500 within one ${DEADLINE_MS} ms deadline while MariaDB is stalled, reports not ready, and recovers`, async () => {
+  it(`answers 503 with Retry-After within one ${DEADLINE_MS} ms deadline while MariaDB is stalled, reports not ready, and recovers`, async () => {
     const durations: number[] = [];
     /** Durations of the requests answered before the database came back. */
     const duringStall: number[] = [];
     let resumedAt = Number.POSITIVE_INFINITY;
     const statuses = new Map<number, number>();
     const bodies = new Set<string>();
+    const retryAfters = new Set<string | null>();
     let running = true;
     const loop = async (server: BuiltServer) => {
       while (running) {
@@ -241,7 +242,10 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
         durations.push(end - start);
         if (end < resumedAt) duringStall.push(end - start);
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-        if (response.status !== 200) bodies.add(body);
+        if (response.status !== 200) {
+          bodies.add(body);
+          retryAfters.add(response.headers.get('retry-after'));
+        }
       }
     };
     const busy = busyLoop();
@@ -276,7 +280,7 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
     const inServer = Math.max(
       ...started().flatMap((server) =>
         jsonLines(server)
-          .filter((line) => line.msg === 'request' && line.status === 500)
+          .filter((line) => line.msg === 'request' && line.status === 503)
           .map((line) => Number(line.durationMs)),
       ),
     );
@@ -288,9 +292,10 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
     // returns may spend one more bound on its next call (at most three calls in sequence, so
     // four deadlines cannot fit; see ONE_DEADLINE_BOUND_MS for the load margin).
     expect(slowest).toBeLessThan(4 * DEADLINE_MS);
-    expect([...statuses.keys()].every((status) => status === 200 || status === 500)).toBe(true);
-    expect(statuses.get(500)).toBeGreaterThan(0);
-    expect([...bodies]).toEqual(['{"error":"internal error"}']);
+    expect([...statuses.keys()].every((status) => status === 200 || status === 503)).toBe(true);
+    expect(statuses.get(503)).toBeGreaterThan(0);
+    expect([...bodies]).toEqual(['{"error":"service unavailable"}']);
+    expect([...retryAfters]).toEqual(['1']);
 
     const recovered = performance.now();
     for (const server of started()) {

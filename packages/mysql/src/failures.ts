@@ -21,5 +21,14 @@ const errnoOf = (error: unknown): unknown =>
 /** True for a unique or primary key violation. */
 export const isDuplicateKey = (error: unknown): boolean => errnoOf(error) === ER_DUP_ENTRY;
 
+/** mysql2's message when the pool's wait queue (`queueLimit`) is full: it carries no code. */
+const QUEUE_FULL_MESSAGE = 'Queue limit reached.';
+
+/** `POOL_QUEUE_FULL` when the pool refused a call because its wait queue is full. */
+export const overloadCode = (error: unknown): string | undefined =>
+  (rootCause(error) as { message?: unknown } | null)?.message === QUEUE_FULL_MESSAGE
+    ? 'POOL_QUEUE_FULL'
+    : undefined;
+
 /** True when the server chose this transaction as a deadlock victim: retrying is safe. */
 export const isDeadlock = (error: unknown): boolean => errnoOf(error) === ER_LOCK_DEADLOCK;

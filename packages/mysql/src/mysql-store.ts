@@ -4,7 +4,7 @@ import { mergeQueries, sqlStore } from '@covgate/sql-kit';
 import { drizzle } from 'drizzle-orm/mysql2';
 import { createPool, type Pool, type SslOptions } from 'mysql2/promise';
 import { parseMySqlUrl } from './connection-url.js';
-import { isDuplicateKey, MySqlStoreError } from './failures.js';
+import { isDuplicateKey, MySqlStoreError, overloadCode } from './failures.js';
 import { poolOptionsFor } from './pool-options.js';
 import { mysqlDialect } from './queries/context.js';
 import * as ownQueries from './queries/index.js';
@@ -49,6 +49,7 @@ export function createMySqlStore(options: MySqlStoreOptions): Store {
       failure: (component, operation, code) => new MySqlStoreError(component, operation, code),
       secrets,
       deadlineMs,
+      overloadCode,
     },
     dialect: mysqlDialect(db),
     ownQueries: (shared) => mergeQueries({ db, shared }, ownQueries),

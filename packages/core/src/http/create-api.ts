@@ -15,7 +15,7 @@ import { type OAuthOptions, resolveOAuthOptions } from '../oauth/oauth-options.j
 import { registerApiServices } from '../provisioning/api-registry.js';
 import { resolveSessionLifetimeSeconds } from '../sessions/session-rules.js';
 import { logStoreFailures } from '../storage/logged-store.js';
-import { type Store, StoreFailureError } from '../storage/store.js';
+import { type Store, StoreFailureError, StoreOverloadError } from '../storage/store.js';
 import { createIdGenerator } from '../time/ids.js';
 import { type Clock, systemClock } from '../time/timestamp.js';
 import type { CachePurge, CachePurgeBus } from '../tokens/cache-purge-bus.js';
@@ -332,6 +332,9 @@ function loggedText(text: string): string {
   return text.includes('cvg') ? redactTokens(text) : text;
 }
 
+/** Seconds a request refused by an overloaded store is told to wait (`Retry-After`). */
+const STORE_OVERLOAD_RETRY_AFTER_SECONDS = 1;
+
 /**
  * The one place an unexpected error becomes `500 {"error":"internal error"}`, logged once with
  * the request's method and path. A {@link StoreFailureError} was logged by its store, under
@@ -341,6 +344,12 @@ function loggedText(text: string): string {
 function errorToReply(error: unknown, scope: RequestScope): Reply {
   if (error instanceof ApiError) {
     return errorReply(error.status, error.publicMessage, error.headers);
+  }
+  // Logged by the store's guard, once per overload.
+  if (error instanceof StoreOverloadError) {
+    return errorReply(503, ERRORS.serviceUnavailable, {
+      'retry-after': String(STORE_OVERLOAD_RETRY_AFTER_SECONDS),
+    });
   }
   if (!(error instanceof StoreFailureError)) {
     const { method } = scope.request;

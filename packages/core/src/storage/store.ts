@@ -463,6 +463,19 @@ export class StoreDriverError extends StoreFailureError {
   }
 }
 
+/**
+ * A store call the store could not take on: its connection pool's wait queue was full, or it
+ * did not finish within its deadline. The guard logs one line when such failures start and
+ * one when a call succeeds again, not one per call; the API answers `503 {"error":"service
+ * unavailable"}` with `Retry-After`, since the same request may pass a moment later.
+ */
+export class StoreOverloadError extends StoreDriverError {
+  constructor(component: string, operation: string, code: string) {
+    super(component, operation, code);
+    this.name = 'StoreOverloadError';
+  }
+}
+
 /** Organisations. */
 export interface OrganisationStore {
   /** Inserts an organisation; throws {@link StoreConflictError} when the id or slug exists. */

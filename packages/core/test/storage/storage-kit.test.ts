@@ -28,7 +28,11 @@ import {
 } from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../src/storage/memory-store.js';
-import { StoreConflictError, StoreFailureError } from '../../src/storage/store.js';
+import {
+  StoreConflictError,
+  StoreFailureError,
+  StoreOverloadError,
+} from '../../src/storage/store.js';
 
 class DialectError extends StoreFailureError {
   constructor(component: StoreComponent, operation: string, code: string) {
@@ -42,10 +46,16 @@ const wrapped = (code: string, message: string): Error =>
     cause: Object.assign(new Error(message), { code }),
   });
 
-function guardWith(options: { deadlineMs?: number; secrets?: string[] } = {}) {
+function guardWith(
+  options: {
+    deadlineMs?: number;
+    secrets?: string[];
+    overloadCode?: (error: unknown) => string | undefined;
+  } = {},
+) {
   const lines: string[] = [];
   const guard = createStoreGuard({
-    logger: { error: (line) => lines.push(line) },
+    logger: { error: (line) => lines.push(line), info: (line) => lines.push(`info ${line}`) },
     isDuplicateKey: (error) => errorCode(error) === 'DUP',
     failure: (component, operation, code) => new DialectError(component, operation, code),
     ...options,
@@ -107,16 +117,79 @@ describe('createStoreGuard', () => {
     expect(lines).toEqual(['[webhooks] claimWebhookEvent failed: DUP: Duplicate entry']);
   });
 
-  it('fails a call past its deadline with ETIMEDOUT', async () => {
+  it('fails a call past its deadline as an overload with ETIMEDOUT', async () => {
     const { guard, lines } = guardWith({ deadlineMs: 5 });
 
     const error = await guard('tokens', 'findTokenById', () => new Promise(() => {})).catch(
       (e: unknown) => e,
     );
 
-    expect((error as Error).message).toBe('[tokens] findTokenById failed: ETIMEDOUT');
-    expect(lines).toEqual(['[tokens] findTokenById failed: ETIMEDOUT: no answer within 5 ms']);
+    expect(error).toBeInstanceOf(StoreOverloadError);
+    expect(error).toMatchObject({
+      name: 'StoreOverloadError',
+      message: '[tokens] findTokenById failed: ETIMEDOUT',
+      code: 'ETIMEDOUT',
+    });
+    expect(lines).toEqual([
+      '[tokens] findTokenById failed: ETIMEDOUT: no answer within 5 ms; the store is overloaded: answering 503 until a call succeeds again',
+    ]);
     expect(new DeadlineExceededError(5).code).toBe('ETIMEDOUT');
+  });
+
+  it('logs an overload once per component when it starts and once when a call of it succeeds, with the count', async () => {
+    const { guard, lines } = guardWith({
+      secrets: ['pw-42'],
+      overloadCode: (error) =>
+        (rootCause(error) as Error).message === 'queue full at pw-42'
+          ? 'POOL_QUEUE_FULL'
+          : undefined,
+    });
+    const full = async () => {
+      throw wrapped('', 'queue full at pw-42');
+    };
+
+    for (const operation of ['findTokenById', 'touchToken', 'findTokenById']) {
+      await expect(guard('tokens', operation, full)).rejects.toMatchObject({
+        name: 'StoreOverloadError',
+        message: `[tokens] ${operation} failed: POOL_QUEUE_FULL`,
+        code: 'POOL_QUEUE_FULL',
+      });
+    }
+    await expect(guard('sessions', 'findSession', full)).rejects.toBeInstanceOf(StoreOverloadError);
+    // Another failure is no overload: logged on its own, as ever.
+    await expect(
+      guard('tokens', 'findTokenById', async () => {
+        throw wrapped('ECONNRESET', 'reset');
+      }),
+    ).rejects.toBeInstanceOf(DialectError);
+    expect(await guard('tokens', 'findTokenById', async () => 'found')).toBe('found');
+    expect(await guard('tokens', 'findTokenById', async () => 'again')).toBe('again');
+    expect(lines).toEqual([
+      '[tokens] findTokenById failed: Error: queue full at ***; the store is overloaded: answering 503 until a call succeeds again',
+      '[sessions] findSession failed: Error: queue full at ***; the store is overloaded: answering 503 until a call succeeds again',
+      '[tokens] findTokenById failed: ECONNRESET: reset',
+      'info [tokens] store calls succeed again after an overload; 3 answered 503',
+    ]);
+    await expect(guard('tokens', 'findTokenById', full)).rejects.toBeInstanceOf(StoreOverloadError);
+    expect(lines.at(-1)).toBe(
+      '[tokens] findTokenById failed: Error: queue full at ***; the store is overloaded: answering 503 until a call succeeds again',
+    );
+  });
+
+  it('logs the end of an overload through error when the logger has no info', async () => {
+    const lines: string[] = [];
+    const guard = createStoreGuard({
+      logger: { error: (line) => lines.push(line) },
+      isDuplicateKey: () => false,
+      failure: (component, operation, code) => new DialectError(component, operation, code),
+      deadlineMs: 5,
+    });
+    await guard('outbox', 'claimDeliveries', () => new Promise(() => {})).catch(() => {});
+    await guard('outbox', 'claimDeliveries', async () => []);
+    expect(lines).toEqual([
+      '[outbox] claimDeliveries failed: ETIMEDOUT: no answer within 5 ms; the store is overloaded: answering 503 until a call succeeds again',
+      '[outbox] store calls succeed again after an overload; 1 answered 503',
+    ]);
   });
 
   it('refuses a deadline that is not a positive integer', () => {

@@ -13,6 +13,8 @@ export type StoreComponent =
 /** Receives one line per infrastructure failure. */
 export interface StoreLogger {
   error(message: string): void;
+  /** Receives the line saying an overload has ended; without it, `error` does. */
+  info?(message: string): void;
 }
 
 /** The fields of a driver error the kit reads. */
