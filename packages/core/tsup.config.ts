@@ -5,6 +5,7 @@ const entry = [
   'src/github.ts',
   'src/storage-kit.ts',
   'src/percent.ts',
+  'src/verdict.ts',
   'src/internal.ts',
 ];
 

@@ -38,4 +38,5 @@ export {
   stepSummary,
   type Verdict,
   verdictLine,
+  verdictWords,
 } from './verdict.js';

@@ -1,3 +1,4 @@
+import { type VerdictFacts, verdictSentence } from '@covgate/core/verdict';
 import type { ReportEntry, UnknownPath } from './gather-reports.js';
 import type { MeasuredPatch } from './patch/measured-patch.js';
 import {
@@ -128,13 +129,43 @@ export function verdictLine(verdict: Verdict, paint: Paint): string {
   return `${colour(paint.bold(verdict.outcome))} ${verdict.repo}@${verdict.branch}: coverage ${verdict.coverage.toFixed(2)}%, baseline ${verdict.baseline.toFixed(2)}% on ${verdict.base_branch}, delta ${verdict.delta}${patch}`;
 }
 
+/** What the verdict sentence reads of a verdict: the patch only when a rule judged it. */
+function verdictFacts(verdict: Verdict): VerdictFacts {
+  const { patch } = verdict;
+  return {
+    outcome: verdict.outcome,
+    delta: verdict.delta,
+    baseline: verdict.baseline === null ? null : { coverage: verdict.baseline },
+    ...(patch && patch.target !== null && patch.outcome !== null
+      ? {
+          patch: {
+            percent: patch.percent,
+            target: patch.target,
+            ...(patch.target_source ? { target_source: patch.target_source } : {}),
+            passed: patch.outcome === 'pass',
+          },
+        }
+      : {}),
+    decided_by: verdict.decided_by === 'patch rule' ? 'patch' : 'delta',
+  };
+}
+
+/**
+ * The verdict in one sentence, the run page's and the pull-request comment's: the outcome,
+ * the rule that decided it, then what the other rule found.
+ */
+export function verdictWords(verdict: Verdict): string {
+  return verdictSentence(verdictFacts(verdict));
+}
+
 /** The Markdown appended to `GITHUB_STEP_SUMMARY`. */
 export function stepSummary(verdict: Verdict): string {
   const commit = verdict.commit ? ` at \`${verdict.commit.slice(0, 12)}\`` : '';
   if (verdict.baseline === null) {
-    // Exit 1 here comes from --require-baseline or the patch rule.
-    const mark = verdict.exit_code === 0 ? 'ℹ️' : '❌';
+    // Exit 1 here comes from --require-baseline or the patch rule. The paragraph names the
+    // base branch, which the verdict sentence (on stderr) cannot.
     const text = noBaselineText(cell(verdict.base_branch));
+    const mark = verdict.exit_code === 0 ? 'ℹ️' : '❌';
     const title = verdict.outcome === 'fail' ? 'fail, no baseline' : 'no baseline';
     return [
       `### ${mark} covgate: ${title}`,
@@ -156,6 +187,8 @@ export function stepSummary(verdict: Verdict): string {
     `### ${mark} covgate: ${verdict.outcome}`,
     '',
     `${cell(verdict.repo)} on ${cell(verdict.branch)}${commit}`,
+    '',
+    verdictWords(verdict),
     '',
     '| coverage | baseline | delta | outcome | lines |',
     '|---:|---:|---:|---|---:|',

@@ -125,7 +125,7 @@ describe('a pull-request run judged by the service', () => {
     expect(result).toEqual({
       code: 1,
       stdout: failedByPatchRule,
-      stderr: summaryLine + patchLine(),
+      stderr: `${summaryLine}${patchLine()}covgate: Failed by the patch rule: 50.00% of the patch’s lines are covered, below the target of 80.00% (covgate’s default). Coverage changed by 0.00 pts against the baseline.\n`,
       sent: [requestAgainstMain({ component: 'api' })],
     });
   });
@@ -188,7 +188,7 @@ describe('a pull-request run with a patch target, against a service that ignores
     expect(result).toEqual({
       code: 1,
       stdout: failedByPatchRule,
-      stderr: summaryLine + patchLine(),
+      stderr: `${summaryLine}${patchLine()}covgate: Failed by the patch rule: 50.00% of the patch’s lines are covered, below the target of 80.00%. Coverage changed by 0.00 pts against the baseline.\n`,
       sent: [requestAgainstMain({ patch_target: 80 })],
     });
   });
@@ -259,6 +259,8 @@ describe('a pull-request run with a patch target, against a service that ignores
         '### ❌ covgate: fail',
         '',
         '`web` on `feature`',
+        '',
+        'Failed by the patch rule: 50.00% of the patch’s lines are covered, below the target of 80.00%. Coverage changed by 0.00 pts against the baseline.',
         '',
         '| coverage | baseline | delta | outcome | lines |',
         '|---:|---:|---:|---|---:|',
@@ -455,7 +457,7 @@ describe('a change in a clone that lacks the history its patch needs', () => {
     const result = await covgate(['--base-branch', 'main'], { cwd: clone });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe(
-      `${summaryLine}${fetchLine(`--depth=50 origin +refs/heads/main:refs/remotes/origin/main ${head}`)}${patchLine().replace('with main', 'with origin/main')}`,
+      `${summaryLine}${fetchLine(`--depth=50 origin +refs/heads/main:refs/remotes/origin/main ${head}`)}${patchLine().replace('with main', 'with origin/main')}covgate: Passed: 0.00 pts against the baseline.\n`,
     );
     expect(result.sent).toEqual([
       expect.objectContaining({ base_commit: mergeBase, patch: { covered: 2, coverable: 4 } }),

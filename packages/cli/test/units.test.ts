@@ -124,6 +124,8 @@ describe('output', () => {
         '',
         '`web` on `feature/a b` at `0123456789ab`',
         '',
+        'Warned by the coverage change: -0.75 pts against the baseline.',
+        '',
         '| coverage | baseline | delta | outcome | lines |',
         '|---:|---:|---:|---|---:|',
         '| 83.50% | 84.25% (`main`) | -0.75 | warn | 167 / 200 |',

@@ -15,9 +15,7 @@ import {
   formatLines,
   formatPercent,
   formatPoints,
-  type Judged,
   percentOf,
-  verdictSentence,
 } from '../app/src/run-format.js';
 import type { FileChange, TreeFolder } from '../app/src/run-types.js';
 
@@ -117,54 +115,6 @@ describe('run figures', () => {
       'the latest passing main run (none at the merge base)',
     );
     expect(baselineChoice(BASELINE)).toBe('the latest passing main run');
-  });
-
-  it('says which rule decided the verdict', () => {
-    const patch = {
-      covered: 1,
-      coverable: 4,
-      percent: 25,
-      target: 80,
-      target_source: 'repository' as const,
-      passed: false,
-    };
-    const run = (over: Partial<Judged>): Judged => ({
-      outcome: 'pass',
-      delta: '+0.50',
-      baseline: BASELINE,
-      ...over,
-    });
-    expect(verdictSentence(run({ outcome: 'fail', patch, decided_by: 'patch' }))).toBe(
-      'Failed by the patch rule: 25.00% of the patch’s lines are covered, below the target of 80.00% (the repository’s default).',
-    );
-    expect(verdictSentence(run({ outcome: 'fail', delta: '-3.00' }))).toBe(
-      'Failed by the coverage change: -3.00 pts against the baseline.',
-    );
-    expect(verdictSentence(run({ outcome: 'warn', delta: '-0.40' }))).toBe(
-      'Warned by the coverage change: -0.40 pts against the baseline.',
-    );
-    expect(
-      verdictSentence(
-        run({
-          patch: { ...patch, covered: 4, percent: 100, passed: true, target_source: 'run' },
-          decided_by: 'delta',
-        }),
-      ),
-    ).toBe(
-      'Passed: +0.50 pts against the baseline. The patch meets its target: 100.00% covered, target 80.00% (set by the run).',
-    );
-    expect(
-      verdictSentence(
-        run({
-          baseline: null,
-          delta: '0.00',
-          patch: { ...patch, covered: 0, coverable: 0, percent: null, passed: true },
-          decided_by: 'delta',
-        }),
-      ),
-    ).toBe(
-      'No baseline: the base branch had no run to compare with, so the coverage change judged nothing. The patch has no coverable line, so the patch rule passes it.',
-    );
   });
 });
 

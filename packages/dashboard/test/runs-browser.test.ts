@@ -237,7 +237,7 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
     await page.getByRole('heading', { name: 'Run on feature/checkout', level: 1 }).waitFor();
     expect(await page.locator('.verdict .outcome').textContent()).toBe('Fail');
     expect(await page.getByTestId('verdict').textContent()).toBe(
-      'Failed by the patch rule: 21.42% of the patch’s lines are covered, below the target of 80.00% (covgate’s default).',
+      'Failed by the patch rule: 21.42% of the patch’s lines are covered, below the target of 80.00% (covgate’s default). Coverage changed by -1.89 pts against the baseline.',
     );
     expect(await page.getByTestId('coverage').textContent()).toBe('77.34%');
     expect(await page.getByTestId('baseline').textContent()).toBe(
@@ -355,8 +355,57 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
     expect(await page.locator('.verdict .outcome').textContent()).toBe('No baseline');
     expect(await page.locator('main .state.empty').allTextContents()).toEqual([
       'No baseline run: nothing to compare the files with.',
-      'This run sent no patch (no pull request diff).',
+      'Not a pull request: a run of a branch has no patch to judge, only its total coverage.',
     ]);
+    expect(await page.getByTestId('patch').textContent()).toBe(
+      'Not a pull request: the run judged the total only.',
+    );
+  });
+
+  it('says a patch below its target is below it when the coverage change failed the run, and tells an unmeasured pull request from a branch', async () => {
+    await ingest('dropBase', { repo: 'drop', branch: 'main', commit: sha('f'), coverage: 83.88 });
+    // The newcomer's pull request: coverage fell 10.25 points, and 7 of the 13 changed lines ran.
+    const dropped = await ingest('dropped', {
+      repo: 'drop',
+      branch: 'feature/drop',
+      commit: sha('1'),
+      base_commit: sha('f'),
+      pull_request: 1,
+      coverage: 73.63,
+      warn_threshold: 1,
+      fail_threshold: 5,
+      patch: { covered: 7, coverable: 13 },
+    });
+    expect([dropped.outcome, dropped.decided_by, dropped.delta]).toEqual([
+      'fail',
+      'delta',
+      '-10.25',
+    ]);
+    const unmeasured = await ingest('unmeasured', {
+      repo: 'drop',
+      branch: 'feature/shallow',
+      commit: sha('2'),
+      pull_request: 2,
+      coverage: 83.88,
+    });
+    await page.goto(dashboard(`repos/drop/runs/${dropped.id}`));
+    await page.getByRole('heading', { name: 'Run on feature/drop', level: 1 }).waitFor();
+    expect(await page.getByTestId('verdict').textContent()).toBe(
+      'Failed by the coverage change: -10.25 pts against the baseline. The patch is below its target too: 53.84% covered, target 80.00% (covgate’s default).',
+    );
+    expect(await page.getByTestId('patch').textContent()).toBe(
+      '53.84% (7 / 13 lines) · target 80.00%, covgate’s default · missed',
+    );
+    await shootLoaded('runs-run-patch-missed');
+    await page.goto(dashboard(`repos/drop/runs/${unmeasured.id}`));
+    await page.getByRole('heading', { name: 'Run on feature/shallow', level: 1 }).waitFor();
+    expect(await page.getByTestId('patch').textContent()).toBe(
+      'Not measured: the run of pull request #2 sent no patch.',
+    );
+    expect(await page.locator('main .state.empty').allTextContents()).toContain(
+      'The patch of pull request #2 was not measured: its run sent no patch, so only the total coverage was judged. The CLI measures it from the merge base when the history reaches it (in CI, check out with fetch-depth: 0).',
+    );
+    await shootLoaded('runs-run-patch-unmeasured');
   });
 
   it('opens a folder of 50 000 files a page at a time', async () => {

@@ -1,7 +1,13 @@
 import type { Execution } from '@covgate/client';
 import type { Gathered } from '../gather-reports.js';
 import { type Io, paintFor } from '../io.js';
-import { buildVerdict, requiredBaselineFailure, stepSummary, verdictLine } from '../verdict.js';
+import {
+  buildVerdict,
+  requiredBaselineFailure,
+  stepSummary,
+  verdictLine,
+  verdictWords,
+} from '../verdict.js';
 import type { PatchResult } from './measure-patch.js';
 import { reportEntry, sourceFiles, unknownPaths } from './read-reports.js';
 import { appendStepSummary } from './step-summary.js';
@@ -42,6 +48,7 @@ export async function printVerdict(
     io.stdout.write(`${JSON.stringify(verdict)}\n`);
   } else {
     io.stdout.write(`${verdictLine(verdict, paintFor(io.stdout, io.env))}\n`);
+    io.stderr.write(`covgate: ${verdictWords(verdict)}\n`);
     if (verdict.outcome === 'warn' && verdict.exit_code === 1)
       io.stderr.write('covgate: the gate warned and --fail-on-warn is set\n');
   }

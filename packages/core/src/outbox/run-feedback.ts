@@ -1,5 +1,7 @@
+import { executionToJson } from '../executions/execution-json.js';
 import type { FileChangesJson } from '../executions/file-changes.js';
 import { evaluatePatch } from '../gate/patch-rule.js';
+import { verdictSentence } from '../gate/verdict-sentence.js';
 import type { DeliveryKind, ExecutionRecord, NewDelivery, Outcome } from '../storage/store.js';
 import type { CommentPayload, StatusPayload } from './delivery-payload.js';
 
@@ -145,7 +147,10 @@ function filesLostLines(changes: FileChangesJson | null): string[] {
   ];
 }
 
-/** The Markdown of covgate's comment on the run's pull request. */
+/**
+ * The Markdown of covgate's comment on the run's pull request: the outcome, the verdict
+ * sentence, the table of the project's and the patch's figures.
+ */
 export function commentBody(record: ExecutionRecord, runUrl: string | null): string {
   const title = record.component === null ? 'covgate' : `covgate · ${code(record.component)}`;
   const baseline =
@@ -173,6 +178,9 @@ export function commentBody(record: ExecutionRecord, runUrl: string | null): str
     commentMarker(record.component),
     runMarker(record.id),
     `### ${title}: **${record.outcome}**${record.decidedBy === 'patch' ? ' (decided by the patch rule)' : ''}`,
+    '',
+    // The run page's and the CLI's sentence, so that the three never disagree.
+    verdictSentence(executionToJson(record)),
     '',
     '| | Coverage | Change | Result |',
     '|---|---|---|---|',

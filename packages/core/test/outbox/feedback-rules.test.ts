@@ -81,6 +81,30 @@ describe('status descriptions', () => {
   });
 });
 
+describe('the comment', () => {
+  it('says the verdict sentence of the run page: a patch below its target is below it', () => {
+    const run = buildExecution({
+      ...baseline,
+      pullRequest: 1,
+      coverage: 73.63,
+      delta: '-10.25',
+      outcome: 'fail',
+      decidedBy: 'delta',
+      baseBranch: 'main',
+      patchCovered: 7,
+      patchCoverable: 13,
+      patchTarget: 80,
+      patchTargetSource: 'default',
+    });
+    expect(commentBody(run, null).split('\n').slice(2, 6)).toEqual([
+      '### covgate: **fail**',
+      '',
+      'Failed by the coverage change: -10.25 pts against the baseline. The patch is below its target too: 53.84% covered, target 80.00% (covgate’s default).',
+      '',
+    ]);
+  });
+});
+
 describe('files that lost most', () => {
   const lost = (path: string, change: number) => ({
     path,

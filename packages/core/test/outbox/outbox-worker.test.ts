@@ -204,6 +204,8 @@ describe('outbox worker', () => {
         `<!-- covgate:run ${run.id} -->`,
         '### covgate: **pass**',
         '',
+        'Passed: +0.25 pts against the baseline. The patch meets its target: 91.30% covered, target 80.00% (covgate’s default).',
+        '',
         '| | Coverage | Change | Result |',
         '|---|---|---|---|',
         `| Project | 84.13% | +0.25 against \`main\` at \`bbbbbbb\` | pass |`,
@@ -260,7 +262,7 @@ describe('outbox worker', () => {
     await dispatcher().runOnce();
 
     const [comment] = fake.commentsOf(GITHUB_REPO, 7);
-    expect(comment?.body.split('\n').slice(8)).toEqual([
+    expect(comment?.body.split('\n').slice(10)).toEqual([
       '',
       '**Files that lost most**',
       '',
@@ -289,7 +291,7 @@ describe('outbox worker', () => {
     await dispatcher().runOnce();
 
     const [comment] = fake.commentsOf(GITHUB_REPO, 7);
-    expect(comment?.body.split('\n').slice(8, 11)).toEqual([
+    expect(comment?.body.split('\n').slice(10, 13)).toEqual([
       '',
       'No file lost coverage against the baseline run.',
       '',

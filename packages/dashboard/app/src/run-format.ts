@@ -1,6 +1,6 @@
-import type { Baseline, Execution, Patch } from '@covgate/client';
+import type { Baseline } from '@covgate/client';
 import { truncateDecimal } from '@covgate/core/percent';
-import type { FileChange } from './run-types.js';
+import type { FileChange, RunDetail } from './run-types.js';
 
 /** `84.13%` for the API's two-decimal percent; `—` for a file or patch of no coverable line. */
 export function formatPercent(percent: number | null): string {
@@ -47,13 +47,6 @@ export function formatFileChange(file: FileChange): string {
   return formatPoints(file.change ?? 0);
 }
 
-/** Where a patch target came from, as a phrase: `set by the run`. */
-export const TARGET_SOURCE_LABEL: Record<Patch['target_source'], string> = {
-  run: 'set by the run',
-  repository: 'the repository’s default',
-  default: 'covgate’s default',
-};
-
 /** How the baseline was chosen, as a phrase ending a sentence. */
 export function baselineChoice(baseline: Baseline): string {
   if (baseline.selected_by === 'base_commit') return `the ${baseline.branch} run at the merge base`;
@@ -63,28 +56,26 @@ export function baselineChoice(baseline: Baseline): string {
   return `the latest passing ${baseline.branch} run`;
 }
 
-/** A run as the verdict sentence needs it. */
-export type Judged = Pick<Execution, 'outcome' | 'delta' | 'baseline' | 'patch' | 'decided_by'>;
-
 /**
- * One sentence saying what decided the outcome: the patch rule (with the figure, target
- * and where the target came from), the coverage change, or nothing to compare.
+ * What the page says of a run that sent no patch, short (the figures) and in a sentence (the
+ * patch section): a run of a change (a pull request, or a merge base sent) whose patch was not
+ * measured is told apart from a run that is not of a pull request at all.
  */
-export function verdictSentence(run: Judged): string {
-  const patch = run.patch;
-  if (run.decided_by === 'patch' && patch) {
-    return `Failed by the patch rule: ${formatPercent(patch.percent)} of the patch’s lines are covered, below the target of ${formatPercent(patch.target)} (${TARGET_SOURCE_LABEL[patch.target_source]}).`;
+export function missingPatch(run: Pick<RunDetail, 'pull_request' | 'base_commit'>): {
+  short: string;
+  sentence: string;
+} {
+  if (run.pull_request !== undefined || run.base_commit !== undefined) {
+    const change =
+      run.pull_request === undefined ? 'this change' : `pull request #${run.pull_request}`;
+    return {
+      short: `Not measured: the run of ${change} sent no patch.`,
+      sentence: `The patch of ${change} was not measured: its run sent no patch, so only the total coverage was judged. The CLI measures it from the merge base when the history reaches it (in CI, check out with fetch-depth: 0).`,
+    };
   }
-  const patchPart = patch
-    ? patch.percent === null
-      ? ' The patch has no coverable line, so the patch rule passes it.'
-      : ` The patch meets its target: ${formatPercent(patch.percent)} covered, target ${formatPercent(patch.target)} (${TARGET_SOURCE_LABEL[patch.target_source]}).`
-    : '';
-  if (run.baseline === null) {
-    return `No baseline: the base branch had no run to compare with, so the coverage change judged nothing.${patchPart}`;
-  }
-  const delta = `${run.delta} pts against the baseline`;
-  if (run.outcome === 'fail') return `Failed by the coverage change: ${delta}.${patchPart}`;
-  if (run.outcome === 'warn') return `Warned by the coverage change: ${delta}.${patchPart}`;
-  return `Passed: ${delta}.${patchPart}`;
+  return {
+    short: 'Not a pull request: the run judged the total only.',
+    sentence:
+      'Not a pull request: a run of a branch has no patch to judge, only its total coverage.',
+  };
 }

@@ -1,3 +1,4 @@
+import { TARGET_SOURCE_PHRASE, verdictSentence } from '@covgate/core/verdict';
 import { useEffect } from 'preact/hooks';
 import { commitUrl, pullRequestLabel, pullRequestUrl } from '../code-host.js';
 import { FolderTree } from '../components/FolderTree.js';
@@ -13,8 +14,7 @@ import {
   formatCount,
   formatLines,
   formatPercent,
-  TARGET_SOURCE_LABEL,
-  verdictSentence,
+  missingPatch,
 } from '../run-format.js';
 import type { RunDetail } from '../run-types.js';
 
@@ -175,11 +175,11 @@ function RunPage(props: { detail: RunDetail; crumbs: preact.ComponentChildren })
                     </>
                   )}{' '}
                   · target <span class="number">{formatPercent(detail.patch.target)}</span>,{' '}
-                  {TARGET_SOURCE_LABEL[detail.patch.target_source]} ·{' '}
+                  {TARGET_SOURCE_PHRASE[detail.patch.target_source]} ·{' '}
                   <strong>{detail.patch.passed ? 'met' : 'missed'}</strong>
                 </>
               ) : (
-                'Not sent: the run judged the total only.'
+                missingPatch(detail).short
               )}
             </dd>
           </div>
@@ -269,7 +269,7 @@ function FilesChanged(props: { detail: RunDetail }) {
 
 function PatchSection(props: { detail: RunDetail }) {
   const { patch, patch_files: files } = props.detail;
-  if (!patch) return <p class="state empty">This run sent no patch (no pull request diff).</p>;
+  if (!patch) return <p class="state empty">{missingPatch(props.detail).sentence}</p>;
   if (patch.coverable === 0) {
     return (
       <p class="state empty">

@@ -1,0 +1,94 @@
+import { truncateDecimal } from './truncate-decimal.js';
+
+/** Where a patch target came from: the run, the repository's default or covgate's. */
+export type VerdictTargetSource = 'run' | 'repository' | 'default';
+
+/**
+ * What the verdict sentence reads of a run, in the API's wire form (`GET /v1/executions/{id}`,
+ * the ingest answer): the outcome, the rule that decided it, the patch rule's judgement and
+ * whether there was a baseline.
+ */
+export interface VerdictFacts {
+  outcome: 'pass' | 'warn' | 'fail';
+  /** The signed delta in points: `+1.25`, `-0.40`, `0.00`. */
+  delta: string;
+  /**
+   * The run compared with; null when the base branch had no run to compare with; absent when
+   * unknown (a record stored before covgate kept baselines).
+   */
+  baseline?: object | null;
+  /** The patch rule's judgement, when the run sent a patch. */
+  patch?: {
+    /** Percent of the patch's coverable lines that ran; null for a patch with none. */
+    percent: number | null;
+    target: number;
+    /** Absent: the target's origin is not said. */
+    target_source?: VerdictTargetSource;
+    passed: boolean;
+  } | null;
+  /** The rule that decided the outcome: `patch` only when the patch rule failed the run. */
+  decided_by?: 'delta' | 'patch';
+}
+
+/** Where a patch target came from, as a phrase: `set by the run`. */
+export const TARGET_SOURCE_PHRASE: Readonly<Record<VerdictTargetSource, string>> = {
+  run: 'set by the run',
+  repository: 'the repository’s default',
+  default: 'covgate’s default',
+};
+
+const LEAD: Readonly<Record<VerdictFacts['outcome'], string>> = {
+  pass: 'Passed',
+  warn: 'Warned',
+  fail: 'Failed',
+};
+
+const percent = (value: number): string => `${truncateDecimal(value)}%`;
+
+/** `80.00% (set by the run)`: the target and, when known, where it came from. */
+function targetFigure(patch: NonNullable<VerdictFacts['patch']>): string {
+  const source = patch.target_source ? ` (${TARGET_SOURCE_PHRASE[patch.target_source]})` : '';
+  return `${percent(patch.target)}${source}`;
+}
+
+/** What the coverage change says, without the outcome word. */
+function changeClause(facts: VerdictFacts): string {
+  if (facts.baseline === null) {
+    return 'no baseline, the base branch had no run to compare with, so the coverage change judged nothing';
+  }
+  const against = facts.baseline === undefined ? 'the base branch' : 'the baseline';
+  return `${facts.delta} pts against ${against}`;
+}
+
+/** The patch rule's judgement when it did not decide the outcome; '' without a patch. */
+function patchSentence(facts: VerdictFacts): string {
+  const { patch } = facts;
+  if (!patch) return '';
+  if (patch.percent === null)
+    return ' The patch has no coverable line, so the patch rule passes it.';
+  const figures = `${percent(patch.percent)} covered, target ${targetFigure(patch)}`;
+  if (patch.passed) return ` The patch meets its target: ${figures}.`;
+  return ` The patch is below its target${facts.outcome === 'fail' ? ' too' : ''}: ${figures}.`;
+}
+
+/**
+ * The one sentence covgate says of a run's verdict (the run page, the pull-request comment,
+ * the CLI): it opens with the outcome (`Passed`, `Warned`, `Failed`), names the rule that
+ * decided it and its figures, then what the other rule found. It reads `patch.passed` itself,
+ * so it never says a patch meets a target it missed.
+ */
+export function verdictSentence(facts: VerdictFacts): string {
+  const lead = LEAD[facts.outcome];
+  const { patch } = facts;
+  if (facts.outcome === 'fail' && facts.decided_by === 'patch' && patch && !patch.passed) {
+    const covered = patch.percent === null ? '—' : percent(patch.percent);
+    const change =
+      facts.baseline === null
+        ? ' There is no baseline: the base branch had no run to compare with.'
+        : ` Coverage changed by ${changeClause(facts)}.`;
+    return `${lead} by the patch rule: ${covered} of the patch’s lines are covered, below the target of ${targetFigure(patch)}.${change}`;
+  }
+  const judged =
+    facts.outcome === 'pass' || facts.baseline === null ? ':' : ' by the coverage change:';
+  return `${lead}${judged} ${changeClause(facts)}.${patchSentence(facts)}`;
+}

@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { type VerdictFacts, verdictSentence } from '../../src/verdict.js';
+
+const OUTCOMES = ['pass', 'warn', 'fail'] as const;
+const DECIDED_BY = ['delta', 'patch', undefined] as const;
+const PATCHES = {
+  none: undefined,
+  empty: { percent: null, target: 80, target_source: 'default', passed: true },
+  met: { percent: 91.3, target: 80, target_source: 'repository', passed: true },
+  missed: { percent: 53.84, target: 80, target_source: 'run', passed: false },
+} as const satisfies Record<string, VerdictFacts['patch']>;
+const BASELINES = {
+  compared: { id: 'exe_base', coverage: 71.5 },
+  none: null,
+  unknown: undefined,
+} as const;
+
+const combinations = OUTCOMES.flatMap((outcome) =>
+  DECIDED_BY.flatMap((decidedBy) =>
+    Object.entries(PATCHES).flatMap(([patchKind, patch]) =>
+      Object.entries(BASELINES).map(([baselineKind, baseline]) => ({
+        outcome,
+        decidedBy,
+        patchKind,
+        baselineKind,
+        facts: {
+          outcome,
+          delta: '-10.25',
+          ...(baseline === undefined ? {} : { baseline }),
+          ...(patch === undefined ? {} : { patch }),
+          ...(decidedBy === undefined ? {} : { decided_by: decidedBy }),
+        } satisfies VerdictFacts,
+      })),
+    ),
+  ),
+);
+
+describe('verdictSentence, over every outcome, deciding rule, patch and baseline', () => {
+  it('covers the 108 combinations', () => {
+    expect(combinations).toHaveLength(3 * 3 * 4 * 3);
+  });
+
+  it.each(combinations)(
+    '$outcome decided by $decidedBy, patch $patchKind, baseline $baselineKind: the words agree with the verdict',
+    ({ outcome, decidedBy, patchKind, baselineKind, facts }) => {
+      const sentence = verdictSentence(facts);
+      const lead = { pass: 'Passed', warn: 'Warned', fail: 'Failed' }[outcome];
+      expect(sentence.startsWith(lead)).toBe(true);
+      expect(sentence.includes('meets its target')).toBe(patchKind === 'met');
+      expect(/below (its|the) target/.test(sentence)).toBe(patchKind === 'missed');
+      const byPatch = outcome === 'fail' && decidedBy === 'patch' && patchKind === 'missed';
+      expect(sentence.startsWith(`${lead} by the patch rule`)).toBe(byPatch);
+      expect(sentence.startsWith(`${lead} by the coverage change`)).toBe(
+        !byPatch && outcome !== 'pass' && baselineKind !== 'none',
+      );
+      expect(/no baseline/i.test(sentence)).toBe(baselineKind === 'none');
+      expect(sentence.includes('-10.25 pts')).toBe(baselineKind !== 'none');
+      expect(sentence.includes('no coverable line')).toBe(patchKind === 'empty');
+    },
+  );
+});
+
+describe('verdictSentence, word for word', () => {
+  it('says a patch below its target is below it when the coverage change failed the run', () => {
+    expect(
+      verdictSentence({
+        outcome: 'fail',
+        delta: '-10.25',
+        baseline: { id: 'exe_base' },
+        patch: PATCHES.missed,
+        decided_by: 'delta',
+      }),
+    ).toBe(
+      'Failed by the coverage change: -10.25 pts against the baseline. The patch is below its target too: 53.84% covered, target 80.00% (set by the run).',
+    );
+  });
+
+  it('names the patch rule, its figure and target when it failed the run', () => {
+    expect(
+      verdictSentence({
+        outcome: 'fail',
+        delta: '+0.50',
+        baseline: { id: 'exe_base' },
+        patch: PATCHES.missed,
+        decided_by: 'patch',
+      }),
+    ).toBe(
+      'Failed by the patch rule: 53.84% of the patch’s lines are covered, below the target of 80.00% (set by the run). Coverage changed by +0.50 pts against the baseline.',
+    );
+    expect(
+      verdictSentence({
+        outcome: 'fail',
+        delta: '0.00',
+        baseline: null,
+        patch: PATCHES.missed,
+        decided_by: 'patch',
+      }),
+    ).toBe(
+      'Failed by the patch rule: 53.84% of the patch’s lines are covered, below the target of 80.00% (set by the run). There is no baseline: the base branch had no run to compare with.',
+    );
+  });
+
+  it('says a pass, a warning and a patch that meets its target', () => {
+    expect(
+      verdictSentence({
+        outcome: 'pass',
+        delta: '+1.25',
+        baseline: { id: 'exe_base' },
+        patch: PATCHES.met,
+        decided_by: 'delta',
+      }),
+    ).toBe(
+      'Passed: +1.25 pts against the baseline. The patch meets its target: 91.30% covered, target 80.00% (the repository’s default).',
+    );
+    expect(verdictSentence({ outcome: 'warn', delta: '-0.40', baseline: { id: 'exe_base' } })).toBe(
+      'Warned by the coverage change: -0.40 pts against the baseline.',
+    );
+  });
+
+  it('says nothing was compared without a baseline, and the base branch for an older record', () => {
+    expect(
+      verdictSentence({ outcome: 'pass', delta: '0.00', baseline: null, patch: PATCHES.empty }),
+    ).toBe(
+      'Passed: no baseline, the base branch had no run to compare with, so the coverage change judged nothing. The patch has no coverable line, so the patch rule passes it.',
+    );
+    expect(verdictSentence({ outcome: 'fail', delta: '-3.00' })).toBe(
+      'Failed by the coverage change: -3.00 pts against the base branch.',
+    );
+  });
+
+  it('leaves out where the target came from when the facts do not say', () => {
+    expect(
+      verdictSentence({
+        outcome: 'fail',
+        delta: '-0.10',
+        baseline: { id: 'exe_base' },
+        patch: { percent: 12.5, target: 82.5, passed: false },
+        decided_by: 'patch',
+      }),
+    ).toBe(
+      'Failed by the patch rule: 12.50% of the patch’s lines are covered, below the target of 82.50%. Coverage changed by -0.10 pts against the baseline.',
+    );
+  });
+});
