@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Started, startListening, stop } from '@covgate/test-support/processes';
+import { run, type Started, startListening, stop } from '@covgate/test-support/processes';
 import { afterEach, describe, expect, it } from 'vitest';
 import { staleBuilds, workspacePackages } from '../../scripts/stale-builds.mjs';
 
@@ -116,5 +116,24 @@ describe('pnpm start on the built tree', () => {
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok' });
     expect(server.output()).not.toContain('covgate: building');
+  });
+});
+
+describe('pnpm admin on the built tree', () => {
+  it('runs covgate-admin, as the banner of a server started from a clone names it, with the link alone on stdout', async () => {
+    expect(staleIn(repo), 'builds older than their sources: run pnpm build first').toEqual([]);
+    const dataDir = mkdtempSync(join(tmpdir(), 'covgate-admin-data-'));
+    scratch.push(dataDir);
+    const env = { PATH: process.env.PATH, COVGATE_DATA_DIR: dataDir };
+    const bootstrap = await run('pnpm', ['-s', 'admin', 'bootstrap', 'acme'], { cwd: repo, env });
+    expect(bootstrap.code, bootstrap.stderr).toBe(0);
+    expect(bootstrap.stdout).toMatch(/^organisation: acme \(org_[0-9a-z]{26}, plan free\)\n/);
+    const link = await run('pnpm', ['-s', 'admin', 'login-link', 'acme', '--name', 'Bea'], {
+      cwd: repo,
+      env,
+    });
+    expect(link.code, link.stderr).toBe(0);
+    expect(link.stdout).toMatch(/^http:\/\/localhost:8080\/auth\/link\?token=cvgl_[0-9a-f]{64}\n$/);
+    expect(link.stderr).not.toContain('covgate: building');
   });
 });

@@ -13,24 +13,35 @@ import { packageVersion } from './command-line.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { developmentSessionSecret } from './development-secrets.js';
 import { migrationsFor, openStore } from './open-store.js';
-import { publicUrlOf } from './public-urls.js';
-import { DEFAULT_ADMIN_USER, LoginLinkError, loginLink } from './sign-in-links.js';
+import { type AdminPublicUrl, adminPublicUrl } from './recorded-public-url.js';
+import {
+  DEFAULT_ADMIN_USER,
+  type LoginLink,
+  LoginLinkError,
+  loginLink,
+  newPersonLoginLink,
+} from './sign-in-links.js';
 
 const USAGE = `usage: covgate-admin bootstrap <org-slug> [--plan free|team|enterprise] [--user <user-id>]
-       covgate-admin login-link <org-slug> [--user <user-id>] [--role owner|admin|member]
+       covgate-admin login-link <org-slug> [--name <name>] [--role owner|admin|member]
+       covgate-admin login-link <org-slug> --user <user-id> [--role owner|admin|member]
        covgate-admin migrate status|up
        covgate-admin --help | --version
 
 Examples:
-  covgate-admin bootstrap acme          # the organisation and a session token for the API
-  covgate-admin login-link acme         # a link that opens the dashboard, signed in to acme
+  covgate-admin bootstrap acme                  # the organisation and a session token for the API
+  covgate-admin login-link acme --name "Bea"    # a link that signs a new person in to acme
+  covgate-admin login-link acme --user ${DEFAULT_ADMIN_USER}  # a link that signs you (the operator) in
 
 bootstrap   Creates the organisation (or reuses it) and a first session for it, and prints
             the session token once.
-login-link  Prints a one-time sign-in link (stdout, nothing else): opened in a browser within
-            15 minutes, once, it signs <user-id> (default ${DEFAULT_ADMIN_USER}) in to the
-            organisation and opens the dashboard; a user who is not a member joins with
-            --role (default owner). Built on PUBLIC_URL.
+login-link  Prints a one-time sign-in link (stdout, nothing else), usable once within 15
+            minutes. Without --user it is for a new person: a fresh user id that joins as
+            --role (default member), shown among the members by --name; an invite the person
+            opened first is accepted as they sign in. With --user it signs that user in (the
+            bootstrap user is ${DEFAULT_ADMIN_USER}); a user who is not a member joins with --role
+            (default owner). Built on PUBLIC_URL, else on the address the server recorded in
+            its data folder at start (stderr says which).
 migrate     status: prints the schema's version, this release's and the pending migrations;
             exits 0 when up to date, 1 when migrations are pending. up: applies them (for
             servers started with --no-migrate or COVGATE_MIGRATE=off).
@@ -82,6 +93,7 @@ async function bootstrap(config: ServerConfig, slug: string, plan: string, userI
   const logger = pino({ base: null, level: 'warn' }, pino.destination(2));
   const store = await openStore(config, logger);
   try {
+    const address = await adminPublicUrl(config);
     const result = await bootstrapOrganisation(store, {
       slug,
       plan,
@@ -98,8 +110,8 @@ async function bootstrap(config: ServerConfig, slug: string, plan: string, userI
         'Session token (shown once; it manages API tokens):',
         `  export COVGATE_SESSION=${result.sessionToken}`,
         '',
-        'Next: create an API token',
-        `  curl -s -X POST http://localhost:${config.port}/v1/tokens -H "Authorization: Bearer $COVGATE_SESSION" -H 'Content-Type: application/json' -d '{"name":"ci"}'`,
+        `Next: create an API token (the server's address: ${address.source})`,
+        `  curl -s -X POST ${address.url}/v1/tokens -H "Authorization: Bearer $COVGATE_SESSION" -H 'Content-Type: application/json' -d '{"name":"ci"}'`,
         '',
       ].join('\n'),
     );
@@ -108,26 +120,46 @@ async function bootstrap(config: ServerConfig, slug: string, plan: string, userI
   }
 }
 
-/** `covgate-admin login-link`: the link on stdout, what it does on stderr. */
-async function printLoginLink(config: ServerConfig, slug: string, userId: string, role: Role) {
+/** Who a link is for: a user the operator names, or a new person. */
+type LinkFor = { user: string; role: Role } | { name: string | undefined; role: Role };
+
+/** `covgate-admin login-link`: the link on stdout, what it does and its address on stderr. */
+async function printLoginLink(config: ServerConfig, slug: string, linkFor: LinkFor) {
   const sessionSecret = await adminSessionSecret(config, () => schemaExists(config));
   const logger = pino({ base: null, level: 'warn' }, pino.destination(2));
   const store = await openStore(config, logger);
   try {
-    const link = await loginLink(store, {
-      slug,
-      userId,
-      role,
-      sessionSecret,
-      publicUrl: publicUrlOf(config),
-    });
+    const address = await adminPublicUrl(config);
+    const common = { slug, sessionSecret, publicUrl: address.url };
+    let link: LoginLink;
+    let who: string;
+    if ('user' in linkFor) {
+      link = await loginLink(store, { ...common, userId: linkFor.user, role: linkFor.role });
+      who = `${linkFor.user} in ${link.organisation.slug}`;
+    } else {
+      const made = await newPersonLoginLink(store, { ...common, ...linkFor });
+      link = made;
+      const named = made.name === null ? 'a new person' : `a new person, "${made.name}",`;
+      who = `${named} (${made.userId}) joining ${link.organisation.slug} as ${linkFor.role} (or the role of the invite they opened)`;
+    }
     process.stderr.write(
-      `covgate-admin: sign-in link for ${userId} in ${link.organisation.slug}, usable once until ${link.expiresAt}:\n`,
+      `covgate-admin: sign-in link for ${who}, usable once until ${link.expiresAt}:\n`,
     );
+    if (!('user' in linkFor)) {
+      process.stderr.write(
+        `covgate-admin: it signs whoever opens it in as that new person; for yourself: --user ${DEFAULT_ADMIN_USER}\n`,
+      );
+    }
+    process.stderr.write(`covgate-admin: ${addressLine(address)}\n`);
     process.stdout.write(`${link.url}\n`);
   } finally {
     await store.close();
   }
+}
+
+/** Where a link's address came from, in one line. */
+function addressLine(address: AdminPublicUrl): string {
+  return `built on ${address.url}: ${address.source}`;
 }
 
 async function main(): Promise<void> {
@@ -136,7 +168,8 @@ async function main(): Promise<void> {
     options: {
       plan: { type: 'string' },
       role: { type: 'string' },
-      user: { type: 'string', default: DEFAULT_ADMIN_USER },
+      user: { type: 'string' },
+      name: { type: 'string' },
       help: { type: 'boolean', default: false },
       version: { type: 'boolean', default: false },
     },
@@ -175,14 +208,24 @@ async function main(): Promise<void> {
     process.stderr.write('covgate-admin: --role is an option of login-link only\n');
     process.exit(2);
   }
-  const role = values.role ?? 'owner';
+  if (values.name !== undefined && (command === 'bootstrap' || values.user !== undefined)) {
+    process.stderr.write('covgate-admin: --name is for a new person: login-link without --user\n');
+    process.exit(2);
+  }
+  // A link for a named user is the operator's (owner by default); one for a new person, a member's.
+  const role = values.role ?? (values.user === undefined ? 'member' : 'owner');
   if (!isRole(role)) {
     process.stderr.write('covgate-admin: --role must be owner, admin or member\n');
     process.exit(2);
   }
   const config = loadConfig(process.env);
-  if (command === 'bootstrap') await bootstrap(config, slug, values.plan ?? 'free', values.user);
-  else await printLoginLink(config, slug, values.user, role);
+  if (command === 'bootstrap') {
+    await bootstrap(config, slug, values.plan ?? 'free', values.user ?? DEFAULT_ADMIN_USER);
+  } else if (values.user !== undefined) {
+    await printLoginLink(config, slug, { user: values.user, role });
+  } else {
+    await printLoginLink(config, slug, { name: values.name, role });
+  }
 }
 
 function isRole(value: string): value is Role {

@@ -1,10 +1,21 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 /** The package's version, from its `package.json` (beside `dist/` and `src/`). */
 export function packageVersion(): string {
   const manifest = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
   return (JSON.parse(manifest) as { version: string }).version;
+}
+
+/**
+ * How to run `covgate-admin` beside this server: `pnpm admin` in a clone of the repository
+ * (its `scripts/admin.mjs`, run from the repository's folder), where no `covgate-admin` is
+ * installed; `covgate-admin` where the package is installed (its bin).
+ */
+export function adminCommand(): string {
+  return existsSync(new URL('../../../scripts/admin.mjs', import.meta.url))
+    ? 'pnpm admin'
+    : 'covgate-admin';
 }
 
 export const SERVER_USAGE = `usage: covgate-server [--no-migrate]

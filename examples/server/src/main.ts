@@ -3,11 +3,17 @@ import { createAuditLogger, type Store } from '@covgate/core';
 import { SIGN_IN_LINK_LIFETIME_SECONDS } from '@covgate/core/internal';
 import { parseMySqlUrl } from '@covgate/mysql/connection-url';
 import type { Logger } from 'pino';
-import { packageVersion, parseServerArguments, SERVER_USAGE } from './command-line.js';
+import {
+  adminCommand,
+  packageVersion,
+  parseServerArguments,
+  SERVER_USAGE,
+} from './command-line.js';
 import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { developmentSessionSecret } from './development-secrets.js';
 import { openStore, SchemaBehindError } from './open-store.js';
 import { dashboardUrlOf, publicUrlOf } from './public-urls.js';
+import { recordPublicUrl } from './recorded-public-url.js';
 import { startReferenceServer } from './reference-server.js';
 import { createServerLogger, loggerAuditSink, readableLogs } from './server-logger.js';
 import { DEVELOPMENT_ORGANISATION, developmentLoginLink } from './sign-in-links.js';
@@ -32,7 +38,7 @@ async function printBanner(config: ServerConfig, store: Store, logger: Logger): 
     logger.info(
       `sign in to the development organisation "${DEVELOPMENT_ORGANISATION}" (one use, ${minutes} minutes): ${link.url}`,
     );
-    logger.info(`more links: covgate-admin login-link ${DEVELOPMENT_ORGANISATION}`);
+    logger.info(`more links: ${adminCommand()} login-link ${DEVELOPMENT_ORGANISATION}`);
   } catch (error) {
     logger.warn(`development sign-in link unavailable: ${(error as Error).message}`);
   }
@@ -104,6 +110,12 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // Before the banner, whose command builds its links on it.
+  await recordPublicUrl(config).catch((error: unknown) =>
+    logger.warn(
+      `PUBLIC_URL not recorded for covgate-admin in ${config.dataDir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    ),
+  );
   // After the handlers: a SIGTERM during the banner's database work still drains.
   await printBanner(config, store, logger);
 }

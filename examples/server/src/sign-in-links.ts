@@ -1,5 +1,6 @@
 import {
   type AuditLogger,
+  createIdGenerator,
   createOrganisation,
   formatTimestamp,
   type IdGenerator,
@@ -87,6 +88,63 @@ export async function loginLink(store: Store, input: LoginLinkInput): Promise<Lo
     url: signInLinkUrl(input.publicUrl, token),
     expiresAt: formatTimestamp(record.expiresAt),
   };
+}
+
+/** The code-host name of the users `covgate-admin login-link --name` makes: none, a name only. */
+export const ADMIN_MADE_PROVIDER = 'covgate-admin';
+
+/** The longest `--name`: what the dashboard shows of a member. */
+const NAME_MAX = 64;
+
+/** What {@link newPersonLoginLink} needs: a link for someone covgate does not know yet. */
+export interface NewPersonLinkInput extends Omit<LoginLinkInput, 'userId' | 'role'> {
+  /** How the person shows among the members; without one they show by their user id. */
+  name?: string | undefined;
+  /** The role they join with (unless an invite they opened first gives theirs); default member. */
+  role?: Role;
+}
+
+/** A link for a new person: {@link LoginLink} and the user id made for them. */
+export interface NewPersonLink extends LoginLink {
+  userId: string;
+  /** The name they show by, or null. */
+  name: string | null;
+}
+
+/**
+ * A link for a new person: a fresh user id (`usr_` + ULID) that joins the organisation as
+ * `role` (default `member`) when the link is used (or with the role of an invite the person opened before),
+ * and, with `name`, a user record of that name (provider {@link ADMIN_MADE_PROVIDER}) so the
+ * members list shows the name. Never the administrator's own user.
+ *
+ * @throws LoginLinkError - the name is empty, too long or has control characters, or no
+ *   organisation has that slug.
+ */
+export async function newPersonLoginLink(
+  store: Store,
+  input: NewPersonLinkInput,
+): Promise<NewPersonLink> {
+  const name = input.name === undefined ? null : input.name.trim();
+  if (name !== null && (name === '' || name.length > NAME_MAX || /\p{Cc}/u.test(name))) {
+    throw new LoginLinkError(`--name must be 1-${NAME_MAX} printable characters`);
+  }
+  checkOrganisationInput({ slug: input.slug });
+  if (!(await store.findOrganisationBySlug(input.slug))) {
+    throw new UnknownOrganisationError(input.slug);
+  }
+  const ids = input.ids ?? createIdGenerator();
+  const userId = ids.userId();
+  if (name !== null) {
+    await store.findOrCreateUser({
+      id: userId,
+      provider: ADMIN_MADE_PROVIDER,
+      externalId: userId,
+      login: name,
+      createdAt: input.now ?? new Date(),
+    });
+  }
+  const link = await loginLink(store, { ...input, ids, userId, role: input.role ?? 'member' });
+  return { ...link, userId, name };
 }
 
 /**

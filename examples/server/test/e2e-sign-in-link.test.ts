@@ -67,7 +67,8 @@ describe.skipIf(!built && process.env.CI !== '1')(
       port = await freePort();
       env = { PATH: process.env.PATH, PORT: String(port), COVGATE_DATA_DIR: dataDir };
       server = await startBuiltServer(env);
-      await server.waitForLine(/^more links: covgate-admin login-link dev$/, 20_000);
+      // In a clone of the repository, where no covgate-admin is installed: the root's script.
+      await server.waitForLine(/^more links: pnpm admin login-link dev$/, 20_000);
     });
 
     afterAll(async () => {
@@ -86,7 +87,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
       expect(link).toMatch(
         new RegExp(`^http://localhost:${port}/auth/link\\?token=cvgl_[0-9a-f]{64}$`),
       );
-      expect(lines).toContain('more links: covgate-admin login-link dev');
+      expect(lines).toContain('more links: pnpm admin login-link dev');
     });
 
     describe.skipIf(!browserAvailable && !browserRequired)('in Chromium', () => {
@@ -119,7 +120,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
       });
       it('takes an invited person from the invite link, through a sign-in link, into the team', async () => {
         const origin = `http://localhost:${port}`;
-        const ownerLink = await admin(['login-link', 'dev'], env);
+        const ownerLink = await admin(['login-link', 'dev', '--user', 'usr_admin'], env);
         const owner = await (await browser.newContext()).newPage();
         await owner.goto(ownerLink.stdout.trim());
         await owner.waitForURL(`${origin}/dashboard/`);
@@ -138,23 +139,81 @@ describe.skipIf(!built && process.env.CI !== '1')(
           .waitFor();
         await guest.getByRole('button', { name: 'Join' }).click();
         await guest.waitForURL(`${origin}/dashboard/`);
-        const signIn = await admin(
-          ['login-link', 'dev', '--user', 'usr_guest', '--role', 'member'],
-          env,
-        );
+        // What the sign-in page advises: a link of their own, made for a new person.
+        const signIn = await admin(['login-link', 'dev', '--name', 'Bea Guest'], env);
+        expect(signIn.code, signIn.stderr).toBe(0);
+        const guestId = /\((usr_[0-9a-z]{26})\)/.exec(signIn.stderr)?.[1] as string;
         await guest.goto(signIn.stdout.trim());
         await guest.waitForURL(`${origin}/dashboard/`);
 
         const session = await guest.request.get(`${origin}/v1/session`);
-        expect(await session.json()).toMatchObject({
-          user_id: 'usr_guest',
-          org: 'dev',
-          role: 'admin',
-        });
+        expect(await session.json()).toMatchObject({ user_id: guestId, org: 'dev', role: 'admin' });
         expect(server.stdout()).toMatch(
-          /^\[audit\] invite\.accept org_id=org_[0-9a-z]{26} invite_id=inv_[0-9a-z]{26} user_id=usr_guest$/m,
+          new RegExp(
+            `^\\[audit\\] invite\\.accept org_id=org_[0-9a-z]{26} invite_id=inv_[0-9a-z]{26} user_id=${guestId}$`,
+            'm',
+          ),
         );
+        const members = await owner.request.get(`${origin}/v1/members`);
+        expect(
+          ((await members.json()) as { members: { user_id: string; login: string | null }[] })
+            .members,
+        ).toContainEqual(
+          expect.objectContaining({ user_id: guestId, login: 'Bea Guest', role: 'admin' }),
+        );
+        const invites = await owner.request.get(`${origin}/v1/invites`);
+        expect(((await invites.json()) as { invites: { status: string }[] }).invites).toEqual([
+          expect.objectContaining({ status: 'accepted', accepted_by: guestId }),
+        ]);
       });
+    });
+
+    it('covgate-admin login-link without --user makes a link for a new member, never the admin, on the address the server recorded', async () => {
+      // Neither PORT nor PUBLIC_URL here: the address is the one the server recorded at start.
+      const made = await admin(['login-link', 'dev', '--name', 'Ada Lovelace'], {
+        PATH: process.env.PATH,
+        COVGATE_DATA_DIR: dataDir,
+      });
+      expect(made.code, made.stderr).toBe(0);
+      expect(made.stdout).toMatch(
+        new RegExp(`^http://localhost:${port}/auth/link\\?token=cvgl_[0-9a-f]{64}\\n$`),
+      );
+      const userId = /\((usr_[0-9a-z]{26})\)/.exec(made.stderr)?.[1] as string;
+      expect(made.stderr).toBe(
+        [
+          `covgate-admin: sign-in link for a new person, "Ada Lovelace", (${userId}) joining dev as member (or the role of the invite they opened), usable once until ${/until (\S+):/.exec(made.stderr)?.[1]}:`,
+          'covgate-admin: it signs whoever opens it in as that new person; for yourself: --user usr_admin',
+          `covgate-admin: built on http://localhost:${port}: recorded by the server at its start in ${join(dataDir, 'public-url')}`,
+          '',
+        ].join('\n'),
+      );
+      const first = await navigate(made.stdout.trim());
+      expect(first.status).toBe(303);
+      const session = await fetch(`${server.url}/v1/session`, {
+        headers: { cookie: first.cookie as string },
+      });
+      expect(await session.json()).toMatchObject({ user_id: userId, org: 'dev', role: 'member' });
+      expect(server.stdout()).toMatch(
+        new RegExp(
+          `^\\[audit\\] member\\.add org_id=org_[0-9a-z]{26} user_id=${userId} role=member$`,
+          'm',
+        ),
+      );
+    });
+
+    it('covgate-admin bootstrap names the address the server recorded in its next step', async () => {
+      const made = await admin(['bootstrap', 'shop'], {
+        PATH: process.env.PATH,
+        COVGATE_DATA_DIR: dataDir,
+      });
+      expect(made.code, made.stderr).toBe(0);
+      expect(made.stdout).toContain(
+        [
+          `Next: create an API token (the server's address: recorded by the server at its start in ${join(dataDir, 'public-url')})`,
+          `  curl -s -X POST http://localhost:${port}/v1/tokens -H "Authorization: Bearer $COVGATE_SESSION" -H 'Content-Type: application/json' -d '{"name":"ci"}'`,
+          '',
+        ].join('\n'),
+      );
     });
 
     it('covgate-admin login-link prints a link alone on stdout that signs in once, joining with --role', async () => {
@@ -164,7 +223,9 @@ describe.skipIf(!built && process.env.CI !== '1')(
         new RegExp(`^http://localhost:${port}/auth/link\\?token=cvgl_[0-9a-f]{64}\\n$`),
       );
       expect(made.stderr).toMatch(
-        /^covgate-admin: sign-in link for usr_ops in dev, usable once until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ:\n$/,
+        new RegExp(
+          `^covgate-admin: sign-in link for usr_ops in dev, usable once until \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ:\\ncovgate-admin: built on http://localhost:${port}: recorded by the server at its start in .*public-url\\n$`,
+        ),
       );
 
       const first = await navigate(made.stdout.trim());
@@ -211,6 +272,18 @@ describe.skipIf(!built && process.env.CI !== '1')(
       expect([bootstrapRole.code, bootstrapRole.stderr]).toEqual([
         2,
         'covgate-admin: --role is an option of login-link only\n',
+      ]);
+      const named = await admin(['login-link', 'dev', '--user', 'usr_ops', '--name', 'Ops'], env);
+      expect([named.code, named.stdout, named.stderr]).toEqual([
+        2,
+        '',
+        'covgate-admin: --name is for a new person: login-link without --user\n',
+      ]);
+      const control = await admin(['login-link', 'dev', '--name', 'a\tb'], env);
+      expect([control.code, control.stdout, control.stderr]).toEqual([
+        2,
+        '',
+        'covgate-admin: --name must be 1-64 printable characters\n',
       ]);
       const missing = await admin(['login-link'], env);
       expect(missing.code).toBe(2);

@@ -89,7 +89,7 @@ describe.skipIf(!built && process.env.CI !== '1')('covgate-server and covgate-ad
         `database schema migrated from none to ${LATEST} (${COUNT} migrations)`,
       );
       // The start-up sign-in link is the first write: the WAL file exists after it.
-      await first.waitForLine(/more links: covgate-admin login-link/, 20_000);
+      await first.waitForLine(/more links: pnpm admin login-link/, 20_000);
       expect(await mode(dir)).toBe('700');
       expect(await mode(join(dir, 'covgate.db'))).toBe('600');
       expect(await mode(join(dir, 'covgate.db-wal'))).toBe('600');

@@ -1,9 +1,11 @@
 import { createMemoryStore, hashSessionToken, OrganisationInputError } from '@covgate/core';
 import { describe, expect, it } from 'vitest';
 import {
+  ADMIN_MADE_PROVIDER,
   developmentLoginLink,
   LoginLinkError,
   loginLink,
+  newPersonLoginLink,
   UnknownOrganisationError,
 } from '../src/sign-in-links.js';
 
@@ -50,6 +52,47 @@ describe('loginLink', () => {
         '--user must be 1-64 characters of A-Z, a-z, 0-9 and . _ : -',
       );
     }
+  });
+});
+
+describe('newPersonLoginLink', () => {
+  it('makes a link for a fresh user who joins as member, named when a name is given', async () => {
+    const store = createMemoryStore();
+    await developmentLoginLink(store, input);
+
+    const named = await newPersonLoginLink(store, { ...input, slug: 'dev', name: '  Bea Guest ' });
+    const unnamed = await newPersonLoginLink(store, { ...input, slug: 'dev' });
+
+    expect(named.url).toMatch(LINK);
+    expect(named.userId).toMatch(/^usr_[0-9a-z]{26}$/);
+    expect(unnamed.userId).toMatch(/^usr_[0-9a-z]{26}$/);
+    expect(new Set([named.userId, unnamed.userId, 'usr_admin']).size).toBe(3);
+    expect([named.name, unnamed.name]).toEqual(['Bea Guest', null]);
+    expect(await store.findUserById(named.userId)).toEqual({
+      id: named.userId,
+      provider: ADMIN_MADE_PROVIDER,
+      externalId: named.userId,
+      login: 'Bea Guest',
+      createdAt: input.now,
+    });
+    expect(await store.findUserById(unnamed.userId)).toBeNull();
+    const token = new URL(named.url).searchParams.get('token') as string;
+    const used = await store.useSignInLink(hashSessionToken(token, input.sessionSecret), input.now);
+    expect([used?.userId, used?.role]).toEqual([named.userId, 'member']);
+  });
+
+  it('refuses an empty, long or control-character name and an unknown organisation', async () => {
+    const store = createMemoryStore();
+    await developmentLoginLink(store, input);
+    for (const name of ['', '   ', 'n'.repeat(65), 'a\nb']) {
+      await expect(
+        newPersonLoginLink(store, { ...input, slug: 'dev', name }),
+        name,
+      ).rejects.toThrow(new LoginLinkError('--name must be 1-64 printable characters'));
+    }
+    await expect(newPersonLoginLink(store, { ...input, slug: 'acme' })).rejects.toBeInstanceOf(
+      UnknownOrganisationError,
+    );
   });
 });
 

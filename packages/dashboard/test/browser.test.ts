@@ -125,6 +125,14 @@ describe.skipIf(skipBrowserSuite())(
       expect(
         await page.getByRole('link', { name: 'Sign in with GitHub' }).getAttribute('href'),
       ).toBe(`${suite.origin}/auth/github`);
+      await expect.poll(() => page.title()).toBe('Sign in · covgate');
+      // What signs an invitee in as themselves: a link made for a new person, after Join.
+      expect(await page.getByTestId('link-advice').textContent()).toBe(
+        'Whoever runs this server makes you a link of your own, usable once within 15 minutes: covgate-admin login-link <organisation> --name "<your name>" (pnpm admin … in a clone of covgate). It signs you in as a new member, never as the person who made it. A development server prints one for its administrator when it starts.',
+      );
+      expect(await page.getByTestId('invite-advice').textContent()).toBe(
+        'Invited? Open the invite link and choose Join first, then sign in here or with a link made for you: you join as yourself, with the role of the invite.',
+      );
       await shoot(page, 'sign-in');
     });
 

@@ -100,10 +100,13 @@ function Dashboard() {
     [attempt],
   );
 
+  const showsSignIn = session.state === 'signed-out';
   useEffect(() => {
-    document.title = titleOf(route);
+    // The sign-in page stands in for whatever page was asked for.
+    document.title = showsSignIn ? 'Sign in · covgate' : titleOf(route);
     main.current?.focus({ preventScroll: true });
   }, [
+    showsSignIn,
     route.page,
     route.page === 'repo' || route.page === 'run' ? route.repo : '',
     route.page === 'run' ? route.id : '',

@@ -46,14 +46,17 @@ export function SignIn(props: {
         <h2 id="signin-link-title">
           {props.codeHosts.length === 0 ? 'Sign in with a link' : 'Or sign in with a link'}
         </h2>
-        <p>
-          Whoever runs this server makes a sign-in link, usable once within 15 minutes:{' '}
-          <code>covgate-admin login-link &lt;organisation&gt;</code>. A development server prints
-          one when it starts.
+        <p data-testid="link-advice">
+          Whoever runs this server makes you a link of your own, usable once within 15 minutes:{' '}
+          <code>covgate-admin login-link &lt;organisation&gt; --name "&lt;your name&gt;"</code> (
+          <code>pnpm admin …</code> in a clone of covgate). It signs you in as a new member, never
+          as the person who made it. A development server prints one for its administrator when it
+          starts.
         </p>
-        <p>
-          <strong>Invited?</strong> Open the invite link and choose <strong>Join</strong>, then sign
-          in here: you join the organisation as you sign in.
+        <p data-testid="invite-advice">
+          <strong>Invited?</strong> Open the invite link and choose <strong>Join</strong> first,
+          then sign in here or with a link made for you: you join as yourself, with the role of the
+          invite.
         </p>
       </section>
     </main>
