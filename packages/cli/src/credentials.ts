@@ -11,7 +11,7 @@ import { usageError } from './errors.js';
  */
 export async function readApiToken(env: NodeJS.ProcessEnv): Promise<string> {
   const direct = env.COVGATE_TOKEN?.trim();
-  if (direct) return direct;
+  if (direct) return apiTokenOnly(direct, 'COVGATE_TOKEN');
   const file = env.COVGATE_TOKEN_FILE;
   if (file) {
     let text: string;
@@ -24,10 +24,23 @@ export async function readApiToken(env: NodeJS.ProcessEnv): Promise<string> {
     }
     const token = text.trim();
     if (!token) throw usageError(`COVGATE_TOKEN_FILE ${file}: the file is empty`);
-    return token;
+    return apiTokenOnly(token, `COVGATE_TOKEN_FILE ${file}`);
   }
   throw usageError(
     'no API token: set COVGATE_TOKEN (or COVGATE_TOKEN_FILE to a file holding it), e.g. from your CI secrets',
+  );
+}
+
+/**
+ * The token, unless it is a session token (`cvgs_`): a person's sign-in, which the service
+ * refuses for runs and which must not sit in CI secrets. `source` names where it came from.
+ *
+ * @throws CliError (exit 2) saying what to set instead
+ */
+function apiTokenOnly(token: string, source: string): string {
+  if (!token.startsWith('cvgs_')) return token;
+  throw usageError(
+    `${source} holds a session token (cvgs_...), which signs a person in; the gate needs an API token (cvg_...) with the execute scope: create one with \`covgate tokens create ci\` or on the dashboard's API tokens page, and set COVGATE_TOKEN to it`,
   );
 }
 

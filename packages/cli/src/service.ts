@@ -143,8 +143,10 @@ export function serviceError(error: unknown, baseUrl: string): unknown {
   }
   if (error instanceof CovgateApiError) {
     if (notCovgate(error)) {
+      const webPage = error.contentType === 'text/html';
+      const answer = `${error.status} ${error.contentType ?? 'without a content type'}${webPage ? ', a web page' : ''}`;
       return new CliError(
-        `${url} is not a covgate service (answered ${error.status} ${error.contentType ?? 'without a content type'}); check --url / COVGATE_URL`,
+        `${url} is not a covgate service (answered ${answer})${notCovgateHint(baseUrl, webPage)}`,
         EXIT.service,
       );
     }
@@ -168,6 +170,24 @@ export function serviceError(error: unknown, baseUrl: string): unknown {
     );
   }
   return error;
+}
+
+/**
+ * What to set when something else than covgate answered: the address without its
+ * `/dashboard...` when the URL is the dashboard's (a URL copied from the browser), the base URL
+ * when a web page answered, else only where the URL comes from.
+ */
+function notCovgateHint(baseUrl: string, webPage: boolean): string {
+  const url = new URL(baseUrl);
+  const dashboard = /(^|\/)dashboard(\/|$)/.exec(url.pathname);
+  if (dashboard) {
+    url.pathname = url.pathname.slice(0, dashboard.index);
+    return `: that is the dashboard's address; set COVGATE_URL (or --url) to the service's: ${displayUrl(url.href)}`;
+  }
+  if (webPage) {
+    return "; set COVGATE_URL (or --url) to the covgate service's base URL, where its API answers /v1/..., not a page's address";
+  }
+  return '; check --url / COVGATE_URL';
 }
 
 /** The service URL as messages show it: no credentials, query or fragment, no trailing slash. */

@@ -8,6 +8,8 @@ import { displayUrl, isUnavailable, serviceError } from '../src/service.js';
 import { covgateIn } from './in-process.js';
 
 const HOST = 'http://host:8080';
+const WEB_PAGE_HINT =
+  "set COVGATE_URL (or --url) to the covgate service's base URL, where its API answers /v1/..., not a page's address";
 
 function apiError(init: Partial<ConstructorParameters<typeof CovgateApiError>[0]>) {
   return new CovgateApiError({
@@ -82,7 +84,7 @@ describe('service errors', () => {
         contentType: 'text/html',
         attempts: 3,
       }),
-      'http://host:8080 is not a covgate service (answered 501 text/html); check --url / COVGATE_URL',
+      `http://host:8080 is not a covgate service (answered 501 text/html, a web page); ${WEB_PAGE_HINT}`,
     ],
     [
       "a 404 without covgate's JSON error",
@@ -92,7 +94,7 @@ describe('service errors', () => {
     [
       'a web page answered 200',
       apiError({ status: 200, error: 'HTTP 200', fromApi: false, contentType: 'text/html' }),
-      'http://host:8080 is not a covgate service (answered 200 text/html); check --url / COVGATE_URL',
+      `http://host:8080 is not a covgate service (answered 200 text/html, a web page); ${WEB_PAGE_HINT}`,
     ],
     [
       'a refused token',
@@ -101,6 +103,22 @@ describe('service errors', () => {
     ],
   ])('%s', (_, error, message) => {
     expect(serviceError(error, HOST)).toMatchObject({ message, exitCode: 3 });
+  });
+
+  it.each([
+    ['https://covgate.example.com/dashboard', 'https://covgate.example.com'],
+    ['https://covgate.example.com/dashboard/', 'https://covgate.example.com'],
+    ['https://example.com/covgate/dashboard/runs/exe_1', 'https://example.com/covgate'],
+  ])('names the service URL when COVGATE_URL is the dashboard: %s', (url, service) => {
+    const post = apiError({ status: 405, fromApi: false, contentType: 'text/plain' });
+    expect(serviceError(post, url)).toMatchObject({
+      message: `${displayUrl(url)} is not a covgate service (answered 405 text/plain): that is the dashboard's address; set COVGATE_URL (or --url) to the service's: ${service}`,
+      exitCode: 3,
+    });
+    const page = apiError({ status: 200, fromApi: false, contentType: 'text/html' });
+    expect(serviceError(page, url)).toMatchObject({
+      message: `${displayUrl(url)} is not a covgate service (answered 200 text/html, a web page): that is the dashboard's address; set COVGATE_URL (or --url) to the service's: ${service}`,
+    });
   });
 
   it('exits 2 on a request the service calls invalid', () => {
@@ -232,7 +250,7 @@ describe('covgate report when the service is unavailable', () => {
     );
     expect(other.code).toBe(3);
     expect(other.stderr).toContain(
-      'covgate: http://host:8080 is not a covgate service (answered 501 text/html); check --url / COVGATE_URL\n',
+      `covgate: http://host:8080 is not a covgate service (answered 501 text/html, a web page); ${WEB_PAGE_HINT}\n`,
     );
     expect(other.stderr).not.toContain('HTTP 501');
   });
@@ -320,6 +338,36 @@ describe('covgate report in CI', () => {
       2,
       'covgate: this is a build of tag v1.2.0, not of a branch: pass --branch NAME (the branch whose history the run belongs to, e.g. --branch main)\n',
       0,
+    ]);
+  });
+});
+
+describe('a session token given as the CI token', () => {
+  const session = `cvgs_${'a'.repeat(64)}`;
+  const hint =
+    "holds a session token (cvgs_...), which signs a person in; the gate needs an API token (cvg_...) with the execute scope: create one with `covgate tokens create ci` or on the dashboard's API tokens page, and set COVGATE_TOKEN to it";
+
+  it('exits 2 before sending it anywhere, saying what to set', async () => {
+    const result = await report([], async () => json(201, RECORD), { COVGATE_TOKEN: session });
+    expect([result.code, result.stdout, result.stderr, result.requests]).toEqual([
+      2,
+      '',
+      `covgate: COVGATE_TOKEN ${hint}\n`,
+      [],
+    ]);
+  });
+
+  it('says so of COVGATE_TOKEN_FILE too', async () => {
+    const file = join(dir, 'session-token');
+    await writeFile(file, `${session}\n`);
+    const result = await report([], async () => json(201, RECORD), {
+      COVGATE_TOKEN: '',
+      COVGATE_TOKEN_FILE: file,
+    });
+    expect([result.code, result.stderr, result.requests]).toEqual([
+      2,
+      `covgate: COVGATE_TOKEN_FILE ${file} ${hint}\n`,
+      [],
     ]);
   });
 });
