@@ -312,6 +312,72 @@ describe.skipIf(!built && process.env.CI !== '1')(
       expectNoToken(job);
     });
 
+    it("fails an under-tested pull request on actions/checkout's default shallow checkout", async () => {
+      // origin: main, then a pull request's branch adding four lines, one of them tested.
+      const { dir } = await workspace();
+      await git(dir, 'checkout', '-q', '-b', 'feature');
+      await writeFile(
+        join(dir, 'web', 'src', 'a.js'),
+        'a();\nb();\nc();\nd();\ne();\nf();\ng();\nh();\n',
+      );
+      await git(dir, 'commit', '-q', '-am', 'four lines');
+      const headSha = await git(dir, 'rev-parse', 'HEAD');
+      const origin = `${dir}.git`;
+      await git(workDir, 'clone', '-q', '--bare', dir, origin);
+      // The job's workspace as actions/checkout leaves it by default: one commit.
+      const checkout = `${dir}-checkout`;
+      await git(
+        workDir,
+        'clone',
+        '-q',
+        '--depth',
+        '1',
+        '--branch',
+        'feature',
+        `file://${origin}`,
+        checkout,
+      );
+      await writeFile(join(checkout, 'web', 'lcov.info'), lcov([1, 1, 1, 1, 1, 0, 0, 0]));
+      const event = join(workDir, 'shallow-pull_request.json');
+      await writeFile(
+        event,
+        JSON.stringify({
+          number: 8,
+          pull_request: {
+            number: 8,
+            head: { ref: 'feature', sha: headSha },
+            base: { ref: 'main' },
+          },
+        }),
+      );
+      const job = await runStep(
+        checkout,
+        {
+          url: server.url,
+          token,
+          reports: 'web/lcov.info',
+          component: 'shallow-case',
+          'patch-target': '80',
+        },
+        {
+          GITHUB_EVENT_NAME: 'pull_request',
+          GITHUB_EVENT_PATH: event,
+          GITHUB_REF: 'refs/pull/8/merge',
+          GITHUB_HEAD_REF: 'feature',
+          GITHUB_BASE_REF: 'main',
+          GITHUB_SHA: 'e'.repeat(40),
+        },
+      );
+      expect(job.code, job.stderr).toBe(1);
+      expect(job.stderr).toContain(
+        `covgate: fetching the history the patch needs: git fetch --no-tags --depth=50 origin +refs/heads/main:refs/remotes/origin/main ${headSha}\n`,
+      );
+      expect(job.stdout).toBe(
+        'fail web@feature: coverage 62.50%, no baseline on main yet: nothing to compare, recorded as the first run, patch 25.00% (1 of 4 lines, target 80.00%); failed by the patch rule (patch coverage below its target)\n',
+      );
+      expectNoToken(job);
+    });
+
     it('expands globs of the reports input, keeps a path with spaces whole, and passes the extra args', async () => {
       const { dir } = await workspace();
       await mkdir(join(dir, 'packages', 'one'), { recursive: true });
