@@ -7,6 +7,7 @@
  * See docs/stores.md, "Writing a store with the kit".
  */
 
+export { INVITE_MAKER_ROLE, makerMayStillInvite } from './invites/invite-rules.js';
 export {
   DEFAULT_DEADLINE_MS,
   DeadlineExceededError,

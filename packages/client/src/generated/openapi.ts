@@ -1598,7 +1598,7 @@ export interface components {
             };
             content?: never;
         };
-        /** @description A malformed, unknown, accepted, revoked or expired invite (or a missing or repeated `token`): always this answer. */
+        /** @description A malformed, unknown, accepted, revoked or expired invite, one whose maker is no longer an owner of the organisation (or a missing or repeated `token`): always this answer. */
         InviteRefused: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -3166,7 +3166,10 @@ export interface operations {
             };
             /**
              * @description Unparsable JSON or not an object (`malformed request`), a `token` that is not a
-             *     string (`invalid parameter: token`), or an invite that cannot be accepted.
+             *     string (`invalid parameter: token`), or an invite that cannot be accepted
+             *     (`invalid or expired invite`: malformed, unknown, accepted, revoked, expired, or
+             *     made by someone who is no longer an owner of the organisation, which also writes
+             *     an `invite.accept.denied` audit line).
              */
             400: {
                 headers: {

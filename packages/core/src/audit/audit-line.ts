@@ -67,6 +67,18 @@ export type AuditEvent =
   | { type: 'invite.create'; orgId: string; inviteId: string; role: string; by: string }
   | { type: 'invite.accept'; orgId: string; inviteId: string; userId: string }
   | { type: 'invite.revoke'; orgId: string; inviteId: string; by: string }
+  /**
+   * `userId` tried to accept an open invite whose maker (`createdBy`) is no longer an owner
+   * of the organisation: refused.
+   */
+  | {
+      type: 'invite.accept.denied';
+      orgId: string;
+      inviteId: string;
+      userId: string;
+      createdBy: string;
+      reason: 'maker_not_owner';
+    }
   | { type: 'organisation.create.denied'; remote: string }
   /** The outbox decrypted a repository's GitHub credential to send a delivery with it. */
   | { type: 'repository.credential.use'; orgId: string; repo: string; deliveryId: string };
@@ -140,6 +152,7 @@ const PLAIN_FIELDS: {
   'invite.create': ['orgId', 'inviteId', 'role', 'by'],
   'invite.accept': ['orgId', 'inviteId', 'userId'],
   'invite.revoke': ['orgId', 'inviteId', 'by'],
+  'invite.accept.denied': ['orgId', 'inviteId', 'userId', 'createdBy', 'reason'],
   'repository.credential.use': ['orgId', 'repo', ['delivery', 'deliveryId']],
 };
 

@@ -1,4 +1,5 @@
 import { SortedExecutions } from '../executions/sorted-executions.js';
+import { makerMayStillInvite } from '../invites/invite-rules.js';
 import { wholeSeconds } from '../time/timestamp.js';
 import { deliveryError, deliveryRows, leaseEnd } from './kit/deliveries.js';
 import { isEmptyFilter } from './kit/execution-filter.js';
@@ -442,7 +443,11 @@ class MemoryStore implements Store {
     ) {
       return { outcome: 'refused' };
     }
-    const existing = this.#members.get(invite.orgId)?.get(userId);
+    const members = this.#members.get(invite.orgId);
+    if (!makerMayStillInvite(members?.get(invite.createdBy) ?? null)) {
+      return { outcome: 'maker-lost-right', invite: copy(invite) };
+    }
+    const existing = members?.get(userId);
     if (existing)
       return { outcome: 'already-member', invite: copy(invite), member: copy(existing) };
     const member: Membership = {

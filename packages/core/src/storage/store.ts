@@ -166,6 +166,11 @@ export type InviteAcceptance =
   | { outcome: 'accepted'; invite: InviteRecord; member: Membership }
   /** The user already belongs to the organisation: nothing changed, the invite is still open. */
   | { outcome: 'already-member'; invite: InviteRecord; member: Membership }
+  /**
+   * The invite is open but its maker (`createdBy`) is no longer an owner of its organisation
+   * (demoted, removed, left): it cannot be accepted, nothing changed.
+   */
+  | { outcome: 'maker-lost-right'; invite: InviteRecord }
   /** Unknown, accepted, revoked or expired: nothing changed. */
   | { outcome: 'refused' };
 
@@ -624,9 +629,11 @@ export interface InviteStore {
   revokeInvite(id: string, at: Date): Promise<InviteRevocation>;
   /**
    * Accepts the invite with this token hash for `userId` at `at`, atomically: when it is open
-   * (not accepted, not revoked, `expiresAt` after `at`) and the user does not belong to its
-   * organisation, adds the membership with the invite's role (joining at `at`) and records
-   * the acceptance. Of any number of concurrent calls for one invite, at most one accepts it.
+   * (not accepted, not revoked, `expiresAt` after `at`), its maker is still an owner of its
+   * organisation (read in the same step, so a demotion or removal that commits first wins)
+   * and the user does not belong to the organisation, adds the membership with the invite's
+   * role (joining at `at`) and records the acceptance. Of any number of concurrent calls for
+   * one invite, at most one accepts it.
    */
   acceptInvite(tokenHash: string, userId: string, at: Date): Promise<InviteAcceptance>;
 }

@@ -89,6 +89,14 @@ describe('formatAuditLine patterns', () => {
       }),
       formatAuditLine({ type: 'invite.accept', orgId: org, inviteId: invite, userId: 'usr_c' }),
       formatAuditLine({ type: 'invite.revoke', orgId: org, inviteId: invite, by: 'usr_b' }),
+      formatAuditLine({
+        type: 'invite.accept.denied',
+        orgId: org,
+        inviteId: invite,
+        userId: 'usr_c',
+        createdBy: 'usr_b',
+        reason: 'maker_not_owner',
+      }),
     ]).toEqual([
       `[audit] member.add org_id=${org} user_id=usr_a role=owner`,
       `[audit] member.role org_id=${org} user_id=usr_a role=admin by=usr_b`,
@@ -96,6 +104,7 @@ describe('formatAuditLine patterns', () => {
       `[audit] invite.create org_id=${org} invite_id=${invite} role=member by=usr_b`,
       `[audit] invite.accept org_id=${org} invite_id=${invite} user_id=usr_c`,
       `[audit] invite.revoke org_id=${org} invite_id=${invite} by=usr_b`,
+      `[audit] invite.accept.denied org_id=${org} invite_id=${invite} user_id=usr_c created_by=usr_b reason=maker_not_owner`,
     ]);
   });
 

@@ -1,5 +1,10 @@
 import type { InviteAcceptance } from '@covgate/core';
-import { isInviteOpen, membershipOf, wholeSeconds } from '@covgate/core/storage-kit';
+import {
+  isInviteOpen,
+  makerMayStillInvite,
+  membershipOf,
+  wholeSeconds,
+} from '@covgate/core/storage-kit';
 import { eq } from 'drizzle-orm';
 import { retryDeadlocks } from '../deadlock-retry.js';
 import { invites, memberships } from '../schema.js';
@@ -19,6 +24,14 @@ export function inviteQueries({ db }: QueryContext) {
             .where(eq(invites.tokenHash, tokenHash))
             .for('update');
           if (!invite || !isInviteOpen(invite, at)) return { outcome: 'refused' };
+          // A locking read (MariaDB has no FOR SHARE): a demotion or removal of the maker that
+          // committed first is seen, and one still to come waits for this acceptance.
+          const [maker] = await tx
+            .select()
+            .from(memberships)
+            .where(isMember(invite.orgId, invite.createdBy))
+            .for('update');
+          if (!makerMayStillInvite(maker ?? null)) return { outcome: 'maker-lost-right', invite };
           const [existing] = await tx
             .select()
             .from(memberships)

@@ -1,5 +1,10 @@
 import type { InviteAcceptance } from '@covgate/core';
-import { isInviteOpen, wholeSeconds } from '@covgate/core/storage-kit';
+import {
+  INVITE_MAKER_ROLE,
+  isInviteOpen,
+  makerMayStillInvite,
+  wholeSeconds,
+} from '@covgate/core/storage-kit';
 import { findMembership } from '@covgate/sql-kit';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { invites, memberships } from '../schema.js';
@@ -20,9 +25,9 @@ export function inviteQueries({ db, shared }: QueryContext) {
         isNull(invites.revokedAt),
         gt(invites.expiresAt, at),
       );
-      // One transaction: the invite is marked accepted only while open and while the user
-      // is not a member, and the membership is added only when that update changed a row
-      // (`changes()` of the statement before it).
+      // One transaction: the invite is marked accepted only while open, while its maker is
+      // still an owner and while the user is not a member, and the membership is added only
+      // when that update changed a row (`changes()` of the statement before it).
       const [accepted] = await db.batch([
         db
           .update(invites)
@@ -30,6 +35,7 @@ export function inviteQueries({ db, shared }: QueryContext) {
           .where(
             and(
               open,
+              sql`EXISTS (SELECT 1 FROM ${memberships} WHERE ${memberships.orgId} = ${invites.orgId} AND ${memberships.userId} = ${invites.createdBy} AND ${memberships.role} = ${INVITE_MAKER_ROLE})`,
               sql`NOT EXISTS (SELECT 1 FROM ${memberships} WHERE ${memberships.orgId} = ${invites.orgId} AND ${memberships.userId} = ${userId})`,
             ),
           ),
@@ -54,9 +60,11 @@ export function inviteQueries({ db, shared }: QueryContext) {
       if (invite === undefined) return { outcome: 'refused' };
       const member = await findMembership(shared, invite.orgId, userId);
       if (accepted.rowsAffected === 1 && member) return { outcome: 'accepted', invite, member };
-      return isInviteOpen(invite, at) && member
-        ? { outcome: 'already-member', invite, member }
-        : { outcome: 'refused' };
+      if (!isInviteOpen(invite, at)) return { outcome: 'refused' };
+      if (!makerMayStillInvite(await findMembership(shared, invite.orgId, invite.createdBy))) {
+        return { outcome: 'maker-lost-right', invite };
+      }
+      return member ? { outcome: 'already-member', invite, member } : { outcome: 'refused' };
     },
   };
 }

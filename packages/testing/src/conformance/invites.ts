@@ -9,10 +9,12 @@ import type { StoreUnderTest } from './store-under-test.js';
  * has one, else the store under test.
  */
 export function describeInvites(store: StoreUnderTest, peer: StoreUnderTest): void {
-  /** Builds and inserts an invite to a fresh organisation. */
+  /** Builds and inserts an invite to a fresh organisation, whose maker is one of its owners. */
   const givenInvite = async (overrides: Partial<InviteRecord> = {}): Promise<InviteRecord> => {
     const invite = buildInvite({ orgId: await givenOrganisation(store()), ...overrides });
     await store().insertInvite(invite);
+    const { orgId, createdBy: userId, createdAt } = invite;
+    await store().addMember({ orgId, userId, role: 'owner', createdAt });
     return invite;
   };
 
@@ -115,6 +117,38 @@ export function describeInvites(store: StoreUnderTest, peer: StoreUnderTest): vo
       expect(await store().findMember(invite.orgId, member.userId)).toEqual(member);
     });
 
+    it('refuses an open invite whose maker is no longer an owner, changing nothing, and accepts it again once they are', async () => {
+      const demoted = await givenInvite({ role: 'owner' });
+      const { orgId, createdBy: maker } = demoted;
+      const removed = await givenInvite({ orgId, createdBy: maker });
+      const other = { orgId, userId: newPrefixedId('usr_'), role: 'owner' as const };
+      await store().addMember({ ...other, createdAt: demoted.createdAt });
+      const userId = newPrefixedId('usr_');
+      const at = secondsAfter(demoted.createdAt, 5);
+
+      expect(await store().changeMemberRole(orgId, maker, 'admin')).toBe('done');
+      expect(await peer().acceptInvite(demoted.tokenHash, userId, at)).toEqual({
+        outcome: 'maker-lost-right',
+        invite: demoted,
+      });
+      expect(await store().removeMember(orgId, maker)).toBe('done');
+      for (const invite of [demoted, removed]) {
+        expect(await store().acceptInvite(invite.tokenHash, userId, at)).toEqual({
+          outcome: 'maker-lost-right',
+          invite,
+        });
+        expect(await store().findInviteById(invite.id)).toEqual(invite);
+      }
+      expect(await store().findMember(orgId, userId)).toBeNull();
+      expect(await store().acceptInvite(demoted.tokenHash, other.userId, at)).toEqual({
+        outcome: 'maker-lost-right',
+        invite: demoted,
+      });
+
+      await store().addMember({ orgId, userId: maker, role: 'owner', createdAt: at });
+      expect((await peer().acceptInvite(removed.tokenHash, userId, at)).outcome).toBe('accepted');
+    });
+
     it('revokes an open invite once, and never an accepted one', async () => {
       const open = await givenInvite();
       const accepted = await givenInvite();
@@ -193,7 +227,8 @@ export function describeInvites(store: StoreUnderTest, peer: StoreUnderTest): vo
       );
       expect(winners).toHaveLength(1);
       expect(results.filter((result) => result.outcome === 'refused')).toHaveLength(9);
-      expect((await store().listMembers(invite.orgId)).map((m) => m.userId)).toEqual(winners);
+      const members = (await store().listMembers(invite.orgId)).map((m) => m.userId);
+      expect(members.filter((userId) => userId !== invite.createdBy)).toEqual(winners);
     });
   });
 }

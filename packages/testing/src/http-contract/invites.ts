@@ -225,6 +225,49 @@ export function invitesContract(options: HttpContractOptions): void {
       expect((await accept(ctx, (await newcomer(ctx)).session, open.token)).status).toBe(200);
     });
 
+    it('refuses the invites of an owner removed or demoted since: 400, an invite.accept.denied line, no role back', async () => {
+      const { org, owner, ownerId } = await ownedOrganisation(ctx);
+      const otherId = runUserId('other-owner');
+      const other = await sessionAs(ctx, org, otherId, 'owner');
+      const ownerInvite = await invite(ctx, owner, { role: 'owner' });
+      const memberInvite = await invite(ctx, owner);
+      const demote = await sendJson(ctx, 'PATCH', `/v1/members/${ownerId}`, other, {
+        role: 'admin',
+      });
+      expect(demote.status).toBe(200);
+      const { userId, session } = await newcomer(ctx);
+      const marker = auditMark(ctx);
+
+      await expectRefused(await accept(ctx, session, memberInvite.token), 'demoted to admin');
+      await expectRefused(await page(ctx, memberInvite.token), 'the page');
+      await expectRefused(await join(ctx, memberInvite.token), 'joining signed out');
+      expect(marker()).toEqual([
+        `[audit] invite.accept.denied org_id=${org.id} invite_id=${memberInvite.id} user_id=${userId} created_by=${ownerId} reason=maker_not_owner`,
+      ]);
+
+      const removed = await sendJson(ctx, 'DELETE', `/v1/members/${ownerId}`, other);
+      expect(removed.status).toBe(204);
+      const elsewhere = await sessionAs(ctx, await ctx.createOrganisation(), ownerId);
+      const afterRemoval = auditMark(ctx);
+      const comeback = await accept(ctx, elsewhere, ownerInvite.token);
+
+      await expectRefused(comeback, 'the removed owner accepting their own owner invite');
+      expect(afterRemoval()).toEqual([
+        `[audit] invite.accept.denied org_id=${org.id} invite_id=${ownerInvite.id} user_id=${ownerId} created_by=${ownerId} reason=maker_not_owner`,
+      ]);
+      const members = (await (await sendJson(ctx, 'GET', '/v1/members', other)).json()) as {
+        members: { user_id: string; role: string }[];
+      };
+      expect(members.members.map((m) => [m.user_id, m.role])).toEqual([[otherId, 'owner']]);
+      const listed = (await (await sendJson(ctx, 'GET', '/v1/invites', other)).json()) as {
+        invites: { id: string; status: string }[];
+      };
+      expect(listed.invites.map(({ id, status }) => [id, status])).toEqual([
+        [memberInvite.id, 'pending'],
+        [ownerInvite.id, 'pending'],
+      ]);
+    });
+
     it('revokes an open invite once (204, one audit line), refuses an accepted one (409), hides others (404)', async () => {
       const { org, owner, ownerId } = await ownedOrganisation(ctx);
       const open = await invite(ctx, owner);

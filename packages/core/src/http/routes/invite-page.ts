@@ -1,4 +1,4 @@
-import { inviteStatus } from '../../invites/invite-rules.js';
+import { inviteStatus, makerMayStillInvite } from '../../invites/invite-rules.js';
 import type { InviteRecord, Organisation } from '../../storage/store.js';
 import { parseInviteToken } from '../../tokens/token-format.js';
 import { ApiError, ERRORS } from '../api-error.js';
@@ -36,6 +36,15 @@ async function openInvite(
   return { token, invite, org };
 }
 
+/**
+ * Refuses an invite whose maker is no longer an owner, before anyone is asked to join or sign
+ * in for it. Accepting it is refused (with an audit line) by {@link acceptInviteToken} too.
+ */
+async function refuseWhenMakerLostRight(scope: RequestScope, invite: InviteRecord): Promise<void> {
+  const maker = await scope.services.store.findMember(invite.orgId, invite.createdBy);
+  if (!makerMayStillInvite(maker)) refuse();
+}
+
 function toDashboard(scope: RequestScope, cookies: string[] = []): Reply {
   return {
     status: 303,
@@ -48,10 +57,12 @@ function toDashboard(scope: RequestScope, cookies: string[] = []): Reply {
 /**
  * `GET /auth/invite?token=`: a page naming the organisation and the role, whose **Join**
  * button posts the token. Opening the link changes nothing (link previewers open it too);
- * a malformed, unknown, accepted, revoked or expired invite gets the one refusal.
+ * a malformed, unknown, accepted, revoked or expired invite, and one whose maker is no longer
+ * an owner, gets the one refusal.
  */
 export const getInvitePage: RouteHandler = async (scope) => {
   const { token, invite, org } = await openInvite(scope, onlyValue(scope.query, 'token'));
+  await refuseWhenMakerLostRight(scope, invite);
   return confirmPageReply({
     title: `Join ${org.name} on covgate`,
     paragraphs: [
@@ -69,8 +80,8 @@ export const getInvitePage: RouteHandler = async (scope) => {
  * `POST /auth/invite` (the page's form, `token=`): refuses a form posted from another site's
  * page (`403`). A browser signed in (the session cookie) joins at once and its session acts
  * for the organisation (a member already: the session just moves there); one that is not
- * keeps the invite in a cookie for the sign-in routes under `/auth`. Either way `303` to
- * the dashboard.
+ * keeps the invite in a cookie for the sign-in routes under `/auth`, unless its maker is no
+ * longer an owner (the one refusal). Either way `303` to the dashboard.
  */
 export const postInvite: RouteHandler = async (scope) => {
   if (isForeignSiteRequest(scope.request)) throw new ApiError(403, ERRORS.forbidden);
@@ -79,7 +90,10 @@ export const postInvite: RouteHandler = async (scope) => {
   const { settings, store } = scope.services;
   const cookie = cookieValue(scope.request, settings.sessionCookieName);
   const session = cookie === null ? null : await loginWithSession(scope, cookie);
-  if (session === null) return toDashboard(scope, [pendingInviteCookie(settings, token)]);
+  if (session === null) {
+    await refuseWhenMakerLostRight(scope, invite);
+    return toDashboard(scope, [pendingInviteCookie(settings, token)]);
+  }
   const result = await acceptInviteToken(scope, token, session.userId);
   if (result.outcome === 'refused') refuse();
   await store.setSessionOrganisation(session.sessionId, invite.orgId);

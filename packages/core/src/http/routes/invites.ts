@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { INVITE_LIFETIME_SECONDS, inviteStatus, inviteUrl } from '../../invites/invite-rules.js';
+import {
+  INVITE_LIFETIME_SECONDS,
+  INVITE_MAKER_ROLE,
+  inviteStatus,
+  inviteUrl,
+} from '../../invites/invite-rules.js';
 import { hashSessionToken } from '../../sessions/session-token-hash.js';
 import { type InviteRecord, ROLES } from '../../storage/store.js';
 import { formatTimestamp, wholeSeconds } from '../../time/timestamp.js';
@@ -52,7 +57,7 @@ function publicBase(scope: RequestScope): string {
  * valid 7 days, `member` by default. Its token (and the link holding it) is in this answer only.
  */
 export const createInvite: RouteHandler = async (scope) => {
-  const identity = await authenticateSessionOnly(scope, 'owner');
+  const identity = await authenticateSessionOnly(scope, INVITE_MAKER_ROLE);
   const { role } = parseBody(createBody, await readJsonBody(scope.request));
   const { services } = scope;
   const token = generateInviteToken(services.randomBytes);

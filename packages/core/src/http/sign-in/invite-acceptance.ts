@@ -35,21 +35,37 @@ export async function findInviteByToken(
   return null;
 }
 
+/** What {@link acceptInviteToken} did: an invite whose maker lost the right reads as refused. */
+export type TokenAcceptance = Exclude<InviteAcceptance, { outcome: 'maker-lost-right' }>;
+
 /**
  * Accepts the invite of `token` for `userId` (the store's atomic `acceptInvite`); on
- * acceptance writes `member.add` and `invite.accept`.
+ * acceptance writes `member.add` and `invite.accept`. An invite whose maker is no longer an
+ * owner is refused like any invite no longer open, with an `invite.accept.denied` line.
  */
 export async function acceptInviteToken(
   scope: RequestScope,
   token: string,
   userId: string,
-): Promise<InviteAcceptance> {
+): Promise<TokenAcceptance> {
   const { store, clock, audit } = scope.services;
   const now = clock.now();
   let result: InviteAcceptance = { outcome: 'refused' };
   for (const hash of tokenHashes(scope, token)) {
     result = await store.acceptInvite(hash, userId, now);
     if (result.outcome !== 'refused') break;
+  }
+  if (result.outcome === 'maker-lost-right') {
+    const { invite } = result;
+    audit.record({
+      type: 'invite.accept.denied',
+      orgId: invite.orgId,
+      inviteId: invite.id,
+      userId,
+      createdBy: invite.createdBy,
+      reason: 'maker_not_owner',
+    });
+    return { outcome: 'refused' };
   }
   if (result.outcome === 'accepted') {
     const { invite, member } = result;
