@@ -1,5 +1,7 @@
 // Which of the reference server's workspace packages need a build before `pnpm start` runs it:
-// those whose `dist/` is missing or older than their sources (or the sources they bundle).
+// those whose `dist/` is missing or older than their sources (or the sources they bundle), or
+// than the build of a workspace package they depend on. The server's own build bundles the CLI
+// too (`dist/cli/covgate.tgz`), so the CLI is among them.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -63,11 +65,31 @@ function sourceDirs({ dir, manifest }, packages) {
   return [dir, ...bundled.map((pkg) => pkg.dir)];
 }
 
-function isStale(pkg, packages) {
+/** The workspace packages with a build of their own that `pkg` depends on directly. */
+function builtDependencies({ manifest }, packages) {
+  const { dependencies = {}, devDependencies = {} } = manifest;
+  return Object.entries({ ...dependencies, ...devDependencies })
+    .filter(([, range]) => String(range).startsWith('workspace:'))
+    .map(([name]) => packages.get(name))
+    .filter((dep) => dep !== undefined && builds(dep));
+}
+
+/**
+ * Whether `pkg`'s build is missing or older than what it is made from: its sources (and those it
+ * bundles), its build scripts, and the builds of the workspace packages it depends on (the
+ * server bundles core and packs the CLI from theirs), including those about to be rebuilt.
+ */
+function isStale(pkg, packages, stale) {
   const built = mtimes(join(pkg.dir, 'dist'), Math.min);
   if (built === undefined) return true;
-  const inputs = sourceDirs(pkg, packages)
-    .flatMap((dir) => ['src', 'package.json', 'tsup.config.ts'].map((input) => join(dir, input)))
+  const dependencies = builtDependencies(pkg, packages);
+  if (dependencies.some((dep) => stale(dep))) return true;
+  const inputs = [
+    ...sourceDirs(pkg, packages).flatMap((dir) =>
+      ['src', 'scripts', 'package.json', 'tsup.config.ts'].map((input) => join(dir, input)),
+    ),
+    ...dependencies.map((dep) => join(dep.dir, 'dist')),
+  ]
     .map((input) => mtimes(input, Math.max))
     .filter((time) => time !== undefined);
   return Math.max(...inputs) > built;
@@ -75,7 +97,16 @@ function isStale(pkg, packages) {
 
 /** The names of the server's packages (itself included) whose build is missing or stale. */
 export function staleBuilds(packages) {
+  const decided = new Map();
+  const stale = (pkg) => {
+    if (!decided.has(pkg.name)) {
+      // A dependency cycle (none today) counts as fresh rather than recursing forever.
+      decided.set(pkg.name, false);
+      decided.set(pkg.name, isStale(pkg, packages, stale));
+    }
+    return decided.get(pkg.name);
+  };
   return serverClosure(packages)
-    .filter((pkg) => builds(pkg) && isStale(pkg, packages))
+    .filter((pkg) => builds(pkg) && stale(pkg))
     .map((pkg) => pkg.name);
 }

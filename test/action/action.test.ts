@@ -53,6 +53,7 @@ describe('action.yml', () => {
     expect(Object.keys(action.inputs).sort()).toEqual([
       'args',
       'base-branch',
+      'cli',
       'component',
       'fail-on-warn',
       'fail-threshold',
@@ -209,7 +210,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
         expect(text).not.toContain(token);
     };
 
-    it('passes a push to main with the pinned CLI, writes the step summary and never shows the token', async () => {
+    it("passes a push to main with the server's CLI, writes the step summary and never shows the token", async () => {
       const { dir, head } = await workspace();
       await writeFile(join(dir, 'web', 'lcov.info'), lcov([1, 1, 1, 0]));
       const job = await runStep(
@@ -225,7 +226,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
       expect(job.code, job.stderr).toBe(0);
       expect(job.npxArgs).toEqual([
         '--yes',
-        `@covgate/cli@${cliVersion}`,
+        `${server.url}/cli/covgate.tgz`,
         'report',
         '--report',
         'lcov.info',
@@ -234,7 +235,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
         'web@main: coverage 75.00%, no baseline on main yet: nothing to compare, recorded as the first run\n',
       );
       expect(job.stderr).toContain(
-        `covgate: npx @covgate/cli@${cliVersion} report --report lcov.info\n`,
+        `covgate: npx ${server.url}/cli/covgate.tgz report --report lcov.info\n`,
       );
       expect(job.summary).toContain('### ℹ️ covgate: no baseline');
       expect(job.summary).toContain(`\`web\` on \`main\` at \`${head.slice(0, 12)}\`\n`);
@@ -408,7 +409,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
       expectNoToken(job);
     });
 
-    it('runs the version asked for, and takes shell syntax in an input as data', async () => {
+    it('runs the registry version asked for, and takes shell syntax in an input as data', async () => {
       const { dir } = await workspace();
       await writeFile(join(dir, 'lcov.info'), lcov([1]));
       const job = await runStep(
@@ -416,6 +417,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
         {
           url: server.url,
           token,
+          cli: 'registry',
           version: '0.0.9',
           reports: 'lcov.info',
           component: '$(touch pwned)',
@@ -432,7 +434,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
       expectNoToken(job);
     });
 
-    it('refuses an empty token or a version that is not a version number before running anything', async () => {
+    it("refuses an empty token, a version that is not a version number, a version with the server's CLI or an unknown CLI source before running anything", async () => {
       const { dir } = await workspace();
       const noToken = await runStep(
         dir,
@@ -447,7 +449,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
 
       const badVersion = await runStep(
         dir,
-        { url: server.url, token, version: 'latest; rm -rf /' },
+        { url: server.url, token, cli: 'registry', version: 'latest; rm -rf /' },
         { GITHUB_EVENT_NAME: 'push', GITHUB_SHA: 'f'.repeat(40) },
       );
       expect(badVersion.code).toBe(2);
@@ -456,6 +458,40 @@ describe.skipIf(!built && process.env.CI !== '1')(
       );
       expect(badVersion.npxArgs).toEqual([]);
       expectNoToken(badVersion);
+
+      const versionFromServer = await runStep(
+        dir,
+        { url: server.url, token, version: '0.0.9' },
+        { GITHUB_EVENT_NAME: 'push', GITHUB_SHA: 'f'.repeat(40) },
+      );
+      expect(versionFromServer.code).toBe(2);
+      expect(versionFromServer.stdout).toBe(
+        '::error title=covgate::the version input needs cli: registry (the server serves the CLI of its own release)\n',
+      );
+      expect(versionFromServer.npxArgs).toEqual([]);
+
+      const unknownSource = await runStep(
+        dir,
+        { url: server.url, token, cli: 'github' },
+        { GITHUB_EVENT_NAME: 'push', GITHUB_SHA: 'f'.repeat(40) },
+      );
+      expect(unknownSource.code).toBe(2);
+      expect(unknownSource.stdout).toBe(
+        "::error title=covgate::cli 'github' is neither server nor registry\n",
+      );
+      expect(unknownSource.npxArgs).toEqual([]);
+    });
+
+    it('runs the pinned registry CLI with cli: registry', async () => {
+      const { dir } = await workspace();
+      await writeFile(join(dir, 'lcov.info'), lcov([1]));
+      const job = await runStep(
+        dir,
+        { url: server.url, token, cli: 'registry', reports: 'lcov.info' },
+        { GITHUB_EVENT_NAME: 'push', GITHUB_REF: 'refs/heads/main', GITHUB_SHA: 'd'.repeat(40) },
+      );
+      expect(job.npxArgs.slice(0, 2)).toEqual(['--yes', `@covgate/cli@${cliVersion}`]);
+      expect(job.code, job.stderr).toBe(0);
     });
   },
 );

@@ -427,6 +427,59 @@ describe.skipIf(!built && process.env.CI !== '1')('packed tarballs', () => {
     expect(withSuites).toEqual([]);
   });
 
+  it('@covgate/server ships the CLI as one package: no dependency, a covgate bin, every licence kept', async () => {
+    const packed = join(app, 'node_modules', '@covgate', 'server', 'dist', 'cli', 'covgate.tgz');
+    const unpacked = join(workDir, 'served-cli');
+    await mkdir(unpacked);
+    const untar = await run('tar', ['xzf', packed, '-C', unpacked], { env: baseEnv() });
+    expect(untar.code, untar.stderr).toBe(0);
+    const cli = join(unpacked, 'package');
+    expect(readdirSync(cli).sort()).toEqual([
+      'LICENSE',
+      'README.md',
+      'THIRD-PARTY-LICENSES.md',
+      'bin.js',
+      'package.json',
+    ]);
+    const manifest = JSON.parse(await readFile(join(cli, 'package.json'), 'utf8'));
+    const published = JSON.parse(
+      await readFile(join(repo, 'packages', 'cli', 'package.json'), 'utf8'),
+    ) as Manifest;
+    expect(manifest).toMatchObject({
+      name: '@covgate/cli',
+      version: published.version,
+      license: 'MIT',
+      type: 'module',
+      bin: { covgate: 'bin.js' },
+    });
+    for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
+      expect(manifest[field], field).toBeUndefined();
+    }
+    expect(await readFile(join(cli, 'LICENSE'), 'utf8')).toBe(
+      await readFile(join(repo, 'LICENSE'), 'utf8'),
+    );
+    // esbuild heads each bundled module with its path: every package seen there has a licence
+    // section, and nothing of covgate's own comes from node_modules.
+    const bundle = await readFile(join(cli, 'bin.js'), 'utf8');
+    const bundled = new Set(
+      [...bundle.matchAll(/^\/\/ \S*node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)].map((m) => m[1]),
+    );
+    expect([...bundled]).toEqual(expect.arrayContaining(['commander', 'execa', 'saxes']));
+    expect([...bundled].filter((name) => name?.startsWith('@covgate/'))).toEqual([]);
+    const licences = await readFile(join(cli, 'THIRD-PARTY-LICENSES.md'), 'utf8');
+    const sections = new Set(
+      [...licences.matchAll(/^## ((?:@[^/@]+\/)?[^@\s]+)@/gm)].map((m) => m[1]),
+    );
+    expect([...bundled].filter((name) => !sections.has(name as string))).toEqual([]);
+    expect(licences).toContain('Permission is hereby granted, free of charge');
+
+    const version = await run(process.execPath, [join(cli, 'bin.js'), '--version'], {
+      cwd: workDir,
+      env: baseEnv(),
+    });
+    expect(version).toMatchObject({ code: 0, stdout: `${published.version}\n`, stderr: '' });
+  });
+
   it('npx covgate-server starts on the embedded store and npx covgate-admin bootstrap acme works', async () => {
     const env = { ...baseEnv(), PORT: '0' };
     const startedAt = performance.now();

@@ -63,11 +63,25 @@ describe('pnpm start: what it builds first', () => {
     expect(staleIn(workspace())).toEqual([]);
   });
 
-  it('builds a package of the server whose dist is missing, and only that one', () => {
+  it('builds a package of the server whose dist is missing, and the packages built from it', () => {
     const root = workspace();
     rmSync(join(root, 'packages/lib/dist'), { recursive: true });
 
-    expect(staleIn(root)).toEqual(['lib']);
+    expect(staleIn(root)).toEqual(['@covgate/server', 'lib']);
+  });
+
+  it('rebuilds the server when a package it depends on was built after it', () => {
+    const root = workspace();
+    writeAt(root, 'packages/lib/dist/index.js', 20, '');
+
+    expect(staleIn(root)).toEqual(['@covgate/server']);
+  });
+
+  it('rebuilds a package whose build script changed after its build', () => {
+    const root = workspace();
+    writeAt(root, 'examples/server/scripts/pack-cli.mjs', 20, '');
+
+    expect(staleIn(root)).toEqual(['@covgate/server']);
   });
 
   it('rebuilds a package whose own source or manifest changed after its build', () => {
@@ -83,11 +97,11 @@ describe('pnpm start: what it builds first', () => {
     expect(staleIn(root)).toEqual(['@covgate/server', 'lib']);
   });
 
-  it('rebuilds the package that bundles a source-only package when that source changes, and never builds the source-only one', () => {
+  it('rebuilds the package that bundles a source-only package when that source changes (and what is built from it), never the source-only one', () => {
     const root = workspace();
     writeAt(root, 'packages/kit/src/index.ts', 20, '');
 
-    expect(staleIn(root)).toEqual(['lib']);
+    expect(staleIn(root)).toEqual(['@covgate/server', 'lib']);
   });
 
   it('leaves packages the server does not depend on alone', () => {
@@ -115,6 +129,10 @@ describe('pnpm start on the built tree', () => {
     const health = await fetch(new URL('/health', server.url));
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok' });
+    // The server's build packs the CLI, which it serves.
+    const cli = await fetch(new URL('/cli/covgate.tgz', server.url));
+    expect(cli.status).toBe(200);
+    expect(cli.headers.get('content-type')).toBe('application/gzip');
     expect(server.output()).not.toContain('covgate: building');
   });
 });

@@ -23,6 +23,7 @@ import { createFetchHandler } from '@covgate/fetch';
 import { createNodeHandler } from '@covgate/node-bridge';
 import { providerA, providerB } from '@covgate/webhook-signature';
 import pino, { type Logger } from 'pino';
+import { type CliDownloadHandler, serveCliDownload } from './cli-download.js';
 import type { ServerConfig } from './config.js';
 import {
   type ConnectionLimits,
@@ -238,6 +239,8 @@ export async function serveApi(
     logger?: Logger;
     /** Answers the dashboard's paths before the API sees the request. */
     dashboard?: DashboardHandler;
+    /** Answers the CLI tarball's paths before the API sees the request. */
+    cliDownload?: CliDownloadHandler;
     /** Time-outs and connection ceilings; default {@link DEFAULT_CONNECTION_LIMITS}. */
     limits?: ConnectionLimits;
     /** Peers not counted against the per-address ceiling (the API's `trustProxy`). */
@@ -245,11 +248,15 @@ export async function serveApi(
   },
 ): Promise<ServedApi> {
   const apiHandler = createFetchHandler(api);
-  const dashboard = listen.dashboard;
-  const fetchHandler = dashboard
-    ? async (...args: Parameters<typeof apiHandler>) =>
-        rootRedirect(args[0]) ?? (await dashboard(args[0])) ?? apiHandler(...args)
-    : apiHandler;
+  const { dashboard, cliDownload } = listen;
+  const fetchHandler =
+    dashboard || cliDownload
+      ? async (...args: Parameters<typeof apiHandler>) =>
+          (dashboard ? rootRedirect(args[0]) : undefined) ??
+          (await cliDownload?.(args[0])) ??
+          (await dashboard?.(args[0])) ??
+          apiHandler(...args)
+      : apiHandler;
   const onError = listen.logger
     ? (error: unknown) =>
         listen.logger?.error(
@@ -354,6 +361,7 @@ export async function startReferenceServer(
     port: config.port,
     logger,
     dashboard: dashboardFor(config),
+    cliDownload: serveCliDownload(),
     limits: {
       ...DEFAULT_CONNECTION_LIMITS,
       ...(config.maxConnections ? { maxConnections: config.maxConnections } : {}),

@@ -59,12 +59,12 @@ describe('dashboard rules', () => {
 
   it('gives the exact covgate run command and GitHub Actions step', () => {
     expect(runCommand({ apiUrl: 'http://localhost:8080', repo: 'web', secret: 'cvg_1' })).toBe(
-      'export COVGATE_URL=http://localhost:8080\nexport COVGATE_TOKEN=cvg_1\nnpx --yes @covgate/cli run --repo web -- npm test',
+      'export COVGATE_URL=http://localhost:8080\nexport COVGATE_TOKEN=cvg_1\nnpx --yes http://localhost:8080/cli/covgate.tgz run --repo web -- npm test',
     );
     expect(githubActionsSnippet({ apiUrl: 'https://cov.example.com', repo: 'web' })).toBe(
       [
         '- name: Coverage gate',
-        '  run: npx --yes @covgate/cli run --repo web -- npm test',
+        '  run: npx --yes https://cov.example.com/cli/covgate.tgz run --repo web -- npm test',
         '  env:',
         '    COVGATE_URL: https://cov.example.com',
         // biome-ignore lint/suspicious/noTemplateCurlyInString: GitHub Actions expression syntax

@@ -156,7 +156,7 @@ describe.skipIf(skipBrowserSuite())(
       await expect(
         page.getByRole('figure', { name: 'covgate run command' }).locator('pre').textContent(),
       ).resolves.toBe(
-        `export COVGATE_URL=${suite.origin}\nexport COVGATE_TOKEN=${secret}\nnpx --yes @covgate/cli run --repo web -- npm test`,
+        `export COVGATE_URL=${suite.origin}\nexport COVGATE_TOKEN=${secret}\nnpx --yes ${suite.origin}/cli/covgate.tgz run --repo web -- npm test`,
       );
       await expect(
         page.getByRole('figure', { name: 'GitHub Actions step' }).locator('pre').textContent(),
@@ -622,7 +622,7 @@ describe.skipIf(skipBrowserSuite())(
             .locator('pre')
             .textContent(),
         ).toBe(
-          `export COVGATE_URL=${PUBLIC_URL}\nexport COVGATE_TOKEN=${secretValue}\nnpx --yes @covgate/cli run --repo web -- npm test`,
+          `export COVGATE_URL=${PUBLIC_URL}\nexport COVGATE_TOKEN=${secretValue}\nnpx --yes ${PUBLIC_URL}/cli/covgate.tgz run --repo web -- npm test`,
         );
         expect(
           await target

@@ -83,12 +83,20 @@ export function shellQuote(value: string): string {
   return /^[A-Za-z0-9_./:@%+=-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * The CLI as CI installs it: the tarball the covgate server serves with the CLI of its own
+ * release (`<api>/cli/covgate.tgz`), as nothing needs to come from a registry.
+ */
+export function cliPackageOf(apiUrl: string): string {
+  return `${apiUrl.replace(/\/+$/, '')}/cli/covgate.tgz`;
+}
+
 /** The exact commands to gate a local run of the tests with the new token. */
 export function runCommand(options: { apiUrl: string; repo: string; secret: string }): string {
   return [
     `export COVGATE_URL=${shellQuote(options.apiUrl)}`,
     `export COVGATE_TOKEN=${shellQuote(options.secret)}`,
-    `npx --yes @covgate/cli run --repo ${shellQuote(options.repo)} -- npm test`,
+    `npx --yes ${shellQuote(cliPackageOf(options.apiUrl))} run --repo ${shellQuote(options.repo)} -- npm test`,
   ].join('\n');
 }
 
@@ -96,7 +104,7 @@ export function runCommand(options: { apiUrl: string; repo: string; secret: stri
 export function githubActionsSnippet(options: { apiUrl: string; repo: string }): string {
   return [
     '- name: Coverage gate',
-    `  run: npx --yes @covgate/cli run --repo ${shellQuote(options.repo)} -- npm test`,
+    `  run: npx --yes ${shellQuote(cliPackageOf(options.apiUrl))} run --repo ${shellQuote(options.repo)} -- npm test`,
     '  env:',
     `    COVGATE_URL: ${options.apiUrl}`,
     // biome-ignore lint/suspicious/noTemplateCurlyInString: GitHub Actions expression syntax
