@@ -28,11 +28,6 @@ export {
 // Gate (docs/gate-evaluation.md).
 export { formatDelta } from './gate/delta-format.js';
 export { evaluateGate, type GateInput, type GateResult } from './gate/gate-evaluation.js';
-export {
-  type PercentPlaces,
-  truncateDecimal,
-  truncateToHundredths,
-} from './gate/truncate-decimal.js';
 // Adapters: what serves `handle` on a framework or runtime (docs/adapters/).
 export { type AdapterFailure, adapterFailureResponse } from './http/adapter-failure.js';
 export { ApiError, ERRORS } from './http/api-error.js';
@@ -53,6 +48,11 @@ export {
 export type { Reply } from './http/reply.js';
 export { MAX_BODY_BYTES } from './http/request-body.js';
 export type { OutboxNudge, ReadinessCheck } from './http/services.js';
+export {
+  type PercentPlaces,
+  truncateDecimal,
+  truncateToHundredths,
+} from './numbers/truncate-decimal.js';
 // Browser login (docs/oauth.md).
 export {
   type CodeExchange,

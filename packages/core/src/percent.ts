@@ -7,4 +7,4 @@ export {
   type PercentPlaces,
   truncateDecimal,
   truncateToHundredths,
-} from './gate/truncate-decimal.js';
+} from './numbers/truncate-decimal.js';

@@ -1,6 +1,6 @@
+import { truncateToHundredths } from '../numbers/truncate-decimal.js';
 import type { Outcome } from '../storage/store.js';
 import { formatDelta } from './delta-format.js';
-import { truncateToHundredths } from './truncate-decimal.js';
 
 /** What a coverage-gate run is judged on; all values in percent or percentage points. */
 export interface GateInput {

@@ -1,6 +1,6 @@
+import { truncateToHundredths } from '../numbers/truncate-decimal.js';
 import type { DecidingRule, Outcome } from '../storage/store.js';
 import { linePercentHundredths } from './line-percent.js';
-import { truncateToHundredths } from './truncate-decimal.js';
 
 /**
  * The patch target of a run that sends none and whose repository has no default: 80 %,

@@ -1,4 +1,4 @@
-import { truncateDecimal } from './truncate-decimal.js';
+import { truncateDecimal } from '../numbers/truncate-decimal.js';
 
 /** Where a patch target came from: the run, the repository's default or covgate's. */
 export type VerdictTargetSource = 'run' | 'repository' | 'default';

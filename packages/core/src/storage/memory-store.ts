@@ -1,8 +1,8 @@
-import { SortedExecutions } from '../executions/sorted-executions.js';
 import { makerMayStillInvite } from '../invites/invite-rules.js';
 import { wholeSeconds } from '../time/timestamp.js';
 import { deliveryError, deliveryRows, leaseEnd } from './kit/deliveries.js';
 import { isEmptyFilter } from './kit/execution-filter.js';
+import { SortedExecutions } from './memory/sorted-executions.js';
 import { compareOldestFirst } from './record-order.js';
 import {
   type DeliveryAttemptOutcome,

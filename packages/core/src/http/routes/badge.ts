@@ -6,7 +6,7 @@ import {
   type PercentPlaces,
   truncateDecimal,
   truncateToHundredths,
-} from '../../gate/truncate-decimal.js';
+} from '../../numbers/truncate-decimal.js';
 import { ApiError } from '../api-error.js';
 import { emptyReply, textReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';

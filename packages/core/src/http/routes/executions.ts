@@ -12,7 +12,7 @@ import {
 } from '../../executions/idempotency.js';
 import { evaluateGate } from '../../gate/gate-evaluation.js';
 import { DEFAULT_PATCH_TARGET, decideOutcome, evaluatePatch } from '../../gate/patch-rule.js';
-import { truncateToHundredths } from '../../gate/truncate-decimal.js';
+import { truncateToHundredths } from '../../numbers/truncate-decimal.js';
 import { planRunDeliveries } from '../../outbox/run-feedback.js';
 import type {
   BaselineSelection,

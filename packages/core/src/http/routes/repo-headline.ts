@@ -1,6 +1,6 @@
 import { findBaseBranchRun } from '../../executions/base-branch.js';
 import { type ExecutionJson, executionToJson } from '../../executions/execution-json.js';
-import { truncateToHundredths } from '../../gate/truncate-decimal.js';
+import { truncateToHundredths } from '../../numbers/truncate-decimal.js';
 import type { ExecutionRecord } from '../../storage/store.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticateRepositoryRead, requireOrgAccess } from '../auth/access.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { normaliseWebUrl } from '../../executions/web-url.js';
 import { DEFAULT_PATCH_TARGET } from '../../gate/patch-rule.js';
-import { truncateToHundredths } from '../../gate/truncate-decimal.js';
+import { truncateToHundredths } from '../../numbers/truncate-decimal.js';
 import type { RepositorySettings } from '../../storage/store.js';
 import { wholeSeconds } from '../../time/timestamp.js';
 import { ApiError } from '../api-error.js';

@@ -1,4 +1,4 @@
-import { truncateToHundredths } from '../../gate/truncate-decimal.js';
+import { truncateToHundredths } from '../../numbers/truncate-decimal.js';
 import { wholeSeconds } from '../../time/timestamp.js';
 import type {
   ExecutionRecord,

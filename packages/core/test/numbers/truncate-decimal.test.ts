@@ -4,7 +4,7 @@ import {
   type PercentPlaces,
   truncateDecimal,
   truncateToHundredths,
-} from '../../src/gate/truncate-decimal.js';
+} from '../../src/numbers/truncate-decimal.js';
 
 /** `hundredths` written as a decimal with two places: 9993 -> `99.93`, -1 -> `-0.01`. */
 function twoPlaces(hundredths: number): string {

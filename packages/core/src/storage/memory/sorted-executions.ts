@@ -1,5 +1,5 @@
-import { compareOldestFirst } from '../storage/record-order.js';
-import type { ExecutionCursor, ExecutionRecord } from '../storage/store.js';
+import { compareOldestFirst } from '../record-order.js';
+import type { ExecutionCursor, ExecutionRecord } from '../store.js';
 
 /**
  * Execution records of one scope (a repository, or a branch of it) kept sorted oldest first,

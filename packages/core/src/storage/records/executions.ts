@@ -1,0 +1,234 @@
+import type { NewDelivery } from './outbox.js';
+
+// Runs (executions on the wire), their lists and the idempotency keys of their ingest.
+// The records and their store port; `../store.ts` joins the ports into `Store`.
+
+/** Result of a coverage-gate run. */
+export type Outcome = 'pass' | 'warn' | 'fail';
+
+/** A stored execution record. */
+export interface ExecutionRecord {
+  /** `exe_` + lowercase ULID (monotonic, so id order is insertion order). */
+  id: string;
+  orgId: string;
+  repo: string;
+  branch: string;
+  outcome: Outcome;
+  /** Formatted delta: `+1.25`, `-0.40` or `0.00`. */
+  delta: string;
+  /** Coverage percentage with two decimals, 0..100. */
+  coverage: number;
+  /** The commit the run covered: 7-64 lowercase hex characters, or null when not given. */
+  commit: string | null;
+  createdAt: Date;
+  /**
+   * The branch the run was compared against (the ingest's `base_branch`). Null only on
+   * records stored before covgate kept baselines: whether they had one is unknown.
+   */
+  baseBranch: string | null;
+  /**
+   * The record the run was compared with: its id, or null when the base branch had no
+   * baseline (the run was recorded as the first one), or when `baseBranch` is null.
+   * The four `baseline*` fields are a copy taken at ingest, all set or all null.
+   */
+  baselineId: string | null;
+  /** The baseline's coverage, two decimals. */
+  baselineCoverage: number | null;
+  /** The baseline's commit (null also when it was posted without one). */
+  baselineCommit: string | null;
+  /** When the baseline was recorded. */
+  baselineCreatedAt: Date | null;
+  /**
+   * How the baseline was chosen: `base_commit` (the base branch's run at the run's
+   * `baseCommit`) or `latest` (the latest `pass`/`warn` run of the base branch). Null when
+   * there was no baseline, and on records stored before covgate said (those were `latest`).
+   */
+  baselineSelection: BaselineSelection | null;
+  /** The monorepo part the run covers (`api`, `web`); null for the whole repository. */
+  component: string | null;
+  /** The pull request's number, when the run was for one. */
+  pullRequest: number | null;
+  /** The merge base of the run's branch with its base branch (lowercase hex), when sent. */
+  baseCommit: string | null;
+  /** Covered lines of the patch (lines the change added or changed); null when not sent. */
+  patchCovered: number | null;
+  /** Coverable lines of the patch; null when not sent, 0 for an empty patch. */
+  patchCoverable: number | null;
+  /** The patch target the run was judged with (percent); null when no patch was sent. */
+  patchTarget: number | null;
+  /** Where the patch target came from; null when no patch was sent. */
+  patchTargetSource: PatchTargetSource | null;
+  /** The rule that gave the outcome; null on records stored before covgate said (`delta`). */
+  decidedBy: DecidingRule | null;
+  /** How many entries the run's per-file list has; null when none was sent. */
+  fileCount: number | null;
+}
+
+/** How a run's baseline was chosen (see {@link ExecutionRecord.baselineSelection}). */
+export type BaselineSelection = 'base_commit' | 'latest';
+
+/** Where a run's patch target came from: the run itself, the repository's default, or covgate's. */
+export type PatchTargetSource = 'run' | 'repository' | 'default';
+
+/** The rule that decided a run's outcome: the delta thresholds or the patch target. */
+export type DecidingRule = 'delta' | 'patch';
+
+/** Position after which a page of executions continues (exclusive). */
+export interface ExecutionCursor {
+  createdAt: Date;
+  id: string;
+}
+
+/**
+ * Which of a repository's executions a list or count takes; every field given must match.
+ */
+export interface ExecutionFilter {
+  /** Exactly this branch. */
+  branch?: string;
+  /** Exactly this outcome. */
+  outcome?: Outcome;
+  /** Exactly this component; null: the runs without a component; absent: any. */
+  component?: string | null;
+}
+
+/** Query for the newest-first list of one repository's executions. */
+export interface ListExecutionsQuery extends ExecutionFilter {
+  orgId: string;
+  repo: string;
+  /** 1..1000 (the API's pages hold at most 100; its history series up to 1 000). */
+  limit: number;
+  /** Only records strictly older than this position (ordering `createdAt` desc, `id` desc). */
+  after?: ExecutionCursor;
+}
+
+/**
+ * The idempotency key an ingest was sent with, to be stored with its execution. Keys are
+ * scoped per organisation: the record's `orgId` and `key` together are unique.
+ */
+export interface IdempotencyKeyClaim {
+  /** The `Idempotency-Key` header as sent: 1-255 visible ASCII characters, case-sensitive. */
+  key: string;
+  /** Hex SHA-256 of the canonical request; a repeat with another digest is a conflict. */
+  requestDigest: string;
+  /** When the claim is made: a stored key with `expiresAt` at or before it is dead. */
+  createdAt: Date;
+  /** When the key stops being remembered (at least 24 h after `createdAt`). */
+  expiresAt: Date;
+}
+
+/** A live idempotency key and the execution it recorded. */
+export interface IdempotentExecution {
+  requestDigest: string;
+  record: ExecutionRecord;
+}
+
+/** What {@link ExecutionStore.insertKeyedExecution} did. */
+export type KeyedInsertResult =
+  | { inserted: true }
+  /** A live key of the organisation existed: nothing was written. */
+  | ({ inserted: false } & IdempotentExecution);
+
+/** One repository of an organisation as its per-repository counter knows it. */
+export interface RepositorySummary {
+  repo: string;
+  /** Number of execution records of the repository (the counter, never a scan). */
+  total: number;
+  /** The newest record of the repository (`createdAt` desc, then `id` desc). */
+  latest: ExecutionRecord;
+}
+
+/** Execution records with an O(1) per-repository total. */
+export interface ExecutionStore {
+  /**
+   * Inserts the record and, in the same transaction, increments the per-(org, repo) counter
+   * and moves its latest-record pointer when the record is newer than the current one, and
+   * enqueues `deliveries` (state `pending`, due at the record's `createdAt`); throws
+   * {@link StoreConflictError} (and writes nothing) when the id exists.
+   */
+  insertExecution(
+    record: ExecutionRecord,
+    files?: Uint8Array | null,
+    deliveries?: readonly NewDelivery[],
+  ): Promise<void>;
+  /** The organisation's record with this id, or null (another organisation's is null too). */
+  findExecution(orgId: string, id: string): Promise<ExecutionRecord | null>;
+  /**
+   * The per-file list stored with the organisation's record `id`, as the bytes it was given
+   * ({@link insertExecution}'s `files`), or null when the record has none or is unknown.
+   */
+  findExecutionFiles(orgId: string, id: string): Promise<Uint8Array | null>;
+  /** Newest first: `createdAt` desc, then `id` desc; at most `limit` records. */
+  listExecutions(query: ListExecutionsQuery): Promise<ExecutionRecord[]>;
+  /**
+   * How many of the repository's executions match `filter`: without one (or an empty one) the
+   * per-repository counter (never a COUNT(*) scan); with one, a count over an index of the
+   * repository's records. 0 for an unknown repo.
+   */
+  countExecutions(orgId: string, repo: string, filter?: ExecutionFilter): Promise<number>;
+  /** The oldest record of the repository that matches `filter` (`createdAt` asc, `id` asc). */
+  findOldestExecution(
+    orgId: string,
+    repo: string,
+    filter: ExecutionFilter,
+  ): Promise<ExecutionRecord | null>;
+  /** The distinct non-null components of the repository's records, in code-unit order. */
+  listComponents(orgId: string, repo: string): Promise<string[]>;
+  /**
+   * The organisation's repositories from the per-repository counters (O(repositories), never
+   * a scan of executions), most recently active first: latest `createdAt` desc, then latest
+   * `id` desc.
+   */
+  listRepositories(orgId: string): Promise<RepositorySummary[]>;
+  /**
+   * Latest `pass` or `warn` record of the repo's `component` (null or absent: records without
+   * a component) on `branch`: the baseline of the next run.
+   */
+  findBaseline(
+    orgId: string,
+    repo: string,
+    branch: string,
+    component?: string | null,
+  ): Promise<ExecutionRecord | null>;
+  /**
+   * Latest record of any outcome of the repo's `component` on `branch` whose `commit` is
+   * exactly `commit`: the baseline of a run that names its merge base.
+   */
+  findBaselineAtCommit(
+    orgId: string,
+    repo: string,
+    branch: string,
+    commit: string,
+    component?: string | null,
+  ): Promise<ExecutionRecord | null>;
+  /** Latest record of any outcome of the repo's `component` on `branch`: what the badge shows. */
+  findLatestExecution(
+    orgId: string,
+    repo: string,
+    branch: string,
+    component?: string | null,
+  ): Promise<ExecutionRecord | null>;
+  /**
+   * Like {@link insertExecution}, and in the same transaction stores `claim` under the unique
+   * (`record.orgId`, `claim.key`). When a live key (`expiresAt` after `claim.createdAt`)
+   * already exists, writes nothing and returns it with its execution; a dead one is replaced.
+   * Of any number of concurrent calls with one key, exactly one inserts and every other one
+   * returns that one's execution.
+   */
+  insertKeyedExecution(
+    record: ExecutionRecord,
+    claim: IdempotencyKeyClaim,
+    files?: Uint8Array | null,
+    deliveries?: readonly NewDelivery[],
+  ): Promise<KeyedInsertResult>;
+  /** The organisation's key with its execution when it is live at `now`, else null. */
+  findIdempotentExecution(
+    orgId: string,
+    key: string,
+    now: Date,
+  ): Promise<IdempotentExecution | null>;
+  /**
+   * Deletes at most `limit` keys whose `expiresAt` is at or before `now` (their executions
+   * stay) and returns how many it deleted.
+   */
+  deleteExpiredIdempotencyKeys(now: Date, limit: number): Promise<number>;
+}
