@@ -4,12 +4,14 @@ import { connect } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { encryptCredential, repositoryLinkCredentialContext } from '@covgate/core/internal';
 import {
   type BuiltServer,
   isServerBuilt,
   startBuiltServers,
 } from '@covgate/test-support/built-server';
 import { type FakeGithub, startFakeGithub } from '@covgate/test-support/fake-github';
+import { startFakeGithubRest } from '@covgate/testing';
 import { Redis } from 'ioredis';
 import { createConnection } from 'mysql2/promise';
 import pino from 'pino';
@@ -180,6 +182,8 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
       SESSION_SECRET,
       ENTERPRISE_RATE_LIMIT: '1000000',
       COVGATE_DATA_DIR: dataDir,
+      // The outbox test's fake GitHub listens on loopback.
+      ALLOW_PRIVATE_CODE_HOSTS: '1',
     };
     servers = await startBuiltServers(2, env);
     const [a] = started();
@@ -565,6 +569,88 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
     expect(total).toBe(keys.size);
     expect(Number((keyRows as Array<{ n: number }>)[0]?.n)).toBe(keys.size);
   }, 90_000);
+
+  it('hands deliveries whose bookkeeping failed in a MariaDB stall back as soon as it answers, each sent once', async () => {
+    const fake = await startFakeGithubRest();
+    const token = 'github_pat_clusterOUTBOX0123456789';
+    const repo = `fed-${Date.now().toString(36)}`;
+    try {
+      fake.allowToken(token, ['octo/cluster']);
+      const store = await openStore(loadConfig({ DATABASE_URL: databaseUrl, PORT: '0' }), silent);
+      const org = await store.findOrganisationBySlug(slug);
+      const orgId = org?.id as string;
+      const now = new Date();
+      await store.putRepositoryLink({
+        orgId,
+        repo,
+        githubRepo: 'octo/cluster',
+        apiUrl: fake.apiUrl,
+        credential: encryptCredential(token, repositoryLinkCredentialContext(orgId, repo), {
+          sessionSecret: SESSION_SECRET,
+        }),
+        credentialHint: '…6789',
+        createdBy: 'usr_cluster',
+        createdAt: now,
+        updatedAt: now,
+      });
+      await store.close();
+      // GitHub holds each request until the sender's 10 s time-out: the outcome of the first
+      // delivery of each claimed batch is recorded during the stall and fails.
+      await fake.setDown('hang');
+      const shas = [1, 2, 3, 4].map((n) => String(n).repeat(40));
+      for (const [index, sha] of shas.entries()) {
+        const response = await fetch(`${(started()[index % 2] as BuiltServer).url}/v1/executions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${apiToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            org: slug,
+            repo,
+            branch: 'feature',
+            coverage: 80,
+            commit: sha,
+            pull_request: 60 + index,
+            patch: { covered: 21, coverable: 23 },
+          }),
+        });
+        expect(response.status).toBe(201);
+      }
+      await sleep(1_000);
+      mysqlProxy.stall();
+      await sleep(12_000);
+      await fake.setDown(null);
+      await sleep(Math.max(0, STALL_MS - 12_000));
+      mysqlProxy.resume();
+      const resumedAt = performance.now();
+      const delivered = () =>
+        fake.statuses.filter((status) => shas.includes(status.sha)).length +
+        shas.filter((_, index) => fake.commentsOf('octo/cluster', 60 + index).length > 0).length;
+
+      await expect.poll(delivered, { timeout: 60_000, interval: 250 }).toBe(12);
+      const after = (performance.now() - resumedAt) / 1000;
+      const handedBack = started().map(
+        (server) =>
+          server
+            .stdout()
+            .split('\n')
+            .filter((line) => line.includes('claimed deliveries back (the store failed)')).length,
+      );
+      console.info(
+        `[cluster] outbox after a ${STALL_MS / 1000} s MariaDB stall during sending: 12 of 12 deliveries delivered ${after.toFixed(1)} s after the stall (lease 120 s); hand-back lines per process ${handedBack.join(', ')}; load ${loadavg()[0]?.toFixed(2)}`,
+      );
+      // The claims were taken about STALL_MS + 1 s before the resume: their 120 s lease would
+      // have held them some 100 s more.
+      expect(after).toBeLessThan(30);
+      await sleep(3_000);
+      expect(new Set(fake.statuses.map((status) => `${status.sha} ${status.context}`)).size).toBe(
+        fake.statuses.length,
+      );
+      for (let index = 0; index < 4; index += 1) {
+        expect(fake.commentsOf('octo/cluster', 60 + index)).toHaveLength(1);
+      }
+    } finally {
+      await fake.close();
+    }
+  }, 120_000);
 
   it('drains on SIGTERM under load: every acknowledged ingest stored, exit code 0', async () => {
     const [a, b] = started();
