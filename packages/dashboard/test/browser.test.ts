@@ -380,6 +380,14 @@ describe.skipIf(skipBrowserSuite())(
         'active',
       ]);
       await shoot(page, 'tokens');
+      // An example in an empty field reads as an example, not as a value already typed.
+      expect(await page.getByLabel('Token name').getAttribute('placeholder')).toBe('e.g. ci');
+      expect(
+        await page.getByLabel('Token name').evaluate((input) => {
+          const style = getComputedStyle(input, '::placeholder');
+          return [style.fontStyle, style.color];
+        }),
+      ).toEqual(['italic', 'rgb(140, 149, 159)']);
 
       const focused = () =>
         page.evaluate(() => {
@@ -388,13 +396,18 @@ describe.skipIf(skipBrowserSuite())(
             ? 'body'
             : (element?.getAttribute('aria-label') ?? element?.textContent ?? '');
         });
+      const prefixes = () =>
+        page
+          .locator('table.tokens tbody tr')
+          .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-token-id')?.slice(0, 8)));
+      const [first] = await prefixes();
       // Escape closes the dialog and gives focus back to the button that opened it.
       await page.getByRole('button', { name: 'Rotate ci' }).click();
       await page.getByRole('alertdialog').waitFor();
       await page.keyboard.press('Escape');
       await page.getByRole('alertdialog').waitFor({ state: 'detached' });
       await page.waitForFunction(() => document.activeElement !== document.body);
-      expect(await focused()).toBe('Rotate ci');
+      expect(await focused()).toBe(`Rotate ci (${first})`);
 
       await page.getByRole('button', { name: 'Rotate ci' }).click();
       await page.getByLabel('Grace period of the old token').selectOption('3600');
@@ -418,14 +431,30 @@ describe.skipIf(skipBrowserSuite())(
         );
       }
 
-      await page.getByRole('button', { name: 'Revoke ci' }).first().click();
-      await page.getByRole('alertdialog').waitFor();
+      // Two tokens named ci now: the buttons and the dialog say which by its id and creation.
+      const [fresh, old] = await prefixes();
+      expect(old).toBe(first);
+      expect(fresh).not.toBe(first);
+      expect(
+        await page
+          .locator('table.tokens tbody tr button')
+          .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label'))),
+      ).toEqual([`Rotate ci (${fresh})`, `Revoke ci (${fresh})`, `Revoke ci (${old})`]);
+      await page.getByRole('button', { name: `Revoke ci (${fresh})` }).click();
+      const dialog = page.getByRole('alertdialog');
+      await dialog.waitFor();
+      expect(await dialog.getByRole('heading').textContent()).toBe(`Revoke “ci” (${fresh})?`);
+      expect(await dialog.textContent()).toMatch(
+        /This token, created \d{4}-\d\d-\d\d \d\d:\d\d UTC, active, is refused at every request from now on\./,
+      );
       await shoot(page, 'tokens-revoke');
       await page.getByRole('button', { name: 'Revoke token' }).click();
-      await page.getByText('Token “ci” revoked').waitFor();
+      await page.getByText(`Token “ci” (${fresh}) revoked`).waitFor();
       // The revoked token's buttons are gone: focus goes to the notice, not to <body>.
       await page.waitForFunction(() => document.activeElement !== document.body);
-      expect(await focused()).toBe('Token “ci” revoked: requests with it are refused from now on.');
+      expect(await focused()).toBe(
+        `Token “ci” (${fresh}) revoked: requests with it are refused from now on.`,
+      );
       await page.waitForFunction(() =>
         [...document.querySelectorAll('table.tokens tbody tr .status')]
           .map((s) => s.textContent)

@@ -408,6 +408,47 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
     await shootLoaded('runs-run-patch-unmeasured');
   });
 
+  it('says an unknown run is not found, with the way back to its repository and no useless retry', async () => {
+    const unknown = 'exe_00000000000000000000000000';
+    await page.goto(dashboard(`repos/shop/runs/${unknown}`));
+    await page.getByRole('heading', { name: 'Run not found', level: 1 }).waitFor();
+    expect(await page.getByTestId('run-not-found').textContent()).toBe(
+      `No run ${unknown} of shop is recorded in this organisation. The link may be mistyped, or the run may belong to another repository or organisation.`,
+    );
+    expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await hrefs('main', 'Back to the runs of shop')).toEqual(['/dashboard/repos/shop']);
+    await expect.poll(() => page.title()).toBe('Run not found · covgate');
+    await shootLoaded('runs-run-not-found');
+    // A run of another repository under this one's path: the same page.
+    await page.goto(dashboard(`repos/shop/runs/${runs.dropped?.id}`));
+    await page.getByRole('heading', { name: 'Run not found', level: 1 }).waitFor();
+  });
+
+  it('says once, not once per part of the page, that the server cannot be reached, and loads again on Try again', async () => {
+    await page.goto(dashboard(`repos/shop/runs/${runs.pr?.id}`));
+    await page.getByRole('heading', { name: 'Run on feature/checkout', level: 1 }).waitFor();
+    const api = `${suite.origin}/v1/**`;
+    await page.route(api, (route) => route.abort('connectionrefused'));
+    try {
+      // The repository page loads four things: its headline, history, runs and GitHub link.
+      await page.locator('.crumbs').getByRole('link', { name: 'shop' }).click();
+      await page.getByRole('heading', { name: 'shop', level: 1 }).waitFor();
+      await expect.poll(() => page.locator('.state.loading').count()).toBe(0);
+      expect(await page.getByRole('alert').allTextContents()).toEqual([
+        'The covgate server could not be reached. Check your connection and try again.Try again',
+      ]);
+      await shootLoaded('server-unreachable');
+    } finally {
+      // The later tests need the server.
+      await page.unroute(api);
+    }
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByTestId('headline').waitFor();
+    await page.locator('.execution').first().waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
   it('opens a folder of 50 000 files a page at a time', async () => {
     await page.goto(dashboard(`repos/big/runs/${runs.big?.id}`));
     const tree = page.getByRole('tree', { name: 'Folders and files' });

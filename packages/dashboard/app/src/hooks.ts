@@ -3,12 +3,16 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { describeError, isSignedOut } from './api.js';
 import { useApp } from './context.js';
 import { rateLimitWait, retryAfterWait } from './rate-limit.js';
+import { isUnreachable, reportReachable, useReachability } from './unreachable.js';
 
-/** A request's state: loading, its value, or an error message. */
+/**
+ * A request's state: loading, its value, or an error message (`unreachable` when the server
+ * did not answer at all: the page's one banner says so, not each part of the page).
+ */
 export type Load<T> =
   | { state: 'loading' }
   | { state: 'ready'; value: T }
-  | { state: 'error'; message: string };
+  | { state: 'error'; message: string; unreachable?: boolean };
 
 /** What {@link runRequest} does with a request's outcome. */
 export interface RequestHandlers<T> {
@@ -47,33 +51,40 @@ export function runRequest<T>(
 }
 
 /**
- * Runs `load` when `key` changes (and on `reload`), aborting the previous run. A 401 sends
- * the user to the sign-in page; a 429 shows its error, starts the rate-limit banner's
- * countdown and runs `load` again when the wait is over.
+ * Runs `load` when `key` changes (and on `reload`, and on the unreachable banner's "Try
+ * again"), aborting the previous run. A 401 sends the user to the sign-in page; a 429 shows
+ * its error, starts the rate-limit banner's countdown and runs `load` again when the wait is
+ * over; no answer at all shows the one unreachable banner.
  */
 export function useLoad<T>(
   load: (signal: AbortSignal) => Promise<T>,
   key: string,
 ): [Load<T>, () => void] {
   const { signedOut } = useApp();
+  const { retries } = useReachability();
   const [result, setResult] = useState<Load<T>>({ state: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
   useEffect(() => {
     setResult({ state: 'loading' });
     return runRequest(load, {
-      onValue: (value) => setResult({ state: 'ready', value }),
+      onValue: (value) => {
+        reportReachable(true);
+        setResult({ state: 'ready', value });
+      },
       onError: (error, wait) => {
         if (isSignedOut(error)) {
           signedOut();
           return;
         }
+        const unreachable = isUnreachable(error);
+        reportReachable(!unreachable);
         const retrying = wait === null ? '' : ' This page tries again then.';
-        setResult({ state: 'error', message: `${describeError(error)}${retrying}` });
+        setResult({ state: 'error', message: `${describeError(error)}${retrying}`, unreachable });
       },
       retry: reload,
     });
-  }, [key, attempt]);
+  }, [key, attempt, retries]);
   return [result, reload];
 }
 

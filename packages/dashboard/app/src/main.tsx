@@ -3,7 +3,7 @@ import { render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { apiUrlOf, createClient, describeError, isSignedOut } from './api.js';
 import { OrgSwitcher } from './components/OrgSwitcher.js';
-import { ErrorState, Link, Loading, RateLimitBanner } from './components/ui.js';
+import { ErrorState, Link, Loading, RateLimitBanner, UnreachableBanner } from './components/ui.js';
 import { readConfig } from './config.js';
 import { App, type AppContext } from './context.js';
 import { runRequest } from './hooks.js';
@@ -208,6 +208,7 @@ function Dashboard() {
         </button>
       </header>
       <RateLimitBanner />
+      <UnreachableBanner />
       {signingOut && signingOut !== 'Signing out…' ? <ErrorState message={signingOut} /> : null}
       <main id="main" tabIndex={-1} ref={main}>
         {/* A switch of organisation starts every page afresh. */}

@@ -1,15 +1,23 @@
-import type { CovgateClient } from '@covgate/client';
+import { CovgateApiError, type CovgateClient } from '@covgate/client';
 import { useApp } from './context.js';
 import { type Load, useLoad } from './hooks.js';
 import type { RepoHeadline, RunDetail } from './run-types.js';
 
-/** `GET /v1/executions/{id}` with the run's changes, patch files and folders. */
+/**
+ * `GET /v1/executions/{id}` with the run's changes, patch files and folders; null when there
+ * is no such run (`404`, or `400` for an id that cannot be one).
+ */
 export function getRunDetail(
   client: CovgateClient,
   id: string,
   signal: AbortSignal,
-): Promise<RunDetail> {
-  return client.getExecution({ id, signal });
+): Promise<RunDetail | null> {
+  return client.getExecution({ id, signal }).catch((error: unknown) => {
+    if (error instanceof CovgateApiError && (error.status === 404 || error.status === 400)) {
+      return null;
+    }
+    throw error;
+  });
 }
 
 /** `GET /v1/repos/headline`: the base branch now, its change over 30 days, the last failure. */

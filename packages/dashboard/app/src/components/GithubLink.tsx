@@ -210,7 +210,7 @@ function LinkForm(props: {
         required
         maxLength={140}
         pattern="[A-Za-z0-9][A-Za-z0-9\-]*/[A-Za-z0-9._\-]+"
-        placeholder="owner/name"
+        placeholder="e.g. acme/shop-web"
         autoComplete="off"
         spellcheck={false}
         onValue={setGithubRepo}
@@ -252,7 +252,7 @@ function LinkForm(props: {
         name="github-api-url"
         type="url"
         value={apiUrl}
-        placeholder="https://github.example.com/api/v3"
+        placeholder="e.g. https://github.example.com/api/v3"
         autoComplete="off"
         onValue={setApiUrl}
       />

@@ -4,6 +4,7 @@ import { formatCountdown, VERDICT_LABEL, verdictOf } from '../format.js';
 import type { Load } from '../hooks.js';
 import { useRateLimit } from '../rate-limit.js';
 import { href, onLinkClick } from '../router.js';
+import { retryEverything, useReachability } from '../unreachable.js';
 
 /** An in-app link (no reload). */
 export function Link(props: { to: string; children: ComponentChildren; class?: string }) {
@@ -37,13 +38,33 @@ export function ErrorState(props: { message: string; onRetry?: () => void }) {
   );
 }
 
-/** What a request shows until its value is ready: {@link Loading}, or its error with a retry. */
+/**
+ * What a request shows until its value is ready: {@link Loading}, or its error with a retry;
+ * nothing when the server did not answer at all, which {@link UnreachableBanner} says once.
+ */
 export function LoadStatus(props: { load: Load<unknown>; what: string; onRetry: () => void }) {
   if (props.load.state === 'loading') return <Loading what={props.what} />;
-  if (props.load.state === 'error') {
+  if (props.load.state === 'error' && !props.load.unreachable) {
     return <ErrorState message={props.load.message} onRetry={props.onRetry} />;
   }
   return null;
+}
+
+/**
+ * While the server cannot be reached, one error above the page for all its parts, whose
+ * "Try again" reloads every one of them.
+ */
+export function UnreachableBanner() {
+  const { unreachable } = useReachability();
+  if (!unreachable) return null;
+  return (
+    <div class="banner-error" data-testid="unreachable">
+      <ErrorState
+        message="The covgate server could not be reached. Check your connection and try again."
+        onRetry={retryEverything}
+      />
+    </div>
+  );
 }
 
 /** The run's verdict as a word in a coloured tag (`No baseline` when nothing was compared). */

@@ -377,7 +377,7 @@ function LinkGithub(props: {
         value={name}
         required
         maxLength={39}
-        placeholder="acme-inc"
+        placeholder="e.g. acme-inc"
         autoComplete="off"
         aria-describedby="github-org-hint"
         onValue={setName}

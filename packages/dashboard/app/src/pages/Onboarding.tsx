@@ -131,7 +131,7 @@ function Wizard(props: { first?: boolean }) {
             value={repo}
             required
             maxLength={255}
-            placeholder="web"
+            placeholder="e.g. shop-web"
             onValue={setRepo}
           />
           <TextField

@@ -76,7 +76,7 @@ export function Repos() {
           type="search"
           name="search"
           value={query}
-          placeholder="name"
+          placeholder="part of a name"
           onValue={setQuery}
         />
         <p class="note" aria-live="polite" data-testid="repo-count">

@@ -60,9 +60,11 @@ export function PullRequestRef(props: { number: number; webUrl: string | null })
 export function Run(props: { repo: string; id: string }) {
   const { client } = useApp();
   const [run, reload] = useLoad((signal) => getRunDetail(client, props.id, signal), props.id);
-  const notFound = run.state === 'ready' && run.value.repo !== props.repo;
+  // No such run, or a run of another repository: the same page either way.
+  const notFound = run.state === 'ready' && (run.value === null || run.value.repo !== props.repo);
   useEffect(() => {
-    if (run.state === 'ready' && !notFound) {
+    if (notFound) document.title = 'Run not found · covgate';
+    else if (run.state === 'ready' && run.value) {
       document.title = `Run ${run.value.id} of ${run.value.repo} · covgate`;
     }
   }, [run, notFound]);
@@ -84,18 +86,23 @@ export function Run(props: { repo: string; id: string }) {
       <section>
         {crumbs}
         <h1>Run</h1>
-        <ErrorState message={run.message} onRetry={reload} />
+        {run.unreachable ? null : <ErrorState message={run.message} onRetry={reload} />}
       </section>
     );
   }
-  if (notFound) {
+  if (notFound || run.value === null) {
     return (
-      <section>
+      <section aria-labelledby="run-title">
         {crumbs}
-        <h1>Run not found</h1>
-        <p class="state empty">
-          Run {props.id} is not a run of {props.repo}.{' '}
-          <Link to={repoPath(props.repo)}>Back to {props.repo}</Link>
+        <h1 id="run-title">Run not found</h1>
+        <p class="state empty" data-testid="run-not-found">
+          No run <code>{props.id}</code> of <strong>{props.repo}</strong> is recorded in this
+          organisation. The link may be mistyped, or the run may belong to another repository or
+          organisation.
+        </p>
+        <p>
+          <Link to={repoPath(props.repo)}>Back to the runs of {props.repo}</Link> ·{' '}
+          <Link to="/">All repositories</Link>
         </p>
       </section>
     );

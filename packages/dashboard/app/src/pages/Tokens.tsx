@@ -24,7 +24,26 @@ type Dialog =
 type Result =
   | { kind: 'created'; name: string; secret: string }
   | { kind: 'rotated'; name: string; secret: string; graceEndsAt: string; oldStatus: string }
-  | { kind: 'revoked'; name: string };
+  | { kind: 'revoked'; label: string };
+
+/** The start of a token's id, shown beside its name: what tells apart two tokens of one name. */
+function idPrefix(token: Token): string {
+  return token.id.slice(0, 8);
+}
+
+/** `“ci” (1a2b3c4d)`: a token as dialogs and notices name it. */
+function tokenLabel(token: Token): string {
+  return `“${token.name}” (${idPrefix(token)})`;
+}
+
+/** `created 2026-03-01 12:00 UTC, active`: what else tells a token from its namesakes. */
+function tokenFacts(token: Token): string {
+  const until =
+    token.status === 'rotating' && token.grace_period_ends_at
+      ? ` until ${formatTimestamp(token.grace_period_ends_at)}`
+      : '';
+  return `created ${formatTimestamp(token.created_at)}, ${token.status}${until}`;
+}
 
 /**
  * API tokens: list, create, rotate with a grace period, revoke with confirmation; for a
@@ -102,7 +121,7 @@ function TokenManagement() {
       ) : null}
       {result?.kind === 'revoked' ? (
         <p class="state notice" role="status" tabIndex={-1} ref={notice}>
-          Token “{result.name}” revoked: requests with it are refused from now on.
+          Token {result.label} revoked: requests with it are refused from now on.
         </p>
       ) : null}
       {dialog?.kind === 'rotate' ? (
@@ -129,15 +148,15 @@ function TokenManagement() {
       ) : null}
       {dialog?.kind === 'revoke' ? (
         <Confirm
-          title={`Revoke “${dialog.token.name}”?`}
-          text="Every request with this token is refused from now on. This cannot be undone."
+          title={`Revoke ${tokenLabel(dialog.token)}?`}
+          text={`This token, ${tokenFacts(dialog.token)}, is refused at every request from now on. This cannot be undone.`}
           confirm="Revoke token"
           busy={busy}
           onCancel={cancel}
           onConfirm={() =>
             run(async () => {
               await client.revokeToken({ id: dialog.token.id });
-              return { kind: 'revoked', name: dialog.token.name };
+              return { kind: 'revoked', label: tokenLabel(dialog.token) };
             })
           }
         />
@@ -162,7 +181,7 @@ function TokenManagement() {
             <tr key={token.id} data-token-id={token.id}>
               <th scope="row">
                 {token.name}
-                <span class="token-id">{token.id.slice(0, 8)}</span>
+                <span class="token-id">{idPrefix(token)}</span>
               </th>
               <td>
                 <span class={`status status-${token.status}`}>{token.status}</span>
@@ -180,7 +199,7 @@ function TokenManagement() {
                     <button
                       type="button"
                       onClick={open((trigger) => ({ kind: 'rotate', token, trigger }))}
-                      aria-label={`Rotate ${token.name}`}
+                      aria-label={`Rotate ${token.name} (${idPrefix(token)})`}
                     >
                       Rotate
                     </button>
@@ -190,7 +209,7 @@ function TokenManagement() {
                       type="button"
                       class="danger"
                       onClick={open((trigger) => ({ kind: 'revoke', token, trigger }))}
-                      aria-label={`Revoke ${token.name}`}
+                      aria-label={`Revoke ${token.name} (${idPrefix(token)})`}
                     >
                       Revoke
                     </button>
@@ -226,7 +245,7 @@ export function CreateToken(props: {
         value={name}
         maxLength={100}
         required
-        placeholder="ci"
+        placeholder="e.g. ci"
         onValue={setName}
       />
       <button type="submit" class="primary" disabled={props.busy}>
@@ -245,8 +264,8 @@ function RotateDialog(props: {
   const [grace, setGrace] = useState(86_400);
   return (
     <Confirm
-      title={`Rotate “${props.token.name}”?`}
-      text="A new secret is issued with the same name and scopes. The old one keeps working for the grace period, so CI jobs can switch without failing."
+      title={`Rotate ${tokenLabel(props.token)}?`}
+      text={`This token, ${tokenFacts(props.token)}, gets a new secret with the same name and scopes. The old one keeps working for the grace period, so CI jobs can switch without failing.`}
       confirm="Rotate token"
       busy={props.busy}
       onCancel={props.onCancel}
