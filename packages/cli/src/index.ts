@@ -13,6 +13,7 @@ export type { MeasuredPatch } from './patch/measured-patch.js';
 export type { PatchCoverage, PatchFile } from './patch/patch-coverage.js';
 export type { PatchOutcome } from './patch/patch-rule.js';
 export type { DecidingRule } from './patch/patch-verdict.js';
+export { type BranchSummary, summariseBranches } from './reports/branches.js';
 export { parseClover } from './reports/clover.js';
 export { parseCobertura } from './reports/cobertura.js';
 export { parseCoveragePy } from './reports/coverage-py.js';
@@ -23,7 +24,9 @@ export { parseJacoco } from './reports/jacoco.js';
 export { parseLcov } from './reports/lcov.js';
 export { type CoverageSummary, mergeReports, percentOf } from './reports/merge.js';
 export { parseReport, readReport } from './reports/read-report.js';
+export { parseSonarqube } from './reports/sonarqube.js';
 export {
+  type BranchCoverage,
   type FileCoverage,
   MalformedReport,
   type ParsedReport,
