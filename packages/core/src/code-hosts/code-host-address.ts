@@ -56,7 +56,8 @@ function parseAllowance(allowance: PrivateCodeHostAllowance | undefined): Range[
     })
     .map(([address, bits]): Range => {
       // An IPv4-mapped range is the IPv4 range (addresses are compared after the same step).
-      if (address.kind() === 'ipv6' && bits >= 96) {
+      // Only an IPv6 range has 96 bits or more.
+      if (bits >= 96) {
         const v6 = address as ipaddr.IPv6;
         if (v6.isIPv4MappedAddress()) return [v6.toIPv4Address(), bits - 96];
       }
@@ -109,9 +110,17 @@ export function isLocalhostName(hostname: string): boolean {
   return name === 'localhost' || name.endsWith('.localhost');
 }
 
+/**
+ * A host as a resolver or `isIP` takes it: an IPv6 literal without its brackets (`[::1]` is
+ * `::1`). A parsed URL's host starts with `[` only as an IPv6 literal, which ends with `]`.
+ */
+export function unbracketed(host: string): string {
+  return host.startsWith('[') ? host.slice(1, -1) : host;
+}
+
 /** The host of a URL as a resolver or `isIP` takes it: an IPv6 literal without brackets. */
 export function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return unbracketed(url.hostname);
 }
 
 /**

@@ -112,7 +112,9 @@ export function createGuardedFetch(options: GuardedFetchOptions): typeof fetch {
     });
     const agent = new undici.Agent({
       connect: (connectOptions, callback) => {
-        const host = connectOptions.hostname.replace(/^\[(.*)\]$/, '$1');
+        // undici hands over an IPv6 literal without its brackets (`::1`, not `[::1]`); one
+        // with brackets would not be an IP and would fail in the lookup: refused either way.
+        const host = connectOptions.hostname;
         if (isIP(host) !== 0) {
           const verdict = options.policy.check(host);
           if (!verdict.allowed) {

@@ -33,27 +33,20 @@ export function inflateGzip(
     const gunzip = createGunzip({ chunkSize: INFLATE_CHUNK_BYTES });
     const chunks: Buffer[] = [];
     let size = 0;
-    let settled = false;
+    // Destroying the stream ends its events: no chunk, error or end comes after a stop, so
+    // each inflation settles once and takes nothing more from the claim.
     const stop = (refusal: InflationRefusal): void => {
-      if (settled) return;
-      settled = true;
-      chunks.length = 0;
       gunzip.destroy();
       resolve({ ok: false, refusal });
     };
     gunzip.on('data', (chunk: Buffer) => {
-      if (settled) return;
       if (size + chunk.byteLength > maxBytes) return stop('too-large');
       if (!claim.take(chunk.byteLength)) return stop('over-budget');
       size += chunk.byteLength;
       chunks.push(chunk);
     });
     gunzip.on('error', () => stop('malformed'));
-    gunzip.on('end', () => {
-      if (settled) return;
-      settled = true;
-      resolve({ ok: true, bytes: Buffer.concat(chunks, size) });
-    });
+    gunzip.on('end', () => resolve({ ok: true, bytes: Buffer.concat(chunks, size) }));
     gunzip.end(compressed);
   });
 }

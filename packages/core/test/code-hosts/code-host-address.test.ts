@@ -8,6 +8,7 @@ import {
   InvalidCodeHostAllowanceError,
   isLocalhostName,
   LINK_RESOLVE_TIMEOUT_MS,
+  unbracketed,
 } from '../../src/code-hosts/code-host-address.js';
 
 const strict = createCodeHostAddressPolicy();
@@ -109,6 +110,23 @@ describe('which addresses code-host requests may reach', () => {
     expect(asList.check('127.1.0.1')).toEqual({ allowed: false, range: 'loopback' });
   });
 
+  it('reads an IPv4-mapped allowance, in any case of hex, as the IPv4 address or range', () => {
+    const mapped = createCodeHostAddressPolicy('::FFFF:A00:5, ::ffff:192.168.0.0/112');
+    expect(mapped.check('10.0.0.5')).toEqual({ allowed: true });
+    expect(mapped.check('::ffff:a00:5')).toEqual({ allowed: true });
+    expect(mapped.check('10.0.0.6')).toEqual({ allowed: false, range: 'private' });
+    expect(mapped.check('192.168.200.1')).toEqual({ allowed: true });
+    expect(mapped.check('::FFFF:C0A8:C801')).toEqual({ allowed: true });
+    expect(mapped.check('192.169.0.1')).toEqual({ allowed: true });
+    expect(mapped.check('172.16.0.1')).toEqual({ allowed: false, range: 'private' });
+    // The whole IPv4-mapped range (exactly 96 bits) is every IPv4 address.
+    const everyIPv4 = createCodeHostAddressPolicy(['::ffff:0.0.0.0/96']);
+    expect(everyIPv4.check('127.0.0.1')).toEqual({ allowed: true });
+    expect(everyIPv4.check('169.254.169.254')).toEqual({ allowed: true });
+    expect(everyIPv4.check('::1')).toEqual({ allowed: false, range: 'loopback' });
+    expect(everyIPv4.check('fd00::1')).toEqual({ allowed: false, range: 'uniqueLocal' });
+  });
+
   it('refuses an allowance entry that is not an address or a range, naming it', () => {
     expect(() => createCodeHostAddressPolicy('10.0.0.0/8, github.local')).toThrow(
       new InvalidCodeHostAllowanceError('github.local'),
@@ -125,6 +143,15 @@ describe('the host of a code-host URL', () => {
     expect(hostOf(new URL('https://2130706433/api'))).toBe('127.0.0.1');
     expect(hostOf(new URL('https://0x7f.1/'))).toBe('127.0.0.1');
     expect(hostOf(new URL('https://GitHub.Example.com/api/v3'))).toBe('github.example.com');
+  });
+
+  it('takes the brackets off an IPv6 literal only', () => {
+    expect(hostOf(new URL('https://[::1]:8443/'))).toBe('::1');
+    expect(hostOf(new URL('https://[::FFFF:7F00:1]/'))).toBe('::ffff:7f00:1');
+    expect(hostOf(new URL('https://[FE80::A]/'))).toBe('fe80::a');
+    expect(unbracketed('[fd00::1]')).toBe('fd00::1');
+    expect(unbracketed('github.com')).toBe('github.com');
+    expect(unbracketed('10.0.0.1')).toBe('10.0.0.1');
   });
 
   it('calls localhost and its subdomains, with or without the final dot, this machine', async () => {
@@ -173,6 +200,11 @@ describe('checking a code-host URL when it is linked', () => {
       allowed: false,
       range: 'loopback',
     });
+    expect(await verdict('https://[::FFFF:7F00:1]:8443/')).toEqual({
+      allowed: false,
+      range: 'loopback',
+    });
+    expect(await verdict('https://[FE80::1]/')).toEqual({ allowed: false, range: 'linkLocal' });
     expect(await verdict('https://localhost./api')).toEqual({ allowed: false, range: 'loopback' });
     expect(await verdict('https://ghe.internal.example/api/v3')).toEqual({
       allowed: false,

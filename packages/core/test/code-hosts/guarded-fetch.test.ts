@@ -49,7 +49,8 @@ async function serve(host: string, redirectTo?: string): Promise<string> {
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return `http://${host}:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 afterEach(async () => {
@@ -189,5 +190,22 @@ describe('a fetch that reaches only allowed addresses', () => {
     expect(await failureOf(guarded('https://[::ffff:127.0.0.1]:8443/'))).toEqual(
       new CodeHostAddressError('::ffff:7f00:1', 'loopback'),
     );
+    expect(await failureOf(guarded('http://[::FFFF:A9FE:A9FE]/latest/meta-data/'))).toEqual(
+      new CodeHostAddressError('::ffff:a9fe:a9fe', 'linkLocal'),
+    );
+    expect(await failureOf(guarded('https://[FD00::1]/'))).toEqual(
+      new CodeHostAddressError('fd00::1', 'uniqueLocal'),
+    );
+  });
+
+  it('reaches an IPv6 literal the operator allows, written in its long form', async () => {
+    const url = await serve('::1');
+    const guarded = createGuardedFetch({
+      policy: createCodeHostAddressPolicy('0:0:0:0:0:0:0:1'),
+      resolve: resolverOf({}),
+    });
+    const response = await guarded(`${url.replace('[::1]', '[0:0::0:1]')}/api/v3`);
+    expect([response.status, await response.text()]).toEqual([200, 'ok']);
+    expect(requestsSeen).toEqual(['::1 GET /api/v3']);
   });
 });

@@ -68,6 +68,22 @@ describe('inflating a gzip request body', () => {
     expect(recorded.takes.length).toBeLessThanOrEqual(MIB / INFLATE_CHUNK_BYTES + 2);
   });
 
+  it('refuses a body as too large once past its limit, whatever damage follows, taking no more', async () => {
+    const damaged = Buffer.concat([gzipSync(Buffer.alloc(300_000, 'c')), Buffer.from('garbage')]);
+    const recorded = recordingClaim();
+    expect(await inflateGzip(damaged, 100_000, recorded.claim)).toEqual({
+      ok: false,
+      refusal: 'too-large',
+    });
+    expect(recorded.taken()).toBeLessThanOrEqual(100_000);
+    expect(recorded.takes.length).toBe(Math.floor(100_000 / INFLATE_CHUNK_BYTES));
+    // Within the limit, the same damage is what refuses it.
+    expect(await inflateGzip(damaged, MIB, recordingClaim().claim)).toEqual({
+      ok: false,
+      refusal: 'malformed',
+    });
+  });
+
   it('calls a body that is not gzip, or is cut short, malformed', async () => {
     expect(await inflateGzip(Buffer.from('{"not":"gzip"}'), MIB, recordingClaim().claim)).toEqual({
       ok: false,

@@ -68,6 +68,21 @@ describe('the memory budget of gzip bodies inflating at once', () => {
     ]);
   });
 
+  it('tells nothing when inflations end without having been refused', () => {
+    const states: string[] = [];
+    const budget = createInflationBudget({
+      maxBytes: 100,
+      onOverload: (state) => states.push(state),
+    });
+    const first = budget.claim();
+    const second = budget.claim();
+    expect(first.take(100)).toBe(true);
+    first.release();
+    expect(second.take(10)).toBe(true);
+    second.release();
+    expect(states).toEqual([]);
+  });
+
   it('ends an overload when exactly half of it is free', () => {
     const states: string[] = [];
     const budget = createInflationBudget({
