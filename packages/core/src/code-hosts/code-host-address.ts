@@ -35,9 +35,6 @@ export const systemResolver: HostResolver = async (hostname) =>
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
-/** IPv4-compatible IPv6 (`::a.b.c.d`, deprecated): not a range `ipaddr.js` names. */
-const IPV4_COMPATIBLE: Range = [ipaddr.IPv6.parse('::'), 96];
-
 function parseAllowance(allowance: PrivateCodeHostAllowance | undefined): Range[] | 'all' {
   if (allowance === true) return 'all';
   if (allowance === undefined || allowance === false) return [];
@@ -69,7 +66,11 @@ function parseAllowance(allowance: PrivateCodeHostAllowance | undefined): Range[
 function nonPublicRange(address: ipaddr.IPv4 | ipaddr.IPv6): string | null {
   const range = address.range();
   if (range !== 'unicast') return range;
-  if (address.kind() === 'ipv6' && address.match(IPV4_COMPATIBLE)) return 'ipv4Compatible';
+  // IPv4-compatible IPv6 (`::a.b.c.d`, deprecated): not a range `ipaddr.js` names. Parsed
+  // here, not when the module loads, so no mistake in it can stop the module from loading.
+  if (address.kind() === 'ipv6' && address.match(ipaddr.IPv6.parse('::'), 96)) {
+    return 'ipv4Compatible';
+  }
   return null;
 }
 

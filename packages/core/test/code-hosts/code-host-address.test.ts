@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   addressesOf,
   checkCodeHostUrl,
@@ -8,6 +8,7 @@ import {
   InvalidCodeHostAllowanceError,
   isLocalhostName,
   LINK_RESOLVE_TIMEOUT_MS,
+  systemResolver,
   unbracketed,
 } from '../../src/code-hosts/code-host-address.js';
 
@@ -134,6 +135,17 @@ describe('which addresses code-host requests may reach', () => {
     expect(() => createCodeHostAddressPolicy(['10.0.0.0/33'])).toThrow(
       'ALLOW_PRIVATE_CODE_HOSTS: "10.0.0.0/33" is not an IP address or CIDR range',
     );
+    const error = (() => {
+      try {
+        createCodeHostAddressPolicy('ghe');
+      } catch (thrown) {
+        return thrown;
+      }
+    })();
+    expect(error).toBeInstanceOf(InvalidCodeHostAllowanceError);
+    expect(String(error)).toBe(
+      'InvalidCodeHostAllowanceError: ALLOW_PRIVATE_CODE_HOSTS: "ghe" is not an IP address or CIDR range',
+    );
   });
 });
 
@@ -167,6 +179,11 @@ describe('the host of a code-host URL', () => {
     expect(asked).toEqual([]);
   });
 
+  it('asks the system resolver for every address, an IP literal being its own', async () => {
+    expect(await systemResolver('127.0.0.1')).toEqual(['127.0.0.1']);
+    expect(await systemResolver('::1')).toEqual(['::1']);
+  });
+
   it('finds the first refused address of a list', () => {
     expect(firstRefused(['140.82.112.6', '10.0.0.1', '127.0.0.1'], strict)).toEqual({
       address: '10.0.0.1',
@@ -178,6 +195,10 @@ describe('the host of a code-host URL', () => {
 });
 
 describe('checking a code-host URL when it is linked', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('refuses a literal address, a localhost name, and a name resolving to a refused address', async () => {
     const { resolve } = fakeResolver({
       'ghe.internal.example': ['10.0.0.7'],
@@ -224,6 +245,14 @@ describe('checking a code-host URL when it is linked', () => {
       allowed: true,
     });
     expect(LINK_RESOLVE_TIMEOUT_MS).toBe(2_000);
+  });
+
+  it('leaves no timer behind once the name is resolved', async () => {
+    vi.useFakeTimers();
+    const { resolve } = fakeResolver({ 'github.example.com': ['140.82.112.6'] });
+    const verdict = checkCodeHostUrl(new URL('https://github.example.com/'), strict, resolve);
+    expect(await verdict).toEqual({ allowed: true });
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('allows a private host when the operator allows it', async () => {

@@ -82,6 +82,7 @@ describe('the lookup of code-host connections', () => {
       'rebind.example is or resolves to a loopback address (refused unless ALLOW_PRIVATE_CODE_HOSTS allows it)',
     );
     expect((error as CodeHostAddressError).code).toBe('ECODEHOSTADDRESS');
+    expect((error as CodeHostAddressError).name).toBe('CodeHostAddressError');
     expect([address, family]).toEqual(['', 0]);
   });
 
@@ -133,10 +134,12 @@ describe('the lookup of code-host connections', () => {
 
   it('fails like the system resolver when no address of the family is left, or the name is unknown', async () => {
     const lookup = guardedLookup(strict, resolverOf({ 'v4.example': ['140.82.112.6'] }));
-    const [noV6] = await lookUp(lookup, 'v4.example', { family: 6 });
+    const [noV6, ...noV6Rest] = await lookUp(lookup, 'v4.example', { family: 6 });
     expect(noV6).toMatchObject({ code: 'ENOTFOUND', message: 'getaddrinfo ENOTFOUND v4.example' });
-    const [unknown] = await lookUp(lookup, 'nowhere.example');
+    expect(noV6Rest).toEqual(['', 0]);
+    const [unknown, ...unknownRest] = await lookUp(lookup, 'nowhere.example');
     expect(unknown).toMatchObject({ code: 'ENOTFOUND', message: 'no nowhere.example' });
+    expect(unknownRest).toEqual(['', 0]);
   });
 });
 

@@ -83,6 +83,16 @@ describe('the memory budget of gzip bodies inflating at once', () => {
     expect(states).toEqual([]);
   });
 
+  it('ends an overload without a listener', () => {
+    const budget = createInflationBudget({ maxBytes: 100 });
+    const full = budget.claim();
+    full.take(100);
+    expect(budget.claim().take(1)).toBe(false);
+    expect(() => full.release()).not.toThrow();
+    expect(budget.bytesInUse()).toBe(0);
+    expect(budget.claim().take(100)).toBe(true);
+  });
+
   it('ends an overload when exactly half of it is free', () => {
     const states: string[] = [];
     const budget = createInflationBudget({
