@@ -1,5 +1,6 @@
 import { percentOf } from './percent.js';
 import type { BranchCoverage, FileCoverage } from './types.js';
+import { recordHits } from './units.js';
 
 /** The branch coverage of one or more merged reports. */
 export interface BranchSummary {
@@ -33,10 +34,7 @@ export function recordLineBranches(
   total: number,
 ): void {
   for (let i = 0; i < total; i++) {
-    const id = `${line}#${i}`;
-    const hits = i < covered ? 1 : 0;
-    const previous = units.get(id);
-    if (previous === undefined || hits > previous) units.set(id, hits);
+    recordHits(units, `${line}#${i}`, i < covered ? 1 : 0);
   }
 }
 
@@ -51,10 +49,7 @@ export function mergeBranches(
   if (!a || !b) return a ?? b;
   if (!a.units || !b.units) return b.coverable > a.coverable ? b : a;
   const units = new Map(a.units());
-  for (const [branch, hits] of b.units()) {
-    const previous = units.get(branch);
-    if (previous === undefined || hits > previous) units.set(branch, hits);
-  }
+  for (const [branch, hits] of b.units()) recordHits(units, branch, hits);
   return branchesFromUnits(units);
 }
 

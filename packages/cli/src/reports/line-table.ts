@@ -52,8 +52,7 @@ export class LineTable {
   /** Records `hits` for the branch `id` of the open record (the larger count of a repeat). */
   addBranch(id: string, hits: number): void {
     this.branches ??= new Map();
-    const previous = this.branches.get(id);
-    if (previous === undefined || hits > previous) this.branches.set(id, hits);
+    recordHits(this.branches, id, hits);
   }
 
   /** Records a line's branches by their counts: see {@link recordLineBranches}. */
