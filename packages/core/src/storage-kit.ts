@@ -7,7 +7,6 @@
  * See docs/stores.md, "Writing a store with the kit".
  */
 
-export { INVITE_MAKER_ROLE, makerMayStillInvite } from './invites/invite-rules.js';
 export {
   DEFAULT_DEADLINE_MS,
   DeadlineExceededError,
@@ -74,4 +73,5 @@ export {
   tokenTimestamps,
   wholeSecondOrNull,
 } from './storage/kit/rows.js';
+export { INVITE_MAKER_ROLE, makerMayStillInvite } from './storage/records/invites.js';
 export { wholeSeconds } from './time/timestamp.js';

@@ -1,19 +1,6 @@
-import type { InviteRecord, Membership, Role } from '../storage/store.js';
+import type { InviteRecord } from '../storage/store.js';
 
-/**
- * The role that makes invites (only owners invite, whatever the invite's role), and that the
- * maker must still have in the organisation when the invite is accepted.
- */
-export const INVITE_MAKER_ROLE = 'owner' satisfies Role;
-
-/**
- * Whether an invite made by the user of `maker` (their membership of the invite's
- * organisation now, or null when they left or were removed) may still be accepted: only
- * while they keep the role that makes invites.
- */
-export function makerMayStillInvite(maker: Pick<Membership, 'role'> | null): boolean {
-  return maker?.role === INVITE_MAKER_ROLE;
-}
+export { INVITE_MAKER_ROLE, makerMayStillInvite } from '../storage/records/invites.js';
 
 /** How long an invite can be accepted: 7 days. */
 export const INVITE_LIFETIME_SECONDS = 604_800;

@@ -4,6 +4,22 @@ import type { Membership, Role } from './memberships.js';
 // The records and their store port; `../store.ts` joins the ports into `Store`.
 
 /**
+ * The role that makes invites (only owners invite, whatever the invite's role), and that the
+ * maker must still have in the organisation when the invite is accepted. It belongs to the
+ * store port because every store checks it in the same step as the acceptance.
+ */
+export const INVITE_MAKER_ROLE = 'owner' satisfies Role;
+
+/**
+ * Whether an invite made by the user of `maker` (their membership of the invite's
+ * organisation now, or null when they left or were removed) may still be accepted: only
+ * while they keep the role that makes invites.
+ */
+export function makerMayStillInvite(maker: Pick<Membership, 'role'> | null): boolean {
+  return maker?.role === INVITE_MAKER_ROLE;
+}
+
+/**
  * An invite to an organisation: whoever accepts it (once, before `expiresAt`, unless revoked)
  * joins with `role`. Only the HMAC of its token is kept.
  */

@@ -1,4 +1,4 @@
-import { StoreConflictError } from './store.js';
+import { StoreConflictError } from '../store.js';
 
 /** A record found by its id and by the hash of its secret token (a session, invite, sign-in link). */
 interface TokenHashed {
