@@ -14,6 +14,7 @@ import {
 } from '@covgate/core';
 import { checkOrganisationInput } from '@covgate/core/internal';
 import { wholeSeconds } from '@covgate/core/storage-kit';
+import { nameAdministrator } from './administrator.js';
 
 /** What {@link bootstrapOrganisation} needs. */
 export interface BootstrapInput {
@@ -90,6 +91,7 @@ export async function bootstrapOrganisation(
       organisation = (await store.findOrganisationBySlug(input.slug)) as Organisation;
     }
   }
+  await nameAdministrator(store, input.userId, now);
   await makeOwner(store, organisation.id, input.userId, now, input.audit);
   const sessionToken = generateSessionToken();
   const lifetime = resolveSessionLifetimeSeconds(input.sessionLifetimeSeconds);

@@ -10,12 +10,12 @@ import {
   StoreConflictError,
 } from '@covgate/core';
 import { checkOrganisationInput, issueSignInLink, signInLinkUrl } from '@covgate/core/internal';
+import { ADMIN_MADE_PROVIDER, DEFAULT_ADMIN_USER, nameAdministrator } from './administrator.js';
 
 /** The organisation the start-up sign-in link of a development server signs in to. */
 export const DEVELOPMENT_ORGANISATION = 'dev';
 
-/** The user sign-in links are for unless told otherwise (the bootstrap command's too). */
-export const DEFAULT_ADMIN_USER = 'usr_admin';
+export { ADMIN_MADE_PROVIDER, DEFAULT_ADMIN_USER } from './administrator.js';
 
 /** What {@link loginLink} needs. */
 export interface LoginLinkInput {
@@ -75,6 +75,7 @@ export async function loginLink(store: Store, input: LoginLinkInput): Promise<Lo
   }
   const organisation = await store.findOrganisationBySlug(input.slug);
   if (!organisation) throw new UnknownOrganisationError(input.slug);
+  await nameAdministrator(store, input.userId, input.now ?? new Date());
   const { token, record } = await issueSignInLink(store, {
     orgId: organisation.id,
     userId: input.userId,
@@ -89,9 +90,6 @@ export async function loginLink(store: Store, input: LoginLinkInput): Promise<Lo
     expiresAt: formatTimestamp(record.expiresAt),
   };
 }
-
-/** The code-host name of the users `covgate-admin login-link --name` makes: none, a name only. */
-export const ADMIN_MADE_PROVIDER = 'covgate-admin';
 
 /** The longest `--name`: what the dashboard shows of a member. */
 const NAME_MAX = 64;

@@ -49,6 +49,29 @@ describe('bootstrapOrganisation', () => {
     ]);
   });
 
+  it('names the administrator among the members, not by the raw id usr_admin', async () => {
+    const store = createMemoryStore();
+    const { organisation } = await bootstrapOrganisation(store, { ...input, slug: 'acme' });
+    await bootstrapOrganisation(store, { ...input, slug: 'acme' });
+
+    expect((await store.listMembers(organisation.id)).map((m) => [m.userId, m.login])).toEqual([
+      ['usr_admin', 'Administrator'],
+    ]);
+  });
+
+  it('leaves another bootstrap user unnamed: covgate knows no name for it', async () => {
+    const store = createMemoryStore();
+    const { organisation } = await bootstrapOrganisation(store, {
+      ...input,
+      slug: 'acme',
+      userId: 'usr_ops',
+    });
+
+    expect((await store.listMembers(organisation.id)).map((m) => [m.userId, m.login])).toEqual([
+      ['usr_ops', null],
+    ]);
+  });
+
   it('reuses an ordinary organisation of that slug', async () => {
     const store = createMemoryStore();
     const first = await bootstrapOrganisation(store, { ...input, slug: 'acme' });

@@ -115,4 +115,16 @@ describe('developmentLoginLink', () => {
     );
     expect(stored).toMatchObject({ userId: 'usr_admin', orgId: first.organisation.id });
   });
+
+  it('names usr_admin "Administrator", so the members page shows a name', async () => {
+    const store = createMemoryStore();
+    await developmentLoginLink(store, input);
+    await developmentLoginLink(store, input);
+
+    expect(await store.findUserById('usr_admin')).toMatchObject({
+      id: 'usr_admin',
+      provider: 'covgate-admin',
+      login: 'Administrator',
+    });
+  });
 });

@@ -1,7 +1,7 @@
 import { CovgateApiError, type Execution, type Repository } from '@covgate/client';
 import { describe, expect, it } from 'vitest';
 import { describeError } from '../app/src/api.js';
-import { chartColumns, runsOf } from '../app/src/chart-data.js';
+import { chartColumns, chartXRange, chartYRange, runsOf } from '../app/src/chart-data.js';
 import {
   badgeMarkdown,
   formatAxisTime,
@@ -16,6 +16,7 @@ import {
   VERDICT_LABEL,
   verdictOf,
 } from '../app/src/format.js';
+import { inviteNotice, inviteOutcomeIn, searchWithoutInvite } from '../app/src/invite-notice.js';
 import { POLL_INTERVAL_MS, POLL_TIMEOUT_MS, pollUntil } from '../app/src/onboarding-poll.js';
 import { rateLimitWait } from '../app/src/rate-limit.js';
 import { arrangeRepos, DEFAULT_REPO_SORT, nextSort, shownRun } from '../app/src/repo-list.js';
@@ -100,6 +101,18 @@ describe('dashboard rules', () => {
       [null, null, 83],
       [null, null, null],
     ]);
+  });
+
+  it('pads the x range by half a run each side: a single run sits mid-plot, the last label fits', () => {
+    expect(chartXRange(1)).toEqual([-0.5, 0.5]);
+    expect(chartXRange(3)).toEqual([-0.5, 2.5]);
+  });
+
+  it('keeps every point inside the y range, 0 % and 100 % included', () => {
+    expect(chartYRange(81.2, 84.9)).toEqual([79, 87]);
+    // A 100 % run is drawn inside the plot, not cut in half on its top edge.
+    expect(chartYRange(100, 100)).toEqual([98, 102]);
+    expect(chartYRange(0, 0)).toEqual([-2, 2]);
   });
 
   it('puts a run compared with nothing in the no-baseline series, not the pass one', () => {
@@ -392,5 +405,43 @@ describe('roles in the dashboard', () => {
       { id: '4', status: 'pending' as const },
     ];
     expect(arrangeInvites(invites).map((invite) => invite.id)).toEqual(['2', '4', '1', '3']);
+  });
+});
+
+describe('the confirmation of an invite', () => {
+  const session = {
+    org: 'acme',
+    org_id: 'org_01aaaaaaaaaaaaaaaaaaaaaaaa',
+    role: 'admin' as const,
+    organisations: [
+      {
+        org_id: 'org_01bbbbbbbbbbbbbbbbbbbbbbbb',
+        org: 'github-42',
+        name: 'bea',
+        role: 'owner' as const,
+      },
+      {
+        org_id: 'org_01aaaaaaaaaaaaaaaaaaaaaaaa',
+        org: 'acme',
+        name: 'Acme Inc',
+        role: 'admin' as const,
+      },
+    ],
+  };
+
+  it('reads the outcome the API put in the URL, and nothing else', () => {
+    expect(inviteOutcomeIn('?invite=joined')).toBe('joined');
+    expect(inviteOutcomeIn('?branch=main&invite=already-member')).toBe('already-member');
+    expect(inviteOutcomeIn('?invite=<b>owner</b>')).toBeNull();
+    expect(inviteOutcomeIn('')).toBeNull();
+    expect(searchWithoutInvite('?invite=joined')).toBe('');
+    expect(searchWithoutInvite('?branch=main&invite=joined')).toBe('?branch=main');
+  });
+
+  it('names the organisation the session acts for and the role held there', () => {
+    expect(inviteNotice('joined', session)).toBe('You joined Acme Inc (acme) as admin.');
+    expect(inviteNotice('already-member', { ...session, org: 'acme', organisations: [] })).toBe(
+      'You were already a member of acme, as admin.',
+    );
   });
 });

@@ -80,8 +80,9 @@ describe.skipIf(skipBrowserSuite())(
       await navLink(owner, 'Members').click();
       await owner.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
       await owner.locator('table.members tbody tr').first().waitFor();
+      // Named, with the id beside the name: never the raw id alone.
       expect(await owner.locator('table.members tbody tr th').allTextContents()).toEqual([
-        'usr_admin (you)',
+        'Administrator (you)usr_admin',
       ]);
       expect(await owner.locator('table.members tbody tr td').first().textContent()).toBe('owner');
       // The only owner has no buttons that the API would refuse.
@@ -107,6 +108,13 @@ describe.skipIf(skipBrowserSuite())(
     it('the teammate opens the invite, signs in through the code host and sees the team’s repositories', async () => {
       await mate.goto(inviteUrl);
       await mate.getByRole('heading', { name: 'Join Development on covgate' }).waitFor();
+      // Styled (its own style sheet allowed by the page's policy): a green Join button.
+      expect(
+        await mate
+          .getByRole('button', { name: 'Join' })
+          .evaluate((b) => getComputedStyle(b).backgroundColor),
+      ).toBe('rgb(31, 111, 67)');
+      await shoot(mate, 'teams-invite-page');
       expect(await mate.textContent('main')).toContain(
         'You are invited to join the organisation Development (dev) as member.',
       );
@@ -118,6 +126,11 @@ describe.skipIf(skipBrowserSuite())(
       await mate.getByRole('link', { name: 'Sign in with GitHub' }).click();
       await mate.waitForURL(dashboard());
       await mate.getByRole('heading', { name: 'Repositories' }).waitFor();
+      // The invite is confirmed, once: the flag is gone from the address bar.
+      expect(await mate.getByTestId('invite-joined').locator('p').textContent()).toBe(
+        'You joined Development (dev) as member.',
+      );
+      expect(mate.url()).toBe(dashboard());
       expect(await repoNames(mate)).toEqual(['web']);
       expect(await mate.getByTestId('role').textContent()).toBe('member');
       // The personal organisation too: the picker lists both, the current one chosen.
@@ -149,7 +162,7 @@ describe.skipIf(skipBrowserSuite())(
       await navLink(mate, 'Members').click();
       await mate.locator('table.members tbody tr').nth(1).waitFor();
       expect(await mate.locator('table.members tbody tr th').allTextContents()).toEqual([
-        'usr_admin',
+        'Administratorusr_admin',
         expect.stringMatching(/^octo-mate \(you\)usr_/),
       ]);
       expect(await mate.getByRole('button', { name: 'Create invite link' }).count()).toBe(0);

@@ -1588,7 +1588,7 @@ export interface components {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
                 Vary: components["headers"]["Vary"];
-                /** @description The `dashboardUrl` option (default `oauth.dashboardUrl`, else the base path and `/`). */
+                /** @description The `dashboardUrl` option (default `oauth.dashboardUrl`, else the base path and `/`); with `invite=joined` (or `invite=already-member`) added to its query when an invite opened before the sign-in was accepted. */
                 Location: string;
                 /** @description The session cookie (`covgate_session`, or `__Host-covgate_session` when secure; HttpOnly, SameSite=Lax, Path=/, Max-Age = session lifetime). */
                 "Set-Cookie": string;
@@ -1955,8 +1955,8 @@ export interface components {
         NoStore: "no-store";
         /** @description Always `no-referrer` (the URL carries a one-time secret). */
         NoReferrer: "no-referrer";
-        /** @description No script, style or framing; forms post only to covgate itself. */
-        PageSecurityPolicy: "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+        /** @description No script or framing, no style but the page's own inline style sheet (by its SHA-256); forms post only to covgate itself. */
+        PageSecurityPolicy: string;
         /** @description Clears the state cookie (`covgate_oauth_state=; Max-Age=0; Path=/auth; ...`). */
         ClearedStateCookie: string;
     };
@@ -3866,7 +3866,7 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     Vary: components["headers"]["Vary"];
-                    /** @description The `dashboardUrl` option. */
+                    /** @description The `dashboardUrl` option; with `invite=joined` (or `invite=already-member`) added to its query when a signed-in browser joined. */
                     Location: string;
                     /** @description The pending invite cookie, when the browser was not signed in. */
                     "Set-Cookie"?: string;
@@ -3960,7 +3960,7 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     Vary: components["headers"]["Vary"];
-                    /** @description The configured `dashboardUrl`. */
+                    /** @description The configured `dashboardUrl`; with `invite=joined` (or `invite=already-member`) added to its query when an invite opened before the sign-in was accepted. */
                     Location: string;
                     /**
                      * @description Two cookies: the session cookie (`covgate_session`, or `__Host-covgate_session`

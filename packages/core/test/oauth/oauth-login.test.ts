@@ -240,6 +240,8 @@ describe('GET /auth/{code_host}/callback', () => {
     const response = await callback(t, callbackUrl, `${cookie}; ${inviteCookie}`);
 
     expect(response.status).toBe(302);
+    // The dashboard says "You joined ... as ...".
+    expect(response.headers.get('location')).toBe(`${DASHBOARD_URL}?invite=joined`);
     expect(setCookie(response, 'covgate_invite')).toMatch(
       /^covgate_invite=; Max-Age=0; Path=\/auth;/,
     );

@@ -65,3 +65,21 @@ export function chartColumns(oldestFirst: readonly Run[], baseBranch: string | n
   });
   return { data: [x, ...columns] as ChartColumns, runs: oldestFirst };
 }
+
+/**
+ * The x scale of `count` runs (places 0 to count − 1): half a run of room each side, so a
+ * single run sits in the middle rather than on the axis, and the first and last points and
+ * labels are not cut by the plot's edges.
+ */
+export function chartXRange(count: number): [number, number] {
+  return [-0.5, Math.max(0, count - 1) + 0.5];
+}
+
+/**
+ * The y scale of runs whose coverage goes from `min` to `max`: whole percents with two points
+ * of room each side, not clamped to 0–100, so a run at 0 % or 100 % is drawn whole inside the
+ * plot (the axis labels only 0–100).
+ */
+export function chartYRange(min: number, max: number): [number, number] {
+  return [Math.floor(min - 2), Math.ceil(max + 2)];
+}

@@ -7,6 +7,7 @@ import { ErrorState, Link, Loading, RateLimitBanner, UnreachableBanner } from '.
 import { readConfig } from './config.js';
 import { App, type AppContext } from './context.js';
 import { runRequest } from './hooks.js';
+import { inviteNotice, inviteOutcomeIn, searchWithoutInvite } from './invite-notice.js';
 import { Members } from './pages/Members.js';
 import { Onboarding } from './pages/Onboarding.js';
 import { Repo } from './pages/Repo.js';
@@ -23,6 +24,16 @@ setBasePath(config.basePath);
 const apiUrl = apiUrlOf(config, window.location);
 const client = createClient(apiUrl, window.location);
 const ciUrl = config.publicApi || apiUrl;
+// Read once and taken out of the address bar: a reload or a shared link must not say it again.
+const inviteOutcome = inviteOutcomeIn(window.location.search);
+if (inviteOutcome !== null) {
+  const { pathname, search, hash } = window.location;
+  window.history.replaceState(
+    window.history.state,
+    '',
+    `${pathname}${searchWithoutInvite(search)}${hash}`,
+  );
+}
 
 type SessionState =
   | { state: 'loading' }
@@ -81,6 +92,7 @@ function Dashboard() {
   const [session, setSession] = useState<SessionState>({ state: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const [signingOut, setSigningOut] = useState<string | null>(null);
+  const [joined, setJoined] = useState(inviteOutcome);
   const main = useRef<HTMLElement>(null);
 
   // Not `useLoad`: the session is also set by signing out and switching organisation, and a
@@ -209,6 +221,14 @@ function Dashboard() {
       </header>
       <RateLimitBanner />
       <UnreachableBanner />
+      {joined ? (
+        <div class="state success joined" role="status" data-testid="invite-joined">
+          <p>{inviteNotice(joined, context.session)}</p>
+          <button type="button" onClick={() => setJoined(null)}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
       {signingOut && signingOut !== 'Signing out…' ? <ErrorState message={signingOut} /> : null}
       <main id="main" tabIndex={-1} ref={main}>
         {/* A switch of organisation starts every page afresh. */}

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createMemoryStore, type InviteRecord, type Role, type Store } from '@covgate/core';
 import { issueSignInLink } from '@covgate/core/internal';
 import { describe, expect, it } from 'vitest';
@@ -302,7 +303,14 @@ export function invitesContract(options: HttpContractOptions): void {
       expect(shown.status).toBe(200);
       expect(shown.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(shown.headers.get('cache-control')).toBe('no-store');
+      // Styled by its one inline style sheet, allowed by its hash and nothing else.
       const html = await shown.text();
+      const style = /<style>([^<]+)<\/style>/.exec(html)?.[1] as string;
+      expect(style).toContain('system-ui');
+      const styleHash = createHash('sha256').update(style, 'utf8').digest('base64');
+      expect(shown.headers.get('content-security-policy')).toBe(
+        `default-src 'none'; style-src 'sha256-${styleHash}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+      );
       expect(html).toContain(
         `<p>You are invited to join the organisation ${org.name} (${org.slug}) as admin.</p>`,
       );
@@ -321,7 +329,8 @@ export function invitesContract(options: HttpContractOptions): void {
       });
 
       expect(joined.status).toBe(303);
-      expect(joined.headers.get('location')).toBe(DASHBOARD_URL);
+      // The dashboard says "You joined ... as ...".
+      expect(joined.headers.get('location')).toBe(`${DASHBOARD_URL}?invite=joined`);
       expect(joined.headers.getSetCookie()).toEqual([]);
       expect(await (await sendJson(ctx, 'GET', '/v1/session', session)).json()).toMatchObject({
         user_id: userId,
@@ -362,6 +371,7 @@ export function invitesContract(options: HttpContractOptions): void {
       });
 
       expect(signedIn.status).toBe(303);
+      expect(signedIn.headers.get('location')).toBe(`${DASHBOARD_URL}?invite=joined`);
       const cookies = signedIn.headers.getSetCookie();
       expect(cookies[0]).toMatch(/^covgate_invite=; Max-Age=0; Path=(\/coverage)?\/auth; Expires=/);
       const session = (cookies[1] as string).split(';')[0]?.split('=')[1] as string;

@@ -12,8 +12,11 @@ import { readFormBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';
 import {
   acceptInviteToken,
+  dashboardUrlAfterInvite,
   findInviteByToken,
   INVITE_REFUSED,
+  type InviteOutcome,
+  inviteOutcomeOf,
   pendingInviteCookie,
 } from '../sign-in/invite-acceptance.js';
 
@@ -45,12 +48,16 @@ async function refuseWhenMakerLostRight(scope: RequestScope, invite: InviteRecor
   if (!makerMayStillInvite(maker)) refuse();
 }
 
-function toDashboard(scope: RequestScope, cookies: string[] = []): Reply {
+function toDashboard(
+  scope: RequestScope,
+  options: { cookies?: string[]; outcome?: InviteOutcome } = {},
+): Reply {
+  const location = dashboardUrlAfterInvite(scope.services.settings.dashboardUrl, options.outcome);
   return {
     status: 303,
     body: null,
-    headers: { location: scope.services.settings.dashboardUrl, ...PRIVATE_ANSWER_HEADERS },
-    cookies,
+    headers: { location, ...PRIVATE_ANSWER_HEADERS },
+    cookies: options.cookies ?? [],
   };
 }
 
@@ -81,7 +88,8 @@ export const getInvitePage: RouteHandler = async (scope) => {
  * page (`403`). A browser signed in (the session cookie) joins at once and its session acts
  * for the organisation (a member already: the session just moves there); one that is not
  * keeps the invite in a cookie for the sign-in routes under `/auth`, unless its maker is no
- * longer an owner (the one refusal). Either way `303` to the dashboard.
+ * longer an owner (the one refusal). Either way `303` to the dashboard, with `?invite=joined`
+ * (or `already-member`) when the browser joined here; the sign-in then adds it.
  */
 export const postInvite: RouteHandler = async (scope) => {
   if (isForeignSiteRequest(scope.request)) throw new ApiError(403, ERRORS.forbidden);
@@ -92,10 +100,10 @@ export const postInvite: RouteHandler = async (scope) => {
   const session = cookie === null ? null : await loginWithSession(scope, cookie);
   if (session === null) {
     await refuseWhenMakerLostRight(scope, invite);
-    return toDashboard(scope, [pendingInviteCookie(settings, token)]);
+    return toDashboard(scope, { cookies: [pendingInviteCookie(settings, token)] });
   }
   const result = await acceptInviteToken(scope, token, session.userId);
   if (result.outcome === 'refused') refuse();
   await store.setSessionOrganisation(session.sessionId, invite.orgId);
-  return toDashboard(scope);
+  return toDashboard(scope, { outcome: inviteOutcomeOf(result) });
 };

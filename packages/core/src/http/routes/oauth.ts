@@ -20,7 +20,7 @@ import { onlyValue } from '../query-value.js';
 import type { Reply } from '../reply.js';
 import type { Route } from '../router.js';
 import type { RequestScope, RouteHandler } from '../services.js';
-import { acceptPendingInvite } from '../sign-in/invite-acceptance.js';
+import { acceptPendingInvite, dashboardUrlAfterInvite } from '../sign-in/invite-acceptance.js';
 import {
   clearedOAuthStateCookie,
   OAUTH_STATE_COOKIE,
@@ -144,9 +144,9 @@ function completeLogin(oauth: OAuthSettings | undefined): RouteHandler {
       user.organisations ?? new Map(),
     );
     // A sign-in that joined a linked organisation opens it, as an accepted invite does.
-    const sessionOrg = invited ?? joinedLinked[0] ?? identity.orgId;
+    const sessionOrg = invited?.orgId ?? joinedLinked[0] ?? identity.orgId;
     const { token } = await startSession(services, identity.userId, sessionOrg);
-    return redirect(settings.dashboardUrl, [
+    return redirect(dashboardUrlAfterInvite(settings.dashboardUrl, invited?.outcome), [
       sessionCookie(services.settings, token, services.settings.sessionLifetimeSeconds),
     ]);
   };

@@ -11,7 +11,7 @@ import { onlyValue } from '../query-value.js';
 import type { Reply } from '../reply.js';
 import { readFormBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';
-import { acceptPendingInvite } from '../sign-in/invite-acceptance.js';
+import { acceptPendingInvite, dashboardUrlAfterInvite } from '../sign-in/invite-acceptance.js';
 import { startSession } from '../sign-in/start-session.js';
 
 /** The one answer to a link that is malformed, unknown, used or expired. */
@@ -52,11 +52,12 @@ async function signIn(scope: RequestScope, raw: string | null): Promise<Reply> {
   // The invite first: when it is for the link's organisation, its role is the one that counts.
   const invited = await acceptPendingInvite(scope, link.userId);
   await joinOrganisation(services, org.id, link.userId, link.role);
-  const session = await startSession(services, link.userId, invited ?? org.id, 'link');
+  const session = await startSession(services, link.userId, invited?.orgId ?? org.id, 'link');
+  const location = dashboardUrlAfterInvite(services.settings.dashboardUrl, invited?.outcome);
   return {
     status: 303,
     body: null,
-    headers: { location: services.settings.dashboardUrl, ...PRIVATE },
+    headers: { location, ...PRIVATE },
     cookies: [
       sessionCookie(services.settings, session.token, services.settings.sessionLifetimeSeconds),
     ],

@@ -85,15 +85,49 @@ function clearedPendingInviteCookie(settings: ApiSettings): string {
 }
 
 /**
+ * What a Join or a sign-in did with an invite, told to the dashboard by `?invite=` on its URL
+ * (the dashboard then says "You joined <organisation> as <role>"): `joined`, or
+ * `already-member` for a person who belonged to the organisation before.
+ */
+export type InviteOutcome = 'joined' | 'already-member';
+
+/** An invite accepted at a sign-in: the organisation the session acts for, and what happened. */
+export interface AcceptedInvite {
+  orgId: string;
+  outcome: InviteOutcome;
+}
+
+/** The outcome of an acceptance the store did not refuse. */
+export function inviteOutcomeOf(acceptance: { outcome: 'accepted' | 'already-member' }) {
+  return acceptance.outcome === 'accepted' ? 'joined' : 'already-member';
+}
+
+/**
+ * The dashboard's URL after an invite: with `invite=<outcome>` added to its query (before any
+ * fragment), or as configured when no invite was accepted.
+ */
+export function dashboardUrlAfterInvite(
+  dashboardUrl: string,
+  outcome: InviteOutcome | undefined,
+): string {
+  if (outcome === undefined) return dashboardUrl;
+  const hash = dashboardUrl.indexOf('#');
+  const [path, fragment] =
+    hash === -1 ? [dashboardUrl, ''] : [dashboardUrl.slice(0, hash), dashboardUrl.slice(hash)];
+  return `${path}${path.includes('?') ? '&' : '?'}invite=${outcome}${fragment}`;
+}
+
+/**
  * At the end of a sign-in (code host or sign-in link): accepts the invite a browser opened
  * before signing in (the pending-invite cookie, cleared by this answer) for `userId`. Returns
- * the organisation the new session should act for: the invite's when it was accepted or the
- * user already belongs to it, else null (no cookie, or an invite no longer open).
+ * the organisation the new session should act for, the invite's when it was accepted or the
+ * user already belongs to it, with what happened; else null (no cookie, or an invite no
+ * longer open).
  */
 export async function acceptPendingInvite(
   scope: RequestScope,
   userId: string,
-): Promise<string | null> {
+): Promise<AcceptedInvite | null> {
   const raw = cookieValue(scope.request, PENDING_INVITE_COOKIE);
   if (raw === null) return null;
   scope.responseHeaders.append('set-cookie', clearedPendingInviteCookie(scope.services.settings));
@@ -104,5 +138,5 @@ export async function acceptPendingInvite(
     scope.services.logger.info('[sessions] a pending invite was no longer open at sign-in');
     return null;
   }
-  return result.invite.orgId;
+  return { orgId: result.invite.orgId, outcome: inviteOutcomeOf(result) };
 }

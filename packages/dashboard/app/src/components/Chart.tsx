@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { CHART_SERIES, chartColumns, type Run } from '../chart-data.js';
+import { CHART_SERIES, chartColumns, chartXRange, chartYRange, type Run } from '../chart-data.js';
 import {
   formatAxisTime,
   formatComparison,
@@ -74,13 +74,8 @@ export function HistoryChart(props: { runs: readonly Run[]; baseBranch: string |
         series,
         legend: { show: false },
         scales: {
-          x: { time: false },
-          y: {
-            range: (_u, min, max) => [
-              Math.max(0, Math.floor(min - 2)),
-              Math.min(100, Math.ceil(max + 2)),
-            ],
-          },
+          x: { time: false, range: () => chartXRange(runs.length) },
+          y: { range: (_u, min, max) => chartYRange(min, max) },
         },
         axes: [
           {
@@ -92,7 +87,11 @@ export function HistoryChart(props: { runs: readonly Run[]; baseBranch: string |
                 return run ? formatAxisTime(run.createdAt) : '';
               }),
           },
-          { values: (_u, ticks) => ticks.map((t) => `${t}%`), size: 56 },
+          {
+            // The room below 0 % and above 100 % is not labelled: coverage never goes there.
+            values: (_u, ticks) => ticks.map((t) => (t < 0 || t > 100 ? '' : `${t}%`)),
+            size: 56,
+          },
         ],
         cursor: { drag: { x: false, y: false }, points: { show: false } },
         hooks: {
