@@ -16,6 +16,7 @@ export default defineConfig({
       { find: /^@covgate\/core\/github$/, replacement: `${packagesDir}core/src/github.ts` },
       { find: /^@covgate\/core\/percent$/, replacement: `${packagesDir}core/src/percent.ts` },
       { find: /^@covgate\/core\/verdict$/, replacement: `${packagesDir}core/src/verdict.ts` },
+      { find: /^@covgate\/core\/line-data$/, replacement: `${packagesDir}core/src/line-data.ts` },
       { find: /^@covgate\/core\/internal$/, replacement: `${packagesDir}core/src/internal.ts` },
       {
         find: /^@covgate\/core\/storage-kit$/,

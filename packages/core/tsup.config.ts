@@ -6,6 +6,7 @@ const entry = [
   'src/storage-kit.ts',
   'src/percent.ts',
   'src/verdict.ts',
+  'src/line-data.ts',
   'src/internal.ts',
 ];
 

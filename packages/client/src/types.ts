@@ -16,6 +16,10 @@ export type Patch = components['schemas']['Patch'];
 export type ExecutionDetail = components['schemas']['ExecutionDetail'];
 /** One entry of a run's per-file list. */
 export type FileLineCounts = components['schemas']['FileLineCounts'];
+/** One entry of an ingest's `files`: counts, with the file's line data when sent. */
+export type IngestFile = components['schemas']['IngestFile'];
+/** A file's coverable and covered lines as an ingest sends them. */
+export type LineData = components['schemas']['LineData'];
 /** Answer of `GET /v1/repos/headline`. */
 export type RepoHeadline = components['schemas']['RepoHeadline'];
 /** A repository's settings (`/v1/repos/settings`). */

@@ -9,6 +9,11 @@
  */
 
 export { createCodeHostAddressPolicy } from './code-hosts/code-host-address.js';
+export {
+  decodeRunLines,
+  type FileLines,
+  findFileLines,
+} from './executions/run-lines.js';
 export { parseTrustProxy } from './http/client-address.js';
 export { parseAllowedOrigins } from './http/cors.js';
 export {

@@ -275,6 +275,16 @@ export const executionFiles = mysqlTable('execution_files', {
   data: mediumBlob('data').notNull(),
 });
 
+/**
+ * The line data of a run, in its stored form (`encodeRunLines`: compressed chunks behind an
+ * index): one row per run that sent any, read for one file or for a merge of parts.
+ */
+export const executionLines = mysqlTable('execution_lines', {
+  executionId: exactVarchar('execution_id', ID).primaryKey(),
+  orgId: exactVarchar('org_id', ID).notNull(),
+  data: mediumBlob('data').notNull(),
+});
+
 /** Settings of a repository (its default patch target). */
 export const repositorySettings = mysqlTable(
   'repository_settings',

@@ -32,6 +32,13 @@ export interface ExecutionFilesRow {
   data: Buffer;
 }
 
+/** An `execution_lines` row: a run's line data in its stored form (`encodeRunLines`). */
+export interface ExecutionLinesRow {
+  executionId: string;
+  orgId: string;
+  data: Buffer;
+}
+
 /** An `execution_counters` row: a repository's run count and its newest run. */
 export interface ExecutionCounterRow {
   orgId: string;
@@ -73,6 +80,7 @@ export interface Tables {
   invites: SqlTable<InviteRecord>;
   executions: SqlTable<ExecutionRecord>;
   executionFiles: SqlTable<ExecutionFilesRow>;
+  executionLines: SqlTable<ExecutionLinesRow>;
   executionCounters: SqlTable<ExecutionCounterRow>;
   repositorySettings: SqlTable<RepositorySettings>;
   repositoryLinks: SqlTable<RepositoryLink>;

@@ -214,6 +214,16 @@ export const executionFiles = sqliteTable('execution_files', {
   data: blob('data', { mode: 'buffer' }).notNull(),
 });
 
+/**
+ * The line data of a run, in its stored form (`encodeRunLines`: compressed chunks behind an
+ * index): one row per run that sent any, read for one file or for a merge of parts.
+ */
+export const executionLines = sqliteTable('execution_lines', {
+  executionId: text('execution_id').primaryKey(),
+  orgId: text('org_id').notNull(),
+  data: blob('data', { mode: 'buffer' }).notNull(),
+});
+
 /** Settings of a repository (its default patch target). */
 export const repositorySettings = sqliteTable(
   'repository_settings',

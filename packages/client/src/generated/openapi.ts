@@ -1067,6 +1067,56 @@ export interface components {
             /** @description Coverable lines of the patch in this entry; with `patch_covered`, at most `coverable`. */
             patch_coverable?: number;
         };
+        /**
+         * @description Ascending line numbers as flat `gap, length` ranges: `[3, 3, 4, 1, 3, 2]` is lines
+         *     3-5, 9 and 12-13 (each range starts `gap` lines after the previous range's last line,
+         *     the first after line 0, and holds `length` lines). Canonical: a gap of at least 1,
+         *     then at least 2 (adjacent ranges joined), no empty range, no line above 10 000 000.
+         */
+        LineRanges: number[];
+        /**
+         * @description A file's coverable and covered line numbers (docs/decisions.md, "Line data"). Their
+         *     counts must equal the entry's `coverable` and `covered`.
+         */
+        LineData: {
+            coverable: components["schemas"]["LineRanges"];
+            /**
+             * @description Runs over the coverable lines in order, alternating covered and missed, covered
+             *     first: `[6]` is all six covered, `[0, 2, 3]` two missed then three covered. They
+             *     add up to the coverable lines exactly; only the first may be 0.
+             */
+            covered: number[];
+        };
+        /** @description A `files` entry of an ingest; `lines` and `patch_lines` are optional. */
+        IngestFile: {
+            /** @description Repository-relative path; ending in `/` for a rolled-up folder. No control character. */
+            path: string;
+            /** @description At most `coverable`. */
+            covered: number;
+            coverable: number;
+            /**
+             * @description Lines of the patch in this entry that ran; with `patch_coverable` (both or
+             *     neither), at most `patch_coverable`. Sent by covgate's CLI for the files its patch
+             *     has coverable lines in (a rolled-up folder carries the sums of its files). With
+             *     `patch_lines`, it must equal the changed lines that are covered.
+             */
+            patch_covered?: number;
+            /**
+             * @description Coverable lines of the patch in this entry; with `patch_covered`, at most
+             *     `coverable`. With `patch_lines`, it must equal the changed lines that are coverable.
+             */
+            patch_coverable?: number;
+            /**
+             * @description The file's line data; not on a rolled-up folder. Absent or null: the server keeps
+             *     the counts only.
+             */
+            lines?: components["schemas"]["LineData"] | null;
+            /**
+             * @description The lines the patch adds or changes in this file, coverable or not, as ranges;
+             *     only with `lines`.
+             */
+            patch_lines?: components["schemas"]["LineRanges"] | null;
+        };
         PatchFile: {
             /** @description A file, or a rolled-up folder (ending in `/`). */
             path: string;
@@ -1432,9 +1482,12 @@ export interface components {
             /**
              * @description Per-file line counts, at most 50 000 entries, each path once. A client with more
              *     files rolls folders up: an entry whose path ends in `/` stands for a folder.
-             *     Returned by `GET /v1/executions/{id}`; the record shows `file_count`.
+             *     Returned by `GET /v1/executions/{id}`; the record shows `file_count`. An entry
+             *     may carry its `lines` (and, for a patch, its `patch_lines`): stored with the run,
+             *     checked against the entry's counts (a `400` names the entry, its path and the
+             *     reason, and nothing is stored).
              */
-            files?: components["schemas"]["FileLineCounts"][] | null;
+            files?: components["schemas"]["IngestFile"][] | null;
             /**
              * @description Points of drop above which the run is `warn`; positive, at most 100, at most `fail_threshold`.
              * @default 0.5

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
+import type { RunLinesText } from './run-lines.js';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
@@ -33,7 +34,7 @@ export interface FileEntry {
 }
 
 /** Code-unit order of paths, the same in every locale and store. */
-export function byPath(a: FileEntry, b: FileEntry): number {
+export function byPath(a: { path: string }, b: { path: string }): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
@@ -73,12 +74,19 @@ export function fileListText(sorted: readonly FileEntry[]): FileListText {
 }
 
 /**
- * Hex SHA-256 of a sorted list: the part of the idempotency digest that stands for the files,
- * so a retry that sends the same files in another order is the same request.
+ * Hex SHA-256 of a sorted list and of its entries' line data when any sent some: the part of
+ * the idempotency digest that stands for the files, so a retry that sends the same files in
+ * another order is the same request. A list without line data keeps the digest it had before
+ * line data existed.
  */
-export function fileListDigest(list: FileListText | readonly FileEntry[]): string {
+export function fileListDigest(
+  list: FileListText | readonly FileEntry[],
+  lines: RunLinesText | null = null,
+): string {
   const text = 'text' in list ? list.text : rowsText(list as readonly FileEntry[]);
-  return createHash('sha256').update(text).digest('hex');
+  const hash = createHash('sha256').update(text);
+  for (const chunk of lines?.chunks ?? []) hash.update('\n').update(chunk.text);
+  return hash.digest('hex');
 }
 
 /**

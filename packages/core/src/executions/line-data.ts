@@ -1,3 +1,5 @@
+import { MAX_LINE_NUMBER, rangeIntervals } from './line-data-check.js';
+
 /**
  * A file's line coverage as line numbers: which lines can run, and which of them ran. The wire
  * and storage form is {@link EncodedLineData} (see docs/decisions.md, "Line data").
@@ -16,12 +18,13 @@ export interface LineData {
  * order, covered first (`[5]`: all five covered; `[0, 2, 3]`: two missed, then three covered).
  */
 export interface EncodedLineData {
+  /** The coverable lines as flat `gap, length` ranges. */
   coverable: number[];
+  /** Alternating runs over the coverable lines, covered first. */
   covered: number[];
 }
 
-/** Highest line number accepted: far beyond any source file, well inside a 32-bit integer. */
-export const MAX_LINE_NUMBER = 10_000_000;
+export { MAX_LINE_NUMBER };
 
 /** Ascending distinct line numbers as flat `gap, length` ranges, adjacent lines joined. */
 export function encodeRanges(lines: readonly number[]): number[] {
@@ -45,25 +48,11 @@ export function encodeRanges(lines: readonly number[]): number[] {
  * ranges are one), non-empty, within {@link MAX_LINE_NUMBER}.
  */
 export function decodeRanges(ranges: readonly unknown[]): number[] | { problem: string } {
-  if (ranges.length % 2 !== 0) return { problem: 'an odd count of numbers (gap, length pairs)' };
+  const intervals = rangeIntervals(ranges);
+  if (!Array.isArray(intervals)) return intervals;
   const lines: number[] = [];
-  let end = 0;
-  for (let pair = 0; pair < ranges.length / 2; pair += 1) {
-    const gap = ranges[2 * pair];
-    const length = ranges[2 * pair + 1];
-    if (!Number.isSafeInteger(gap) || !Number.isSafeInteger(length))
-      return { problem: `range ${pair + 1} is not two whole numbers` };
-    if ((gap as number) < (pair === 0 ? 1 : 2))
-      return {
-        problem: `range ${pair + 1} is not after the previous one (gap ${gap}; ascending ranges, adjacent ones joined)`,
-      };
-    if ((length as number) < 1) return { problem: `range ${pair + 1} is empty` };
-    const start = end + (gap as number);
-    end = start + (length as number) - 1;
-    if (end > MAX_LINE_NUMBER)
-      return { problem: `range ${pair + 1} goes past line ${MAX_LINE_NUMBER}` };
+  for (const [start, end] of intervals)
     for (let line = start; line <= end; line += 1) lines.push(line);
-  }
   return lines;
 }
 

@@ -7,6 +7,7 @@ import {
   deliveries as deliveryTable,
   executionCounters,
   executionFiles,
+  executionLines,
   executions,
 } from '../schema.js';
 import type { QueryContext } from './context.js';
@@ -20,14 +21,15 @@ const VALUES_ARE_NEWER = sql.raw(
 export type Writer = Pick<MySql2Database, 'insert'>;
 
 /**
- * The execution's row, its per-file list when it has one, and its counter update: one
- * transaction with what the caller adds.
+ * The execution's row, its per-file list and line data when it has them, and its counter
+ * update: one transaction with what the caller adds.
  */
 export const writeExecution = async (
   tx: Writer,
   record: ExecutionRecord,
   files: Uint8Array | null | undefined,
   deliveries: readonly NewDelivery[] | undefined,
+  lines?: Uint8Array | null,
 ): Promise<void> => {
   await tx.insert(executions).values(executionRow(record));
   const outbox = deliveryRows(record, deliveries);
@@ -35,6 +37,10 @@ export const writeExecution = async (
   if (files) {
     const data = Buffer.from(files.buffer, files.byteOffset, files.byteLength);
     await tx.insert(executionFiles).values({ executionId: record.id, orgId: record.orgId, data });
+  }
+  if (lines) {
+    const data = Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength);
+    await tx.insert(executionLines).values({ executionId: record.id, orgId: record.orgId, data });
   }
   await tx
     .insert(executionCounters)
@@ -57,7 +63,10 @@ export function executionQueries({ db }: QueryContext) {
       record: ExecutionRecord,
       files?: Uint8Array | null,
       deliveries?: readonly NewDelivery[],
+      lines?: Uint8Array | null,
     ) =>
-      retryDeadlocks(() => db.transaction((tx) => writeExecution(tx, record, files, deliveries))),
+      retryDeadlocks(() =>
+        db.transaction((tx) => writeExecution(tx, record, files, deliveries, lines)),
+      ),
   };
 }

@@ -12,13 +12,16 @@ export function idempotencyQueries({ db, shared }: QueryContext) {
   return {
     // The key first: a concurrent request with the same key waits on its row lock here,
     // before touching the execution or its counter, and then fails.
-    insertKeyedExecution: keyedInsert(shared, isDuplicateKey, (record, claim, files, deliveries) =>
-      retryDeadlocks(() =>
-        db.transaction(async (tx) => {
-          await tx.insert(idempotencyKeys).values(idempotencyKeyRow(record, claim));
-          await writeExecution(tx, record, files, deliveries);
-        }),
-      ),
+    insertKeyedExecution: keyedInsert(
+      shared,
+      isDuplicateKey,
+      (record, claim, files, deliveries, lines) =>
+        retryDeadlocks(() =>
+          db.transaction(async (tx) => {
+            await tx.insert(idempotencyKeys).values(idempotencyKeyRow(record, claim));
+            await writeExecution(tx, record, files, deliveries, lines);
+          }),
+        ),
     ),
 
     deleteExpiredIdempotencyKeys: async (now: Date, limit: number) => {

@@ -15,7 +15,7 @@ import { first } from '../rows.js';
  * dialect's own: its rows, counter and deliveries go in one transaction.
  */
 export function executionQueries({ db, tables, lookups, run, baselineEligible }: SqlContext) {
-  const { executions, executionFiles, executionCounters } = tables;
+  const { executions, executionFiles, executionLines, executionCounters } = tables;
   const ofRepository = (orgId: string, repo: string, ...conditions: (SQL | undefined)[]) =>
     and(eq(executions.orgId, orgId), eq(executions.repo, repo), ...conditions);
 
@@ -56,6 +56,17 @@ export function executionQueries({ db, tables, lookups, run, baselineEligible }:
           .select<{ data: Buffer }>({ data: executionFiles.data })
           .from(executionFiles)
           .where(and(eq(executionFiles.executionId, id), eq(executionFiles.orgId, orgId)))
+          .limit(1),
+      );
+      return row ? new Uint8Array(row.data) : null;
+    },
+
+    findExecutionLines: async (orgId: string, id: string) => {
+      const row = await first(
+        db
+          .select<{ data: Buffer }>({ data: executionLines.data })
+          .from(executionLines)
+          .where(and(eq(executionLines.executionId, id), eq(executionLines.orgId, orgId)))
           .limit(1),
       );
       return row ? new Uint8Array(row.data) : null;

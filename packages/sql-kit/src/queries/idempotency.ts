@@ -35,12 +35,16 @@ export function idempotencyQueries(context: SqlContext) {
   };
 }
 
-/** Writes a keyed run: the key, the run, its files, counter and deliveries in one transaction. */
+/**
+ * Writes a keyed run: the key, the run, its files, line data, counter and deliveries in one
+ * transaction.
+ */
 export type KeyedWrite = (
   record: ExecutionRecord,
   claim: IdempotencyKeyClaim,
   files?: Uint8Array | null,
   deliveries?: readonly NewDelivery[],
+  lines?: Uint8Array | null,
 ) => Promise<void>;
 
 /**
@@ -59,10 +63,11 @@ export function keyedInsert(
     claim: IdempotencyKeyClaim,
     files?: Uint8Array | null,
     deliveries?: readonly NewDelivery[],
+    lines?: Uint8Array | null,
   ): Promise<KeyedInsertResult> =>
     insertKeyedExecution(claim, {
       isDuplicateKey,
-      insert: () => write(record, claim, files, deliveries),
+      insert: () => write(record, claim, files, deliveries, lines),
       findKey: () => findIdempotencyKey(context, record.orgId, claim.key),
       deleteDeadKey: async () => {
         await db

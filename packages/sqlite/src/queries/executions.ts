@@ -5,6 +5,7 @@ import {
   deliveries as deliveryTable,
   executionCounters,
   executionFiles,
+  executionLines,
   executions,
 } from '../schema.js';
 import type { Db, QueryContext } from './context.js';
@@ -15,14 +16,15 @@ const EXCLUDED_IS_NEWER = sql.raw(
 );
 
 /**
- * The execution's row, its per-file list when it has one, and its counter update, to run in
- * one batch with what the caller adds.
+ * The execution's row, its per-file list and line data when it has them, and its counter
+ * update, to run in one batch with what the caller adds.
  */
 export const executionWrites = (
   db: Db,
   record: ExecutionRecord,
   files: Uint8Array | null | undefined,
   deliveries: readonly NewDelivery[] | undefined,
+  lines?: Uint8Array | null,
 ) => {
   const outbox = deliveryRows(record, deliveries);
   const writes = [
@@ -41,11 +43,15 @@ export const executionWrites = (
       }),
     ...(outbox.length === 0 ? [] : [db.insert(deliveryTable).values(outbox)]),
   ] as const;
-  if (!files) return writes;
-  const data = Buffer.from(files.buffer, files.byteOffset, files.byteLength);
+  const row = (bytes: Uint8Array) => ({
+    executionId: record.id,
+    orgId: record.orgId,
+    data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+  });
   return [
     ...writes,
-    db.insert(executionFiles).values({ executionId: record.id, orgId: record.orgId, data }),
+    ...(files ? [db.insert(executionFiles).values(row(files))] : []),
+    ...(lines ? [db.insert(executionLines).values(row(lines))] : []),
   ] as const;
 };
 
@@ -56,8 +62,9 @@ export function executionQueries({ db }: QueryContext) {
       record: ExecutionRecord,
       files?: Uint8Array | null,
       deliveries?: readonly NewDelivery[],
+      lines?: Uint8Array | null,
     ) => {
-      await db.batch(executionWrites(db, record, files, deliveries));
+      await db.batch(executionWrites(db, record, files, deliveries, lines));
     },
   };
 }

@@ -13,10 +13,10 @@ export function idempotencyQueries({ db, shared }: QueryContext) {
     insertKeyedExecution: keyedInsert(
       shared,
       isDuplicateKey,
-      async (record, claim, files, deliveries) => {
+      async (record, claim, files, deliveries, lines) => {
         await db.batch([
           db.insert(idempotencyKeys).values(idempotencyKeyRow(record, claim)),
-          ...executionWrites(db, record, files, deliveries),
+          ...executionWrites(db, record, files, deliveries, lines),
         ]);
       },
     ),

@@ -6,6 +6,7 @@ import { describeExecutions } from './executions.js';
 import { describeGithubOrgLinks } from './github-org-links.js';
 import { describeIdempotencyKeys } from './idempotency-keys.js';
 import { describeInvites } from './invites.js';
+import { describeLineData } from './line-data.js';
 import { describeMemberships } from './memberships.js';
 import type { StoreConformanceOptions } from './options.js';
 import { describeOrganisations } from './organisations.js';
@@ -64,6 +65,7 @@ export function runStoreConformanceSuite(name: string, options: StoreConformance
     describeExecutions(store);
     describeExecutionFilters(store);
     describePatchAndComponents(store);
+    describeLineData(store);
     describeIdempotencyKeys(store);
     describeWebhookEvents(store);
     describeOutbox(store, () => peer ?? store());

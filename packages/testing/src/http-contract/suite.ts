@@ -10,6 +10,7 @@ import type { HttpContractOptions } from './harness.js';
 import { idempotencyContract } from './idempotency.js';
 import { internalErrorsContract } from './internal-errors.js';
 import { invitesContract } from './invites.js';
+import { lineDataContract } from './line-data.js';
 import { membersContract } from './members.js';
 import { organisationsContract } from './organisations.js';
 import { patchCoverageContract } from './patch-coverage.js';
@@ -33,6 +34,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     executionsContract(options);
     idempotencyContract(options);
     patchCoverageContract(options);
+    lineDataContract(options);
     runDetailContract(options);
     repoHeadlineContract(options);
     repoWebUrlContract(options);

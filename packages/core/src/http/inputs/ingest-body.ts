@@ -8,6 +8,8 @@ import {
   repeatedPath,
 } from '../../executions/file-list.js';
 import type { IngestFields } from '../../executions/idempotency.js';
+import { checkLineData } from '../../executions/line-data-check.js';
+import type { FileLines } from '../../executions/run-lines.js';
 import { normaliseWebUrl } from '../../executions/web-url.js';
 import { ApiError, ERRORS } from '../api-error.js';
 
@@ -41,25 +43,31 @@ function invalid(field: string): ApiError {
   return new ApiError(400, `invalid parameter: ${field}`);
 }
 
+/** A run's `files` list and the line data its entries sent, both sorted by path. */
+interface ParsedFiles {
+  files: FileEntry[];
+  /** Null when no entry sent `lines`. */
+  lines: FileLines[] | null;
+}
+
 /**
  * The `files` list, validated by hand in one pass (the same rules and messages a zod schema
  * would give, at a tenth of its cost on 50 000 entries) and sorted by path: null when absent.
  */
-function parseFiles(value: unknown): FileEntry[] | null {
+function parseFiles(value: unknown): ParsedFiles | null {
   if (value === undefined || value === null) return null;
   if (!Array.isArray(value)) throw invalid('files');
   if (value.length > MAX_FILE_ENTRIES) throw invalid(`files (${TOO_MANY_FILES})`);
   const files: FileEntry[] = new Array(value.length);
+  const lines: FileLines[] = [];
   let ordered = true;
   for (let index = 0; index < value.length; index += 1) {
     const entry: unknown = value[index];
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
       throw invalid(`files[${index}]`);
     }
-    const { path, covered, coverable, patch_covered, patch_coverable } = entry as Record<
-      string,
-      unknown
-    >;
+    const fields = entry as Record<string, unknown>;
+    const { path, covered, coverable, patch_covered, patch_coverable } = fields;
     if (
       typeof path !== 'string' ||
       path.length === 0 ||
@@ -71,7 +79,7 @@ function parseFiles(value: unknown): FileEntry[] | null {
     if (!isLines(covered)) throw invalid(`files[${index}].covered`);
     if (!isLines(coverable)) throw invalid(`files[${index}].coverable`);
     if (covered > coverable) throw invalid(`files[${index}].covered (more than coverable)`);
-    files[index] =
+    const file: FileEntry =
       (patch_covered === undefined || patch_covered === null) &&
       (patch_coverable === undefined || patch_coverable === null)
         ? { path, covered, coverable }
@@ -81,13 +89,69 @@ function parseFiles(value: unknown): FileEntry[] | null {
             coverable,
             ...patchCounts(index, patch_covered, patch_coverable, coverable),
           };
+    files[index] = file;
+    const fileLines = parseFileLines(index, file, fields.lines, fields.patch_lines);
+    if (fileLines !== null) lines.push(fileLines);
     if (ordered && index > 0 && files[index - 1]!.path > path) ordered = false;
   }
   // A client that sends the list sorted (covgate's CLI does) saves the sort.
-  if (!ordered) files.sort(byPath);
+  if (!ordered) {
+    files.sort(byPath);
+    lines.sort(byPath);
+  }
   const repeated = repeatedPath(files);
   if (repeated !== null) throw invalid(`files (repeated path: ${repeated})`);
-  return files;
+  return { files, lines: lines.length === 0 ? null : lines };
+}
+
+/**
+ * An entry's `lines` and `patch_lines` (docs/decisions.md, "Line data"), checked against its
+ * counts by {@link checkLineData}: null when it sent neither. A refusal names the entry, its
+ * path and the reason: `files[3].lines (src/a.ts: 4 coverable lines listed, but coverable
+ * is 5)`.
+ */
+function parseFileLines(
+  index: number,
+  file: FileEntry,
+  lines: unknown,
+  patchLines: unknown,
+): FileLines | null {
+  const refuse = (field: string, problem: string) =>
+    invalid(`files[${index}].${field} (${file.path}: ${problem})`);
+  const hasPatch = patchLines !== undefined && patchLines !== null;
+  if (lines === undefined || lines === null) {
+    if (hasPatch) throw refuse('patch_lines', 'sent without lines');
+    return null;
+  }
+  if (
+    typeof lines !== 'object' ||
+    !Array.isArray((lines as Record<string, unknown>).coverable) ||
+    !Array.isArray((lines as Record<string, unknown>).covered)
+  ) {
+    throw refuse('lines', 'not an object of two arrays, coverable and covered');
+  }
+  if (hasPatch && !Array.isArray(patchLines)) throw refuse('patch_lines', 'not an array');
+  if (file.path.endsWith('/')) throw refuse('lines', 'a rolled-up folder has no lines');
+  const encoded = lines as { coverable: number[]; covered: number[] };
+  const checked = checkLineData(encoded, file, hasPatch ? (patchLines as unknown[]) : null);
+  if ('problem' in checked) throw refuse(checked.field, checked.problem);
+  if (file.patchCoverable !== undefined && checked.patchCoverable !== null) {
+    if (checked.patchCoverable !== file.patchCoverable)
+      throw refuse(
+        'patch_coverable',
+        `${checked.patchCoverable} changed lines are coverable, but patch_coverable is ${file.patchCoverable}`,
+      );
+    if (checked.patchCovered !== file.patchCovered)
+      throw refuse(
+        'patch_covered',
+        `${checked.patchCovered} changed lines are covered, but patch_covered is ${file.patchCovered}`,
+      );
+  }
+  return {
+    path: file.path,
+    lines: { coverable: encoded.coverable, covered: encoded.covered },
+    patch: hasPatch ? (patchLines as number[]) : null,
+  };
 }
 
 /**
@@ -153,6 +217,8 @@ export interface IngestInput extends IngestFields {
   repoUrl: string | null;
   /** Sorted by path (see {@link byPath}); null when the run sent no list. */
   files: FileEntry[] | null;
+  /** The line data of the entries that sent it, sorted by path; null when none did. */
+  lines: FileLines[] | null;
 }
 
 /** `files[12].covered`: where in the body an issue is. */
@@ -184,7 +250,7 @@ export function parseIngestBody(body: unknown): IngestInput {
     );
   }
   const data = result.data;
-  const files = parseFiles(data.files);
+  const parsed = parseFiles(data.files);
   const repoUrl = data.repo_url == null ? null : normaliseWebUrl(data.repo_url);
   if (data.repo_url != null && repoUrl === null) throw invalid('repo_url');
   return {
@@ -202,6 +268,7 @@ export function parseIngestBody(body: unknown): IngestInput {
     patch: data.patch ?? null,
     patchTarget: data.patch_target ?? null,
     repoUrl,
-    files,
+    files: parsed?.files ?? null,
+    lines: parsed?.lines ?? null,
   };
 }

@@ -10,6 +10,7 @@ import {
   isValidIdempotencyKey,
   takeSweepTurn,
 } from '../../executions/idempotency.js';
+import { encodeRunLines, runLinesText } from '../../executions/run-lines.js';
 import { evaluateGate } from '../../gate/gate-evaluation.js';
 import { DEFAULT_PATCH_TARGET, decideOutcome, evaluatePatch } from '../../gate/patch-rule.js';
 import { truncateToHundredths } from '../../numbers/truncate-decimal.js';
@@ -134,13 +135,14 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
   const { store, clock, ids } = scope.services;
   const now = wholeSeconds(clock.now());
   const filesText = input.files === null ? null : fileListText(input.files);
+  const linesText = input.lines === null ? null : runLinesText(input.lines);
   const requestDigest =
     key === null
       ? ''
       : ingestDigest({
           ...input,
           orgId: identity.orgId,
-          filesDigest: filesText === null ? null : fileListDigest(filesText),
+          filesDigest: filesText === null ? null : fileListDigest(filesText, linesText),
         });
   if (key !== null) {
     const existing = await store.findIdempotentExecution(identity.orgId, key, now);
@@ -168,7 +170,10 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
       ? null
       : evaluatePatch({ ...input.patch, target: target.value });
   const verdict = decideOutcome(gate.outcome, patch);
-  const files = filesText === null ? null : await encodeFileList(filesText);
+  const [files, lines] = await Promise.all([
+    filesText === null ? null : encodeFileList(filesText),
+    linesText === null ? null : encodeRunLines(linesText),
+  ]);
   const record: ExecutionRecord = {
     id: ids.executionId(),
     orgId: identity.orgId,
@@ -203,13 +208,13 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     await store.claimRepositoryWebUrl(identity.orgId, input.repo, url, now).catch(() => {});
   };
   if (key === null) {
-    await store.insertExecution(record, files, deliveries);
+    await store.insertExecution(record, files, deliveries, lines);
     if (deliveries.length > 0) scope.services.outbox?.nudge();
     await keepRepoUrl();
     return jsonReply(201, executionToJson(record));
   }
   const claim = { key, requestDigest, createdAt: now, expiresAt: idempotencyKeyExpiry(now) };
-  const result = await store.insertKeyedExecution(record, claim, files, deliveries);
+  const result = await store.insertKeyedExecution(record, claim, files, deliveries, lines);
   // A concurrent request with the same key won the race: its answer is this one's too.
   if (!result.inserted) return replay(result, requestDigest);
   if (deliveries.length > 0) scope.services.outbox?.nudge();

@@ -72,6 +72,7 @@ export const STORE_OPERATIONS: { readonly [Name in StoreOperation]: OperationSpe
   insertExecution: { ...executions, conflict: 'execution id already exists' },
   findExecution: executions,
   findExecutionFiles: executions,
+  findExecutionLines: executions,
   listExecutions: executions,
   countExecutions: executions,
   findOldestExecution: executions,

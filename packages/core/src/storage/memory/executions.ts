@@ -64,6 +64,7 @@ export function memoryExecutions(t: MemoryTables): ExecutionStore {
     record: ExecutionRecord,
     files: Uint8Array | null | undefined,
     deliveries: readonly NewDelivery[] | undefined,
+    lines: Uint8Array | null | undefined,
   ): void => {
     if (t.executionsById.has(record.id)) {
       throw new StoreConflictError(`execution id already exists: ${record.id}`);
@@ -81,6 +82,7 @@ export function memoryExecutions(t: MemoryTables): ExecutionStore {
     if (files) {
       t.executionFiles.set(record.id, { orgId: record.orgId, files: new Uint8Array(files) });
     }
+    t.executionLines.put(record.orgId, record.id, lines);
     repo.all.insert(stored);
     branch.insert(stored);
     repo.count += 1;
@@ -94,8 +96,8 @@ export function memoryExecutions(t: MemoryTables): ExecutionStore {
   };
 
   return {
-    async insertExecution(record, files, deliveries) {
-      add(record, files, deliveries);
+    async insertExecution(record, files, deliveries, lines) {
+      add(record, files, deliveries, lines);
     },
 
     async findExecution(orgId, id) {
@@ -108,11 +110,15 @@ export function memoryExecutions(t: MemoryTables): ExecutionStore {
       return stored && stored.orgId === orgId ? new Uint8Array(stored.files) : null;
     },
 
-    async insertKeyedExecution(record, claim, files, deliveries) {
+    async findExecutionLines(orgId, id) {
+      return t.executionLines.find(orgId, id);
+    },
+
+    async insertKeyedExecution(record, claim, files, deliveries, lines) {
       const existing = liveKey(record.orgId, claim.key, claim.createdAt);
       if (existing) return { inserted: false, ...existing };
       // No await between the look-up and the writes: concurrent calls cannot interleave.
-      add(record, files, deliveries);
+      add(record, files, deliveries, lines);
       t.idempotencyKeys.set(pairKey(record.orgId, claim.key), {
         requestDigest: claim.requestDigest,
         record: copy(record),

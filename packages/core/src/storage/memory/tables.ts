@@ -12,6 +12,7 @@ import type {
   TokenRecord,
   User,
 } from '../store.js';
+import { MemoryLineData } from './line-data.js';
 import type { SortedExecutions } from './sorted-executions.js';
 import { TokenHashedRecords } from './token-hashed-records.js';
 
@@ -61,6 +62,8 @@ export interface MemoryTables {
   readonly executionsById: Map<string, ExecutionRecord>;
   /** Per-file lists by run id, with the organisation that owns them. */
   readonly executionFiles: Map<string, { orgId: string; files: Uint8Array }>;
+  /** Line data by run id, with the organisation that owns it. */
+  readonly executionLines: MemoryLineData;
   /** Runs by organisation id, then by repository. */
   readonly executionsByOrg: Map<string, Map<string, RepoExecutions>>;
   /** By {@link pairKey} of organisation id and key. */
@@ -93,6 +96,7 @@ export function createTables(): MemoryTables {
     signInLinks: new TokenHashedRecords('sign-in link'),
     executionsById: new Map(),
     executionFiles: new Map(),
+    executionLines: new MemoryLineData(),
     executionsByOrg: new Map(),
     idempotencyKeys: new Map(),
     repositorySettings: new Map(),

@@ -142,13 +142,15 @@ export interface ExecutionStore {
   /**
    * Inserts the record and, in the same transaction, increments the per-(org, repo) counter
    * and moves its latest-record pointer when the record is newer than the current one, and
-   * enqueues `deliveries` (state `pending`, due at the record's `createdAt`); throws
+   * enqueues `deliveries` (state `pending`, due at the record's `createdAt`), and stores the
+   * run's per-file list (`files`) and line data (`lines`) when given; throws
    * {@link StoreConflictError} (and writes nothing) when the id exists.
    */
   insertExecution(
     record: ExecutionRecord,
     files?: Uint8Array | null,
     deliveries?: readonly NewDelivery[],
+    lines?: Uint8Array | null,
   ): Promise<void>;
   /** The organisation's record with this id, or null (another organisation's is null too). */
   findExecution(orgId: string, id: string): Promise<ExecutionRecord | null>;
@@ -157,6 +159,11 @@ export interface ExecutionStore {
    * ({@link insertExecution}'s `files`), or null when the record has none or is unknown.
    */
   findExecutionFiles(orgId: string, id: string): Promise<Uint8Array | null>;
+  /**
+   * The line data stored with the organisation's record `id`, as the bytes it was given
+   * ({@link insertExecution}'s `lines`), or null when the record has none or is unknown.
+   */
+  findExecutionLines(orgId: string, id: string): Promise<Uint8Array | null>;
   /** Newest first: `createdAt` desc, then `id` desc; at most `limit` records. */
   listExecutions(query: ListExecutionsQuery): Promise<ExecutionRecord[]>;
   /**
@@ -219,6 +226,7 @@ export interface ExecutionStore {
     claim: IdempotencyKeyClaim,
     files?: Uint8Array | null,
     deliveries?: readonly NewDelivery[],
+    lines?: Uint8Array | null,
   ): Promise<KeyedInsertResult>;
   /** The organisation's key with its execution when it is live at `now`, else null. */
   findIdempotentExecution(
