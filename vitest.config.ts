@@ -5,6 +5,11 @@ const packagesDir = fileURLToPath(new URL('./packages/', import.meta.url));
 const examplesDir = fileURLToPath(new URL('./examples/', import.meta.url));
 const testSupportDir = fileURLToPath(new URL('./test/support/', import.meta.url));
 
+// Test files run side by side, one per worker; each worker has its own MariaDB database and Redis
+// index (test/support/worker-services.ts). COVGATE_TEST_WORKERS=1 runs them one at a time.
+const workers = Number.parseInt(process.env.COVGATE_TEST_WORKERS ?? '', 10) || 2;
+process.env.COVGATE_TEST_WORKERS = String(workers);
+
 export default defineConfig({
   resolve: {
     // Tests run against the TypeScript sources of the workspace packages, not their builds.
@@ -37,7 +42,9 @@ export default defineConfig({
   },
   test: {
     // Marks the run; at its end, fails it naming any process a test left running (and kills it).
-    globalSetup: ['test/support/global-setup.ts'],
+    globalSetup: ['test/support/global-setup.ts', 'test/support/worker-databases.ts'],
+    setupFiles: ['test/support/worker-setup.ts'],
+    maxWorkers: workers,
     include: [
       'packages/*/test/**/*.test.ts',
       'examples/*/test/**/*.test.ts',
