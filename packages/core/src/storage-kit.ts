@@ -63,7 +63,6 @@ export {
   type StoreOperation,
 } from './storage/kit/operations.js';
 export {
-  EXECUTION_FIELDS,
   executionRow,
   firstCounterRow,
   membershipOf,
@@ -73,5 +72,6 @@ export {
   tokenTimestamps,
   wholeSecondOrNull,
 } from './storage/kit/rows.js';
+export { EXECUTION_FIELDS } from './storage/records/executions.js';
 export { INVITE_MAKER_ROLE, makerMayStillInvite } from './storage/records/invites.js';
 export { wholeSeconds } from './time/timestamp.js';

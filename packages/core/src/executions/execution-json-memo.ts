@@ -1,59 +1,39 @@
-import type { ExecutionRecord } from '../storage/store.js';
+import { EXECUTION_FIELDS, type ExecutionRecord } from '../storage/records/executions.js';
 import { executionToJson } from './execution-json.js';
 
 /** Records whose JSON text one API keeps by default (about 300 bytes each). */
 export const DEFAULT_EXECUTION_JSON_MEMO_ENTRIES = 10_000;
 
-/** The record's fields its text shows (its times as numbers), and the text. */
-type MemoEntry = Pick<
-  ExecutionRecord,
-  | 'repo'
-  | 'branch'
-  | 'outcome'
-  | 'delta'
-  | 'coverage'
-  | 'commit'
-  | 'baseBranch'
-  | 'baselineId'
-  | 'baselineCoverage'
-  | 'baselineCommit'
-  | 'baselineSelection'
-  | 'component'
-  | 'pullRequest'
-  | 'baseCommit'
-  | 'patchCovered'
-  | 'patchCoverable'
-  | 'patchTarget'
-  | 'patchTargetSource'
-  | 'decidedBy'
-  | 'fileCount'
-> & { createdAtMs: number; baselineCreatedAtMs: number | null; text: string };
+/** A record's fields in {@link EXECUTION_FIELDS} order (its times as numbers), and its text. */
+interface MemoEntry {
+  fields: unknown[];
+  text: string;
+}
+
+/** A field's value as `===` tells a change of it: a date by its instant. */
+function comparable(value: unknown): unknown {
+  return value instanceof Date ? value.getTime() : value;
+}
+
+/**
+ * Every field of the record, so that a field added to the record is compared without a line
+ * here ({@link EXECUTION_FIELDS} fails to compile without it). A field whose value is an
+ * object other than a date never compares equal: such a record is serialised anew, never
+ * answered with stale text.
+ */
+function fieldsOf(record: ExecutionRecord): unknown[] {
+  const fields = new Array<unknown>(EXECUTION_FIELDS.length);
+  for (let index = 0; index < EXECUTION_FIELDS.length; index++) {
+    fields[index] = comparable(record[EXECUTION_FIELDS[index]!]);
+  }
+  return fields;
+}
 
 function sameRecord(entry: MemoEntry, record: ExecutionRecord): boolean {
-  return (
-    entry.createdAtMs === record.createdAt.getTime() &&
-    entry.repo === record.repo &&
-    entry.branch === record.branch &&
-    entry.outcome === record.outcome &&
-    entry.delta === record.delta &&
-    entry.coverage === record.coverage &&
-    entry.commit === record.commit &&
-    entry.baseBranch === record.baseBranch &&
-    entry.baselineId === record.baselineId &&
-    entry.baselineCoverage === record.baselineCoverage &&
-    entry.baselineCommit === record.baselineCommit &&
-    entry.baselineSelection === record.baselineSelection &&
-    entry.component === record.component &&
-    entry.pullRequest === record.pullRequest &&
-    entry.baseCommit === record.baseCommit &&
-    entry.patchCovered === record.patchCovered &&
-    entry.patchCoverable === record.patchCoverable &&
-    entry.patchTarget === record.patchTarget &&
-    entry.patchTargetSource === record.patchTargetSource &&
-    entry.decidedBy === record.decidedBy &&
-    entry.fileCount === record.fileCount &&
-    entry.baselineCreatedAtMs === (record.baselineCreatedAt?.getTime() ?? null)
-  );
+  for (let index = 0; index < EXECUTION_FIELDS.length; index++) {
+    if (entry.fields[index] !== comparable(record[EXECUTION_FIELDS[index]!])) return false;
+  }
+  return true;
 }
 
 /**
@@ -85,31 +65,7 @@ export class ExecutionJsonMemo {
       const first = this.#entries.keys().next();
       if (first.done !== true) this.#entries.delete(first.value);
     }
-    this.#entries.set(record.id, {
-      repo: record.repo,
-      branch: record.branch,
-      outcome: record.outcome,
-      delta: record.delta,
-      coverage: record.coverage,
-      commit: record.commit,
-      baseBranch: record.baseBranch,
-      baselineId: record.baselineId,
-      baselineCoverage: record.baselineCoverage,
-      baselineCommit: record.baselineCommit,
-      baselineSelection: record.baselineSelection,
-      component: record.component,
-      pullRequest: record.pullRequest,
-      baseCommit: record.baseCommit,
-      patchCovered: record.patchCovered,
-      patchCoverable: record.patchCoverable,
-      patchTarget: record.patchTarget,
-      patchTargetSource: record.patchTargetSource,
-      decidedBy: record.decidedBy,
-      fileCount: record.fileCount,
-      createdAtMs: record.createdAt.getTime(),
-      baselineCreatedAtMs: record.baselineCreatedAt?.getTime() ?? null,
-      text,
-    });
+    this.#entries.set(record.id, { fields: fieldsOf(record), text });
     return text;
   }
 

@@ -85,6 +85,61 @@ describe('ExecutionJsonMemo', () => {
     expect(memo.size).toBe(1);
   });
 
+  // Every field but the id (the memo's key), each with another value: a field added to the
+  // record fails to compile here until it has one, and then must change the text it is in.
+  const FULL: Partial<ExecutionRecord> = {
+    commit: '3f2a9c1',
+    baseCommit: 'aaaaaaa',
+    baselineCommit: '0123abc',
+    baselineSelection: 'base_commit',
+    component: 'api',
+    pullRequest: 42,
+    patchCovered: 1,
+    patchCoverable: 4,
+    patchTarget: 80,
+    patchTargetSource: 'repository',
+    decidedBy: 'patch',
+    fileCount: 3,
+  };
+  const OTHER_VALUES: { [Field in Exclude<keyof ExecutionRecord, 'id'>]: ExecutionRecord[Field] } =
+    {
+      orgId: 'org_other',
+      repo: 'api',
+      branch: 'dev',
+      outcome: 'fail',
+      delta: '-0.40',
+      coverage: 81.51,
+      commit: 'deadbeef',
+      createdAt: new Date('2026-11-24T10:15:31Z'),
+      baseBranch: 'develop',
+      baselineId: 'exe_other',
+      baselineCoverage: 80.26,
+      baselineCommit: 'abc1234',
+      baselineCreatedAt: new Date('2026-11-24T09:00:01Z'),
+      baselineSelection: 'latest',
+      component: 'web',
+      pullRequest: 43,
+      baseCommit: 'bbbbbbb',
+      patchCovered: 2,
+      patchCoverable: 5,
+      patchTarget: 70,
+      patchTargetSource: 'run',
+      decidedBy: 'delta',
+      fileCount: 4,
+    };
+
+  it.each(Object.entries(OTHER_VALUES))(
+    'answers the text of the record as it is now when its %s changed',
+    (field, value) => {
+      const memo = new ExecutionJsonMemo();
+      const before = record(FULL);
+      memo.textOf(before);
+      const changed = { ...before, [field]: value };
+      expect(memo.textOf(changed)).toBe(JSON.stringify(executionToJson(changed)));
+      expect(memo.size).toBe(1);
+    },
+  );
+
   it('forgets the entry it remembered first when full, and stays at its bound', () => {
     const memo = new ExecutionJsonMemo(2);
     const ids = ['exe_a', 'exe_b', 'exe_c'];

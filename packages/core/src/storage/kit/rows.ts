@@ -1,5 +1,6 @@
 import { truncateToHundredths } from '../../numbers/truncate-decimal.js';
 import { wholeSeconds } from '../../time/timestamp.js';
+import type { EveryField } from '../every-field.js';
 import type {
   ExecutionRecord,
   MembershipSource,
@@ -11,41 +12,8 @@ import type {
 /** The fields of an {@link Organisation}, in order: the columns a store selects for one. */
 export const ORGANISATION_FIELDS = ['id', 'slug', 'name', 'plan', 'createdAt'] as const;
 
-/** The fields of an {@link ExecutionRecord}, in order: the columns a store selects for one. */
-export const EXECUTION_FIELDS = [
-  'id',
-  'orgId',
-  'repo',
-  'branch',
-  'outcome',
-  'delta',
-  'coverage',
-  'commit',
-  'createdAt',
-  'baseBranch',
-  'baselineId',
-  'baselineCoverage',
-  'baselineCommit',
-  'baselineCreatedAt',
-  'baselineSelection',
-  'component',
-  'pullRequest',
-  'baseCommit',
-  'patchCovered',
-  'patchCoverable',
-  'patchTarget',
-  'patchTargetSource',
-  'decidedBy',
-  'fileCount',
-] as const;
-
-// Fails to compile when a field is added to the interface but not to its list.
-type Missing<T, Fields extends readonly unknown[]> = Exclude<keyof T, Fields[number]>;
-const everyField: [
-  Missing<Organisation, typeof ORGANISATION_FIELDS>,
-  Missing<ExecutionRecord, typeof EXECUTION_FIELDS>,
-] = [undefined as never, undefined as never];
-void everyField;
+const everyOrganisationField: EveryField<Organisation, typeof ORGANISATION_FIELDS> = true;
+void everyOrganisationField;
 
 /**
  * The named columns of an ORM table object, as the select map of a query: with drizzle,

@@ -1,3 +1,4 @@
+import type { EveryField } from '../every-field.js';
 import type { NewDelivery } from './outbox.js';
 
 // Runs (executions on the wire), their lists and the idempotency keys of their ingest.
@@ -127,6 +128,40 @@ export type KeyedInsertResult =
   | { inserted: true }
   /** A live key of the organisation existed: nothing was written. */
   | ({ inserted: false } & IdempotentExecution);
+
+/**
+ * The fields of an {@link ExecutionRecord}, in order: the columns a store selects for one,
+ * and what the JSON memo compares to know a remembered text is still the record's own.
+ */
+export const EXECUTION_FIELDS = [
+  'id',
+  'orgId',
+  'repo',
+  'branch',
+  'outcome',
+  'delta',
+  'coverage',
+  'commit',
+  'createdAt',
+  'baseBranch',
+  'baselineId',
+  'baselineCoverage',
+  'baselineCommit',
+  'baselineCreatedAt',
+  'baselineSelection',
+  'component',
+  'pullRequest',
+  'baseCommit',
+  'patchCovered',
+  'patchCoverable',
+  'patchTarget',
+  'patchTargetSource',
+  'decidedBy',
+  'fileCount',
+] as const;
+
+const everyExecutionField: EveryField<ExecutionRecord, typeof EXECUTION_FIELDS> = true;
+void everyExecutionField;
 
 /** One repository of an organisation as its per-repository counter knows it. */
 export interface RepositorySummary {
