@@ -8,10 +8,8 @@ import {
   formatComparison,
   formatCountdown,
   formatCoverage,
-  githubActionsSnippet,
   isLoopbackUrl,
   pickBaseBranch,
-  runCommand,
   shellQuote,
   VERDICT_LABEL,
   verdictOf,
@@ -56,22 +54,6 @@ describe('dashboard rules', () => {
     expect(shellQuote('web')).toBe('web');
     expect(shellQuote('https://x.example:8080/a')).toBe('https://x.example:8080/a');
     expect(shellQuote("it's mine")).toBe(`'it'\\''s mine'`);
-  });
-
-  it('gives the exact covgate run command and GitHub Actions step', () => {
-    expect(runCommand({ apiUrl: 'http://localhost:8080', repo: 'web', secret: 'cvg_1' })).toBe(
-      'export COVGATE_URL=http://localhost:8080\nexport COVGATE_TOKEN=cvg_1\nnpx --yes http://localhost:8080/cli/covgate.tgz run --repo web -- npm test',
-    );
-    expect(githubActionsSnippet({ apiUrl: 'https://cov.example.com', repo: 'web' })).toBe(
-      [
-        '- name: Coverage gate',
-        '  run: npx --yes https://cov.example.com/cli/covgate.tgz run --repo web -- npm test',
-        '  env:',
-        '    COVGATE_URL: https://cov.example.com',
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: GitHub Actions expression syntax
-        '    COVGATE_TOKEN: ${{ secrets.COVGATE_TOKEN }}',
-      ].join('\n'),
-    );
   });
 
   it('puts each run of the series in exactly one outcome series, oldest first, base branch also on the line', () => {

@@ -153,25 +153,51 @@ describe.skipIf(skipBrowserSuite())(
       await page.getByRole('button', { name: 'Create token' }).click();
       secret = (await page.getByTestId('secret').textContent()) as string;
       expect(secret).toMatch(/^cvg_[0-9a-f]{40}$/);
+      // No command before the tool is picked: one for the wrong tool finds no report.
+      expect(await page.getByTestId('pick-a-tool').textContent()).toBe(
+        'Pick the tool your tests use: the command runs it, so that it writes the coverage report covgate reads.',
+      );
+      expect(await page.getByRole('figure', { name: 'covgate run command' }).count()).toBe(0);
+      await shoot(page, 'onboarding-pick-tool');
+      await page.getByRole('radio', { name: 'go test' }).check();
       await expect(
         page.getByRole('figure', { name: 'covgate run command' }).locator('pre').textContent(),
       ).resolves.toBe(
-        `export COVGATE_URL=${suite.origin}\nexport COVGATE_TOKEN=${secret}\nnpx --yes ${suite.origin}/cli/covgate.tgz run --repo web -- npm test`,
+        `export COVGATE_URL=${suite.origin}\nexport COVGATE_TOKEN=${secret}\nnpx --yes "$COVGATE_URL/cli/covgate.tgz" run --repo web -- go test -coverprofile=coverage.out ./...`,
       );
-      await expect(
-        page.getByRole('figure', { name: 'GitHub Actions step' }).locator('pre').textContent(),
-      ).resolves.toContain(
+      const workflow = page.getByRole('figure', { name: 'GitHub Actions workflow' }).locator('pre');
+      await expect(workflow.textContent()).resolves.toContain(
+        '      - uses: actions/checkout@v4\n        with:\n          fetch-depth: 0\n      - uses: actions/setup-go@v5\n',
+      );
+      await expect(workflow.textContent()).resolves.toContain(
         // biome-ignore lint/suspicious/noTemplateCurlyInString: GitHub Actions expression syntax
         'COVGATE_TOKEN: ${{ secrets.COVGATE_TOKEN }}',
       );
-      // No PUBLIC_URL: the step says the address the browser used, and warns that a CI runner
+      // No PUBLIC_URL: the jobs say the address the browser used, and warn that a CI runner
       // cannot reach a loopback address.
-      await expect(
-        page.getByRole('figure', { name: 'GitHub Actions step' }).locator('pre').textContent(),
-      ).resolves.toContain(`    COVGATE_URL: ${suite.origin}\n`);
-      expect(await page.getByTestId('loopback-warning').textContent()).toBe(
-        `A CI runner cannot reach ${suite.origin}: it is a loopback address, so the runner would call itself, not this server. Start the server with PUBLIC_URL set to an address your CI reaches (for example https://covgate.example.com), or change COVGATE_URL in the step below.`,
+      await expect(workflow.textContent()).resolves.toContain(
+        `          COVGATE_URL: ${suite.origin}\n`,
       );
+      await expect(
+        page.getByRole('figure', { name: 'GitLab CI job' }).locator('pre').textContent(),
+      ).resolves.toContain(
+        '    - npx --yes "$COVGATE_URL/cli/covgate.tgz" run --repo web -- go test -coverprofile=coverage.out ./...',
+      );
+      expect(await page.getByTestId('loopback-warning').textContent()).toBe(
+        `A CI runner cannot reach ${suite.origin}: it is a loopback address, so the runner would call itself, not this server. Start the server with PUBLIC_URL set to an address your CI reaches (for example https://covgate.example.com), or change COVGATE_URL in the jobs below.`,
+      );
+      await shoot(page, 'onboarding-go');
+      // Another tool, another command; its one-time setup shown above it.
+      await page.getByRole('radio', { name: 'coverage.py with pytest' }).check();
+      await expect(
+        page.getByRole('figure', { name: 'covgate run command' }).locator('pre').textContent(),
+      ).resolves.toMatch(
+        /-- sh -c 'python3 -m coverage run --source=\. -m pytest && python3 -m coverage xml'$/,
+      );
+      await expect(
+        page.getByRole('figure', { name: 'one-time setup' }).locator('pre').textContent(),
+      ).resolves.toBe('python3 -m pip install coverage pytest');
+      await shoot(page, 'onboarding-python');
       await page.getByRole('button', { name: 'Copy token' }).click();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
       const countdown = await page.getByTestId('countdown').textContent();
@@ -645,19 +671,23 @@ describe.skipIf(skipBrowserSuite())(
         await target.getByLabel('Repository name').fill('web');
         await target.getByRole('button', { name: 'Create token' }).click();
         const secretValue = (await target.getByTestId('secret').textContent()) as string;
+        await target.getByRole('radio', { name: 'node --test with c8' }).check();
         expect(
           await target
             .getByRole('figure', { name: 'covgate run command' })
             .locator('pre')
             .textContent(),
         ).toBe(
-          `export COVGATE_URL=${PUBLIC_URL}\nexport COVGATE_TOKEN=${secretValue}\nnpx --yes ${PUBLIC_URL}/cli/covgate.tgz run --repo web -- npm test`,
+          `export COVGATE_URL=${PUBLIC_URL}\nexport COVGATE_TOKEN=${secretValue}\nnpx --yes "$COVGATE_URL/cli/covgate.tgz" run --repo web -- npx c8 --reporter=lcov node --test`,
         );
         expect(
           await target
-            .getByRole('figure', { name: 'GitHub Actions step' })
+            .getByRole('figure', { name: 'GitHub Actions workflow' })
             .locator('pre')
             .textContent(),
+        ).toContain(`          COVGATE_URL: ${PUBLIC_URL}\n`);
+        expect(
+          await target.getByRole('figure', { name: 'GitLab CI job' }).locator('pre').textContent(),
         ).toContain(`    COVGATE_URL: ${PUBLIC_URL}\n`);
         expect(await target.getByTestId('loopback-warning').count()).toBe(0);
         await shoot(target, 'onboarding-public-url');

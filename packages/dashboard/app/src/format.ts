@@ -84,35 +84,6 @@ export function shellQuote(value: string): string {
 }
 
 /**
- * The CLI as CI installs it: the tarball the covgate server serves with the CLI of its own
- * release (`<api>/cli/covgate.tgz`), as nothing needs to come from a registry.
- */
-export function cliPackageOf(apiUrl: string): string {
-  return `${apiUrl.replace(/\/+$/, '')}/cli/covgate.tgz`;
-}
-
-/** The exact commands to gate a local run of the tests with the new token. */
-export function runCommand(options: { apiUrl: string; repo: string; secret: string }): string {
-  return [
-    `export COVGATE_URL=${shellQuote(options.apiUrl)}`,
-    `export COVGATE_TOKEN=${shellQuote(options.secret)}`,
-    `npx --yes ${shellQuote(cliPackageOf(options.apiUrl))} run --repo ${shellQuote(options.repo)} -- npm test`,
-  ].join('\n');
-}
-
-/** A GitHub Actions step that gates each CI run; the token lives in a repository secret. */
-export function githubActionsSnippet(options: { apiUrl: string; repo: string }): string {
-  return [
-    '- name: Coverage gate',
-    `  run: npx --yes ${shellQuote(cliPackageOf(options.apiUrl))} run --repo ${shellQuote(options.repo)} -- npm test`,
-    '  env:',
-    `    COVGATE_URL: ${options.apiUrl}`,
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: GitHub Actions expression syntax
-    '    COVGATE_TOKEN: ${{ secrets.COVGATE_TOKEN }}',
-  ].join('\n');
-}
-
-/**
  * Whether a URL's host is this machine (`localhost`, `*.localhost`, `127.0.0.0/8`, `[::1]`,
  * `0.0.0.0`): a CI runner reaching it would reach itself, not the covgate server.
  */

@@ -1,16 +1,10 @@
 import type { Execution } from '@covgate/client';
 import { useEffect, useState } from 'preact/hooks';
 import { Form, TextField } from '../components/Form.js';
-import { CodeBlock, ErrorState, Link, OutcomeTag, SecretPanel } from '../components/ui.js';
+import { GateRecipes } from '../components/GateRecipes.js';
+import { ErrorState, Link, OutcomeTag, SecretPanel } from '../components/ui.js';
 import { useApp } from '../context.js';
-import {
-  formatComparison,
-  formatCountdown,
-  formatCoverage,
-  githubActionsSnippet,
-  isLoopbackUrl,
-  runCommand,
-} from '../format.js';
+import { formatComparison, formatCountdown, formatCoverage } from '../format.js';
 import { useAction, useFailure } from '../hooks.js';
 import { POLL_TIMEOUT_MS, pollUntil } from '../onboarding-poll.js';
 import { canManageTokens } from '../roles.js';
@@ -22,8 +16,8 @@ type Step =
   | { step: 'done'; repo: string; secret: string; execution: Execution };
 
 /**
- * The onboarding wizard: create a token, show the command and CI step, then wait for the
- * first run (GET /v1/executions every 5 s for 10 minutes) and show its outcome and delta.
+ * The onboarding wizard: create a token, ask for the coverage tool and show the command and
+ * CI jobs that run it and gate its report, then wait for the first run (GET /v1/executions every 5 s for 10 minutes) and show its outcome and delta.
  */
 export function Onboarding(props: { first?: boolean }) {
   const { session } = useApp();
@@ -155,27 +149,7 @@ function Wizard(props: { first?: boolean }) {
             </p>
           </SecretPanel>
           <h2>Run the gate</h2>
-          <p>From a checkout of {state.repo}, after a test run that writes a coverage report:</p>
-          <CodeBlock
-            code={runCommand({ apiUrl: ciUrl, repo: state.repo, secret: state.secret })}
-            label="covgate run command"
-          />
-          <p>Or in GitHub Actions, as a step of your test job:</p>
-          {isLoopbackUrl(ciUrl) ? (
-            <div class="state warning-box" role="note" data-testid="loopback-warning">
-              <p>
-                <strong>A CI runner cannot reach {ciUrl}:</strong> it is a loopback address, so the
-                runner would call itself, not this server. Start the server with{' '}
-                <code>PUBLIC_URL</code> set to an address your CI reaches (for example{' '}
-                <code>https://covgate.example.com</code>), or change <code>COVGATE_URL</code> in the
-                step below.
-              </p>
-            </div>
-          ) : null}
-          <CodeBlock
-            code={githubActionsSnippet({ apiUrl: ciUrl, repo: state.repo })}
-            label="GitHub Actions step"
-          />
+          <GateRecipes apiUrl={ciUrl} repo={state.repo} secret={state.secret} />
           <h2>First run</h2>
           {state.step === 'waiting' ? (
             <div class="state waiting" role="status" data-testid="onboarding-status">
