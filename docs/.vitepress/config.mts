@@ -37,6 +37,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     text: 'Concepts',
     items: [
       { text: 'Gate evaluation', link: '/gate-evaluation' },
+      { text: 'Policy (covgate.yml)', link: '/policy' },
       { text: 'Tokens and sessions', link: '/tokens-and-sessions' },
       { text: 'Signing in and teams', link: '/teams' },
       { text: 'Security model', link: '/security-model' },

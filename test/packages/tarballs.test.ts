@@ -413,6 +413,18 @@ describe.skipIf(!built && process.env.CI !== '1')('packed tarballs', () => {
     expect(result.code).toBe(0);
   });
 
+  it('@covgate/cli ships the policy schema editors read, identical to the published one', async () => {
+    const installed = join(app, 'node_modules', '@covgate', 'cli', 'covgate.schema.json');
+    const shipped = await readFile(installed, 'utf8');
+    expect(shipped).toBe(
+      await readFile(join(repo, 'packages', 'cli', 'covgate.schema.json'), 'utf8'),
+    );
+    expect(shipped).toBe(
+      await readFile(join(repo, 'docs', 'public', 'covgate.schema.json'), 'utf8'),
+    );
+    expect(JSON.parse(shipped)).toMatchObject({ title: 'covgate policy (covgate.yml)' });
+  });
+
   it('@covgate/core ships no test code: no testing subpath, no suite in its files', async () => {
     const core = join(app, 'node_modules', '@covgate', 'core');
     const manifest = JSON.parse(await readFile(join(core, 'package.json'), 'utf8')) as Manifest;

@@ -13,6 +13,7 @@ const VERSION: string = packageJson.version;
 // Commands load their modules (execa, env-ci, the XML parser, the client) only when they run,
 // so `covgate --version` and `--help` start fast.
 const commands = {
+  config: () => import('./commands/config.js'),
   gate: () => import('./commands/gate.js'),
   login: () => import('./commands/login.js'),
   tokens: () => import('./commands/tokens.js'),
@@ -280,6 +281,35 @@ Documentation: https://github.com/covgate/covgate/blob/main/docs/cli.md`,
     .argument('<id>', 'the token id')
     .action(async (id: string, o: { url?: string; json: boolean }) =>
       done(await (await commands.tokens()).revokeToken(id, o, io, VERSION)),
+    );
+
+  const config = child(program.command('config')).summary(
+    'check the policy file (covgate.yml) or show the effective policy',
+  );
+  child(config.command('check'))
+    .summary('validate covgate.yml (or the file given): exit 0 when valid, else 2 with line:column')
+    .argument('[file]', 'the file to check (default: covgate.yml or .covgate.yml at the root)')
+    .option('--json', 'print the result as JSON', false)
+    .action(async (file: string | undefined, o: { json: boolean }) =>
+      done(await (await commands.config()).configCheck(file, o, io)),
+    );
+  child(config.command('show'))
+    .summary('print the policy a run here is judged by, and where each value comes from')
+    .option('--branch <name>', 'the branch of the run (default: from CI or git)')
+    .option('--base-branch <name>', 'the base branch (default: from CI, else the file, else main)')
+    .option('--warn-threshold <points>', 'as covgate report takes it', threshold)
+    .option('--fail-threshold <points>', 'as covgate report takes it', threshold)
+    .option('--patch-target <percent>', 'as covgate report takes it', patchTarget)
+    .option('--json', 'print the effective policy as JSON', false)
+    .action(
+      async (o: {
+        branch?: string;
+        baseBranch?: string;
+        warnThreshold?: number;
+        failThreshold?: number;
+        patchTarget?: number;
+        json: boolean;
+      }) => done(await (await commands.config()).configShow(o, io)),
     );
 
   child(program.command('wait'))

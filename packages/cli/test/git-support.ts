@@ -113,7 +113,7 @@ export interface DiffCoverReport {
 }
 
 /** Runs Debian's `diff-cover` on `reports` against `compareBranch` and reads its JSON report. */
-async function diffCover(
+export async function diffCover(
   repo: TestRepo,
   reports: readonly string[],
   compareBranch: string,
@@ -184,15 +184,19 @@ function covgateFigures(patch: PatchJson) {
  * Measures the patch against `main` with diff-cover on `report` and with covgate on
  * `options.covgateReport` (default: the same report), and expects the same figures: totals and,
  * per file, the lines not covered. `options.sourceRoot` is the folder the report's paths are
- * relative to (diff-cover's `--src-roots`, covgate's `--path-prefix`). Returns both answers.
+ * relative to (diff-cover's `--src-roots`, covgate's `--path-prefix`); `options.exclude` is passed
+ * to diff-cover as `--exclude` (covgate reads its own from covgate.yml). Returns both answers.
  */
 export async function expectDiffCoverFigures(
   repo: TestRepo,
   report: string,
-  options: { covgateReport?: string; sourceRoot?: string } = {},
+  options: { covgateReport?: string; sourceRoot?: string; exclude?: string[] } = {},
 ): Promise<{ reference: DiffCoverReport; patch: PatchJson }> {
   const root = options.sourceRoot;
-  const reference = await diffCover(repo, [report], 'main', root ? ['--src-roots', root] : []);
+  const reference = await diffCover(repo, [report], 'main', [
+    ...(root ? ['--src-roots', root] : []),
+    ...(options.exclude ? ['--exclude', ...options.exclude] : []),
+  ]);
   const patch = await covgatePatch(
     repo,
     [options.covgateReport ?? report],

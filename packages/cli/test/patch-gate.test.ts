@@ -452,12 +452,13 @@ describe('a change in a clone that lacks the history its patch needs', () => {
   const fetchLine = (args: string) =>
     `covgate: fetching the history the patch needs: git fetch --no-tags ${args}\n`;
 
+  // The fetch comes first: the policy file is read at the merge base before the reports.
   it('a shallow clone: covgate fetches the base branch and the history, then measures', async () => {
     const clone = await cloneFeature('shallow', '--depth', '1');
     const result = await covgate(['--base-branch', 'main'], { cwd: clone });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe(
-      `${summaryLine}${fetchLine(`--depth=50 origin +refs/heads/main:refs/remotes/origin/main ${head}`)}${patchLine().replace('with main', 'with origin/main')}covgate: Passed: 0.00 pts against the baseline.\n`,
+      `${fetchLine(`--depth=50 origin +refs/heads/main:refs/remotes/origin/main ${head}`)}${summaryLine}${patchLine().replace('with main', 'with origin/main')}covgate: Passed: 0.00 pts against the baseline.\n`,
     );
     expect(result.sent).toEqual([
       expect.objectContaining({ base_commit: mergeBase, patch: { covered: 2, coverable: 4 } }),
@@ -483,7 +484,7 @@ describe('a change in a clone that lacks the history its patch needs', () => {
     expect(result.code).toBe(2);
     expect(result.sent).toEqual([]);
     expect(result.stderr).toBe(
-      `${summaryLine}${fetchLine(`--depth=50 origin +refs/heads/develop:refs/remotes/origin/develop ${head}`)}covgate: the patch of this change cannot be measured, and a change is gated on its patch: the base branch develop is not in this checkout (no origin/develop or develop); fetch it before covgate runs: git fetch --no-tags --unshallow origin develop:refs/remotes/origin/develop (in GitHub Actions: actions/checkout with fetch-depth: 0); covgate could not fetch it itself: git fetch failed: fatal: couldn't find remote ref refs/heads/develop. To post the run without patch coverage, pass --allow-missing-patch\n`,
+      `${fetchLine(`--depth=50 origin +refs/heads/develop:refs/remotes/origin/develop ${head}`)}${summaryLine}covgate: the patch of this change cannot be measured, and a change is gated on its patch: the base branch develop is not in this checkout (no origin/develop or develop); fetch it before covgate runs: git fetch --no-tags --unshallow origin develop:refs/remotes/origin/develop (in GitHub Actions: actions/checkout with fetch-depth: 0); covgate could not fetch it itself: git fetch failed: fatal: couldn't find remote ref refs/heads/develop. To post the run without patch coverage, pass --allow-missing-patch\n`,
     );
   });
 

@@ -11,6 +11,7 @@ import { runBody } from '../gate/run-body.js';
 import { runTests } from '../gate/run-tests.js';
 import { resolveTarget } from '../gate/target.js';
 import type { Io } from '../io.js';
+import { applyPolicy, policyJson } from '../policy/apply-policy.js';
 import { serviceUrl } from '../service.js';
 
 /**
@@ -19,30 +20,50 @@ import { serviceUrl } from '../service.js';
  * post the run, print the verdict. Resolves with the exit code.
  */
 export async function gate(
-  options: GateOptions,
+  flags: GateOptions,
   io: Io,
   version: string,
   command?: string[],
 ): Promise<number> {
-  const url = serviceUrl(options.url, io.env);
+  const url = serviceUrl(flags.url, io.env);
   // A dry run sends nothing, so it needs no token.
-  const token = options.dryRun ? '' : await readApiToken(io.env);
-  const { target, warnings } = resolveTarget(options, () => detectContext(io.env, io.cwd));
-  for (const warning of warnings) io.stderr.write(`covgate: warning: ${warning}\n`);
+  const token = flags.dryRun ? '' : await readApiToken(io.env);
+  const resolved = resolveTarget(flags, () => detectContext(io.env, io.cwd));
+  for (const warning of resolved.warnings) io.stderr.write(`covgate: warning: ${warning}\n`);
+  // Before the tests run: a broken policy file fails at once.
+  const policy = await applyPolicy(flags, resolved.target, io);
+  const { options } = policy;
+  const target = {
+    ...resolved.target,
+    ...(options.baseBranch !== undefined ? { baseBranch: options.baseBranch } : {}),
+  };
 
   if (command) {
     const failed = await runTests(command, options, io);
     if (failed !== null) return failed;
   }
-  const read = await readReports(options, io);
+  const read = await readReports({ ...options, ignored: policy.ignored }, io);
   const patch = await measurePatch(
-    { ...options, baseBranch: target.baseBranch, branch: target.branch, read },
+    {
+      ...options,
+      baseBranch: target.baseBranch,
+      branch: target.branch,
+      read,
+      base: policy.run.base,
+      ...(policy.ignored ? { ignored: policy.ignored } : {}),
+    },
     io,
   );
   const body = runBody({ target, options, read, patch: patch.patch });
   if (options.dryRun) {
     io.stdout.write(
-      dryRunOutput({ method: 'POST', url: executionsUrl(url), body }, read, patch, options.json),
+      dryRunOutput(
+        { method: 'POST', url: executionsUrl(url), body },
+        read,
+        patch,
+        options.json,
+        policyJson(policy),
+      ),
     );
     io.stderr.write('covgate: dry run: nothing was sent\n');
     return EXIT.ok;
@@ -51,7 +72,14 @@ export async function gate(
   const posted = await postRun({ ...options, url, token, version, body }, io);
   if ('exitCode' in posted) return posted.exitCode;
   return printVerdict(
-    { ...options, record: posted.record, read, patch, baseBranch: target.baseBranch },
+    {
+      ...options,
+      record: posted.record,
+      read,
+      patch,
+      baseBranch: target.baseBranch,
+      policy: policyJson(policy),
+    },
     io,
   );
 }

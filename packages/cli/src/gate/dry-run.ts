@@ -23,6 +23,7 @@ export function dryRunOutput(
   read: Gathered,
   patch: PatchResult,
   json: boolean,
+  policy: Record<string, unknown> = {},
 ): string {
   if (!json) return `${request.method} ${request.url}\n${JSON.stringify(request.body, null, 2)}\n`;
   return `${JSON.stringify({
@@ -37,5 +38,6 @@ export function dryRunOutput(
     unknown_paths: unknownPaths(read),
     patch: patch.patch,
     patch_skipped: patch.skipped,
+    ...policy,
   })}\n`;
 }

@@ -4,7 +4,7 @@ import type { Io } from '../io.js';
 import { fetchPatchHistory } from '../patch/fetch-history.js';
 import { readChangedLines } from '../patch/git-diff.js';
 import type { MeasuredPatch } from '../patch/measured-patch.js';
-import { findPatchBase } from '../patch/merge-base.js';
+import { findPatchBase, type NoPatchBase, type PatchBase } from '../patch/merge-base.js';
 import { type PatchCoverage, patchCoverage } from '../patch/patch-coverage.js';
 import { patchNotes, patchSummaryLine, patchVerboseLines } from '../patch/patch-lines.js';
 import { patchRule } from '../patch/patch-rule.js';
@@ -34,6 +34,10 @@ export async function measurePatch(
     allowMissingPatch?: boolean;
     json: boolean;
     verbose: boolean;
+    /** The merge base, when the policy's lookup found it (or why there is none) already. */
+    base?: PatchBase | NoPatchBase | undefined;
+    /** Paths the policy ignores: their changed lines are not part of the patch. */
+    ignored?: (path: string) => boolean;
   },
   io: Io,
 ): Promise<PatchResult> {
@@ -49,8 +53,8 @@ export async function measurePatch(
   }
 
   const root = input.read.repoRoot;
-  let base = await findPatchBase(root, baseBranch, io.env);
-  if ('reason' in base && base.fetchable) {
+  let base = input.base ?? (await findPatchBase(root, baseBranch, io.env));
+  if ('reason' in base && base.fetchable && input.base === undefined) {
     base = await fetchPatchHistory(root, baseBranch, io.env, base, say);
   }
   if ('reason' in base) return withoutPatch(base.reason, input, say);
@@ -58,6 +62,8 @@ export async function measurePatch(
   let coverage: PatchCoverage;
   try {
     const changed = await readChangedLines(root, base.mergeBase, io.env);
+    const { ignored } = input;
+    if (ignored) for (const path of [...changed.keys()]) if (ignored(path)) changed.delete(path);
     coverage = patchCoverage(changed, input.read.files);
   } catch (error) {
     return withoutPatch((error as Error).message, input, say);

@@ -26,6 +26,8 @@ export async function printVerdict(
     failOnWarn: boolean;
     requireBaseline?: boolean;
     json: boolean;
+    /** What `--json` says of the policy (see `policyJson`). */
+    policy?: Record<string, unknown>;
   },
   io: Io,
 ): Promise<number> {
@@ -45,7 +47,7 @@ export async function printVerdict(
     requireBaseline: input.requireBaseline === true,
   });
   if (input.json) {
-    io.stdout.write(`${JSON.stringify(verdict)}\n`);
+    io.stdout.write(`${JSON.stringify({ ...verdict, ...input.policy })}\n`);
   } else {
     io.stdout.write(`${verdictLine(verdict, paintFor(io.stdout, io.env))}\n`);
     io.stderr.write(`covgate: ${verdictWords(verdict)}\n`);

@@ -8,6 +8,7 @@ import {
 } from '../gather-reports.js';
 import type { Io } from '../io.js';
 import type { PathMap } from '../paths/path-map.js';
+import { keepFiles } from '../policy/path-globs.js';
 import {
   branchLine,
   discoveryLines,
@@ -37,16 +38,24 @@ export async function readReports(
     verbose: boolean;
     /** Refuse (exit 2) reports that name files the checkout does not have. */
     strictPaths?: boolean;
+    /** Paths the policy ignores: left out of every total. */
+    ignored?: ((path: string) => boolean) | null;
   },
   io: Io,
 ): Promise<Gathered> {
   const specs = options.report.length > 0 ? options.report : await discover(io, options.verbose);
-  const read = await gatherReports({
+  const gathered = await gatherReports({
     reports: specs,
     format: options.format,
     pathMaps: options.pathMap,
     cwd: io.cwd,
   });
+  const { ignored } = options;
+  const read = ignored ? keepFiles(gathered, (path) => !ignored(path)) : gathered;
+  if (ignored && options.verbose) {
+    const left = gathered.files.length - read.files.length;
+    io.stderr.write(`covgate: the policy's ignore leaves out ${plural(left, 'file')}\n`);
+  }
   if (options.verbose) for (const line of verboseLines(read)) io.stderr.write(`covgate: ${line}\n`);
   const unknown = unknownPathsText(read.unknown);
   if (options.strictPaths && unknown !== undefined)

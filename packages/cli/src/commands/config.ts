@@ -1,0 +1,87 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { detectContext } from '../ci/detect.js';
+import { EXIT, usageError } from '../errors.js';
+import type { Io } from '../io.js';
+import { findRepoRoot } from '../paths/repo-root.js';
+import {
+  effectivePolicy,
+  effectivePolicyLines,
+  type PolicyFlags,
+} from '../policy/effective-policy.js';
+import { parsePolicy } from '../policy/parse-policy.js';
+import { policyForRun } from '../policy/policy-for-run.js';
+import { loadPolicy } from '../policy/read-policy.js';
+
+/**
+ * `covgate config check [file]`: validates the policy file (default: covgate.yml or
+ * .covgate.yml at the repository's root, as the working tree has it). Exit 0 when valid; 2
+ * with `file:line:column: what is wrong` when not, or when there is none.
+ */
+export async function configCheck(
+  file: string | undefined,
+  options: { json: boolean },
+  io: Io,
+): Promise<number> {
+  let name: string;
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(resolve(io.cwd, file), 'utf8');
+    } catch (error) {
+      throw usageError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code})`);
+    }
+    parsePolicy(text, file);
+    name = file;
+  } else {
+    const root = await findRepoRoot(io.cwd);
+    const loaded = await loadPolicy(root, null, io.env);
+    if (loaded === null) {
+      throw usageError(`no covgate.yml or .covgate.yml at ${root}: nothing to check`);
+    }
+    name = loaded.file;
+  }
+  io.stdout.write(
+    options.json ? `${JSON.stringify({ file: name, valid: true })}\n` : `${name}: valid\n`,
+  );
+  return EXIT.ok;
+}
+
+/**
+ * `covgate config show`: the policy a run here would be judged by (the file at the merge base
+ * on a change, else the commit's) and where each value comes from: a flag, the file, CI, the
+ * repository's setting or covgate's default.
+ */
+export async function configShow(
+  options: PolicyFlags & { branch?: string; json: boolean },
+  io: Io,
+): Promise<number> {
+  const say = (line: string) => io.stderr.write(`covgate: ${line}\n`);
+  const root = await findRepoRoot(io.cwd);
+  const detected = options.branch && options.baseBranch ? {} : detectContext(io.env, io.cwd);
+  const branch = options.branch ?? detected.branch ?? '';
+  const ciBase = detected.baseBranch;
+  const run = await policyForRun(
+    { root, branch, baseBranch: options.baseBranch ?? ciBase, allowMissingPatch: true },
+    io.env,
+    say,
+  );
+  const effective = effectivePolicy(run.loaded?.policy ?? null, options, ciBase);
+  if (run.baseBranch !== undefined && effective.base_branch.source === 'default') {
+    effective.base_branch = { value: run.baseBranch, source: 'file' };
+  }
+  const policy = run.loaded
+    ? { file: run.loaded.file, commit: run.loaded.commit, digest: run.loaded.digest }
+    : null;
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify({ policy, edited: run.edited, effective })}\n`);
+    return EXIT.ok;
+  }
+  const from = policy
+    ? `${policy.file}${policy.commit ? ` at ${policy.commit.slice(0, 12)}` : ''}${run.base && 'mergeBase' in run.base ? ` (the merge base with ${run.baseBranch})` : ''}, sha256 ${policy.digest.slice(0, 12)}`
+    : 'no policy file: the flags and defaults';
+  io.stdout.write(`policy: ${from}\n`);
+  for (const line of effectivePolicyLines(effective)) io.stdout.write(`${line}\n`);
+  if (run.edited) say(run.edited);
+  return EXIT.ok;
+}

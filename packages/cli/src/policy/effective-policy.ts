@@ -1,0 +1,139 @@
+import type { Policy } from './policy.js';
+
+/** Where an effective value came from. */
+export type ValueSource = 'flag' | 'file' | 'ci' | 'repository setting' | 'default';
+
+/** An effective value and where it came from. */
+export interface Sourced<T> {
+  value: T;
+  source: ValueSource;
+}
+
+/** The gate a run is judged by: the flags over the policy file over the defaults. */
+export interface EffectivePolicy {
+  project: {
+    warn: Sourced<number>;
+    fail: Sourced<number>;
+    /** Null: no floor. */
+    target: Sourced<number | null>;
+    informational: Sourced<boolean>;
+  };
+  patch: {
+    /** Null: the service applies the repository's setting, else 80. */
+    target: Sourced<number | null>;
+    informational: Sourced<boolean>;
+  };
+  ignore: Sourced<string[]>;
+  components: Sourced<Record<string, string[]>>;
+  comment: Sourced<NonNullable<Policy['comment']>>;
+  base_branch: Sourced<string>;
+}
+
+/** The service's defaults of the drop thresholds (docs/gate-evaluation.md). */
+export const DEFAULT_WARN_THRESHOLD = 0.5;
+export const DEFAULT_FAIL_THRESHOLD = 1.0;
+
+/** The flags that override a policy's values. */
+export interface PolicyFlags {
+  warnThreshold?: number;
+  failThreshold?: number;
+  patchTarget?: number;
+  baseBranch?: string;
+}
+
+function pick<T>(
+  flag: T | undefined,
+  file: T | undefined,
+  fallback: Sourced<T>,
+  flagSource: ValueSource = 'flag',
+): Sourced<T> {
+  if (flag !== undefined) return { value: flag, source: flagSource };
+  if (file !== undefined) return { value: file, source: 'file' };
+  return fallback;
+}
+
+/**
+ * The effective policy: each value from its flag, else the policy file, else the repository's
+ * setting or covgate's default. `baseBranchFromCi` is the pull request's target CI names (a flag
+ * `--base-branch` overrides it; it overrides the file's `base_branch`).
+ */
+export function effectivePolicy(
+  policy: Policy | null,
+  flags: PolicyFlags,
+  baseBranchFromCi?: string,
+): EffectivePolicy {
+  const p = policy ?? {};
+  return {
+    project: {
+      warn: pick(flags.warnThreshold, p.project?.warn, {
+        value: DEFAULT_WARN_THRESHOLD,
+        source: 'default',
+      }),
+      fail: pick(flags.failThreshold, p.project?.fail, {
+        value: DEFAULT_FAIL_THRESHOLD,
+        source: 'default',
+      }),
+      target: pick(undefined, p.project?.target, { value: null, source: 'default' }),
+      informational: pick(undefined, p.project?.informational, {
+        value: false,
+        source: 'default',
+      }),
+    },
+    patch: {
+      target: pick(flags.patchTarget, p.patch?.target, {
+        value: null,
+        source: 'repository setting',
+      }),
+      informational: pick(undefined, p.patch?.informational, { value: false, source: 'default' }),
+    },
+    ignore: pick(undefined, p.ignore, { value: [], source: 'default' }),
+    components: pick(undefined, p.components, { value: {}, source: 'default' }),
+    comment: pick(undefined, p.comment, { value: true, source: 'default' }),
+    base_branch: flags.baseBranch
+      ? { value: flags.baseBranch, source: 'flag' }
+      : pick(baseBranchFromCi, p.base_branch, { value: 'main', source: 'default' }, 'ci'),
+  };
+}
+
+/**
+ * The values a run sends: a threshold or target nobody set is left out, so that the service
+ * applies its own (and the repository's) default.
+ */
+export function sentThresholds(effective: EffectivePolicy): PolicyFlags {
+  const given = <T>(s: Sourced<T>) =>
+    s.source === 'flag' || s.source === 'file' ? s.value : undefined;
+  const warn = given(effective.project.warn);
+  const fail = given(effective.project.fail);
+  const patch = given(effective.patch.target);
+  return {
+    ...(warn !== undefined ? { warnThreshold: warn } : {}),
+    ...(fail !== undefined ? { failThreshold: fail } : {}),
+    ...(patch !== undefined && patch !== null ? { patchTarget: patch } : {}),
+  };
+}
+
+/** `config show`'s text: one `key: value (source)` line per value. */
+export function effectivePolicyLines(effective: EffectivePolicy): string[] {
+  const line = <T>(key: string, s: Sourced<T>, text?: string) =>
+    `${key}: ${text ?? JSON.stringify(s.value)} (${s.source})`;
+  return [
+    line('project.warn', effective.project.warn),
+    line('project.fail', effective.project.fail),
+    line(
+      'project.target',
+      effective.project.target,
+      effective.project.target.value === null ? 'none' : undefined,
+    ),
+    line('project.informational', effective.project.informational),
+    line(
+      'patch.target',
+      effective.patch.target,
+      effective.patch.target.value === null ? "the repository's setting, else 80" : undefined,
+    ),
+    line('patch.informational', effective.patch.informational),
+    line('ignore', effective.ignore),
+    line('components', effective.components),
+    line('comment', effective.comment),
+    line('base_branch', effective.base_branch),
+  ];
+}

@@ -1,0 +1,184 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { didYouMean } from '../src/policy/did-you-mean.js';
+import { parsePolicy } from '../src/policy/parse-policy.js';
+import { covgateIn } from './in-process.js';
+
+const refused = (text: string) => {
+  try {
+    parsePolicy(text, 'covgate.yml');
+  } catch (error) {
+    return {
+      message: (error as Error).message,
+      exitCode: (error as { exitCode: number }).exitCode,
+    };
+  }
+  throw new Error('accepted');
+};
+
+describe('parsePolicy', () => {
+  it('reads every key of a full policy', () => {
+    const text = `project:
+  warn: 0.5
+  fail: 2
+  target: 70
+  informational: false
+patch:
+  target: 85
+  informational: true
+ignore:
+  - "**/generated/**"
+  - "*.pb.go"
+components:
+  api: [services/api/**]
+  web:
+    - apps/web/**
+comment:
+  sections: [verdict, patch]
+base_branch: develop
+parts:
+  expected: 4
+`;
+    expect(parsePolicy(text, 'covgate.yml')).toEqual({
+      project: { warn: 0.5, fail: 2, target: 70, informational: false },
+      patch: { target: 85, informational: true },
+      ignore: ['**/generated/**', '*.pb.go'],
+      components: { api: ['services/api/**'], web: ['apps/web/**'] },
+      comment: { sections: ['verdict', 'patch'] },
+      base_branch: 'develop',
+      parts: { expected: 4 },
+    });
+  });
+
+  it('takes an empty file as an empty policy', () => {
+    expect(parsePolicy('', 'covgate.yml')).toEqual({});
+    expect(parsePolicy('# nothing yet\n', 'covgate.yml')).toEqual({});
+  });
+
+  it('refuses an unknown key with the closest known one, at its line and column', () => {
+    expect(refused('projct:\n  target: 80\n')).toEqual({
+      message: 'covgate.yml:1:1: unknown key "projct" (did you mean "project"?)',
+      exitCode: 2,
+    });
+    expect(refused('project:\n  warn: 1\n  targt: 80\n').message).toBe(
+      'covgate.yml:3:3: project: unknown key "targt" (did you mean "target"?)',
+    );
+    expect(refused('base-branch: main\n').message).toBe(
+      'covgate.yml:1:1: unknown key "base-branch" (did you mean "base_branch"?)',
+    );
+    expect(refused('coverage:\n  status: {}\n').message).toBe(
+      'covgate.yml:1:1: unknown key "coverage" (known: project, patch, ignore, components, comment, base_branch, parts)',
+    );
+  });
+
+  it('refuses a value of the wrong type or range at its line and column', () => {
+    expect(refused('patch:\n  target: "80%"\n').message).toBe(
+      'covgate.yml:2:11: patch.target: must be a number',
+    );
+    expect(refused('project:\n  target: 120\n').message).toBe(
+      'covgate.yml:2:11: project.target: must be <= 100',
+    );
+    expect(refused('project:\n  fail: 0\n').message).toBe(
+      'covgate.yml:2:9: project.fail: must be > 0',
+    );
+    expect(refused('ignore: vendor/**\n').message).toBe('covgate.yml:1:9: ignore: must be a list');
+    expect(refused('ignore:\n  - vendor/**\n  - 3\n').message).toBe(
+      'covgate.yml:3:5: ignore.1: must be a string',
+    );
+    expect(refused('project:\n  informational: yes\n').message).toBe(
+      'covgate.yml:2:18: project.informational: must be true or false',
+    );
+    expect(refused('components:\n  api: []\n').message).toBe(
+      'covgate.yml:2:8: components.api: must list at least one glob',
+    );
+    expect(refused('components:\n  "my api": [api/**]\n').message).toBe(
+      'covgate.yml:2:3: components: "my api" is not a component name: a letter or digit, then letters, digits, ".", "_" or "-"; 64 characters at most',
+    );
+    expect(refused('comment: sometimes\n').message).toBe(
+      'covgate.yml:1:10: comment: must be true, false, or a mapping with a list of sections (verdict, patch, files)',
+    );
+    expect(refused('- project\n').message).toBe('covgate.yml:1:1: must be a mapping');
+  });
+
+  it('refuses a YAML syntax error and a repeated key at their line and column', () => {
+    expect(refused('project:\n  warn: [1\n').message).toMatch(/^covgate\.yml:\d+:\d+: /);
+    expect(refused('patch:\n  target: 80\npatch:\n  target: 90\n').message).toBe(
+      'covgate.yml:3:1: Map keys must be unique',
+    );
+  });
+});
+
+describe('didYouMean', () => {
+  it('suggests a near name only', () => {
+    expect(didYouMean('ignores', ['ignore', 'patch'])).toBe('ignore');
+    expect(didYouMean('Patch', ['ignore', 'patch'])).toBe('patch');
+    expect(didYouMean('flags', ['ignore', 'patch'])).toBeUndefined();
+  });
+});
+
+describe('covgate config check', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'covgate-config-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('exits 0 on a valid file and 2 with line:column on a broken one', async () => {
+    await writeFile(join(dir, 'covgate.yml'), 'patch:\n  target: 80\n');
+    expect(await covgateIn(dir, ['config', 'check'], { PATH: process.env.PATH })).toEqual({
+      code: 0,
+      stdout: 'covgate.yml: valid\n',
+      stderr: '',
+    });
+    await writeFile(join(dir, 'covgate.yml'), 'patch:\n  targett: 80\n');
+    expect(await covgateIn(dir, ['config', 'check'], { PATH: process.env.PATH })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'covgate: covgate.yml:2:3: patch: unknown key "targett" (did you mean "target"?)\n',
+    });
+  });
+
+  it('refuses both covgate.yml and .covgate.yml', async () => {
+    await writeFile(join(dir, 'covgate.yml'), 'patch:\n  target: 80\n');
+    await writeFile(join(dir, '.covgate.yml'), 'patch:\n  target: 80\n');
+    const result = await covgateIn(dir, ['config', 'check'], { PATH: process.env.PATH });
+    await rm(join(dir, '.covgate.yml'));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('both covgate.yml and .covgate.yml');
+  });
+
+  it('shows each effective value with where it came from', async () => {
+    await writeFile(join(dir, 'covgate.yml'), 'project:\n  fail: 2\n  target: 60\n');
+    const result = await covgateIn(
+      dir,
+      ['config', 'show', '--branch', 'main', '--warn-threshold', '0.2', '--json'],
+      { PATH: process.env.PATH },
+    );
+    expect(result.code).toBe(0);
+    const shown = JSON.parse(result.stdout);
+    expect(shown.policy).toEqual({
+      file: 'covgate.yml',
+      commit: null,
+      digest: '7971e268f42d5d34ffefe17f22635f0c8b890564a46511c25154da050c6951f4',
+    });
+    expect(shown.effective.project).toEqual({
+      warn: { value: 0.2, source: 'flag' },
+      fail: { value: 2, source: 'file' },
+      target: { value: 60, source: 'file' },
+      informational: { value: false, source: 'default' },
+    });
+    expect(shown.effective.patch.target).toEqual({ value: null, source: 'repository setting' });
+    expect(shown.effective.base_branch).toEqual({ value: 'main', source: 'default' });
+  });
+});
+
+describe('covgate.schema.json', () => {
+  it('is published with the docs as the CLI ships it', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const cli = new URL('../covgate.schema.json', import.meta.url);
+    const docs = new URL('../../../docs/public/covgate.schema.json', import.meta.url);
+    expect(await readFile(docs, 'utf8')).toBe(await readFile(cli, 'utf8'));
+  });
+});

@@ -1,0 +1,137 @@
+import { createApi, createMemoryStore, createTokenHasher } from '@covgate/core';
+import { buildOrganisation, captureLogs, issueTestToken } from '@covgate/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRepo, type TestRepo } from './git-support.js';
+import { covgateIn } from './in-process.js';
+
+// The policy file through `covgate report`, on a git history made here, against covgate's own
+// API in-process (memory store): a change is judged by the covgate.yml of its merge base.
+
+const hasher = createTokenHasher({ memoryCost: 1024, timeCost: 1 });
+
+/** An in-process covgate service and a token of its organisation. */
+async function service() {
+  const store = createMemoryStore();
+  const org = buildOrganisation();
+  await store.createOrganisation(org);
+  const api = createApi({
+    store,
+    sessionSecret: 's'.repeat(48),
+    tokenHasher: hasher,
+    logger: captureLogs().logger,
+  });
+  const { token } = await issueTestToken(store, { orgId: org.id, hasher });
+  const sent: Record<string, unknown>[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    if (request.method === 'POST')
+      sent.push((await request.clone().json()) as Record<string, unknown>);
+    return api.handle(request, { remoteAddress: '127.0.0.1' });
+  };
+  return { token, fetch, sent };
+}
+
+/** lcov of `src/a.js` with the hit count of each line, 1-based. */
+const lcov = (path: string, hits: number[]) =>
+  `SF:${path}\n${hits.map((count, index) => `DA:${index + 1},${count}`).join('\n')}\nend_of_record\n`;
+
+describe('a pull request that lowers the patch target in covgate.yml', () => {
+  let repo: TestRepo;
+  let mergeBase: string;
+
+  beforeAll(async () => {
+    repo = await createRepo('policy-gate');
+    await repo.write({
+      'covgate.yml': 'patch:\n  target: 90\n',
+      'src/a.js': 'a();\nb();\n',
+      '.gitignore': 'lcov.info\n',
+    });
+    await repo.commit('base with a patch target of 90');
+    mergeBase = (await repo.git('rev-parse', 'HEAD')).trim();
+    await repo.git('checkout', '-q', '-b', 'feature');
+    // The change adds 4 lines and tests 2 of them (50 %), and lowers the target to 10.
+    await repo.write({
+      'covgate.yml': 'patch:\n  target: 10\n',
+      'src/a.js': 'a();\nb();\nc();\nd();\ne();\nf();\n',
+      'lcov.info': lcov('src/a.js', [1, 1, 1, 0, 0, 1]),
+    });
+    await repo.commit('lower the target and add untested code');
+  });
+
+  afterAll(() => repo?.remove());
+
+  const report = (args: string[], s: Awaited<ReturnType<typeof service>>) =>
+    covgateIn(
+      repo.dir,
+      ['report', '--repo', 'web', '--report', 'lcov.info', ...args],
+      { ...repo.env, COVGATE_TOKEN: s.token, COVGATE_URL: 'http://covgate.test', NO_COLOR: '1' },
+      s.fetch,
+    );
+
+  it("is still judged by the base's policy: the patch rule at 90 fails it (exit 1)", async () => {
+    const s = await service();
+    const result = await report(['--branch', 'feature', '--base-branch', 'main', '--json'], s);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain(
+      'covgate: this change edits covgate.yml; the new policy applies after merge\n',
+    );
+    expect(s.sent).toMatchObject([{ patch: { covered: 2, coverable: 4 }, patch_target: 90 }]);
+    const verdict = JSON.parse(result.stdout);
+    expect(verdict).toMatchObject({
+      outcome: 'fail',
+      decided_by: 'patch rule',
+      exit_code: 1,
+      patch: { percent: 50, target: 90, target_source: 'run', outcome: 'fail' },
+      policy: { file: 'covgate.yml', commit: mergeBase },
+      policy_edited: 'this change edits covgate.yml; the new policy applies after merge',
+    });
+    expect(verdict.policy.digest).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('a flag still overrides the file', async () => {
+    const s = await service();
+    const result = await report(
+      ['--branch', 'feature', '--base-branch', 'main', '--patch-target', '40'],
+      s,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(s.sent).toMatchObject([{ patch_target: 40 }]);
+  });
+
+  it("a push uses the commit's own file", async () => {
+    const s = await service();
+    const shown = await covgateIn(
+      repo.dir,
+      ['config', 'show', '--branch', 'feature', '--json'],
+      repo.env,
+    );
+    expect(shown.code, shown.stderr).toBe(0);
+    const head = (await repo.git('rev-parse', 'HEAD')).trim();
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      policy: { file: 'covgate.yml', commit: head },
+      edited: null,
+      effective: { patch: { target: { value: 10, source: 'file' } } },
+    });
+    const pushed = await report(['--branch', 'feature'], s);
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect(s.sent).toHaveLength(1);
+    expect(s.sent[0]).not.toHaveProperty('patch_target');
+  });
+
+  it('a broken policy file in the change fails the run with exit 2, before anything is sent', async () => {
+    const s = await service();
+    await repo.write({ 'covgate.yml': 'patch:\n  target: 10\n  informatinal: true\n' });
+    await repo.commit('typo');
+    const result = await report(['--branch', 'feature', '--base-branch', 'main'], s);
+    await repo.git('reset', '-q', '--hard', 'HEAD~1');
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringContaining(
+        ': patch: unknown key "informatinal" (did you mean "informational"?)\n',
+      ),
+    });
+    expect(result.stderr).toMatch(/covgate: covgate\.yml at [0-9a-f]{12}:3:3: /);
+    expect(s.sent).toEqual([]);
+  });
+});
