@@ -135,5 +135,27 @@ export function legacyDataCases({ literal, commitColumn }: LegacySql): LegacyDat
         expect((await store.useSignInLink('l1', instant(1)))?.role).toBe('owner');
       },
     },
+    {
+      name: 'reads repository links made before migration 0014 as GitHub links of the same repository',
+      firstLeftOut: '0014',
+      seed: [
+        `INSERT INTO repository_links (org_id, repo, github_repo, api_url, credential, credential_hint, created_by, created_at, updated_at) VALUES
+        ('org_1', 'web', 'Octo-Org/web.site', 'https://ghe.example.com/api/v3', 'v1.sealed', 'ab12', 'usr_1', ${at(0)}, ${at(5)})`,
+      ],
+      check: async (store) => {
+        expect(await store.findRepositoryLink('org_1', 'web')).toEqual({
+          orgId: 'org_1',
+          repo: 'web',
+          host: 'github',
+          repository: 'Octo-Org/web.site',
+          apiUrl: 'https://ghe.example.com/api/v3',
+          credential: 'v1.sealed',
+          credentialHint: 'ab12',
+          createdBy: 'usr_1',
+          createdAt: instant(0),
+          updatedAt: instant(5),
+        });
+      },
+    },
   ];
 }

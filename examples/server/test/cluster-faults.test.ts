@@ -583,7 +583,8 @@ describe.skipIf(!runnable && !required)('two processes on MariaDB and Redis unde
       await store.putRepositoryLink({
         orgId,
         repo,
-        githubRepo: 'octo/cluster',
+        host: 'github',
+        repository: 'octo/cluster',
         apiUrl: fake.apiUrl,
         credential: encryptCredential(token, repositoryLinkCredentialContext(orgId, repo), {
           sessionSecret: SESSION_SECRET,

@@ -71,7 +71,8 @@ async function givenLinkedOrganisation(
   await store.putRepositoryLink({
     orgId,
     repo: 'web',
-    githubRepo: GITHUB_REPO,
+    host: 'github',
+    repository: GITHUB_REPO,
     apiUrl: fake.apiUrl,
     credential: encryptCredential(GITHUB_TOKEN, repositoryLinkCredentialContext(orgId, 'web'), {
       sessionSecret: SESSION_SECRET,

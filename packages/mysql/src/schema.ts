@@ -1,3 +1,4 @@
+import type { CodeHostKind } from '@covgate/core';
 import { buildIndexes, INDEXES, type IndexSpec } from '@covgate/sql-kit/indexes';
 import { type SQL, sql } from 'drizzle-orm';
 import {
@@ -357,15 +358,16 @@ const unicodeMediumText = customType<{ data: string }>({
 });
 
 /**
- * Repositories linked to GitHub repositories: where statuses and the pull-request comment go,
- * and the encrypted credential to send them with.
+ * Repositories linked to code-host repositories (GitHub, GitLab, Gitea): where statuses and
+ * the merge/pull-request comment go, and the encrypted credential to send them with.
  */
 export const repositoryLinks = mysqlTable(
   'repository_links',
   {
     orgId: exactVarchar('org_id', ID).notNull(),
     repo: exactVarchar('repo', NAME).notNull(),
-    githubRepo: exactVarchar('github_repo', NAME).notNull(),
+    host: exactVarchar('host', { length: 16 }).$type<CodeHostKind>().notNull().default('github'),
+    repository: exactVarchar('repository', NAME).notNull(),
     apiUrl: exactVarchar('api_url', { length: 1024 }).notNull().default('https://api.github.com'),
     /** Ciphertext made by the caller; the store never reads it. */
     credential: unicodeText('credential').notNull(),

@@ -1,3 +1,4 @@
+import type { CodeHostKind } from '@covgate/core';
 import { buildIndexes, INDEXES, type IndexSpec } from '@covgate/sql-kit/indexes';
 import { type SQL, sql } from 'drizzle-orm';
 import {
@@ -290,15 +291,16 @@ export const idempotencyKeys = sqliteTable(
 );
 
 /**
- * Repositories linked to GitHub repositories: where statuses and the pull-request comment go,
- * and the encrypted credential to send them with.
+ * Repositories linked to code-host repositories (GitHub, GitLab, Gitea): where statuses and
+ * the merge/pull-request comment go, and the encrypted credential to send them with.
  */
 export const repositoryLinks = sqliteTable(
   'repository_links',
   {
     orgId: text('org_id').notNull(),
     repo: text('repo').notNull(),
-    githubRepo: text('github_repo').notNull(),
+    host: text('host').$type<CodeHostKind>().notNull().default('github'),
+    repository: text('repository').notNull(),
     apiUrl: text('api_url').notNull().default('https://api.github.com'),
     /** Ciphertext made by the caller; the store never reads it. */
     credential: text('credential').notNull(),

@@ -1,11 +1,12 @@
 /**
- * `@covgate/testing`: fixture builders, test tokens, an in-process test API, a fake GitHub REST
- * server and the types of the suites, for testing `Store` implementations and code built on
+ * `@covgate/testing`: fixture builders, test tokens, an in-process test API, fake GitHub, GitLab
+ * and Gitea REST servers and the types of the suites, for testing `Store` implementations and code built on
  * covgate under any test runner (vitest, jest, `node:test`...): nothing here imports a test
  * runner. The vitest suites themselves are in `@covgate/testing/vitest`.
  */
 
 export type { StoreConformanceOptions } from './conformance/options.js';
+export { type FakeGiteaRest, startFakeGiteaRest } from './fake-gitea-rest.js';
 export {
   type FakeAnswer,
   type FakeComment,
@@ -13,6 +14,12 @@ export {
   type FakeStatus,
   startFakeGithubRest,
 } from './fake-github-rest.js';
+export {
+  type FakeGitlabNote,
+  type FakeGitlabRest,
+  type FakeGitlabStatus,
+  startFakeGitlabRest,
+} from './fake-gitlab-rest.js';
 export {
   buildExecution,
   buildIdempotencyClaim,

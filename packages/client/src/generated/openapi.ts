@@ -344,7 +344,8 @@ export interface paths {
         };
         /**
          * A repository's link to a GitHub repository (admins and owners)
-         * @description The GitHub repository that receives the run's commit statuses and pull request comment,
+         * @description The GitHub-only form of `GET /v1/repos/code-host-link`: a link to another host
+         *     answers `404`. The GitHub repository that receives the run's commit statuses and pull request comment,
          *     the hint of its token (never the token), and the latest failed deliveries with their
          *     reason. Order: `401`, `403` (API token, a role below `admin`), `400` query, `403` `org`
          *     is not the session's organisation, `404` no link.
@@ -353,8 +354,9 @@ export interface paths {
         put?: never;
         /**
          * Link a repository to a GitHub repository, with its token (admins and owners)
-         * @description Links the repository, or replaces its link (keeping `created_by` and `created_at`), like
-         *     `POST /v1/organisation/github-link`.
+         * @description The GitHub-only form of `POST /v1/repos/code-host-link` (`host: github`): links the
+         *     repository, or replaces its link, whatever its host (keeping `created_by` and
+         *     `created_at`), like `POST /v1/organisation/github-link`.
          *     The token is stored encrypted and never answered. GitHub is not called: a wrong
          *     token or repository shows as a failed delivery after the next run. Order: `401`,
          *     `403` (API token, a role below `admin`, a cookie without an allowed `Origin`), `400`
@@ -369,11 +371,62 @@ export interface paths {
         post: operations["linkRepository"];
         /**
          * Remove a repository's link and its token (admins and owners)
-         * @description Order: `401`, `403` (API token, a role below `admin`, a cookie without an allowed
-         *     `Origin`), `400` query, `403` `org` is not the session's organisation, `404` no link.
+         * @description Removes a GitHub link; a link to another host answers `404` (remove it with
+         *     `DELETE /v1/repos/code-host-link`). Order: `401`, `403` (API token, a role below
+         *     `admin`, a cookie without an allowed `Origin`), `400` query, `403` `org` is not the
+         *     session's organisation, `404` no GitHub link.
          *     Writes `repository.unlink org_id=<id> repo=<name> github_repo=<owner/name> by=<user id>`.
          */
         delete: operations["unlinkRepository"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/repos/code-host-link": {
+        parameters: {
+            query: {
+                /** @description Organisation slug; must equal the session's organisation exactly. */
+                org: string;
+                /** @description Repository name, case-sensitive (no control characters, 255 at most). */
+                repo: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A repository's link to its code host, GitHub, GitLab or Gitea (admins and owners)
+         * @description The code host and repository that receive the run's commit statuses and merge or pull
+         *     request comment, the hint of its token (never the token), and the latest failed
+         *     deliveries with their reason. Order: `401`, `403` (API token, a role below `admin`),
+         *     `400` query, `403` `org` is not the session's organisation, `404` no link.
+         */
+        get: operations["getCodeHostLink"];
+        put?: never;
+        /**
+         * Link a repository to a GitHub, GitLab or Gitea repository, with its token (admins and owners)
+         * @description Links the repository, or replaces its link whatever its host (keeping `created_by` and
+         *     `created_at`). The token is stored encrypted and never answered; the code host is not
+         *     called. Order: `401`, `403` (API token, a role below `admin`, a cookie without an
+         *     allowed `Origin`), `400` query, `403` `org` is not the session's organisation,
+         *     `413`/`415`/`400` body, `400` a repository path the host does not allow, `400` no
+         *     `api_url` for a host without a public API (Gitea, Forgejo), `400` an `api_url` whose
+         *     host is, or resolves to, a non-public address unless the operator allows it
+         *     (`ALLOW_PRIVATE_CODE_HOSTS`). Writes
+         *     `repository.link org_id=<id> repo=<name> github_repo=<owner/name> api_url=<url> by=<user id>`
+         *     for GitHub and
+         *     `repository.link org_id=<id> repo=<name> host=<host> repository=<path> api_url=<url> by=<user id>`
+         *     for the others.
+         */
+        post: operations["linkCodeHost"];
+        /**
+         * Remove a repository's link to its code host and its token (admins and owners)
+         * @description Order: `401`, `403` (API token, a role below `admin`, a cookie without an allowed
+         *     `Origin`), `400` query, `403` `org` is not the session's organisation, `404` no link.
+         *     Writes `repository.unlink` named as `repository.link` is.
+         */
+        delete: operations["unlinkCodeHost"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1193,6 +1246,28 @@ export interface components {
             /** @description The latest failed deliveries (at most 5), newest first. */
             failures: components["schemas"]["DeliveryFailure"][];
         };
+        CodeHostLink: {
+            /** @description The covgate repository. */
+            repo: string;
+            /**
+             * @description The code host (`gitea` for Forgejo too).
+             * @enum {unknown}
+             */
+            host: "github" | "gitlab" | "gitea";
+            /** @description The repository's path on the host (`owner/name`, GitLab's `group/subgroup/project`). */
+            repository: string;
+            /** @description The host's REST API base the deliveries go to. */
+            api_url: string;
+            /** @description The token's last four characters after `…` (only `…` for a token of 8 characters or fewer); never the token. */
+            token_hint: string;
+            /** @description The user who first linked the repository. */
+            created_by: string;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description When the link (and its token) was last set. */
+            updated_at: components["schemas"]["Timestamp"];
+            /** @description The latest failed deliveries (at most 5), newest first. */
+            failures: components["schemas"]["DeliveryFailure"][];
+        };
         DeliveryFailure: {
             /**
              * @description What was not delivered.
@@ -1201,9 +1276,9 @@ export interface components {
             kind: "status_project" | "status_patch" | "comment";
             /** @description The run it reported. */
             execution_id: string;
-            /** @description Why GitHub refused it or why it was given up, for a person; never the token. */
+            /** @description Why the code host refused it or why it was given up, for a person; never the token. */
             reason: string;
-            /** @description The HTTP status of GitHub's last answer; null when there was none (network error). */
+            /** @description The HTTP status of the code host's last answer; null when there was none (network error). */
             status: number | null;
             failed_at: components["schemas"]["Timestamp"];
         };
@@ -2777,6 +2852,151 @@ export interface operations {
         };
     };
     unlinkRepository: {
+        parameters: {
+            query: {
+                /** @description Organisation slug; must equal the session's organisation exactly. */
+                org: string;
+                /** @description Repository name, case-sensitive (no control characters, 255 at most). */
+                repo: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["RepositoryLinkQuery"];
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    getCodeHostLink: {
+        parameters: {
+            query: {
+                /** @description Organisation slug; must equal the session's organisation exactly. */
+                org: string;
+                /** @description Repository name, case-sensitive (no control characters, 255 at most). */
+                repo: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeHostLink"];
+                };
+            };
+            400: components["responses"]["RepositoryLinkQuery"];
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    linkCodeHost: {
+        parameters: {
+            query: {
+                /** @description Organisation slug; must equal the session's organisation exactly. */
+                org: string;
+                /** @description Repository name, case-sensitive (no control characters, 255 at most). */
+                repo: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The code host; `gitea` for Forgejo too.
+                     * @enum {unknown}
+                     */
+                    host: "github" | "gitlab" | "gitea";
+                    /**
+                     * @description The repository's path on the host: `owner/name` on GitHub and Gitea, the
+                     *     project's full path on GitLab (`group/subgroup/project`, up to 20 groups).
+                     */
+                    repository: string;
+                    /**
+                     * @description GitHub: a fine-grained personal access token with Commit statuses and Pull
+                     *     requests read and write. GitLab: a project or group access token with the
+                     *     `api` scope and the Developer role. Gitea/Forgejo: an access token with
+                     *     `write:repository` and `write:issue`. Printable ASCII without spaces.
+                     */
+                    token: string;
+                    /**
+                     * Format: uri
+                     * @description The host's REST API base: default `https://api.github.com` (GitHub) and
+                     *     `https://gitlab.com/api/v4` (GitLab); GitHub Enterprise Server's
+                     *     `https://host/api/v3`, a self-managed GitLab's `https://host/api/v4`, Gitea's
+                     *     or Forgejo's `https://host/api/v1` (required). `https` only, on a public
+                     *     address unless the operator allows private ones (`ALLOW_PRIVATE_CODE_HOSTS`).
+                     */
+                    api_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The link as stored. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeHostLink"];
+                };
+            };
+            /** @description A missing or invalid query parameter, unparsable JSON or not an object (`malformed request`), or the first invalid field. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "missing required parameter: org" | "missing required parameter: repo" | "invalid parameter: repo" | "malformed request" | "invalid parameter: host" | "invalid parameter: repository" | "invalid parameter: token" | "invalid parameter: api_url" | "invalid parameter: api_url is required for this host" | "invalid parameter: api_url is or resolves to a loopback, private or link-local address";
+                    };
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    unlinkCodeHost: {
         parameters: {
             query: {
                 /** @description Organisation slug; must equal the session's organisation exactly. */

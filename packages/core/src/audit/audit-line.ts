@@ -53,17 +53,30 @@ export type AuditEvent =
   | { type: 'organisation.link'; orgId: string; githubOrg: string; by: string }
   /** An owner (`by`) removed the organisation's link to a GitHub organisation. */
   | { type: 'organisation.unlink'; orgId: string; githubOrg: string; by: string }
-  /** An admin (`by`) linked a repository to a GitHub repository, with a new credential. */
+  /**
+   * An admin (`by`) linked a repository to a code-host repository, with a new credential: a
+   * GitHub one as `githubRepo`, another host's as `host` and `repository`.
+   */
   | {
       type: 'repository.link';
       orgId: string;
       repo: string;
-      githubRepo: string;
+      githubRepo?: string;
+      host?: string;
+      repository?: string;
       apiUrl: string;
       by: string;
     }
-  /** An admin (`by`) removed a repository's link and its credential. */
-  | { type: 'repository.unlink'; orgId: string; repo: string; githubRepo: string; by: string }
+  /** An admin (`by`) removed a repository's link and its credential (named as for a link). */
+  | {
+      type: 'repository.unlink';
+      orgId: string;
+      repo: string;
+      githubRepo?: string;
+      host?: string;
+      repository?: string;
+      by: string;
+    }
   | { type: 'invite.create'; orgId: string; inviteId: string; role: string; by: string }
   | { type: 'invite.accept'; orgId: string; inviteId: string; userId: string }
   | { type: 'invite.revoke'; orgId: string; inviteId: string; by: string }
@@ -147,8 +160,8 @@ const PLAIN_FIELDS: {
   'member.remove': ['orgId', 'userId', 'by', 'via'],
   'organisation.link': ['orgId', 'githubOrg', 'by'],
   'organisation.unlink': ['orgId', 'githubOrg', 'by'],
-  'repository.link': ['orgId', 'repo', 'githubRepo', 'apiUrl', 'by'],
-  'repository.unlink': ['orgId', 'repo', 'githubRepo', 'by'],
+  'repository.link': ['orgId', 'repo', 'githubRepo', 'host', 'repository', 'apiUrl', 'by'],
+  'repository.unlink': ['orgId', 'repo', 'githubRepo', 'host', 'repository', 'by'],
   'invite.create': ['orgId', 'inviteId', 'role', 'by'],
   'invite.accept': ['orgId', 'inviteId', 'userId'],
   'invite.revoke': ['orgId', 'inviteId', 'by'],

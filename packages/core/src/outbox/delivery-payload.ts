@@ -1,9 +1,14 @@
-import type { DeliveryKind } from '../storage/store.js';
+import { CODE_HOST_KINDS, type CodeHostKind, type DeliveryKind } from '../storage/store.js';
 
-/** A commit status to set (`POST /repos/{owner}/{repo}/statuses/{sha}`), as enqueued. */
-export interface StatusPayload {
-  /** `owner/name` on GitHub, as linked when the run was recorded. */
-  github_repo: string;
+/** The repository a delivery goes to, as linked when its run was recorded. */
+export interface PayloadRepository {
+  host: CodeHostKind;
+  /** Its path on the host: `owner/name`, or GitLab's `group/subgroup/project`. */
+  repository: string;
+}
+
+/** A commit status to set, as enqueued. */
+export interface StatusPayload extends PayloadRepository {
   /** The full commit SHA (40 or 64 hex). */
   sha: string;
   state: 'success' | 'failure' | 'error';
@@ -15,9 +20,9 @@ export interface StatusPayload {
   target_url: string | null;
 }
 
-/** The pull-request comment to upsert, as enqueued. */
-export interface CommentPayload {
-  github_repo: string;
+/** The merge/pull-request comment to upsert, as enqueued. */
+export interface CommentPayload extends PayloadRepository {
+  /** The pull request's number (GitLab: the merge request's `iid`). */
   pull_request: number;
   /** The hidden line a comment is found again by. */
   marker: string;
@@ -33,7 +38,35 @@ export type DeliveryPayload<Kind extends DeliveryKind> = Kind extends 'comment'
   : StatusPayload;
 
 const GITHUB_REPO = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
+const REPOSITORY_PATH = /^[^\p{Cc}\s]{1,1024}$/u;
 const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * The stored JSON of a payload. A GitHub delivery keeps the `github_repo` field every release
+ * reads (a process of the previous release, during a rolling upgrade, sends it as before);
+ * the other hosts' carry `host` and `repository`.
+ */
+export function deliveryPayloadJson(payload: StatusPayload | CommentPayload): string {
+  const { host, repository, ...rest } = payload;
+  return JSON.stringify(
+    host === 'github' ? { github_repo: repository, ...rest } : { host, repository, ...rest },
+  );
+}
+
+/** The repository of a stored payload, or null when it names none this version knows. */
+function repositoryOf(payload: Record<string, unknown>): PayloadRepository | null {
+  if (typeof payload.github_repo === 'string') {
+    return GITHUB_REPO.test(payload.github_repo)
+      ? { host: 'github', repository: payload.github_repo }
+      : null;
+  }
+  const host = CODE_HOST_KINDS.find((kind) => kind === payload.host);
+  if (host === undefined || host === 'github') return null;
+  if (typeof payload.repository !== 'string' || !REPOSITORY_PATH.test(payload.repository)) {
+    return null;
+  }
+  return { host, repository: payload.repository };
+}
 
 /**
  * The payload of a stored delivery, checked: null when the JSON is not one this version
@@ -50,10 +83,14 @@ export function parseDeliveryPayload(
     return null;
   }
   if (typeof value !== 'object' || value === null) return null;
-  const payload = value as Record<string, unknown>;
-  if (typeof payload.github_repo !== 'string' || !GITHUB_REPO.test(payload.github_repo)) {
-    return null;
-  }
+  const {
+    github_repo: _github,
+    host: _host,
+    repository: _path,
+    ...payload
+  } = value as Record<string, unknown>;
+  const where = repositoryOf(value as Record<string, unknown>);
+  if (where === null) return null;
   if (kind === 'comment') {
     const ok =
       Number.isSafeInteger(payload.pull_request) &&
@@ -61,7 +98,7 @@ export function parseDeliveryPayload(
       typeof payload.marker === 'string' &&
       typeof payload.execution_id === 'string' &&
       typeof payload.body === 'string';
-    return ok ? (payload as unknown as CommentPayload) : null;
+    return ok ? ({ ...where, ...payload } as unknown as CommentPayload) : null;
   }
   const ok =
     typeof payload.sha === 'string' &&
@@ -70,5 +107,5 @@ export function parseDeliveryPayload(
     typeof payload.context === 'string' &&
     typeof payload.description === 'string' &&
     (payload.target_url === null || typeof payload.target_url === 'string');
-  return ok ? (payload as unknown as StatusPayload) : null;
+  return ok ? ({ ...where, ...payload } as unknown as StatusPayload) : null;
 }

@@ -6,7 +6,8 @@ import type { DeliveryRecord, RepositoryLink, Store } from '../storage/store.js'
 import { type Clock, systemClock } from '../time/timestamp.js';
 import { runFileChanges } from './comment-files.js';
 import { parseDeliveryPayload } from './delivery-payload.js';
-import { createGithubSender, type GithubSender, type SendResult } from './github-sender.js';
+import { FEEDBACK_HOSTS } from './feedback-hosts.js';
+import { createFeedbackSender, type FeedbackSender, type SendResult } from './feedback-sender.js';
 import {
   type AttemptDecision,
   backoffDelayMs,
@@ -36,7 +37,7 @@ export interface OutboxWorkerOptions {
   /** Receives `repository.credential.use` for each use of a credential. */
   audit?: AuditLogger;
   /**
-   * The `fetch` GitHub requests go through (tests point it anywhere). Default: one that
+   * The `fetch` code-host requests go through (tests point it anywhere). Default: one that
    * connects only to public addresses unless `allowPrivateCodeHosts` allows others.
    */
   fetch?: typeof fetch;
@@ -59,12 +60,15 @@ export interface OutboxWorkerOptions {
   leaseMs?: number;
   /** Deliveries claimed at once (default 10). */
   batchSize?: number;
-  /** How long one GitHub request may take (default 10 s). */
+  /** How long one code-host request may take (default 10 s). */
   requestTimeoutMs?: number;
   /** Back-off and attempts (default {@link DEFAULT_RETRY_POLICY}). */
   retry?: Partial<RetryPolicy>;
-  /** The sender (tests inject one; default {@link createGithubSender} with `fetch`). */
-  sender?: GithubSender;
+  /**
+   * The sender (tests inject one; default {@link createFeedbackSender} with `fetch`, sending
+   * each delivery to its repository's code host).
+   */
+  sender?: FeedbackSender;
 }
 
 /** One pass of the outbox: what {@link startOutboxWorker} runs in a loop. */
@@ -88,7 +92,7 @@ export interface OutboxWorker {
 /**
  * The outbox's sender without its loop: each {@link OutboxDispatcher.runOnce} claims due
  * deliveries with a lease (so of several server processes on one database, one sends each),
- * sends them to GitHub with the repository's credential, and records the outcome: sent, retried
+ * sends them to the repository's code host with its credential, and records the outcome: sent, retried
  * later with back-off (or when a rate limit ends), or failed with the reason.
  */
 export function createOutboxDispatcher(options: OutboxWorkerOptions): OutboxDispatcher {
@@ -101,7 +105,7 @@ export function createOutboxDispatcher(options: OutboxWorkerOptions): OutboxDisp
   const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
   const sender =
     options.sender ??
-    createGithubSender({
+    createFeedbackSender({
       requestTimeoutMs,
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.allowPrivateCodeHosts === undefined
@@ -219,10 +223,16 @@ export function createOutboxDispatcher(options: OutboxWorkerOptions): OutboxDisp
     const fail = (reason: string) => ended({ action: 'fail', reason });
     const payload = parseDeliveryPayload(delivery.kind, delivery.payload);
     if (payload === null) return fail('unreadable payload (written by another version?)');
+    const host = FEEDBACK_HOSTS[payload.host];
     const link = await store.findRepositoryLink(delivery.orgId, delivery.repo);
-    if (link === null) return fail('the repository is no longer linked to GitHub');
-    if (link.githubRepo !== payload.github_repo) {
-      return fail(`the repository is now linked to ${link.githubRepo}, not ${payload.github_repo}`);
+    if (link === null) return fail(`the repository is no longer linked to ${host.name}`);
+    if (link.host !== payload.host) {
+      return fail(
+        `the repository is now linked to ${FEEDBACK_HOSTS[link.host].name} ${link.repository}, not ${host.name} ${payload.repository}`,
+      );
+    }
+    if (link.repository !== payload.repository) {
+      return fail(`the repository is now linked to ${link.repository}, not ${payload.repository}`);
     }
     let token: string;
     try {
@@ -236,7 +246,7 @@ export function createOutboxDispatcher(options: OutboxWorkerOptions): OutboxDisp
       return ended({
         action: 'retry',
         at: new Date(paused),
-        reason: `GitHub rate limit: waiting until ${new Date(paused).toISOString()}`,
+        reason: `${host.name} rate limit: waiting until ${new Date(paused).toISOString()}`,
         rateLimited: true,
       });
     }
@@ -268,6 +278,7 @@ export function createOutboxDispatcher(options: OutboxWorkerOptions): OutboxDisp
       now: clock.now(),
       policy,
       random,
+      host,
     });
     if (decision.action === 'retry' && decision.rateLimited) {
       pausedUntil.set(key, decision.at.getTime());

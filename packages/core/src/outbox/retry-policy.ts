@@ -1,3 +1,5 @@
+import type { HostAnswerRules } from './feedback-host.js';
+
 /** How the outbox spaces and bounds its attempts. */
 export interface RetryPolicy {
   /** The first retry's delay before jitter (ms). */
@@ -11,7 +13,7 @@ export interface RetryPolicy {
 }
 
 /**
- * 2 s doubling to a 15 min cap, 12 attempts: about an hour of a GitHub outage (2 + 4 + ... +
+ * 2 s doubling to a 15 min cap, 12 attempts: about an hour of a code host's outage (2 + 4 + ... +
  * 512 s, then 900 s three times) before a delivery is given up.
  */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -27,7 +29,7 @@ export interface AttemptAnswer {
   status: number | null;
   /** Response headers, lower-case names. */
   headers: Readonly<Record<string, string | undefined>>;
-  /** The answer's `message` (GitHub's error bodies), when it had one. */
+  /** The answer's message (the `message` of GitHub's, GitLab's, Gitea's error bodies), if any. */
   message?: string;
 }
 
@@ -53,56 +55,42 @@ export function backoffDelayMs(
 }
 
 /**
- * When a rate-limited answer allows the next request, or null when the answer is not a rate
- * limit. GitHub documents: a secondary limit (403 or 429) with `retry-after` seconds; a primary
- * limit with `x-ratelimit-remaining: 0` and `x-ratelimit-reset` (epoch seconds); a 429, or a
- * 403 whose message names a secondary rate limit, without either header: wait a minute.
+ * When the code host's headers say the next request may go, or null when they name no time.
+ * Read in order: `Retry-After` (seconds or an HTTP date; every host), GitHub's
+ * `x-ratelimit-reset` (epoch seconds) with `x-ratelimit-remaining: 0`, and `RateLimit-Reset`
+ * with `RateLimit-Remaining: 0` or a `429` (GitLab: epoch seconds; the IETF draft's delta
+ * seconds when the value is too small to be an instant).
  */
-export function rateLimitedUntil(
-  answer: AttemptAnswer,
-  now: Date,
-  policy: RetryPolicy,
-): Date | null {
-  if (answer.status !== 403 && answer.status !== 429) return null;
-  const retryAfter = answer.headers['retry-after'];
-  if (retryAfter !== undefined && /^\d+$/.test(retryAfter.trim())) {
-    return new Date(now.getTime() + Number(retryAfter.trim()) * 1000);
+export function rateLimitFromHeaders(answer: AttemptAnswer, now: Date): Date | null {
+  const header = (name: string) => answer.headers[name]?.trim();
+  const retryAfter = header('retry-after');
+  if (retryAfter !== undefined && /^\d+$/.test(retryAfter)) {
+    return new Date(now.getTime() + Number(retryAfter) * 1000);
   }
-  const reset = answer.headers['x-ratelimit-reset'];
-  if (
-    answer.headers['x-ratelimit-remaining'] === '0' &&
-    reset !== undefined &&
-    /^\d+$/.test(reset)
-  ) {
-    return new Date(Math.max(now.getTime(), Number(reset) * 1000));
+  if (retryAfter !== undefined && /[a-z]/i.test(retryAfter)) {
+    const at = Date.parse(retryAfter);
+    if (Number.isFinite(at)) return new Date(Math.max(now.getTime(), at));
   }
-  if (answer.status === 429 || /rate limit/i.test(answer.message ?? '')) {
-    return new Date(now.getTime() + policy.rateLimitFallbackMs);
+  const githubReset = header('x-ratelimit-reset');
+  if (header('x-ratelimit-remaining') === '0' && githubReset && /^\d+$/.test(githubReset)) {
+    return new Date(Math.max(now.getTime(), Number(githubReset) * 1000));
+  }
+  const reset = header('ratelimit-reset');
+  const spent = header('ratelimit-remaining') === '0' || answer.status === 429;
+  if (spent && reset !== undefined && /^\d+$/.test(reset)) {
+    const value = Number(reset);
+    // Epoch seconds are past 2001; a delta of that many seconds would be 30 years.
+    const at = value >= 1_000_000_000 ? value * 1000 : now.getTime() + value * 1000;
+    return new Date(Math.max(now.getTime(), at));
   }
   return null;
-}
-
-/** Why the code host refused for good, in words an operator can act on. */
-function permanentReason(status: number, message: string | undefined): string {
-  const detail = message ? `: ${message}` : '';
-  switch (status) {
-    case 401:
-      return `GitHub refused the credential (401)${detail}`;
-    case 403:
-      return `GitHub denied access: the credential lacks a permission (403)${detail}`;
-    case 404:
-      return `GitHub repository, commit or pull request not found, or not visible to the credential (404)${detail}`;
-    case 422:
-      return `GitHub refused the request (422)${detail}`;
-    default:
-      return `GitHub answered ${status}${detail}`;
-  }
 }
 
 /**
  * Decides after an unsuccessful attempt (the `attempts`-th): a rate limit waits as the code host
  * says (with up to a second of jitter); 5xx, 408 and no answer retry with back-off until
- * `maxAttempts`; any other 4xx (401, 403 that is not a rate limit, 404, 422...) fails now.
+ * `maxAttempts`; any other 4xx (401, 403 that is not a rate limit, 404, 422...) fails now, with
+ * the host's reason.
  */
 export function decideAfterAttempt(input: {
   answer: AttemptAnswer;
@@ -110,24 +98,26 @@ export function decideAfterAttempt(input: {
   now: Date;
   policy: RetryPolicy;
   random: () => number;
+  /** The code host that answered: its rate limits, its refusals, its name. */
+  host: HostAnswerRules;
 }): AttemptDecision {
-  const { answer, attempts, now, policy, random } = input;
-  const limitedUntil = rateLimitedUntil(answer, now, policy);
+  const { answer, attempts, now, policy, random, host } = input;
+  const limitedUntil = host.rateLimitedUntil(answer, now, policy);
   if (limitedUntil !== null) {
     return {
       action: 'retry',
       at: new Date(limitedUntil.getTime() + Math.round(1000 * random())),
-      reason: `GitHub rate limit (${answer.status}): waiting until ${limitedUntil.toISOString()}`,
+      reason: `${host.name} rate limit (${answer.status}): waiting until ${limitedUntil.toISOString()}`,
       rateLimited: true,
     };
   }
   const status = answer.status;
   const transient = status === null || status === 408 || status >= 500;
-  if (!transient) return { action: 'fail', reason: permanentReason(status, answer.message) };
+  if (!transient) return { action: 'fail', reason: host.refusalReason(status, answer.message) };
   const reason =
     status === null
-      ? `GitHub unreachable: ${answer.message ?? 'no answer'}`
-      : `GitHub answered ${status}${answer.message ? `: ${answer.message}` : ''}`;
+      ? `${host.name} unreachable: ${answer.message ?? 'no answer'}`
+      : `${host.name} answered ${status}${answer.message ? `: ${answer.message}` : ''}`;
   if (attempts >= policy.maxAttempts) {
     return { action: 'fail', reason: `${reason} (gave up after ${attempts} attempts)` };
   }

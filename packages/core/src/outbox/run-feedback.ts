@@ -2,18 +2,30 @@ import { executionToJson } from '../executions/execution-json.js';
 import type { FileChangesJson } from '../executions/file-changes.js';
 import { evaluatePatch } from '../gate/patch-rule.js';
 import { verdictSentence } from '../gate/verdict-sentence.js';
-import type { DeliveryKind, ExecutionRecord, NewDelivery, Outcome } from '../storage/store.js';
-import type { CommentPayload, StatusPayload } from './delivery-payload.js';
+import type {
+  CodeHostKind,
+  DeliveryKind,
+  ExecutionRecord,
+  NewDelivery,
+  Outcome,
+} from '../storage/store.js';
+import {
+  type CommentPayload,
+  deliveryPayloadJson,
+  type StatusPayload,
+} from './delivery-payload.js';
 
-/** The longest description GitHub keeps on a commit status. */
+/** The longest description GitHub keeps on a commit status (GitLab and Gitea keep 255). */
 export const STATUS_DESCRIPTION_MAX = 140;
 
 const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /** What the feedback on a run needs besides the run. */
 export interface RunFeedbackContext {
-  /** The linked GitHub repository, `owner/name`. */
-  githubRepo: string;
+  /** The code host of the linked repository. */
+  host: CodeHostKind;
+  /** The linked repository's path on its host. */
+  repository: string;
   /** The run's page in the dashboard, or null when no absolute URL of it is known. */
   runUrl: string | null;
   /** A fresh delivery id (`dlv_` + ULID). */
@@ -36,7 +48,8 @@ export function statusContext(kind: 'project' | 'patch', component: string | nul
  * The `covgate/project` status: the run's verdict, whichever rule decided it (so one required
  * status gates a pull request as the CLI's exit code does), described as
  * `84.13% (+0.25) pass`, `84.13% (no baseline) pass` or `84.13% (+0.25) fail by the patch rule`.
- * A `warn` run is a success (GitHub has no warning state) whose description says `warn`.
+ * A `warn` run is a success (GitHub and GitLab have no warning state) whose description says
+ * `warn`.
  */
 export function projectStatus(
   record: ExecutionRecord,
@@ -193,7 +206,7 @@ export function commentBody(record: ExecutionRecord, runUrl: string | null): str
 }
 
 /**
- * The deliveries a recorded run gives its linked GitHub repository: the `covgate/project`
+ * The deliveries a recorded run gives its linked repository on its code host: the `covgate/project`
  * status and, when the run sent a patch, the `covgate/patch` status on its commit (when it
  * names a full SHA, which the statuses API needs), and the comment on its pull request (when
  * it names one).
@@ -204,14 +217,15 @@ export function planRunDeliveries(
 ): NewDelivery[] {
   const deliveries: NewDelivery[] = [];
   const add = (kind: DeliveryKind, payload: StatusPayload | CommentPayload) =>
-    deliveries.push({ id: context.newId(), kind, payload: JSON.stringify(payload) });
+    deliveries.push({ id: context.newId(), kind, payload: deliveryPayloadJson(payload) });
   const { commit } = record;
   if (commit !== null && FULL_SHA.test(commit)) {
     const status = (
       kind: 'project' | 'patch',
       fields: Pick<StatusPayload, 'state' | 'description'>,
     ) => ({
-      github_repo: context.githubRepo,
+      host: context.host,
+      repository: context.repository,
       sha: commit,
       context: statusContext(kind, record.component),
       target_url: context.runUrl,
@@ -223,7 +237,8 @@ export function planRunDeliveries(
   }
   if (record.pullRequest !== null) {
     add('comment', {
-      github_repo: context.githubRepo,
+      host: context.host,
+      repository: context.repository,
       pull_request: record.pullRequest,
       marker: commentMarker(record.component),
       execution_id: record.id,

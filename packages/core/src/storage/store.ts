@@ -70,6 +70,8 @@ export type {
   OutboxStore,
 } from './records/outbox.js';
 export {
+  CODE_HOST_KINDS,
+  type CodeHostKind,
   GITHUB_API_URL,
   type RepositoryLink,
   type RepositoryLinkStore,

@@ -13,7 +13,7 @@ import {
 } from '@covgate/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HostResolver } from '../../src/code-hosts/code-host-address.js';
-import { createGithubSender } from '../../src/outbox/github-sender.js';
+import { createFeedbackSender } from '../../src/outbox/feedback-sender.js';
 import { createOutboxDispatcher } from '../../src/outbox/outbox-worker.js';
 import { planRunDeliveries } from '../../src/outbox/run-feedback.js';
 
@@ -21,7 +21,8 @@ const START = new Date('2026-03-01T12:00:00Z');
 const TOKEN = 'github_pat_0123456789abcdefSECRET';
 const GITHUB_REPO = 'octo/widgets';
 const STATUS = {
-  github_repo: GITHUB_REPO,
+  host: 'github' as const,
+  repository: GITHUB_REPO,
   sha: 'a'.repeat(40),
   state: 'success' as const,
   context: 'covgate/project',
@@ -61,7 +62,7 @@ function namedFake(): { apiUrl: string; resolve: HostResolver } {
 
 describe('the GitHub sender, towards a code host inside the network', () => {
   it('refuses a loopback api_url before any request, naming the host and why', async () => {
-    const sender = createGithubSender({ requestTimeoutMs: 2_000 });
+    const sender = createFeedbackSender({ requestTimeoutMs: 2_000 });
     const result = await sender.setStatus({ apiUrl: fake.apiUrl, token: TOKEN }, STATUS);
     expect(result).toEqual({
       ok: false,
@@ -77,7 +78,7 @@ describe('the GitHub sender, towards a code host inside the network', () => {
 
   it('refuses a name that resolves to loopback, and sends through it when the operator allows it', async () => {
     const { apiUrl, resolve } = namedFake();
-    const strict = createGithubSender({ requestTimeoutMs: 2_000, resolveHost: resolve });
+    const strict = createFeedbackSender({ requestTimeoutMs: 2_000, resolveHost: resolve });
     const refused = await strict.setStatus({ apiUrl, token: TOKEN }, STATUS);
     expect(refused).toMatchObject({
       ok: false,
@@ -88,7 +89,7 @@ describe('the GitHub sender, towards a code host inside the network', () => {
       },
     });
     expect(fake.requests).toEqual([]);
-    const allowing = createGithubSender({
+    const allowing = createFeedbackSender({
       requestTimeoutMs: 2_000,
       resolveHost: resolve,
       allowPrivateCodeHosts: '127.0.0.1',
@@ -106,7 +107,8 @@ describe('the outbox worker, with a link stored before the check existed', () =>
     const link: RepositoryLink = {
       orgId,
       repo: 'web',
-      githubRepo: GITHUB_REPO,
+      host: 'github',
+      repository: GITHUB_REPO,
       apiUrl: fake.apiUrl,
       credential: `sealed:${TOKEN}`,
       credentialHint: '…CRET',
@@ -126,7 +128,8 @@ describe('the outbox worker, with a link stored before the check existed', () =>
       run,
       null,
       planRunDeliveries(run, {
-        githubRepo: GITHUB_REPO,
+        host: 'github',
+        repository: GITHUB_REPO,
         runUrl: 'https://covgate.example.com/run',
         newId: () => newPrefixedId('dlv_'),
       }),

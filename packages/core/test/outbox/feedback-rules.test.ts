@@ -1,6 +1,6 @@
 import { buildExecution } from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
-import { nextPage } from '../../src/outbox/github-sender.js';
+import { githubFeedbackHost, nextPage } from '../../src/outbox/github-feedback-host.js';
 import {
   backoffDelayMs,
   DEFAULT_RETRY_POLICY,
@@ -145,7 +145,12 @@ describe('files that lost most', () => {
 
 describe('planRunDeliveries', () => {
   let next = 0;
-  const context = { githubRepo: 'octo/widgets', runUrl: null, newId: () => `dlv_${++next}` };
+  const context = {
+    host: 'github' as const,
+    repository: 'octo/widgets',
+    runUrl: null,
+    newId: () => `dlv_${++next}`,
+  };
 
   it('plans statuses only for a full commit SHA, the patch status only with a patch, the comment only for a pull request', () => {
     const kinds = (overrides: Parameters<typeof buildExecution>[0]) =>
@@ -196,6 +201,7 @@ describe('retry policy', () => {
       now: NOW,
       policy: DEFAULT_RETRY_POLICY,
       random: () => 0,
+      host: githubFeedbackHost,
     });
 
   it('doubles the delay from 2 s to the 15 min cap, half of it jittered', () => {

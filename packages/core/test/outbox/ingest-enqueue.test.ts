@@ -17,7 +17,8 @@ async function givenApi(options: { linked: boolean; store?: Store }) {
     await test.store.putRepositoryLink({
       orgId: org.id,
       repo: 'web',
-      githubRepo: 'octo/widgets',
+      host: 'github',
+      repository: 'octo/widgets',
       apiUrl: 'https://api.github.com',
       credential: 'v1.sealed',
       credentialHint: '…abcd',

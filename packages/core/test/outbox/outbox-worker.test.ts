@@ -17,7 +17,7 @@ import {
 } from '@covgate/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encodeFileList, type FileEntry, fileListText } from '../../src/executions/file-list.js';
-import { createGithubSender } from '../../src/outbox/github-sender.js';
+import { createFeedbackSender } from '../../src/outbox/feedback-sender.js';
 import {
   createOutboxDispatcher,
   type OutboxWorkerOptions,
@@ -81,7 +81,8 @@ async function givenLink(overrides: Partial<RepositoryLink> = {}): Promise<Repos
   const link: RepositoryLink = {
     orgId,
     repo: 'web',
-    githubRepo: GITHUB_REPO,
+    host: 'github',
+    repository: GITHUB_REPO,
     apiUrl: fake.apiUrl,
     credential: `sealed:${TOKEN}`,
     credentialHint: '…CRET',
@@ -129,7 +130,8 @@ async function givenRun(
   });
   const link = await store.findRepositoryLink(orgId, 'web');
   const deliveries = planRunDeliveries(record, {
-    githubRepo: link?.githubRepo ?? GITHUB_REPO,
+    host: link?.host ?? 'github',
+    repository: link?.repository ?? GITHUB_REPO,
     runUrl: `https://covgate.example.com/dashboard/repos/web/runs/${record.id}`,
     newId: () => newPrefixedId('dlv_'),
   });
@@ -299,10 +301,11 @@ describe('outbox worker', () => {
   });
 
   it('keeps one comment when two processes create it for two pushes at the same time', async () => {
-    const sender = createGithubSender({ allowPrivateCodeHosts: true });
+    const sender = createFeedbackSender({ allowPrivateCodeHosts: true });
     const target = { apiUrl: fake.apiUrl, token: TOKEN };
     const payload = (executionId: string) => ({
-      github_repo: GITHUB_REPO,
+      host: 'github' as const,
+      repository: GITHUB_REPO,
       pull_request: 7,
       marker: commentMarker(null),
       execution_id: executionId,
@@ -541,7 +544,7 @@ describe('outbox worker', () => {
   });
 
   it('fails at once on 404 (a repository the credential cannot see) and 422 (an unknown commit)', async () => {
-    await givenLink({ githubRepo: 'octo/private' });
+    await givenLink({ host: 'github', repository: 'octo/private' });
     const hidden = await givenBranchRun();
     await dispatcher().runOnce();
     await givenLink();

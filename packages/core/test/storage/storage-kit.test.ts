@@ -391,7 +391,8 @@ describe('dialect-free store logic', () => {
     const link = {
       orgId: 'org_1',
       repo: 'shop',
-      githubRepo: 'acme/shop',
+      host: 'github' as const,
+      repository: 'acme/shop',
       apiUrl: 'https://api.github.com',
       credential: 'sealed',
       credentialHint: '…f00d',
@@ -404,7 +405,8 @@ describe('dialect-free store logic', () => {
 
     expect(row).toEqual({ ...link, createdAt: whole, updatedAt: whole });
     expect(changes).toEqual({
-      githubRepo: 'acme/shop',
+      host: 'github',
+      repository: 'acme/shop',
       apiUrl: 'https://api.github.com',
       credential: 'sealed',
       credentialHint: '…f00d',

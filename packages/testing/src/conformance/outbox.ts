@@ -76,7 +76,8 @@ export function describeOutbox(store: StoreUnderTest, peer: StoreUnderTest): voi
   const link = (orgId: string, overrides: Partial<RepositoryLink> = {}): RepositoryLink => ({
     orgId,
     repo: `repo-${randomSuffix()}`,
-    githubRepo: `octo-${randomSuffix()}/widgets`,
+    host: 'github',
+    repository: `octo-${randomSuffix()}/widgets`,
     apiUrl: 'https://api.github.com',
     credential: `v1.${randomSuffix()}.${randomSuffix()}`,
     credentialHint: 'ab12',
@@ -102,7 +103,7 @@ export function describeOutbox(store: StoreUnderTest, peer: StoreUnderTest): voi
   };
 
   describe('repository links', () => {
-    it('saves a link with every field, finds it, replaces it and deletes it', async () => {
+    it('saves a link with every field, finds it, replaces it (another host too) and deletes it', async () => {
       const orgId = await givenOrganisation(store());
       const first = link(orgId);
 
@@ -112,8 +113,9 @@ export function describeOutbox(store: StoreUnderTest, peer: StoreUnderTest): voi
 
       const second = link(orgId, {
         repo: first.repo,
-        githubRepo: 'octo/other',
-        apiUrl: 'https://github.example.com/api/v3',
+        host: 'gitlab',
+        repository: 'octo/platform/other',
+        apiUrl: 'https://gitlab.example.com/api/v4',
         credential: 'v1.rotated',
         credentialHint: 'zz99',
         updatedAt: secondsAfter(FIXTURE_TIME, 60),

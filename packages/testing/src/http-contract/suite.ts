@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import { auditContract } from './audit.js';
 import { authValidateContract } from './auth-validate.js';
 import { badgeContract } from './badge.js';
+import { codeHostLinkContract } from './code-host-link.js';
 import { crossCuttingContract } from './cross-cutting.js';
 import { dashboardReadsContract } from './dashboard-reads.js';
 import { executionsContract } from './executions.js';
@@ -46,6 +47,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     invitesContract(options);
     githubOrgLinkContract(options);
     repositoryLinkContract(options);
+    codeHostLinkContract(options);
     organisationsContract(options);
     tokensContract(options);
     badgeContract(options);

@@ -272,7 +272,7 @@ function resolvePatchTarget(
 }
 
 /**
- * The repository's link to GitHub when the run can give it feedback (it names a commit or a
+ * The repository's link to its code host when the run can give it feedback (it names a commit or a
  * pull request): one primary-key read, made alongside the baseline's.
  */
 async function findFeedbackLink(
@@ -286,7 +286,7 @@ async function findFeedbackLink(
 }
 
 /**
- * The statuses and the comment the run gives its linked GitHub repository, enqueued with it;
+ * The statuses and the comment the run gives its linked repository, enqueued with it;
  * they link to the run's page in the dashboard when its URL is absolute.
  */
 function feedbackDeliveries(
@@ -303,7 +303,8 @@ function feedbackDeliveries(
       ? null
       : `${dashboard}/repos/${encodeURIComponent(record.repo)}/runs/${encodeURIComponent(record.id)}`;
   return planRunDeliveries(record, {
-    githubRepo: link.githubRepo,
+    host: link.host,
+    repository: link.repository,
     runUrl,
     newId: () => ids.deliveryId(),
   });

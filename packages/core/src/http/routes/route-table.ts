@@ -18,7 +18,14 @@ import { postOrganisation } from './organisations.js';
 import { getRepoHeadline } from './repo-headline.js';
 import { getRepoSettings, patchRepoSettings } from './repo-settings.js';
 import { listRepos } from './repos.js';
-import { getRepositoryLink, linkRepository, unlinkRepository } from './repository-link.js';
+import {
+  deleteCodeHostLink,
+  getCodeHostLink,
+  getRepositoryLink,
+  linkRepository,
+  postCodeHostLink,
+  unlinkRepository,
+} from './repository-link.js';
 import { createSession, deleteSession } from './sessions.js';
 import { getSignInLink, postSignInLink } from './sign-in-link.js';
 import {
@@ -56,6 +63,9 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
     { method: 'GET', pattern: '/v1/repos/github-link', handler: getRepositoryLink },
     { method: 'POST', pattern: '/v1/repos/github-link', handler: linkRepository },
     { method: 'DELETE', pattern: '/v1/repos/github-link', handler: unlinkRepository },
+    { method: 'GET', pattern: '/v1/repos/code-host-link', handler: getCodeHostLink },
+    { method: 'POST', pattern: '/v1/repos/code-host-link', handler: postCodeHostLink },
+    { method: 'DELETE', pattern: '/v1/repos/code-host-link', handler: deleteCodeHostLink },
     { method: 'GET', pattern: '/v1/session', handler: getCurrentSession },
     { method: 'POST', pattern: '/v1/session/organisation', handler: switchOrganisation },
     { method: 'GET', pattern: '/v1/members', handler: listMembers },

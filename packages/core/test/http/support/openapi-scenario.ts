@@ -289,6 +289,9 @@ const OPS = {
   getRepoLink: 'GET /v1/repos/github-link',
   linkRepo: 'POST /v1/repos/github-link',
   unlinkRepo: 'DELETE /v1/repos/github-link',
+  getCodeHostLink: 'GET /v1/repos/code-host-link',
+  linkCodeHost: 'POST /v1/repos/code-host-link',
+  unlinkCodeHost: 'DELETE /v1/repos/code-host-link',
   openInvite: 'GET /auth/invite',
   joinInvite: 'POST /auth/invite',
   repos: 'GET /v1/repos',
@@ -959,6 +962,51 @@ async function repositoryLinks(s: Scenario, f: Fixtures): Promise<void> {
   await unlink(admin);
   await unlink(admin);
   await unlink(broken, path, s.brokenApi);
+
+  const hostPath = `/v1/repos/code-host-link?org=${team.slug}&repo=web`;
+  const hostBody = {
+    host: 'gitlab',
+    repository: 'acme/platform/web',
+    token: 'glpat-scenario0000abcd',
+  };
+  const getHost = (headers: Record<string, string>, target = hostPath, api = s.api) =>
+    s.send(OPS.getCodeHostLink, target, { headers }, api);
+  const linkHost = (payload: unknown, headers = admin, target = hostPath, api = s.api) =>
+    s.send(OPS.linkCodeHost, target, jsonInit('POST', payload, headers), api);
+  const unlinkHost = (headers: Record<string, string>, target = hostPath, api = s.api) =>
+    s.send(OPS.unlinkCodeHost, target, { method: 'DELETE', headers }, api);
+
+  await getHost(admin);
+  await linkHost(hostBody);
+  await linkHost(
+    {
+      ...hostBody,
+      host: 'gitea',
+      api_url: 'https://gitea.example.com/api/v1',
+      repository: 'acme/web',
+    },
+    owner,
+  );
+  await linkHost({ ...hostBody, host: 'gitea' });
+  await linkHost({ ...hostBody, host: 'bitbucket' });
+  await linkHost({ ...hostBody, repository: 'acme' });
+  await linkHost('[1]');
+  await linkHost(hostBody, member);
+  await linkHost(hostBody, {});
+  await linkHost(TOO_LARGE);
+  await s.send(OPS.linkCodeHost, hostPath, bodyInit('POST', 'text/plain', 'acme/web', admin));
+  await linkHost(hostBody, broken, hostPath, s.brokenApi);
+  await getHost(owner);
+  await getHost(member);
+  await getHost({});
+  await getHost(admin, '/v1/repos/code-host-link?repo=web');
+  await getHost(broken, hostPath, s.brokenApi);
+  await unlinkHost(member);
+  await unlinkHost({});
+  await unlinkHost(admin, `/v1/repos/code-host-link?org=${team.slug}&repo=a%07b`);
+  await unlinkHost(admin);
+  await unlinkHost(admin);
+  await unlinkHost(broken, hostPath, s.brokenApi);
 }
 
 /** Invites: made, listed, revoked, accepted through the API and through their page. */
@@ -1125,6 +1173,14 @@ function everyTokenRoute(f: Fixtures, org: Organisation): TokenCall[] {
     [OPS.getRepoLink, repoLink],
     [OPS.linkRepo, repoLink, 'POST', { github_repo: 'a/b', token: 't' }],
     [OPS.unlinkRepo, repoLink, 'DELETE'],
+    [OPS.getCodeHostLink, `/v1/repos/code-host-link?${repo}`],
+    [
+      OPS.linkCodeHost,
+      `/v1/repos/code-host-link?${repo}`,
+      'POST',
+      { host: 'gitlab', repository: 'a/b', token: 't' },
+    ],
+    [OPS.unlinkCodeHost, `/v1/repos/code-host-link?${repo}`, 'DELETE'],
     [OPS.listTokens, '/v1/tokens'],
     [OPS.createToken, '/v1/tokens', 'POST', { name: 'x' }],
     [OPS.getToken, f.tokenPath],
