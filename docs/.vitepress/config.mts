@@ -31,6 +31,8 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Quick start: embed in a Fetch runtime', link: '/quickstart/embed-fetch' },
       { text: 'Gate pull requests', link: '/guide/gate-pull-requests' },
       { text: 'Pull request feedback', link: '/guide/pull-request-feedback' },
+      { text: 'Merge requests on GitLab', link: '/guide/gitlab-merge-requests' },
+      { text: 'Pull requests on Gitea and Forgejo', link: '/guide/gitea-pull-requests' },
     ],
   },
   {
