@@ -85,6 +85,11 @@ describe('paths, --dry-run, --verbose and --json', () => {
     { path: 'packages/a/index.js', covered: 1, coverable: 1 },
     { path: 'packages/b/index.js', covered: 1, coverable: 1 },
   ];
+  // What the request sends of them: line 1 of each, covered.
+  const bothEntries = bothFiles.map((file) => ({
+    ...file,
+    lines: { coverable: [1, 1], covered: [1] },
+  }));
   const bothReports = ['a', 'b'].map((pkg) => ({
     path: `packages/${pkg}/coverage/lcov.info`,
     format: 'lcov',
@@ -115,12 +120,30 @@ describe('paths, --dry-run, --verbose and --json', () => {
     {
       "path": "packages/a/index.js",
       "covered": 1,
-      "coverable": 1
+      "coverable": 1,
+      "lines": {
+        "coverable": [
+          1,
+          1
+        ],
+        "covered": [
+          1
+        ]
+      }
     },
     {
       "path": "packages/b/index.js",
       "covered": 1,
-      "coverable": 1
+      "coverable": 1,
+      "lines": {
+        "coverable": [
+          1,
+          1
+        ],
+        "covered": [
+          1
+        ]
+      }
     }
   ]
 }
@@ -147,10 +170,7 @@ covgate: dry run: nothing was sent
           branch: 'main',
           coverage: 100,
           commit: 'abcdef1',
-          files: [
-            { path: 'packages/a/index.js', covered: 1, coverable: 1 },
-            { path: 'packages/b/index.js', covered: 1, coverable: 1 },
-          ],
+          files: bothEntries,
         },
       },
       coverage: 100,
@@ -266,7 +286,7 @@ covgate: dry run: nothing was sent
         branch: 'main',
         coverage: 100,
         commit: 'abcdef1',
-        files: bothFiles,
+        files: bothEntries,
       },
     ]);
     const verdict = JSON.parse(stdout);

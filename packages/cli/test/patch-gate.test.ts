@@ -83,8 +83,17 @@ const patchLine = () =>
   `covgate: patch: 2 of 4 changed lines covered, 50.00% (4 lines changed in 1 file since ${mergeBase.slice(0, 12)}, the merge base with main)\n`;
 
 // The file's patch counts ride on its entry: 2 of its 4 changed lines ran.
+// Lines 1-2 and 4-7 coverable, 5-6 missed; the patch changed lines 4-7.
 const FILES = [
-  { path: 'src/a.js', covered: 4, coverable: 6, patch_covered: 2, patch_coverable: 4 },
+  {
+    path: 'src/a.js',
+    covered: 4,
+    coverable: 6,
+    patch_covered: 2,
+    patch_coverable: 4,
+    lines: { coverable: [1, 2, 2, 4], covered: [3, 2, 1] },
+    patch_lines: [4, 4],
+  },
 ];
 
 /** The run covgate posts of the branch against main, with `extra` fields. */

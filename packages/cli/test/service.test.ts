@@ -322,7 +322,10 @@ describe('covgate report in CI', () => {
       base_branch: 'master',
       commit: 'ec26c3e57ca3a959ca5aad62de7213c562f8c821',
       pull_request: 2,
-      files: [{ path: 'a.js', covered: 1, coverable: 2 }],
+      // Lines 1-2 coverable, line 1 covered.
+      files: [
+        { path: 'a.js', covered: 1, coverable: 2, lines: { coverable: [1, 2], covered: [1, 1] } },
+      ],
     });
   });
 

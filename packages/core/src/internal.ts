@@ -9,6 +9,7 @@
  */
 
 export { createCodeHostAddressPolicy } from './code-hosts/code-host-address.js';
+export { checkLineData } from './executions/line-data-check.js';
 export {
   decodeRunLines,
   type FileLines,

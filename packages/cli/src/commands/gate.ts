@@ -54,7 +54,7 @@ export async function gate(
     },
     io,
   );
-  const body = runBody({ target, options, read, patch: patch.patch });
+  const body = runBody({ target, options, read, patch: patch.patch, changed: patch.changed });
   if (options.dryRun) {
     io.stdout.write(
       dryRunOutput(

@@ -1,6 +1,7 @@
 import { usageError } from '../errors.js';
 import type { Gathered } from '../gather-reports.js';
 import type { Io } from '../io.js';
+import type { ChangedLines } from '../patch/diff-lines.js';
 import { fetchPatchHistory } from '../patch/fetch-history.js';
 import { readChangedLines } from '../patch/git-diff.js';
 import type { MeasuredPatch } from '../patch/measured-patch.js';
@@ -12,6 +13,8 @@ import { patchRule } from '../patch/patch-rule.js';
 /** The patch of a run, or why there is none. */
 export interface PatchResult {
   patch: MeasuredPatch | null;
+  /** The lines the patch adds or changes, by file; null without a patch. */
+  changed: ChangedLines | null;
   /** Why no patch was measured; null when one was. */
   skipped: string | null;
 }
@@ -49,7 +52,7 @@ export async function measurePatch(
         ? 'no base branch (not a pull request, and no --base-branch)'
         : `the run is on the base branch ${baseBranch}`;
     if (input.verbose) say(`no patch coverage: ${skipped}`);
-    return { patch: null, skipped };
+    return { patch: null, changed: null, skipped };
   }
 
   const root = input.read.repoRoot;
@@ -60,8 +63,9 @@ export async function measurePatch(
   if ('reason' in base) return withoutPatch(base.reason, input, say);
 
   let coverage: PatchCoverage;
+  let changed: ChangedLines;
   try {
-    const changed = await readChangedLines(root, base.mergeBase, io.env);
+    changed = await readChangedLines(root, base.mergeBase, io.env);
     const { ignored } = input;
     if (ignored) for (const path of [...changed.keys()]) if (ignored(path)) changed.delete(path);
     coverage = patchCoverage(changed, input.read.files);
@@ -86,7 +90,7 @@ export async function measurePatch(
     if (input.verbose) for (const line of patchVerboseLines(patch)) say(line);
     for (const note of notes) say(note);
   }
-  return { patch, skipped: null };
+  return { patch, changed, skipped: null };
 }
 
 /**
@@ -105,5 +109,5 @@ function withoutPatch(
     );
   }
   say(`warning: no patch coverage: ${reason}`);
-  return { patch: null, skipped: reason };
+  return { patch: null, changed: null, skipped: reason };
 }

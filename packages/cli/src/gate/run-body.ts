@@ -1,21 +1,24 @@
 import type { ExecutionInput } from '@covgate/client';
 import type { Gathered } from '../gather-reports.js';
+import type { ChangedLines } from '../patch/diff-lines.js';
 import { fileEntries, withPatchCounts } from '../patch/file-entries.js';
+import { lineEntries } from '../patch/file-lines.js';
 import type { MeasuredPatch } from '../patch/measured-patch.js';
 import type { GateOptions } from './options.js';
-import { sourceFiles } from './read-reports.js';
 import type { Target } from './target.js';
 
 /**
  * The body of `POST /v1/executions`: the target, the merged coverage, the thresholds and
- * component of the flags, the measured patch and the per-file counts. A field nobody gave is
- * left out, so that the service applies its own default.
+ * component of the flags, the measured patch and the per-file counts with each file's line
+ * data (and its changed lines, `changed`). A field nobody gave is left out, so that the
+ * service applies its own default.
  */
 export function runBody(input: {
   target: Target;
   options: GateOptions;
   read: Gathered;
   patch: MeasuredPatch | null;
+  changed?: ChangedLines | null;
 }): ExecutionInput {
   const { target, options, read, patch } = input;
   return {
@@ -37,6 +40,8 @@ export function runBody(input: {
           ...(options.patchTarget !== undefined ? { patch_target: options.patchTarget } : {}),
         }
       : {}),
-    files: fileEntries(withPatchCounts(sourceFiles(read.files), patch?.files ?? [])).entries,
+    files: fileEntries(
+      withPatchCounts(lineEntries(read.files, input.changed ?? null), patch?.files ?? []),
+    ).entries,
   };
 }

@@ -7,6 +7,10 @@ export interface FileEntry {
   patch_covered?: number;
   /** Coverable lines of the patch in the file. */
   patch_coverable?: number;
+  /** The file's coverable and covered lines, encoded (`@covgate/core/line-data`). */
+  lines?: { coverable: number[]; covered: number[] };
+  /** The lines the patch adds or changes in the file, as `gap, length` ranges. */
+  patch_lines?: number[];
 }
 
 /**
