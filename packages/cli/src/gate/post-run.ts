@@ -3,10 +3,8 @@ import type { Execution, ExecutionInput } from '@covgate/client';
 import { CliError } from '../errors.js';
 import type { Io } from '../io.js';
 import { clientFor, isUnavailable, serviceError } from '../service.js';
+import { fitBody } from './fit-body.js';
 import { allowUnreachable } from './unreachable.js';
-
-/** A body longer than this (64 KiB, the JSON limit of other routes) is sent gzip-compressed. */
-const GZIP_ABOVE_BYTES = 64 * 1024;
 
 /**
  * The post phase: sends the run and resolves with the record the service answered, or with
@@ -26,13 +24,21 @@ export async function postRun(
   },
   io: Io,
 ): Promise<{ record: Execution } | { exitCode: number }> {
-  const { url, body } = input;
+  const { url } = input;
   const client = clientFor(io, url, input.token, input.version, input.timeout);
+  // A long per-file list goes gzip-compressed; a short body stays plain JSON, which every
+  // covgate service reads. Line data that would pass the service's limits is left out.
+  const fitted = fitBody(input.body);
+  const { body } = fitted;
+  if (fitted.linesLeftOut !== null) {
+    io.stderr.write(
+      `covgate: warning: the files' line data is left out: ${fitted.linesLeftOut}; their counts are sent\n`,
+    );
+  }
   try {
-    // A long per-file list goes gzip-compressed; a short body stays plain JSON, which every
-    // covgate service reads.
-    const gzip = JSON.stringify(body).length > GZIP_ABOVE_BYTES ? gzipSync : undefined;
-    return { record: await client.createExecution({ body, ...(gzip ? { gzip } : {}) }) };
+    return {
+      record: await client.createExecution({ body, ...(fitted.gzip ? { gzip: gzipSync } : {}) }),
+    };
   } catch (error) {
     const failure = serviceError(error, url);
     if (input.allowUnreachable && isUnavailable(error) && failure instanceof CliError) {

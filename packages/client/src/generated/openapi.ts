@@ -222,6 +222,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/executions/{id}/files/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One file's covered, missed and changed lines
+         * @description The line data the run was sent with for one file (its `files` entry's `lines` and
+         *     `patch_lines`), as `[first, last]` ranges of line numbers: `covered_lines`,
+         *     `missed_lines` (a line in neither is not coverable) and `patch_lines`, with their
+         *     counts. `path` is the file's repository-relative path, percent-encoded as one path
+         *     segment (`/` as `%2F`: `src%2Fa.ts`). Same credentials as `GET /v1/executions/{id}`;
+         *     a run of another organisation answers like an unknown id (`404 not found`), a file
+         *     the run sent no lines for `404 no line data for this file in this run`.
+         */
+        get: operations["getExecutionFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/organisations": {
         parameters: {
             query?: never;
@@ -1120,6 +1146,24 @@ export interface components {
             /** @description Coverable lines of the patch in this entry; with `patch_covered`, at most `coverable`. */
             patch_coverable?: number;
         };
+        /** @description Lines `first` to `last`, both included. */
+        LineInterval: number[];
+        FileLines: {
+            execution_id: string;
+            path: string;
+            covered: number;
+            coverable: number;
+            /** @description The covered lines as ranges, ascending. */
+            covered_lines: components["schemas"]["LineInterval"][];
+            /** @description The coverable lines no test ran, as ranges; a line in neither list is not coverable. */
+            missed_lines: components["schemas"]["LineInterval"][];
+            /** @description The lines the run's patch adds or changes in the file; null when the run sent none. */
+            patch_lines: components["schemas"]["LineInterval"][] | null;
+            /** @description Changed lines that are covered; null without `patch_lines`. */
+            patch_covered: number | null;
+            /** @description Changed lines that are coverable; null without `patch_lines`. */
+            patch_coverable: number | null;
+        };
         /**
          * @description Ascending line numbers as flat `gap, length` ranges: `[3, 3, 4, 1, 3, 2]` is lines
          *     3-5, 9 and 12-13 (each range starts `gap` lines after the previous range's last line,
@@ -1696,6 +1740,10 @@ export interface components {
          */
         OriginRefusedError: {
             error: string;
+        };
+        FileLinesNotFoundError: {
+            /** @enum {unknown} */
+            error: "not found" | "no line data for this file in this run";
         };
         NotFoundError: {
             /** @constant */
@@ -2473,6 +2521,55 @@ export interface operations {
             401: components["responses"]["InvalidToken"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    getExecutionFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's id. */
+                id: string;
+                /** @description The file's path, percent-encoded (`/` as `%2F`). */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's lines. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileLines"];
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description `not found`: no run with this id in the caller's organisation; `no line data for
+             *     this file in this run`: the run sent no lines for `path`.
+             */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileLinesNotFoundError"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["VerificationOverloaded"];

@@ -2,7 +2,7 @@
 export const MAX_LINE_NUMBER = 10_000_000;
 
 /** Lines `start` to `end`, both included. */
-type Interval = readonly [start: number, end: number];
+export type Interval = readonly [start: number, end: number];
 
 /** Why a file's line data is refused: said after the file's path in the ingest's `400`. */
 export interface LineDataProblem {
@@ -38,23 +38,16 @@ export function rangeIntervals(ranges: readonly unknown[]): Interval[] | LineDat
   return intervals;
 }
 
-/** How many lines the intervals hold. */
-function lineCount(intervals: readonly Interval[]): number {
-  let count = 0;
-  for (const [start, end] of intervals) count += end - start + 1;
-  return count;
-}
-
 /**
- * The covered lines as intervals, from runs over the coverable intervals (alternating covered
- * and missed, covered first), or the problem: runs must be whole numbers (only the first may
- * be 0) adding up to the coverable lines exactly.
+ * The covered and the missed lines as intervals, from runs over the coverable intervals
+ * (alternating covered and missed, covered first), or the problem: runs must be whole numbers
+ * (only the first may be 0) adding up to the coverable lines exactly.
  */
-function coveredIntervals(
+export function runIntervals(
   coverable: readonly Interval[],
   total: number,
   runs: readonly unknown[],
-): Interval[] | LineDataProblem {
+): { covered: Interval[]; missed: Interval[] } | LineDataProblem {
   let sum = 0;
   for (let index = 0; index < runs.length; index += 1) {
     const run = runs[index];
@@ -66,6 +59,7 @@ function coveredIntervals(
   if (sum !== total)
     return { problem: `covered: the runs cover ${sum} of the ${total} coverable lines` };
   const covered: Interval[] = [];
+  const missed: Interval[] = [];
   // Walks the coverable intervals run by run: `at` is the next line, inside interval `which`.
   let which = 0;
   let at = coverable[0]?.[0] ?? 0;
@@ -74,7 +68,7 @@ function coveredIntervals(
     while (left > 0) {
       const [, end] = coverable[which]!;
       const take = Math.min(left, end - at + 1);
-      if (index % 2 === 0) covered.push([at, at + take - 1]);
+      (index % 2 === 0 ? covered : missed).push([at, at + take - 1]);
       left -= take;
       at += take;
       if (at > end && which + 1 < coverable.length) {
@@ -83,11 +77,18 @@ function coveredIntervals(
       }
     }
   }
-  return covered;
+  return { covered, missed };
+}
+
+/** How many lines the intervals hold. */
+export function lineCount(intervals: readonly Interval[]): number {
+  let count = 0;
+  for (const [start, end] of intervals) count += end - start + 1;
+  return count;
 }
 
 /** How many lines two ascending lists of disjoint intervals share. */
-function sharedLines(a: readonly Interval[], b: readonly Interval[]): number {
+export function sharedLines(a: readonly Interval[], b: readonly Interval[]): number {
   let shared = 0;
   let i = 0;
   let j = 0;
@@ -137,8 +138,9 @@ export function checkLineData(
   const total = lineCount(coverable);
   if (total !== counts.coverable)
     return lines(`${total} coverable lines listed, but coverable is ${counts.coverable}`);
-  const covered = coveredIntervals(coverable, total, encoded.covered);
-  if (!Array.isArray(covered)) return lines(covered.problem);
+  const runs = runIntervals(coverable, total, encoded.covered);
+  if ('problem' in runs) return lines(runs.problem);
+  const { covered } = runs;
   const coveredCount = lineCount(covered);
   if (coveredCount !== counts.covered)
     return lines(`${coveredCount} covered lines listed, but covered is ${counts.covered}`);

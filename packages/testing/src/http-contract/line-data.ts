@@ -1,14 +1,14 @@
 import { decodeRunLines } from '@covgate/core/internal';
 import { describe, expect, it } from 'vitest';
-import { ingest } from './contract-helpers.js';
+import { bearer, ingest } from './contract-helpers.js';
 import { type HttpContractOptions, useContractServer } from './harness.js';
-import { useTeamWithToken } from './team-setup.js';
+import { teamWithToken, useTeamWithToken } from './team-setup.js';
 
 /** Lines 3-5, 9 and 12-13 coverable; 4, 5 and 13 covered. */
 const LINES = { coverable: [3, 3, 4, 1, 3, 2], covered: [0, 1, 2, 2, 1] };
 
 /**
- * Line data on `POST /v1/executions` (docs/decisions.md, "Line data"): each `files` entry's
+ * Line data on `POST /v1/executions` and `GET /v1/executions/{id}/files/{path}` (docs/decisions.md, "Line data"): each `files` entry's
  * optional `lines` and `patch_lines`, checked against its counts, stored with the run; a
  * refusal names the entry and its path and stores nothing.
  */
@@ -195,6 +195,82 @@ export function lineDataContract(options: HttpContractOptions): void {
         error: 'idempotency key already used for another request',
       });
       expect(await ctx.store.countExecutions(team.org.id, 'keyed')).toBe(1);
+    });
+
+    describe('GET /v1/executions/{id}/files/{path}', () => {
+      const fileLines = (id: string, path: string, token = team.token) =>
+        ctx.request(`/v1/executions/${id}/files/${encodeURIComponent(path)}`, {
+          headers: bearer(token),
+        });
+      const runWithLines = async () => {
+        const response = await ingest(ctx, team.token, {
+          ...run,
+          repo: 'read',
+          files: [
+            {
+              path: 'src/deep/b.ts',
+              covered: 3,
+              coverable: 6,
+              lines: LINES,
+              patch_lines: [4, 2, 4, 3],
+            },
+            { path: 'src/c.ts', covered: 0, coverable: 2 },
+          ],
+        });
+        return ((await response.json()) as { id: string }).id;
+      };
+
+      it("answers a file's covered, missed and changed lines as ranges", async () => {
+        const id = await runWithLines();
+        const response = await fileLines(id, 'src/deep/b.ts');
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        expect(await response.json()).toEqual({
+          execution_id: id,
+          path: 'src/deep/b.ts',
+          covered: 3,
+          coverable: 6,
+          covered_lines: [
+            [4, 5],
+            [13, 13],
+          ],
+          missed_lines: [
+            [3, 3],
+            [9, 9],
+            [12, 12],
+          ],
+          patch_lines: [
+            [4, 5],
+            [9, 11],
+          ],
+          patch_covered: 2,
+          patch_coverable: 3,
+        });
+      });
+
+      it('answers 404 for a file without lines, an unknown run and another organisation', async () => {
+        const id = await runWithLines();
+        for (const path of ['src/c.ts', 'src/a.ts', 'src/deep/b.t']) {
+          const response = await fileLines(id, path);
+          expect(response.status, path).toBe(404);
+          expect(await response.json()).toEqual({
+            error: 'no line data for this file in this run',
+          });
+        }
+        const unknown = await fileLines(`${id}x`, 'src/deep/b.ts');
+        expect(unknown.status).toBe(404);
+        expect(await unknown.json()).toEqual({ error: 'not found' });
+        const other = await fileLines(id, 'src/deep/b.ts', (await teamWithToken(ctx)).token);
+        expect(other.status).toBe(404);
+        expect(await other.json()).toEqual({ error: 'not found' });
+      });
+
+      it('answers 401 without a credential', async () => {
+        const id = await runWithLines();
+        const response = await ctx.request(`/v1/executions/${id}/files/a.ts`);
+        expect(response.status).toBe(401);
+        expect(await response.json()).toEqual({ error: 'invalid token' });
+      });
     });
   });
 }

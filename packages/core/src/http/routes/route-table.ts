@@ -6,6 +6,7 @@ import { postAuthValidate } from './auth-validate.js';
 import { getBadge } from './badge.js';
 import { getCurrentSession, switchOrganisation } from './current-session.js';
 import { getExecution } from './execution-detail.js';
+import { getExecutionFile } from './execution-file.js';
 import { listExecutionSeries } from './execution-series.js';
 import { createExecution, listExecutions } from './executions.js';
 import { deleteGithubLink, getGithubLink, linkGithubOrg } from './github-org-link.js';
@@ -55,6 +56,7 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
     { method: 'POST', pattern: '/v1/executions', handler: createExecution },
     { method: 'GET', pattern: '/v1/executions/series', handler: listExecutionSeries },
     { method: 'GET', pattern: '/v1/executions/{id}', handler: getExecution },
+    { method: 'GET', pattern: '/v1/executions/{id}/files/{path}', handler: getExecutionFile },
     { method: 'POST', pattern: '/v1/organisations', handler: postOrganisation },
     { method: 'GET', pattern: '/v1/repos', handler: listRepos },
     { method: 'GET', pattern: '/v1/repos/headline', handler: getRepoHeadline },

@@ -296,6 +296,7 @@ const OPS = {
   joinInvite: 'POST /auth/invite',
   repos: 'GET /v1/repos',
   getExecution: 'GET /v1/executions/{id}',
+  getExecutionFile: 'GET /v1/executions/{id}/files/{path}',
   getRepoSettings: 'GET /v1/repos/settings',
   getRepoHeadline: 'GET /v1/repos/headline',
   patchRepoSettings: 'PATCH /v1/repos/settings',
@@ -564,7 +565,13 @@ async function patchCoverage(s: Scenario, f: Fixtures): Promise<void> {
         patch: { covered: 1, coverable: 4 },
         patch_target: 70,
         files: [
-          { path: 'src/a.ts', covered: 1, coverable: 4 },
+          {
+            path: 'src/a.ts',
+            covered: 1,
+            coverable: 4,
+            lines: { coverable: [1, 4], covered: [1, 3] },
+            patch_lines: [1, 2],
+          },
           { path: 'lib/', covered: 0, coverable: 2 },
         ],
       },
@@ -597,6 +604,21 @@ async function patchCoverage(s: Scenario, f: Fixtures): Promise<void> {
   await detail(pr.id);
   await detail(pr.id, bearer(f.noExecute));
   await detail(pr.id, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
+
+  const fileLines = (id: string, path: string, headers: Record<string, string> = {}, api = s.api) =>
+    s.send(
+      OPS.getExecutionFile,
+      `/v1/executions/${id}/files/${encodeURIComponent(path)}`,
+      { headers },
+      api,
+    );
+  await fileLines(pr.id, 'src/a.ts', f.asToken);
+  await fileLines(pr.id, 'src/a.ts', f.cookie);
+  await fileLines(pr.id, 'lib/', f.asToken);
+  await fileLines('exe_unknown', 'src/a.ts', f.asSession);
+  await fileLines(pr.id, 'src/a.ts');
+  await fileLines(pr.id, 'src/a.ts', bearer(f.noExecute));
+  await fileLines(pr.id, 'src/a.ts', bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
 
   const query = `org=${encodeURIComponent(f.org.slug)}&repo=web`;
   const read = (search: string, headers: Record<string, string> = {}, api = s.api) =>
@@ -1155,6 +1177,7 @@ function everyTokenRoute(f: Fixtures, org: Organisation): TokenCall[] {
     [OPS.validate, '/v1/auth/validate', 'POST'],
     [OPS.repos, `/v1/repos?org=${org.slug}`],
     [OPS.getExecution, '/v1/executions/exe_x'],
+    [OPS.getExecutionFile, '/v1/executions/exe_x/files/a.ts'],
     [OPS.getRepoSettings, `/v1/repos/settings?${repo}`],
     [OPS.getRepoHeadline, `/v1/repos/headline?${repo}`],
     [OPS.patchRepoSettings, '/v1/repos/settings', 'PATCH', { repo: 'web', patch_target: 1 }],

@@ -1,0 +1,300 @@
+// Ingest of a run with line data (issue 37, deliverable 2): p50/p90 latency of
+// `POST /v1/executions` with a 50 000-file `files` list whose every entry carries `lines`
+// (2 million coverable lines in all) and every 100th `patch_lines`, through the built reference
+// server, on the embedded SQLite store and on MariaDB; the stored line data against the gzip
+// of the same line data's JSON; and `GET /v1/executions/{id}/files/{path}` of random files.
+//
+//   pnpm run build
+//   node bench/ingest-lines.mjs [--runs 20] [--files 50000] [--lines 40] [--reads 200] [--mysql mysql://root@127.0.0.1:3306/bench_lines]
+//
+// Each file has about `--lines` coverable lines (20 to 60) in ranges of 1 to 8 lines with
+// gaps of 1 to 6, each line covered with probability 0.8 in runs (a random walk), as a real
+// report's lines fall; paths like `packages/pkg-17/src/module-0421/file-03-1234.ts`. Each
+// run is sent as the CLI sends it: gzip JSON with an Idempotency-Key, sorted by path. Latency
+// is the client's wall time for the whole request, one at a time after two warm-ups. Stored
+// line data: LENGTH(data) of the run's `execution_lines` row; its gzip size: gzip level 6 of
+// the JSON `[{path, lines, patch_lines}, ...]` of the same files. Prints Markdown with the
+// machine (`uptime`, CPUs, Node) at the end.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+
+const fromPackage = (name) =>
+  createRequire(new URL(`../packages/${name}/package.json`, import.meta.url));
+const { createClient } = fromPackage('sqlite')('@libsql/client');
+const mysql = fromPackage('mysql')('mysql2/promise');
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '20' },
+    files: { type: 'string', default: '50000' },
+    lines: { type: 'string', default: '40' },
+    reads: { type: 'string', default: '200' },
+    mysql: { type: 'string', default: process.env.COVGATE_MYSQL_URL ?? '' },
+  },
+});
+const RUNS = Number(values.runs);
+const FILES = Number(values.files);
+const LINES = Number(values.lines);
+const READS = Number(values.reads);
+const serverDist = new URL('../examples/server/dist/', import.meta.url).pathname;
+
+/** mulberry32: a small deterministic generator, so every store gets the same runs. */
+function random(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** One file's lines as the CLI encodes them: `gap, length` ranges and covered runs. */
+function fileLines(next) {
+  const target = Math.max(1, Math.round(LINES * (0.5 + next())));
+  const coverable = [];
+  let count = 0;
+  let end = 0;
+  while (count < target) {
+    const gap = (coverable.length === 0 ? 1 : 2) + Math.floor(next() * 5);
+    const length = Math.min(target - count, 1 + Math.floor(next() * 8));
+    coverable.push(gap, length);
+    count += length;
+    end += gap + length - 1;
+  }
+  const runs = [];
+  let hit = true;
+  let run = 0;
+  for (let line = 0; line < count; line += 1) {
+    const isHit = next() < (hit ? 0.9 : 0.4);
+    if (isHit !== hit) {
+      runs.push(run);
+      hit = isHit;
+      run = 0;
+    }
+    run += 1;
+  }
+  runs.push(run);
+  const covered = runs.reduce((sum, value, index) => (index % 2 === 0 ? sum + value : sum), 0);
+  return { lines: { coverable, covered: runs }, counts: { covered, coverable: count }, end };
+}
+
+function fileList(seed) {
+  const next = random(seed * 7919 + 1);
+  const files = [];
+  for (let i = 0; i < FILES; i += 1) {
+    const { lines, counts, end } = fileLines(next);
+    const file = {
+      path: `packages/pkg-${String(i % 40).padStart(2, '0')}/src/module-${String(Math.floor(i / 40) % 1000).padStart(4, '0')}/file-${String(i % 97).padStart(2, '0')}-${i}.ts`,
+      ...counts,
+      lines,
+    };
+    if (i % 100 === 0) file.patch_lines = [1, Math.min(end, 12)];
+    files.push(file);
+  }
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function startServer(env, cwd) {
+  const child = spawn(process.execPath, [join(serverDist, 'main.js')], {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: cwd, PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk) => {
+      output += chunk;
+      const found = /listening on (http:\/\/[^"\s]+)/.exec(output);
+      if (found) resolve({ child, url: found[1] });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${output}`)));
+  });
+}
+
+async function credentials(url, env, cwd) {
+  const org = `bench-${Date.now().toString(36)}`;
+  const admin = execFileSync(process.execPath, [join(serverDist, 'admin.js'), 'bootstrap', org], {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: cwd, ...env },
+    encoding: 'utf8',
+  });
+  const session = /COVGATE_SESSION=(cvgs_[0-9a-f]{64})/.exec(admin)[1];
+  const created = await fetch(`${url}/v1/tokens`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench' }),
+  });
+  return (await created.json()).secret;
+}
+
+/** The runs' bodies, made once: the same for every store, and not part of the latency. */
+const bodies = new Map();
+function bodyOf(run) {
+  if (!bodies.has(run)) {
+    const files = fileList(run);
+    const json = JSON.stringify({
+      repo: 'bench',
+      branch: run % 2 === 0 ? 'main' : `feature-${run}`,
+      coverage: 70 + (run % 10),
+      commit: run.toString(16).padStart(40, '0'),
+      files,
+    });
+    const lineJson = JSON.stringify(
+      files.map(({ path, lines, patch_lines }) => ({ path, lines, patch_lines })),
+    );
+    bodies.set(run, {
+      gzip: gzipSync(json),
+      inflated: json.length,
+      lineGzip: gzipSync(lineJson, { level: 6 }).length,
+      coverable: files.reduce((sum, file) => sum + file.coverable, 0),
+      paths: files.map((file) => file.path),
+    });
+  }
+  return bodies.get(run);
+}
+
+async function ingest(url, token, run) {
+  const body = bodyOf(run);
+  const started = performance.now();
+  const response = await fetch(`${url}/v1/executions`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+      'idempotency-key': `bench-${Date.now()}-${run}`,
+    },
+    body: body.gzip,
+  });
+  const text = await response.text();
+  const ms = performance.now() - started;
+  if (response.status !== 201) throw new Error(`${response.status} ${text}`);
+  return { ms, id: JSON.parse(text).id };
+}
+
+async function readFile(url, token, id, path) {
+  const started = performance.now();
+  const response = await fetch(`${url}/v1/executions/${id}/files/${encodeURIComponent(path)}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const answer = await response.json();
+  const ms = performance.now() - started;
+  if (response.status !== 200) throw new Error(`${response.status} ${JSON.stringify(answer)}`);
+  return ms;
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+
+async function measure(name, env, storedLength) {
+  const dir = mkdtempSync(join(tmpdir(), 'covgate-lines-bench-'));
+  const server = await startServer(env(dir), dir);
+  try {
+    const token = await credentials(server.url, env(dir), dir);
+    for (let warm = 0; warm < 2; warm += 1) await ingest(server.url, token, 1000 + warm);
+    const times = [];
+    const ids = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      const result = await ingest(server.url, token, run);
+      times.push(result.ms);
+      ids.push(result.id);
+    }
+    times.sort((a, b) => a - b);
+    const stored = await storedLength(dir, ids[0]);
+    const next = random(99);
+    const reads = [];
+    for (let read = 0; read < READS; read += 1) {
+      const run = Math.floor(next() * RUNS);
+      const paths = bodyOf(run).paths;
+      reads.push(
+        await readFile(server.url, token, ids[run], paths[Math.floor(next() * paths.length)]),
+      );
+    }
+    reads.sort((a, b) => a - b);
+    return {
+      name,
+      p50: quantile(times, 0.5),
+      p90: quantile(times, 0.9),
+      max: times.at(-1),
+      stored,
+      readP50: quantile(reads, 0.5),
+      readP90: quantile(reads, 0.9),
+    };
+  } finally {
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => server.child.once('exit', resolve));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function sqliteLength(dir, id) {
+  const client = createClient({ url: `file:${join(dir, 'data', 'covgate.db')}` });
+  try {
+    const row = await client.execute({
+      sql: 'SELECT LENGTH(data) AS n FROM execution_lines WHERE execution_id = ?',
+      args: [id],
+    });
+    return Number(row.rows[0]?.n ?? 0);
+  } finally {
+    client.close();
+  }
+}
+
+function mysqlLength(url) {
+  return async (_dir, id) => {
+    const connection = await mysql.createConnection(url);
+    try {
+      const [rows] = await connection.query(
+        'SELECT LENGTH(data) AS n FROM execution_lines WHERE execution_id = ?',
+        [id],
+      );
+      return Number(rows[0]?.n ?? 0);
+    } finally {
+      await connection.end();
+    }
+  };
+}
+
+const results = [];
+results.push(
+  await measure(
+    'SQLite (embedded)',
+    (dir) => ({ COVGATE_DATA_DIR: join(dir, 'data') }),
+    sqliteLength,
+  ),
+);
+if (values.mysql) {
+  const admin = await mysql.createConnection(values.mysql.replace(/\/[^/]*$/, '/'));
+  const database = new URL(values.mysql).pathname.slice(1);
+  await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
+  await admin.query(`CREATE DATABASE \`${database}\``);
+  await admin.end();
+  results.push(
+    await measure('MariaDB', () => ({ DATABASE_URL: values.mysql }), mysqlLength(values.mysql)),
+  );
+}
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
+const first = bodyOf(0);
+console.log(
+  `\n${RUNS} runs of ${FILES} files, ${first.coverable} coverable lines in run 0 (body ${kb(first.inflated)} of JSON, ${kb(first.gzip.byteLength)} gzip on the wire)\n`,
+);
+console.log(
+  '| store | ingest p50 | p90 | max | stored line data (run 0) | gzip of its JSON | ratio | file lines p50 | p90 |',
+);
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const r of results) {
+  console.log(
+    `| ${r.name} | ${r.p50.toFixed(0)} ms | ${r.p90.toFixed(0)} ms | ${r.max.toFixed(0)} ms | ${kb(r.stored)} | ${kb(first.lineGzip)} | ${(r.stored / first.lineGzip).toFixed(2)} | ${r.readP50.toFixed(1)} ms | ${r.readP90.toFixed(1)} ms |`,
+  );
+}
+console.log(
+  `\nNode ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model}); uptime: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}`,
+);
