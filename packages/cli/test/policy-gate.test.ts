@@ -1,35 +1,10 @@
-import { createApi, createMemoryStore, createTokenHasher } from '@covgate/core';
-import { buildOrganisation, captureLogs, issueTestToken } from '@covgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, type TestRepo } from './git-support.js';
 import { covgateIn } from './in-process.js';
+import { service } from './in-process-service.js';
 
 // The policy file through `covgate report`, on a git history made here, against covgate's own
 // API in-process (memory store): a change is judged by the covgate.yml of its merge base.
-
-const hasher = createTokenHasher({ memoryCost: 1024, timeCost: 1 });
-
-/** An in-process covgate service and a token of its organisation. */
-async function service() {
-  const store = createMemoryStore();
-  const org = buildOrganisation();
-  await store.createOrganisation(org);
-  const api = createApi({
-    store,
-    sessionSecret: 's'.repeat(48),
-    tokenHasher: hasher,
-    logger: captureLogs().logger,
-  });
-  const { token } = await issueTestToken(store, { orgId: org.id, hasher });
-  const sent: Record<string, unknown>[] = [];
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const request = new Request(input, init);
-    if (request.method === 'POST')
-      sent.push((await request.clone().json()) as Record<string, unknown>);
-    return api.handle(request, { remoteAddress: '127.0.0.1' });
-  };
-  return { token, fetch, sent };
-}
 
 /** lcov of `src/a.js` with the hit count of each line, 1-based. */
 const lcov = (path: string, hits: number[]) =>

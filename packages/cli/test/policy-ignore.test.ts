@@ -68,7 +68,7 @@ describe.skipIf(!tools)('ignore equals diff-cover --exclude', () => {
       coverable_lines: 6,
       files: 1,
     });
-    expect(output.request.body.files).toEqual([{ path: 'src/app.js', covered: 4, coverable: 6 }]);
+    expect(output.request.body.files.map((f: { path: string }) => f.path)).toEqual(['src/app.js']);
   });
 
   it('diff-cover without --exclude counts the generated files (the comparison can fail)', async () => {

@@ -1,3 +1,4 @@
+import type { Execution } from '@covgate/client';
 import { detectContext } from '../ci/detect.js';
 import { readApiToken } from '../credentials.js';
 import { EXIT } from '../errors.js';
@@ -5,13 +6,14 @@ import { dryRunOutput, executionsUrl } from '../gate/dry-run.js';
 import { measurePatch } from '../gate/measure-patch.js';
 import type { GateOptions } from '../gate/options.js';
 import { postRun } from '../gate/post-run.js';
-import { printVerdict } from '../gate/print-verdict.js';
+import { printVerdict, verdictOf } from '../gate/print-verdict.js';
 import { readReports } from '../gate/read-reports.js';
 import { runBody } from '../gate/run-body.js';
 import { runTests } from '../gate/run-tests.js';
 import { resolveTarget } from '../gate/target.js';
 import type { Io } from '../io.js';
 import { applyPolicy, policyJson } from '../policy/apply-policy.js';
+import { componentShares } from '../policy/components.js';
 import { serviceUrl } from '../service.js';
 
 /**
@@ -54,32 +56,80 @@ export async function gate(
     },
     io,
   );
-  const body = runBody({ target, options, read, patch: patch.patch, changed: patch.changed });
+  // One run of the whole repository, and one per component of the policy (or only the
+  // component `--component` names, on its globs when the policy has them).
+  const shares = componentShares(policy.effective.components.value, options.component, read, patch);
+  for (const skipped of shares.empty) {
+    io.stderr.write(
+      `covgate: warning: component ${skipped}: no coverable lines in the reports; not posted\n`,
+    );
+  }
+  const runs = shares.runs.map((share) => ({
+    ...share,
+    body: runBody({
+      target,
+      options: { ...options, ...(share.name ? { component: share.name } : {}) },
+      read: share.read,
+      patch: share.patch.patch,
+      changed: share.patch.changed,
+    }),
+  }));
+  const [whole, ...components] = runs as [(typeof runs)[number], ...typeof runs];
   if (options.dryRun) {
     io.stdout.write(
       dryRunOutput(
-        { method: 'POST', url: executionsUrl(url), body },
-        read,
-        patch,
+        { method: 'POST', url: executionsUrl(url), body: whole.body },
+        whole.read,
+        whole.patch,
         options.json,
-        policyJson(policy),
+        {
+          ...policyJson(policy),
+          ...(components.length > 0
+            ? { components: components.map((c) => ({ component: c.name, request: c.body })) }
+            : {}),
+        },
       ),
     );
+    if (!options.json) {
+      for (const c of components) {
+        io.stdout.write(`POST ${executionsUrl(url)}\n${JSON.stringify(c.body, null, 2)}\n`);
+      }
+    }
     io.stderr.write('covgate: dry run: nothing was sent\n');
     return EXIT.ok;
   }
 
-  const posted = await postRun({ ...options, url, token, version, body }, io);
-  if ('exitCode' in posted) return posted.exitCode;
-  return printVerdict(
+  const records: { run: (typeof runs)[number]; record: Execution }[] = [];
+  for (const run of runs) {
+    const posted = await postRun({ ...options, url, token, version, body: run.body }, io);
+    if ('exitCode' in posted) return posted.exitCode;
+    records.push({ run, record: posted.record });
+  }
+  const verdictInput = (r: (typeof records)[number]) => ({
+    ...options,
+    record: r.record,
+    read: r.run.read,
+    patch: r.run.patch,
+    baseBranch: target.baseBranch,
+  });
+  const [first, ...rest] = records as [(typeof records)[number], ...typeof records];
+  const componentVerdicts = rest.map((r) => ({
+    component: r.run.name,
+    ...verdictOf(verdictInput(r)),
+  }));
+  let exitCode = await printVerdict(
     {
-      ...options,
-      record: posted.record,
-      read,
-      patch,
-      baseBranch: target.baseBranch,
-      policy: policyJson(policy),
+      ...verdictInput(first),
+      extra: {
+        ...policyJson(policy),
+        ...(componentVerdicts.length > 0 ? { components: componentVerdicts } : {}),
+      },
     },
     io,
   );
+  for (const r of rest) {
+    const code = await printVerdict({ ...verdictInput(r), besideWhole: r.run.name as string }, io);
+    exitCode = Math.max(exitCode, code);
+  }
+  return exitCode;
 }

@@ -5,6 +5,7 @@ import {
   buildVerdict,
   requiredBaselineFailure,
   stepSummary,
+  type Verdict,
   verdictLine,
   verdictWords,
 } from '../verdict.js';
@@ -12,52 +13,66 @@ import type { PatchResult } from './measure-patch.js';
 import { reportEntry, sourceFiles, unknownPaths } from './read-reports.js';
 import { appendStepSummary } from './step-summary.js';
 
-/**
- * The print phase: the verdict of the record the service answered, on stdout (one line, or
- * the object with `--json`), why it fails on stderr, and the job summary on GitHub Actions.
- * Resolves with the verdict's exit code.
- */
-export async function printVerdict(
-  input: {
-    record: Execution;
-    read: Gathered;
-    patch: PatchResult;
-    baseBranch: string | undefined;
-    failOnWarn: boolean;
-    requireBaseline?: boolean;
-    json: boolean;
-    /** What `--json` says of the policy (see `policyJson`). */
-    policy?: Record<string, unknown>;
-  },
-  io: Io,
-): Promise<number> {
+/** What a verdict is built from: the record the service answered and what was read. */
+export interface VerdictInput {
+  record: Execution;
+  read: Gathered;
+  patch: PatchResult;
+  baseBranch: string | undefined;
+  failOnWarn: boolean;
+  requireBaseline?: boolean;
+}
+
+/** The verdict of one posted run. */
+export function verdictOf(input: VerdictInput): Verdict {
   const { record, read, patch } = input;
-  const baseBranch = input.baseBranch ?? 'main';
-  const verdict = buildVerdict({
+  return buildVerdict({
     summary: read.summary,
     branches: read.branches,
     reports: read.reports.map(reportEntry),
     sourceFiles: sourceFiles(read.files),
     unknownPaths: unknownPaths(read),
-    baseBranch,
+    baseBranch: input.baseBranch ?? 'main',
     patch: patch.patch,
     patchSkipped: patch.skipped,
     record,
     failOnWarn: input.failOnWarn,
     requireBaseline: input.requireBaseline === true,
   });
+}
+
+/**
+ * The print phase: the verdict of the record the service answered, on stdout (one line, or
+ * the object with `--json`), why it fails on stderr, and the job summary on GitHub Actions.
+ * Resolves with the verdict's exit code. A component's run (`besideWhole`) is printed with its
+ * name first, and not as JSON (the whole run's object lists it).
+ */
+export async function printVerdict(
+  input: VerdictInput & {
+    json: boolean;
+    /** What `--json` adds to the object (the policy, the components' verdicts). */
+    extra?: Record<string, unknown>;
+    /** The component of a run posted beside the whole repository's: printed as its label. */
+    besideWhole?: string;
+  },
+  io: Io,
+): Promise<number> {
+  const verdict = verdictOf(input);
+  const baseBranch = verdict.base_branch;
+  const label = input.besideWhole === undefined ? '' : `component ${input.besideWhole}: `;
   if (input.json) {
-    io.stdout.write(`${JSON.stringify({ ...verdict, ...input.policy })}\n`);
+    if (input.besideWhole === undefined)
+      io.stdout.write(`${JSON.stringify({ ...verdict, ...input.extra })}\n`);
   } else {
-    io.stdout.write(`${verdictLine(verdict, paintFor(io.stdout, io.env))}\n`);
-    io.stderr.write(`covgate: ${verdictWords(verdict)}\n`);
+    io.stdout.write(`${label}${verdictLine(verdict, paintFor(io.stdout, io.env))}\n`);
+    io.stderr.write(`covgate: ${label}${verdictWords(verdict)}\n`);
     if (verdict.outcome === 'warn' && verdict.exit_code === 1)
       io.stderr.write('covgate: the gate warned and --fail-on-warn is set\n');
   }
   const baselineRefusal = input.requireBaseline
-    ? requiredBaselineFailure(record.baseline, baseBranch)
+    ? requiredBaselineFailure(input.record.baseline, baseBranch)
     : null;
-  if (baselineRefusal) io.stderr.write(`covgate: ${baselineRefusal}\n`);
+  if (baselineRefusal) io.stderr.write(`covgate: ${label}${baselineRefusal}\n`);
   await appendStepSummary(io, stepSummary(verdict));
   return verdict.exit_code;
 }

@@ -82,7 +82,6 @@ function notAppliedYet(policy: Policy | undefined): string[] {
     policy.project?.target !== undefined ? 'project.target' : '',
     policy.project?.informational !== undefined ? 'project.informational' : '',
     policy.patch?.informational !== undefined ? 'patch.informational' : '',
-    policy.components !== undefined ? 'components' : '',
   ].filter((key) => key !== '');
 }
 

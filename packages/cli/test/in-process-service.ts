@@ -1,0 +1,26 @@
+import { createApi, createMemoryStore, createTokenHasher } from '@covgate/core';
+import { buildOrganisation, captureLogs, issueTestToken } from '@covgate/testing';
+
+const hasher = createTokenHasher({ memoryCost: 1024, timeCost: 1 });
+
+/** An in-process covgate service and a token of its organisation. */
+export async function service() {
+  const store = createMemoryStore();
+  const org = buildOrganisation();
+  await store.createOrganisation(org);
+  const api = createApi({
+    store,
+    sessionSecret: 's'.repeat(48),
+    tokenHasher: hasher,
+    logger: captureLogs().logger,
+  });
+  const { token } = await issueTestToken(store, { orgId: org.id, hasher });
+  const sent: Record<string, unknown>[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    if (request.method === 'POST')
+      sent.push((await request.clone().json()) as Record<string, unknown>);
+    return api.handle(request, { remoteAddress: '127.0.0.1' });
+  };
+  return { token, fetch, sent };
+}
