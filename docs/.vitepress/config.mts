@@ -88,6 +88,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Release notes', link: '/release-notes' },
       { text: 'Decisions', link: '/decisions' },
       { text: 'Architecture', link: '/architecture' },
+      { text: 'Glossary', link: '/glossary' },
       { text: 'Contributing', link: '/contributing' },
     ],
   },
