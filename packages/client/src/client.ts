@@ -15,6 +15,8 @@ import type {
   AcceptInviteInput,
   BadgeParams,
   ChangeMemberRoleInput,
+  CodeHostLink,
+  CodeHostLinkInput,
   CreatedInvite,
   CreatedOrganisation,
   CreatedSession,
@@ -187,6 +189,17 @@ export interface CovgateClient {
   ): Promise<RepositoryLink>;
   /** `DELETE /v1/repos/github-link`: removes the link and its token. */
   unlinkRepository(args: { org: string; repo: string } & CallOptions): Promise<void>;
+  /**
+   * `GET /v1/repos/code-host-link`: the repository's link to its code host (GitHub, GitLab,
+   * Gitea), with its token's hint and latest failed deliveries (admins and owners; 404: none).
+   */
+  getCodeHostLink(args: { org: string; repo: string } & CallOptions): Promise<CodeHostLink>;
+  /** `POST /v1/repos/code-host-link`: links the repository to any host (or replaces its link). */
+  linkCodeHost(
+    args: { org: string; repo: string; body: CodeHostLinkInput } & CallOptions,
+  ): Promise<CodeHostLink>;
+  /** `DELETE /v1/repos/code-host-link`: removes the link, whatever its host, and its token. */
+  unlinkCodeHost(args: { org: string; repo: string } & CallOptions): Promise<void>;
   /** `GET /v1/invites`: the organisation's invites, newest first (owners). */
   listInvites(options?: CallOptions): Promise<InviteList>;
   /** `POST /v1/invites`: a single-use, 7-day invite; its `token` and `url` are in this answer only (owners). */
@@ -370,6 +383,12 @@ export function createCovgateClient(options: CovgateClientOptions): CovgateClien
       unwrap(raw.POST('/v1/repos/github-link', { params: { query }, body, signal })),
     unlinkRepository: ({ signal, ...query }) =>
       unwrap(raw.DELETE('/v1/repos/github-link', { params: { query }, signal })),
+    getCodeHostLink: ({ signal, ...query }) =>
+      unwrap(raw.GET('/v1/repos/code-host-link', { params: { query }, signal })),
+    linkCodeHost: ({ signal, body, ...query }) =>
+      unwrap(raw.POST('/v1/repos/code-host-link', { params: { query }, body, signal })),
+    unlinkCodeHost: ({ signal, ...query }) =>
+      unwrap(raw.DELETE('/v1/repos/code-host-link', { params: { query }, signal })),
     listInvites: (o = {}) => unwrap(raw.GET('/v1/invites', { signal: o.signal })),
     // openapi-fetch drops properties typed only `null` from the answer's type.
     createInvite: ({ body, signal } = {}) =>

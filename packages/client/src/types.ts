@@ -68,6 +68,12 @@ export type DeliveryFailure = components['schemas']['DeliveryFailure'];
 export type RepositoryLinkInput = NonNullable<
   operations['linkRepository']['requestBody']
 >['content']['application/json'];
+/** A repository's link to its code host, GitHub, GitLab or Gitea (never its token). */
+export type CodeHostLink = components['schemas']['CodeHostLink'];
+/** Body of `POST /v1/repos/code-host-link`. */
+export type CodeHostLinkInput = NonNullable<
+  operations['linkCodeHost']['requestBody']
+>['content']['application/json'];
 /** An invite as listed (never its token). */
 export type Invite = components['schemas']['Invite'];
 /** Answer of `GET /v1/invites`. */

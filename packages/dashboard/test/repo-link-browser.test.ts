@@ -178,7 +178,7 @@ describe.skipIf(skipBrowserSuite())(
       await member.goto(repoPage());
       await member.getByRole('heading', { name: 'Pull request feedback' }).waitFor();
       expect(await panel(member).locator('p.state').textContent()).toBe(
-        'Admins and owners link this repository to a GitHub repository, so that each run sets the commit statuses covgate/project and covgate/patch and keeps one comment on its pull request up to date.',
+        'Admins and owners link this repository to a GitHub repository (or a GitLab or Gitea one), so that each run sets the commit statuses covgate/project and covgate/patch and keeps one comment on its pull request up to date.',
       );
       expect(await panel(member).getByRole('button').count()).toBe(0);
       expect(await panel(member).getByRole('textbox').count()).toBe(0);
@@ -207,6 +207,34 @@ describe.skipIf(skipBrowserSuite())(
         'Not linked: pull requests get no commit status or comment from covgate.',
       );
       expect(suite.server.stdout()).toContain('repository.unlink org_id=');
+    });
+
+    it('links a GitLab project in nested groups, named with its host; Gitea asks for its API URL', async () => {
+      await owner.getByRole('combobox', { name: 'Code host' }).selectOption('gitea');
+      const giteaUrl = owner.getByRole('textbox', { name: 'Gitea or Forgejo API URL' });
+      expect(await giteaUrl.getAttribute('required')).not.toBeNull();
+      expect(
+        await owner.getByRole('textbox', { name: 'Gitea or Forgejo repository' }).count(),
+      ).toBe(1);
+
+      await owner.getByRole('combobox', { name: 'Code host' }).selectOption('gitlab');
+      await owner
+        .getByRole('textbox', { name: 'GitLab project path', exact: true })
+        .fill('acme/platform/web');
+      await owner.getByLabel('Token', { exact: true }).fill('glpat-browserTokenValueWXYZ');
+      await shootPanel('repo-link-gitlab-form', owner);
+      await owner.getByRole('button', { name: 'Link repository' }).click();
+      const notice =
+        'Linked to the GitLab project acme/platform/web with the token …WXYZ. The next run sets its statuses.';
+      await owner.getByText(notice).waitFor();
+      expect(await owner.getByTestId('repo-link').locator('p').textContent()).toMatch(
+        /^Linked to the GitLab project acme\/platform\/web with the token …WXYZ, set \S.*\.( Each run)/,
+      );
+      expect(suite.server.stdout()).toContain(
+        'host=gitlab repository=acme/platform/web api_url=https://gitlab.com/api/v4',
+      );
+      expect(suite.server.output()).not.toContain('glpat-browserToken');
+      await shootPanel('repo-link-gitlab', owner);
     });
 
     it('met the strict CSP and threw no error', () => {

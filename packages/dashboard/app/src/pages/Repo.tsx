@@ -2,8 +2,8 @@ import type { Execution, ExecutionSeries, Outcome } from '@covgate/client';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { runsOf } from '../chart-data.js';
 import { HistoryChart } from '../components/Chart.js';
+import { CodeHostLinkPanel } from '../components/CodeHostLink.js';
 import { Form, TextField } from '../components/Form.js';
-import { GithubLinkPanel } from '../components/GithubLink.js';
 import { CodeBlock, ErrorState, Link, LoadStatus, OutcomeTag } from '../components/ui.js';
 import { useApp } from '../context.js';
 import {
@@ -124,7 +124,7 @@ export function Repo(props: { repo: string; filters: RunFilters }) {
         filters={props.filters}
         webUrl={headline.state === 'ready' ? headline.value.web_url : null}
       />
-      <GithubLinkPanel repo={props.repo} />
+      <CodeHostLinkPanel repo={props.repo} />
     </section>
   );
 }
