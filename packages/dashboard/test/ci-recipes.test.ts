@@ -119,7 +119,7 @@ describe('the wizard’s CI recipes', () => {
         '    GIT_DEPTH: 0',
         '    # COVGATE_TOKEN: a masked CI/CD variable of the project (Settings > CI/CD > Variables)',
         '  before_script:',
-        '    - curl -fsSL https://deb.nodesource.com/setup_20.x | bash - && apt-get install -y nodejs',
+        '    - apt-get update && apt-get install -y curl && curl -fsSL https://deb.nodesource.com/setup_20.x | bash - && apt-get install -y nodejs',
         '  script:',
         '    - npx --yes "$COVGATE_URL/cli/covgate.tgz" run --repo api -- go test -coverprofile=coverage.out ./...',
       ].join('\n'),
@@ -158,7 +158,7 @@ describe('the wizard’s CI recipes', () => {
         // A job whose image is not Node's installs Node.js 20 for covgate first.
         if (!job.image.startsWith('node:')) {
           expect(job.before_script[0]).toBe(
-            'curl -fsSL https://deb.nodesource.com/setup_20.x | bash - && apt-get install -y nodejs',
+            'apt-get update && apt-get install -y curl && curl -fsSL https://deb.nodesource.com/setup_20.x | bash - && apt-get install -y nodejs',
           );
         }
       });

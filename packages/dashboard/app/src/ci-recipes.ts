@@ -42,10 +42,11 @@ const SETUP_NODE: ActionsStep = { uses: 'actions/setup-node@v4', with: { 'node-v
 
 /**
  * covgate runs on Node.js 20; images of other languages lack it (Debian's own is 18), so the
- * GitLab job of those installs it from NodeSource, which serves Debian and Ubuntu alike.
+ * GitLab job of those installs it from NodeSource, which serves Debian and Ubuntu alike (curl
+ * first: slim and JDK images may not have it).
  */
 const NODE_ON_DEBIAN =
-  'curl -fsSL https://deb.nodesource.com/setup_20.x | bash - && apt-get install -y nodejs';
+  'apt-get update && apt-get install -y curl && curl -fsSL https://deb.nodesource.com/setup_20.x | bash - && apt-get install -y nodejs';
 
 const JACOCO = 'org.jacoco:jacoco-maven-plugin:0.8.12';
 
@@ -138,7 +139,7 @@ export const CI_RECIPES: readonly CiRecipe[] = [
         '    jacoco',
         '}',
         'tasks.jacocoTestReport {',
-        '    reports { xml.required = true }',
+        '    reports { xml.required.set(true) }',
         '}',
       ].join('\n'),
     },
