@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, type TestRepo } from './git-support.js';
 import { covgateIn } from './in-process.js';
@@ -10,6 +11,10 @@ import { service } from './in-process-service.js';
 const lcov = (path: string, hits: number[]) =>
   `SF:${path}\n${hits.map((count, index) => `DA:${index + 1},${count}`).join('\n')}\nend_of_record\n`;
 
+const BASE_POLICY = 'patch:\n  target: 90\n';
+/** sha256 of the base's covgate.yml: the digest the run must record. */
+const BASE_DIGEST = createHash('sha256').update(BASE_POLICY).digest('hex');
+
 describe('a pull request that lowers the patch target in covgate.yml', () => {
   let repo: TestRepo;
   let mergeBase: string;
@@ -17,7 +22,7 @@ describe('a pull request that lowers the patch target in covgate.yml', () => {
   beforeAll(async () => {
     repo = await createRepo('policy-gate');
     await repo.write({
-      'covgate.yml': 'patch:\n  target: 90\n',
+      'covgate.yml': BASE_POLICY,
       'src/a.js': 'a();\nb();\n',
       '.gitignore': 'lcov.info\n',
     });
@@ -50,7 +55,24 @@ describe('a pull request that lowers the patch target in covgate.yml', () => {
     expect(result.stderr).toContain(
       'covgate: this change edits covgate.yml; the new policy applies after merge\n',
     );
-    expect(s.sent).toMatchObject([{ patch: { covered: 2, coverable: 4 }, patch_target: 90 }]);
+    expect(s.sent).toMatchObject([
+      {
+        patch: { covered: 2, coverable: 4 },
+        patch_target: 90,
+        policy: { digest: BASE_DIGEST, commit: mergeBase },
+      },
+    ]);
+    // The service recorded which policy decided.
+    const recorded = await s.fetch(
+      `http://covgate.test/v1/executions/${JSON.parse(result.stdout).execution_id}`,
+      {
+        headers: { authorization: `Bearer ${s.token}` },
+      },
+    );
+    expect(((await recorded.json()) as { policy: unknown }).policy).toEqual({
+      digest: BASE_DIGEST,
+      commit: mergeBase,
+    });
     const verdict = JSON.parse(result.stdout);
     expect(verdict).toMatchObject({
       outcome: 'fail',
@@ -60,7 +82,7 @@ describe('a pull request that lowers the patch target in covgate.yml', () => {
       policy: { file: 'covgate.yml', commit: mergeBase },
       policy_edited: 'this change edits covgate.yml; the new policy applies after merge',
     });
-    expect(verdict.policy.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(verdict.policy.digest).toBe(BASE_DIGEST);
   });
 
   it('a flag still overrides the file', async () => {

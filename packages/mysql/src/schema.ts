@@ -250,6 +250,8 @@ export const executions = mysqlTable(
     decidedBy: mysqlEnum('decided_by', ['delta', 'patch']),
     /** Entries of the run's per-file list (in `execution_files`); null without one. */
     fileCount: int('file_count', { unsigned: true }),
+    policyDigest: exactVarchar('policy_digest', { length: 64 }),
+    policyCommit: exactVarchar('policy_commit', { length: 64 }),
   },
   (t) => [
     ...indexesOf(t, INDEXES.executions),

@@ -195,6 +195,8 @@ export const executions = sqliteTable(
     decidedBy: text('decided_by', { enum: ['delta', 'patch'] }),
     /** Entries of the run's per-file list (in `execution_files`); null without one. */
     fileCount: integer('file_count'),
+    policyDigest: text('policy_digest'),
+    policyCommit: text('policy_commit'),
   },
   (t) => [
     ...indexesOf(t, INDEXES.executions),

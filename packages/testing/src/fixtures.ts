@@ -182,6 +182,8 @@ export function buildExecution(overrides: Partial<ExecutionRecord> = {}): Execut
     patchTargetSource: null,
     decidedBy: 'delta',
     fileCount: null,
+    policyDigest: null,
+    policyCommit: null,
     ...overrides,
   };
 }

@@ -72,6 +72,7 @@ export async function gate(
       read: share.read,
       patch: share.patch.patch,
       changed: share.patch.changed,
+      policy: policy.info,
     }),
   }));
   const [whole, ...components] = runs as [(typeof runs)[number], ...typeof runs];

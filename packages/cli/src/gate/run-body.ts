@@ -19,6 +19,8 @@ export function runBody(input: {
   read: Gathered;
   patch: MeasuredPatch | null;
   changed?: ChangedLines | null;
+  /** The policy file that judged the run: recorded with it. */
+  policy?: { digest: string; commit: string | null } | null;
 }): ExecutionInput {
   const { target, options, read, patch } = input;
   return {
@@ -33,6 +35,9 @@ export function runBody(input: {
     ...(options.component ? { component: options.component } : {}),
     ...(target.pullRequest !== undefined ? { pull_request: target.pullRequest } : {}),
     ...(target.repoUrl ? { repo_url: target.repoUrl } : {}),
+    ...(input.policy
+      ? { policy: { digest: input.policy.digest, commit: input.policy.commit } }
+      : {}),
     ...(patch
       ? {
           base_commit: patch.merge_base,

@@ -1084,6 +1084,18 @@ export interface components {
             decided_by?: "delta" | "patch";
             /** @description Entries of the run's per-file list, when it sent one. */
             file_count?: number;
+            /** @description The policy file that judged the run, when the run sent it. */
+            policy?: components["schemas"]["RecordedPolicy"];
+        };
+        PolicySource: {
+            /** @description sha256 of the policy file's bytes, lowercase hex. */
+            digest: string;
+            /** @description The commit the file was read at (any case; stored lowercase); `null` outside git. */
+            commit?: string | null;
+        };
+        RecordedPolicy: {
+            digest: string;
+            commit: string | null;
         };
         ExecutionDetail: {
             id: components["schemas"]["ExecutionId"];
@@ -1102,6 +1114,7 @@ export interface components {
             /** @enum {unknown} */
             decided_by?: "delta" | "patch";
             file_count?: number;
+            policy?: components["schemas"]["RecordedPolicy"];
             /** @description The per-file list the run was sent with, sorted by path; null without one. */
             files: components["schemas"]["FileLineCounts"][] | null;
             /**
@@ -1589,6 +1602,13 @@ export interface components {
              *     else 80. Applies only with `patch`.
              */
             patch_target?: number | null;
+            /**
+             * @description The policy file (`covgate.yml`) the run was judged by: the sha256 of its bytes and
+             *     the commit it was read at (the merge base on a pull request; `null` outside git).
+             *     Recorded with the run and shown by `GET /v1/executions/{id}`; part of the
+             *     idempotency digest when sent.
+             */
+            policy?: components["schemas"]["PolicySource"] | null;
             /**
              * @description The repository's URL on its code host, as CI names it (covgate's CLI sends
              *     `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY` on GitHub Actions, `$CI_PROJECT_URL` on

@@ -59,6 +59,8 @@ export interface ExecutionJson {
   decided_by?: 'delta' | 'patch';
   /** How many entries the run's per-file list has, when it sent one. */
   file_count?: number;
+  /** The policy file (covgate.yml) that judged the run, when the run sent it. */
+  policy?: { digest: string; commit: string | null };
 }
 
 /** The `baseline` of a record: the copy taken at ingest, null without one, undefined unknown. */
@@ -119,5 +121,8 @@ export function executionToJson(record: ExecutionRecord): ExecutionJson {
     json.decided_by = record.decidedBy ?? 'delta';
   }
   if (record.fileCount !== null) json.file_count = record.fileCount;
+  if (record.policyDigest !== null) {
+    json.policy = { digest: record.policyDigest, commit: record.policyCommit };
+  }
   return json;
 }

@@ -38,6 +38,10 @@ export interface IngestFields {
   patch: { covered: number; coverable: number } | null;
   /** The run's own patch target, null when it sent none (it applies only with a patch). */
   patchTarget: number | null;
+  /** The policy file's sha256, null when the run sent none. */
+  policyDigest: string | null;
+  /** The commit the policy file was read at, null when not sent. */
+  policyCommit: string | null;
 }
 
 /** The ingest as the server understands it: what makes two requests the same request. */
@@ -78,6 +82,7 @@ export function ingestDigest(ingest: CanonicalIngest): string {
     ingest.warnThreshold,
     ingest.failThreshold,
     ...(extra.every((value) => value === null) ? [] : extra),
+    ...(ingest.policyDigest === null ? [] : ['policy', ingest.policyDigest, ingest.policyCommit]),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

@@ -17,6 +17,8 @@ const plain: CanonicalIngest = {
   baseCommit: null,
   patch: null,
   patchTarget: null,
+  policyDigest: null,
+  policyCommit: null,
   filesDigest: null,
 };
 
@@ -38,6 +40,8 @@ describe('ingestDigest', () => {
       { patch: { covered: 0, coverable: 0 } },
       { patch: { covered: 1, coverable: 2 } },
       { patchTarget: 80 },
+      { policyDigest: 'f'.repeat(64) },
+      { policyDigest: 'f'.repeat(64), policyCommit: 'a'.repeat(40) },
       { filesDigest: fileListDigest([]) },
       { filesDigest: fileListDigest([{ path: 'a', covered: 0, coverable: 1 }]) },
       {

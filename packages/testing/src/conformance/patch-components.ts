@@ -53,6 +53,25 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
       expect(await store().findExecution(where.orgId, record.id)).toEqual(record);
     });
 
+    it('round-trips the policy file a record was judged by: its digest and commit', async () => {
+      const where = await givenRepo(store());
+      const record = buildExecution({
+        ...where,
+        policyDigest: 'f'.repeat(64),
+        policyCommit: 'abcdef0123456789'.repeat(4),
+      });
+      const outsideGit = buildExecution({
+        ...where,
+        createdAt: secondsAfter(FIXTURE_TIME, 1),
+        policyDigest: '0'.repeat(64),
+        policyCommit: null,
+      });
+      await store().insertExecution(record);
+      await store().insertExecution(outsideGit);
+      expect(await store().findExecution(where.orgId, record.id)).toEqual(record);
+      expect(await store().listExecutions({ ...where, limit: 10 })).toEqual([outsideGit, record]);
+    });
+
     it('finds a record by id only in its own organisation', async () => {
       const where = await givenRepo(store());
       const record = buildExecution({ ...where });

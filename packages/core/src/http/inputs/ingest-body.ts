@@ -188,6 +188,12 @@ const patchBody = z
     message: 'more than coverable',
   });
 
+/** The policy file a run was judged by: its sha256 and the commit it was read at. */
+const policyBody = z.object({
+  digest: z.string().regex(/^[0-9a-f]{64}$/),
+  commit: COMMIT.nullable().optional(),
+});
+
 const ingestBody = z
   .object({
     org: z.string().min(1).optional(),
@@ -204,6 +210,7 @@ const ingestBody = z
     patch: patchBody.nullable().optional(),
     patch_target: PERCENT.nullable().optional(),
     repo_url: z.string().nullable().optional(),
+    policy: policyBody.nullable().optional(),
     // Checked by `parseFiles`: zod spent 0.1-0.4 s on 50 000 entries.
     files: z.unknown().optional(),
   })
@@ -267,6 +274,8 @@ export function parseIngestBody(body: unknown): IngestInput {
     baseCommit: data.base_commit ?? null,
     patch: data.patch ?? null,
     patchTarget: data.patch_target ?? null,
+    policyDigest: data.policy?.digest ?? null,
+    policyCommit: data.policy?.commit ?? null,
     repoUrl,
     files: parsed?.files ?? null,
     lines: parsed?.lines ?? null,

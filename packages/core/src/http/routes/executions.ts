@@ -199,6 +199,8 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     patchTargetSource: target?.source ?? null,
     decidedBy: verdict.decidedBy,
     fileCount: input.files?.length ?? null,
+    policyDigest: input.policyDigest,
+    policyCommit: input.policyCommit,
   };
   const deliveries = link === null ? [] : feedbackDeliveries(scope, record, link);
   const keepRepoUrl = async () => {

@@ -63,6 +63,10 @@ export interface ExecutionRecord {
   decidedBy: DecidingRule | null;
   /** How many entries the run's per-file list has; null when none was sent. */
   fileCount: number | null;
+  /** sha256 (hex) of the policy file (covgate.yml) the run was judged by; null when none was sent. */
+  policyDigest: string | null;
+  /** The commit the policy file was read at; null when none was sent (or read outside git). */
+  policyCommit: string | null;
 }
 
 /** How a run's baseline was chosen (see {@link ExecutionRecord.baselineSelection}). */
@@ -158,6 +162,8 @@ export const EXECUTION_FIELDS = [
   'patchTargetSource',
   'decidedBy',
   'fileCount',
+  'policyDigest',
+  'policyCommit',
 ] as const;
 
 const everyExecutionField: EveryField<ExecutionRecord, typeof EXECUTION_FIELDS> = true;

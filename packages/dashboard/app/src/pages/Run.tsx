@@ -228,6 +228,23 @@ function RunPage(props: { detail: RunDetail; crumbs: preact.ComponentChildren })
           <dt>Component</dt>
           <dd>{component ?? 'none'}</dd>
         </div>
+        {detail.policy ? (
+          <div>
+            <dt>Policy</dt>
+            <dd>
+              covgate.yml{' '}
+              <code title={detail.policy.digest}>{detail.policy.digest.slice(0, 12)}</code>
+              {detail.policy.commit ? (
+                <>
+                  {' at '}
+                  <CommitRef sha={detail.policy.commit} webUrl={webUrl} label="Policy at commit" />
+                </>
+              ) : (
+                ' (read outside git)'
+              )}
+            </dd>
+          </div>
+        ) : null}
       </dl>
 
       <h2>Files changed</h2>

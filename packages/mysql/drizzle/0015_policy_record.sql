@@ -1,0 +1,2 @@
+ALTER TABLE `executions` ADD `policy_digest` varchar(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;--> statement-breakpoint
+ALTER TABLE `executions` ADD `policy_commit` varchar(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
