@@ -48,11 +48,11 @@ describe("a run's stored line data", () => {
     expect(await findFileLines(await encodeRunLines(runLinesText([])), 'a')).toBeNull();
   });
 
-  it('takes at most 1.2 times the gzip of its JSON', async () => {
+  it('takes at most 1.5 times the gzip of its JSON, the goal', async () => {
     const given = files(20_000);
     const stored = await encodeRunLines(runLinesText(given));
     const gzipped = gzipSync(JSON.stringify(given)).length;
-    expect(stored.length / gzipped).toBeLessThan(1.2);
+    expect(stored.length / gzipped).toBeLessThan(1.5);
   });
 
   it('refuses bytes it did not write', async () => {
