@@ -10,14 +10,18 @@ export interface LineDataProblem {
 }
 
 /**
- * The intervals of flat `gap, length` ranges, or the problem with them: pairs of whole
- * numbers, ascending and apart (a gap of at least 1, then at least 2: adjacent ranges are
- * one), non-empty, within {@link MAX_LINE_NUMBER}. Never expands a range into its lines, so a
- * range of ten million lines costs what a range of one does.
+ * Checks flat `gap, length` ranges and counts their lines, pushing each range's interval to
+ * `intervals` when given (left out, nothing is allocated: most files need only the count).
+ * Ranges must be pairs of whole numbers, ascending and apart (a gap of at least 1, then at
+ * least 2: adjacent ranges are one), non-empty, within {@link MAX_LINE_NUMBER}. Never expands
+ * a range into its lines, so a range of ten million lines costs what a range of one does.
  */
-export function rangeIntervals(ranges: readonly unknown[]): Interval[] | LineDataProblem {
+function walkRanges(
+  ranges: readonly unknown[],
+  intervals: Interval[] | null,
+): number | LineDataProblem {
   if (ranges.length % 2 !== 0) return { problem: 'an odd count of numbers (gap, length pairs)' };
-  const intervals: Interval[] = [];
+  let count = 0;
   let end = 0;
   for (let pair = 0; pair < ranges.length / 2; pair += 1) {
     const gap = ranges[2 * pair];
@@ -33,9 +37,38 @@ export function rangeIntervals(ranges: readonly unknown[]): Interval[] | LineDat
     end = start + (length as number) - 1;
     if (end > MAX_LINE_NUMBER)
       return { problem: `range ${pair + 1} goes past line ${MAX_LINE_NUMBER}` };
-    intervals.push([start, end]);
+    count += length as number;
+    intervals?.push([start, end]);
   }
-  return intervals;
+  return count;
+}
+
+/** The intervals of flat `gap, length` ranges, or the problem with them (see `walkRanges`). */
+export function rangeIntervals(ranges: readonly unknown[]): Interval[] | LineDataProblem {
+  const intervals: Interval[] = [];
+  const walked = walkRanges(ranges, intervals);
+  return typeof walked === 'number' ? intervals : walked;
+}
+
+/**
+ * The covered lines of runs over `total` coverable lines (alternating covered and missed,
+ * covered first), or the problem: runs must be whole numbers (only the first may be 0)
+ * adding up to the coverable lines exactly.
+ */
+function coveredCount(total: number, runs: readonly unknown[]): number | LineDataProblem {
+  let sum = 0;
+  let covered = 0;
+  for (let index = 0; index < runs.length; index += 1) {
+    const run = runs[index];
+    if (!Number.isSafeInteger(run) || (run as number) < (index === 0 ? 0 : 1))
+      return { problem: `covered: run ${index + 1} is not a whole number above 0` };
+    sum += run as number;
+    if (index % 2 === 0) covered += run as number;
+    if (sum > total) return { problem: 'covered: the runs go past the coverable lines' };
+  }
+  if (sum !== total)
+    return { problem: `covered: the runs cover ${sum} of the ${total} coverable lines` };
+  return covered;
 }
 
 /**
@@ -48,16 +81,8 @@ export function runIntervals(
   total: number,
   runs: readonly unknown[],
 ): { covered: Interval[]; missed: Interval[] } | LineDataProblem {
-  let sum = 0;
-  for (let index = 0; index < runs.length; index += 1) {
-    const run = runs[index];
-    if (!Number.isSafeInteger(run) || (run as number) < (index === 0 ? 0 : 1))
-      return { problem: `covered: run ${index + 1} is not a whole number above 0` };
-    sum += run as number;
-    if (sum > total) return { problem: 'covered: the runs go past the coverable lines' };
-  }
-  if (sum !== total)
-    return { problem: `covered: the runs cover ${sum} of the ${total} coverable lines` };
+  const checked = coveredCount(total, runs);
+  if (typeof checked !== 'number') return checked;
   const covered: Interval[] = [];
   const missed: Interval[] = [];
   // Walks the coverable intervals run by run: `at` is the next line, inside interval `which`.
@@ -133,25 +158,25 @@ export function checkLineData(
   patch: readonly unknown[] | null,
 ): CheckedLineData | FieldProblem {
   const lines = (problem: string): FieldProblem => ({ field: 'lines', problem });
-  const coverable = rangeIntervals(encoded.coverable);
-  if (!Array.isArray(coverable)) return lines(`coverable: ${coverable.problem}`);
-  const total = lineCount(coverable);
+  // Intervals only for a file with patch lines, which need them to intersect.
+  const coverable: Interval[] | null = patch === null ? null : [];
+  const total = walkRanges(encoded.coverable, coverable);
+  if (typeof total !== 'number') return lines(`coverable: ${total.problem}`);
   if (total !== counts.coverable)
     return lines(`${total} coverable lines listed, but coverable is ${counts.coverable}`);
-  const runs = runIntervals(coverable, total, encoded.covered);
-  if ('problem' in runs) return lines(runs.problem);
-  const { covered } = runs;
-  const coveredCount = lineCount(covered);
-  if (coveredCount !== counts.covered)
-    return lines(`${coveredCount} covered lines listed, but covered is ${counts.covered}`);
-  if (patch === null)
-    return { covered: coveredCount, coverable: total, patchCovered: null, patchCoverable: null };
+  const covered = coveredCount(total, encoded.covered);
+  if (typeof covered !== 'number') return lines(covered.problem);
+  if (covered !== counts.covered)
+    return lines(`${covered} covered lines listed, but covered is ${counts.covered}`);
+  if (patch === null || coverable === null)
+    return { covered, coverable: total, patchCovered: null, patchCoverable: null };
   const changed = rangeIntervals(patch);
   if (!Array.isArray(changed)) return { field: 'patch_lines', problem: changed.problem };
+  const runs = runIntervals(coverable, total, encoded.covered) as { covered: Interval[] };
   return {
-    covered: coveredCount,
+    covered,
     coverable: total,
-    patchCovered: sharedLines(changed, covered),
+    patchCovered: sharedLines(changed, runs.covered),
     patchCoverable: sharedLines(changed, coverable),
   };
 }
