@@ -17,9 +17,6 @@ export {
   createMemoryAuditSink,
   stdoutAuditSink,
 } from './audit/audit-sink.js';
-// Identity and scopes (docs/tokens-and-sessions.md).
-export { checkOrgAccess, type Identity } from './auth/identity.js';
-export { hasScope, isScope, parseScopes, SCOPES, type Scope } from './auth/scopes.js';
 export {
   type HostResolver,
   InvalidCodeHostAllowanceError,
@@ -48,6 +45,16 @@ export {
 export type { Reply } from './http/reply.js';
 export { MAX_BODY_BYTES } from './http/request-body.js';
 export type { OutboxNudge, ReadinessCheck } from './http/services.js';
+// Identity and scopes (docs/tokens-and-sessions.md).
+export { checkOrgAccess, type Identity } from './identity/identity.js';
+export {
+  hasScope,
+  isScope,
+  parseScopes,
+  SCOPES,
+  type Scope,
+  type TokenScope,
+} from './identity/token-scopes.js';
 export {
   type PercentPlaces,
   truncateDecimal,

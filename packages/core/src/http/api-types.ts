@@ -1,4 +1,4 @@
-import type { Identity } from '../auth/identity.js';
+import type { Identity } from '../identity/identity.js';
 
 /** Facts about a request that a Fetch `Request` cannot carry, supplied by the adapter. */
 export interface RequestContext {

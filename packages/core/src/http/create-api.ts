@@ -2,7 +2,6 @@ import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 import { redactTokens } from '../audit/audit-line.js';
 import { type AuditSink, createAuditLogger, stdoutAuditSink } from '../audit/audit-sink.js';
-import type { Identity } from '../auth/identity.js';
 import {
   createCodeHostAddressPolicy,
   type HostResolver,
@@ -10,6 +9,7 @@ import {
   systemResolver,
 } from '../code-hosts/code-host-address.js';
 import { ExecutionJsonMemo } from '../executions/execution-json-memo.js';
+import type { Identity } from '../identity/identity.js';
 import { batchedLogDestination } from '../logging/batched-log-destination.js';
 import { type OAuthOptions, resolveOAuthOptions } from '../oauth/oauth-options.js';
 import { registerApiServices } from '../provisioning/api-registry.js';
@@ -47,7 +47,7 @@ import { toResponse } from './covgate-response.js';
 import { createInflationBudget, DEFAULT_INFLATION_BUDGET_BYTES } from './inflation-budget.js';
 import { createRequestRateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { emptyReply, errorReply, type Reply } from './reply.js';
-import { Scope } from './request-scope.js';
+import { ApiRequestScope } from './request-scope.js';
 import { Router } from './router.js';
 import { coreRoutes } from './routes/route-table.js';
 import type {
@@ -380,7 +380,7 @@ export function createApi(options: CreateApiOptions): CovgateApi {
     }),
   );
 
-  function route(scope: Scope): Promise<Reply> | Reply {
+  function route(scope: ApiRequestScope): Promise<Reply> | Reply {
     const { method } = scope.request;
     if (method === 'OPTIONS') return emptyReply(204);
     const match = router.match(method, scope.routePath);
@@ -403,10 +403,10 @@ export function createApi(options: CreateApiOptions): CovgateApi {
     );
   }
 
-  function scopeOf(request: Request, context: RequestContext): Scope {
+  function scopeOf(request: Request, context: RequestContext): ApiRequestScope {
     const peer = context.remoteAddress || undefined;
     warnAboutProxy(peer, request.headers);
-    return new Scope(request, clientAddress.resolve(peer, request.headers), services);
+    return new ApiRequestScope(request, clientAddress.resolve(peer, request.headers), services);
   }
 
   async function authenticateForHost(
@@ -427,7 +427,7 @@ export function createApi(options: CreateApiOptions): CovgateApi {
   }
 
   /** Completes a reply in place with the headers every answer of this request gets. */
-  function finish(reply: Reply, scope: Scope): Response {
+  function finish(reply: Reply, scope: ApiRequestScope): Response {
     const { headers } = reply;
     const extra = scope.extraHeaders;
     if (extra !== undefined) {

@@ -47,8 +47,11 @@ function routePathOf(pathname: string, basePath: string): string {
     : OUTSIDE_BASE_PATH;
 }
 
-/** A request as the routes see it; the URL and the extra headers are made on first use. */
-export class Scope implements RequestScope {
+/**
+ * The {@link RequestScope} `createApi` makes for each request: the request as the routes see
+ * it; the URL and the extra headers are made on first use.
+ */
+export class ApiRequestScope implements RequestScope {
   params: Record<string, string> = NO_PARAMS;
   readonly pathname: string;
   readonly routePath: string;

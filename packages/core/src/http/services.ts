@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { AuditLogger } from '../audit/audit-sink.js';
-import type { Identity } from '../auth/identity.js';
 import type { CodeHostAddressPolicy, HostResolver } from '../code-hosts/code-host-address.js';
 import type { ExecutionJsonMemo } from '../executions/execution-json-memo.js';
+import type { Identity } from '../identity/identity.js';
 import type { Plan, Store } from '../storage/store.js';
 import type { IdGenerator } from '../time/ids.js';
 import type { Clock } from '../time/timestamp.js';

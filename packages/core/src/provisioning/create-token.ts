@@ -1,7 +1,7 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { AuditLogger } from '../audit/audit-sink.js';
-import type { Scope } from '../auth/scopes.js';
+import type { TokenScope } from '../identity/token-scopes.js';
 import type { Clock } from '../time/timestamp.js';
 import { newTokenRecord } from '../tokens/new-token-record.js';
 import { agentTypeSchema, nameSchema, scopesSchema } from '../tokens/token-fields.js';
@@ -20,7 +20,7 @@ export interface CreateTokenInput {
   /** 1-100 characters, no control characters (trimmed). */
   name: string;
   /** Default `['execute']`, the scope that posts runs. */
-  scopes?: readonly Scope[];
+  scopes?: readonly TokenScope[];
   /** The kind of agent it is for (`ci`, `github-actions`...): up to 64 of `A-Z a-z 0-9 . _ -`. */
   agentType?: string;
 }
@@ -48,7 +48,7 @@ export interface ProvisionedToken {
   secret: string;
   orgId: string;
   name: string;
-  scopes: Scope[];
+  scopes: TokenScope[];
   agentType: string;
   createdAt: Date;
 }
@@ -118,7 +118,7 @@ export async function createToken(
     secret,
     orgId: record.orgId,
     name: record.name,
-    scopes: record.scopes as Scope[],
+    scopes: record.scopes as TokenScope[],
     agentType: record.agentType,
     createdAt: record.createdAt,
   };

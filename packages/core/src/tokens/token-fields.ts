@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SCOPES } from '../auth/scopes.js';
+import { SCOPES } from '../identity/token-scopes.js';
 
 /** Scopes of a new or changed token: at least one, duplicates dropped (the route and provisioning). */
 export const scopesSchema = z

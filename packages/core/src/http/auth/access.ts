@@ -1,5 +1,5 @@
-import { checkOrgAccess, type Identity } from '../../auth/identity.js';
-import { hasScope } from '../../auth/scopes.js';
+import { checkOrgAccess, type Identity } from '../../identity/identity.js';
+import { hasScope } from '../../identity/token-scopes.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { requireQueryParameter } from '../inputs/query-parameters.js';
 import type { RequestScope } from '../services.js';

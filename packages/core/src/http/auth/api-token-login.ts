@@ -1,4 +1,4 @@
-import type { TokenIdentity } from '../../auth/identities.js';
+import type { TokenIdentity } from '../../identity/identities.js';
 import type { TokenRecord } from '../../storage/store.js';
 import { parseApiToken } from '../../tokens/token-format.js';
 import type { PepperMatch } from '../../tokens/token-hash.js';

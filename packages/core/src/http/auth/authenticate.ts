@@ -1,5 +1,5 @@
-import type { SessionIdentity, TokenIdentity } from '../../auth/identities.js';
-import type { Identity } from '../../auth/identity.js';
+import type { SessionIdentity, TokenIdentity } from '../../identity/identities.js';
+import type { Identity } from '../../identity/identity.js';
 import type { Role } from '../../storage/store.js';
 import { SESSION_TOKEN_PREFIX } from '../../tokens/token-format.js';
 import { ApiError, ERRORS } from '../api-error.js';
@@ -12,7 +12,7 @@ import { limitSessionRequest, limitTokenRequest } from './request-limits.js';
 import { requireSessionRole } from './roles.js';
 import { loginWithSession } from './session-login.js';
 
-export type { SessionIdentity, TokenIdentity } from '../../auth/identities.js';
+export type { SessionIdentity, TokenIdentity } from '../../identity/identities.js';
 
 /**
  * Authenticates a request by API token (`Authorization: Bearer cvg_...`) or session

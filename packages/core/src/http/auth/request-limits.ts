@@ -1,4 +1,4 @@
-import type { SessionIdentity, TokenIdentity } from '../../auth/identities.js';
+import type { SessionIdentity, TokenIdentity } from '../../identity/identities.js';
 import type { Organisation } from '../../storage/store.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import type { RateLimitDecision } from '../rate-limit.js';

@@ -1,4 +1,4 @@
-import type { Identity } from '../../auth/identity.js';
+import type { Identity } from '../../identity/identity.js';
 import { hasRole } from '../../organisations/membership.js';
 import type { Role } from '../../storage/store.js';
 import { ApiError, ERRORS } from '../api-error.js';

@@ -1,4 +1,4 @@
-import { isServiceToken } from '../../auth/service-token.js';
+import { isServiceToken } from '../../identity/service-token.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import type { RequestScope } from '../services.js';
 import { bearerToken } from './credentials.js';

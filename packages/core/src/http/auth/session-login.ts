@@ -1,4 +1,4 @@
-import type { SessionIdentity } from '../../auth/identities.js';
+import type { SessionIdentity } from '../../identity/identities.js';
 import { isSessionExpired } from '../../sessions/session-rules.js';
 import { hashSessionToken } from '../../sessions/session-token-hash.js';
 import type { SessionRecord } from '../../storage/store.js';

@@ -1,4 +1,4 @@
-import type { TokenIdentity } from '../../auth/identities.js';
+import type { TokenIdentity } from '../../identity/identities.js';
 import type { Plan } from '../../storage/store.js';
 import type { TokenHasher } from '../../tokens/token-hash.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { SessionIdentity } from '../../auth/identities.js';
 import { checkCodeHostUrl } from '../../code-hosts/code-host-address.js';
+import type { SessionIdentity } from '../../identity/identities.js';
 import { FEEDBACK_HOSTS } from '../../outbox/feedback-hosts.js';
 import { githubFeedbackHost } from '../../outbox/github-feedback-host.js';
 import {

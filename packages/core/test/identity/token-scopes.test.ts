@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasScope, isScope, parseScopes, SCOPES } from '../../src/auth/scopes.js';
+import { hasScope, isScope, parseScopes, SCOPES } from '../../src/identity/token-scopes.js';
 
 describe('SCOPES', () => {
   it('defines execute as the only scope', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkOrgAccess, type Identity } from '../../src/auth/identity.js';
+import { checkOrgAccess, type Identity } from '../../src/identity/identity.js';
 
 const tokenIdentity: Identity = {
   kind: 'token',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { originRefusal } from '../../src/http/auth/csrf.js';
+import { originRefusal } from '../../../src/http/auth/csrf.js';
 
 describe('the CSRF refusal names the refused origin', () => {
   it('repeats an origin of up to 200 characters whole and cuts a longer one', () => {
