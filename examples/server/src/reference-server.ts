@@ -23,7 +23,7 @@ import { createFetchHandler } from '@covgate/fetch';
 import { createNodeHandler } from '@covgate/node-bridge';
 import { providerA, providerB } from '@covgate/webhook-signature';
 import pino, { type Logger } from 'pino';
-import { type CliDownloadHandler, serveCliDownload } from './cli-download.js';
+import { defaultCliTarball } from './cli-download.js';
 import type { ServerConfig } from './config.js';
 import {
   type ConnectionLimits,
@@ -107,12 +107,19 @@ export function allowedOriginsOf(config: ServerConfig): string[] {
   return [...new Set([...config.allowedOrigins, ...own])];
 }
 
-/** The dashboard at `/dashboard/`, with a sign-in button per configured code host. */
-export function dashboardFor(config: ServerConfig): DashboardHandler {
+/**
+ * The dashboard at `/dashboard/`, with a sign-in button per configured code host, and the CLI
+ * of this release at `/cli/covgate.tgz` (`cliPackage`, by default the tarball the build wrote).
+ */
+export function dashboardFor(
+  config: ServerConfig,
+  cliPackage: string = defaultCliTarball(),
+): DashboardHandler {
   const codeHosts = config.githubClientId && config.githubClientSecret ? ['github'] : [];
   return serveDashboard({
     basePath: DASHBOARD_PATH,
     codeHosts,
+    cliPackage,
     ...(config.publicUrl ? { publicApiUrl: config.publicUrl } : {}),
   });
 }
@@ -237,10 +244,8 @@ export async function serveApi(
     host: string;
     port: number;
     logger?: Logger;
-    /** Answers the dashboard's paths before the API sees the request. */
+    /** Answers the dashboard's paths (and the CLI tarball's) before the API sees the request. */
     dashboard?: DashboardHandler;
-    /** Answers the CLI tarball's paths before the API sees the request. */
-    cliDownload?: CliDownloadHandler;
     /** Time-outs and connection ceilings; default {@link DEFAULT_CONNECTION_LIMITS}. */
     limits?: ConnectionLimits;
     /** Peers not counted against the per-address ceiling (the API's `trustProxy`). */
@@ -248,15 +253,11 @@ export async function serveApi(
   },
 ): Promise<ServedApi> {
   const apiHandler = createFetchHandler(api);
-  const { dashboard, cliDownload } = listen;
-  const fetchHandler =
-    dashboard || cliDownload
-      ? async (...args: Parameters<typeof apiHandler>) =>
-          (dashboard ? rootRedirect(args[0]) : undefined) ??
-          (await cliDownload?.(args[0])) ??
-          (await dashboard?.(args[0])) ??
-          apiHandler(...args)
-      : apiHandler;
+  const { dashboard } = listen;
+  const fetchHandler = dashboard
+    ? async (...args: Parameters<typeof apiHandler>) =>
+        rootRedirect(args[0]) ?? (await dashboard(args[0])) ?? apiHandler(...args)
+    : apiHandler;
   const onError = listen.logger
     ? (error: unknown) =>
         listen.logger?.error(
@@ -361,7 +362,6 @@ export async function startReferenceServer(
     port: config.port,
     logger,
     dashboard: dashboardFor(config),
-    cliDownload: serveCliDownload(),
     limits: {
       ...DEFAULT_CONNECTION_LIMITS,
       ...(config.maxConnections ? { maxConnections: config.maxConnections } : {}),

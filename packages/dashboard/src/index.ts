@@ -1,4 +1,10 @@
 export {
+  CLI_CHECKSUM_PATH,
+  CLI_TARBALL_PATH,
+  type CliDownloadHandler,
+  serveCliDownload,
+} from './cli-download.js';
+export {
   DASHBOARD_ASSET_CACHE_CONTROL,
   DASHBOARD_PAGE_CACHE_CONTROL,
   dashboardContentSecurityPolicy,

@@ -4,6 +4,7 @@ import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { dashboardBasePath } from './base-path.js';
+import { serveCliDownload } from './cli-download.js';
 import {
   DASHBOARD_ASSET_CACHE_CONTROL,
   DASHBOARD_PAGE_CACHE_CONTROL,
@@ -39,6 +40,16 @@ export interface ServeDashboardOptions {
   publicApiUrl?: string;
   /** Folder of the built single-page app. Default: the one shipped in this package. */
   appDir?: string;
+  /**
+   * File of the CLI tarball to serve where the wizard's commands fetch it
+   * (`npx --yes "$COVGATE_URL/cli/covgate.tgz"`): `GET`/`HEAD` of `/cli/covgate.tgz` and
+   * `/cli/covgate.tgz.sha256` under the path of `apiBaseUrl` (`/api/cli/covgate.tgz` for an
+   * API at `/api`), as {@link serveCliDownload} answers them. A self-contained tarball is what
+   * the reference server's build writes (`dist/cli/covgate.tgz` of `@covgate/server`). Without
+   * it those paths fall through to the API, which answers `404`; a server that serves the CLI
+   * another way leaves it out.
+   */
+  cliPackage?: string;
 }
 
 /**
@@ -83,6 +94,12 @@ function defaultAppDir(): string {
     fileURLToPath(new URL(path, import.meta.url)),
   );
   return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? (candidates[0] as string);
+}
+
+/** The path the API is mounted under, from its URL as the browser reaches it ('' at the root). */
+function apiPathOf(apiBaseUrl: string): string {
+  const path = /^https?:\/\//i.test(apiBaseUrl) ? new URL(apiBaseUrl).pathname : apiBaseUrl;
+  return path.replace(/\/+$/, '');
 }
 
 function apiOriginOf(apiBaseUrl: string): string | null {
@@ -196,6 +213,10 @@ export function serveDashboard(options: ServeDashboardOptions = {}): DashboardHa
     'referrer-policy': 'same-origin',
     'x-frame-options': 'DENY',
   };
+  const cli =
+    options.cliPackage === undefined
+      ? undefined
+      : serveCliDownload(options.cliPackage, apiPathOf(apiBaseUrl));
   let loading: Promise<Map<string, StaticFile>> | undefined;
   const files = () => {
     loading ??= loadApp(options.appDir ?? defaultAppDir(), basePath, config).catch((error) => {
@@ -220,7 +241,7 @@ export function serveDashboard(options: ServeDashboardOptions = {}): DashboardHa
     // Every request of a server that mounts the dashboard in front of its API passes here:
     // the path is read from the serialised URL, which is parsed only for the dashboard's own.
     const path = pathnameOf(request.url);
-    if (path !== basePath && !path.startsWith(`${basePath}/`)) return undefined;
+    if (path !== basePath && !path.startsWith(`${basePath}/`)) return cli?.(request);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return plain(405, 'method not allowed', { allow: 'GET, HEAD' });
     }

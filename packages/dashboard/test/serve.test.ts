@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -192,5 +193,44 @@ describe('serveDashboard', () => {
     await expect(get(handler, '/dashboard/')).rejects.toThrow(
       `@covgate/dashboard: no index.html in ${join(appDir, 'assets')} (is the package built?)`,
     );
+  });
+});
+
+describe('serveDashboard with cliPackage', () => {
+  const tarball = Buffer.from('a CLI tarball, or bytes standing in for one');
+  const sha256 = createHash('sha256').update(tarball).digest('hex');
+  let file: string;
+  beforeAll(async () => {
+    file = join(appDir, '..', `${appDir.split('/').pop()}-covgate.tgz`);
+    await writeFile(file, tarball);
+  });
+  afterAll(async () => {
+    await rm(file, { force: true });
+  });
+
+  it('serves the CLI where the wizard’s command fetches it: under the API’s URL', async () => {
+    const handler = serveDashboard({ appDir, cliPackage: file });
+    const download = (await get(handler, '/cli/covgate.tgz')) as Response;
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toBe('application/gzip');
+    expect(download.headers.get('etag')).toBe(`"sha256-${sha256}"`);
+    expect(Buffer.from(await download.arrayBuffer())).toEqual(tarball);
+    const checksum = (await get(handler, '/cli/covgate.tgz.sha256')) as Response;
+    expect(await checksum.text()).toBe(`${sha256}  covgate.tgz\n`);
+
+    // The API under /api: `$COVGATE_URL/cli/covgate.tgz` is /api/cli/covgate.tgz.
+    const mounted = serveDashboard({ appDir, apiBaseUrl: '/api', cliPackage: file });
+    expect((await get(mounted, '/api/cli/covgate.tgz'))?.status).toBe(200);
+    expect(await get(mounted, '/cli/covgate.tgz')).toBeUndefined();
+    const elsewhere = serveDashboard({
+      appDir,
+      apiBaseUrl: 'https://api.example.com/v2/',
+      cliPackage: file,
+    });
+    expect((await get(elsewhere, '/v2/cli/covgate.tgz'))?.status).toBe(200);
+  });
+
+  it('leaves the CLI’s path to the API without the option', async () => {
+    expect(await get(serveDashboard({ appDir }), '/cli/covgate.tgz')).toBeUndefined();
   });
 });
