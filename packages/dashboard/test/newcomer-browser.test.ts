@@ -73,6 +73,20 @@ describe.skipIf(skipBrowserSuite() || (!cliBuilt && process.env.CI !== '1'))(
     let command: string;
     /** The environment of a CI job that reaches the covgate server and nothing else. */
     let job: NodeJS.ProcessEnv;
+    /**
+     * What the pages logged as errors (a request that could only 404 shows red there), with the
+     * URL of the failed request. A signed-out browser's session check (`GET /v1/session`, 401)
+     * is left out: it is how the app learns to show the sign-in page.
+     */
+    const consoleErrors: string[] = [];
+    const watchConsole = (page: Page) =>
+      page.on('console', (message) => {
+        const at = new URL(message.location().url || page.url());
+        const signedOutCheck = at.pathname === '/v1/session' && message.text().includes('401');
+        if (message.type() === 'error' && !signedOutCheck) {
+          consoleErrors.push(`${at.pathname}${at.search}: ${message.text()}`);
+        }
+      });
 
     const dashboard = (path = '') => `${suite.origin}/dashboard/${path}`;
     const git = async (cwd: string, ...args: string[]) => {
@@ -112,6 +126,7 @@ describe.skipIf(skipBrowserSuite() || (!cliBuilt && process.env.CI !== '1'))(
         npm_config_fund: 'false',
       };
       owner = await suite.newPage({ clipboardAt: suite.origin });
+      watchConsole(owner);
     });
 
     afterAll(async () => {
@@ -201,6 +216,7 @@ describe.skipIf(skipBrowserSuite() || (!cliBuilt && process.env.CI !== '1'))(
       await shoot(owner, 'newcomer-06-invite-made');
 
       const bea = await suite.newPage();
+      watchConsole(bea);
       await bea.goto(inviteUrl);
       await bea.getByRole('heading', { name: 'Join Development on covgate' }).waitFor();
       await shoot(bea, 'newcomer-07-invite-page');
@@ -313,6 +329,9 @@ describe.skipIf(skipBrowserSuite() || (!cliBuilt && process.env.CI !== '1'))(
       await owner.locator('.chart-canvas[data-points="2"]').waitFor();
       await shoot(owner, 'newcomer-12-repository-after');
       expect(suite.problems).toEqual({ cspViolations: [], pageErrors: [] });
+      // Not one red line: the repository and members pages learn from their answers whether
+      // there is a GitHub link, rather than from a 404.
+      expect(consoleErrors).toEqual([]);
     });
   },
 );

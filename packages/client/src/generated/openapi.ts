@@ -1428,6 +1428,18 @@ export interface components {
              * @description The repository's URL on its code host (repository settings), or null.
              */
             web_url: string | null;
+            /**
+             * @description The code-host repository the repository is linked to for commit statuses and
+             *     pull/merge request comments, or null when it is not linked. Only its host and path:
+             *     the link's token hint and failed deliveries are `GET /v1/repos/code-host-link`'s
+             *     (admins and owners), which a client reads only when this is not null.
+             */
+            code_host_link: {
+                /** @enum {unknown} */
+                host: "github" | "gitlab" | "gitea";
+                /** @description `owner/name` on GitHub and Gitea, the full project path on GitLab. */
+                repository: string;
+            } | null;
         };
         CreateOrganisationInput: {
             /** @description 1-64 of `a-z`, `0-9` and inner hyphens; unique. */
@@ -1482,6 +1494,8 @@ export interface components {
         MemberList: {
             /** @description Oldest member first. */
             members: components["schemas"]["Member"][];
+            /** @description The organisation's link to a GitHub organisation (as `GET /v1/organisation/github-link` answers it), or null when it has none. */
+            github_link: components["schemas"]["GithubLink"] | null;
         };
         /** @description The secret of an invite. */
         InviteToken: string;

@@ -1,7 +1,7 @@
 import type { AuditLogger } from '../audit/audit-sink.js';
 import type { OrganisationMembership } from '../oauth/code-host.js';
 import type { GithubOrgLink, Store } from '../storage/store.js';
-import { type Clock, wholeSeconds } from '../time/timestamp.js';
+import { type Clock, formatTimestamp, wholeSeconds } from '../time/timestamp.js';
 
 /**
  * A GitHub organisation's login: 1 to 39 letters, digits and single inner hyphens (GitHub's
@@ -12,6 +12,18 @@ export const GITHUB_ORG_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,
 /** GitHub compares account names without case: links are stored in lower case. */
 export function normaliseGithubOrg(login: string): string {
   return login.toLowerCase();
+}
+
+/**
+ * The wire form of an organisation's GitHub link, as `GET /v1/organisation/github-link` and
+ * `GET /v1/members` answer it.
+ */
+export function githubOrgLinkToJson(link: GithubOrgLink) {
+  return {
+    github_org: link.githubOrg,
+    linked_by: link.linkedBy,
+    linked_at: formatTimestamp(link.linkedAt),
+  };
 }
 
 /** What {@link syncLinkedMemberships} works with. */

@@ -97,6 +97,26 @@ export function membersContract(options: HttpContractOptions): void {
               .replace(/\.\d{3}Z$/, 'Z'),
           },
         ],
+        github_link: null,
+      });
+
+      // The organisation's GitHub link comes with the list: the page needs no 404 to know.
+      await ctx.store.linkGithubOrg({
+        orgId: org.id,
+        githubOrg: 'acme-inc',
+        linkedBy: user.id,
+        linkedAt: joined,
+      });
+      expect(
+        (
+          (await (await sendJson(ctx, 'GET', '/v1/members', owner)).json()) as object & {
+            github_link: unknown;
+          }
+        ).github_link,
+      ).toEqual({
+        github_org: 'acme-inc',
+        linked_by: user.id,
+        linked_at: joined.toISOString().replace(/\.\d{3}Z$/, 'Z'),
       });
     });
 

@@ -95,6 +95,7 @@ export function repoHeadlineContract(options: HttpContractOptions): void {
         last_failure: runs.b,
         components: ['api'],
         web_url: null,
+        code_host_link: null,
       });
 
       const api = await get(`/v1/repos/headline?org=${org.slug}&repo=app&component=api`);
@@ -107,9 +108,35 @@ export function repoHeadlineContract(options: HttpContractOptions): void {
         last_failure: null,
         components: ['api'],
         web_url: null,
+        code_host_link: null,
       });
       const empty = await get(`/v1/repos/headline?org=${org.slug}&repo=app&component=`);
       expect(await empty.json()).toMatchObject({ component: null, current: runs.d });
+    });
+
+    it('names the GitHub repository a repository is linked to, so no one probes a 404', async () => {
+      const { org, get } = await setup();
+      await ctx.store.putRepositoryLink({
+        orgId: org.id,
+        repo: 'app',
+        host: 'github',
+        repository: 'acme/app',
+        apiUrl: 'https://api.github.com',
+        credential: 'ciphertext',
+        credentialHint: '…WXYZ',
+        createdBy: 'usr_linker',
+        createdAt: ctx.clock.now(),
+        updatedAt: ctx.clock.now(),
+      });
+      const linked = await get(`/v1/repos/headline?org=${org.slug}&repo=app`);
+      expect(await linked.json()).toMatchObject({
+        repo: 'app',
+        code_host_link: { host: 'github', repository: 'acme/app' },
+      });
+      // Nothing of the link but its name: no token hint, no failures.
+      expect(
+        Object.keys(await (await get(`/v1/repos/headline?org=${org.slug}&repo=app`)).json()),
+      ).not.toContain('token_hint');
     });
 
     it('compares with the oldest run when none is 30 days older, and falls back to master', async () => {
@@ -136,6 +163,7 @@ export function repoHeadlineContract(options: HttpContractOptions): void {
         last_failure: null,
         components: [],
         web_url: null,
+        code_host_link: null,
       });
 
       await post({ repo: 'branchy', branch: 'dev', coverage: 10 });

@@ -1,7 +1,11 @@
 import { z } from 'zod';
-import { GITHUB_ORG_LOGIN, normaliseGithubOrg } from '../../organisations/github-org-link.js';
+import {
+  GITHUB_ORG_LOGIN,
+  githubOrgLinkToJson,
+  normaliseGithubOrg,
+} from '../../organisations/github-org-link.js';
 import type { GithubOrgLink } from '../../storage/store.js';
-import { formatTimestamp, wholeSeconds } from '../../time/timestamp.js';
+import { wholeSeconds } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticateSessionOnly } from '../auth/authenticate.js';
 import { emptyReply, jsonReply } from '../reply.js';
@@ -16,15 +20,6 @@ export const GITHUB_LINK_ERRORS = {
 
 const linkBody = z.object({ github_org: z.string().regex(GITHUB_ORG_LOGIN) });
 
-/** The wire form of a link. */
-function linkToJson(link: GithubOrgLink) {
-  return {
-    github_org: link.githubOrg,
-    linked_by: link.linkedBy,
-    linked_at: formatTimestamp(link.linkedAt),
-  };
-}
-
 /**
  * `GET /v1/organisation/github-link`: the session organisation's link to a GitHub
  * organisation; any member may read it, `404` when there is none.
@@ -34,7 +29,7 @@ export const getGithubLink: RouteHandler = async (scope) => {
   const { store } = scope.services;
   const link = await store.findGithubOrgLink(identity.orgId);
   if (!link) throw new ApiError(404, ERRORS.notFound);
-  return jsonReply(200, linkToJson(link));
+  return jsonReply(200, githubOrgLinkToJson(link));
 };
 
 /**
@@ -61,7 +56,7 @@ export const linkGithubOrg: RouteHandler = async (scope) => {
     githubOrg: link.githubOrg,
     by: identity.userId,
   });
-  return jsonReply(200, linkToJson(link));
+  return jsonReply(200, githubOrgLinkToJson(link));
 };
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { githubOrgLinkToJson } from '../../organisations/github-org-link.js';
 import { hasRole } from '../../organisations/membership.js';
 import { type MemberChange, type Membership, ROLES } from '../../storage/store.js';
 import { formatTimestamp } from '../../time/timestamp.js';
@@ -32,12 +33,22 @@ function refuseChange(change: MemberChange): void {
   if (change === 'last-owner') throw new ApiError(409, MEMBER_ERRORS.lastOwner);
 }
 
-/** `GET /v1/members`: the session organisation's members, oldest first; any member may read. */
+/**
+ * `GET /v1/members`: the session organisation's members, oldest first, and its link to a
+ * GitHub organisation (null when none: the members page learns it without a `404`); any
+ * member may read.
+ */
 export const listMembers: RouteHandler = async (scope) => {
   const identity = await authenticateSessionOnly(scope);
   const { store } = scope.services;
-  const members = await store.listMembers(identity.orgId);
-  return jsonReply(200, { members: members.map(memberToJson) });
+  const [members, link] = await Promise.all([
+    store.listMembers(identity.orgId),
+    store.findGithubOrgLink(identity.orgId),
+  ]);
+  return jsonReply(200, {
+    members: members.map(memberToJson),
+    github_link: link === null ? null : githubOrgLinkToJson(link),
+  });
 };
 
 /**

@@ -1,7 +1,7 @@
 import { findBaseBranchRun } from '../../executions/base-branch.js';
 import { type ExecutionJson, executionToJson } from '../../executions/execution-json.js';
 import { truncateToHundredths } from '../../numbers/truncate-decimal.js';
-import type { ExecutionRecord } from '../../storage/store.js';
+import type { CodeHostKind, ExecutionRecord } from '../../storage/store.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticateRepositoryRead, requireOrgAccess } from '../auth/access.js';
 import { parseComponentParameter } from '../inputs/execution-filter.js';
@@ -28,11 +28,15 @@ export interface RepoHeadlineJson {
   components: string[];
   /** The repository's URL on its code host, or null. */
   web_url: string | null;
+  /** The code-host repository it is linked to for pull request feedback, or null. */
+  code_host_link: { host: CodeHostKind; repository: string } | null;
 }
 
 /**
  * `GET /v1/repos/headline?org&repo[&component]`: the repository's base-branch coverage now,
- * its change over 30 days, its last failing run, its components and its code-host URL. Same
+ * its change over 30 days, its last failing run, its components, its code-host URL and the
+ * code-host repository it is linked to (only its host and path: the dashboard learns without a `404`
+ * whether there is a link to read). Same
  * credentials and check order as `GET /v1/repos` (401, 403 scope, 400 `org`/`repo`, 400
  * `component`, 403 organisation mismatch); `404 not found` for a repository without runs.
  */
@@ -42,11 +46,12 @@ export const getRepoHeadline: RouteHandler = async (scope) => {
   requireOrgAccess(identity, org);
   const { store } = scope.services;
   const orgId = identity.orgId;
-  const [total, lastFailure, components, settings] = await Promise.all([
+  const [total, lastFailure, components, settings, link] = await Promise.all([
     store.countExecutions(orgId, repo),
     store.listExecutions({ orgId, repo, component, outcome: 'fail', limit: 1 }),
     store.listComponents(orgId, repo),
     store.findRepositorySettings(orgId, repo),
+    store.findRepositoryLink(orgId, repo),
   ]);
   if (total === 0) throw new ApiError(404, ERRORS.notFound);
   const base = await findBaseBranchRun(store, orgId, repo, component);
@@ -63,6 +68,7 @@ export const getRepoHeadline: RouteHandler = async (scope) => {
     last_failure: lastFailure[0] ? executionToJson(lastFailure[0]) : null,
     components,
     web_url: settings?.webUrl ?? null,
+    code_host_link: link === null ? null : { host: link.host, repository: link.repository },
   };
   return jsonReply(200, headline);
 };

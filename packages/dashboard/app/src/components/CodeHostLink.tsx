@@ -89,9 +89,16 @@ export const DELIVERY_KIND_LABEL: Record<DeliveryFailure['kind'], string> = {
  * latest deliveries the host refused, and, for admins and owners, the form that links,
  * replaces or unlinks.
  */
-export function CodeHostLinkPanel(props: { repo: string }) {
+export function CodeHostLinkPanel(props: {
+  repo: string;
+  /** Whether the repository is linked, as its headline says (`code_host_link`). */
+  linked: boolean;
+}) {
   const { client, session } = useApp();
   const admin = canManageTokens(session.role);
+  // What this panel changed since the headline was read: the link is read only when there is one.
+  const [linkedNow, setLinkedNow] = useState<boolean | null>(null);
+  const linked = linkedNow ?? props.linked;
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const {
@@ -110,16 +117,16 @@ export function CodeHostLinkPanel(props: { repo: string }) {
   });
   const [link, reload] = useLoad<CodeHostLink | null>(
     (signal) =>
-      admin
+      admin && linked
         ? client
             .getCodeHostLink({ org: session.org, repo: props.repo, signal })
             .catch((error: unknown) => {
-              // No link is a 404: the repository is simply not linked.
+              // Unlinked since the headline was read (by someone else).
               if (error instanceof CovgateApiError && error.status === 404) return null;
               throw error;
             })
         : Promise.resolve(null),
-    `${session.org_id}:${props.repo}:${admin}:${version}`,
+    `${session.org_id}:${props.repo}:${admin}:${linked}:${version}`,
   );
   const unlinkButton = useRef<HTMLButtonElement>(null);
 
@@ -192,6 +199,7 @@ export function CodeHostLinkPanel(props: { repo: string }) {
                 repo: props.repo,
                 body,
               });
+              setLinkedNow(true);
               return `Linked to ${HOSTS[saved.host].what}${saved.repository} with the token ${saved.token_hint}. The next run sets its statuses.`;
             })
           }
@@ -211,6 +219,7 @@ export function CodeHostLinkPanel(props: { repo: string }) {
             run(async () => {
               const linked = (link.value as CodeHostLink).repository;
               await client.unlinkCodeHost({ org: session.org, repo: props.repo });
+              setLinkedNow(false);
               return `${linked} is no longer linked; its token is deleted.`;
             })
           }

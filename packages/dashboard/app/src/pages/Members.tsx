@@ -1,11 +1,4 @@
-import {
-  CovgateApiError,
-  type CreatedInvite,
-  type GithubLink,
-  type Invite,
-  type Member,
-  type Role,
-} from '@covgate/client';
+import type { CreatedInvite, GithubLink, Invite, Member, Role } from '@covgate/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Confirm } from '../components/Confirm.js';
 import { Form, TextField } from '../components/Form.js';
@@ -13,7 +6,7 @@ import { ScrollTable } from '../components/ScrollTable.js';
 import { CopyButton, ErrorState, LoadStatus } from '../components/ui.js';
 import { useApp } from '../context.js';
 import { formatTimestamp } from '../format.js';
-import { useChanges, useDialog, useLoad } from '../hooks.js';
+import { type Load, useChanges, useDialog, useLoad } from '../hooks.js';
 import {
   arrangeInvites,
   canManageMembers,
@@ -60,15 +53,9 @@ export function Members() {
       owner ? client.listInvites({ signal }) : Promise.resolve({ invites: [] as Invite[] }),
     `${session.org_id}:${owner}:${version}`,
   );
-  const [githubLink, reloadGithubLink] = useLoad(
-    (signal) =>
-      client.getGithubLink({ signal }).catch((error: unknown) => {
-        // No link is a 404: the organisation is simply not linked.
-        if (error instanceof CovgateApiError && error.status === 404) return null;
-        throw error;
-      }),
-    `${session.org_id}:${version}`,
-  );
+  // The list answers the GitHub link too (null when none): no request that could only 404.
+  const githubLink: Load<GithubLink | null> =
+    members.state === 'ready' ? { state: 'ready', value: members.value.github_link } : members;
   const leave = () =>
     runAction(async () => {
       await client.removeMember({ user_id: session.user_id });
@@ -232,7 +219,7 @@ export function Members() {
       ) : null}
 
       <h2>GitHub organisation</h2>
-      <LoadStatus load={githubLink} what="the GitHub organisation" onRetry={reloadGithubLink} />
+      <LoadStatus load={githubLink} what="the GitHub organisation" onRetry={reloadMembers} />
       {githubLink.state === 'ready' && githubLink.value ? (
         <div class="linked" data-testid="github-link">
           <p>

@@ -124,7 +124,10 @@ export function Repo(props: { repo: string; filters: RunFilters }) {
         filters={props.filters}
         webUrl={headline.state === 'ready' ? headline.value.web_url : null}
       />
-      <CodeHostLinkPanel repo={props.repo} />
+      {/* The headline says whether there is a link: no request that could only 404. */}
+      {headline.state === 'ready' ? (
+        <CodeHostLinkPanel repo={props.repo} linked={headline.value.code_host_link !== null} />
+      ) : null}
     </section>
   );
 }
