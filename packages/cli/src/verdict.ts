@@ -21,6 +21,8 @@ export interface Verdict {
   outcome: 'pass' | 'warn' | 'fail';
   /** The rule whose outcome `outcome` is. */
   decided_by: DecidingRule;
+  /** The run's absolute floor as the service judged it; absent when the run sent none. */
+  project_target?: { target: number; passed: boolean };
   /** The outcome the service recorded. */
   recorded_outcome: 'pass' | 'warn' | 'fail';
   repo: string;
@@ -146,7 +148,15 @@ function verdictFacts(verdict: Verdict): VerdictFacts {
           },
         }
       : {}),
-    decided_by: verdict.decided_by === 'patch rule' ? 'patch' : 'delta',
+    decided_by:
+      verdict.decided_by === 'patch rule'
+        ? 'patch'
+        : verdict.decided_by === 'project target'
+          ? 'target'
+          : 'delta',
+    ...(verdict.project_target
+      ? { project_target: verdict.project_target, coverage: verdict.coverage }
+      : {}),
   };
 }
 
@@ -239,6 +249,7 @@ export function buildVerdict(input: {
   return {
     outcome,
     decided_by,
+    ...(record.project_target ? { project_target: record.project_target } : {}),
     recorded_outcome: record.outcome,
     repo: record.repo,
     branch: record.branch,

@@ -132,3 +132,55 @@ describe('a pull request that lowers the patch target in covgate.yml', () => {
     expect(s.sent).toEqual([]);
   });
 });
+
+describe('the project target and informational rules of covgate.yml', () => {
+  let repo: TestRepo;
+  beforeAll(async () => {
+    repo = await createRepo('policy-floor');
+    await repo.write({ 'src/a.js': 'a();\nb();\n', 'lcov.info': lcov('src/a.js', [1, 0]) });
+  });
+  afterAll(() => repo?.remove());
+
+  const runWith = async (policy: string, extra: string[] = []) => {
+    await repo.write({ 'covgate.yml': policy });
+    await repo.commit(`policy ${policy}`);
+    const s = await service();
+    const result = await covgateIn(
+      repo.dir,
+      ['report', '--repo', 'web', '--branch', 'main', '--report', 'lcov.info', ...extra],
+      { ...repo.env, COVGATE_TOKEN: s.token, COVGATE_URL: 'http://covgate.test', NO_COLOR: '1' },
+      s.fetch,
+    );
+    return { ...result, sent: s.sent };
+  };
+
+  it('a run below project.target fails (exit 1), decided by the service', async () => {
+    const result = await runWith('project:\n  target: 90\n');
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.sent).toMatchObject([{ coverage: 50, project_target: 90 }]);
+    expect(result.stdout).toBe(
+      'fail web@main: coverage 50.00%, no baseline on main yet: nothing to compare, recorded as the first run; failed by the project target (coverage below its floor)\n',
+    );
+    expect(result.stderr).toContain(
+      'covgate: Failed by the project target: coverage 50.00% is below the floor of 90.00%. There is no baseline: the base branch had no run to compare with.\n',
+    );
+  });
+
+  it('project.informational makes it a warning (exit 0; 1 with --fail-on-warn)', async () => {
+    const policy = 'project:\n  target: 90\n  informational: true\n';
+    const result = await runWith(policy, ['--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.sent).toMatchObject([{ project_target: 90, project_informational: true }]);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      outcome: 'warn',
+      decided_by: 'project target',
+      project_target: { target: 90, passed: false },
+    });
+    expect((await runWith(`${policy}# again\n`, ['--fail-on-warn'])).code).toBe(1);
+  });
+
+  it('a run at the floor passes', async () => {
+    const result = await runWith('project:\n  target: 50\n');
+    expect(result.code, result.stderr).toBe(0);
+  });
+});

@@ -247,10 +247,11 @@ export const executions = mysqlTable(
     patchTarget: decimal('patch_target', { precision: 5, scale: 2, mode: 'number' }),
     patchTargetSource: mysqlEnum('patch_target_source', ['run', 'repository', 'default']),
     /** The rule that decided the outcome; null on rows from before it was kept. */
-    decidedBy: mysqlEnum('decided_by', ['delta', 'patch']),
+    decidedBy: mysqlEnum('decided_by', ['delta', 'patch', 'target']),
     /** Entries of the run's per-file list (in `execution_files`); null without one. */
     fileCount: int('file_count', { unsigned: true }),
     policyDigest: exactVarchar('policy_digest', { length: 64 }),
+    projectTarget: decimal('project_target', { precision: 5, scale: 2, mode: 'number' }),
     policyCommit: exactVarchar('policy_commit', { length: 64 }),
   },
   (t) => [

@@ -192,10 +192,11 @@ export const executions = sqliteTable(
     patchTarget: real('patch_target'),
     patchTargetSource: text('patch_target_source', { enum: ['run', 'repository', 'default'] }),
     /** The rule that decided the outcome; null on rows from before it was kept. */
-    decidedBy: text('decided_by', { enum: ['delta', 'patch'] }),
+    decidedBy: text('decided_by', { enum: ['delta', 'patch', 'target'] }),
     /** Entries of the run's per-file list (in `execution_files`); null without one. */
     fileCount: integer('file_count'),
     policyDigest: text('policy_digest'),
+    projectTarget: real('project_target'),
     policyCommit: text('policy_commit'),
   },
   (t) => [

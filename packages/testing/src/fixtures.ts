@@ -182,6 +182,7 @@ export function buildExecution(overrides: Partial<ExecutionRecord> = {}): Execut
     patchTargetSource: null,
     decidedBy: 'delta',
     fileCount: null,
+    projectTarget: null,
     policyDigest: null,
     policyCommit: null,
     ...overrides,

@@ -73,6 +73,11 @@ export async function gate(
       patch: share.patch.patch,
       changed: share.patch.changed,
       policy: policy.info,
+      rules: {
+        projectTarget: policy.effective.project.target.value,
+        projectInformational: policy.effective.project.informational.value,
+        patchInformational: policy.effective.patch.informational.value,
+      },
     }),
   }));
   const [whole, ...components] = runs as [(typeof runs)[number], ...typeof runs];

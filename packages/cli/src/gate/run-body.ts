@@ -19,6 +19,12 @@ export function runBody(input: {
   read: Gathered;
   patch: MeasuredPatch | null;
   changed?: ChangedLines | null;
+  /** The policy's rules the service applies besides the flags': floor and informational. */
+  rules?: {
+    projectTarget: number | null;
+    projectInformational: boolean;
+    patchInformational: boolean;
+  };
   /** The policy file that judged the run: recorded with it. */
   policy?: { digest: string; commit: string | null } | null;
 }): ExecutionInput {
@@ -35,6 +41,9 @@ export function runBody(input: {
     ...(options.component ? { component: options.component } : {}),
     ...(target.pullRequest !== undefined ? { pull_request: target.pullRequest } : {}),
     ...(target.repoUrl ? { repo_url: target.repoUrl } : {}),
+    ...(input.rules?.projectTarget != null ? { project_target: input.rules.projectTarget } : {}),
+    ...(input.rules?.projectInformational ? { project_informational: true } : {}),
+    ...(input.rules?.patchInformational ? { patch_informational: true } : {}),
     ...(input.policy
       ? { policy: { digest: input.policy.digest, commit: input.policy.commit } }
       : {}),

@@ -2,7 +2,7 @@ import type { MeasuredPatch } from './measured-patch.js';
 import { lineRanges } from './patch-lines.js';
 
 /** The rule whose outcome is the verdict's. */
-export type DecidingRule = 'delta thresholds' | 'patch rule';
+export type DecidingRule = 'delta thresholds' | 'patch rule' | 'project target';
 
 /** How many files of the patch the step summary lists. */
 const SUMMARY_FILES = 25;
@@ -14,7 +14,9 @@ export interface ServicePatch {
     target_source: 'run' | 'repository' | 'default';
     passed: boolean;
   };
-  decided_by?: 'delta' | 'patch';
+  decided_by?: 'delta' | 'patch' | 'target';
+  /** The run's absolute floor as the service judged it, when the run sent one. */
+  project_target?: { target: number; passed: boolean };
 }
 
 /**
@@ -28,21 +30,29 @@ export function combineOutcome(
   patch: MeasuredPatch | null,
   service: ServicePatch = {},
 ): { outcome: 'pass' | 'warn' | 'fail'; decided_by: DecidingRule; patch: MeasuredPatch | null } {
+  if (service.decided_by === 'target') {
+    return { outcome: recorded, decided_by: 'project target', patch: judgedPatch(patch, service) };
+  }
   if (patch && service.patch) {
-    const judged: MeasuredPatch = {
-      ...patch,
-      target: service.patch.target,
-      target_source: service.patch.target_source,
-      outcome: service.patch.passed ? 'pass' : 'fail',
-      decided_by: 'service',
-    };
     const rule = service.decided_by === 'patch' ? 'patch rule' : 'delta thresholds';
-    return { outcome: recorded, decided_by: rule, patch: judged };
+    return { outcome: recorded, decided_by: rule, patch: judgedPatch(patch, service) };
   }
   if (recorded !== 'fail' && patch?.outcome === 'fail') {
     return { outcome: 'fail', decided_by: 'patch rule', patch };
   }
   return { outcome: recorded, decided_by: 'delta thresholds', patch };
+}
+
+/** The measured patch with the service's judgement of it, when the service judged it. */
+function judgedPatch(patch: MeasuredPatch | null, service: ServicePatch): MeasuredPatch | null {
+  if (!patch || !service.patch) return patch;
+  return {
+    ...patch,
+    target: service.patch.target,
+    target_source: service.patch.target_source,
+    outcome: service.patch.passed ? 'pass' : 'fail',
+    decided_by: 'service',
+  };
 }
 
 /** The `patch` part of the verdict line, e.g. `, patch 75.00% (3 of 4 lines, target 80.00%)`. */
@@ -55,9 +65,13 @@ export function patchClause(patch: MeasuredPatch | null): string {
 
 /** The sentence naming the rule that failed a run, for the verdict line; '' when none did. */
 export function decidedClause(decidedBy: DecidingRule, outcome: string): string {
-  return outcome === 'fail' && decidedBy === 'patch rule'
-    ? '; failed by the patch rule (patch coverage below its target)'
-    : '';
+  if (outcome === 'pass') return '';
+  const how = outcome === 'fail' ? 'failed' : 'warned';
+  if (decidedBy === 'patch rule')
+    return `; ${how} by the patch rule (patch coverage below its target)`;
+  if (decidedBy === 'project target')
+    return `; ${how} by the project target (coverage below its floor)`;
+  return '';
 }
 
 /** The step summary's patch section: its figure and each file with the lines not covered. */

@@ -3,7 +3,6 @@ import type { Io } from '../io.js';
 import { findRepoRoot } from '../paths/repo-root.js';
 import { type EffectivePolicy, effectivePolicy, sentThresholds } from './effective-policy.js';
 import { pathMatcher } from './path-globs.js';
-import type { Policy } from './policy.js';
 import { policyForRun, type RunPolicy } from './policy-for-run.js';
 
 /** The policy as a run's `--json` output names it. */
@@ -53,9 +52,6 @@ export async function applyPolicy(
     say,
   );
   if (run.edited) say(run.edited);
-  for (const key of notAppliedYet(run.loaded?.policy)) {
-    say(`warning: ${run.loaded?.file}: ${key} is not applied by this version of covgate yet`);
-  }
   const effective = effectivePolicy(run.loaded?.policy ?? null, options, target.baseBranch);
   const sent = sentThresholds(effective);
   const ignore = effective.ignore.value;
@@ -73,16 +69,6 @@ export async function applyPolicy(
       : null,
     edited: run.edited,
   };
-}
-
-/** The keys the policy sets that this version validates but does not apply. */
-function notAppliedYet(policy: Policy | undefined): string[] {
-  if (!policy) return [];
-  return [
-    policy.project?.target !== undefined ? 'project.target' : '',
-    policy.project?.informational !== undefined ? 'project.informational' : '',
-    policy.patch?.informational !== undefined ? 'patch.informational' : '',
-  ].filter((key) => key !== '');
 }
 
 /** What `--json` adds of the policy: nothing when there is none and the change adds none. */

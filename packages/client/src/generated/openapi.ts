@@ -1076,16 +1076,25 @@ export interface components {
             /** @description The patch and the patch rule's judgement, when the run sent a patch. */
             patch?: components["schemas"]["Patch"];
             /**
-             * @description The rule the outcome is from, present with `patch` (the only time two rules
-             *     judge): `patch` when the patch rule failed a run the delta thresholds let pass or
-             *     warn, else `delta`.
+             * @description The rule the outcome is from, present with `patch` or `project_target` (when more
+             *     than one rule judges): `patch` when the patch rule failed (or, informational,
+             *     warned) a run the other rules judged better, `target` when the project target
+             *     failed (or warned) a run the delta thresholds let pass or warn, else `delta`.
              * @enum {unknown}
              */
-            decided_by?: "delta" | "patch";
+            decided_by?: "delta" | "patch" | "target";
+            /** @description The run's absolute floor on its coverage, when it sent one. */
+            project_target?: components["schemas"]["ProjectTarget"];
             /** @description Entries of the run's per-file list, when it sent one. */
             file_count?: number;
             /** @description The policy file that judged the run, when the run sent it. */
             policy?: components["schemas"]["RecordedPolicy"];
+        };
+        ProjectTarget: {
+            /** @description The floor, percent (two decimals). */
+            target: number;
+            /** @description Whether the run's coverage (truncated to hundredths) is at least the floor. */
+            passed: boolean;
         };
         PolicySource: {
             /** @description sha256 of the policy file's bytes, lowercase hex. */
@@ -1112,7 +1121,8 @@ export interface components {
             base_commit?: string;
             patch?: components["schemas"]["Patch"];
             /** @enum {unknown} */
-            decided_by?: "delta" | "patch";
+            decided_by?: "delta" | "patch" | "target";
+            project_target?: components["schemas"]["ProjectTarget"];
             file_count?: number;
             policy?: components["schemas"]["RecordedPolicy"];
             /** @description The per-file list the run was sent with, sorted by path; null without one. */
@@ -1616,6 +1626,21 @@ export interface components {
              *     else 80. Applies only with `patch`.
              */
             patch_target?: number | null;
+            /**
+             * @description An absolute floor (percent): a run whose coverage is below it fails, whatever the
+             *     baseline (`decided_by: target`). Without it, no floor.
+             */
+            project_target?: number | null;
+            /**
+             * @description The delta thresholds and the project target report but never fail the run: their
+             *     `fail` is recorded as `warn`. Default `false`.
+             */
+            project_informational?: boolean | null;
+            /**
+             * @description The patch rule reports but never fails the run: a patch below its target makes the
+             *     run `warn` (`decided_by: patch`). Default `false`.
+             */
+            patch_informational?: boolean | null;
             /**
              * @description The policy file (`covgate.yml`) the run was judged by: the sha256 of its bytes and
              *     the commit it was read at (the merge base on a pull request; `null` outside git).

@@ -1,4 +1,4 @@
-import { evaluatePatch } from '../gate/patch-rule.js';
+import { evaluatePatch, evaluateProjectTarget } from '../gate/patch-rule.js';
 import type { ExecutionRecord } from '../storage/store.js';
 import { formatTimestamp } from '../time/timestamp.js';
 
@@ -56,9 +56,11 @@ export interface ExecutionJson {
   /** The patch, when the run sent one. */
   patch?: PatchJson;
   /** The rule that decided the outcome; present with a patch, the only time two rules judge. */
-  decided_by?: 'delta' | 'patch';
+  decided_by?: 'delta' | 'patch' | 'target';
   /** How many entries the run's per-file list has, when it sent one. */
   file_count?: number;
+  /** The run's absolute floor and whether its coverage met it, when the run sent one. */
+  project_target?: { target: number; passed: boolean };
   /** The policy file (covgate.yml) that judged the run, when the run sent it. */
   policy?: { digest: string; commit: string | null };
 }
@@ -118,6 +120,14 @@ export function executionToJson(record: ExecutionRecord): ExecutionJson {
   const patch = patchToJson(record);
   if (patch !== undefined) {
     json.patch = patch;
+    json.decided_by = record.decidedBy ?? 'delta';
+  }
+  if (record.projectTarget !== null) {
+    json.project_target = {
+      target: record.projectTarget,
+      passed: evaluateProjectTarget({ coverage: record.coverage, target: record.projectTarget })
+        .passed,
+    };
     json.decided_by = record.decidedBy ?? 'delta';
   }
   if (record.fileCount !== null) json.file_count = record.fileCount;

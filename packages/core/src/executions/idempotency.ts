@@ -38,6 +38,12 @@ export interface IngestFields {
   patch: { covered: number; coverable: number } | null;
   /** The run's own patch target, null when it sent none (it applies only with a patch). */
   patchTarget: number | null;
+  /** The run's absolute floor on its coverage, null when it sent none. */
+  projectTarget: number | null;
+  /** The project rules report but never fail the run. */
+  projectInformational: boolean;
+  /** The patch rule reports but never fails the run. */
+  patchInformational: boolean;
   /** The policy file's sha256, null when the run sent none. */
   policyDigest: string | null;
   /** The commit the policy file was read at, null when not sent. */
@@ -83,6 +89,9 @@ export function ingestDigest(ingest: CanonicalIngest): string {
     ingest.failThreshold,
     ...(extra.every((value) => value === null) ? [] : extra),
     ...(ingest.policyDigest === null ? [] : ['policy', ingest.policyDigest, ingest.policyCommit]),
+    ...(ingest.projectTarget === null && !ingest.projectInformational && !ingest.patchInformational
+      ? []
+      : ['rules', ingest.projectTarget, ingest.projectInformational, ingest.patchInformational]),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

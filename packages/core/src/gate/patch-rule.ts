@@ -39,16 +39,47 @@ export function evaluatePatch(input: PatchInput): PatchResult {
 }
 
 /**
- * The outcome of a run from the delta thresholds' outcome and the patch rule: the patch rule
- * can only turn a `pass` or `warn` into a `fail`; when the thresholds already fail the run,
- * they are the rule that decided.
+ * The project target (an absolute floor): a run whose coverage, truncated to hundredths as it
+ * is shown, is below the target (its decimals truncated likewise) fails it.
+ */
+export function evaluateProjectTarget(input: { coverage: number; target: number }): {
+  passed: boolean;
+} {
+  return { passed: truncateToHundredths(input.coverage) >= truncateToHundredths(input.target) };
+}
+
+/** The rules a run's policy makes informational: they report but never fail it. */
+export interface Informational {
+  /** The delta thresholds and the project target. */
+  project?: boolean;
+  /** The patch rule. */
+  patch?: boolean;
+}
+
+const RANK: Readonly<Record<Outcome, number>> = { pass: 0, warn: 1, fail: 2 };
+
+/**
+ * The outcome of a run from the delta thresholds' outcome, the project target and the patch
+ * rule. The project target turns a `pass` or `warn` into a `fail`; the patch rule then can
+ * only make the outcome worse. An informational rule's `fail` counts as a `warn`. The rule
+ * named is the one whose outcome it is: the delta thresholds when they already judged that
+ * badly (they come first), else the project target, else the patch rule.
  */
 export function decideOutcome(
   deltaOutcome: Outcome,
   patch: PatchResult | null,
+  projectTarget: { passed: boolean } | null = null,
+  informational: Informational = {},
 ): { outcome: Outcome; decidedBy: DecidingRule } {
-  if (deltaOutcome !== 'fail' && patch !== null && !patch.passed) {
-    return { outcome: 'fail', decidedBy: 'patch' };
+  let project: Outcome = deltaOutcome;
+  let projectRule: DecidingRule = 'delta';
+  if (projectTarget !== null && !projectTarget.passed && deltaOutcome !== 'fail') {
+    project = 'fail';
+    projectRule = 'target';
   }
-  return { outcome: deltaOutcome, decidedBy: 'delta' };
+  if (informational.project && project === 'fail') project = 'warn';
+  const patchOutcome: Outcome =
+    patch === null || patch.passed ? 'pass' : informational.patch ? 'warn' : 'fail';
+  if (RANK[patchOutcome] > RANK[project]) return { outcome: patchOutcome, decidedBy: 'patch' };
+  return { outcome: project, decidedBy: projectRule };
 }

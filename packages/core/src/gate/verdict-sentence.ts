@@ -26,8 +26,15 @@ export interface VerdictFacts {
     target_source?: VerdictTargetSource;
     passed: boolean;
   } | null;
-  /** The rule that decided the outcome: `patch` only when the patch rule failed the run. */
-  decided_by?: 'delta' | 'patch';
+  /** The run's absolute floor and whether its coverage met it, when the run sent one. */
+  project_target?: { target: number; passed: boolean } | null;
+  /** The coverage of the run, percent (read with `project_target`). */
+  coverage?: number;
+  /**
+   * The rule that decided the outcome: `patch` when the patch rule failed (or, informational,
+   * warned) the run, `target` when the project target did.
+   */
+  decided_by?: 'delta' | 'patch' | 'target';
 }
 
 /** Where a patch target came from, as a phrase: `set by the run`. */
@@ -80,7 +87,17 @@ function patchSentence(facts: VerdictFacts): string {
 export function verdictSentence(facts: VerdictFacts): string {
   const lead = LEAD[facts.outcome];
   const { patch } = facts;
-  if (facts.outcome === 'fail' && facts.decided_by === 'patch' && patch && !patch.passed) {
+  const floor = facts.project_target;
+  if (facts.outcome !== 'pass' && facts.decided_by === 'target' && floor && !floor.passed) {
+    const coverage =
+      facts.coverage === undefined ? 'coverage' : `coverage ${percent(facts.coverage)}`;
+    const change =
+      facts.baseline === null
+        ? ' There is no baseline: the base branch had no run to compare with.'
+        : ` Coverage changed by ${changeClause(facts)}.`;
+    return `${lead} by the project target: ${coverage} is below the floor of ${percent(floor.target)}.${change}${patchSentence(facts)}`;
+  }
+  if (facts.outcome !== 'pass' && facts.decided_by === 'patch' && patch && !patch.passed) {
     const covered = patch.percent === null ? '—' : percent(patch.percent);
     const change =
       facts.baseline === null

@@ -56,6 +56,40 @@ describe('decideOutcome', () => {
     expect(decideOutcome('warn', null)).toEqual({ outcome: 'warn', decidedBy: 'delta' });
   });
 
+  it('fails a pass or a warn below the project target, naming it; the thresholds come first', () => {
+    const below = { passed: false };
+    expect(decideOutcome('pass', null, below)).toEqual({ outcome: 'fail', decidedBy: 'target' });
+    expect(decideOutcome('warn', passed, below)).toEqual({ outcome: 'fail', decidedBy: 'target' });
+    expect(decideOutcome('fail', null, below)).toEqual({ outcome: 'fail', decidedBy: 'delta' });
+    expect(decideOutcome('pass', failed, below)).toEqual({ outcome: 'fail', decidedBy: 'target' });
+    expect(decideOutcome('pass', null, { passed: true })).toEqual({
+      outcome: 'pass',
+      decidedBy: 'delta',
+    });
+  });
+
+  it('an informational rule warns instead of failing', () => {
+    const below = { passed: false };
+    const project = { project: true };
+    expect(decideOutcome('pass', null, below, project)).toEqual({
+      outcome: 'warn',
+      decidedBy: 'target',
+    });
+    expect(decideOutcome('fail', null, null, project)).toEqual({
+      outcome: 'warn',
+      decidedBy: 'delta',
+    });
+    expect(decideOutcome('pass', failed, null, { patch: true })).toEqual({
+      outcome: 'warn',
+      decidedBy: 'patch',
+    });
+    // An informational project rule does not soften the patch rule.
+    expect(decideOutcome('fail', failed, null, project)).toEqual({
+      outcome: 'fail',
+      decidedBy: 'patch',
+    });
+  });
+
   it('names the thresholds when they fail the run themselves, whatever the patch', () => {
     expect(decideOutcome('fail', failed)).toEqual({ outcome: 'fail', decidedBy: 'delta' });
     expect(decideOutcome('fail', passed)).toEqual({ outcome: 'fail', decidedBy: 'delta' });

@@ -48,7 +48,8 @@ describe('verdictSentence, over every outcome, deciding rule, patch and baseline
       expect(sentence.startsWith(lead)).toBe(true);
       expect(sentence.includes('meets its target')).toBe(patchKind === 'met');
       expect(/below (its|the) target/.test(sentence)).toBe(patchKind === 'missed');
-      const byPatch = outcome === 'fail' && decidedBy === 'patch' && patchKind === 'missed';
+      // A warning by the patch rule is an informational patch rule's.
+      const byPatch = outcome !== 'pass' && decidedBy === 'patch' && patchKind === 'missed';
       expect(sentence.startsWith(`${lead} by the patch rule`)).toBe(byPatch);
       expect(sentence.startsWith(`${lead} by the coverage change`)).toBe(
         !byPatch && outcome !== 'pass' && baselineKind !== 'none',
@@ -61,6 +62,37 @@ describe('verdictSentence, over every outcome, deciding rule, patch and baseline
 });
 
 describe('verdictSentence, word for word', () => {
+  it('names the project target, the coverage and the floor when it failed or warned the run', () => {
+    const facts: VerdictFacts = {
+      outcome: 'fail',
+      delta: '+0.50',
+      baseline: { coverage: 64.5 },
+      coverage: 65,
+      project_target: { target: 70, passed: false },
+      decided_by: 'target',
+    };
+    expect(verdictSentence(facts)).toBe(
+      'Failed by the project target: coverage 65.00% is below the floor of 70.00%. Coverage changed by +0.50 pts against the baseline.',
+    );
+    expect(verdictSentence({ ...facts, outcome: 'warn' })).toBe(
+      'Warned by the project target: coverage 65.00% is below the floor of 70.00%. Coverage changed by +0.50 pts against the baseline.',
+    );
+  });
+
+  it('names the patch rule when, informational, it warned the run', () => {
+    expect(
+      verdictSentence({
+        outcome: 'warn',
+        delta: '0.00',
+        baseline: { coverage: 80 },
+        patch: { percent: 25, target: 80, target_source: 'run', passed: false },
+        decided_by: 'patch',
+      }),
+    ).toBe(
+      'Warned by the patch rule: 25.00% of the patch’s lines are covered, below the target of 80.00% (set by the run). Coverage changed by 0.00 pts against the baseline.',
+    );
+  });
+
   it('says a patch below its target is below it when the coverage change failed the run', () => {
     expect(
       verdictSentence({

@@ -53,3 +53,48 @@ describe('the policy a run was judged by', () => {
     expect(await response.json()).toEqual({ error: `invalid parameter: ${field}` });
   });
 });
+
+describe('the project target and informational rules', () => {
+  const judged = async (body: Record<string, unknown>) => {
+    const { response } = await post(body);
+    expect(response.status).toBe(201);
+    return (await response.json()) as Record<string, unknown>;
+  };
+
+  it('fails a run below the floor, whatever the baseline, and says so', async () => {
+    expect(await judged({ coverage: 69.999, project_target: 70 })).toMatchObject({
+      outcome: 'fail',
+      decided_by: 'target',
+      project_target: { target: 70, passed: false },
+    });
+    expect(await judged({ coverage: 70, project_target: 70 })).toMatchObject({
+      outcome: 'pass',
+      decided_by: 'delta',
+      project_target: { target: 70, passed: true },
+    });
+  });
+
+  it('project_informational turns the floor failure into a warning', async () => {
+    expect(
+      await judged({ coverage: 60, project_target: 70, project_informational: true }),
+    ).toMatchObject({ outcome: 'warn', decided_by: 'target' });
+  });
+
+  it('patch_informational turns a patch below its target into a warning', async () => {
+    const patch = { covered: 1, coverable: 4 };
+    expect(await judged({ patch, patch_target: 80 })).toMatchObject({
+      outcome: 'fail',
+      decided_by: 'patch',
+    });
+    expect(await judged({ patch, patch_target: 80, patch_informational: true })).toMatchObject({
+      outcome: 'warn',
+      decided_by: 'patch',
+    });
+  });
+
+  it('refuses a floor outside 0..100', async () => {
+    const { response } = await post({ project_target: 101 });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'invalid parameter: project_target' });
+  });
+});

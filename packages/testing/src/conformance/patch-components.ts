@@ -72,6 +72,25 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
       expect(await store().listExecutions({ ...where, limit: 10 })).toEqual([outsideGit, record]);
     });
 
+    it('round-trips a project target and the rule it decided by', async () => {
+      const where = await givenRepo(store());
+      const record = buildExecution({
+        ...where,
+        outcome: 'fail',
+        projectTarget: 99.99,
+        decidedBy: 'target',
+      });
+      const zero = buildExecution({
+        ...where,
+        createdAt: secondsAfter(FIXTURE_TIME, 1),
+        projectTarget: 0,
+        decidedBy: 'delta',
+      });
+      await store().insertExecution(record);
+      await store().insertExecution(zero);
+      expect(await store().listExecutions({ ...where, limit: 10 })).toEqual([zero, record]);
+    });
+
     it('finds a record by id only in its own organisation', async () => {
       const where = await givenRepo(store());
       const record = buildExecution({ ...where });

@@ -211,6 +211,9 @@ const ingestBody = z
     patch_target: PERCENT.nullable().optional(),
     repo_url: z.string().nullable().optional(),
     policy: policyBody.nullable().optional(),
+    project_target: PERCENT.nullable().optional(),
+    project_informational: z.boolean().nullable().optional(),
+    patch_informational: z.boolean().nullable().optional(),
     // Checked by `parseFiles`: zod spent 0.1-0.4 s on 50 000 entries.
     files: z.unknown().optional(),
   })
@@ -274,6 +277,9 @@ export function parseIngestBody(body: unknown): IngestInput {
     baseCommit: data.base_commit ?? null,
     patch: data.patch ?? null,
     patchTarget: data.patch_target ?? null,
+    projectTarget: data.project_target ?? null,
+    projectInformational: data.project_informational ?? false,
+    patchInformational: data.patch_informational ?? false,
     policyDigest: data.policy?.digest ?? null,
     policyCommit: data.policy?.commit ?? null,
     repoUrl,

@@ -12,7 +12,12 @@ import {
 } from '../../executions/idempotency.js';
 import { encodeRunLines, runLinesText } from '../../executions/run-lines.js';
 import { evaluateGate } from '../../gate/gate-evaluation.js';
-import { DEFAULT_PATCH_TARGET, decideOutcome, evaluatePatch } from '../../gate/patch-rule.js';
+import {
+  DEFAULT_PATCH_TARGET,
+  decideOutcome,
+  evaluatePatch,
+  evaluateProjectTarget,
+} from '../../gate/patch-rule.js';
 import { truncateToHundredths } from '../../numbers/truncate-decimal.js';
 import { planRunDeliveries } from '../../outbox/run-feedback.js';
 import type {
@@ -169,7 +174,14 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     input.patch === null || target === null
       ? null
       : evaluatePatch({ ...input.patch, target: target.value });
-  const verdict = decideOutcome(gate.outcome, patch);
+  const projectTarget =
+    input.projectTarget === null
+      ? null
+      : evaluateProjectTarget({ coverage: input.coverage, target: input.projectTarget });
+  const verdict = decideOutcome(gate.outcome, patch, projectTarget, {
+    project: input.projectInformational,
+    patch: input.patchInformational,
+  });
   const [files, lines] = await Promise.all([
     filesText === null ? null : encodeFileList(filesText),
     linesText === null ? null : encodeRunLines(linesText),
@@ -199,6 +211,8 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     patchTargetSource: target?.source ?? null,
     decidedBy: verdict.decidedBy,
     fileCount: input.files?.length ?? null,
+    projectTarget:
+      input.projectTarget === null ? null : truncateToHundredths(input.projectTarget) / 100,
     policyDigest: input.policyDigest,
     policyCommit: input.policyCommit,
   };

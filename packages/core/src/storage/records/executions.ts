@@ -63,6 +63,8 @@ export interface ExecutionRecord {
   decidedBy: DecidingRule | null;
   /** How many entries the run's per-file list has; null when none was sent. */
   fileCount: number | null;
+  /** The run's absolute floor on its coverage (percent); null when it sent none. */
+  projectTarget: number | null;
   /** sha256 (hex) of the policy file (covgate.yml) the run was judged by; null when none was sent. */
   policyDigest: string | null;
   /** The commit the policy file was read at; null when none was sent (or read outside git). */
@@ -76,7 +78,7 @@ export type BaselineSelection = 'base_commit' | 'latest';
 export type PatchTargetSource = 'run' | 'repository' | 'default';
 
 /** The rule that decided a run's outcome: the delta thresholds or the patch target. */
-export type DecidingRule = 'delta' | 'patch';
+export type DecidingRule = 'delta' | 'patch' | 'target';
 
 /** Position after which a page of executions continues (exclusive). */
 export interface ExecutionCursor {
@@ -164,6 +166,7 @@ export const EXECUTION_FIELDS = [
   'fileCount',
   'policyDigest',
   'policyCommit',
+  'projectTarget',
 ] as const;
 
 const everyExecutionField: EveryField<ExecutionRecord, typeof EXECUTION_FIELDS> = true;

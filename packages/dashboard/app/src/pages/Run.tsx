@@ -195,9 +195,11 @@ function RunPage(props: { detail: RunDetail; crumbs: preact.ComponentChildren })
             <dd data-testid="decided-by">
               {detail.decided_by === 'patch'
                 ? 'the patch rule'
-                : baseline === null && detail.decided_by === undefined
-                  ? 'nothing (no baseline)'
-                  : 'the coverage change'}
+                : detail.decided_by === 'target'
+                  ? `the project target (${detail.project_target?.target.toFixed(2) ?? '?'}%)`
+                  : baseline === null && detail.decided_by === undefined
+                    ? 'nothing (no baseline)'
+                    : 'the coverage change'}
             </dd>
           </div>
         </dl>
