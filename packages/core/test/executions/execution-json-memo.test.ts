@@ -100,6 +100,8 @@ describe('ExecutionJsonMemo', () => {
     patchTargetSource: 'repository',
     decidedBy: 'patch',
     fileCount: 3,
+    policyDigest: 'a'.repeat(64),
+    policyCommit: '3f2a9c1',
   };
 
   /** Another value of a field's kind: the record's text may not stay the same. */
