@@ -293,6 +293,13 @@ Documentation: https://github.com/covgate/covgate/blob/main/docs/cli.md`,
     .action(async (file: string | undefined, o: { json: boolean }) =>
       done(await (await commands.config()).configCheck(file, o, io)),
     );
+  child(config.command('import'))
+    .summary('print a covgate.yml converted from a codecov.yml, and what it could not convert')
+    .argument('<file>', 'the codecov.yml (or .codecov.yml) to convert')
+    .option('--json', 'print {policy, not_converted} as JSON', false)
+    .action(async (file: string, o: { json: boolean }) =>
+      done(await (await commands.config()).configImport(file, o, io)),
+    );
   child(config.command('show'))
     .summary('print the policy a run here is judged by, and where each value comes from')
     .option('--branch <name>', 'the branch of the run (default: from CI or git)')

@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { stringify } from 'yaml';
 import { detectContext } from '../ci/detect.js';
 import { EXIT, usageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { findRepoRoot } from '../paths/repo-root.js';
+import { importCodecov } from '../policy/codecov-import.js';
 import {
   effectivePolicy,
   effectivePolicyLines,
@@ -44,6 +46,35 @@ export async function configCheck(
   io.stdout.write(
     options.json ? `${JSON.stringify({ file: name, valid: true })}\n` : `${name}: valid\n`,
   );
+  return EXIT.ok;
+}
+
+/**
+ * `covgate config import <codecov.yml>`: prints the covgate.yml of the common subset of a
+ * Codecov configuration on stdout (validated against the schema), and each key it could not
+ * convert on stderr (or both as JSON with `--json`).
+ */
+export async function configImport(
+  file: string,
+  options: { json: boolean },
+  io: Io,
+): Promise<number> {
+  let text: string;
+  try {
+    text = await readFile(resolve(io.cwd, file), 'utf8');
+  } catch (error) {
+    throw usageError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code})`);
+  }
+  const { policy, notConverted } = importCodecov(text, file);
+  const yaml = `# covgate.yml converted from ${file} by covgate config import\n${Object.keys(policy).length === 0 ? '' : stringify(policy)}`;
+  // What it writes is checked as any covgate.yml is.
+  parsePolicy(yaml, 'the converted covgate.yml');
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify({ policy, not_converted: notConverted })}\n`);
+    return EXIT.ok;
+  }
+  io.stdout.write(yaml);
+  for (const line of notConverted) io.stderr.write(`covgate: not converted: ${line}\n`);
   return EXIT.ok;
 }
 
