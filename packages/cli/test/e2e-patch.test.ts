@@ -281,8 +281,10 @@ describe.each(stores)('patch rule and components through the CLI, on %s', (name,
       );
       const fetch = (depth: number) =>
         `covgate: fetching the history the patch needs: git fetch --no-tags --depth=${depth} origin +refs/heads/main:refs/remotes/origin/main ${head}\n`;
+      // The history comes first: the policy (covgate.yml) is read at the merge base before the
+      // reports are.
       expect(result.stderr).toContain(
-        `${fetch(50)}${fetch(200)}covgate: patch: 7 of 13 changed lines covered, 53.84% (13 lines changed in 1 file since ${base.slice(0, 12)}, the merge base with origin/main)\n`,
+        `${fetch(50)}${fetch(200)}covgate: lcov.info (lcov): 10 of 16 lines in 1 file, 62.50%\ncovgate: patch: 7 of 13 changed lines covered, 53.84% (13 lines changed in 1 file since ${base.slice(0, 12)}, the merge base with origin/main)\n`,
       );
       const listed = (await (
         await api(`/v1/executions?org=${org}&repo=shallow&branch=feature`)
