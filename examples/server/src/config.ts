@@ -78,6 +78,11 @@ export interface ServerConfig {
   oauthRedirectUrl: string | undefined;
   githubBaseUrl: string | undefined;
   githubApiBaseUrl: string | undefined;
+  /** `GITLAB_CLIENT_ID`, `GITLAB_CLIENT_SECRET`: sign-in with GitLab when both are set. */
+  gitlabClientId: string | undefined;
+  gitlabClientSecret: string | undefined;
+  /** `GITLAB_URL`: a self-managed GitLab's address (default `https://gitlab.com`). */
+  gitlabUrl: string | undefined;
   dashboardUrl: string | undefined;
   /**
    * `PUBLIC_URL`: the origin browsers and CI jobs reach this server at, without a trailing
@@ -320,6 +325,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
     oauthRedirectUrl: optional(env, 'OAUTH_REDIRECT_URL'),
     githubBaseUrl: optional(env, 'GITHUB_BASE_URL'),
     githubApiBaseUrl: optional(env, 'GITHUB_API_BASE_URL'),
+    gitlabClientId: optional(env, 'GITLAB_CLIENT_ID'),
+    gitlabClientSecret: optional(env, 'GITLAB_CLIENT_SECRET'),
+    gitlabUrl: optional(env, 'GITLAB_URL'),
     dashboardUrl: optional(env, 'DASHBOARD_URL'),
     publicUrl: publicUrl(env, problems),
     development,

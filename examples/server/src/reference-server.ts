@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  type CodeHost,
   type CovgateApi,
   type CreateApiOptions,
   createApi,
@@ -11,6 +12,7 @@ import {
   type Store,
 } from '@covgate/core';
 import { githubCodeHost } from '@covgate/core/github';
+import { gitlabCodeHost } from '@covgate/core/gitlab';
 import {
   decryptCredential,
   encryptCredential,
@@ -48,29 +50,40 @@ export interface ReferenceServer {
 }
 
 /**
- * OAuth login through GitHub when `GITHUB_CLIENT_ID` and `GITHUB_CLIENT_SECRET` are set:
- * each GitHub account gets a personal organisation. `GITHUB_BASE_URL` and
- * `GITHUB_API_BASE_URL` point at GitHub Enterprise (or a fake in tests).
+ * OAuth login through GitHub when `GITHUB_CLIENT_ID` and `GITHUB_CLIENT_SECRET` are set, and
+ * through GitLab when `GITLAB_CLIENT_ID` and `GITLAB_CLIENT_SECRET` are: each account gets a
+ * personal organisation. `GITHUB_BASE_URL` and `GITHUB_API_BASE_URL` point at GitHub
+ * Enterprise (or a fake in tests), `GITLAB_URL` at a self-managed GitLab.
  */
 function oauthOptionsFor(config: ServerConfig, store: Store): CreateApiOptions['oauth'] {
-  if (!config.githubClientId || !config.githubClientSecret) return undefined;
   const local = publicUrlOf(config);
-  const base = config.githubBaseUrl?.replace(/\/+$/, '');
+  const codeHosts: Record<string, CodeHost> = {};
+  if (config.githubClientId && config.githubClientSecret) {
+    const base = config.githubBaseUrl?.replace(/\/+$/, '');
+    codeHosts.github = githubCodeHost({
+      clientId: config.githubClientId,
+      clientSecret: config.githubClientSecret,
+      redirectUri: config.oauthRedirectUrl ?? `${local}/auth/github/callback`,
+      ...(base
+        ? {
+            authorizeUrl: `${base}/login/oauth/authorize`,
+            tokenUrl: `${base}/login/oauth/access_token`,
+          }
+        : {}),
+      ...(config.githubApiBaseUrl ? { apiBaseUrl: config.githubApiBaseUrl } : {}),
+    });
+  }
+  if (config.gitlabClientId && config.gitlabClientSecret) {
+    codeHosts.gitlab = gitlabCodeHost({
+      clientId: config.gitlabClientId,
+      clientSecret: config.gitlabClientSecret,
+      redirectUri: `${local}/auth/gitlab/callback`,
+      ...(config.gitlabUrl ? { baseUrl: config.gitlabUrl } : {}),
+    });
+  }
+  if (Object.keys(codeHosts).length === 0) return undefined;
   return {
-    codeHosts: {
-      github: githubCodeHost({
-        clientId: config.githubClientId,
-        clientSecret: config.githubClientSecret,
-        redirectUri: config.oauthRedirectUrl ?? `${local}/auth/github/callback`,
-        ...(base
-          ? {
-              authorizeUrl: `${base}/login/oauth/authorize`,
-              tokenUrl: `${base}/login/oauth/access_token`,
-            }
-          : {}),
-        ...(config.githubApiBaseUrl ? { apiBaseUrl: config.githubApiBaseUrl } : {}),
-      }),
-    },
+    codeHosts,
     dashboardUrl: dashboardUrlOf(config),
     resolveIdentity: createPersonalOrganisationResolver({ store }),
   };
@@ -115,7 +128,10 @@ export function dashboardFor(
   config: ServerConfig,
   cliPackage: string = defaultCliTarball(),
 ): DashboardHandler {
-  const codeHosts = config.githubClientId && config.githubClientSecret ? ['github'] : [];
+  const codeHosts = [
+    ...(config.githubClientId && config.githubClientSecret ? ['github'] : []),
+    ...(config.gitlabClientId && config.gitlabClientSecret ? ['gitlab'] : []),
+  ];
   return serveDashboard({
     basePath: DASHBOARD_PATH,
     codeHosts,

@@ -11,7 +11,15 @@ import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
 const projectFolder = fileURLToPath(new URL('..', import.meta.url));
 
 /** The public entries; `internal` has no report on purpose (no semver promise). */
-export const PUBLIC_ENTRIES = ['index', 'github', 'percent', 'verdict', 'line-data', 'storage-kit'];
+export const PUBLIC_ENTRIES = [
+  'index',
+  'github',
+  'gitlab',
+  'percent',
+  'verdict',
+  'line-data',
+  'storage-kit',
+];
 
 /**
  * Runs API Extractor on the built `.d.ts` of every public entry.

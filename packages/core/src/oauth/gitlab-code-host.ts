@@ -1,0 +1,146 @@
+import {
+  ArcticFetchError,
+  CodeChallengeMethod,
+  OAuth2Client,
+  OAuth2RequestError,
+  type OAuth2Tokens,
+  UnexpectedErrorResponseBodyError,
+  UnexpectedResponseError,
+} from 'arctic';
+import { type CodeExchange, type CodeHost, CodeHostError, type CodeHostUser } from './code-host.js';
+
+/** Options of {@link gitlabCodeHost}. */
+export interface GitlabCodeHostOptions {
+  /** The OAuth application's id (GitLab: *Applications*, confidential). */
+  clientId: string;
+  /** The application's secret; sent only to the token endpoint. */
+  clientSecret: string;
+  /** The callback URL registered with the application, e.g. `https://api.example.com/auth/gitlab/callback`. */
+  redirectUri: string;
+  /** The instance: default `https://gitlab.com`; a self-managed GitLab's address. */
+  baseUrl?: string;
+  /** Requested scopes; default `read_user` (the account's id and username). */
+  scopes?: readonly string[];
+}
+
+const GITLAB_URL = 'https://gitlab.com';
+const DEFAULT_SCOPES = ['read_user'];
+/** OAuth error codes meaning "this code cannot be used", as opposed to a misconfiguration. */
+const REFUSED_CODE_ERRORS = new Set(['invalid_grant']);
+const OAUTH_ERROR_CODE = /^[a-z0-9_.-]{1,64}$/i;
+const MAX_LOGIN_LENGTH = 255;
+
+/**
+ * The GitLab code host (gitlab.com or self-managed) for browser login, on `arctic`'s generic
+ * OAuth 2.0 client: authorization code with a PKCE S256 challenge at `{baseUrl}/oauth/authorize`
+ * and `{baseUrl}/oauth/token`, the account read from `{baseUrl}/api/v4/user`. GitLab groups
+ * are not checked at sign-in (no organisation membership yet).
+ *
+ * @throws TypeError at creation for an empty client id or secret, or a URL option that is not
+ *   an absolute http(s) URL (the message names the option, never a value).
+ */
+export function gitlabCodeHost(options: GitlabCodeHostOptions): CodeHost {
+  requireText(options.clientId, 'clientId');
+  requireText(options.clientSecret, 'clientSecret');
+  const redirectUri = requireHttpUrl(options.redirectUri, 'redirectUri');
+  const base = requireHttpUrl(options.baseUrl ?? GITLAB_URL, 'baseUrl').replace(/\/+$/, '');
+  const scopes = [...(options.scopes ?? DEFAULT_SCOPES)];
+  const client = new OAuth2Client(options.clientId, options.clientSecret, redirectUri);
+
+  return {
+    authorizationUrl({ state, codeVerifier }) {
+      return client.createAuthorizationURLWithPKCE(
+        `${base}/oauth/authorize`,
+        state,
+        CodeChallengeMethod.S256,
+        codeVerifier,
+        scopes,
+      );
+    },
+    async exchangeCode({ code, codeVerifier, signal }: CodeExchange): Promise<CodeHostUser> {
+      let tokens: OAuth2Tokens;
+      try {
+        tokens = await client.validateAuthorizationCode(`${base}/oauth/token`, code, codeVerifier);
+      } catch (error) {
+        throw tokenEndpointError(error);
+      }
+      const accessToken = (tokens.data as { access_token?: unknown }).access_token;
+      if (typeof accessToken !== 'string' || accessToken === '') {
+        throw new CodeHostError('failed', 'token endpoint answered without an access token');
+      }
+      return fetchUser(`${base}/api/v4/user`, accessToken, signal);
+    },
+  };
+}
+
+function tokenEndpointError(error: unknown): CodeHostError {
+  if (error instanceof OAuth2RequestError) {
+    const shown = OAUTH_ERROR_CODE.test(error.code) ? error.code : 'unrecognised';
+    return new CodeHostError(
+      REFUSED_CODE_ERRORS.has(error.code) ? 'invalid-code' : 'failed',
+      `token endpoint error ${shown}`,
+    );
+  }
+  if (error instanceof ArcticFetchError) {
+    return new CodeHostError('unavailable', 'token endpoint unreachable');
+  }
+  if (
+    error instanceof UnexpectedErrorResponseBodyError ||
+    error instanceof UnexpectedResponseError
+  ) {
+    return new CodeHostError('failed', `token endpoint answered ${error.status}`);
+  }
+  return new CodeHostError('failed', 'token exchange failed');
+}
+
+async function fetchUser(
+  url: string,
+  accessToken: string,
+  signal: AbortSignal,
+): Promise<CodeHostUser> {
+  const response = await fetch(url, {
+    headers: { accept: 'application/json', authorization: `Bearer ${accessToken}` },
+    signal,
+  }).catch(() => null);
+  if (response === null) throw new CodeHostError('unavailable', 'user endpoint unreachable');
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new CodeHostError('failed', `user endpoint answered ${response.status}`);
+  }
+  const body = (await response.json().catch(() => null)) as {
+    id?: unknown;
+    username?: unknown;
+  } | null;
+  const { id, username } = body ?? {};
+  if (
+    typeof id !== 'number' ||
+    !Number.isSafeInteger(id) ||
+    id <= 0 ||
+    typeof username !== 'string' ||
+    username === '' ||
+    username.length > MAX_LOGIN_LENGTH
+  ) {
+    throw new CodeHostError('failed', 'user endpoint answered without a valid id and username');
+  }
+  return { id: String(id), login: username };
+}
+
+function requireText(value: unknown, name: string): void {
+  if (typeof value !== 'string' || value === '') {
+    throw new TypeError(`gitlabCodeHost: ${name} is required`);
+  }
+}
+
+function requireHttpUrl(value: unknown, name: string): string {
+  requireText(value, name);
+  let url: URL;
+  try {
+    url = new URL(value as string);
+  } catch {
+    throw new TypeError(`gitlabCodeHost: ${name} must be an absolute http(s) URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new TypeError(`gitlabCodeHost: ${name} must be an absolute http(s) URL`);
+  }
+  return value as string;
+}
