@@ -54,7 +54,8 @@ function sameRecord(remembered: ExecutionRecord, record: ExecutionRecord): boole
     remembered.decidedBy === record.decidedBy &&
     remembered.fileCount === record.fileCount &&
     remembered.policyDigest === record.policyDigest &&
-    remembered.policyCommit === record.policyCommit
+    remembered.policyCommit === record.policyCommit &&
+    remembered.projectTarget === record.projectTarget
   );
 }
 
