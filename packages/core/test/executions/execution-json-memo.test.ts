@@ -102,6 +102,7 @@ describe('ExecutionJsonMemo', () => {
     fileCount: 3,
     policyDigest: 'a'.repeat(64),
     policyCommit: '3f2a9c1',
+    projectTarget: 70,
   };
 
   /** Another value of a field's kind: the record's text may not stay the same. */
