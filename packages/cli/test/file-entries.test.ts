@@ -42,6 +42,19 @@ describe('fileEntries', () => {
     });
   });
 
+  it("gives a rolled-up folder the sums of its files' branch counts, and none without any", () => {
+    const files = [
+      { ...file('src/a.ts'), branches: { covered: 1, total: 4 } },
+      { ...file('src/b.ts'), branches: { covered: 2, total: 2 } },
+      file('src/c.go'),
+      file('go/d.go'),
+    ];
+    expect(fileEntries(files, 2).entries).toEqual([
+      file('go/', 1, 2),
+      { ...file('src/', 3, 6), branches: { covered: 3, total: 6 } },
+    ]);
+  });
+
   it('rolls 60 000 files into at most 50 000 entries keeping every line', () => {
     const files = Array.from({ length: 60_000 }, (_, i) =>
       file(`pkg-${Math.floor(i / 600)}/module-${Math.floor(i / 3)}/f${i}.ts`, i % 3, 3),

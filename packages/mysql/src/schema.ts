@@ -253,6 +253,9 @@ export const executions = mysqlTable(
     policyDigest: exactVarchar('policy_digest', { length: 64 }),
     projectTarget: decimal('project_target', { precision: 5, scale: 2, mode: 'number' }),
     policyCommit: exactVarchar('policy_commit', { length: 64 }),
+    /** The run's branch counts (issue 43); both null when it sent none. */
+    branchesCovered: int('branches_covered', { unsigned: true }),
+    branchesTotal: int('branches_total', { unsigned: true }),
   },
   (t) => [
     ...indexesOf(t, INDEXES.executions),

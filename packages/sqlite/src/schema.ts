@@ -198,6 +198,9 @@ export const executions = sqliteTable(
     policyDigest: text('policy_digest'),
     projectTarget: real('project_target'),
     policyCommit: text('policy_commit'),
+    /** The run's branch counts (issue 43); both null when it sent none. */
+    branchesCovered: integer('branches_covered'),
+    branchesTotal: integer('branches_total'),
   },
   (t) => [
     ...indexesOf(t, INDEXES.executions),

@@ -185,6 +185,8 @@ export function buildExecution(overrides: Partial<ExecutionRecord> = {}): Execut
     projectTarget: null,
     policyDigest: null,
     policyCommit: null,
+    branchesCovered: null,
+    branchesTotal: null,
     ...overrides,
   };
 }

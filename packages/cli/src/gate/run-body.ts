@@ -4,13 +4,15 @@ import type { ChangedLines } from '../patch/diff-lines.js';
 import { fileEntries, withPatchCounts } from '../patch/file-entries.js';
 import { lineEntries } from '../patch/file-lines.js';
 import type { MeasuredPatch } from '../patch/measured-patch.js';
+import { summariseBranches } from '../reports/branches.js';
 import type { GateOptions } from './options.js';
 import type { Target } from './target.js';
 
 /**
  * The body of `POST /v1/executions`: the target, the merged coverage, the thresholds and
  * component of the flags, the measured patch and the per-file counts with each file's line
- * data (and its changed lines, `changed`). A field nobody gave is left out, so that the
+ * data (and its changed lines, `changed`), and the branch counts of the run and of each file
+ * when the reports carry branch data. A field nobody gave is left out, so that the
  * service applies its own default.
  */
 export function runBody(input: {
@@ -29,6 +31,8 @@ export function runBody(input: {
   policy?: { digest: string; commit: string | null } | null;
 }): ExecutionInput {
   const { target, options, read, patch } = input;
+  // From the files sent, so the run's total is the sum of theirs, as the service checks.
+  const branches = summariseBranches(read.files);
   return {
     repo: target.repo,
     branch: target.branch,
@@ -47,6 +51,7 @@ export function runBody(input: {
     ...(input.policy
       ? { policy: { digest: input.policy.digest, commit: input.policy.commit } }
       : {}),
+    ...(branches ? { branches: { covered: branches.covered, total: branches.coverable } } : {}),
     ...(patch
       ? {
           base_commit: patch.merge_base,

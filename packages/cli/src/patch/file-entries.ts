@@ -11,6 +11,8 @@ export interface FileEntry {
   lines?: { coverable: number[]; covered: number[] };
   /** The lines the patch adds or changes in the file, as `gap, length` ranges. */
   patch_lines?: number[];
+  /** The file's branch counts, when its report carries branch data. */
+  branches?: { covered: number; total: number };
 }
 
 /**
@@ -55,10 +57,17 @@ export function fileEntries(
   return { entries: [whole], rolledUpTo: 0 };
 }
 
-/** Adds a file's counts to a folder's, patch counts included when the file has them. */
+/** Adds a file's counts to a folder's, patch and branch counts included when the file has them. */
 function add(folder: FileEntry, file: FileEntry): void {
   folder.covered += file.covered;
   folder.coverable += file.coverable;
+  if (file.branches !== undefined) {
+    const sum = folder.branches ?? { covered: 0, total: 0 };
+    folder.branches = {
+      covered: sum.covered + file.branches.covered,
+      total: sum.total + file.branches.total,
+    };
+  }
   if (file.patch_coverable === undefined) return;
   folder.patch_covered = (folder.patch_covered ?? 0) + (file.patch_covered ?? 0);
   folder.patch_coverable = (folder.patch_coverable ?? 0) + file.patch_coverable;

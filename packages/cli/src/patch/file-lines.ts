@@ -10,7 +10,8 @@ import { lineHits } from './line-hits.js';
  * are then the counts of those lines, whatever its tool counts (Go: statements; coverage.py:
  * its summary), since the service checks that they agree; with `changed`, it also sends the
  * lines the patch adds or changes in it (`patch_lines`). A file known by counts only (a
- * summary report) is sent as its counts.
+ * summary report) is sent as its counts. A file whose report carries branch data sends its
+ * branch counts (`branches`).
  */
 export function lineEntries(
   files: readonly FileCoverage[],
@@ -19,8 +20,11 @@ export function lineEntries(
   return files
     .map((file): FileEntry => {
       const hits = lineHits(file);
+      const branches = file.branches
+        ? { branches: { covered: file.branches.covered, total: file.branches.coverable } }
+        : {};
       if (hits === undefined)
-        return { path: file.path, covered: file.covered, coverable: file.coverable };
+        return { path: file.path, covered: file.covered, coverable: file.coverable, ...branches };
       const coverable = [...hits.keys()].sort((a, b) => a - b);
       const covered = coverable.filter((line) => (hits.get(line) as number) > 0);
       const entry: FileEntry = {
@@ -28,6 +32,7 @@ export function lineEntries(
         covered: covered.length,
         coverable: coverable.length,
         lines: encodeLineData({ coverable, covered }),
+        ...branches,
       };
       const ranges = changed?.get(file.path);
       return ranges === undefined ? entry : { ...entry, patch_lines: changedRanges(ranges) };

@@ -1089,12 +1089,26 @@ export interface components {
             file_count?: number;
             /** @description The policy file that judged the run, when the run sent it. */
             policy?: components["schemas"]["RecordedPolicy"];
+            /** @description The run's branch coverage, when it sent branch counts (absent otherwise, never 0 %). */
+            branches?: components["schemas"]["RunBranches"];
         };
         ProjectTarget: {
             /** @description The floor, percent (two decimals). */
             target: number;
             /** @description Whether the run's coverage (truncated to hundredths) is at least the floor. */
             passed: boolean;
+        };
+        /** @description Branches taken at least once (`covered`) of the branches a report lists (`total`). */
+        BranchCounts: {
+            /** @description At most `total`. */
+            covered: number;
+            total: number;
+        };
+        RunBranches: {
+            covered: number;
+            total: number;
+            /** @description covered / total in percent, truncated to hundredths; null when no branch is listed. */
+            percent: number | null;
         };
         PolicySource: {
             /** @description sha256 of the policy file's bytes, lowercase hex. */
@@ -1125,6 +1139,7 @@ export interface components {
             project_target?: components["schemas"]["ProjectTarget"];
             file_count?: number;
             policy?: components["schemas"]["RecordedPolicy"];
+            branches?: components["schemas"]["RunBranches"];
             /** @description The per-file list the run was sent with, sorted by path; null without one. */
             files: components["schemas"]["FileLineCounts"][] | null;
             /**
@@ -1168,6 +1183,8 @@ export interface components {
             patch_covered?: number;
             /** @description Coverable lines of the patch in this entry; with `patch_covered`, at most `coverable`. */
             patch_coverable?: number;
+            /** @description The entry's branch counts, when the run sent them for it. */
+            branches?: components["schemas"]["BranchCounts"];
         };
         /** @description Lines `first` to `last`, both included. */
         LineInterval: number[];
@@ -1236,6 +1253,12 @@ export interface components {
              *     only with `lines`.
              */
             patch_lines?: components["schemas"]["LineRanges"] | null;
+            /**
+             * @description The entry's branch counts, when its report carries branch data (a rolled-up folder
+             *     carries the sums of its files'). With any entry's `branches`, the run's `branches`
+             *     is required and must equal the sum of the entries'.
+             */
+            branches?: components["schemas"]["BranchCounts"] | null;
         };
         PatchFile: {
             /** @description A file, or a rolled-up folder (ending in `/`). */
@@ -1648,6 +1671,13 @@ export interface components {
              *     idempotency digest when sent.
              */
             policy?: components["schemas"]["PolicySource"] | null;
+            /**
+             * @description The run's branch coverage (branches taken of branches listed), sent only when its
+             *     reports carry branch data; `covered` at most `total`. Required with any `files`
+             *     entry's `branches`, and then equal to their sum. Shown on the run's record and
+             *     part of the idempotency digest when sent; absent, the run has no branch figure.
+             */
+            branches?: components["schemas"]["BranchCounts"] | null;
             /**
              * @description The repository's URL on its code host, as CI names it (covgate's CLI sends
              *     `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY` on GitHub Actions, `$CI_PROJECT_URL` on

@@ -1,3 +1,4 @@
+import { linePercent } from '../gate/line-percent.js';
 import { evaluatePatch, evaluateProjectTarget } from '../gate/patch-rule.js';
 import type { ExecutionRecord } from '../storage/store.js';
 import { formatTimestamp } from '../time/timestamp.js';
@@ -28,6 +29,16 @@ export interface PatchJson {
   target_source: 'run' | 'repository' | 'default';
   /** False when the patch coverage is below the target. */
   passed: boolean;
+}
+
+/** A run's branch coverage as the API shows it (issue 43). */
+export interface BranchesJson {
+  /** Branches taken at least once. */
+  covered: number;
+  /** Branches the run's reports list. */
+  total: number;
+  /** covered / total in percent, truncated to hundredths; null when no branch is listed. */
+  percent: number | null;
 }
 
 /**
@@ -63,6 +74,8 @@ export interface ExecutionJson {
   project_target?: { target: number; passed: boolean };
   /** The policy file (covgate.yml) that judged the run, when the run sent it. */
   policy?: { digest: string; commit: string | null };
+  /** The run's branch coverage, when it sent branch counts. */
+  branches?: BranchesJson;
 }
 
 /** The `baseline` of a record: the copy taken at ingest, null without one, undefined unknown. */
@@ -134,5 +147,13 @@ export function executionToJson(record: ExecutionRecord): ExecutionJson {
   if (record.policyDigest !== null) {
     json.policy = { digest: record.policyDigest, commit: record.policyCommit };
   }
+  if (record.branchesCovered !== null && record.branchesTotal !== null) {
+    json.branches = branchesToJson(record.branchesCovered, record.branchesTotal);
+  }
   return json;
+}
+
+/** Branch counts with their percent, as the record and the run's files show them. */
+export function branchesToJson(covered: number, total: number): BranchesJson {
+  return { covered, total, percent: linePercent(covered, total) };
 }

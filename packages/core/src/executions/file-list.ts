@@ -31,6 +31,10 @@ export interface FileEntry {
   patchCovered?: number;
   /** Coverable lines of the patch in this file or folder; at most `coverable`. */
   patchCoverable?: number;
+  /** Branches taken at least once; present, with {@link branchesTotal}, when the run sent them. */
+  branchesCovered?: number;
+  /** Branches the report lists for this file or folder. */
+  branchesTotal?: number;
 }
 
 /** Code-unit order of paths, the same in every locale and store. */
@@ -51,16 +55,30 @@ export function repeatedPath(sorted: readonly FileEntry[]): string | null {
 
 /**
  * The list as compact JSON rows, `[[path, covered, coverable], ...]`, a row of five
- * (`..., patchCovered, patchCoverable]`) for an entry with patch counts: what is stored.
+ * (`..., patchCovered, patchCoverable]`) for an entry with patch counts, of seven
+ * (`..., patchCovered | null, patchCoverable | null, branchesCovered, branchesTotal]`) for an
+ * entry with branch counts: what is stored and hashed, so a list without branch counts keeps
+ * the rows (and the digest) it had before branches existed.
  */
 function rowsText(files: readonly FileEntry[]): string {
-  return JSON.stringify(
-    files.map((file) =>
-      file.patchCoverable === undefined
-        ? [file.path, file.covered, file.coverable]
-        : [file.path, file.covered, file.coverable, file.patchCovered, file.patchCoverable],
-    ),
-  );
+  return JSON.stringify(files.map(row));
+}
+
+function row(file: FileEntry): StoredRow {
+  if (file.branchesTotal !== undefined) {
+    return [
+      file.path,
+      file.covered,
+      file.coverable,
+      file.patchCovered ?? null,
+      file.patchCoverable ?? null,
+      file.branchesCovered as number,
+      file.branchesTotal,
+    ];
+  }
+  return file.patchCoverable === undefined
+    ? [file.path, file.covered, file.coverable]
+    : [file.path, file.covered, file.coverable, file.patchCovered as number, file.patchCoverable];
 }
 
 /** A sorted list as the text that is hashed and stored: made once per ingest. */
@@ -104,12 +122,29 @@ const GZIP_LEVEL = 4;
 /** The list {@link encodeFileList} stored. */
 export async function decodeFileList(stored: Uint8Array): Promise<FileEntry[]> {
   const rows = JSON.parse((await gunzipAsync(stored)).toString('utf8')) as StoredRow[];
-  return rows.map(([path, covered, coverable, patchCovered, patchCoverable]) =>
-    patchCoverable === undefined
-      ? { path, covered, coverable }
-      : { path, covered, coverable, patchCovered: patchCovered as number, patchCoverable },
-  );
+  return rows.map(entryOf);
 }
 
-/** A stored row: three fields, or five with the entry's patch counts. */
-type StoredRow = [string, number, number, number?, number?];
+function entryOf([
+  path,
+  covered,
+  coverable,
+  patchCovered,
+  patchCoverable,
+  branchesCovered,
+  branchesTotal,
+]: StoredRow): FileEntry {
+  const entry: FileEntry = { path, covered, coverable };
+  if (patchCoverable !== undefined && patchCoverable !== null) {
+    entry.patchCovered = patchCovered as number;
+    entry.patchCoverable = patchCoverable;
+  }
+  if (branchesTotal !== undefined) {
+    entry.branchesCovered = branchesCovered as number;
+    entry.branchesTotal = branchesTotal;
+  }
+  return entry;
+}
+
+/** A stored row: three fields, five with the entry's patch counts, seven with its branches. */
+type StoredRow = [string, number, number, (number | null)?, (number | null)?, number?, number?];

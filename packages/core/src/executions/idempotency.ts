@@ -48,6 +48,8 @@ export interface IngestFields {
   policyDigest: string | null;
   /** The commit the policy file was read at, null when not sent. */
   policyCommit: string | null;
+  /** The run's branch counts (issue 43), null when it sent none. */
+  branches: { covered: number; total: number } | null;
 }
 
 /** The ingest as the server understands it: what makes two requests the same request. */
@@ -92,6 +94,9 @@ export function ingestDigest(ingest: CanonicalIngest): string {
     ...(ingest.projectTarget === null && !ingest.projectInformational && !ingest.patchInformational
       ? []
       : ['rules', ingest.projectTarget, ingest.projectInformational, ingest.patchInformational]),
+    ...(ingest.branches === null
+      ? []
+      : ['branches', ingest.branches.covered, ingest.branches.total]),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

@@ -22,6 +22,7 @@ const plain: CanonicalIngest = {
   patchInformational: false,
   policyDigest: null,
   policyCommit: null,
+  branches: null,
   filesDigest: null,
 };
 
@@ -48,6 +49,9 @@ describe('ingestDigest', () => {
       { patchInformational: true },
       { policyDigest: 'f'.repeat(64) },
       { policyDigest: 'f'.repeat(64), policyCommit: 'a'.repeat(40) },
+      { branches: { covered: 0, total: 0 } },
+      { branches: { covered: 1, total: 2 } },
+      { branches: { covered: 2, total: 2 } },
       { filesDigest: fileListDigest([]) },
       { filesDigest: fileListDigest([{ path: 'a', covered: 0, coverable: 1 }]) },
       {
@@ -60,9 +64,25 @@ describe('ingestDigest', () => {
           { path: 'a', covered: 0, coverable: 1, patchCovered: 0, patchCoverable: 1 },
         ]),
       },
+      {
+        filesDigest: fileListDigest([
+          { path: 'a', covered: 0, coverable: 1, branchesCovered: 0, branchesTotal: 2 },
+        ]),
+      },
+      {
+        filesDigest: fileListDigest([
+          { path: 'a', covered: 0, coverable: 1, branchesCovered: 1, branchesTotal: 2 },
+        ]),
+      },
     ];
     const digests = new Set(variants.map((variant) => ingestDigest({ ...plain, ...variant })));
     digests.add(ingestDigest(plain));
     expect(digests.size).toBe(variants.length + 1);
+  });
+
+  it('keeps the files digest of a list without branch counts', () => {
+    const list = [{ path: 'a', covered: 0, coverable: 1, patchCovered: 0, patchCoverable: 1 }];
+    const rows = JSON.stringify([['a', 0, 1, 0, 1]]);
+    expect(fileListDigest(list)).toBe(createHash('sha256').update(rows).digest('hex'));
   });
 });

@@ -91,6 +91,17 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
       expect(await store().listExecutions({ ...where, limit: 10 })).toEqual([zero, record]);
     });
 
+    it("round-trips a record's branch counts, and keeps them null when none were sent", async () => {
+      const where = await givenRepo(store());
+      const record = buildExecution({ ...where, branchesCovered: 7, branchesTotal: 12 });
+      const none = buildExecution({ ...where, createdAt: secondsAfter(FIXTURE_TIME, 1) });
+      await store().insertExecution(record);
+      await store().insertExecution(none);
+      expect(await store().findExecution(where.orgId, record.id)).toEqual(record);
+      expect(await store().listExecutions({ ...where, limit: 10 })).toEqual([none, record]);
+      expect(none).toMatchObject({ branchesCovered: null, branchesTotal: null });
+    });
+
     it('finds a record by id only in its own organisation', async () => {
       const where = await givenRepo(store());
       const record = buildExecution({ ...where });

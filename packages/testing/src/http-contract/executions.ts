@@ -367,6 +367,42 @@ export function executionsContract(options: HttpContractOptions): void {
       ]);
     });
 
+    it('records branch counts with the run and its files, absent when not sent', async () => {
+      const { org, token } = team;
+      const sent = await ingest(ctx, token, {
+        repo: 'branchy',
+        branch: 'main',
+        coverage: 80,
+        branches: { covered: 7, total: 9 },
+        files: [
+          { path: 'a.ts', covered: 1, coverable: 2, branches: { covered: 7, total: 9 } },
+          { path: 'b.go', covered: 1, coverable: 1 },
+        ],
+      });
+      expect(sent.status).toBe(201);
+      const created = (await sent.json()) as { id: string; branches: unknown };
+      expect(created.branches).toEqual({ covered: 7, total: 9, percent: 77.77 });
+      const detail = (await (
+        await ctx.request(`/v1/executions/${created.id}`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).json()) as { branches: unknown; files: unknown };
+      expect(detail.branches).toEqual({ covered: 7, total: 9, percent: 77.77 });
+      expect(detail.files).toEqual([
+        { path: 'a.ts', covered: 1, coverable: 2, branches: { covered: 7, total: 9 } },
+        { path: 'b.go', covered: 1, coverable: 1 },
+      ]);
+      const without = await ingest(ctx, token, { repo: 'branchy', branch: 'main', coverage: 80 });
+      expect(await without.json()).not.toHaveProperty('branches');
+      const listed = (await (await list(ctx, token, `?org=${org.slug}&repo=branchy`)).json()) as {
+        executions: Record<string, unknown>[];
+      };
+      expect(listed.executions.map((e) => e.branches)).toEqual([
+        undefined,
+        { covered: 7, total: 9, percent: 77.77 },
+      ]);
+    });
+
     it('refuses a commit that is not 7-64 hex characters with 400 and stores nothing', async () => {
       const { org, token } = team;
       for (const commit of ['abc123', 'g'.repeat(40), 'a'.repeat(65), '', 1234567, ' abcdef0']) {

@@ -17,6 +17,8 @@ export interface FileEntryJson {
   /** The entry's patch counts, when the run sent them for it. */
   patch_covered?: number;
   patch_coverable?: number;
+  /** The entry's branch counts, when the run sent them for it. */
+  branches?: { covered: number; total: number };
 }
 
 /** One run with what it carries beyond the list's record. */
@@ -73,13 +75,13 @@ export const getExecution: RouteHandler = async (scope) => {
 
 function fileEntryToJson(file: FileEntry): FileEntryJson {
   const { path, covered, coverable, patchCovered, patchCoverable } = file;
-  return patchCoverable === undefined
-    ? { path, covered, coverable }
-    : {
-        path,
-        covered,
-        coverable,
-        patch_covered: patchCovered as number,
-        patch_coverable: patchCoverable,
-      };
+  const json: FileEntryJson = { path, covered, coverable };
+  if (patchCoverable !== undefined) {
+    json.patch_covered = patchCovered as number;
+    json.patch_coverable = patchCoverable;
+  }
+  if (file.branchesTotal !== undefined) {
+    json.branches = { covered: file.branchesCovered as number, total: file.branchesTotal };
+  }
+  return json;
 }

@@ -215,6 +215,8 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
       input.projectTarget === null ? null : truncateToHundredths(input.projectTarget) / 100,
     policyDigest: input.policyDigest,
     policyCommit: input.policyCommit,
+    branchesCovered: input.branches?.covered ?? null,
+    branchesTotal: input.branches?.total ?? null,
   };
   const deliveries = link === null ? [] : feedbackDeliveries(scope, record, link);
   const keepRepoUrl = async () => {

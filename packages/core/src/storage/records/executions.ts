@@ -69,6 +69,10 @@ export interface ExecutionRecord {
   policyDigest: string | null;
   /** The commit the policy file was read at; null when none was sent (or read outside git). */
   policyCommit: string | null;
+  /** Branches taken at least once (issue 43); null when the run sent no branch counts. */
+  branchesCovered: number | null;
+  /** Branches the run's reports list; null when the run sent no branch counts. */
+  branchesTotal: number | null;
 }
 
 /** How a run's baseline was chosen (see {@link ExecutionRecord.baselineSelection}). */
@@ -167,6 +171,8 @@ export const EXECUTION_FIELDS = [
   'policyDigest',
   'policyCommit',
   'projectTarget',
+  'branchesCovered',
+  'branchesTotal',
 ] as const;
 
 const everyExecutionField: EveryField<ExecutionRecord, typeof EXECUTION_FIELDS> = true;
