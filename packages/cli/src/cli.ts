@@ -63,7 +63,7 @@ function timeout(value: string): number {
 
 const GATE_EXAMPLES = `
 Examples:
-  $ covgate run -- npx c8 --reporter=lcov node --test
+  $ covgate run -- npx c8 --all --reporter=lcov node --test
   $ covgate run --report coverage/lcov.info --fail-on-warn -- npm test
   $ covgate report --report packages/a/coverage/lcov.info --report packages/b/coverage.xml
   $ covgate report --report api/target/site/jacoco/jacoco.xml --path-prefix api/src/main/java
@@ -189,7 +189,7 @@ export function createProgram(io: Io, done: (code: number) => void): Command {
       'after',
       `
 Examples:
-  $ covgate run -- npx c8 --reporter=lcov node --test
+  $ covgate run -- npx c8 --all --reporter=lcov node --test
   $ covgate report --report coverage/lcov.info
   $ covgate wait --repo web
 

@@ -287,6 +287,20 @@ describe.skipIf(!built && process.env.CI !== '1')(
         ['feature', 'fail', 60],
         ['main', 'pass', 100],
       ]);
+
+      // A new file no test loads: without c8's --all it is in no report and the branch passes.
+      await git(dir, 'checkout', '-q', 'main');
+      await git(dir, 'checkout', '-q', '-b', 'untested-file');
+      await writeFiles(dir, {
+        'round.js': 'export function round(value) {\n  return Math.round(value);\n}\n',
+      });
+      await git(dir, 'add', 'round.js');
+      await git(dir, 'commit', '-q', '-m', 'an untested file');
+      const untested = await runRecipe(recipe('c8'), dir, 'c8-app');
+      expect(untested.stderr).toContain(
+        'covgate: coverage/lcov.info (lcov): 5 of 8 lines in 2 files, 62.50%',
+      );
+      expect(untested.code).toBe(1);
     }, 240_000);
 
     it('Vitest with the V8 provider: the first run on main passes, exit 0', async () => {

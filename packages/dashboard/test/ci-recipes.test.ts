@@ -37,7 +37,7 @@ interface GitlabJob {
 describe('the wizard’s CI recipes', () => {
   it('has one recipe per tool the wizard offers, each writing a report covgate finds by name', () => {
     expect(CI_RECIPES.map(({ id, test, report }) => [id, test, report])).toEqual([
-      ['c8', 'npx c8 --reporter=lcov node --test', 'coverage/lcov.info'],
+      ['c8', 'npx c8 --all --reporter=lcov node --test', 'coverage/lcov.info'],
       [
         'vitest',
         'npx vitest run --coverage --coverage.provider=v8 --coverage.reporter=lcov',
@@ -74,7 +74,7 @@ describe('the wizard’s CI recipes', () => {
       [
         'export COVGATE_URL=http://localhost:8080',
         'export COVGATE_TOKEN=cvg_1',
-        'npx --yes "$COVGATE_URL/cli/covgate.tgz" run --repo web -- npx c8 --reporter=lcov node --test',
+        'npx --yes "$COVGATE_URL/cli/covgate.tgz" run --repo web -- npx c8 --all --reporter=lcov node --test',
       ].join('\n'),
     );
   });

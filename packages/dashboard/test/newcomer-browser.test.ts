@@ -147,7 +147,7 @@ describe.skipIf(skipBrowserSuite() || (!cliBuilt && process.env.CI !== '1'))(
       command = (await shown.textContent()) as string;
       expect(command).toContain(`export COVGATE_URL=${suite.origin}\n`);
       expect(command).toContain(
-        `npx --yes "$COVGATE_URL/cli/covgate.tgz" run --repo ${REPO} -- npx c8 --reporter=lcov node --test`,
+        `npx --yes "$COVGATE_URL/cli/covgate.tgz" run --repo ${REPO} -- npx c8 --all --reporter=lcov node --test`,
       );
       await owner.getByTestId('onboarding-status').waitFor();
       expect(await owner.getByTestId('onboarding-status').textContent()).toContain(
@@ -169,7 +169,7 @@ describe.skipIf(skipBrowserSuite() || (!cliBuilt && process.env.CI !== '1'))(
             name: REPO,
             private: true,
             type: 'module',
-            scripts: { test: 'c8 --reporter=lcov node --test' },
+            scripts: { test: 'c8 --all --reporter=lcov node --test' },
             devDependencies: { c8: '^10.1.3' },
           },
           null,

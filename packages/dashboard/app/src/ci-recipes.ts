@@ -57,7 +57,7 @@ export const CI_RECIPES: readonly CiRecipe[] = [
     language: 'JavaScript / TypeScript',
     label: 'node --test with c8',
     once: { says: 'add c8 to the project', code: 'npm install --save-dev c8' },
-    test: 'npx c8 --reporter=lcov node --test',
+    test: 'npx c8 --all --reporter=lcov node --test',
     report: 'coverage/lcov.info',
     actionsSetup: [SETUP_NODE, { run: 'npm ci' }],
     gitlab: { image: 'node:20', beforeScript: ['npm ci'] },
