@@ -35,6 +35,7 @@ import {
 } from './connection-limits.js';
 import { developmentSessionSecret } from './development-secrets.js';
 import { drainOnClose } from './draining-server.js';
+import { startPartsSweep } from './parts-sweep.js';
 import { DASHBOARD_PATH, dashboardUrlOf, publicUrlOf } from './public-urls.js';
 import { answerRefusedRequests, refuseWithoutHost } from './refused-requests.js';
 import { loggerAuditSink } from './server-logger.js';
@@ -373,6 +374,7 @@ export async function startReferenceServer(
   const outbox = startOutboxFor(config, store, logger, options.sessionSecret);
   options.outbox = outbox;
   const api = createApi(options);
+  const partsSweep = startPartsSweep(api, logger);
   const served = await serveApi(api, {
     host: config.host,
     port: config.port,
@@ -394,6 +396,7 @@ export async function startReferenceServer(
     async close() {
       await served.close();
       // Before the store closes: the batch in flight records its outcomes.
+      await partsSweep.stop();
       await outbox.stop();
       await dispose();
       await store.close();

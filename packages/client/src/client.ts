@@ -32,6 +32,7 @@ import type {
   ExecutionList,
   ExecutionSeries,
   ExecutionSeriesQuery,
+  FinishCommitInput,
   GithubLink,
   Health,
   InviteList,
@@ -138,6 +139,11 @@ export interface CovgateClient {
   ): Promise<Execution>;
   /** `GET /v1/executions/{id}`: one run of the organisation with its per-file list. */
   getExecution(args: { id: string } & CallOptions): Promise<ExecutionDetail>;
+  /**
+   * `POST /v1/executions/finish`: closes a commit's report sent in parts (no more parts are
+   * coming) and returns the commit's run as judged.
+   */
+  finishCommit(args: { body: FinishCommitInput } & CallOptions): Promise<Execution>;
   /**
    * `GET /v1/repos/headline`: a repository's base-branch coverage now, its change over 30 days,
    * its last failing run, its components and its code-host URL, for one component (the runs
@@ -353,6 +359,7 @@ export function createCovgateClient(options: CovgateClientOptions): CovgateClien
       ),
     getExecution: ({ id, signal }) =>
       unwrap(raw.GET('/v1/executions/{id}', { params: { path: { id } }, signal })),
+    finishCommit: ({ body, signal }) => unwrap(raw.POST('/v1/executions/finish', { body, signal })),
     getRepoHeadline: ({ signal, ...query }) =>
       unwrap(raw.GET('/v1/repos/headline', { params: { query }, signal })),
     getRepoSettings: ({ signal, ...query }) =>

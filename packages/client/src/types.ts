@@ -10,6 +10,12 @@ export type Execution = components['schemas']['Execution'];
 export type Baseline = components['schemas']['Baseline'];
 /** Body of `POST /v1/executions`. */
 export type ExecutionInput = components['schemas']['ExecutionInput'];
+/** What a commit's report merged from parts has, expects and lacks (`Execution['parts']`). */
+export type Parts = components['schemas']['Parts'];
+/** The parts a commit's report waits for: names or a count. */
+export type ExpectedParts = components['schemas']['ExpectedParts'];
+/** Body of `POST /v1/executions/finish`. */
+export type FinishCommitInput = components['schemas']['FinishCommitInput'];
 /** A run's patch and the patch rule's judgement (`Execution['patch']`). */
 export type Patch = components['schemas']['Patch'];
 /** One run with its per-file list (`GET /v1/executions/{id}`). */

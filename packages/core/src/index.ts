@@ -88,6 +88,8 @@ export {
   type OrganisationInput,
   OrganisationInputError,
 } from './organisations/organisation-input.js';
+// Parts of one commit (docs/decisions.md, "Parts of one commit and completeness").
+export { judgeOverdueCommitReports } from './parts/overdue-reports.js';
 export {
   type CreateSessionInput,
   type CreateSessionOptions,

@@ -7,6 +7,7 @@
  * See docs/stores.md, "Writing a store with the kit".
  */
 
+export { parseParts, serialiseParts } from './executions/parts.js';
 export {
   DEFAULT_DEADLINE_MS,
   DeadlineExceededError,

@@ -1,4 +1,5 @@
-import type { CodeHostKind } from '@covgate/core';
+import type { CodeHostKind, ExpectedParts, PartsState } from '@covgate/core';
+import { parseParts, serialiseParts } from '@covgate/core/storage-kit';
 import { buildIndexes, INDEXES, type IndexSpec } from '@covgate/sql-kit/indexes';
 import { type SQL, sql } from 'drizzle-orm';
 import {
@@ -55,6 +56,20 @@ const nameList = customType<{ data: string[]; driverData: string }>({
     }
     return names;
   },
+});
+
+/** A commit report's parts (see `PartsState`) as JSON in an ASCII `text`, read back parsed. */
+const partsState = customType<{ data: PartsState; driverData: string }>({
+  dataType: () => 'text CHARACTER SET ascii COLLATE ascii_bin',
+  toDriver: (parts) => serialiseParts(parts),
+  fromDriver: (text) => parseParts(text),
+});
+
+/** The parts a repository expects (names or a count) as JSON in an ASCII `text`. */
+const expectedParts = customType<{ data: ExpectedParts; driverData: string }>({
+  dataType: () => 'text CHARACTER SET ascii COLLATE ascii_bin',
+  toDriver: (expected) => JSON.stringify(expected),
+  fromDriver: (text) => JSON.parse(text) as ExpectedParts,
 });
 
 /** Column sizes chosen so every composite index stays under InnoDB's 3072-byte key limit. */
@@ -214,7 +229,7 @@ export const executions = mysqlTable(
     orgId: exactVarchar('org_id', ID).notNull(),
     repo: exactVarchar('repo', NAME).notNull(),
     branch: exactVarchar('branch', NAME).notNull(),
-    outcome: mysqlEnum('outcome', ['pass', 'warn', 'fail']).notNull(),
+    outcome: mysqlEnum('outcome', ['pass', 'warn', 'fail', 'pending']).notNull(),
     delta: exactVarchar('delta', { length: 8 }).notNull(),
     coverage: decimal('coverage', { precision: 5, scale: 2, mode: 'number' }).notNull(),
     /** Lowercase hex commit of the run, or null when the client did not send one. */
@@ -232,9 +247,10 @@ export const executions = mysqlTable(
      * skipping over a run of failed records. Derived by the server, so it cannot drift.
      * Nullable only because MariaDB refuses NOT NULL on a generated column.
      */
-    baselineEligible: boolean('baseline_eligible').generatedAlwaysAs(sql`(\`outcome\` <> 'fail')`, {
-      mode: 'stored',
-    }),
+    baselineEligible: boolean('baseline_eligible').generatedAlwaysAs(
+      sql`(\`outcome\` in ('pass','warn'))`,
+      { mode: 'stored' },
+    ),
     /** How the baseline was chosen; null without one and on rows from before it was kept. */
     baselineSelection: mysqlEnum('baseline_selection', ['base_commit', 'latest']),
     /** The monorepo component (ASCII by contract); null for the whole repository. */
@@ -256,9 +272,13 @@ export const executions = mysqlTable(
     /** The run's branch counts (issue 43); both null when it sent none. */
     branchesCovered: int('branches_covered', { unsigned: true }),
     branchesTotal: int('branches_total', { unsigned: true }),
+    /** A commit's report merged from parts: its parts' state; null for a run sent whole. */
+    parts: partsState('parts'),
   },
   (t) => [
     ...indexesOf(t, INDEXES.executions),
+    // The reports still waiting for parts, for the deadline's sweep: few rows at any time.
+    index('executions_outcome_idx').on(t.outcome, t.createdAt),
     // Latest pass/warn record of a component's branch (baseline of the next run).
     index('executions_component_baseline_idx').on(
       t.orgId,
@@ -303,9 +323,43 @@ export const repositorySettings = mysqlTable(
     webUrl: asciiVarchar('web_url', { length: 512 }),
     /** Who set `web_url`: a `PATCH` (`api`, final) or a run's `repo_url` (`ingest`). */
     webUrlSource: mysqlEnum('web_url_source', ['api', 'ingest']),
+    /** The parts a commit's report waits for, or null. */
+    expectedParts: expectedParts('expected_parts'),
+    /** Minutes a report waits for its parts; null for covgate's default. */
+    partsDeadlineMinutes: int('parts_deadline_minutes', { unsigned: true }),
     updatedAt: timestamp('updated_at').notNull(),
   },
   (t) => [primaryKey({ name: 'repository_settings_pk', columns: [t.orgId, t.repo] })],
+);
+
+/** Which run is the report of a commit's component: one per (org, repo, commit, component). */
+export const commitReports = mysqlTable(
+  'commit_reports',
+  {
+    orgId: exactVarchar('org_id', ID).notNull(),
+    repo: exactVarchar('repo', NAME).notNull(),
+    commit: exactVarchar('commit', { length: 64 }).notNull(),
+    /** The component, or `''` for the whole repository (a key part cannot be null). */
+    component: asciiVarchar('component', { length: 64 }).notNull(),
+    executionId: exactVarchar('execution_id', ID).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'commit_reports_pk', columns: [t.orgId, t.repo, t.commit, t.component] }),
+  ],
+);
+
+/** The part uploads of commits' reports, kept to merge again when one is replaced. */
+export const executionParts = mysqlTable(
+  'execution_parts',
+  {
+    executionId: exactVarchar('execution_id', ID).notNull(),
+    name: asciiVarchar('name', { length: 64 }).notNull(),
+    orgId: exactVarchar('org_id', ID).notNull(),
+    receivedAt: timestamp('received_at').notNull(),
+    coverage: decimal('coverage', { precision: 5, scale: 2, mode: 'number' }).notNull(),
+    lines: mediumBlob('lines').notNull(),
+  },
+  (t) => [primaryKey({ name: 'execution_parts_pk', columns: [t.executionId, t.name] })],
 );
 
 /**

@@ -8,6 +8,7 @@ export type { SqlContext, SqlDialect } from './dialect.js';
 export type { Lookups } from './lookups.js';
 export { mergeQueries } from './merge-queries.js';
 export { type LastAppliedAt, migrationsIn } from './migrations.js';
+export { commitReportRow, partsRevisionIs, partUploadRow } from './queries/commit-reports.js';
 export { findIdempotencyKey, type KeyedWrite, keyedInsert } from './queries/idempotency.js';
 export { findMembership, isMember } from './queries/members.js';
 export { dueDeliveries, leaseTaken } from './queries/outbox.js';

@@ -39,6 +39,25 @@ export interface ExecutionLinesRow {
   data: Buffer;
 }
 
+/** A `commit_reports` row: the run that is a commit's report; `component` `''` for none. */
+export interface CommitReportRow {
+  orgId: string;
+  repo: string;
+  commit: string;
+  component: string;
+  executionId: string;
+}
+
+/** An `execution_parts` row: a part's upload of a commit's report. */
+export interface ExecutionPartRow {
+  executionId: string;
+  name: string;
+  orgId: string;
+  receivedAt: Date;
+  coverage: number;
+  lines: Buffer;
+}
+
 /** An `execution_counters` row: a repository's run count and its newest run. */
 export interface ExecutionCounterRow {
   orgId: string;
@@ -82,6 +101,8 @@ export interface Tables {
   executionFiles: SqlTable<ExecutionFilesRow>;
   executionLines: SqlTable<ExecutionLinesRow>;
   executionCounters: SqlTable<ExecutionCounterRow>;
+  commitReports: SqlTable<CommitReportRow>;
+  executionParts: SqlTable<ExecutionPartRow>;
   repositorySettings: SqlTable<RepositorySettings>;
   repositoryLinks: SqlTable<RepositoryLink>;
   idempotencyKeys: SqlTable<IdempotencyKeyRow>;

@@ -1,8 +1,10 @@
-import type { CodeHostKind } from '@covgate/core';
+import type { CodeHostKind, ExpectedParts, PartsState } from '@covgate/core';
+import { parseParts, serialiseParts } from '@covgate/core/storage-kit';
 import { buildIndexes, INDEXES, type IndexSpec } from '@covgate/sql-kit/indexes';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   blob,
+  customType,
   index,
   integer,
   primaryKey,
@@ -15,6 +17,20 @@ import {
 
 // SQLite compares and sorts TEXT byte for byte (BINARY collation) unless told otherwise:
 // repository names, slugs and ids stay case-sensitive with no collation clause.
+
+/** A commit report's parts (see `PartsState`) as JSON text, read back parsed. */
+const partsState = customType<{ data: PartsState; driverData: string }>({
+  dataType: () => 'text',
+  toDriver: (parts) => serialiseParts(parts),
+  fromDriver: (text) => parseParts(text),
+});
+
+/** The parts a repository expects (names or a count) as JSON text. */
+const expectedParts = customType<{ data: ExpectedParts; driverData: string }>({
+  dataType: () => 'text',
+  toDriver: (expected) => JSON.stringify(expected),
+  fromDriver: (text) => JSON.parse(text) as ExpectedParts,
+});
 
 /** Whole-second UTC instants stored as Unix milliseconds, read and written as `Date`. */
 const timestamp = (name: string) => integer(name, { mode: 'timestamp_ms' });
@@ -157,7 +173,7 @@ export const signInLinks = sqliteTable(
 );
 
 /** The condition of a record that can be a baseline; queries repeat it word for word. */
-export const BASELINE_ELIGIBLE = sql`"outcome" <> 'fail'`;
+export const BASELINE_ELIGIBLE = sql`"outcome" in ('pass', 'warn')`;
 
 /** Execution records of coverage-gate runs. */
 export const executions = sqliteTable(
@@ -167,7 +183,7 @@ export const executions = sqliteTable(
     orgId: text('org_id').notNull(),
     repo: text('repo').notNull(),
     branch: text('branch').notNull(),
-    outcome: text('outcome', { enum: ['pass', 'warn', 'fail'] }).notNull(),
+    outcome: text('outcome', { enum: ['pass', 'warn', 'fail', 'pending'] }).notNull(),
     delta: text('delta').notNull(),
     coverage: real('coverage').notNull(),
     /** Lowercase hex commit of the run, or null when the client did not send one. */
@@ -201,9 +217,13 @@ export const executions = sqliteTable(
     /** The run's branch counts (issue 43); both null when it sent none. */
     branchesCovered: integer('branches_covered'),
     branchesTotal: integer('branches_total'),
+    /** A commit's report merged from parts: its parts' state; null for a run sent whole. */
+    parts: partsState('parts'),
   },
   (t) => [
     ...indexesOf(t, INDEXES.executions),
+    // The reports still waiting for parts, for the deadline's sweep: few rows at any time.
+    index('executions_pending_idx').on(t.createdAt).where(sql`"outcome" = 'pending'`),
     // Latest pass/warn record of a component's branch (baseline): no failures in it.
     index('executions_component_baseline_idx')
       .on(t.orgId, t.repo, t.component, t.branch, t.createdAt, t.id)
@@ -242,9 +262,43 @@ export const repositorySettings = sqliteTable(
     webUrl: text('web_url'),
     /** Who set `web_url`: a `PATCH` (`api`, final) or a run's `repo_url` (`ingest`). */
     webUrlSource: text('web_url_source', { enum: ['api', 'ingest'] }),
+    /** The parts a commit's report waits for, or null. */
+    expectedParts: expectedParts('expected_parts'),
+    /** Minutes a report waits for its parts; null for covgate's default. */
+    partsDeadlineMinutes: integer('parts_deadline_minutes'),
     updatedAt: timestamp('updated_at').notNull(),
   },
   (t) => [primaryKey({ name: 'repository_settings_pk', columns: [t.orgId, t.repo] })],
+);
+
+/** Which run is the report of a commit's component: one per (org, repo, commit, component). */
+export const commitReports = sqliteTable(
+  'commit_reports',
+  {
+    orgId: text('org_id').notNull(),
+    repo: text('repo').notNull(),
+    commit: text('commit').notNull(),
+    /** The component, or `''` for the whole repository (a key part cannot be null). */
+    component: text('component').notNull(),
+    executionId: text('execution_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'commit_reports_pk', columns: [t.orgId, t.repo, t.commit, t.component] }),
+  ],
+);
+
+/** The part uploads of commits' reports, kept to merge again when one is replaced. */
+export const executionParts = sqliteTable(
+  'execution_parts',
+  {
+    executionId: text('execution_id').notNull(),
+    name: text('name').notNull(),
+    orgId: text('org_id').notNull(),
+    receivedAt: timestamp('received_at').notNull(),
+    coverage: real('coverage').notNull(),
+    lines: blob('lines', { mode: 'buffer' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'execution_parts_pk', columns: [t.executionId, t.name] })],
 );
 
 /**

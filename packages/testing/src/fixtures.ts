@@ -187,6 +187,7 @@ export function buildExecution(overrides: Partial<ExecutionRecord> = {}): Execut
     policyCommit: null,
     branchesCovered: null,
     branchesTotal: null,
+    parts: null,
     ...overrides,
   };
 }

@@ -168,6 +168,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/executions/finish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a commit's report sent in parts
+         * @description Says that no more parts of the commit are coming, as a parallel build's webhook does:
+         *     the report is judged on the parts it has, its merged verdict, or `fail` with
+         *     `incomplete: missing <names>` when parts it expects are missing. Finishing again
+         *     changes nothing. Same credentials as `POST /v1/executions`. Check order: `401`, `403`
+         *     scope or role, `403` cookie session without an allowed `Origin`, `413`/`415`/`400`
+         *     body, `403` `org` is not the caller's organisation, `404` no part of the commit.
+         */
+        post: operations["finishCommit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/executions/series": {
         parameters: {
             query?: never;
@@ -1021,8 +1046,52 @@ export interface components {
         /** @description 1-100 characters after trimming, no control characters. */
         TokenName: string;
         AgentType: string;
-        /** @enum {string} */
-        Outcome: "pass" | "warn" | "fail";
+        /**
+         * @description `pending` only for a commit's report merged from parts (`parts`) that still waits for
+         *     parts it expects; never a baseline.
+         * @enum {string}
+         */
+        Outcome: "pass" | "warn" | "fail" | "pending";
+        FinishCommitInput: {
+            /** @description When given, must equal the caller's organisation slug (`403` otherwise). */
+            org?: string;
+            repo: components["schemas"]["RepoName"];
+            /** @description The commit whose parts were sent (7-64 hexadecimal characters). */
+            commit: string;
+            /** @description The component whose report to close; null or absent for the whole repository. */
+            component?: string | null;
+        };
+        /** @description A part of a commit's report (`unit`, `node-22`, `shard-2-of-4`). */
+        PartName: string;
+        /** @description The parts a commit's report waits for, by name (sorted) or how many. */
+        ExpectedParts: components["schemas"]["PartName"][] | number;
+        /**
+         * @description A commit's report merged from parts (docs/decisions.md, "Parts of one commit and
+         *     completeness"): what it has, expects and lacks. The run's figures, patch and outcome
+         *     are the merged report's.
+         */
+        Parts: {
+            /** @description The parts received, sorted. */
+            received: components["schemas"]["PartName"][];
+            /** @description The parts expected (names or a count); null when nothing says. */
+            expected: components["schemas"]["ExpectedParts"] | null;
+            /**
+             * @description Where `expected` came from.
+             * @enum {unknown}
+             */
+            expected_source: "run" | "repository" | "base_branch" | null;
+            /** @description Expected names not received (empty for a count). */
+            missing: components["schemas"]["PartName"][];
+            missing_count: number;
+            /** @description Every expected part arrived (or, with nothing expected, `finish` closed it). */
+            complete: boolean;
+            /** @description `POST /v1/executions/finish` closed the commit. */
+            closed: boolean;
+            /** @description When a report still incomplete is judged `fail`. */
+            deadline: components["schemas"]["Timestamp"];
+            /** @description Why the report failed without all its parts (`incomplete: missing integration`); null otherwise. */
+            reason: string | null;
+        };
         /**
          * @description Signed percentage-point change, two decimals; the sign is always there except for `0.00`.
          * @example +1.25
@@ -1091,6 +1160,7 @@ export interface components {
             policy?: components["schemas"]["RecordedPolicy"];
             /** @description The run's branch coverage, when it sent branch counts (absent otherwise, never 0 %). */
             branches?: components["schemas"]["RunBranches"];
+            parts?: components["schemas"]["Parts"];
         };
         ProjectTarget: {
             /** @description The floor, percent (two decimals). */
@@ -1140,6 +1210,7 @@ export interface components {
             file_count?: number;
             policy?: components["schemas"]["RecordedPolicy"];
             branches?: components["schemas"]["RunBranches"];
+            parts?: components["schemas"]["Parts"];
             /** @description The per-file list the run was sent with, sorted by path; null without one. */
             files: components["schemas"]["FileLineCounts"][] | null;
             /**
@@ -1374,6 +1445,12 @@ export interface components {
         };
         RepositorySettings: {
             repo: components["schemas"]["RepoName"];
+            /** @description The parts a commit's report waits for when its runs do not say; null when unset. */
+            expected_parts?: components["schemas"]["ExpectedParts"] | null;
+            /** @description Minutes a report waits for its parts before it fails as incomplete; null for 60. */
+            parts_deadline_minutes?: number | null;
+            /** @description The minutes that apply. */
+            effective_parts_deadline_minutes?: number;
             /** @description The repository's default patch target; null when runs fall back to covgate's. */
             patch_target: number | null;
             /** @description The target a run that sends none is judged with. */
@@ -1391,7 +1468,7 @@ export interface components {
             repo: components["schemas"]["RepoName"];
             /**
              * @description Percent, 0 to 100, truncated to hundredths; null for covgate's default (80). Left
-             *     out, the stored value stays; `patch_target` or `web_url` is required.
+             *     out, the stored value stays; one of the fields is required.
              */
             patch_target?: number | null;
             /**
@@ -1401,6 +1478,13 @@ export interface components {
              *     out, the stored value stays.
              */
             web_url?: string | null;
+            /**
+             * @description The parts a commit's report waits for when its runs do not say: part names or a
+             *     count. Null removes it. Left out, the stored value stays.
+             */
+            expected_parts?: components["schemas"]["ExpectedParts"] | null;
+            /** @description Minutes a report waits for its parts (1-1440); null for covgate's 60. */
+            parts_deadline_minutes?: number | null;
         };
         Baseline: {
             id: components["schemas"]["ExecutionId"];
@@ -1687,6 +1771,16 @@ export interface components {
              *     characters once normalised.
              */
             repo_url?: string | null;
+            /**
+             * @description This run is one part of its commit's report (a shard, a matrix job): the parts of
+             *     one (repository, commit, component) are merged line by line into one run, judged
+             *     when the parts it expects have arrived (docs/decisions.md, "Parts of one commit and
+             *     completeness"). Needs `commit` and `files` with `lines` on every entry; the same part
+             *     sent again replaces its upload.
+             */
+            part?: components["schemas"]["PartName"] | null;
+            /** @description With `part`, the parts the commit's report waits for (names or a count). */
+            expect_parts?: components["schemas"]["ExpectedParts"] | null;
             /**
              * @description Per-file line counts, at most 50 000 entries, each path once. A client with more
              *     files rolls folders up: an entry whose path ends in `/` stands for a folder.
@@ -2492,7 +2586,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: ("invalid header: Idempotency-Key" | "malformed request" | "invalid parameter: org" | "invalid parameter: repo" | "invalid parameter: branch" | "invalid parameter: coverage" | "invalid parameter: base_branch" | "invalid parameter: commit" | "invalid parameter: warn_threshold" | "invalid parameter: fail_threshold" | "invalid parameter: component" | "invalid parameter: pull_request" | "invalid parameter: base_commit" | "invalid parameter: patch" | "invalid parameter: patch.covered" | "invalid parameter: patch.covered (more than coverable)" | "invalid parameter: patch.coverable" | "invalid parameter: patch_target" | "invalid parameter: files" | "invalid parameter: files (more than 50000 entries)") | string;
+                        error: ("invalid header: Idempotency-Key" | "malformed request" | "invalid parameter: org" | "invalid parameter: repo" | "invalid parameter: branch" | "invalid parameter: coverage" | "invalid parameter: base_branch" | "invalid parameter: commit" | "invalid parameter: warn_threshold" | "invalid parameter: fail_threshold" | "invalid parameter: component" | "invalid parameter: pull_request" | "invalid parameter: base_commit" | "invalid parameter: patch" | "invalid parameter: patch.covered" | "invalid parameter: patch.covered (more than coverable)" | "invalid parameter: patch.coverable" | "invalid parameter: patch_target" | "invalid parameter: files" | "invalid parameter: files (more than 50000 entries)" | "invalid parameter: part" | "invalid parameter: part (needs commit)" | "invalid parameter: expect_parts" | "invalid parameter: expect_parts (only with part)" | "invalid parameter: files (a part needs its files with line data)") | string;
                     };
                 };
             };
@@ -2500,7 +2594,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /**
              * @description The `Idempotency-Key` was used within the last 24 hours by the organisation for
-             *     another request; nothing is stored. Send a new key for a new run.
+             *     another request; nothing is stored. Send a new key for a new run. Or a part of a
+             *     commit whose report was sent from another branch.
              */
             409: {
                 headers: {
@@ -2513,8 +2608,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        error: "idempotency key already used for another request" | string;
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    finishCommit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FinishCommitInput"];
+            };
+        };
+        responses: {
+            /** @description The commit's run as judged. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Execution"];
+                };
+            };
+            /** @description Unparsable JSON, a body that is not an object, or the first invalid field. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "malformed request" | "invalid parameter: org" | "invalid parameter: repo" | "invalid parameter: commit" | "invalid parameter: component";
+                    };
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["Forbidden"];
+            /** @description No part of this commit (of this component) was received. */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
                         /** @constant */
-                        error: "idempotency key already used for another request";
+                        error: "no part of this commit was received";
                     };
                 };
             };
@@ -2923,7 +3081,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error: "malformed request" | "invalid parameter: org" | "invalid parameter: repo" | "invalid parameter: patch_target" | "invalid parameter: web_url" | "missing required parameter: patch_target or web_url";
+                        error: "malformed request" | "invalid parameter: org" | "invalid parameter: repo" | "invalid parameter: patch_target" | "invalid parameter: web_url" | "invalid parameter: expected_parts" | "invalid parameter: parts_deadline_minutes" | "missing required parameter: patch_target, web_url, expected_parts or parts_deadline_minutes";
                     };
                 };
             };

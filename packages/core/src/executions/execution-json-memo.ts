@@ -1,5 +1,6 @@
 import type { EXECUTION_FIELDS, ExecutionRecord } from '../storage/records/executions.js';
 import { executionToJson } from './execution-json.js';
+import { type PartsState, serialiseParts } from './parts.js';
 
 /** Records whose JSON text one API keeps by default (about 300 bytes each). */
 export const DEFAULT_EXECUTION_JSON_MEMO_ENTRIES = 10_000;
@@ -53,10 +54,17 @@ function sameRecord(remembered: ExecutionRecord, record: ExecutionRecord): boole
     remembered.patchTargetSource === record.patchTargetSource &&
     remembered.decidedBy === record.decidedBy &&
     remembered.fileCount === record.fileCount &&
+    remembered.projectTarget === record.projectTarget &&
     remembered.policyDigest === record.policyDigest &&
     remembered.policyCommit === record.policyCommit &&
-    remembered.projectTarget === record.projectTarget
+    sameParts(remembered.parts, record.parts)
   );
+}
+
+/** Two commit reports' parts alike: the common case (both null) costs one comparison. */
+function sameParts(a: PartsState | null, b: PartsState | null): boolean {
+  if (a === null || b === null) return a === b;
+  return serialiseParts(a) === serialiseParts(b);
 }
 
 /**

@@ -2,6 +2,7 @@ import { linePercent } from '../gate/line-percent.js';
 import { evaluatePatch, evaluateProjectTarget } from '../gate/patch-rule.js';
 import type { ExecutionRecord } from '../storage/store.js';
 import { formatTimestamp } from '../time/timestamp.js';
+import { type PartsJson, partsToJson } from './parts.js';
 
 /** The record a run was compared with, as the API shows it. */
 export interface BaselineJson {
@@ -76,6 +77,8 @@ export interface ExecutionJson {
   policy?: { digest: string; commit: string | null };
   /** The run's branch coverage, when it sent branch counts. */
   branches?: BranchesJson;
+  /** For a commit's report merged from parts: what it has, expects and lacks. */
+  parts?: PartsJson;
 }
 
 /** The `baseline` of a record: the copy taken at ingest, null without one, undefined unknown. */
@@ -150,6 +153,7 @@ export function executionToJson(record: ExecutionRecord): ExecutionJson {
   if (record.branchesCovered !== null && record.branchesTotal !== null) {
     json.branches = branchesToJson(record.branchesCovered, record.branchesTotal);
   }
+  if (record.parts !== null) json.parts = partsToJson(record.parts);
   return json;
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ExpectedParts } from './parts.js';
 
 /** The request header that makes an ingest idempotent. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -50,6 +51,10 @@ export interface IngestFields {
   policyCommit: string | null;
   /** The run's branch counts (issue 43), null when it sent none. */
   branches: { covered: number; total: number } | null;
+  /** The part of a commit's report the run is (`unit`, `shard-2-of-4`), or null. */
+  part: string | null;
+  /** The parts the run says its commit's report expects: names or a count; null when none. */
+  expectParts: ExpectedParts | null;
 }
 
 /** The ingest as the server understands it: what makes two requests the same request. */
@@ -97,6 +102,7 @@ export function ingestDigest(ingest: CanonicalIngest): string {
     ...(ingest.branches === null
       ? []
       : ['branches', ingest.branches.covered, ingest.branches.total]),
+    ...(ingest.part === null ? [] : ['part', ingest.part, ingest.expectParts]),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

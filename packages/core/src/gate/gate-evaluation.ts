@@ -16,7 +16,7 @@ export interface GateInput {
 
 /** The judgement of one run. */
 export interface GateResult {
-  outcome: Outcome;
+  outcome: Exclude<Outcome, 'pending'>;
   /** `deltaHundredths` formatted: `+1.25`, `-0.40` or `0.00`. */
   delta: string;
   /** Coverage minus baseline in integer hundredths of a percentage point (0 without baseline). */
@@ -69,7 +69,11 @@ export function evaluateGate(input: GateInput): GateResult {
   };
 }
 
-function outcomeOf(deltaHundredths: number, warnThreshold: number, failThreshold: number): Outcome {
+function outcomeOf(
+  deltaHundredths: number,
+  warnThreshold: number,
+  failThreshold: number,
+): Exclude<Outcome, 'pending'> {
   if (crosses(deltaHundredths, failThreshold)) {
     return 'fail';
   }

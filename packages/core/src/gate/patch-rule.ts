@@ -56,7 +56,10 @@ export interface Informational {
   patch?: boolean;
 }
 
-const RANK: Readonly<Record<Outcome, number>> = { pass: 0, warn: 1, fail: 2 };
+/** The outcome of the gate's rules: `pending` is a commit report's, never a rule's. */
+export type RuleOutcome = Exclude<Outcome, 'pending'>;
+
+const RANK: Readonly<Record<RuleOutcome, number>> = { pass: 0, warn: 1, fail: 2 };
 
 /**
  * The outcome of a run from the delta thresholds' outcome, the project target and the patch
@@ -66,19 +69,19 @@ const RANK: Readonly<Record<Outcome, number>> = { pass: 0, warn: 1, fail: 2 };
  * badly (they come first), else the project target, else the patch rule.
  */
 export function decideOutcome(
-  deltaOutcome: Outcome,
+  deltaOutcome: RuleOutcome,
   patch: PatchResult | null,
   projectTarget: { passed: boolean } | null = null,
   informational: Informational = {},
-): { outcome: Outcome; decidedBy: DecidingRule } {
-  let project: Outcome = deltaOutcome;
+): { outcome: RuleOutcome; decidedBy: DecidingRule } {
+  let project: RuleOutcome = deltaOutcome;
   let projectRule: DecidingRule = 'delta';
   if (projectTarget !== null && !projectTarget.passed && deltaOutcome !== 'fail') {
     project = 'fail';
     projectRule = 'target';
   }
   if (informational.project && project === 'fail') project = 'warn';
-  const patchOutcome: Outcome =
+  const patchOutcome: RuleOutcome =
     patch === null || patch.passed ? 'pass' : informational.patch ? 'warn' : 'fail';
   if (RANK[patchOutcome] > RANK[project]) return { outcome: patchOutcome, decidedBy: 'patch' };
   return { outcome: project, decidedBy: projectRule };

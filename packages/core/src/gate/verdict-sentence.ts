@@ -9,7 +9,15 @@ export type VerdictTargetSource = 'run' | 'repository' | 'default';
  * whether there was a baseline.
  */
 export interface VerdictFacts {
-  outcome: 'pass' | 'warn' | 'fail';
+  outcome: 'pass' | 'warn' | 'fail' | 'pending';
+  /** A commit's report merged from parts: what it lacks, and why it failed without them. */
+  parts?: {
+    received: readonly string[];
+    missing: readonly string[];
+    missing_count: number;
+    expected: readonly string[] | number | null;
+    reason: string | null;
+  };
   /** The signed delta in points: `+1.25`, `-0.40`, `0.00`. */
   delta: string;
   /**
@@ -45,6 +53,7 @@ export const TARGET_SOURCE_PHRASE: Readonly<Record<VerdictTargetSource, string>>
 };
 
 const LEAD: Readonly<Record<VerdictFacts['outcome'], string>> = {
+  pending: 'Pending',
   pass: 'Passed',
   warn: 'Warned',
   fail: 'Failed',
@@ -86,6 +95,8 @@ function patchSentence(facts: VerdictFacts): string {
  */
 export function verdictSentence(facts: VerdictFacts): string {
   const lead = LEAD[facts.outcome];
+  const parts = partsSentence(facts);
+  if (parts !== null) return `${lead}: ${parts}`;
   const { patch } = facts;
   const floor = facts.project_target;
   if (facts.outcome !== 'pass' && facts.decided_by === 'target' && floor && !floor.passed) {
@@ -108,4 +119,20 @@ export function verdictSentence(facts: VerdictFacts): string {
   const judged =
     facts.outcome === 'pass' || facts.baseline === null ? ':' : ' by the coverage change:';
   return `${lead}${judged} ${changeClause(facts)}.${patchSentence(facts)}`;
+}
+
+/**
+ * What a commit's report without a verdict of its figures says instead: which parts it waits
+ * for, or that it was judged without them; null when its figures decided.
+ */
+function partsSentence(facts: VerdictFacts): string | null {
+  const { parts } = facts;
+  if (parts === undefined) return null;
+  if (parts.reason !== null) return `${parts.reason}; the report was judged without all its parts.`;
+  if (facts.outcome !== 'pending') return null;
+  const received = `${parts.received.length} ${parts.received.length === 1 ? 'part' : 'parts'} received`;
+  if (parts.expected === null) return `${received}; the verdict comes when the commit is finished.`;
+  const missing =
+    parts.missing.length > 0 ? parts.missing.join(', ') : `${parts.missing_count} more`;
+  return `${received}, waiting for ${missing}; the verdict comes when every part has arrived.`;
 }

@@ -11,7 +11,7 @@ export interface PayloadRepository {
 export interface StatusPayload extends PayloadRepository {
   /** The full commit SHA (40 or 64 hex). */
   sha: string;
-  state: 'success' | 'failure' | 'error';
+  state: 'success' | 'failure' | 'error' | 'pending';
   /** `covgate/project`, `covgate/patch`, or either with ` (component)`. */
   context: string;
   /** At most 140 characters. */
@@ -103,7 +103,10 @@ export function parseDeliveryPayload(
   const ok =
     typeof payload.sha === 'string' &&
     SHA.test(payload.sha) &&
-    (payload.state === 'success' || payload.state === 'failure' || payload.state === 'error') &&
+    (payload.state === 'success' ||
+      payload.state === 'failure' ||
+      payload.state === 'error' ||
+      payload.state === 'pending') &&
     typeof payload.context === 'string' &&
     typeof payload.description === 'string' &&
     (payload.target_url === null || typeof payload.target_url === 'string');

@@ -1,4 +1,9 @@
-import type { CommentThread, FeedbackHost, HostRequestContext } from './feedback-host.js';
+import {
+  type CommentThread,
+  type FeedbackHost,
+  HostAnswerError,
+  type HostRequestContext,
+} from './feedback-host.js';
 import { nextPage } from './github-feedback-host.js';
 import { restRequest } from './rest-request.js';
 import { type AttemptAnswer, type RetryPolicy, rateLimitFromHeaders } from './retry-policy.js';
@@ -24,7 +29,12 @@ const notes = (thread: CommentThread) =>
   `${project(thread.repository)}/merge_requests/${thread.number}/notes`;
 
 /** GitLab's commit status states: `failure` and `error` are both `failed`. */
-const STATES = { success: 'success', failure: 'failed', error: 'failed' } as const;
+const STATES = {
+  success: 'success',
+  failure: 'failed',
+  error: 'failed',
+  pending: 'pending',
+} as const;
 
 /**
  * GitLab (gitlab.com or self-managed at any base URL) on its REST API v4, authenticated with a
@@ -50,6 +60,9 @@ export const gitlabFeedbackHost: FeedbackHost = {
   async setStatus(context, payload) {
     // Only a pending or running status is reused (and refuses the same state again, "Cannot
     // transition status"); a finished one, all covgate sets, is a new status each time.
+    // A commit waiting for parts is `pending` again with another text (`2 of 3 parts`): GitLab
+    // keeps a pending status and refuses `pending` on it, so the commit shows its first text
+    // until the verdict; the refusal is that, not a failure.
     await restRequest(context, {
       method: 'POST',
       path: `${project(payload.repository)}/statuses/${payload.sha}`,
@@ -60,6 +73,13 @@ export const gitlabFeedbackHost: FeedbackHost = {
         description: payload.description,
         ...(payload.target_url === null ? {} : { target_url: payload.target_url }),
       },
+    }).catch((error: unknown) => {
+      const stillPending =
+        payload.state === 'pending' &&
+        error instanceof HostAnswerError &&
+        error.answer.status === 400 &&
+        /^Cannot transition status via :enqueue from :pending/.test(error.answer.message ?? '');
+      if (!stillPending) throw error;
     });
   },
 

@@ -1,5 +1,6 @@
 import { executionToJson } from '../executions/execution-json.js';
 import type { FileChangesJson } from '../executions/file-changes.js';
+import { pendingText } from '../executions/parts.js';
 import { evaluatePatch } from '../gate/patch-rule.js';
 import { verdictSentence } from '../gate/verdict-sentence.js';
 import type {
@@ -54,10 +55,26 @@ export function statusContext(kind: 'project' | 'patch', component: string | nul
 export function projectStatus(
   record: ExecutionRecord,
 ): Pick<StatusPayload, 'state' | 'description'> {
+  const parts = partsStatus(record);
+  if (parts !== null) return parts;
   const change = record.baselineId === null ? 'no baseline' : record.delta;
   const byPatch = record.outcome === 'fail' && record.decidedBy === 'patch';
   const description = `${percent(record.coverage)} (${change}) ${record.outcome}${byPatch ? ' by the patch rule' : ''}`;
   return { state: stateOf(record.outcome), description: clip(description) };
+}
+
+/**
+ * The status of a commit's report that has no verdict of its figures yet: `pending` with what
+ * is missing (`2 of 3 parts: missing integration`) while its parts arrive, `failure` with the
+ * reason (`incomplete: missing integration`) once judged without them; null otherwise.
+ */
+function partsStatus(record: ExecutionRecord): Pick<StatusPayload, 'state' | 'description'> | null {
+  const { parts } = record;
+  if (parts === null) return null;
+  if (record.outcome === 'pending')
+    return { state: 'pending', description: clip(pendingText(parts)) };
+  if (parts.reason !== null) return { state: 'failure', description: clip(parts.reason) };
+  return null;
 }
 
 /** The patch rule's judgement of the run with its target, or null for a run without a patch. */
@@ -82,6 +99,8 @@ export function patchStatus(
 ): Pick<StatusPayload, 'state' | 'description'> | null {
   const patch = patchOf(record);
   if (patch === null) return null;
+  const parts = partsStatus(record);
+  if (parts !== null) return parts;
   if (patch.percent === null) {
     return { state: 'success', description: 'patch: no coverable lines changed' };
   }
@@ -235,7 +254,8 @@ export function planRunDeliveries(
     const patch = patchStatus(record);
     if (patch) add('status_patch', status('patch', patch));
   }
-  if (record.pullRequest !== null) {
+  // A pending report has no verdict to comment on: the one comment waits for it.
+  if (record.pullRequest !== null && record.outcome !== 'pending') {
     add('comment', {
       host: context.host,
       repository: context.repository,
@@ -249,6 +269,7 @@ export function planRunDeliveries(
 }
 
 function stateOf(outcome: Outcome): StatusPayload['state'] {
+  if (outcome === 'pending') return 'pending';
   return outcome === 'fail' ? 'failure' : 'success';
 }
 

@@ -1,3 +1,4 @@
+import { memoryCommitReports } from './memory/commit-reports.js';
 import { memoryExecutions } from './memory/executions.js';
 import { memoryGithubOrgLinks } from './memory/github-org-links.js';
 import { memoryInvites } from './memory/invites.js';
@@ -28,6 +29,7 @@ type Methods = Record<string, (...args: never[]) => Promise<unknown>>;
  */
 export function createMemoryStore(): Store {
   const tables = createTables();
+  const executions = memoryExecutions(tables);
   const methods = {
     ...memoryOrganisations(tables),
     ...memoryUsers(tables),
@@ -37,7 +39,8 @@ export function createMemoryStore(): Store {
     ...memoryInvites(tables),
     ...memoryGithubOrgLinks(tables),
     ...memorySignInLinks(tables),
-    ...memoryExecutions(tables),
+    ...executions,
+    ...memoryCommitReports(tables, executions),
     ...memoryRepositorySettings(tables),
     ...memoryRepositoryLinks(tables),
     ...memoryOutbox(tables),

@@ -8,6 +8,7 @@
  * milliseconds; the API never relies on them).
  */
 
+import type { CommitReportStore } from './records/commit-reports.js';
 import type { ExecutionStore } from './records/executions.js';
 import type { GithubOrgLinkStore } from './records/github-org-links.js';
 import type { InviteStore } from './records/invites.js';
@@ -22,6 +23,13 @@ import type { TokenStore } from './records/tokens.js';
 import type { UserStore } from './records/users.js';
 import type { WebhookEventStore } from './records/webhook-events.js';
 
+export type { ExpectedParts, ExpectedSource, PartsState } from '../executions/parts.js';
+export type {
+  CommitReportKey,
+  CommitReportStore,
+  CommitReportWrite,
+  PartUpload,
+} from './records/commit-reports.js';
 export type {
   BaselineSelection,
   DecidingRule,
@@ -148,6 +156,7 @@ export interface Store
     GithubOrgLinkStore,
     SignInLinkStore,
     ExecutionStore,
+    CommitReportStore,
     RepositorySettingsStore,
     RepositoryLinkStore,
     OutboxStore,

@@ -100,9 +100,19 @@ describe('ExecutionJsonMemo', () => {
     patchTargetSource: 'repository',
     decidedBy: 'patch',
     fileCount: 3,
+    projectTarget: 70,
     policyDigest: 'a'.repeat(64),
     policyCommit: '3f2a9c1',
-    projectTarget: 70,
+    parts: {
+      received: ['unit'],
+      expected: { count: 2 },
+      expectedSource: 'run',
+      closed: false,
+      deadline: new Date('2026-11-24T11:15:31Z'),
+      revision: 1,
+      reason: null,
+      verdict: 'pass',
+    },
   };
 
   /** Another value of a field's kind: the record's text may not stay the same. */
@@ -110,6 +120,8 @@ describe('ExecutionJsonMemo', () => {
     if (value instanceof Date) return new Date(value.getTime() + 1000);
     if (typeof value === 'number') return value + 1;
     if (typeof value === 'string') return `${value}-other`;
+    // A commit report's parts: another part received.
+    if (typeof value === 'object' && value !== null) return { ...value, received: ['other'] };
     return 'other';
   }
 

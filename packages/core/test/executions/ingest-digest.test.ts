@@ -23,6 +23,8 @@ const plain: CanonicalIngest = {
   policyDigest: null,
   policyCommit: null,
   branches: null,
+  part: null,
+  expectParts: null,
   filesDigest: null,
 };
 

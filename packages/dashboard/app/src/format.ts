@@ -28,6 +28,7 @@ export const VERDICT_LABEL: Record<Verdict, string> = {
   pass: 'Pass',
   warn: 'Warn',
   fail: 'Fail',
+  pending: 'Waiting for parts',
   none: 'No baseline',
 };
 

@@ -58,5 +58,13 @@ export function repositoryQueries({ db, tables, affected, upsert }: SqlContext) 
  */
 export function webUrlClaim(orgId: string, repo: string, webUrl: string, at: Date) {
   const changes = { webUrl, webUrlSource: 'ingest' as const, updatedAt: wholeSeconds(at) };
-  return { row: { orgId, repo, patchTarget: null, ...changes }, changes };
+  const row = {
+    orgId,
+    repo,
+    patchTarget: null,
+    expectedParts: null,
+    partsDeadlineMinutes: null,
+    ...changes,
+  };
+  return { row, changes };
 }

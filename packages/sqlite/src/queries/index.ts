@@ -1,3 +1,4 @@
+export { commitReportQueries } from './commit-reports.js';
 export { executionQueries } from './executions.js';
 export { idempotencyQueries } from './idempotency.js';
 export { inviteQueries } from './invites.js';

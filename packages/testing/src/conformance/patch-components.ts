@@ -226,6 +226,8 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
           patchTarget: 85.5,
           webUrl: 'https://github.com/acme/api',
           webUrlSource: 'api' as const,
+          expectedParts: { names: ['integration', 'unit'] },
+          partsDeadlineMinutes: 90,
           updatedAt: FIXTURE_TIME,
         };
         await store().saveRepositorySettings(first);
@@ -236,6 +238,8 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
           patchTarget: null,
           webUrl: null,
           webUrlSource: null,
+          expectedParts: { count: 4 },
+          partsDeadlineMinutes: null,
           updatedAt: secondsAfter(FIXTURE_TIME, 60),
         };
         await store().saveRepositorySettings(cleared);
@@ -258,6 +262,8 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
           patchTarget: null,
           webUrl: url,
           webUrlSource: 'ingest',
+          expectedParts: null,
+          partsDeadlineMinutes: null,
           updatedAt: FIXTURE_TIME,
         };
         expect(await store().findRepositorySettings(where.orgId, where.repo)).toEqual(claimed);
@@ -276,6 +282,8 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
           patchTarget: 70,
           webUrl: null,
           webUrlSource: null,
+          expectedParts: { names: ['unit'] },
+          partsDeadlineMinutes: 5,
           updatedAt: FIXTURE_TIME,
         };
         await store().saveRepositorySettings(target);

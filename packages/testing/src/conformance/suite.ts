@@ -1,5 +1,6 @@
 import type { Store } from '@covgate/core';
 import { afterEach, beforeEach, describe } from 'vitest';
+import { describeCommitReports } from './commit-reports.js';
 import { describeConcurrency } from './concurrency.js';
 import { describeExecutionFilters } from './execution-filters.js';
 import { describeExecutions } from './executions.js';
@@ -66,6 +67,7 @@ export function runStoreConformanceSuite(name: string, options: StoreConformance
     describeExecutionFilters(store);
     describePatchAndComponents(store);
     describeLineData(store);
+    describeCommitReports(store);
     describeIdempotencyKeys(store);
     describeWebhookEvents(store);
     describeOutbox(store, () => peer ?? store());

@@ -194,6 +194,9 @@ export function patchCoverageContract(options: HttpContractOptions): void {
         patch_target: null,
         effective_patch_target: 80,
         web_url: null,
+        expected_parts: null,
+        parts_deadline_minutes: null,
+        effective_parts_deadline_minutes: 60,
       });
       const set = await sendJson(ctx, 'PATCH', '/v1/repos/settings', token, {
         repo: 'tuned',
@@ -205,6 +208,9 @@ export function patchCoverageContract(options: HttpContractOptions): void {
         patch_target: 50.12,
         effective_patch_target: 50.12,
         web_url: null,
+        expected_parts: null,
+        parts_deadline_minutes: null,
+        effective_parts_deadline_minutes: 60,
       });
       const patch = { covered: 3, coverable: 5 };
       const byRepo = await ingest(ctx, token, { repo: 'tuned', branch: 'pr', coverage: 1, patch });
@@ -233,6 +239,9 @@ export function patchCoverageContract(options: HttpContractOptions): void {
         patch_target: null,
         effective_patch_target: 80,
         web_url: null,
+        expected_parts: null,
+        parts_deadline_minutes: null,
+        effective_parts_deadline_minutes: 60,
       });
     });
 
@@ -258,7 +267,8 @@ export function patchCoverageContract(options: HttpContractOptions): void {
       const nothing = await sendJson(ctx, 'PATCH', '/v1/repos/settings', token, { repo: 'r' });
       expect(nothing.status).toBe(400);
       expect(await nothing.json()).toEqual({
-        error: 'missing required parameter: patch_target or web_url',
+        error:
+          'missing required parameter: patch_target, web_url, expected_parts or parts_deadline_minutes',
       });
       const other = await ctx.createOrganisation();
       const cross = await sendJson(ctx, 'PATCH', '/v1/repos/settings', token, {

@@ -39,6 +39,9 @@ export function repoWebUrlContract(options: HttpContractOptions): void {
       patch_target: patchTarget,
       effective_patch_target: patchTarget ?? 80,
       web_url: webUrl,
+      expected_parts: null,
+      parts_deadline_minutes: null,
+      effective_parts_deadline_minutes: 60,
     });
 
     it("keeps the first run's repo_url, normalised, and no later one", async () => {
@@ -87,7 +90,8 @@ export function repoWebUrlContract(options: HttpContractOptions): void {
       const nothing = await change({});
       expect(nothing.status).toBe(400);
       expect(await nothing.json()).toEqual({
-        error: 'missing required parameter: patch_target or web_url',
+        error:
+          'missing required parameter: patch_target, web_url, expected_parts or parts_deadline_minutes',
       });
       expect(await settings()).toEqual(shown(null));
     });

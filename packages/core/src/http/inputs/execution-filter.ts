@@ -2,7 +2,7 @@ import { COMPONENT } from '../../executions/component.js';
 import type { ExecutionFilter, Outcome } from '../../storage/store.js';
 import { ApiError } from '../api-error.js';
 
-const OUTCOMES: readonly Outcome[] = ['pass', 'warn', 'fail'];
+const OUTCOMES: readonly Outcome[] = ['pass', 'warn', 'fail', 'pending'];
 
 /** A branch as the ingest takes it: 1-255 characters, no control character. */
 const BRANCH = /^[^\p{Cc}]{1,255}$/u;

@@ -9,6 +9,7 @@ import {
 } from '../../executions/file-list.js';
 import type { IngestFields } from '../../executions/idempotency.js';
 import { checkLineData } from '../../executions/line-data-check.js';
+import { PART_NAME, parseExpectedParts } from '../../executions/parts.js';
 import type { FileLines } from '../../executions/run-lines.js';
 import { normaliseWebUrl } from '../../executions/web-url.js';
 import { ApiError, ERRORS } from '../api-error.js';
@@ -267,6 +268,8 @@ const ingestBody = z
     project_informational: z.boolean().nullable().optional(),
     patch_informational: z.boolean().nullable().optional(),
     branches: branchesBody.nullable().optional(),
+    part: z.string().regex(PART_NAME).nullable().optional(),
+    expect_parts: z.unknown().optional(),
     // Checked by `parseFiles`: zod spent 0.1-0.4 s on 50 000 entries.
     files: z.unknown().optional(),
   })
@@ -316,6 +319,11 @@ export function parseIngestBody(body: unknown): IngestInput {
   const parsed = parseFiles(data.files);
   const branches = data.branches ?? null;
   checkBranchTotals(branches, parsed?.files ?? null);
+  const part = data.part ?? null;
+  if (part !== null && data.commit == null) throw invalid('part (needs commit)');
+  const expectParts = data.expect_parts == null ? null : parseExpectedParts(data.expect_parts);
+  if (data.expect_parts != null && (expectParts === null || part === null))
+    throw invalid(`expect_parts${part === null ? ' (only with part)' : ''}`);
   const repoUrl = data.repo_url == null ? null : normaliseWebUrl(data.repo_url);
   if (data.repo_url != null && repoUrl === null) throw invalid('repo_url');
   return {
@@ -338,6 +346,8 @@ export function parseIngestBody(body: unknown): IngestInput {
     policyDigest: data.policy?.digest ?? null,
     policyCommit: data.policy?.commit ?? null,
     branches,
+    part,
+    expectParts,
     repoUrl,
     files: parsed?.files ?? null,
     lines: parsed?.lines ?? null,

@@ -74,9 +74,14 @@ export const getBadge: RouteHandler = async (scope) => {
     : null;
   const svg = makeBadge({
     label: 'coverage',
-    // Truncated, never rounded up: a 79.99 % run must not read as a green-looking 80%.
-    message: latest ? `${truncateDecimal(latest.coverage, precision)}%` : 'unknown',
-    color: latest ? badgeColor(latest.coverage) : 'lightgrey',
+    // Truncated, never rounded up: a 79.99 % run must not read as a green-looking 80%. A
+    // commit's report still waiting for parts has no figure of the commit yet.
+    message: !latest
+      ? 'unknown'
+      : latest.outcome === 'pending'
+        ? 'pending'
+        : `${truncateDecimal(latest.coverage, precision)}%`,
+    color: latest && latest.outcome !== 'pending' ? badgeColor(latest.coverage) : 'lightgrey',
     style,
   });
   const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 27)}"`;

@@ -6,6 +6,7 @@ import { type PatchFileJson, patchFiles } from '../../executions/patch-files.js'
 import { ApiError, ERRORS } from '../api-error.js';
 import { requireExecuteScope } from '../auth/access.js';
 import { authenticate } from '../auth/authenticate.js';
+import { settleOnRead } from '../parts/commit-parts.js';
 import { jsonReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
 
@@ -46,11 +47,13 @@ export const getExecution: RouteHandler = async (scope) => {
   requireExecuteScope(identity);
   const id = scope.params.id as string;
   const { store } = scope.services;
-  const [record, stored] = await Promise.all([
+  const [found, stored] = await Promise.all([
     store.findExecution(identity.orgId, id),
     store.findExecutionFiles(identity.orgId, id),
   ]);
-  if (!record) throw new ApiError(404, ERRORS.notFound);
+  if (!found) throw new ApiError(404, ERRORS.notFound);
+  // A commit's report past its deadline is judged before it is shown.
+  const record = await settleOnRead(scope.services, found);
   const files = stored === null ? null : await decodeFileList(stored);
   const baselineId = record.baselineId;
   const baselineStored =

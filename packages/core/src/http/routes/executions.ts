@@ -41,6 +41,7 @@ import { requireSessionRole } from '../auth/roles.js';
 import { parseExecutionFilter } from '../inputs/execution-filter.js';
 import { type IngestInput, parseIngestBody } from '../inputs/ingest-body.js';
 import { parseLimitParameter } from '../inputs/query-parameters.js';
+import { recordPart } from '../parts/commit-parts.js';
 import { jsonReply, jsonTextReply, type Reply } from '../reply.js';
 import { MAX_BODY_BYTES, readJsonBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';
@@ -153,6 +154,20 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     const existing = await store.findIdempotentExecution(identity.orgId, key, now);
     if (existing) return replay(existing, requestDigest);
   }
+  if (input.part !== null && input.commit !== null) {
+    const claim = { key, requestDigest, createdAt: now, expiresAt: idempotencyKeyExpiry(now) };
+    return recordPart(
+      scope.services,
+      identity.orgId,
+      { ...input, part: input.part, commit: input.commit },
+      key === null
+        ? null
+        : {
+            claim: { ...claim, key },
+            replay: async (record) => replay({ requestDigest, record }, requestDigest),
+          },
+    );
+  }
   // The settings are read only when the run needs them: for its patch target, or to tell
   // whether its `repo_url` is to be kept (one write, only while none is set).
   const [found, settings, link] = await Promise.all([
@@ -217,6 +232,7 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     policyCommit: input.policyCommit,
     branchesCovered: input.branches?.covered ?? null,
     branchesTotal: input.branches?.total ?? null,
+    parts: null,
   };
   const deliveries = link === null ? [] : feedbackDeliveries(scope, record, link);
   const keepRepoUrl = async () => {

@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  DEFAULT_PARTS_DEADLINE_MINUTES,
+  type ExpectedParts,
+  PARTS_DEADLINE_MINUTES,
+  parseExpectedParts,
+} from '../../executions/parts.js';
 import { normaliseWebUrl } from '../../executions/web-url.js';
 import { DEFAULT_PATCH_TARGET } from '../../gate/patch-rule.js';
 import { truncateToHundredths } from '../../numbers/truncate-decimal.js';
@@ -26,6 +32,12 @@ export interface RepositorySettingsJson {
   effective_patch_target: number;
   /** The repository's URL on its code host, or null. */
   web_url: string | null;
+  /** The parts a commit's report waits for: names, a count, or null when unset. */
+  expected_parts: string[] | number | null;
+  /** Minutes a report waits for its parts; null for covgate's default. */
+  parts_deadline_minutes: number | null;
+  /** The minutes that apply: `parts_deadline_minutes`, else 60. */
+  effective_parts_deadline_minutes: number;
 }
 
 function settingsToJson(repo: string, settings: RepositorySettings | null): RepositorySettingsJson {
@@ -35,7 +47,15 @@ function settingsToJson(repo: string, settings: RepositorySettings | null): Repo
     patch_target: patchTarget,
     effective_patch_target: patchTarget ?? DEFAULT_PATCH_TARGET,
     web_url: settings?.webUrl ?? null,
+    expected_parts: expectedJson(settings?.expectedParts ?? null),
+    parts_deadline_minutes: settings?.partsDeadlineMinutes ?? null,
+    effective_parts_deadline_minutes:
+      settings?.partsDeadlineMinutes ?? DEFAULT_PARTS_DEADLINE_MINUTES,
   };
+}
+
+function expectedJson(expected: ExpectedParts | null): string[] | number | null {
+  return expected === null ? null : 'names' in expected ? expected.names : expected.count;
 }
 
 /**
@@ -59,16 +79,28 @@ const settingsBody = z.object({
     .regex(/^[^\p{Cc}]+$/u),
   patch_target: z.number().min(0).max(100).nullable().optional(),
   web_url: z.string().nullable().optional(),
+  expected_parts: z.unknown().optional(),
+  parts_deadline_minutes: z
+    .number()
+    .int()
+    .min(PARTS_DEADLINE_MINUTES.min)
+    .max(PARTS_DEADLINE_MINUTES.max)
+    .nullable()
+    .optional(),
 });
 
 /** The message of a `PATCH` that changes nothing. */
-export const NOTHING_TO_CHANGE = 'missing required parameter: patch_target or web_url';
+export const NOTHING_TO_CHANGE =
+  'missing required parameter: patch_target, web_url, expected_parts or parts_deadline_minutes';
 
 /**
- * `PATCH /v1/repos/settings` `{org?, repo, patch_target?, web_url?}`: sets the repository's
+ * `PATCH /v1/repos/settings` `{org?, repo, patch_target?, web_url?, expected_parts?,
+ * parts_deadline_minutes?}`: sets the repository's
  * default patch target (`null` returns to covgate's default), truncated to hundredths like
  * every percentage, and its code-host URL (`null` removes it; either way a run's `repo_url`
- * no longer sets it); a field left out keeps its value, and one of the two is required. An
+ * no longer sets it), the parts a commit's report waits for (names or a count) and how long
+ * (docs/decisions.md, "Parts of one commit"); a field left out keeps its value, and one is
+ * required. An
  * `execute` token (the CI that records the runs could send a target per run anyway) or a
  * session of an admin or owner. Check order: 401, 403 scope or role, 400 body, 403
  * organisation mismatch.
@@ -79,7 +111,13 @@ export const patchRepoSettings: RouteHandler = async (scope) => {
   requireSessionRole(identity, 'admin');
   const input = parseBody(settingsBody, await readJsonBody(scope.request));
   const webUrl = parseWebUrl(input.web_url);
-  if (input.patch_target === undefined && webUrl === undefined) {
+  const expected = parseExpected(input.expected_parts);
+  if (
+    input.patch_target === undefined &&
+    webUrl === undefined &&
+    expected === undefined &&
+    input.parts_deadline_minutes === undefined
+  ) {
     throw new ApiError(400, NOTHING_TO_CHANGE);
   }
   if (input.org !== undefined) requireOrgAccess(identity, input.org);
@@ -96,11 +134,24 @@ export const patchRepoSettings: RouteHandler = async (scope) => {
           : truncateToHundredths(input.patch_target) / 100,
     webUrl: webUrl === undefined ? (current?.webUrl ?? null) : webUrl,
     webUrlSource: webUrl === undefined ? (current?.webUrlSource ?? null) : 'api',
+    expectedParts: expected === undefined ? (current?.expectedParts ?? null) : expected,
+    partsDeadlineMinutes:
+      input.parts_deadline_minutes === undefined
+        ? (current?.partsDeadlineMinutes ?? null)
+        : input.parts_deadline_minutes,
     updatedAt: wholeSeconds(clock.now()),
   };
   await store.saveRepositorySettings(settings);
   return jsonReply(200, settingsToJson(input.repo, settings));
 };
+
+/** `expected_parts` as sent: undefined when absent, null to remove, names or a count, or `400`. */
+function parseExpected(value: unknown): ExpectedParts | null | undefined {
+  if (value === undefined || value === null) return value;
+  const expected = parseExpectedParts(value);
+  if (expected === null) throw new ApiError(400, 'invalid parameter: expected_parts');
+  return expected;
+}
 
 /** `web_url` as sent: undefined when absent, null to remove, else a kept URL or `400`. */
 function parseWebUrl(value: string | null | undefined): string | null | undefined {

@@ -4,6 +4,7 @@ import type { Route } from '../router.js';
 import type { RouteHandler } from '../services.js';
 import { postAuthValidate } from './auth-validate.js';
 import { getBadge } from './badge.js';
+import { finishCommit } from './commit-finish.js';
 import { getCurrentSession, switchOrganisation } from './current-session.js';
 import { getExecution } from './execution-detail.js';
 import { getExecutionFile } from './execution-file.js';
@@ -55,6 +56,7 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
     { method: 'GET', pattern: '/v1/executions', handler: listExecutions },
     { method: 'POST', pattern: '/v1/executions', handler: createExecution },
     { method: 'GET', pattern: '/v1/executions/series', handler: listExecutionSeries },
+    { method: 'POST', pattern: '/v1/executions/finish', handler: finishCommit },
     { method: 'GET', pattern: '/v1/executions/{id}', handler: getExecution },
     { method: 'GET', pattern: '/v1/executions/{id}/files/{path}', handler: getExecutionFile },
     { method: 'POST', pattern: '/v1/organisations', handler: postOrganisation },

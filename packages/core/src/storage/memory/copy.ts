@@ -1,3 +1,4 @@
+import type { PartsState } from '../../executions/parts.js';
 import type { ExecutionRecord } from '../store.js';
 
 /**
@@ -27,11 +28,26 @@ export function copyOrNull<T>(value: T | undefined): T | null {
 
 /** {@link copy} of an execution record, whose only fields that are not scalars are its dates. */
 export function copyExecution(record: ExecutionRecord): ExecutionRecord {
-  const { createdAt, baselineCreatedAt } = record;
+  const { createdAt, baselineCreatedAt, parts } = record;
   return {
     ...record,
     createdAt: new Date(createdAt.getTime()),
     baselineCreatedAt: baselineCreatedAt && new Date(baselineCreatedAt.getTime()),
+    parts: parts && copyParts(parts),
+  };
+}
+
+/** A copy of a report's parts: its lists and its deadline fresh. */
+function copyParts(parts: PartsState): PartsState {
+  const expected =
+    parts.expected === null || !('names' in parts.expected)
+      ? parts.expected && { ...parts.expected }
+      : { names: [...parts.expected.names] };
+  return {
+    ...parts,
+    received: [...parts.received],
+    expected,
+    deadline: new Date(parts.deadline.getTime()),
   };
 }
 

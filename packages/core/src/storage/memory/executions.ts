@@ -179,7 +179,13 @@ export function memoryExecutions(t: MemoryTables): ExecutionStore {
     },
 
     async findBaseline(orgId, repo, branch, component = null) {
-      return newestOnBranch(orgId, repo, branch, component, (record) => record.outcome !== 'fail');
+      return newestOnBranch(
+        orgId,
+        repo,
+        branch,
+        component,
+        (record) => record.outcome === 'pass' || record.outcome === 'warn',
+      );
     },
 
     async findBaselineAtCommit(orgId, repo, branch, commit, component = null) {

@@ -25,6 +25,8 @@ export function memoryRepositorySettings(t: MemoryTables): RepositorySettingsSto
         orgId,
         repo,
         patchTarget: settings?.patchTarget ?? null,
+        expectedParts: settings?.expectedParts ?? null,
+        partsDeadlineMinutes: settings?.partsDeadlineMinutes ?? null,
         webUrl,
         webUrlSource: 'ingest',
         updatedAt: wholeSeconds(at),

@@ -5,6 +5,7 @@ import type {
   InviteRecord,
   Membership,
   Organisation,
+  PartUpload,
   RepositoryLink,
   RepositorySettings,
   SessionRecord,
@@ -66,6 +67,10 @@ export interface MemoryTables {
   readonly executionLines: MemoryLineData;
   /** Runs by organisation id, then by repository. */
   readonly executionsByOrg: Map<string, Map<string, RepoExecutions>>;
+  /** Commits' reports: run ids by the JSON of (organisation, repository, commit, component). */
+  readonly commitReports: Map<string, string>;
+  /** Part uploads by run id, then by part name. */
+  readonly partUploads: Map<string, Map<string, PartUpload>>;
   /** By {@link pairKey} of organisation id and key. */
   readonly idempotencyKeys: Map<string, StoredIdempotencyKey>;
   /** By {@link pairKey} of organisation id and repository. */
@@ -98,6 +103,8 @@ export function createTables(): MemoryTables {
     executionFiles: new Map(),
     executionLines: new MemoryLineData(),
     executionsByOrg: new Map(),
+    commitReports: new Map(),
+    partUploads: new Map(),
     idempotencyKeys: new Map(),
     repositorySettings: new Map(),
     repositoryLinks: new Map(),

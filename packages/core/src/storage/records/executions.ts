@@ -1,11 +1,15 @@
+import type { PartsState } from '../../executions/parts.js';
 import type { EveryField } from '../every-field.js';
 import type { NewDelivery } from './outbox.js';
 
 // Runs (executions on the wire), their lists and the idempotency keys of their ingest.
 // The records and their store port; `../store.ts` joins the ports into `Store`.
 
-/** Result of a coverage-gate run. */
-export type Outcome = 'pass' | 'warn' | 'fail';
+/**
+ * Result of a coverage-gate run; `pending` only for a commit's report that still waits for
+ * parts (see {@link ExecutionRecord.parts}).
+ */
+export type Outcome = 'pass' | 'warn' | 'fail' | 'pending';
 
 /** A stored execution record. */
 export interface ExecutionRecord {
@@ -73,6 +77,11 @@ export interface ExecutionRecord {
   branchesCovered: number | null;
   /** Branches the run's reports list; null when the run sent no branch counts. */
   branchesTotal: number | null;
+  /**
+   * For a commit's report merged from parts (runs sent with `part`): the parts received and
+   * expected, and whether they are complete; null for a run sent whole.
+   */
+  parts: PartsState | null;
 }
 
 /** How a run's baseline was chosen (see {@link ExecutionRecord.baselineSelection}). */
@@ -173,6 +182,7 @@ export const EXECUTION_FIELDS = [
   'projectTarget',
   'branchesCovered',
   'branchesTotal',
+  'parts',
 ] as const;
 
 const everyExecutionField: EveryField<ExecutionRecord, typeof EXECUTION_FIELDS> = true;

@@ -1,3 +1,5 @@
+import type { ExpectedParts } from '../../executions/parts.js';
+
 // Per-repository settings and counters.
 // The records and their store port; `../store.ts` joins the ports into `Store`.
 
@@ -14,6 +16,10 @@ export interface RepositorySettings {
    * set null) or `ingest` (a run's `repo_url`, taken while none was set); null when never set.
    */
   webUrlSource: WebUrlSource | null;
+  /** The parts a commit's report waits for (names or a count), or null when unset. */
+  expectedParts: ExpectedParts | null;
+  /** Minutes a report waits for its parts before it is judged incomplete; null: covgate's 60. */
+  partsDeadlineMinutes: number | null;
   updatedAt: Date;
 }
 
@@ -28,7 +34,7 @@ export interface RepositorySettingsStore {
   saveRepositorySettings(settings: RepositorySettings): Promise<void>;
   /**
    * Sets the repository's `webUrl` to `webUrl` with source `ingest` when its `webUrlSource` is
-   * null (creating the settings, with no patch target, when there are none); changes nothing
+   * null (creating the settings, with nothing else set, when there are none); changes nothing
    * otherwise. Returns whether it set it. Of concurrent calls, the first write wins.
    */
   claimRepositoryWebUrl(orgId: string, repo: string, webUrl: string, at: Date): Promise<boolean>;

@@ -297,6 +297,7 @@ const OPS = {
   repos: 'GET /v1/repos',
   getExecution: 'GET /v1/executions/{id}',
   getExecutionFile: 'GET /v1/executions/{id}/files/{path}',
+  finish: 'POST /v1/executions/finish',
   getRepoSettings: 'GET /v1/repos/settings',
   getRepoHeadline: 'GET /v1/repos/headline',
   patchRepoSettings: 'PATCH /v1/repos/settings',
@@ -654,6 +655,52 @@ async function patchCoverage(s: Scenario, f: Fixtures): Promise<void> {
     bodyInit('PATCH', 'text/plain', 'web 80', f.asToken),
   );
   await change({ repo: 'web', patch_target: 1 }, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
+
+  // Parts of one commit, and finishing it (as a session: the token's minute is spent).
+  const partCommit = 'e'.repeat(40);
+  const partFiles = [
+    { path: 'src/a.ts', covered: 1, coverable: 2, lines: { coverable: [1, 2], covered: [1, 1] } },
+  ];
+  const part = (name: string, extra: Record<string, unknown> = {}) => ({
+    ...run(50),
+    commit: partCommit,
+    part: name,
+    files: partFiles,
+    ...extra,
+  });
+  await ingest(part('unit', { expect_parts: ['e2e', 'unit'] }), f.asSession);
+  await ingest(part('e2e', { branch: 'elsewhere' }), f.asSession);
+  await ingest(
+    part('e2e', { files: [{ path: 'src/a.ts', covered: 1, coverable: 2 }] }),
+    f.asSession,
+  );
+  await ingest(part('e2e', { files: undefined }), f.asSession);
+  await ingest(part('e2e', { commit: undefined }), f.asSession);
+  await ingest(part('e2e', { expect_parts: 0 }), f.asSession);
+  await ingest({ ...run(50), expect_parts: 2 }, f.asSession);
+  await ingest(part('no spaces'), f.asSession);
+  const finish = (body: unknown, headers: Record<string, string>, api = s.api) =>
+    s.send(OPS.finish, '/v1/executions/finish', jsonInit('POST', body, headers), api);
+  const finishing = { repo: 'web', commit: partCommit };
+  await finish(finishing, f.asSession);
+  await finish({ ...finishing, org: f.org.slug, component: null }, f.asToken);
+  await finish({ ...finishing, commit: 'f'.repeat(40) }, f.asSession);
+  await finish({ repo: 'web' }, f.asSession);
+  await finish({ ...finishing, commit: 'xyz' }, f.asSession);
+  await finish({ ...finishing, component: 'a b' }, f.asSession);
+  await finish({ commit: partCommit }, f.asSession);
+  await finish({ ...finishing, org: '' }, f.asSession);
+  await finish('[', f.asSession);
+  await finish(finishing, {});
+  await finish(finishing, bearer(f.noExecute));
+  await finish({ ...finishing, org: f.other.slug }, f.asSession);
+  await finish(TOO_LARGE, f.asSession);
+  await s.send(
+    OPS.finish,
+    '/v1/executions/finish',
+    bodyInit('POST', 'text/plain', 'web', f.asSession),
+  );
+  await finish(finishing, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
 
   const headline = (search: string, headers: Record<string, string> = {}, api = s.api) =>
     s.send(OPS.getRepoHeadline, `/v1/repos/headline?${search}`, { headers }, api);
@@ -1178,6 +1225,7 @@ function everyTokenRoute(f: Fixtures, org: Organisation): TokenCall[] {
     [OPS.repos, `/v1/repos?org=${org.slug}`],
     [OPS.getExecution, '/v1/executions/exe_x'],
     [OPS.getExecutionFile, '/v1/executions/exe_x/files/a.ts'],
+    [OPS.finish, '/v1/executions/finish', 'POST', { repo: 'web', commit: 'e'.repeat(40) }],
     [OPS.getRepoSettings, `/v1/repos/settings?${repo}`],
     [OPS.getRepoHeadline, `/v1/repos/headline?${repo}`],
     [OPS.patchRepoSettings, '/v1/repos/settings', 'PATCH', { repo: 'web', patch_target: 1 }],

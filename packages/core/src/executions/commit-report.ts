@@ -1,0 +1,119 @@
+import { linePercent } from '../gate/line-percent.js';
+import type { FileEntry } from './file-list.js';
+import {
+  decodeRanges,
+  encodeLineData,
+  encodeRanges,
+  type LineData,
+  mergeLineData,
+} from './line-data.js';
+import type { FileLines } from './run-lines.js';
+
+// The report of a commit from its parts' line data (docs/decisions.md, "Parts of one commit
+// and completeness"): merged line by line, never by summing counts.
+
+/** One file's line data in a part, in the sent (and stored) encoding. */
+export type PartFileLines = FileLines;
+
+/** The merged report of a commit's parts. */
+export interface MergedReport {
+  /** Per file, the merged lines' counts and, with a patch, the patch's; sorted by path. */
+  files: FileEntry[];
+  /** Per file, the merged line data (and changed lines), sorted by path. */
+  lines: PartFileLines[];
+  covered: number;
+  coverable: number;
+  /** Merged covered over merged coverable lines, truncated to hundredths; 0 with no line. */
+  coverage: number;
+  /** The merged patch, or null when no part sent changed lines. */
+  patch: { covered: number; coverable: number } | null;
+}
+
+/** The lines of a file in its decoded form (the parts were checked on ingest). */
+function decoded(file: PartFileLines): { data: LineData; changed: number[] | null } {
+  const coverable = decodeRanges(file.lines.coverable) as number[];
+  const covered: number[] = [];
+  let at = 0;
+  file.lines.covered.forEach((run, index) => {
+    if (index % 2 === 0) for (let k = 0; k < run; k += 1) covered.push(coverable[at + k]!);
+    at += run;
+  });
+  return {
+    data: { coverable, covered },
+    changed: file.patch === null ? null : (decodeRanges(file.patch) as number[]),
+  };
+}
+
+/** How many of ascending `lines` are in the ascending `within`. */
+function countWithin(lines: readonly number[], within: readonly number[]): number {
+  let count = 0;
+  let at = 0;
+  for (const line of lines) {
+    while (at < within.length && within[at]! < line) at += 1;
+    if (within[at] === line) count += 1;
+  }
+  return count;
+}
+
+/**
+ * The report of a commit from the line data of its parts (each a list of files with lines):
+ * per path, a line is coverable when any part lists it and covered when any part covers it;
+ * the changed lines are the union of the parts' (one commit has one patch). The figures are
+ * the merged lines' counts; the order of the parts changes nothing.
+ */
+export function mergeCommitReport(parts: readonly (readonly PartFileLines[])[]): MergedReport {
+  const byFile = new Map<string, { data: LineData[]; changed: number[][] }>();
+  for (const part of parts) {
+    for (const file of part) {
+      const entry = byFile.get(file.path) ?? { data: [], changed: [] };
+      const { data, changed } = decoded(file);
+      entry.data.push(data);
+      if (changed !== null) entry.changed.push(changed);
+      byFile.set(file.path, entry);
+    }
+  }
+  const paths = [...byFile.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const files: FileEntry[] = [];
+  const lines: PartFileLines[] = [];
+  let covered = 0;
+  let coverable = 0;
+  let patchCovered = 0;
+  let patchCoverable = 0;
+  let withPatch = false;
+  for (const path of paths) {
+    const entry = byFile.get(path)!;
+    const merged = mergeLineData(entry.data);
+    covered += merged.covered.length;
+    coverable += merged.coverable.length;
+    const file: FileEntry = {
+      path,
+      covered: merged.covered.length,
+      coverable: merged.coverable.length,
+    };
+    let changed: number[] | null = null;
+    if (entry.changed.length > 0) {
+      withPatch = true;
+      changed = mergeLineData(
+        entry.changed.map((lines) => ({ coverable: lines, covered: [] })),
+      ).coverable;
+      file.patchCoverable = countWithin(changed, merged.coverable);
+      file.patchCovered = countWithin(changed, merged.covered);
+      patchCoverable += file.patchCoverable;
+      patchCovered += file.patchCovered;
+    }
+    files.push(file);
+    lines.push({
+      path,
+      lines: encodeLineData(merged),
+      patch: changed === null ? null : encodeRanges(changed),
+    });
+  }
+  return {
+    files,
+    lines,
+    covered,
+    coverable,
+    coverage: linePercent(covered, coverable) ?? 0,
+    patch: withPatch ? { covered: patchCovered, coverable: patchCoverable } : null,
+  };
+}

@@ -1,0 +1,216 @@
+import { formatTimestamp } from '../time/timestamp.js';
+
+// Parts of one commit's report (docs/decisions.md, "Parts of one commit and completeness"):
+// which parts a commit's run has, which it expects, and whether it is complete.
+
+/** A part's name: the character rule of `component` (a letter or digit, then `.`, `_`, `-`). */
+export const PART_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** Most names a list of expected parts may hold. */
+export const MAX_EXPECTED_NAMES = 100;
+
+/** Most parts a count of expected parts may ask for. */
+export const MAX_EXPECTED_COUNT = 1000;
+
+/** The minutes a report waits for its parts when the repository sets none. */
+export const DEFAULT_PARTS_DEADLINE_MINUTES = 60;
+
+/** The range of a repository's `parts_deadline_minutes`: a minute to a day. */
+export const PARTS_DEADLINE_MINUTES = { min: 1, max: 1440 } as const;
+
+/** The parts a commit's report waits for: by name, or how many. */
+export type ExpectedParts = { names: string[] } | { count: number };
+
+/** Where the expected parts came from. */
+export type ExpectedSource = 'run' | 'repository' | 'base_branch';
+
+/** What a commit's run keeps about its parts. */
+export interface PartsState {
+  /** The names of the parts received, in code-unit order, each once. */
+  received: string[];
+  /** What the report waits for; null when nothing says (then only `finish` completes it). */
+  expected: ExpectedParts | null;
+  /** Where {@link expected} came from; null with it. */
+  expectedSource: ExpectedSource | null;
+  /** Whether `finish` closed the commit: no more parts are coming. */
+  closed: boolean;
+  /** When the report is judged incomplete if it still is. */
+  deadline: Date;
+  /** Counts the writes of the report: a store saves a merge only over the revision it read. */
+  revision: number;
+  /** Why the report failed without its verdict (`incomplete: missing integration`), or null. */
+  reason: string | null;
+  /**
+   * The merged report's verdict as its lines stand (the delta and patch rules), which is the
+   * outcome once the report is complete.
+   */
+  verdict: 'pass' | 'warn' | 'fail';
+}
+
+/** How far a report's parts are: complete, or what is missing. */
+export interface PartsProgress {
+  complete: boolean;
+  /** Expected names not received (empty for a count, or when nothing is expected). */
+  missing: string[];
+  /** How many expected parts have not arrived (0 when nothing is expected). */
+  missingCount: number;
+}
+
+/** Whether the report has every part it expects, and what it lacks. */
+export function partsProgress(state: PartsState): PartsProgress {
+  const { expected, received } = state;
+  if (expected === null) return { complete: state.closed, missing: [], missingCount: 0 };
+  if ('names' in expected) {
+    const have = new Set(received);
+    const missing = expected.names.filter((name) => !have.has(name));
+    return { complete: missing.length === 0, missing, missingCount: missing.length };
+  }
+  const missingCount = Math.max(0, expected.count - received.length);
+  return { complete: missingCount === 0, missing: [], missingCount };
+}
+
+/** `unit, integration`: names as the texts list them. */
+const listed = (names: readonly string[]) => names.join(', ');
+
+/**
+ * What the report lacks, as a reason and a status text say it: `missing integration`,
+ * `missing 1 of 4 parts`, or `not finished` when nothing says which parts to expect.
+ */
+export function missingText(state: PartsState): string {
+  const progress = partsProgress(state);
+  if (state.expected === null) return 'not finished';
+  if ('names' in state.expected) return `missing ${listed(progress.missing)}`;
+  return `missing ${progress.missingCount} of ${state.expected.count} parts`;
+}
+
+/** The reason of a report judged without all its parts: `incomplete: missing integration`. */
+export function incompleteReason(state: PartsState): string {
+  return `incomplete: ${missingText(state)}`;
+}
+
+/**
+ * A pending report as its statuses describe it: `2 of 3 parts: missing integration`,
+ * `1 part, waiting for finish` when nothing says which parts to expect.
+ */
+export function pendingText(state: PartsState): string {
+  const count = state.received.length;
+  if (state.expected === null)
+    return `${count} ${count === 1 ? 'part' : 'parts'}, waiting for finish`;
+  const total =
+    'names' in state.expected
+      ? new Set([...state.expected.names, ...state.received]).size
+      : Math.max(state.expected.count, count);
+  return `${count} of ${total} parts: ${missingText(state)}`;
+}
+
+/** A report's parts as the API shows them (`parts` of an execution). */
+export interface PartsJson {
+  received: string[];
+  expected: string[] | number | null;
+  expected_source: ExpectedSource | null;
+  missing: string[];
+  missing_count: number;
+  complete: boolean;
+  closed: boolean;
+  deadline: string;
+  reason: string | null;
+}
+
+/** {@link PartsState} on the wire. */
+export function partsToJson(state: PartsState): PartsJson {
+  const progress = partsProgress(state);
+  const { expected } = state;
+  return {
+    received: state.received,
+    expected: expected === null ? null : 'names' in expected ? expected.names : expected.count,
+    expected_source: state.expectedSource,
+    missing: progress.missing,
+    missing_count: progress.missingCount,
+    complete: progress.complete,
+    closed: state.closed,
+    deadline: formatTimestamp(state.deadline),
+    reason: state.reason,
+  };
+}
+
+/** The stored form of a {@link PartsState}: JSON text, the deadline in epoch seconds. */
+export function serialiseParts(state: PartsState): string {
+  return JSON.stringify({
+    received: state.received,
+    expected: state.expected,
+    expected_source: state.expectedSource,
+    closed: state.closed,
+    deadline: Math.floor(state.deadline.getTime() / 1000),
+    revision: state.revision,
+    reason: state.reason,
+    verdict: state.verdict,
+  });
+}
+
+/** A {@link PartsState} from {@link serialiseParts}'s text. */
+export function parseParts(text: string): PartsState {
+  const stored = JSON.parse(text) as {
+    received: string[];
+    expected: ExpectedParts | null;
+    expected_source: ExpectedSource | null;
+    closed: boolean;
+    deadline: number;
+    revision: number;
+    reason: string | null;
+    verdict: 'pass' | 'warn' | 'fail';
+  };
+  return {
+    received: stored.received,
+    expected: stored.expected,
+    expectedSource: stored.expected_source,
+    closed: stored.closed,
+    deadline: new Date(stored.deadline * 1000),
+    revision: stored.revision,
+    reason: stored.reason,
+    verdict: stored.verdict,
+  };
+}
+
+/**
+ * The outcome of a report with these parts at `now`, and the state to store with it: the
+ * merged verdict once complete; `fail` with the reason `incomplete: ...` when it is not and
+ * `finish` closed it or its deadline has come; else `pending`.
+ */
+export function settleParts(
+  state: PartsState,
+  now: Date,
+): { outcome: 'pass' | 'warn' | 'fail' | 'pending'; parts: PartsState } {
+  if (partsProgress(state).complete) {
+    return { outcome: state.verdict, parts: { ...state, reason: null } };
+  }
+  if (state.closed || now.getTime() >= state.deadline.getTime()) {
+    return { outcome: 'fail', parts: { ...state, reason: incompleteReason(state) } };
+  }
+  return { outcome: 'pending', parts: { ...state, reason: null } };
+}
+
+/**
+ * The parts of the base branch's complete report, as the names a report of the next commit
+ * expects; null when it had none or was not complete.
+ */
+export function expectedFromBase(state: PartsState | null): ExpectedParts | null {
+  if (state === null || state.received.length === 0) return null;
+  if (!partsProgress(state).complete || state.reason !== null) return null;
+  return { names: [...state.received] };
+}
+
+/**
+ * `--expect-parts` and `expect_parts` as text: `4` (a count) or `unit,integration` (names);
+ * null when invalid.
+ */
+export function parseExpectedParts(value: unknown): ExpectedParts | null {
+  if (typeof value === 'number') {
+    return Number.isInteger(value) && value >= 1 && value <= MAX_EXPECTED_COUNT
+      ? { count: value }
+      : null;
+  }
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_EXPECTED_NAMES) return null;
+  if (!value.every((name) => typeof name === 'string' && PART_NAME.test(name))) return null;
+  const names = [...new Set(value as string[])].sort();
+  return names.length === value.length ? { names } : null;
+}

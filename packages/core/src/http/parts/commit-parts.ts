@@ -1,0 +1,380 @@
+import {
+  type MergedReport,
+  mergeCommitReport,
+  type PartFileLines,
+} from '../../executions/commit-report.js';
+import { executionToJson } from '../../executions/execution-json.js';
+import { encodeFileList, fileListText } from '../../executions/file-list.js';
+import {
+  DEFAULT_PARTS_DEADLINE_MINUTES,
+  type ExpectedParts,
+  type ExpectedSource,
+  expectedFromBase,
+  type PartsState,
+  settleParts,
+} from '../../executions/parts.js';
+import { decodeRunLines, encodeRunLines, runLinesText } from '../../executions/run-lines.js';
+import { evaluateGate } from '../../gate/gate-evaluation.js';
+import {
+  DEFAULT_PATCH_TARGET,
+  decideOutcome,
+  evaluatePatch,
+  evaluateProjectTarget,
+} from '../../gate/patch-rule.js';
+import { truncateToHundredths } from '../../numbers/truncate-decimal.js';
+import { planRunDeliveries } from '../../outbox/run-feedback.js';
+import {
+  type BaselineSelection,
+  type CommitReportWrite,
+  type ExecutionRecord,
+  type IdempotencyKeyClaim,
+  type NewDelivery,
+  type PatchTargetSource,
+  type RepositorySettings,
+  StoreConflictError,
+} from '../../storage/store.js';
+import { wholeSeconds } from '../../time/timestamp.js';
+import { ApiError } from '../api-error.js';
+import type { IngestInput } from '../inputs/ingest-body.js';
+import { jsonReply, type Reply } from '../reply.js';
+import type { ApiServices } from '../services.js';
+
+// A run sent as one part of its commit's report (docs/decisions.md, "Parts of one commit and
+// completeness"): stored beside the report, which is merged again and judged.
+
+/** How often a part is merged again when another part of its commit was saved meanwhile. */
+const MERGE_ATTEMPTS = 5;
+
+/** Public messages of parts. */
+export const PART_ERRORS = {
+  noLines: (path: string) =>
+    `invalid parameter: files (a part needs line data for every file: ${path})`,
+  noFiles: 'invalid parameter: files (a part needs its files with line data)',
+  otherBranch: (branch: string) => `part of a commit reported on another branch: ${branch}`,
+  busy: 'service unavailable',
+} as const;
+
+/** The line data of every file a part sent, or `400`: a part merges exactly or not at all. */
+function partLines(input: IngestInput): PartFileLines[] {
+  if (input.files === null || input.files.length === 0)
+    throw new ApiError(400, PART_ERRORS.noFiles);
+  const byPath = new Map((input.lines ?? []).map((file) => [file.path, file]));
+  const lines: PartFileLines[] = [];
+  for (const file of input.files) {
+    const found = byPath.get(file.path);
+    if (found === undefined) throw new ApiError(400, PART_ERRORS.noLines(file.path));
+    lines.push({ path: found.path, lines: found.lines, patch: found.patch });
+  }
+  return lines;
+}
+
+/** What a report is judged with: the newest part's settings, the commit's merged lines. */
+interface Judging {
+  input: IngestInput;
+  merged: MergedReport;
+  baseline: ExecutionRecord | null;
+  selection: BaselineSelection | null;
+  target: { value: number; source: PatchTargetSource } | null;
+}
+
+/** The merged report's verdict and figures (its outcome is settled by its parts). */
+function judge({ input, merged, baseline, target }: Judging) {
+  const gate = evaluateGate({
+    coverage: merged.coverage,
+    baseline: baseline?.coverage ?? null,
+    warnThreshold: input.warnThreshold,
+    failThreshold: input.failThreshold,
+  });
+  const patch =
+    merged.patch === null || target === null
+      ? null
+      : evaluatePatch({ ...merged.patch, target: target.value });
+  const projectTarget =
+    input.projectTarget === null
+      ? null
+      : evaluateProjectTarget({ coverage: merged.coverage, target: input.projectTarget });
+  const verdict = decideOutcome(gate.outcome, patch, projectTarget, {
+    project: input.projectInformational,
+    patch: input.patchInformational,
+  });
+  return { gate, verdict };
+}
+
+/**
+ * The report's baseline, as a run's (with a `base_commit`, the base branch's run at it, else
+ * its latest `pass`/`warn` run), except that a report still pending at the base commit is no
+ * baseline: its figure is not yet the commit's.
+ */
+async function reportBaseline(
+  services: ApiServices,
+  orgId: string,
+  input: IngestInput,
+): Promise<{ baseline: ExecutionRecord | null; selection: BaselineSelection | null }> {
+  const { store } = services;
+  const { repo, baseBranch, baseCommit, component } = input;
+  if (baseCommit !== null) {
+    const at = await store.findBaselineAtCommit(orgId, repo, baseBranch, baseCommit, component);
+    if (at && at.outcome !== 'pending') return { baseline: at, selection: 'base_commit' };
+  }
+  const latest = await store.findBaseline(orgId, repo, baseBranch, component);
+  return { baseline: latest, selection: latest ? 'latest' : null };
+}
+
+/** The run's patch target, else the repository's, else covgate's (as a whole run's). */
+function patchTarget(
+  input: IngestInput,
+  settings: RepositorySettings | null,
+): { value: number; source: PatchTargetSource } {
+  if (input.patchTarget !== null) {
+    return { value: truncateToHundredths(input.patchTarget) / 100, source: 'run' };
+  }
+  if (settings?.patchTarget != null) return { value: settings.patchTarget, source: 'repository' };
+  return { value: DEFAULT_PATCH_TARGET, source: 'default' };
+}
+
+/** The parts a report expects, and from where: the run, the repository, the base branch. */
+function expectedParts(
+  input: IngestInput,
+  existing: PartsState | null,
+  settings: RepositorySettings | null,
+  baseline: ExecutionRecord | null,
+): { expected: ExpectedParts | null; source: ExpectedSource | null } {
+  if (input.expectParts !== null) return { expected: input.expectParts, source: 'run' };
+  if (existing?.expectedSource === 'run') {
+    return { expected: existing.expected, source: 'run' };
+  }
+  if (settings?.expectedParts != null) {
+    return { expected: settings.expectedParts, source: 'repository' };
+  }
+  const fromBase = expectedFromBase(baseline?.parts ?? null);
+  return fromBase === null
+    ? { expected: null, source: null }
+    : { expected: fromBase, source: 'base_branch' };
+}
+
+/**
+ * The deliveries a report gives its linked repository (statuses, the comment), linking its
+ * run page when the dashboard's URL is absolute; none without a link.
+ */
+async function reportDeliveries(
+  services: ApiServices,
+  record: ExecutionRecord,
+): Promise<NewDelivery[]> {
+  const link = await services.store.findRepositoryLink(record.orgId, record.repo);
+  if (link === null) return [];
+  const dashboardUrl = services.settings.dashboardUrl;
+  const dashboard = /^https?:\/\//.test(dashboardUrl) ? dashboardUrl.replace(/\/+$/, '') : null;
+  const runUrl =
+    dashboard === null
+      ? null
+      : `${dashboard}/repos/${encodeURIComponent(record.repo)}/runs/${encodeURIComponent(record.id)}`;
+  return planRunDeliveries(record, {
+    host: link.host,
+    repository: link.repository,
+    runUrl,
+    newId: () => services.ids.deliveryId(),
+  });
+}
+
+/** The record of a report from what it was judged with and its settled parts. */
+function reportRecord(
+  base: Pick<ExecutionRecord, 'id' | 'orgId' | 'createdAt' | 'branch'>,
+  judging: Judging,
+  parts: PartsState,
+  now: Date,
+): ExecutionRecord {
+  const { input, merged, baseline, selection, target } = judging;
+  const { gate, verdict } = judge(judging);
+  const settled = settleParts({ ...parts, verdict: verdict.outcome }, now);
+  return {
+    id: base.id,
+    orgId: base.orgId,
+    repo: input.repo,
+    branch: base.branch,
+    outcome: settled.outcome,
+    delta: gate.delta,
+    coverage: gate.coverage,
+    commit: input.commit,
+    createdAt: base.createdAt,
+    baseBranch: input.baseBranch,
+    baselineId: baseline?.id ?? null,
+    baselineCoverage: gate.baseline,
+    baselineCommit: baseline?.commit ?? null,
+    baselineCreatedAt: baseline?.createdAt ?? null,
+    baselineSelection: selection,
+    component: input.component,
+    pullRequest: input.pullRequest,
+    baseCommit: input.baseCommit,
+    patchCovered: merged.patch?.covered ?? null,
+    patchCoverable: merged.patch?.coverable ?? null,
+    patchTarget: merged.patch === null ? null : (target?.value ?? null),
+    patchTargetSource: merged.patch === null ? null : (target?.source ?? null),
+    decidedBy: verdict.decidedBy,
+    fileCount: merged.files.length,
+    projectTarget:
+      input.projectTarget === null ? null : truncateToHundredths(input.projectTarget) / 100,
+    policyDigest: input.policyDigest,
+    policyCommit: input.policyCommit,
+    // Branch counts of parts cannot be united (no part says which branches it took), so a
+    // commit's report shows none rather than a sum.
+    branchesCovered: null,
+    branchesTotal: null,
+    parts: settled.parts,
+  };
+}
+
+/**
+ * Records `input` (a run with `part`) as a part of its commit's report and answers the report:
+ * the part's upload replaces one of the same name, the report is merged from every upload and
+ * judged, and its statuses are enqueued. A save that lost a race with another part of the
+ * commit is merged again.
+ */
+export async function recordPart(
+  services: ApiServices,
+  orgId: string,
+  input: IngestInput & { part: string; commit: string },
+  key: { claim: IdempotencyKeyClaim; replay: (record: ExecutionRecord) => Promise<Reply> } | null,
+): Promise<Reply> {
+  const { store, clock, ids } = services;
+  const now = wholeSeconds(clock.now());
+  const lines = partLines(input);
+  const [encoded, settings, found] = await Promise.all([
+    encodeRunLines(runLinesText(lines)),
+    store.findRepositorySettings(orgId, input.repo),
+    reportBaseline(services, orgId, input),
+  ]);
+  const upload = {
+    orgId,
+    name: input.part,
+    receivedAt: now,
+    coverage: truncateToHundredths(input.coverage) / 100,
+    lines: encoded,
+  };
+  const reportKey = { orgId, repo: input.repo, commit: input.commit, component: input.component };
+  for (let attempt = 1; attempt <= MERGE_ATTEMPTS; attempt += 1) {
+    const existing = await store.findCommitReport(reportKey);
+    if (existing !== null && existing.branch !== input.branch) {
+      throw new ApiError(409, PART_ERRORS.otherBranch(existing.branch));
+    }
+    const others =
+      existing === null
+        ? []
+        : (await store.listPartUploads(orgId, existing.id)).filter((up) => up.name !== input.part);
+    const partLinesOf = await Promise.all(others.map((up) => decodeRunLines(up.lines)));
+    const merged = mergeCommitReport([...partLinesOf, lines]);
+    const previous = existing?.parts ?? null;
+    const { expected, source } = expectedParts(input, previous, settings, found.baseline);
+    const minutes = settings?.partsDeadlineMinutes ?? DEFAULT_PARTS_DEADLINE_MINUTES;
+    const parts: PartsState = {
+      received: [...new Set([...others.map((up) => up.name), input.part])].sort(),
+      expected,
+      expectedSource: source,
+      closed: previous?.closed ?? false,
+      deadline: previous?.deadline ?? new Date(now.getTime() + minutes * 60_000),
+      revision: (previous?.revision ?? 0) + 1,
+      reason: null,
+      verdict: 'pass',
+    };
+    const base = existing ?? { id: ids.executionId(), orgId, createdAt: now, branch: input.branch };
+    const judging: Judging = {
+      input,
+      merged,
+      ...found,
+      target: merged.patch === null ? null : patchTarget(input, settings),
+    };
+    const record = reportRecord(base, judging, parts, now);
+    const write: CommitReportWrite = {
+      upload: { ...upload, executionId: record.id },
+      files: await encodeFileList(fileListText(merged.files)),
+      lines: await encodeRunLines(runLinesText(merged.lines)),
+      deliveries: await reportDeliveries(services, record),
+      claim: key?.claim ?? null,
+    };
+    try {
+      if (existing === null) {
+        await store.insertCommitReport(record, write);
+      } else if (!(await store.updateCommitReport(record, previous?.revision ?? 0, write))) {
+        continue;
+      }
+    } catch (error) {
+      if (!(error instanceof StoreConflictError)) throw error;
+      // A twin request with the same key was saved first: its answer is this one's too.
+      if (key !== null) {
+        const twin = await store.findIdempotentExecution(orgId, key.claim.key, now);
+        if (twin !== null) return key.replay(twin.record);
+      }
+      // Another first part of the commit created the report: merge into it.
+      continue;
+    }
+    if (write.deliveries.length > 0) services.outbox?.nudge();
+    return jsonReply(201, executionToJson(record));
+  }
+  throw new ApiError(503, PART_ERRORS.busy);
+}
+
+/**
+ * Judges `record` (a commit's report) again with its parts changed by `change` and saves it
+ * with its deliveries; answers the record as saved, or the stored one when another write came
+ * first and already settled it. Used by `finish`, the deadline's sweep and reads past the
+ * deadline.
+ */
+export async function resettleReport(
+  services: ApiServices,
+  record: ExecutionRecord,
+  change: (parts: PartsState) => PartsState,
+): Promise<ExecutionRecord> {
+  const { store, clock } = services;
+  const now = wholeSeconds(clock.now());
+  let current: ExecutionRecord | null = record;
+  for (let attempt = 1; attempt <= MERGE_ATTEMPTS && current?.parts; attempt += 1) {
+    const previous = current.parts;
+    const settled = settleParts(change({ ...previous, revision: previous.revision + 1 }), now);
+    if (settled.outcome === current.outcome && settled.parts.closed === previous.closed) {
+      return current;
+    }
+    const next: ExecutionRecord = { ...current, outcome: settled.outcome, parts: settled.parts };
+    const write: CommitReportWrite = {
+      upload: null,
+      files: null,
+      lines: null,
+      deliveries: await reportDeliveries(services, next),
+      claim: null,
+    };
+    if (await store.updateCommitReport(next, previous.revision, write)) {
+      if (write.deliveries.length > 0) services.outbox?.nudge();
+      return next;
+    }
+    current = await store.findExecution(record.orgId, record.id);
+  }
+  if (current === null) throw new ApiError(404, 'not found');
+  return current;
+}
+
+/** `record` as it reads at `now`: a pending report past its deadline is judged first. */
+export async function settleOnRead(
+  services: ApiServices,
+  record: ExecutionRecord,
+): Promise<ExecutionRecord> {
+  if (record.outcome !== 'pending' || record.parts === null) return record;
+  if (services.clock.now().getTime() < record.parts.deadline.getTime()) return record;
+  return resettleReport(services, record, (parts) => parts);
+}
+
+/** Most overdue reports one sweep judges. */
+export const OVERDUE_SWEEP_BATCH = 100;
+
+/**
+ * Judges the reports still pending past their deadline (`fail`, `incomplete: ...`), at most
+ * {@link OVERDUE_SWEEP_BATCH}; answers how many it judged. The reference server runs it every
+ * minute.
+ */
+export async function judgeOverdueReports(services: ApiServices): Promise<number> {
+  const now = wholeSeconds(services.clock.now());
+  const overdue = await services.store.listOverdueReports(now, OVERDUE_SWEEP_BATCH);
+  let judged = 0;
+  for (const record of overdue) {
+    const settled = await resettleReport(services, record, (parts) => parts);
+    if (settled.outcome !== 'pending') judged += 1;
+  }
+  return judged;
+}

@@ -1,0 +1,500 @@
+import { createAuditLogger, createMemoryAuditSink, judgeOverdueCommitReports } from '@covgate/core';
+import {
+  createTestApi,
+  type FakeGithubRest,
+  newPrefixedId,
+  startFakeGithubRest,
+  TEST_START,
+  type TestApi,
+} from '@covgate/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { encodeLineData, encodeRanges } from '../../src/executions/line-data.js';
+import { createOutboxDispatcher } from '../../src/outbox/outbox-worker.js';
+
+const SHA = 'b'.repeat(40);
+const BASE_SHA = 'a'.repeat(40);
+const TOKEN = 'github_pat_parts0123456789SECRET';
+const GITHUB_REPO = 'octo/widgets';
+
+/** One file of a part: its coverable and covered lines, and the patch's changed lines. */
+type FileSpec = [path: string, coverable: number[], covered: number[], changed?: number[]];
+
+/** The `files` entries of a part with their line data. */
+function filesOf(specs: FileSpec[]) {
+  return specs.map(([path, coverable, covered, changed]) => ({
+    path,
+    covered: covered.length,
+    coverable: coverable.length,
+    lines: encodeLineData({ coverable, covered }),
+    ...(changed ? { patch_lines: encodeRanges(changed) } : {}),
+  }));
+}
+
+/**
+ * Three parts of one commit: `src/a.ts` lines 1-10 split between unit and integration, e2e
+ * alone covering `src/b.ts`; the patch changes a.ts 9-10 (integration covers them) and b.ts 2.
+ */
+const PARTS: Record<string, FileSpec[]> = {
+  unit: [
+    ['src/a.ts', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 2, 3, 4], [9, 10]],
+    ['src/b.ts', [1, 2, 3, 4], [], [2]],
+  ],
+  integration: [
+    ['src/a.ts', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [3, 4, 5, 6, 9, 10], [9, 10]],
+    ['src/b.ts', [1, 2, 3, 4], [1], [2]],
+  ],
+  e2e: [
+    ['src/b.ts', [1, 2, 3, 4], [2, 3], [2]],
+    ['src/c.ts', [1, 2], [1, 2]],
+  ],
+};
+
+/** Every order of a list. */
+function permutations<T>(items: T[]): T[][] {
+  if (items.length <= 1) return [items];
+  return items.flatMap((item, at) =>
+    permutations([...items.slice(0, at), ...items.slice(at + 1)]).map((rest) => [item, ...rest]),
+  );
+}
+
+let test: TestApi;
+let secret: string;
+let orgId: string;
+let orgSlug: string;
+
+beforeEach(async () => {
+  test = createTestApi({ dashboardUrl: 'https://covgate.example.com/' });
+  const org = await test.createOrganisation();
+  orgId = org.id;
+  orgSlug = org.slug;
+  secret = (await test.insertToken(org)).secret;
+});
+
+const headers = () => ({
+  authorization: `Bearer ${secret}`,
+  'content-type': 'application/json',
+});
+
+/** Posts a run of `web` (a part when the body names one). */
+function ingest(body: Record<string, unknown>, extra: Record<string, string> = {}) {
+  return test.request('/v1/executions', {
+    method: 'POST',
+    headers: { ...headers(), ...extra },
+    body: JSON.stringify({
+      repo: 'web',
+      branch: 'feature',
+      base_branch: 'main',
+      commit: SHA,
+      pull_request: 7,
+      ...body,
+    }),
+  });
+}
+
+/** Posts part `name` of the commit, expecting the three parts unless told otherwise. */
+function sendPart(name: string, body: Record<string, unknown> = {}, extra = {}) {
+  return ingest(
+    {
+      coverage: 50,
+      part: name,
+      expect_parts: ['unit', 'integration', 'e2e'],
+      files: filesOf(PARTS[name]!),
+      ...body,
+    },
+    extra,
+  );
+}
+
+/** The base branch's run at the merge base: 70.00 %, whole. */
+async function givenBaseline() {
+  const response = await ingest({
+    branch: 'main',
+    commit: BASE_SHA,
+    pull_request: null,
+    coverage: 70,
+  });
+  expect(response.status).toBe(201);
+}
+
+const json = async (response: Response) => (await response.json()) as Record<string, unknown>;
+
+function finish(body: Record<string, unknown> = {}) {
+  return test.request('/v1/executions/finish', {
+    method: 'POST',
+    headers: headers(),
+    body: JSON.stringify({ repo: 'web', commit: SHA, ...body }),
+  });
+}
+
+describe('parts of one commit', () => {
+  it('answers a part with what the commit has, pending until every expected part arrived', async () => {
+    await givenBaseline();
+    const first = await sendPart('unit');
+    expect(first.status).toBe(201);
+    const body = await json(first);
+    expect(body).toMatchObject({
+      outcome: 'pending',
+      commit: SHA,
+      // a.ts 1-4 of 10, b.ts none of 4.
+      coverage: 28.57,
+      file_count: 2,
+      parts: {
+        received: ['unit'],
+        expected: ['e2e', 'integration', 'unit'],
+        expected_source: 'run',
+        missing: ['e2e', 'integration'],
+        missing_count: 2,
+        complete: false,
+        closed: false,
+        deadline: '2026-03-01T13:00:00Z',
+        reason: null,
+      },
+    });
+  });
+
+  it('gives the same merged report and verdict whatever order the parts arrive in', async () => {
+    const finals = [];
+    for (const order of permutations(['unit', 'integration', 'e2e'])) {
+      test = createTestApi();
+      const org = await test.createOrganisation();
+      secret = (await test.insertToken(org)).secret;
+      await givenBaseline();
+      const answers = [];
+      for (const name of order) answers.push(await json(await sendPart(name)));
+      expect(answers.slice(0, 2).map((answer) => answer.outcome)).toEqual(['pending', 'pending']);
+      const last = answers[2]!;
+      const detail = await json(
+        await test.request(`/v1/executions/${last.id as string}`, { headers: headers() }),
+      );
+      finals.push({
+        outcome: last.outcome,
+        coverage: last.coverage,
+        delta: last.delta,
+        patch: last.patch,
+        decided_by: last.decided_by,
+        received: (last.parts as { received: string[] }).received,
+        files: detail.files,
+        ids: new Set(answers.map((answer) => answer.id)).size,
+      });
+    }
+    // a.ts: 1-6, 9, 10 of 10; b.ts: 1-3 of 4; c.ts: 2 of 2. 13 of 16 lines.
+    const expected = {
+      outcome: 'pass',
+      coverage: 81.25,
+      delta: '+11.25',
+      patch: {
+        covered: 3,
+        coverable: 3,
+        percent: 100,
+        target: 80,
+        target_source: 'default',
+        passed: true,
+      },
+      decided_by: 'delta',
+      received: ['e2e', 'integration', 'unit'],
+      files: [
+        { path: 'src/a.ts', covered: 8, coverable: 10, patch_covered: 2, patch_coverable: 2 },
+        { path: 'src/b.ts', covered: 3, coverable: 4, patch_covered: 1, patch_coverable: 1 },
+        { path: 'src/c.ts', covered: 2, coverable: 2 },
+      ],
+      ids: 1,
+    };
+    expect(finals).toEqual(Array.from({ length: 6 }, () => expected));
+  });
+
+  it('lists and counts the commit once, as its merged report', async () => {
+    for (const name of ['unit', 'integration', 'e2e']) await sendPart(name);
+    const page = await test.request(`/v1/executions?org=${orgSlug}&repo=web`, {
+      headers: headers(),
+    });
+    const { executions, total } = (await page.json()) as {
+      executions: { coverage: number; outcome: string }[];
+      total: number;
+    };
+    expect(total).toBe(1);
+    expect(executions.map((run) => [run.coverage, run.outcome])).toEqual([[81.25, 'pass']]);
+  });
+
+  it('replaces a part sent again, and merges the report again from what it then has', async () => {
+    await sendPart('unit');
+    await sendPart('integration');
+    const complete = await json(await sendPart('e2e'));
+    expect(complete.coverage).toBe(81.25);
+    // The re-run of integration covered nothing of a.ts.
+    const rerun = await json(
+      await sendPart('integration', {
+        files: filesOf([
+          ['src/a.ts', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [], [9, 10]],
+          ['src/b.ts', [1, 2, 3, 4], [1], [2]],
+        ]),
+      }),
+    );
+    // a.ts: 1-4 of 10 now; 9 of 16 lines; the patch's a.ts lines are missed.
+    expect(rerun).toMatchObject({
+      id: complete.id,
+      coverage: 56.25,
+      outcome: 'fail',
+      decided_by: 'patch',
+      patch: { covered: 1, coverable: 3 },
+      parts: { received: ['e2e', 'integration', 'unit'], complete: true },
+    });
+  });
+
+  it('replays the same request with the same key, and refuses the key for another', async () => {
+    const key = { 'idempotency-key': 'part-unit-1' };
+    const first = await sendPart('unit', {}, key);
+    expect(first.status).toBe(201);
+    const firstBody = await json(first);
+    const again = await sendPart('unit', {}, key);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await json(again)).toEqual(firstBody);
+    const other = await sendPart('integration', {}, key);
+    expect(other.status).toBe(409);
+    expect(await json(other)).toEqual({
+      error: 'idempotency key already used for another request',
+    });
+  });
+
+  it('refuses a part that cannot merge exactly, and one without a commit', async () => {
+    const countsOnly = await ingest({
+      coverage: 50,
+      part: 'unit',
+      files: [{ path: 'src/a.ts', covered: 1, coverable: 2 }],
+    });
+    expect(countsOnly.status).toBe(400);
+    expect(await json(countsOnly)).toEqual({
+      error: 'invalid parameter: files (a part needs line data for every file: src/a.ts)',
+    });
+    const noFiles = await ingest({ coverage: 50, part: 'unit' });
+    expect(await json(noFiles)).toEqual({
+      error: 'invalid parameter: files (a part needs its files with line data)',
+    });
+    const noCommit = await ingest({ coverage: 50, part: 'unit', commit: null });
+    expect(await json(noCommit)).toEqual({ error: 'invalid parameter: part (needs commit)' });
+    const badName = await ingest({ coverage: 50, part: 'no spaces' });
+    expect(await json(badName)).toEqual({ error: 'invalid parameter: part' });
+    const expectOnly = await ingest({ coverage: 50, expect_parts: 3 });
+    expect(await json(expectOnly)).toEqual({
+      error: 'invalid parameter: expect_parts (only with part)',
+    });
+    const badExpect = await sendPart('unit', { expect_parts: 0 });
+    expect(await json(badExpect)).toEqual({ error: 'invalid parameter: expect_parts' });
+    expect(await test.store.countExecutions(orgId, 'web')).toBe(0);
+  });
+
+  it('refuses a part of the commit reported on another branch', async () => {
+    await sendPart('unit');
+    const other = await sendPart('integration', { branch: 'other' });
+    expect(other.status).toBe(409);
+    expect(await json(other)).toEqual({
+      error: 'part of a commit reported on another branch: feature',
+    });
+  });
+
+  it('fails a commit still incomplete at its deadline, on read and by the sweep', async () => {
+    await givenBaseline();
+    const { id } = await json(await sendPart('unit'));
+    await sendPart('integration');
+    test.clock.advance(59 * 60 * 1000);
+    expect(await judgeOverdueCommitReports(test.api)).toBe(0);
+    test.clock.advance(60 * 1000);
+    const read = await json(
+      await test.request(`/v1/executions/${id as string}`, { headers: headers() }),
+    );
+    expect(read).toMatchObject({
+      outcome: 'fail',
+      parts: { complete: false, missing: ['e2e'], reason: 'incomplete: missing e2e' },
+    });
+    // The read judged it: the sweep has nothing left.
+    expect(await judgeOverdueCommitReports(test.api)).toBe(0);
+  });
+
+  it('judges overdue reports in the sweep without a read', async () => {
+    const { id } = await json(await sendPart('unit', { expect_parts: 4 }));
+    test.clock.advance(60 * 60 * 1000);
+    expect(await judgeOverdueCommitReports(test.api)).toBe(1);
+    const record = await test.store.findExecution(orgId, id as string);
+    expect(record?.outcome).toBe('fail');
+    expect(record?.parts?.reason).toBe('incomplete: missing 3 of 4 parts');
+    // A late part can still complete the commit: it is merged and judged again.
+    for (const name of ['integration', 'e2e']) await sendPart(name, { expect_parts: 3 });
+    expect((await test.store.findExecution(orgId, id as string))?.outcome).toBe('pass');
+  });
+
+  it('closes a commit on finish: its verdict, or incomplete when expected parts are missing', async () => {
+    await sendPart('unit', { expect_parts: null });
+    const waiting = await json(await sendPart('e2e', { expect_parts: null }));
+    expect(waiting).toMatchObject({
+      outcome: 'pending',
+      parts: { expected: null, expected_source: null, complete: false, missing: [] },
+    });
+    const finished = await finish();
+    expect(finished.status).toBe(200);
+    // Judged on what arrived: 8 of 16 lines, and the patch's a.ts lines that only integration
+    // would have run are missed.
+    expect(await json(finished)).toMatchObject({
+      outcome: 'fail',
+      decided_by: 'patch',
+      coverage: 50,
+      patch: { covered: 1, coverable: 3 },
+      parts: { closed: true, complete: true, reason: null },
+    });
+
+    await sendPart('unit', { commit: BASE_SHA, expect_parts: ['unit', 'integration'] });
+    const missing = await json(await finish({ commit: BASE_SHA }));
+    expect(missing).toMatchObject({
+      outcome: 'fail',
+      parts: { closed: true, reason: 'incomplete: missing integration' },
+    });
+
+    const none = await finish({ commit: 'c'.repeat(40) });
+    expect(none.status).toBe(404);
+    expect(await json(none)).toEqual({ error: 'no part of this commit was received' });
+  });
+
+  it('expects the parts the repository names, else those of the base branch', async () => {
+    const settings = await test.request('/v1/repos/settings', {
+      method: 'PATCH',
+      headers: headers(),
+      body: JSON.stringify({
+        repo: 'web',
+        expected_parts: ['unit', 'e2e'],
+        parts_deadline_minutes: 5,
+      }),
+    });
+    expect(settings.status).toBe(200);
+    expect(await json(settings)).toMatchObject({
+      expected_parts: ['e2e', 'unit'],
+      parts_deadline_minutes: 5,
+      effective_parts_deadline_minutes: 5,
+    });
+    // The base branch's runs send no patch.
+    const onMain = (name: string) => ({
+      expect_parts: null,
+      branch: 'main',
+      pull_request: null,
+      commit: BASE_SHA,
+      files: filesOf(PARTS[name]!.map(([path, coverable, covered]) => [path, coverable, covered])),
+    });
+    const first = await json(await sendPart('unit', onMain('unit')));
+    expect(first.parts).toMatchObject({
+      expected: ['e2e', 'unit'],
+      expected_source: 'repository',
+      deadline: '2026-03-01T12:05:00Z',
+    });
+    expect((await json(await sendPart('e2e', onMain('e2e')))).outcome).toBe('pass');
+    await test.request('/v1/repos/settings', {
+      method: 'PATCH',
+      headers: headers(),
+      body: JSON.stringify({ repo: 'web', expected_parts: null }),
+    });
+    // The base branch's last complete report had unit and e2e.
+    const next = await json(await sendPart('unit', { expect_parts: null }));
+    expect(next.parts).toMatchObject({
+      expected: ['e2e', 'unit'],
+      expected_source: 'base_branch',
+      missing: ['e2e'],
+    });
+  });
+
+  it('shows a pending report on the badge without a figure', async () => {
+    await sendPart('unit', { branch: 'main', pull_request: null });
+    const badge = await test.request(`/v1/badge/${orgSlug}/web?branch=main`);
+    expect(await badge.text()).toContain('pending');
+  });
+});
+
+describe('the code host sees only the merged state of a commit', () => {
+  let fake: FakeGithubRest;
+
+  beforeEach(async () => {
+    fake = await startFakeGithubRest();
+    fake.allowToken(TOKEN, [GITHUB_REPO]);
+    await test.store.putRepositoryLink({
+      orgId,
+      repo: 'web',
+      host: 'github',
+      repository: GITHUB_REPO,
+      apiUrl: fake.apiUrl,
+      credential: `sealed:${TOKEN}`,
+      credentialHint: '…CRET',
+      createdBy: newPrefixedId('usr_'),
+      createdAt: TEST_START,
+      updatedAt: TEST_START,
+    });
+  });
+
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  const send = () =>
+    createOutboxDispatcher({
+      store: test.store,
+      logger: { info: () => {}, warn: () => {}, error: () => {} },
+      audit: createAuditLogger(createMemoryAuditSink()),
+      decryptCredential: (link) => link.credential.replace('sealed:', ''),
+      clock: test.clock,
+      random: () => 0.5,
+      owner: 'parts-test',
+      requestTimeoutMs: 2_000,
+      allowPrivateCodeHosts: true,
+    }).runOnce();
+
+  const project = () =>
+    fake.statuses
+      .filter((status) => status.context === 'covgate/project')
+      .map((status) => [status.state, status.description]);
+
+  it('posts pending statuses naming what is missing, then the merged verdict and one comment', async () => {
+    await givenBaseline();
+    await send();
+    fake.statuses.length = 0;
+    for (const name of ['e2e', 'unit']) {
+      await sendPart(name);
+      await send();
+    }
+    expect(project()).toEqual([
+      ['pending', '1 of 3 parts: missing integration, unit'],
+      ['pending', '2 of 3 parts: missing integration'],
+    ]);
+    expect(fake.commentsOf(GITHUB_REPO, 7)).toEqual([]);
+    await sendPart('integration');
+    await send();
+    expect(project().at(-1)).toEqual(['success', '81.25% (+11.25) pass']);
+    expect(
+      fake.statuses.filter((status) => status.context === 'covgate/patch').at(-1),
+    ).toMatchObject({
+      state: 'success',
+      description: 'patch 100.00% >= 80% pass',
+    });
+    const comments = fake.commentsOf(GITHUB_REPO, 7);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toContain('### covgate: **pass**');
+    expect(comments[0]!.body).toContain('| Project | 81.25% |');
+  });
+
+  it('replaces statuses not yet sent, so a single part is never the last word', async () => {
+    for (const name of ['unit', 'integration', 'e2e']) await sendPart(name);
+    await send();
+    expect(project()).toEqual([['success', '81.25% (no baseline) pass']]);
+    expect(fake.commentsOf(GITHUB_REPO, 7)).toHaveLength(1);
+  });
+
+  it('fails a commit past its deadline with the reason in the status and the comment', async () => {
+    await sendPart('unit');
+    await send();
+    test.clock.advance(60 * 60 * 1000);
+    expect(await judgeOverdueCommitReports(test.api)).toBe(1);
+    await send();
+    expect(project()).toEqual([
+      ['pending', '1 of 3 parts: missing e2e, integration'],
+      ['failure', 'incomplete: missing e2e, integration'],
+    ]);
+    const [comment] = fake.commentsOf(GITHUB_REPO, 7);
+    expect(comment?.body).toContain(
+      'Failed: incomplete: missing e2e, integration; the report was judged without all its parts.',
+    );
+  });
+});
