@@ -33,6 +33,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Pull request feedback', link: '/guide/pull-request-feedback' },
       { text: 'Merge requests on GitLab', link: '/guide/gitlab-merge-requests' },
       { text: 'Pull requests on Gitea and Forgejo', link: '/guide/gitea-pull-requests' },
+      { text: 'Sharded and matrix CI', link: '/guide/sharded-ci' },
     ],
   },
   {

@@ -3,6 +3,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { CliError, EXIT } from './errors.js';
 import type { GateOptions } from './gate/options.js';
 import type { Io } from './io.js';
+import { parseExpectParts } from './parts/ci-part.js';
 import { parsePatchTarget } from './patch/patch-rule.js';
 import { pathMapParser, reportListParsers } from './report-options.js';
 import { REPORT_FORMATS } from './reports/types.js';
@@ -14,6 +15,7 @@ const VERSION: string = packageJson.version;
 // so `covgate --version` and `--help` start fast.
 const commands = {
   config: () => import('./commands/config.js'),
+  finish: () => import('./commands/finish.js'),
   gate: () => import('./commands/gate.js'),
   login: () => import('./commands/login.js'),
   tokens: () => import('./commands/tokens.js'),
@@ -46,6 +48,21 @@ function component(value: string): string {
     );
   }
   return value;
+}
+
+function expectParts(value: string): number | string[] {
+  const parsed = parseExpectParts(value);
+  if (parsed === undefined) {
+    throw new InvalidArgumentError('a count from 1 to 1000, or part names separated by commas');
+  }
+  return parsed;
+}
+
+function waitSeconds(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 5 || n > 3600)
+    throw new InvalidArgumentError('whole seconds from 5 to 3600');
+  return n;
 }
 
 function seconds(value: string): number {
@@ -133,6 +150,21 @@ function gateOptions(command: Command): Command {
       '--component <name>',
       'monorepo component the run covers (api, web...): baselines and badges are per component',
       component,
+    )
+    .option(
+      '--part <name>',
+      'this run is one part of its commit (a shard, a matrix job): the service merges the parts line by line and judges the commit once they are in (default from GitLab parallel or COVGATE_MATRIX)',
+      component,
+    )
+    .option(
+      '--expect-parts <count|names>',
+      'the parts the commit has, as a count (4) or names (unit,integration); with --part',
+      expectParts,
+    )
+    .option(
+      '--wait <seconds>',
+      "with --part, wait up to this long for the commit's merged verdict and exit with it (exit 1 if still pending); without, a part exits 0 while the verdict is pending",
+      waitSeconds,
     )
     .option('--fail-on-warn', 'exit 1 on warn as well', false)
     .addOption(
@@ -317,6 +349,27 @@ Documentation: https://github.com/covgate/covgate/blob/main/docs/cli.md`,
         patchTarget?: number;
         json: boolean;
       }) => done(await (await commands.config()).configShow(o, io)),
+    );
+
+  child(program.command('finish'))
+    .summary(
+      'close a commit sent in parts: the service judges the parts it has, and this exits with the verdict',
+    )
+    .option('--repo <name>', 'repository name (default from CI or git)')
+    .option('--commit <sha>', 'the commit whose parts were sent (default from CI or git)')
+    .option('--component <name>', 'the component whose parts were sent', component)
+    .option('--org <slug>', "organisation slug, checked against the token's")
+    .option('--url <url>', 'service URL (default: COVGATE_URL, else http://localhost:8080)')
+    .option('--json', 'print the record as JSON', false)
+    .action(
+      async (o: {
+        repo?: string;
+        commit?: string;
+        component?: string;
+        org?: string;
+        url?: string;
+        json: boolean;
+      }) => done(await (await commands.finish()).finish(o, io, VERSION)),
     );
 
   child(program.command('wait'))

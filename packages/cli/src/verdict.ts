@@ -110,9 +110,12 @@ export interface Paint {
   bold: (s: string) => string;
 }
 
-/** The colour of an outcome word: green for pass, yellow for warn, red for fail. */
-export function outcomeColour(outcome: Verdict['outcome'], paint: Paint): (s: string) => string {
-  return outcome === 'pass' ? paint.green : outcome === 'warn' ? paint.yellow : paint.red;
+/** The colour of an outcome word: green for pass, yellow for warn and pending, red for fail. */
+export function outcomeColour(
+  outcome: Verdict['outcome'] | 'pending',
+  paint: Paint,
+): (s: string) => string {
+  return outcome === 'pass' ? paint.green : outcome === 'fail' ? paint.red : paint.yellow;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { mkdir, readFile, rename, rm, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { createTestApi } from '@covgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, type TestRepo } from './git-support.js';
 import { covgateIn } from './in-process.js';
@@ -102,6 +103,68 @@ describe('three Vitest shards downloaded as coverage-1/ ... coverage-3/', () => 
     expect(out.reports.map((r: { root: string }) => r.root)).toEqual(['.', '.', '.']);
     expect(out.unknown_paths).toEqual([]);
     expect(result.stderr).toBe('covgate: dry run: nothing was sent\n');
+  });
+
+  it('posts each shard as a part: the service merges them into the unsharded figure, in any order', async () => {
+    const service = createTestApi();
+    const org = await service.createOrganisation();
+    const { secret } = await service.insertToken(org);
+    const fetcher = ((input: RequestInfo | URL, init?: RequestInit) =>
+      service.api.handle(new Request(input, init))) as typeof fetch;
+    const env = { COVGATE_TOKEN: secret, COVGATE_URL: 'http://covgate.test', NO_COLOR: '1' };
+    const postPart = (commit: string, shard: number) =>
+      covgateIn(
+        repo.dir,
+        [
+          'report',
+          '--repo',
+          'lib',
+          '--branch',
+          'main',
+          '--commit',
+          commit,
+          '--report',
+          `coverage-${shard}/lcov.info`,
+          '--part',
+          `shard-${shard}`,
+          '--expect-parts',
+          '3',
+          '--json',
+        ],
+        env,
+        fetcher,
+      );
+    const finals = [];
+    for (const [commit, order] of [
+      ['1111111', [1, 2, 3]],
+      ['2222222', [3, 1, 2]],
+    ] as const) {
+      const answers = [];
+      for (const shard of order) answers.push(await postPart(commit, shard));
+      for (const pending of answers.slice(0, 2)) {
+        expect(pending.code, pending.stderr).toBe(0);
+        expect(JSON.parse(pending.stdout)).toMatchObject({ outcome: 'pending', exit_code: 0 });
+      }
+      const last = answers[2]!;
+      expect(last.code, last.stderr).toBe(0);
+      const out = JSON.parse(last.stdout);
+      const detail = (await (
+        await service.request(`/v1/executions/${out.execution_id}`, {
+          headers: { authorization: `Bearer ${secret}` },
+        })
+      ).json()) as { coverage: number; files: { covered: number; coverable: number }[] };
+      finals.push({
+        coverage: detail.coverage,
+        covered: detail.files.reduce((sum, file) => sum + file.covered, 0),
+        coverable: detail.files.reduce((sum, file) => sum + file.coverable, 0),
+      });
+    }
+    const whole = {
+      coverage: unsharded.pct,
+      covered: unsharded.covered,
+      coverable: unsharded.total,
+    };
+    expect(finals).toEqual([whole, whole]);
   });
 
   it('finds the three shards without --report and merges them alike', async () => {

@@ -5,6 +5,7 @@ import { EXIT } from '../errors.js';
 import { dryRunOutput, executionsUrl } from '../gate/dry-run.js';
 import { measurePatch } from '../gate/measure-patch.js';
 import type { GateOptions } from '../gate/options.js';
+import { awaitVerdict, printPending, resolvePart } from '../gate/part-run.js';
 import { postRun } from '../gate/post-run.js';
 import { printVerdict, verdictOf } from '../gate/print-verdict.js';
 import { readReports } from '../gate/read-reports.js';
@@ -12,6 +13,7 @@ import { runBody } from '../gate/run-body.js';
 import { runTests } from '../gate/run-tests.js';
 import { resolveTarget } from '../gate/target.js';
 import type { Io } from '../io.js';
+import type { JudgedExecution } from '../parts/pending.js';
 import { applyPolicy, policyJson } from '../policy/apply-policy.js';
 import { componentShares } from '../policy/components.js';
 import { serviceUrl } from '../service.js';
@@ -35,6 +37,8 @@ export async function gate(
   // Before the tests run: a broken policy file fails at once.
   const policy = await applyPolicy(flags, resolved.target, io);
   const { options } = policy;
+  // A usage error, before the tests run.
+  const part = resolvePart(options, io.env);
   const target = {
     ...resolved.target,
     ...(options.baseBranch !== undefined ? { baseBranch: options.baseBranch } : {}),
@@ -66,19 +70,22 @@ export async function gate(
   }
   const runs = shares.runs.map((share) => ({
     ...share,
-    body: runBody({
-      target,
-      options: { ...options, ...(share.name ? { component: share.name } : {}) },
-      read: share.read,
-      patch: share.patch.patch,
-      changed: share.patch.changed,
-      policy: policy.info,
-      rules: {
-        projectTarget: policy.effective.project.target.value,
-        projectInformational: policy.effective.project.informational.value,
-        patchInformational: policy.effective.patch.informational.value,
-      },
-    }),
+    body: {
+      ...runBody({
+        target,
+        options: { ...options, ...(share.name ? { component: share.name } : {}) },
+        read: share.read,
+        patch: share.patch.patch,
+        changed: share.patch.changed,
+        policy: policy.info,
+        rules: {
+          projectTarget: policy.effective.project.target.value,
+          projectInformational: policy.effective.project.informational.value,
+          patchInformational: policy.effective.patch.informational.value,
+        },
+      }),
+      ...part,
+    },
   }));
   const [whole, ...components] = runs as [(typeof runs)[number], ...typeof runs];
   if (options.dryRun) {
@@ -105,11 +112,34 @@ export async function gate(
     return EXIT.ok;
   }
 
-  const records: { run: (typeof runs)[number]; record: Execution }[] = [];
+  const answers: { run: (typeof runs)[number]; record: Execution }[] = [];
   for (const run of runs) {
     const posted = await postRun({ ...options, url, token, version, body: run.body }, io);
     if ('exitCode' in posted) return posted.exitCode;
-    records.push({ run, record: posted.record });
+    answers.push({ run, record: posted.record });
+  }
+  // A part's commit may still wait for other parts: exit 0 saying so, or wait with --wait.
+  const pending = answers.filter((answer) => answer.record.outcome === 'pending');
+  const partName = part.part ?? '';
+  if (pending.length > 0 && !options.wait) {
+    return printPending(
+      pending.map((answer) => answer.record),
+      partName,
+      options.json,
+      io,
+    );
+  }
+  const records: { run: (typeof runs)[number]; record: JudgedExecution }[] = [];
+  for (const { run, record } of answers) {
+    const judged =
+      record.outcome === 'pending'
+        ? await awaitVerdict(
+            { ...options, record, part: partName, wait: options.wait ?? 0, url, token, version },
+            io,
+          )
+        : { ...record, outcome: record.outcome };
+    if (typeof judged === 'number') return judged;
+    records.push({ run, record: judged });
   }
   const verdictInput = (r: (typeof records)[number]) => ({
     ...options,

@@ -23,6 +23,12 @@ export interface GateOptions {
   allowMissingPatch?: boolean;
   /** The monorepo component the run covers; baselines and badges are per component. */
   component?: string;
+  /** The part of its commit's report the run is (a shard, a matrix job); default from CI. */
+  part?: string;
+  /** The parts the commit's report waits for: a count or names. */
+  expectParts?: number | string[];
+  /** Seconds to wait for the merged verdict of a part's commit (0: do not wait). */
+  wait?: number;
   url?: string;
   org?: string;
   json: boolean;

@@ -1,6 +1,6 @@
-import type { Execution } from '@covgate/client';
 import type { Gathered } from '../gather-reports.js';
 import { type Io, paintFor } from '../io.js';
+import type { JudgedExecution } from '../parts/pending.js';
 import {
   buildVerdict,
   requiredBaselineFailure,
@@ -15,7 +15,8 @@ import { appendStepSummary } from './step-summary.js';
 
 /** What a verdict is built from: the record the service answered and what was read. */
 export interface VerdictInput {
-  record: Execution;
+  /** The run the service answered, with a verdict (a part's is once its commit is judged). */
+  record: JudgedExecution;
   read: Gathered;
   patch: PatchResult;
   baseBranch: string | undefined;

@@ -1,0 +1,149 @@
+import { createTestApi } from '@covgate/testing';
+import { describe, expect, it } from 'vitest';
+import { parseExpectParts, partFromCi } from '../src/parts/ci-part.js';
+import { covgateIn } from './in-process.js';
+
+describe('the part of a run from CI', () => {
+  it('names GitLab parallel jobs shard-i-of-n and expects n of them', () => {
+    expect(partFromCi({ GITLAB_CI: 'true', CI_NODE_INDEX: '2', CI_NODE_TOTAL: '4' })).toEqual({
+      part: 'shard-2-of-4',
+      expectCount: 4,
+    });
+    expect(partFromCi({ GITLAB_CI: 'true', CI_NODE_INDEX: '1', CI_NODE_TOTAL: '1' })).toBe(
+      undefined,
+    );
+    expect(partFromCi({ GITLAB_CI: 'true', CI_NODE_INDEX: '5', CI_NODE_TOTAL: '4' })).toBe(
+      undefined,
+    );
+  });
+
+  it('names a GitHub matrix job from COVGATE_MATRIX, and makes no part of GITHUB_JOB alone', () => {
+    expect(
+      partFromCi({
+        GITHUB_ACTIONS: 'true',
+        GITHUB_JOB: 'test',
+        COVGATE_MATRIX: '{"os":"ubuntu-latest","node":22}',
+      }),
+    ).toEqual({ part: 'test-22-ubuntu-latest' });
+    expect(partFromCi({ GITHUB_ACTIONS: 'true', GITHUB_JOB: 'test' })).toBe(undefined);
+    expect(partFromCi({ GITHUB_ACTIONS: 'true', COVGATE_MATRIX: 'not json' })).toBe(undefined);
+  });
+
+  it.each([
+    ['4', 4],
+    ['unit,integration', ['unit', 'integration']],
+    ['0', undefined],
+    ['unit,unit', undefined],
+    ['a b', undefined],
+  ])('reads --expect-parts %s', (value, expected) => {
+    expect(parseExpectParts(value)).toEqual(expected);
+  });
+});
+
+/** A report of `src/a.js`, lines 1-4, `hits` the lines that ran. */
+const lcov = (hits: number[]) =>
+  `TN:\nSF:src/a.js\n${[1, 2, 3, 4].map((line) => `DA:${line},${hits.includes(line) ? 1 : 0}`).join('\n')}\nLF:4\nLH:${hits.length}\nend_of_record\n`;
+
+describe('covgate report --part', () => {
+  async function givenService() {
+    const service = createTestApi();
+    const org = await service.createOrganisation();
+    const { secret } = await service.insertToken(org);
+    const fetcher = ((input: RequestInfo | URL, init?: RequestInit) =>
+      service.api.handle(new Request(input, init))) as typeof fetch;
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'covgate-parts-'));
+    const report = async (name: string, hits: number[]) => {
+      await writeFile(join(dir, `${name}.info`), lcov(hits));
+      return `${name}.info`;
+    };
+    const run = (...args: string[]) =>
+      covgateIn(
+        dir,
+        ['report', '--repo', 'web', '--branch', 'main', '--commit', 'abcdef1', ...args],
+        { COVGATE_TOKEN: secret, COVGATE_URL: 'http://covgate.test', NO_COLOR: '1' },
+        fetcher,
+      );
+    return { run, report, service, secret };
+  }
+
+  it('exits 0 and says the verdict is pending while parts are missing', async () => {
+    const { run, report } = await givenService();
+    const unit = await run(
+      '--report',
+      await report('unit', [1]),
+      '--part',
+      'unit',
+      '--expect-parts',
+      'unit,e2e',
+    );
+    expect(unit).toEqual({
+      code: 0,
+      stdout: 'pending web@main at abcdef1: part unit recorded; 1 of 2 parts, missing e2e\n',
+      stderr: [
+        'covgate: unit.info (lcov): 1 of 4 lines in 1 file, 25.00%',
+        'covgate: the verdict is pending until every part has arrived; exit 0 (--wait <seconds> waits for it)',
+        '',
+      ].join('\n'),
+    });
+    const e2e = await run('--report', await report('e2e', [2, 3]), '--part', 'e2e', '--json');
+    expect(e2e.code).toBe(0);
+    expect(JSON.parse(e2e.stdout)).toMatchObject({ outcome: 'pass', coverage: 75 });
+  });
+
+  it('waits with --wait for the verdict, and fails when it stays pending', async () => {
+    const { run, report } = await givenService();
+    const waited = await run(
+      '--report',
+      await report('unit', [1]),
+      '--part',
+      'unit',
+      '--expect-parts',
+      '2',
+      '--wait',
+      '5',
+    );
+    expect(waited.code).toBe(1);
+    expect(waited.stderr).toContain(
+      'covgate: the verdict of web@main is still pending after 5 s: the gate fails\n',
+    );
+  });
+
+  it('refuses --expect-parts without a part', async () => {
+    const { run, report } = await givenService();
+    const refused = await run('--report', await report('unit', [1]), '--expect-parts', '2');
+    expect(refused).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'covgate: --expect-parts needs --part (or a part CI names: GitLab parallel, COVGATE_MATRIX)\n',
+    });
+  });
+
+  it('closes a commit with covgate finish, failing it when an expected part is missing', async () => {
+    const { run, report, service, secret } = await givenService();
+    await run(
+      '--report',
+      await report('unit', [1]),
+      '--part',
+      'unit',
+      '--expect-parts',
+      'unit,e2e',
+    );
+    const fetcher = ((input: RequestInfo | URL, init?: RequestInit) =>
+      service.api.handle(new Request(input, init))) as typeof fetch;
+    const finished = await covgateIn(
+      '/',
+      ['finish', '--repo', 'web', '--commit', 'abcdef1'],
+      { COVGATE_TOKEN: secret, COVGATE_URL: 'http://covgate.test', NO_COLOR: '1' },
+      fetcher,
+    );
+    expect(finished).toEqual({
+      code: 1,
+      stdout: 'fail web@main at abcdef1: coverage 25.00%, delta 0.00; incomplete: missing e2e\n',
+      stderr: '',
+    });
+  });
+});
