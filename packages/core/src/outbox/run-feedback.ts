@@ -1,6 +1,7 @@
 import { executionToJson } from '../executions/execution-json.js';
 import type { FileChangesJson } from '../executions/file-changes.js';
 import { pendingText } from '../executions/parts.js';
+import { linePercent } from '../gate/line-percent.js';
 import { evaluatePatch } from '../gate/patch-rule.js';
 import { verdictSentence } from '../gate/verdict-sentence.js';
 import type {
@@ -179,9 +180,18 @@ function filesLostLines(changes: FileChangesJson | null): string[] {
   ];
 }
 
+/** A run's branch figure as the comment shows it: `41.66% (5 of 12 branches)`. */
+function branchFigure(covered: number, total: number): string {
+  const figure = linePercent(covered, total);
+  return figure === null
+    ? 'no branches listed'
+    : `${percent(figure)} (${covered} of ${total} branches)`;
+}
+
 /**
  * The Markdown of covgate's comment on the run's pull request: the outcome, the verdict
- * sentence, the table of the project's and the patch's figures.
+ * sentence, the table of the project's and the patch's figures, and the branch figure when
+ * the run sent branch counts (shown, not gated).
  */
 export function commentBody(record: ExecutionRecord, runUrl: string | null): string {
   const title = record.component === null ? 'covgate' : `covgate · ${code(record.component)}`;
@@ -200,6 +210,11 @@ export function commentBody(record: ExecutionRecord, runUrl: string | null): str
         : `${percent(patch.percent)} (${patch.covered} of ${patch.coverable} changed lines)`;
     rows.push(
       `| Patch | ${figure} | target ${targetText(patch.target)} | ${patch.passed ? 'pass' : 'fail'} |`,
+    );
+  }
+  if (record.branchesCovered !== null && record.branchesTotal !== null) {
+    rows.push(
+      `| Branches | ${branchFigure(record.branchesCovered, record.branchesTotal)} | — | not gated |`,
     );
   }
   const footer = [

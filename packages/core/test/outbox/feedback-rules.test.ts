@@ -105,6 +105,32 @@ describe('the comment', () => {
   });
 });
 
+describe('the branch figure in the comment', () => {
+  const table = (body: string) => body.split('\n').filter((line) => line.startsWith('| '));
+
+  it('is a row beside the project and patch rows when the run sent branch counts', () => {
+    const run = buildExecution({
+      pullRequest: 1,
+      coverage: 80,
+      branchesCovered: 5,
+      branchesTotal: 12,
+    });
+    expect(table(commentBody(run, null)).at(-1)).toBe(
+      '| Branches | 41.66% (5 of 12 branches) | — | not gated |',
+    );
+    const none = buildExecution({ pullRequest: 1, branchesCovered: 0, branchesTotal: 0 });
+    expect(table(commentBody(none, null)).at(-1)).toBe(
+      '| Branches | no branches listed | — | not gated |',
+    );
+  });
+
+  it('is absent when the run sent none, never 0%', () => {
+    const body = commentBody(buildExecution({ pullRequest: 1 }), null);
+    expect(body).not.toContain('Branches');
+    expect(table(body)).toHaveLength(2);
+  });
+});
+
 describe('files that lost most', () => {
   const lost = (path: string, change: number) => ({
     path,
