@@ -30,6 +30,9 @@ export default {
     'packages/core/src/http/inflate-gzip.ts',
     // Which addresses code-host requests may reach, checked when linked and at connection.
     'packages/core/src/code-hosts/*.ts',
+    // Keyless CI: which ID tokens are accepted, whose keys, and which identities are trusted.
+    'packages/core/src/ci-identity/*.ts',
+    'packages/core/src/http/auth/ci-token-login.ts',
     // The gate's verdict: truncation, delta and outcome (a wrong verdict passes a bad run).
     'packages/core/src/gate/*.ts',
     '!**/index.ts',

@@ -34,6 +34,7 @@ export default defineConfig({
       'packages/core/test/code-hosts/*.test.ts',
       'packages/core/test/http/repository-link-addresses.test.ts',
       'packages/core/test/outbox/code-host-addresses.test.ts',
+      'packages/core/test/ci-identity/*.test.ts',
       // The HTTP contract over a real socket: CORS, CSRF, client addresses, the service token.
       'packages/express/test/contract.test.ts',
     ],

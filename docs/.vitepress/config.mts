@@ -69,6 +69,8 @@ const guide: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'Command-line client', link: '/cli' },
       { text: 'GitHub Action', link: '/github-action' },
+      { text: 'Keyless CI (OIDC)', link: '/keyless-ci' },
+      { text: 'Required checks', link: '/required-checks' },
       { text: 'Typed client', link: '/client' },
       { text: 'Dashboard', link: '/dashboard' },
     ],

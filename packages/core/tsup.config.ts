@@ -22,7 +22,7 @@ export default defineConfig([
     // StoreConflictError thrown through `@covgate/core/storage-kit` is the one `instanceof`
     // checks in `@covgate/core` know.
     splitting: true,
-    // arctic, badge-maker and @octokit/core (and their own dependencies) are published as ES
+    // arctic, badge-maker, jose and @octokit/core (and their own dependencies) are published as ES
     // modules only, which `require()` cannot load before Node 20.19: the CommonJS build carries
     // its own copy.
     noExternal: [
@@ -33,6 +33,7 @@ export default defineConfig([
       'universal-user-agent',
       'fast-content-type-parse',
       'json-with-bigint',
+      'jose',
     ],
   },
 ]);

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { type FakeOidcIssuer, startFakeOidcIssuer } from '../support/fake-oidc-issuer.js';
+import { listen, type RunningServer } from '../support/http-server.js';
 import { run, type Started, startListening, stop } from '../support/processes.js';
 
 // The GitHub Action (action.yml at the repository root) run as the Actions runner would run
@@ -57,6 +59,8 @@ describe('action.yml', () => {
       'component',
       'fail-on-warn',
       'fail-threshold',
+      'oidc-audience',
+      'org',
       'patch-target',
       'reports',
       'token',
@@ -66,7 +70,7 @@ describe('action.yml', () => {
       'working-directory',
     ]);
     expect(action.inputs.url?.required).toBe(true);
-    expect(action.inputs.token?.required).toBe(true);
+    expect(action.inputs.token?.required).toBe(false);
   });
 });
 
@@ -77,15 +81,45 @@ describe.skipIf(!built && process.env.CI !== '1')(
     let workDir: string;
     let server: Started;
     let token: string;
+    let session: string;
     let fakeBin: string;
+    let issuer: FakeOidcIssuer;
+    let tokenService: RunningServer;
 
     beforeAll(async () => {
       workDir = await mkdtemp(join(tmpdir(), 'covgate-action-'));
+      // Keyless CI: the server trusts a fake GitHub Actions issuer on loopback, and GitHub's
+      // token service is a server on loopback that signs with it whatever audience is asked.
+      issuer = await startFakeOidcIssuer();
+      tokenService = await listen((request, response) => {
+        const url = new URL(request.url ?? '/', 'http://token.service');
+        if (request.headers.authorization !== 'Bearer request-token') {
+          response.writeHead(401).end('{}');
+          return;
+        }
+        const now = Math.floor(Date.now() / 1000);
+        issuer
+          .sign({
+            aud: url.searchParams.get('audience') ?? '',
+            repository: 'octo/web',
+            ref: 'refs/heads/main',
+            iat: now,
+            nbf: now,
+            exp: now + 300,
+          })
+          .then((value) => {
+            response.writeHead(200, { 'content-type': 'application/json' });
+            response.end(JSON.stringify({ count: 1, value }));
+          });
+      });
       const serverEnv = {
         PATH: process.env.PATH,
         HOME: workDir,
         PORT: '0',
         COVGATE_DATA_DIR: join(workDir, 'data'),
+        OIDC_GITHUB: issuer.issuer,
+        OIDC_AUDIENCE: 'covgate-action-test',
+        ALLOW_PRIVATE_CODE_HOSTS: '127.0.0.1',
       };
       server = await startListening([join(serverDist, 'main.js')], {
         cwd: workDir,
@@ -96,7 +130,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
         [join(serverDist, 'admin.js'), 'bootstrap', 'action'],
         { cwd: workDir, env: serverEnv },
       );
-      const session = /COVGATE_SESSION=(cvgs_[0-9a-f]{64})/.exec(admin.stdout)?.[1] as string;
+      session = /COVGATE_SESSION=(cvgs_[0-9a-f]{64})/.exec(admin.stdout)?.[1] as string;
       const created = await fetch(`${server.url}/v1/tokens`, {
         method: 'POST',
         headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
@@ -116,6 +150,8 @@ describe.skipIf(!built && process.env.CI !== '1')(
 
     afterAll(async () => {
       await stop(server);
+      await tokenService.close();
+      await issuer.close();
       await rm(workDir, { recursive: true, force: true });
     });
 
@@ -434,6 +470,59 @@ describe.skipIf(!built && process.env.CI !== '1')(
       expectNoToken(job);
     });
 
+    it('posts without a token from a job with id-token: write, as the repository the ID token names', async () => {
+      const { dir, head } = await workspace();
+      const trust = await fetch(`${server.url}/v1/repos/settings`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          org: 'action',
+          repo: 'web',
+          ci_trust: [{ provider: 'github', repository: 'octo/web', ref: 'refs/heads/main' }],
+        }),
+      });
+      expect(trust.status).toBe(200);
+      await writeFile(join(dir, 'web', 'lcov.info'), lcov([1, 1, 1, 1]));
+      const job = await runStep(
+        dir,
+        {
+          url: server.url,
+          token: '',
+          org: 'action',
+          'oidc-audience': 'covgate-action-test',
+          reports: 'lcov.info',
+          'working-directory': 'web',
+        },
+        {
+          GITHUB_EVENT_NAME: 'push',
+          GITHUB_REF: 'refs/heads/main',
+          GITHUB_REF_NAME: 'main',
+          GITHUB_SHA: head,
+          ACTIONS_ID_TOKEN_REQUEST_URL: `${tokenService.origin}/idtoken?api-version=2.0`,
+          ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'request-token',
+        },
+      );
+      expect(job.code, job.stderr).toBe(0);
+      expect(job.npxArgs).toEqual([
+        '--yes',
+        `${server.url}/cli/covgate.tgz`,
+        'report',
+        '--org',
+        'action',
+        '--oidc',
+        '--oidc-audience',
+        'covgate-action-test',
+        '--report',
+        'lcov.info',
+      ]);
+      const runs = await fetch(`${server.url}/v1/executions?org=action&repo=web&limit=1`, {
+        headers: { authorization: `Bearer ${session}` },
+      });
+      const [latest] = ((await runs.json()) as { executions: { posted_by?: string }[] }).executions;
+      expect(latest?.posted_by).toBe('oidc:github:octo/web@refs/heads/main');
+      expect(job.stdout + job.stderr).not.toContain('eyJ');
+    });
+
     it("refuses an empty token, a version that is not a version number, a version with the server's CLI or an unknown CLI source before running anything", async () => {
       const { dir } = await workspace();
       const noToken = await runStep(
@@ -443,9 +532,25 @@ describe.skipIf(!built && process.env.CI !== '1')(
       );
       expect(noToken.code).toBe(2);
       expect(noToken.stdout).toBe(
-        '::error title=covgate::the token input is empty: pass an API token with the execute scope from a repository secret; a pull request from a fork gets no secrets\n',
+        '::error title=covgate::the token input is empty and the job cannot ask for an OIDC ID token: pass an API token with the execute scope from a repository secret, or give the job `permissions: id-token: write` and the org input (keyless CI); a pull request from a fork gets neither\n',
       );
       expect(noToken.npxArgs).toEqual([]);
+
+      const keylessWithoutOrg = await runStep(
+        dir,
+        { url: server.url, token: '' },
+        {
+          GITHUB_EVENT_NAME: 'push',
+          GITHUB_SHA: 'f'.repeat(40),
+          ACTIONS_ID_TOKEN_REQUEST_URL: `${tokenService.origin}/idtoken?api-version=2.0`,
+          ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'request-token',
+        },
+      );
+      expect(keylessWithoutOrg.code).toBe(2);
+      expect(keylessWithoutOrg.stdout).toBe(
+        '::error title=covgate::keyless CI (no token input) needs the org input: the covgate organisation whose repository settings trust this repository\n',
+      );
+      expect(keylessWithoutOrg.npxArgs).toEqual([]);
 
       const badVersion = await runStep(
         dir,

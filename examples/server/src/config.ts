@@ -89,6 +89,16 @@ export interface ServerConfig {
    * slash; undefined when unset (`http://localhost:<PORT>` is assumed).
    */
   publicUrl: string | undefined;
+  /**
+   * `OIDC_GITHUB`: accept GitHub Actions' ID tokens for ingest: `on` (github.com's issuer) or
+   * a GitHub Enterprise Server issuer URL (`https://ghes.example.com/_services/token`);
+   * undefined when unset or `off`.
+   */
+  oidcGithub: true | string | undefined;
+  /** `OIDC_GITLAB`: accept GitLab CI `id_tokens` issued by this GitLab (its base URL). */
+  oidcGitlab: string | undefined;
+  /** `OIDC_AUDIENCE`: the `aud` CI ID tokens must carry; default the public URL. */
+  oidcAudience: string | undefined;
   /** Development (`NODE_ENV` unset, empty, `development` or `test`): the start-up sign-in link. */
   development: boolean;
 }
@@ -199,6 +209,30 @@ function publicUrl(env: NodeJS.ProcessEnv, problems: string[]): string | undefin
     return undefined;
   }
   return origin;
+}
+
+/** An issuer URL setting: http(s), no query or fragment; anything else is a problem. */
+function oidcIssuer(env: NodeJS.ProcessEnv, name: string, problems: string[]): string | undefined {
+  const raw = optional(env, name);
+  if (raw === undefined) return undefined;
+  try {
+    const url = new URL(raw);
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && !url.search && !url.hash) {
+      return raw.replace(/\/+$/, '');
+    }
+  } catch {
+    // Reported below.
+  }
+  problems.push(`${name} must be an http(s) issuer URL such as https://gitlab.example.com`);
+  return undefined;
+}
+
+/** `OIDC_GITHUB`: `on`, `off` or a GitHub Enterprise Server issuer URL. */
+function oidcGithub(env: NodeJS.ProcessEnv, problems: string[]): true | string | undefined {
+  const raw = optional(env, 'OIDC_GITHUB');
+  if (raw === 'on') return true;
+  if (raw === undefined || raw === 'off') return undefined;
+  return oidcIssuer(env, 'OIDC_GITHUB', problems);
 }
 
 function databaseHasTls(url: string): boolean {
@@ -330,6 +364,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
     gitlabUrl: optional(env, 'GITLAB_URL'),
     dashboardUrl: optional(env, 'DASHBOARD_URL'),
     publicUrl: publicUrl(env, problems),
+    oidcGithub: oidcGithub(env, problems),
+    oidcGitlab: oidcIssuer(env, 'OIDC_GITLAB', problems),
+    oidcAudience: optional(env, 'OIDC_AUDIENCE'),
     development,
   };
 

@@ -8,17 +8,21 @@ import {
   createAuditLogger,
   createPersonalOrganisationResolver,
   createVerificationThrottle,
+  type JwksFetch,
   type RepositoryLink,
   type Store,
 } from '@covgate/core';
 import { githubCodeHost } from '@covgate/core/github';
 import { gitlabCodeHost } from '@covgate/core/gitlab';
 import {
+  createCodeHostAddressPolicy,
+  createGuardedFetch,
   decryptCredential,
   encryptCredential,
   type OutboxWorker,
   repositoryLinkCredentialContext,
   startOutboxWorker,
+  systemResolver,
 } from '@covgate/core/internal';
 import { type DashboardHandler, serveDashboard } from '@covgate/dashboard';
 import { createFetchHandler } from '@covgate/fetch';
@@ -180,6 +184,19 @@ export async function apiOptionsFor(
     },
   };
   if (config.trustProxy.length > 0) options.trustProxy = config.trustProxy;
+  if (config.oidcGithub !== undefined || config.oidcGitlab !== undefined) {
+    options.ciTokens = {
+      audience: config.oidcAudience ?? publicUrlOf(config),
+      ...(config.oidcGithub !== undefined ? { github: config.oidcGithub } : {}),
+      ...(config.oidcGitlab !== undefined ? { gitlab: config.oidcGitlab } : {}),
+      // Key sets are fetched under the code-host address policy: an issuer URL reaches a
+      // private address only when ALLOW_PRIVATE_CODE_HOSTS allows it.
+      fetchJwks: createGuardedFetch({
+        policy: createCodeHostAddressPolicy(config.allowPrivateCodeHosts),
+        resolve: systemResolver,
+      }) as JwksFetch,
+    };
+  }
   if (config.allowPrivateCodeHosts !== false) {
     options.allowPrivateCodeHosts = config.allowPrivateCodeHosts;
   }

@@ -89,6 +89,8 @@ Examples:
 
 Environment:
   COVGATE_TOKEN        API token with the execute scope (or COVGATE_TOKEN_FILE: a file holding it)
+  COVGATE_ID_TOKEN     without COVGATE_TOKEN: the job's OIDC ID token (GitLab id_tokens); on
+                       GitHub Actions with id-token: write the CLI asks for one itself
   COVGATE_URL          service URL (default http://localhost:8080)
   COVGATE_TIMEOUT      seconds per attempt at the service (default 30), like --timeout
   GITHUB_STEP_SUMMARY  when set, a Markdown summary is appended to it
@@ -175,6 +177,21 @@ function gateOptions(command: Command): Command {
     )
     .option('--org <slug>', "organisation slug, checked against the token's")
     .option('--url <url>', 'service URL (default: COVGATE_URL, else http://localhost:8080)')
+    .option(
+      '--oidc',
+      "post with the CI job's OIDC ID token even when COVGATE_TOKEN is set (without it, a job that has one posts with it)",
+      false,
+    )
+    .addOption(
+      new Option(
+        '--oidc-audience <aud>',
+        'the audience to ask the ID token for (default: the service URL, as the server expects)',
+      ).env('COVGATE_OIDC_AUDIENCE'),
+    )
+    .option(
+      '--id-token-var <name>',
+      "the variable holding the job's ID token (GitLab id_tokens; default COVGATE_ID_TOKEN)",
+    )
     .addOption(
       new Option(
         '--timeout <seconds>',

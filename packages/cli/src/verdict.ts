@@ -59,6 +59,8 @@ export interface Verdict {
   patch_skipped: string | null;
   execution_id: string;
   created_at: string;
+  /** The CI identity the run was posted as, when it was posted with the job's OIDC ID token. */
+  posted_by?: string;
   /** What covgate exits with. */
   exit_code: number;
 }
@@ -240,6 +242,7 @@ export function buildVerdict(input: {
     commit: string | null;
     created_at: string;
     baseline?: BaselineAnswer;
+    posted_by?: string;
   } & ServicePatch;
   failOnWarn: boolean;
   requireBaseline?: boolean;
@@ -275,6 +278,7 @@ export function buildVerdict(input: {
     patch_skipped: input.patchSkipped,
     execution_id: record.id,
     created_at: record.created_at,
+    ...(record.posted_by === undefined ? {} : { posted_by: record.posted_by }),
     exit_code: refused ? 1 : exitCodeOf(outcome, input.failOnWarn),
   };
 }

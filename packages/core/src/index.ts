@@ -17,6 +17,15 @@ export {
   createMemoryAuditSink,
   stdoutAuditSink,
 } from './audit/audit-sink.js';
+// CI jobs posting with their OIDC ID token (docs/keyless-ci.md).
+export { GITHUB_ACTIONS_ISSUER } from './ci-identity/ci-identity.js';
+export type { CiTokenOptions } from './ci-identity/ci-token-options.js';
+export {
+  type IdTokenIssuer,
+  JWKS_DEFAULTS,
+  type JwksSettings,
+} from './ci-identity/id-token-verifier.js';
+export type { JwksFetch } from './ci-identity/jwks-fetch.js';
 export {
   type HostResolver,
   InvalidCodeHostAllowanceError,

@@ -8,7 +8,8 @@
  * @packageDocumentation
  */
 
-export { createCodeHostAddressPolicy } from './code-hosts/code-host-address.js';
+export { createCodeHostAddressPolicy, systemResolver } from './code-hosts/code-host-address.js';
+export { createGuardedFetch } from './code-hosts/guarded-fetch.js';
 export { checkLineData } from './executions/line-data-check.js';
 export {
   decodeRunLines,

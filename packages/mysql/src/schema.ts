@@ -1,4 +1,4 @@
-import type { CodeHostKind, ExpectedParts, PartsState } from '@covgate/core';
+import type { CiTrust, CodeHostKind, ExpectedParts, PartsState } from '@covgate/core';
 import { parseParts, serialiseParts } from '@covgate/core/storage-kit';
 import { buildIndexes, INDEXES, type IndexSpec } from '@covgate/sql-kit/indexes';
 import { type SQL, sql } from 'drizzle-orm';
@@ -26,6 +26,15 @@ const exactVarchar = customType<{ data: string; config: { length: number } }>({
   dataType: (config) =>
     `varchar(${config?.length ?? 255}) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`,
 });
+
+/** A value kept as JSON in a `text` column (read back parsed). */
+function jsonText<Data>(name: string) {
+  return customType<{ data: Data; driverData: string }>({
+    dataType: () => 'text',
+    toDriver: (value) => JSON.stringify(value),
+    fromDriver: (value) => JSON.parse(value) as Data,
+  })(name);
+}
 
 /** A `varchar` of ASCII compared byte for byte, for values that are ASCII by contract. */
 const asciiVarchar = customType<{ data: string; config: { length: number } }>({
@@ -274,6 +283,8 @@ export const executions = mysqlTable(
     branchesTotal: int('branches_total', { unsigned: true }),
     /** A commit's report merged from parts: its parts' state; null for a run sent whole. */
     parts: partsState('parts'),
+    /** Who posted the run when it was a CI identity (`oidc:github:acme/api@refs/heads/main`). */
+    postedBy: exactVarchar('posted_by', { length: 512 }),
   },
   (t) => [
     ...indexesOf(t, INDEXES.executions),
@@ -327,6 +338,8 @@ export const repositorySettings = mysqlTable(
     expectedParts: expectedParts('expected_parts'),
     /** Minutes a report waits for its parts; null for covgate's default. */
     partsDeadlineMinutes: int('parts_deadline_minutes', { unsigned: true }),
+    /** The CI identities trusted to post runs without a token, as JSON; null: none. */
+    ciTrust: jsonText<CiTrust[]>('ci_trust'),
     updatedAt: timestamp('updated_at').notNull(),
   },
   (t) => [primaryKey({ name: 'repository_settings_pk', columns: [t.orgId, t.repo] })],

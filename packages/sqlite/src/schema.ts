@@ -1,4 +1,4 @@
-import type { CodeHostKind, ExpectedParts, PartsState } from '@covgate/core';
+import type { CiTrust, CodeHostKind, ExpectedParts, PartsState } from '@covgate/core';
 import { parseParts, serialiseParts } from '@covgate/core/storage-kit';
 import { buildIndexes, INDEXES, type IndexSpec } from '@covgate/sql-kit/indexes';
 import { type SQL, sql } from 'drizzle-orm';
@@ -219,6 +219,8 @@ export const executions = sqliteTable(
     branchesTotal: integer('branches_total'),
     /** A commit's report merged from parts: its parts' state; null for a run sent whole. */
     parts: partsState('parts'),
+    /** Who posted the run when it was a CI identity (`oidc:github:acme/api@refs/heads/main`). */
+    postedBy: text('posted_by'),
   },
   (t) => [
     ...indexesOf(t, INDEXES.executions),
@@ -266,6 +268,8 @@ export const repositorySettings = sqliteTable(
     expectedParts: expectedParts('expected_parts'),
     /** Minutes a report waits for its parts; null for covgate's default. */
     partsDeadlineMinutes: integer('parts_deadline_minutes'),
+    /** The CI identities trusted to post runs without a token, as JSON; null: none. */
+    ciTrust: text('ci_trust', { mode: 'json' }).$type<CiTrust[]>(),
     updatedAt: timestamp('updated_at').notNull(),
   },
   (t) => [primaryKey({ name: 'repository_settings_pk', columns: [t.orgId, t.repo] })],

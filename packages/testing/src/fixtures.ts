@@ -188,6 +188,7 @@ export function buildExecution(overrides: Partial<ExecutionRecord> = {}): Execut
     branchesCovered: null,
     branchesTotal: null,
     parts: null,
+    postedBy: null,
     ...overrides,
   };
 }

@@ -1,5 +1,7 @@
 import type { Execution } from '@covgate/client';
 import { detectContext } from '../ci/detect.js';
+import { idTokenAudience, readIdToken } from '../ci/id-token.js';
+import { chooseCredential } from '../ci/run-credential.js';
 import { readApiToken } from '../credentials.js';
 import { EXIT } from '../errors.js';
 import { dryRunOutput, executionsUrl } from '../gate/dry-run.js';
@@ -30,8 +32,10 @@ export async function gate(
   command?: string[],
 ): Promise<number> {
   const url = serviceUrl(flags.url, io.env);
-  // A dry run sends nothing, so it needs no token.
-  const token = flags.dryRun ? '' : await readApiToken(io.env);
+  // A dry run sends nothing, so it needs no credential. An API token is read at once (a
+  // missing one fails before the tests run); an ID token only to post, as it lives minutes.
+  const credential = flags.dryRun ? null : chooseCredential(flags, io.env);
+  const apiToken = credential?.kind === 'api-token' ? await readApiToken(io.env) : '';
   const resolved = resolveTarget(flags, () => detectContext(io.env, io.cwd));
   for (const warning of resolved.warnings) io.stderr.write(`covgate: warning: ${warning}\n`);
   // Before the tests run: a broken policy file fails at once.
@@ -112,6 +116,15 @@ export async function gate(
     return EXIT.ok;
   }
 
+  const token =
+    credential?.kind === 'id-token'
+      ? await readIdToken(
+          credential.source,
+          io.env,
+          idTokenAudience(options.oidcAudience, url),
+          io.fetch,
+        )
+      : apiToken;
   const answers: { run: (typeof runs)[number]; record: Execution }[] = [];
   for (const run of runs) {
     const posted = await postRun({ ...options, url, token, version, body: run.body }, io);

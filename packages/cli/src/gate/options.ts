@@ -40,4 +40,10 @@ export interface GateOptions {
   timeout?: number;
   /** Exit 0 with a warning when the service is unavailable. */
   allowUnreachable?: boolean;
+  /** Post with the CI job's OIDC ID token even when `COVGATE_TOKEN` is set. */
+  oidc?: boolean;
+  /** The `aud` to ask the ID token for (default: the service URL's origin). */
+  oidcAudience?: string;
+  /** The variable holding the job's ID token (default `COVGATE_ID_TOKEN`). */
+  idTokenVar?: string;
 }

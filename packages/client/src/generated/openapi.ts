@@ -160,6 +160,14 @@ export interface paths {
          *     order of `files` and the `org` field make no difference. Only a stored record keeps a key: after a `400` or a
          *     `500` a retry with the same key is processed afresh. After 24 hours the key is free
          *     again.
+         *
+         *     Keyless CI: when the server accepts CI ID tokens, a GitHub Actions or GitLab CI job
+         *     may present its OIDC ID token instead (`ciIdToken`). It is verified against its
+         *     issuer's published keys (RS256 or ES256; audience, issuer, expiry and not-before
+         *     checked): any failure is the same `401` as a bad token. The body must then name
+         *     `org` (`400 missing required parameter: org`), and that organisation's settings of
+         *     `repo` must trust the job's identity (`ci_trust`), else `403`; the record shows the
+         *     identity as `posted_by`.
          */
         post: operations["createExecution"];
         delete?: never;
@@ -368,10 +376,11 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Set a repository's default patch target and code-host URL
+         * Set a repository's default patch target, code-host URL and trusted CI identities
          * @description Sets the patch target of the repository's runs that send none (`null`: covgate's
-         *     default, 80), truncated to hundredths, and the repository's code-host URL
-         *     (`web_url`, which a run's `repo_url` then never replaces). A field left out keeps its
+         *     default, 80), truncated to hundredths, the repository's code-host URL
+         *     (`web_url`, which a run's `repo_url` then never replaces) and the CI identities whose
+         *     OIDC ID tokens may post its runs (`ci_trust`, sessions only). A field left out keeps its
          *     value. An API token with `execute` (the CI that
          *     records the runs can send a target per run anyway) or a session of an admin or
          *     owner. Check order: `401`, `403` scope or role, `403` cookie session without an
@@ -1158,6 +1167,11 @@ export interface components {
             file_count?: number;
             /** @description The policy file that judged the run, when the run sent it. */
             policy?: components["schemas"]["RecordedPolicy"];
+            /**
+             * @description The CI identity that posted the run with its OIDC ID token
+             *     (`oidc:github:acme/api@refs/heads/main`); absent when an API token or a session did.
+             */
+            posted_by?: string;
             /** @description The run's branch coverage, when it sent branch counts (absent otherwise, never 0 %). */
             branches?: components["schemas"]["RunBranches"];
             parts?: components["schemas"]["Parts"];
@@ -1211,6 +1225,7 @@ export interface components {
             policy?: components["schemas"]["RecordedPolicy"];
             branches?: components["schemas"]["RunBranches"];
             parts?: components["schemas"]["Parts"];
+            posted_by?: string;
             /** @description The per-file list the run was sent with, sorted by path; null without one. */
             files: components["schemas"]["FileLineCounts"][] | null;
             /**
@@ -1443,6 +1458,21 @@ export interface components {
             status: number | null;
             failed_at: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description A CI identity whose OIDC ID tokens may post the repository's runs: the tokens' CI
+         *     system and repository (GitHub `repository`, GitLab `project_path`), and when given the
+         *     one full git ref and the one deployment environment they must name. Compared exactly,
+         *     case included.
+         */
+        CiTrust: {
+            /** @enum {unknown} */
+            provider: "github" | "gitlab";
+            repository: string;
+            /** @description A full ref (`refs/heads/main`, `refs/tags/v1`); null or absent, any. */
+            ref?: string | null;
+            /** @description The job's deployment environment; null or absent, any (or none). */
+            environment?: string | null;
+        };
         RepositorySettings: {
             repo: components["schemas"]["RepoName"];
             /** @description The parts a commit's report waits for when its runs do not say; null when unset. */
@@ -1461,6 +1491,8 @@ export interface components {
              *     `PATCH` or, while none was ever set, taken from a run's `repo_url`; null without one.
              */
             web_url?: string | null;
+            /** @description The CI identities whose ID tokens may post its runs; empty, none. */
+            ci_trust: components["schemas"]["CiTrust"][];
         };
         RepositorySettingsInput: {
             /** @description When given, must equal the caller's organisation slug (`403` otherwise). */
@@ -1469,6 +1501,7 @@ export interface components {
             /**
              * @description Percent, 0 to 100, truncated to hundredths; null for covgate's default (80). Left
              *     out, the stored value stays; one of the fields is required.
+             *     out, the stored value stays; `patch_target`, `web_url` or `ci_trust` is required.
              */
             patch_target?: number | null;
             /**
@@ -1485,6 +1518,12 @@ export interface components {
             expected_parts?: components["schemas"]["ExpectedParts"] | null;
             /** @description Minutes a report waits for its parts (1-1440); null for covgate's 60. */
             parts_deadline_minutes?: number | null;
+            /**
+             * @description Replaces the CI identities trusted to post the repository's runs with their OIDC
+             *     ID token (at most 20; null or empty: none). Only a session may change it: an API
+             *     token gets `403`. Left out, the stored value stays.
+             */
+            ci_trust?: components["schemas"]["CiTrust"][] | null;
         };
         Baseline: {
             id: components["schemas"]["ExecutionId"];
@@ -2586,7 +2625,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: ("invalid header: Idempotency-Key" | "malformed request" | "invalid parameter: org" | "invalid parameter: repo" | "invalid parameter: branch" | "invalid parameter: coverage" | "invalid parameter: base_branch" | "invalid parameter: commit" | "invalid parameter: warn_threshold" | "invalid parameter: fail_threshold" | "invalid parameter: component" | "invalid parameter: pull_request" | "invalid parameter: base_commit" | "invalid parameter: patch" | "invalid parameter: patch.covered" | "invalid parameter: patch.covered (more than coverable)" | "invalid parameter: patch.coverable" | "invalid parameter: patch_target" | "invalid parameter: files" | "invalid parameter: files (more than 50000 entries)" | "invalid parameter: part" | "invalid parameter: part (needs commit)" | "invalid parameter: expect_parts" | "invalid parameter: expect_parts (only with part)" | "invalid parameter: files (a part needs its files with line data)") | string;
+                        error: ("invalid header: Idempotency-Key" | "malformed request" | "missing required parameter: org" | "invalid parameter: org" | "invalid parameter: repo" | "invalid parameter: branch" | "invalid parameter: coverage" | "invalid parameter: base_branch" | "invalid parameter: commit" | "invalid parameter: warn_threshold" | "invalid parameter: fail_threshold" | "invalid parameter: component" | "invalid parameter: pull_request" | "invalid parameter: base_commit" | "invalid parameter: patch" | "invalid parameter: patch.covered" | "invalid parameter: patch.covered (more than coverable)" | "invalid parameter: patch.coverable" | "invalid parameter: patch_target" | "invalid parameter: files" | "invalid parameter: files (more than 50000 entries)" | "invalid parameter: part" | "invalid parameter: part (needs commit)" | "invalid parameter: expect_parts" | "invalid parameter: expect_parts (only with part)" | "invalid parameter: files (a part needs its files with line data)") | string;
                     };
                 };
             };
@@ -3081,7 +3120,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error: "malformed request" | "invalid parameter: org" | "invalid parameter: repo" | "invalid parameter: patch_target" | "invalid parameter: web_url" | "invalid parameter: expected_parts" | "invalid parameter: parts_deadline_minutes" | "missing required parameter: patch_target, web_url, expected_parts or parts_deadline_minutes";
+                        error: "malformed request" | "invalid parameter: org" | "invalid parameter: repo" | "invalid parameter: patch_target" | "invalid parameter: web_url" | "invalid parameter: expected_parts" | "invalid parameter: parts_deadline_minutes" | "invalid parameter: ci_trust" | "missing required parameter: patch_target, web_url, expected_parts, parts_deadline_minutes or ci_trust";
                     };
                 };
             };

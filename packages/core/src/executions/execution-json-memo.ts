@@ -57,7 +57,8 @@ function sameRecord(remembered: ExecutionRecord, record: ExecutionRecord): boole
     remembered.projectTarget === record.projectTarget &&
     remembered.policyDigest === record.policyDigest &&
     remembered.policyCommit === record.policyCommit &&
-    sameParts(remembered.parts, record.parts)
+    sameParts(remembered.parts, record.parts) &&
+    remembered.postedBy === record.postedBy
   );
 }
 

@@ -79,6 +79,11 @@ export interface ExecutionJson {
   branches?: BranchesJson;
   /** For a commit's report merged from parts: what it has, expects and lacks. */
   parts?: PartsJson;
+  /**
+   * The CI identity that posted the run with its OIDC ID token
+   * (`oidc:github:acme/api@refs/heads/main`); absent when an API token or a session did.
+   */
+  posted_by?: string;
 }
 
 /** The `baseline` of a record: the copy taken at ingest, null without one, undefined unknown. */
@@ -154,6 +159,7 @@ export function executionToJson(record: ExecutionRecord): ExecutionJson {
     json.branches = branchesToJson(record.branchesCovered, record.branchesTotal);
   }
   if (record.parts !== null) json.parts = partsToJson(record.parts);
+  if (record.postedBy !== null) json.posted_by = record.postedBy;
   return json;
 }
 

@@ -2,12 +2,15 @@ import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 import { redactTokens } from '../audit/audit-line.js';
 import { type AuditSink, createAuditLogger, stdoutAuditSink } from '../audit/audit-sink.js';
+import { type CiTokenOptions, createCiTokenVerifier } from '../ci-identity/ci-token-options.js';
+import type { JwksFetch } from '../ci-identity/jwks-fetch.js';
 import {
   createCodeHostAddressPolicy,
   type HostResolver,
   type PrivateCodeHostAllowance,
   systemResolver,
 } from '../code-hosts/code-host-address.js';
+import { createGuardedFetch } from '../code-hosts/guarded-fetch.js';
 import { ExecutionJsonMemo } from '../executions/execution-json-memo.js';
 import type { Identity } from '../identity/identity.js';
 import { batchedLogDestination } from '../logging/batched-log-destination.js';
@@ -156,6 +159,11 @@ export interface CreateApiOptions {
   /** TTL of the verified-token cache in ms (at most 10 000). */
   tokenCacheTtlMs?: number;
   /**
+   * CI jobs posting runs with their OIDC ID token (GitHub Actions, GitLab CI) instead of an API
+   * token; without it such a token is refused like any invalid one. See `docs/keyless-ci.md`.
+   */
+  ciTokens?: CiTokenOptions;
+  /**
    * Browser login through code hosts (`GET /auth/{code_host}` and its callback); without it
    * both routes answer `501`. See `docs/oauth.md`.
    */
@@ -258,6 +266,10 @@ function buildServices(options: CreateApiOptions): ApiServices {
   const clock = options.clock ?? systemClock;
   const hasher = options.tokenHasher ?? createTokenHasher(pepperOptions(options));
   const inflationBudgetBytes = options.inflationBudgetBytes ?? DEFAULT_INFLATION_BUDGET_BYTES;
+  const codeHosts = {
+    policy: createCodeHostAddressPolicy(options.allowPrivateCodeHosts),
+    resolve: options.resolveHost ?? systemResolver,
+  };
   return {
     settings: {
       serviceToken: options.serviceToken || undefined,
@@ -311,10 +323,15 @@ function buildServices(options: CreateApiOptions): ApiServices {
       },
     }),
     rateLimiter: createRequestRateLimiter(options.rateLimit ?? {}, logger),
-    codeHosts: {
-      policy: createCodeHostAddressPolicy(options.allowPrivateCodeHosts),
-      resolve: options.resolveHost ?? systemResolver,
-    },
+    codeHosts,
+    ciTokens:
+      options.ciTokens === undefined
+        ? undefined
+        : createCiTokenVerifier(
+            options.ciTokens,
+            options.ciTokens.fetchJwks ?? (createGuardedFetch(codeHosts) as JwksFetch),
+            () => clock.now(),
+          ),
     executionJson: new ExecutionJsonMemo(),
     randomBytes: options.randomBytes ?? ((size) => cryptoRandomBytes(size)),
     readinessChecks: options.readinessChecks ?? [],

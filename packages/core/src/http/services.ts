@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AuditLogger } from '../audit/audit-sink.js';
+import type { IdTokenVerifier } from '../ci-identity/id-token-verifier.js';
 import type { CodeHostAddressPolicy, HostResolver } from '../code-hosts/code-host-address.js';
 import type { ExecutionJsonMemo } from '../executions/execution-json-memo.js';
 import type { Identity } from '../identity/identity.js';
@@ -72,6 +73,8 @@ export interface ApiServices {
   inflationBudget: InflationBudget;
   /** Which addresses a repository link's `api_url` may reach, and how names resolve. */
   codeHosts: { policy: CodeHostAddressPolicy; resolve: HostResolver };
+  /** Verifies CI ID tokens presented for ingest; absent: none are accepted. */
+  ciTokens: IdTokenVerifier | undefined;
   /** The JSON text of execution records listed recently. */
   executionJson: ExecutionJsonMemo;
   randomBytes: (size: number) => Uint8Array;

@@ -84,10 +84,13 @@ export {
   type RepositoryLink,
   type RepositoryLinkStore,
 } from './records/repository-links.js';
-export type {
-  RepositorySettings,
-  RepositorySettingsStore,
-  WebUrlSource,
+export {
+  CI_PROVIDERS,
+  type CiProvider,
+  type CiTrust,
+  type RepositorySettings,
+  type RepositorySettingsStore,
+  type WebUrlSource,
 } from './records/repository-settings.js';
 export type { SessionRecord, SessionStore } from './records/sessions.js';
 export type { SignInLinkRecord, SignInLinkStore } from './records/sign-in-links.js';

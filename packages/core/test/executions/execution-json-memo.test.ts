@@ -113,6 +113,7 @@ describe('ExecutionJsonMemo', () => {
       reason: null,
       verdict: 'pass',
     },
+    postedBy: 'oidc:github:acme/api@refs/heads/main',
   };
 
   /** Another value of a field's kind: the record's text may not stay the same. */

@@ -34,6 +34,7 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
         patchTargetSource: 'repository',
         decidedBy: 'patch',
         fileCount: 50_000,
+        postedBy: 'oidc:gitlab:acme/platform/api@refs/heads/feature/patch',
       });
       const empty = buildExecution({
         ...where,
@@ -228,6 +229,15 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
           webUrlSource: 'api' as const,
           expectedParts: { names: ['integration', 'unit'] },
           partsDeadlineMinutes: 90,
+          ciTrust: [
+            { provider: 'github' as const, repository: 'acme/api', ref: null, environment: null },
+            {
+              provider: 'gitlab' as const,
+              repository: 'acme/platform/api',
+              ref: 'refs/heads/main',
+              environment: 'coverage',
+            },
+          ],
           updatedAt: FIXTURE_TIME,
         };
         await store().saveRepositorySettings(first);
@@ -240,6 +250,7 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
           webUrlSource: null,
           expectedParts: { count: 4 },
           partsDeadlineMinutes: null,
+          ciTrust: null,
           updatedAt: secondsAfter(FIXTURE_TIME, 60),
         };
         await store().saveRepositorySettings(cleared);
@@ -264,6 +275,7 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
           webUrlSource: 'ingest',
           expectedParts: null,
           partsDeadlineMinutes: null,
+          ciTrust: null,
           updatedAt: FIXTURE_TIME,
         };
         expect(await store().findRepositorySettings(where.orgId, where.repo)).toEqual(claimed);
@@ -284,6 +296,9 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
           webUrlSource: null,
           expectedParts: { names: ['unit'] },
           partsDeadlineMinutes: 5,
+          ciTrust: [
+            { provider: 'github' as const, repository: 'acme/api', ref: null, environment: null },
+          ],
           updatedAt: FIXTURE_TIME,
         };
         await store().saveRepositorySettings(target);

@@ -197,6 +197,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
         expected_parts: null,
         parts_deadline_minutes: null,
         effective_parts_deadline_minutes: 60,
+        ci_trust: [],
       });
       const set = await sendJson(ctx, 'PATCH', '/v1/repos/settings', token, {
         repo: 'tuned',
@@ -211,6 +212,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
         expected_parts: null,
         parts_deadline_minutes: null,
         effective_parts_deadline_minutes: 60,
+        ci_trust: [],
       });
       const patch = { covered: 3, coverable: 5 };
       const byRepo = await ingest(ctx, token, { repo: 'tuned', branch: 'pr', coverage: 1, patch });
@@ -242,6 +244,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
         expected_parts: null,
         parts_deadline_minutes: null,
         effective_parts_deadline_minutes: 60,
+        ci_trust: [],
       });
     });
 
@@ -268,7 +271,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
       expect(nothing.status).toBe(400);
       expect(await nothing.json()).toEqual({
         error:
-          'missing required parameter: patch_target, web_url, expected_parts or parts_deadline_minutes',
+          'missing required parameter: patch_target, web_url, expected_parts, parts_deadline_minutes or ci_trust',
       });
       const other = await ctx.createOrganisation();
       const cross = await sendJson(ctx, 'PATCH', '/v1/repos/settings', token, {

@@ -42,6 +42,7 @@ export function repoWebUrlContract(options: HttpContractOptions): void {
       expected_parts: null,
       parts_deadline_minutes: null,
       effective_parts_deadline_minutes: 60,
+      ci_trust: [],
     });
 
     it("keeps the first run's repo_url, normalised, and no later one", async () => {
@@ -91,7 +92,7 @@ export function repoWebUrlContract(options: HttpContractOptions): void {
       expect(nothing.status).toBe(400);
       expect(await nothing.json()).toEqual({
         error:
-          'missing required parameter: patch_target, web_url, expected_parts or parts_deadline_minutes',
+          'missing required parameter: patch_target, web_url, expected_parts, parts_deadline_minutes or ci_trust',
       });
       expect(await settings()).toEqual(shown(null));
     });

@@ -220,6 +220,8 @@ function reportRecord(
     branchesCovered: null,
     branchesTotal: null,
     parts: settled.parts,
+    // Parts may come from several jobs: the merged report names no single poster.
+    postedBy: null,
   };
 }
 

@@ -36,7 +36,7 @@ import {
   requireExecuteScope,
   requireOrgAccess,
 } from '../auth/access.js';
-import { authenticate } from '../auth/authenticate.js';
+import { admitCiPoster, authenticateIngest } from '../auth/ci-token-login.js';
 import { requireSessionRole } from '../auth/roles.js';
 import { parseExecutionFilter } from '../inputs/execution-filter.js';
 import { type IngestInput, parseIngestBody } from '../inputs/ingest-body.js';
@@ -123,13 +123,18 @@ function replay(existing: IdempotentExecution, requestDigest: string): Reply {
  * (or that there was none) and the rule that decided, which the answer shows. The body may be
  * gzip-compressed (`Content-Encoding: gzip`), for a long `files` list. With an
  * `Idempotency-Key` the record and the key are stored in one transaction; a repeat within
- * 24 h answers the first record again, or `409` when its request differs.
+ * 24 h answers the first record again, or `409` when its request differs. A CI job may
+ * present its OIDC ID token instead of a credential (see {@link authenticateIngest}): the
+ * run must then name its `org`, whose settings of the repository must trust the job's
+ * identity (`403` otherwise), and the record keeps that identity as `posted_by`.
  */
 export const createExecution: RouteHandler = async (scope: RequestScope) => {
-  const identity = await authenticate(scope);
-  requireExecuteScope(identity);
-  // Members read; recording a run through a session needs admin or owner.
-  requireSessionRole(identity, 'admin');
+  const poster = await authenticateIngest(scope);
+  if (poster.kind === 'identity') {
+    requireExecuteScope(poster.identity);
+    // Members read; recording a run through a session needs admin or owner.
+    requireSessionRole(poster.identity, 'admin');
+  }
   const key = readIdempotencyKey(scope.request.headers);
   const input = parseIngestBody(
     await readJsonBody(scope.request, {
@@ -137,7 +142,13 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
       inflationBudget: scope.services.inflationBudget,
     }),
   );
-  if (input.org !== undefined) requireOrgAccess(identity, input.org);
+  const identity =
+    poster.kind === 'ci'
+      ? await admitCiPoster(scope, poster.ci, input)
+      : { orgId: poster.identity.orgId, postedBy: null };
+  if (poster.kind === 'identity' && input.org !== undefined) {
+    requireOrgAccess(poster.identity, input.org);
+  }
   const { store, clock, ids } = scope.services;
   const now = wholeSeconds(clock.now());
   const filesText = input.files === null ? null : fileListText(input.files);
@@ -233,6 +244,7 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     branchesCovered: input.branches?.covered ?? null,
     branchesTotal: input.branches?.total ?? null,
     parts: null,
+    postedBy: identity.postedBy,
   };
   const deliveries = link === null ? [] : feedbackDeliveries(scope, record, link);
   const keepRepoUrl = async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_CI_TRUSTS } from '../../ci-identity/ci-trust.js';
 import {
   DEFAULT_PARTS_DEADLINE_MINUTES,
   type ExpectedParts,
@@ -8,9 +9,9 @@ import {
 import { normaliseWebUrl } from '../../executions/web-url.js';
 import { DEFAULT_PATCH_TARGET } from '../../gate/patch-rule.js';
 import { truncateToHundredths } from '../../numbers/truncate-decimal.js';
-import type { RepositorySettings } from '../../storage/store.js';
+import { CI_PROVIDERS, type CiTrust, type RepositorySettings } from '../../storage/store.js';
 import { wholeSeconds } from '../../time/timestamp.js';
-import { ApiError } from '../api-error.js';
+import { ApiError, ERRORS } from '../api-error.js';
 import {
   authenticateRepositoryRead,
   requireExecuteScope,
@@ -38,6 +39,8 @@ export interface RepositorySettingsJson {
   parts_deadline_minutes: number | null;
   /** The minutes that apply: `parts_deadline_minutes`, else 60. */
   effective_parts_deadline_minutes: number;
+  /** The CI identities whose OIDC ID tokens may post its runs (empty: none). */
+  ci_trust: CiTrust[];
 }
 
 function settingsToJson(repo: string, settings: RepositorySettings | null): RepositorySettingsJson {
@@ -51,6 +54,7 @@ function settingsToJson(repo: string, settings: RepositorySettings | null): Repo
     parts_deadline_minutes: settings?.partsDeadlineMinutes ?? null,
     effective_parts_deadline_minutes:
       settings?.partsDeadlineMinutes ?? DEFAULT_PARTS_DEADLINE_MINUTES,
+    ci_trust: settings?.ciTrust ?? [],
   };
 }
 
@@ -70,6 +74,34 @@ export const getRepoSettings: RouteHandler = async (scope) => {
   return jsonReply(200, settingsToJson(repo, settings));
 };
 
+/** Visible characters, no control character: what a ref or an environment name can be. */
+const VISIBLE = /^[^\p{Cc}\s]+$/u;
+
+const ciTrustEntry = z
+  .object({
+    provider: z.enum(CI_PROVIDERS),
+    // GitHub `owner/name`; GitLab `group/subgroup/project` (any depth).
+    repository: z
+      .string()
+      .max(255)
+      .regex(/^[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)+$/),
+    ref: z
+      .string()
+      .max(255)
+      .regex(/^refs\//)
+      .regex(VISIBLE)
+      .nullable()
+      .optional(),
+    environment: z
+      .string()
+      .min(1)
+      .max(255)
+      .regex(/^[^\p{Cc}]+$/u)
+      .nullable()
+      .optional(),
+  })
+  .strict();
+
 const settingsBody = z.object({
   org: z.string().min(1).optional(),
   repo: z
@@ -87,20 +119,22 @@ const settingsBody = z.object({
     .max(PARTS_DEADLINE_MINUTES.max)
     .nullable()
     .optional(),
+  ci_trust: z.array(ciTrustEntry).max(MAX_CI_TRUSTS).nullable().optional(),
 });
 
 /** The message of a `PATCH` that changes nothing. */
 export const NOTHING_TO_CHANGE =
-  'missing required parameter: patch_target, web_url, expected_parts or parts_deadline_minutes';
+  'missing required parameter: patch_target, web_url, expected_parts, parts_deadline_minutes or ci_trust';
 
 /**
  * `PATCH /v1/repos/settings` `{org?, repo, patch_target?, web_url?, expected_parts?,
- * parts_deadline_minutes?}`: sets the repository's
- * default patch target (`null` returns to covgate's default), truncated to hundredths like
- * every percentage, and its code-host URL (`null` removes it; either way a run's `repo_url`
- * no longer sets it), the parts a commit's report waits for (names or a count) and how long
- * (docs/decisions.md, "Parts of one commit"); a field left out keeps its value, and one is
- * required. An
+ * parts_deadline_minutes?, ci_trust?}`: sets the repository's default patch target (`null`
+ * returns to covgate's default), truncated to hundredths like every percentage, its code-host
+ * URL (`null` removes it; either way a run's `repo_url` no longer sets it), the parts a
+ * commit's report waits for (names or a count) and how long (docs/decisions.md, "Parts of one
+ * commit"), and the CI identities trusted to post its runs with an OIDC ID token
+ * (`null` or `[]`: none; only a session may change them); a field left out keeps its value,
+ * and one of them is required. An
  * `execute` token (the CI that records the runs could send a target per run anyway) or a
  * session of an admin or owner. Check order: 401, 403 scope or role, 400 body, 403
  * organisation mismatch.
@@ -116,9 +150,15 @@ export const patchRepoSettings: RouteHandler = async (scope) => {
     input.patch_target === undefined &&
     webUrl === undefined &&
     expected === undefined &&
-    input.parts_deadline_minutes === undefined
+    input.parts_deadline_minutes === undefined &&
+    input.ci_trust === undefined
   ) {
     throw new ApiError(400, NOTHING_TO_CHANGE);
+  }
+  // Who may post without a token is decided by people, never by a CI token: a leaked token
+  // must not be able to grant lasting access to another repository's jobs.
+  if (input.ci_trust !== undefined && identity.kind !== 'session') {
+    throw new ApiError(403, ERRORS.forbidden);
   }
   if (input.org !== undefined) requireOrgAccess(identity, input.org);
   const { store, clock } = scope.services;
@@ -139,6 +179,7 @@ export const patchRepoSettings: RouteHandler = async (scope) => {
       input.parts_deadline_minutes === undefined
         ? (current?.partsDeadlineMinutes ?? null)
         : input.parts_deadline_minutes,
+    ciTrust: input.ci_trust === undefined ? (current?.ciTrust ?? null) : ciTrustOf(input.ci_trust),
     updatedAt: wholeSeconds(clock.now()),
   };
   await store.saveRepositorySettings(settings);
@@ -151,6 +192,17 @@ function parseExpected(value: unknown): ExpectedParts | null | undefined {
   const expected = parseExpectedParts(value);
   if (expected === null) throw new ApiError(400, 'invalid parameter: expected_parts');
   return expected;
+}
+
+/** `ci_trust` as sent, absent `ref` and `environment` made null; null or empty: none. */
+function ciTrustOf(entries: z.infer<typeof ciTrustEntry>[] | null): CiTrust[] | null {
+  if (entries === null || entries.length === 0) return null;
+  return entries.map((entry) => ({
+    provider: entry.provider,
+    repository: entry.repository,
+    ref: entry.ref ?? null,
+    environment: entry.environment ?? null,
+  }));
 }
 
 /** `web_url` as sent: undefined when absent, null to remove, else a kept URL or `400`. */

@@ -29,6 +29,7 @@ export function memoryRepositorySettings(t: MemoryTables): RepositorySettingsSto
         partsDeadlineMinutes: settings?.partsDeadlineMinutes ?? null,
         webUrl,
         webUrlSource: 'ingest',
+        ciTrust: settings?.ciTrust ?? null,
         updatedAt: wholeSeconds(at),
       });
       return true;

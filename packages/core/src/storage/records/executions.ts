@@ -82,6 +82,11 @@ export interface ExecutionRecord {
    * expected, and whether they are complete; null for a run sent whole.
    */
   parts: PartsState | null;
+  /**
+   * Who posted the run when it was a CI identity through an OIDC ID token
+   * (`oidc:github:acme/api@refs/heads/main`); null when an API token or a session posted it.
+   */
+  postedBy: string | null;
 }
 
 /** How a run's baseline was chosen (see {@link ExecutionRecord.baselineSelection}). */
@@ -183,6 +188,7 @@ export const EXECUTION_FIELDS = [
   'branchesCovered',
   'branchesTotal',
   'parts',
+  'postedBy',
 ] as const;
 
 const everyExecutionField: EveryField<ExecutionRecord, typeof EXECUTION_FIELDS> = true;

@@ -20,7 +20,34 @@ export interface RepositorySettings {
   expectedParts: ExpectedParts | null;
   /** Minutes a report waits for its parts before it is judged incomplete; null: covgate's 60. */
   partsDeadlineMinutes: number | null;
+  /**
+   * The CI identities whose OIDC ID tokens may post the repository's runs without an API
+   * token; null (or empty) when none may.
+   */
+  ciTrust: CiTrust[] | null;
   updatedAt: Date;
+}
+
+/** The CI systems whose OIDC ID tokens covgate accepts instead of an API token. */
+export const CI_PROVIDERS = ['github', 'gitlab'] as const;
+
+/** A CI system whose ID tokens covgate can verify. */
+export type CiProvider = (typeof CI_PROVIDERS)[number];
+
+/**
+ * One CI identity a repository's settings trust to post its runs without an API token: the
+ * CI system and the repository (GitHub `owner/name`, GitLab `group/subgroup/project`), and
+ * optionally the one git ref and the one deployment environment the job must run for.
+ */
+export interface CiTrust {
+  /** The CI system whose tokens are trusted. */
+  provider: CiProvider;
+  /** GitHub's `repository` claim or GitLab's `project_path`, exactly. */
+  repository: string;
+  /** A full ref (`refs/heads/main`); null: any ref. */
+  ref: string | null;
+  /** A deployment environment (`production`); null: any, or none. */
+  environment: string | null;
 }
 
 /** Who set a repository's web URL (see {@link RepositorySettings.webUrlSource}). */
