@@ -1,6 +1,6 @@
 import type { CodeHostKind } from '../storage/store.js';
 import type { StatusPayload } from './delivery-payload.js';
-import type { AttemptAnswer, RetryPolicy } from './retry-policy.js';
+import type { AttemptAnswer, HostAnswerRules } from './retry-policy.js';
 
 /** How one delivery reaches its code host: where, as whom, through which `fetch`. */
 export interface HostRequestContext {
@@ -36,22 +36,6 @@ export class HostAnswerError extends Error {
     super(`answered ${answer.status}`);
     this.name = 'HostAnswerError';
   }
-}
-
-/**
- * What a code host answers means, for the retry policy: its rate limits and the reason of a
- * refusal for good, in the host's own words.
- */
-export interface HostAnswerRules {
-  /** The host's name in messages: `GitHub`, `GitLab`, `Gitea`. */
-  readonly name: string;
-  /**
-   * When a rate-limited answer allows the next request, or null when the answer is not a rate
-   * limit (see `rateLimitFromHeaders` for the headers every host sends).
-   */
-  rateLimitedUntil(answer: AttemptAnswer, now: Date, policy: RetryPolicy): Date | null;
-  /** Why the host refused for good (401, 403, 404, 422...), in words an operator can act on. */
-  refusalReason(status: number, message: string | undefined): string;
 }
 
 /**

@@ -1,5 +1,3 @@
-import type { HostAnswerRules } from './feedback-host.js';
-
 /** How the outbox spaces and bounds its attempts. */
 export interface RetryPolicy {
   /** The first retry's delay before jitter (ms). */
@@ -31,6 +29,22 @@ export interface AttemptAnswer {
   headers: Readonly<Record<string, string | undefined>>;
   /** The answer's message (the `message` of GitHub's, GitLab's, Gitea's error bodies), if any. */
   message?: string;
+}
+
+/**
+ * What a code host answers means, for the retry policy: its rate limits and the reason of a
+ * refusal for good, in the host's own words.
+ */
+export interface HostAnswerRules {
+  /** The host's name in messages: `GitHub`, `GitLab`, `Gitea`. */
+  readonly name: string;
+  /**
+   * When a rate-limited answer allows the next request, or null when the answer is not a rate
+   * limit (see `rateLimitFromHeaders` for the headers every host sends).
+   */
+  rateLimitedUntil(answer: AttemptAnswer, now: Date, policy: RetryPolicy): Date | null;
+  /** Why the host refused for good (401, 403, 404, 422...), in words an operator can act on. */
+  refusalReason(status: number, message: string | undefined): string;
 }
 
 /** What to do with a delivery after an attempt that did not succeed. */
