@@ -35,5 +35,11 @@ export default defineConfig([
       'json-with-bigint',
       'jose',
     ],
+    // The CommonJS chunks are rewritten from ES modules after esbuild; that rewrite breaks a
+    // class field beside an optional call in a constructor (jose's errors: "Unexpected token
+    // ','"), so esbuild lowers class fields to constructor assignments first.
+    esbuildOptions(options) {
+      options.supported = { ...options.supported, 'class-field': false };
+    },
   },
 ]);
