@@ -382,6 +382,41 @@ describe('a run posted with a GitLab CI id_token', () => {
     expect(gitlab.jwksRequests).toBe(1);
   });
 
+  it('is refused with 403 for a project path trusted only under GitHub', async () => {
+    const github = await issuer();
+    const gitlab = await issuer();
+    const { org, ingest, nowSeconds, oidcLogs } = await keyless(github, { gitlab });
+    const token = await gitlab.sign({
+      aud: AUDIENCE,
+      project_path: 'acme/api',
+      ref: 'main',
+      ref_type: 'branch',
+      iat: nowSeconds(),
+      exp: nowSeconds() + 300,
+    });
+    const response = await ingest(token);
+    expect([response.status, await response.json()]).toEqual([403, FORBIDDEN]);
+    expect(oidcLogs()).toEqual([
+      `[oidc] oidc:gitlab:acme/api@refs/heads/main is not trusted by ${org.slug}/api`,
+    ]);
+  });
+
+  it('is recorded without a ref when the token has no ref_type', async () => {
+    const github = await issuer();
+    const gitlab = await issuer();
+    const { ingest, nowSeconds } = await keyless(github, { gitlab });
+    const token = await gitlab.sign({
+      aud: AUDIENCE,
+      project_path: 'acme/platform/api',
+      ref: 'main',
+      iat: nowSeconds(),
+      exp: nowSeconds() + 300,
+    });
+    const response = await ingest(token);
+    expect(response.status).toBe(201);
+    expect((await response.json()).posted_by).toBe('oidc:gitlab:acme/platform/api');
+  });
+
   it('does not pass for GitHub (a GitLab token naming repository is still GitLab)', async () => {
     const github = await issuer();
     const gitlab = await issuer();
@@ -403,6 +438,18 @@ describe('without CI ID tokens configured', () => {
       body: JSON.stringify({ org: org.slug, repo: 'api', branch: 'main', coverage: 1 }),
     });
     expect([response.status, await response.json()]).toEqual([401, INVALID]);
+  });
+});
+
+describe('an API token, with CI ID tokens configured', () => {
+  it('still posts a run as the token', async () => {
+    const github = await issuer();
+    const { t, org, ingest } = await keyless(github);
+    const { secret } = await t.insertToken(org);
+    const response = await ingest(secret);
+    expect(response.status).toBe(201);
+    const [stored] = await t.store.listExecutions({ orgId: org.id, repo: 'api', limit: 1 });
+    expect(String(stored?.postedBy)).not.toMatch(/^oidc:/);
   });
 });
 
