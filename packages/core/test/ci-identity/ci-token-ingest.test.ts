@@ -453,6 +453,35 @@ describe('an API token, with CI ID tokens configured', () => {
   });
 });
 
+describe('refusals of CI ID tokens in the log', () => {
+  it('carry the request id the response names, for a failed check and for an untrusted identity', async () => {
+    const github = await issuer();
+    const { t, ingest, githubClaims } = await keyless(github);
+    const refused = await ingest(await github.sign(githubClaims({ aud: 'https://other.example' })));
+    const untrusted = await ingest(await github.sign(githubClaims({ repository: 'acme/web' })));
+    expect([refused.status, untrusted.status]).toEqual([401, 403]);
+    const oidcLines = t.logs.lines().filter((line) => String(line.msg).startsWith('[oidc]'));
+    expect(oidcLines.map((line) => line.requestId)).toEqual([
+      refused.headers.get('x-request-id'),
+      untrusted.headers.get('x-request-id'),
+    ]);
+    expect(refused.headers.get('x-request-id')).toMatch(/\S/);
+  });
+});
+
+describe('a run posted without credentials, with CI ID tokens configured', () => {
+  it('is refused with 401 as a token that is not valid', async () => {
+    const github = await issuer();
+    const { t, org } = await keyless(github);
+    const response = await t.request('/v1/executions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ org: org.slug, repo: 'api', branch: 'main', coverage: 1 }),
+    });
+    expect([response.status, await response.json()]).toEqual([401, INVALID]);
+  });
+});
+
 describe('the ci_trust setting', () => {
   it('is changed only by a session: an execute token gets 403 and changes nothing', async () => {
     const github = await issuer();
