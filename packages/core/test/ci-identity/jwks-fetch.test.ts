@@ -100,6 +100,15 @@ describe('boundedJwksFetch', () => {
     expect(state.cancelled).toBe(true);
   });
 
+  it('refuses a declared length over maxBytes even when the port gives no body', async () => {
+    const { fetch } = port(
+      () => new Response(null, { status: 200, headers: { 'content-length': '65' } }),
+    );
+    expect((await failure(bounded(fetch)(URL_, init()))).message).toBe(
+      'key set larger than 64 bytes',
+    );
+  });
+
   it('accepts a streamed body of exactly maxBytes and refuses one byte more, cancelling the stream', async () => {
     const { body: exactBody } = streamed(['x'.repeat(32), 'x'.repeat(32)]);
     const { fetch } = port(() => new Response(exactBody, { status: 200 }));
