@@ -107,6 +107,9 @@ export function referenceOptions({ packages, outDir, repoDir = defaultRepoDir, t
     // on their package's page. One page per member made 400 pages, each carrying the whole
     // sidebar, for 86 of the site's 99 MB.
     membersWithOwnFile: ['Class', 'Interface', 'Function'],
+    // A method's parameters as one table rather than a heading and a list each: the store port's
+    // page (every entity's methods) stays within the site's page height.
+    parametersFormat: 'table',
     logLevel: 'Warn',
     treatWarningsAsErrors: false,
     ...sourceLinks,
