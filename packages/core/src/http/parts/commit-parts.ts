@@ -14,13 +14,8 @@ import {
   settleParts,
 } from '../../executions/parts.js';
 import { decodeRunLines, encodeRunLines, runLinesText } from '../../executions/run-lines.js';
-import { evaluateGate } from '../../gate/gate-evaluation.js';
-import {
-  DEFAULT_PATCH_TARGET,
-  decideOutcome,
-  evaluatePatch,
-  evaluateProjectTarget,
-} from '../../gate/patch-rule.js';
+import { judgeRun } from '../../gate/judge-run.js';
+import { DEFAULT_PATCH_TARGET } from '../../gate/patch-rule.js';
 import { truncateToHundredths } from '../../numbers/truncate-decimal.js';
 import { planRunDeliveries } from '../../outbox/run-feedback.js';
 import {
@@ -79,25 +74,7 @@ interface Judging {
 
 /** The merged report's verdict and figures (its outcome is settled by its parts). */
 function judge({ input, merged, baseline, target }: Judging) {
-  const gate = evaluateGate({
-    coverage: merged.coverage,
-    baseline: baseline?.coverage ?? null,
-    warnThreshold: input.warnThreshold,
-    failThreshold: input.failThreshold,
-  });
-  const patch =
-    merged.patch === null || target === null
-      ? null
-      : evaluatePatch({ ...merged.patch, target: target.value });
-  const projectTarget =
-    input.projectTarget === null
-      ? null
-      : evaluateProjectTarget({ coverage: merged.coverage, target: input.projectTarget });
-  const verdict = decideOutcome(gate.outcome, patch, projectTarget, {
-    project: input.projectInformational,
-    patch: input.patchInformational,
-  });
-  return { gate, verdict };
+  return judgeRun(merged, input, baseline?.coverage ?? null, target === null ? null : target.value);
 }
 
 /**

@@ -11,13 +11,8 @@ import {
   takeSweepTurn,
 } from '../../executions/idempotency.js';
 import { encodeRunLines, runLinesText } from '../../executions/run-lines.js';
-import { evaluateGate } from '../../gate/gate-evaluation.js';
-import {
-  DEFAULT_PATCH_TARGET,
-  decideOutcome,
-  evaluatePatch,
-  evaluateProjectTarget,
-} from '../../gate/patch-rule.js';
+import { judgeRun } from '../../gate/judge-run.js';
+import { DEFAULT_PATCH_TARGET } from '../../gate/patch-rule.js';
 import { truncateToHundredths } from '../../numbers/truncate-decimal.js';
 import { planRunDeliveries } from '../../outbox/run-feedback.js';
 import type {
@@ -190,24 +185,12 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
   ]);
   const target = input.patch === null ? null : resolvePatchTarget(input, settings);
   const { baseline, selection } = found;
-  const gate = evaluateGate({
-    coverage: input.coverage,
-    baseline: baseline?.coverage ?? null,
-    warnThreshold: input.warnThreshold,
-    failThreshold: input.failThreshold,
-  });
-  const patch =
-    input.patch === null || target === null
-      ? null
-      : evaluatePatch({ ...input.patch, target: target.value });
-  const projectTarget =
-    input.projectTarget === null
-      ? null
-      : evaluateProjectTarget({ coverage: input.coverage, target: input.projectTarget });
-  const verdict = decideOutcome(gate.outcome, patch, projectTarget, {
-    project: input.projectInformational,
-    patch: input.patchInformational,
-  });
+  const { gate, verdict } = judgeRun(
+    input,
+    input,
+    baseline?.coverage ?? null,
+    target === null ? null : target.value,
+  );
   const [files, lines] = await Promise.all([
     filesText === null ? null : encodeFileList(filesText),
     linesText === null ? null : encodeRunLines(linesText),
