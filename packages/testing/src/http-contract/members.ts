@@ -1,7 +1,7 @@
 import type { Role } from '@covgate/core';
 import { issueSignInLink } from '@covgate/core/internal';
 import { describe, expect, it } from 'vitest';
-import { buildUser } from '../fixtures.js';
+import { buildUser, randomSuffix } from '../fixtures.js';
 import { auditMark, bearer, rawRequest, sendJson } from './contract-helpers.js';
 import { FORBIDDEN, INVALID_TOKEN, NOT_FOUND } from './error-bodies.js';
 import {
@@ -101,12 +101,17 @@ export function membersContract(options: HttpContractOptions): void {
       });
 
       // The organisation's GitHub link comes with the list: the page needs no 404 to know.
-      await ctx.store.linkGithubOrg({
-        orgId: org.id,
-        githubOrg: 'acme-inc',
-        linkedBy: user.id,
-        linkedAt: joined,
-      });
+      // A name of its own: the GitHub organisation is unique across the store, and a database
+      // kept from an earlier run may hold a fixed name already.
+      const githubOrg = `acme-${randomSuffix().slice(0, 12)}`;
+      expect(
+        await ctx.store.linkGithubOrg({
+          orgId: org.id,
+          githubOrg,
+          linkedBy: user.id,
+          linkedAt: joined,
+        }),
+      ).toBe('done');
       expect(
         (
           (await (await sendJson(ctx, 'GET', '/v1/members', owner)).json()) as object & {
@@ -114,7 +119,7 @@ export function membersContract(options: HttpContractOptions): void {
           }
         ).github_link,
       ).toEqual({
-        github_org: 'acme-inc',
+        github_org: githubOrg,
         linked_by: user.id,
         linked_at: joined.toISOString().replace(/\.\d{3}Z$/, 'Z'),
       });
