@@ -129,6 +129,23 @@ export function sharedLines(a: readonly Interval[], b: readonly Interval[]): num
   return shared;
 }
 
+/** The lines two ascending lists of disjoint intervals share, as intervals, ascending. */
+export function sharedIntervals(a: readonly Interval[], b: readonly Interval[]): Interval[] {
+  const shared: Interval[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const [aStart, aEnd] = a[i]!;
+    const [bStart, bEnd] = b[j]!;
+    const start = Math.max(aStart, bStart);
+    const end = Math.min(aEnd, bEnd);
+    if (start <= end) shared.push([start, end]);
+    if (aEnd < bEnd) i += 1;
+    else j += 1;
+  }
+  return shared;
+}
+
 /** A refusal of {@link checkLineData}: the entry's field at fault and why. */
 export interface FieldProblem extends LineDataProblem {
   field: 'lines' | 'patch_lines';

@@ -30,6 +30,11 @@ export interface CommentPayload extends PayloadRepository {
   execution_id: string;
   /** The whole Markdown body, marker included. */
   body: string;
+  /**
+   * The run's page, which the changed lines the body lists when sent link to; null or absent
+   * (a payload of an earlier release) when covgate knows no absolute URL of its dashboard.
+   */
+  run_url?: string | null;
 }
 
 /** The payload each delivery kind carries. */
@@ -97,7 +102,10 @@ export function parseDeliveryPayload(
       (payload.pull_request as number) > 0 &&
       typeof payload.marker === 'string' &&
       typeof payload.execution_id === 'string' &&
-      typeof payload.body === 'string';
+      typeof payload.body === 'string' &&
+      (payload.run_url === undefined ||
+        payload.run_url === null ||
+        typeof payload.run_url === 'string');
     return ok ? ({ ...where, ...payload } as unknown as CommentPayload) : null;
   }
   const ok =

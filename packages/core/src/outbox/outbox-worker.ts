@@ -5,6 +5,7 @@ import type { HostResolver, PrivateCodeHostAllowance } from '../code-hosts/code-
 import type { DeliveryRecord, RepositoryLink, Store } from '../storage/store.js';
 import { type Clock, systemClock } from '../time/timestamp.js';
 import { runFileChanges } from './comment-files.js';
+import { runMissedLines, withMissedLines } from './comment-missed-lines.js';
 import { parseDeliveryPayload } from './delivery-payload.js';
 import { FEEDBACK_HOSTS } from './feedback-hosts.js';
 import { createFeedbackSender, type FeedbackSender, type SendResult } from './feedback-sender.js';
@@ -255,9 +256,13 @@ export function createOutboxDispatcher(options: OutboxWorkerOptions): OutboxDisp
         ? null
         : {
             ...payload,
-            body: withFilesLost(
-              payload.body,
-              await runFileChanges(store, delivery.orgId, payload.execution_id),
+            body: withMissedLines(
+              withFilesLost(
+                payload.body,
+                await runFileChanges(store, delivery.orgId, payload.execution_id),
+              ),
+              await runMissedLines(store, delivery.orgId, payload.execution_id),
+              payload.run_url ?? null,
             ),
           };
     options.audit?.record({

@@ -11,6 +11,7 @@ import type {
   NewDelivery,
   Outcome,
 } from '../storage/store.js';
+import { MISSED_LINES_MARKER } from './comment-missed-lines.js';
 import {
   type CommentPayload,
   deliveryPayloadJson,
@@ -233,6 +234,7 @@ export function commentBody(record: ExecutionRecord, runUrl: string | null): str
     '|---|---|---|---|',
     ...rows,
     '',
+    ...(patch === null ? [] : [MISSED_LINES_MARKER]),
     ...(record.baselineId === null ? [] : [FILES_LOST_MARKER]),
     footer.join(' · '),
     '',
@@ -278,6 +280,7 @@ export function planRunDeliveries(
       marker: commentMarker(record.component),
       execution_id: record.id,
       body: commentBody(record, context.runUrl),
+      run_url: context.runUrl,
     });
   }
   return deliveries;

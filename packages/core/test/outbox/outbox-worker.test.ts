@@ -17,6 +17,8 @@ import {
 } from '@covgate/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encodeFileList, type FileEntry, fileListText } from '../../src/executions/file-list.js';
+import { encodeLineData, encodeRanges } from '../../src/executions/line-data.js';
+import { encodeRunLines, runLinesText } from '../../src/executions/run-lines.js';
 import { createFeedbackSender } from '../../src/outbox/feedback-sender.js';
 import {
   createOutboxDispatcher,
@@ -107,6 +109,7 @@ function storedFiles(rows: [string, number, number][]): Promise<Uint8Array> {
 async function givenRun(
   overrides: Partial<ExecutionRecord> = {},
   files: Uint8Array | null = null,
+  lines: Uint8Array | null = null,
 ): Promise<ExecutionRecord> {
   const record = buildExecution({
     orgId,
@@ -135,7 +138,7 @@ async function givenRun(
     runUrl: `https://covgate.example.com/dashboard/repos/web/runs/${record.id}`,
     newId: () => newPrefixedId('dlv_'),
   });
-  await store.insertExecution(record, files, deliveries);
+  await store.insertExecution(record, files, deliveries, lines);
   return record;
 }
 
@@ -296,6 +299,44 @@ describe('outbox worker', () => {
     expect(comment?.body.split('\n').slice(10, 13)).toEqual([
       '',
       'No file lost coverage against the baseline run.',
+      '',
+    ]);
+  });
+
+  it("lists in the comment the changed lines no test ran, read from the run's line data when it is sent", async () => {
+    await givenLink();
+    const lines = await encodeRunLines(
+      runLinesText([
+        {
+          path: 'src/a.ts',
+          lines: encodeLineData({ coverable: [1, 2, 3, 4, 5, 9], covered: [1, 2, 9] }),
+          patch: encodeRanges([2, 3, 4, 5, 6, 9]),
+        },
+        {
+          path: 'src/b.ts',
+          lines: encodeLineData({ coverable: [7, 8], covered: [7] }),
+          patch: encodeRanges([8]),
+        },
+      ]),
+    );
+    const run = await givenRun(
+      { baselineId: null, patchCovered: 2, patchCoverable: 6 },
+      null,
+      lines,
+    );
+
+    await dispatcher().runOnce();
+
+    const runUrl = `https://covgate.example.com/dashboard/repos/web/runs/${run.id}`;
+    const [comment] = fake.commentsOf(GITHUB_REPO, 7);
+    expect(comment?.body.split('\n').slice(10)).toEqual([
+      '',
+      '**Changed lines not covered** (4 lines in 2 files)',
+      '',
+      `- [\`src/a.ts\`](${runUrl}/files/src%2Fa.ts): 3-5`,
+      `- [\`src/b.ts\`](${runUrl}/files/src%2Fb.ts): 8`,
+      '',
+      `[Open the run in covgate](${runUrl}) · commit \`aaaaaaa\``,
       '',
     ]);
   });
