@@ -161,7 +161,7 @@ export async function covgatePatch(
 }
 
 /** diff-cover's figures in covgate's shape: totals and, per file, the lines not covered. */
-function diffCoverFigures(report: DiffCoverReport) {
+export function diffCoverFigures(report: DiffCoverReport) {
   return {
     coverable: report.total_num_lines,
     covered: report.total_num_lines - report.total_num_violations,
@@ -172,7 +172,7 @@ function diffCoverFigures(report: DiffCoverReport) {
 }
 
 /** covgate's figures in the shape of {@link diffCoverFigures}. */
-function covgateFigures(patch: PatchJson) {
+export function covgateFigures(patch: PatchJson) {
   return {
     coverable: patch.coverable,
     covered: patch.covered,

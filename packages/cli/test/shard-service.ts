@@ -1,0 +1,184 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestApi } from '@covgate/testing';
+import { expect } from 'vitest';
+import { DIST } from '../../../test/support/built-server.js';
+import { run, type Started, startListening, stop } from '../../../test/support/processes.js';
+import type { TestRepo } from './git-support.js';
+import { covgateIn, type InProcessRun } from './in-process.js';
+
+/** A covgate service the CLI posts parts to: in process, or the built reference server. */
+export interface PartsService {
+  /** `COVGATE_URL` and `COVGATE_TOKEN` of a CI job that reaches it. */
+  env: Record<string, string>;
+  /** The CLI's fetch: the in-process API's handler, or the network. */
+  fetch: typeof fetch;
+  /** `GET path` with the token; resolves with the JSON body of a `200`. */
+  get: (path: string) => Promise<unknown>;
+  close: () => Promise<void>;
+}
+
+/** The service of `@covgate/testing` (memory store), answered in this process. */
+export async function inProcessService(): Promise<PartsService> {
+  const service = createTestApi();
+  const org = await service.createOrganisation();
+  const { secret } = await service.insertToken(org);
+  return {
+    env: { COVGATE_URL: 'http://covgate.test', COVGATE_TOKEN: secret },
+    fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
+      service.api.handle(new Request(input, init))) as typeof fetch,
+    get: async (path) => {
+      const answer = await service.request(path, {
+        headers: { authorization: `Bearer ${secret}` },
+      });
+      expect(answer.status, path).toBe(200);
+      return answer.json();
+    },
+    close: async () => {},
+  };
+}
+
+/**
+ * The built reference server (`examples/server/dist/main.js`) on its embedded SQLite store in
+ * a folder of its own, with an organisation bootstrapped by its admin command and an API token.
+ */
+export async function builtService(): Promise<PartsService> {
+  const dir = await mkdtemp(join(tmpdir(), 'covgate-shards-server-'));
+  const serverEnv = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    PORT: '0',
+    COVGATE_DATA_DIR: join(dir, 'data'),
+  };
+  let server: Started | undefined;
+  try {
+    server = await startListening([join(DIST, 'main.js')], { cwd: dir, env: serverEnv });
+    const admin = await run(process.execPath, [join(DIST, 'admin.js'), 'bootstrap', 'shards'], {
+      cwd: dir,
+      env: serverEnv,
+    });
+    const session = /COVGATE_SESSION=(cvgs_[0-9a-f]{64})/.exec(admin.stdout)?.[1];
+    expect(session, admin.stdout + admin.stderr).toBeDefined();
+    const created = await fetch(`${server.url}/v1/tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'ci' }),
+    });
+    expect(created.status).toBe(201);
+    const { secret } = (await created.json()) as { secret: string };
+    const url = server.url;
+    const started = server;
+    return {
+      env: { COVGATE_URL: url, COVGATE_TOKEN: secret },
+      fetch: globalThis.fetch,
+      get: async (path) => {
+        const answer = await fetch(`${url}${path}`, {
+          headers: { authorization: `Bearer ${secret}` },
+        });
+        expect(answer.status, path).toBe(200);
+        return answer.json();
+      },
+      close: async () => {
+        await stop(started);
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await stop(server);
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * Posts each report as one part of the checkout's commit, as each CI job would (`covgate report
+ * --report <report> --part <name> --expect-parts <n> --json`), in the order given; `args` go to
+ * every call (the repository, the branches). Resolves with each call's result.
+ */
+export async function postParts(
+  repo: TestRepo,
+  service: PartsService,
+  parts: readonly { report: string; part: string }[],
+  args: readonly string[],
+): Promise<InProcessRun[]> {
+  const results: InProcessRun[] = [];
+  for (const { report, part } of parts) {
+    const argv = ['report', ...args, '--report', report, '--part', part];
+    argv.push('--expect-parts', String(parts.length), '--json');
+    results.push(
+      await covgateIn(
+        repo.dir,
+        argv,
+        { ...repo.env, ...service.env, NO_COLOR: '1' },
+        service.fetch,
+      ),
+    );
+  }
+  return results;
+}
+
+/** Every line of `[first, last]` ranges. */
+function linesOf(ranges: readonly (readonly [number, number])[]): number[] {
+  return ranges.flatMap(([first, last]) =>
+    Array.from({ length: last - first + 1 }, (_, i) => first + i),
+  );
+}
+
+/** What the service holds for a commit's run: its figure and its patch, line by line. */
+export interface MergedRun {
+  coverage: number;
+  covered: number;
+  coverable: number;
+  outcome: string;
+  /** In the shape of `covgateFigures`/`diffCoverFigures` (git-support.ts). */
+  patch: {
+    coverable: number;
+    covered: number;
+    files: { path: string; uncovered_lines: number[] }[];
+  };
+}
+
+interface Detail {
+  coverage: number;
+  outcome: string;
+  files: { path: string; covered: number; coverable: number }[];
+  patch: { covered: number; coverable: number } | null;
+  patch_files: { path: string }[] | null;
+}
+
+interface FileLines {
+  missed_lines: [number, number][];
+  patch_lines: [number, number][] | null;
+}
+
+/**
+ * The run `id` as the service answers it (`GET /v1/executions/{id}`), and its patch's uncovered
+ * lines from each patch file's lines (`GET /v1/executions/{id}/files/{path}`: the changed lines
+ * among the missed ones).
+ */
+export async function mergedRun(service: PartsService, id: string): Promise<MergedRun> {
+  const detail = (await service.get(`/v1/executions/${id}`)) as Detail;
+  const files = [];
+  for (const { path } of detail.patch_files ?? []) {
+    const lines = (await service.get(
+      `/v1/executions/${id}/files/${encodeURIComponent(path)}`,
+    )) as FileLines;
+    const changed = new Set(linesOf(lines.patch_lines ?? []));
+    files.push({
+      path,
+      uncovered_lines: linesOf(lines.missed_lines).filter((line) => changed.has(line)),
+    });
+  }
+  return {
+    coverage: detail.coverage,
+    covered: detail.files.reduce((sum, file) => sum + file.covered, 0),
+    coverable: detail.files.reduce((sum, file) => sum + file.coverable, 0),
+    outcome: detail.outcome,
+    patch: {
+      coverable: detail.patch?.coverable ?? 0,
+      covered: detail.patch?.covered ?? 0,
+      files: files.sort((a, b) => (a.path < b.path ? -1 : 1)),
+    },
+  };
+}
