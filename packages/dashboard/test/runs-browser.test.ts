@@ -250,6 +250,9 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
       '21.42% (3 / 14 lines) · target 80.00%, covgate’s default · missed',
     );
     expect(await page.getByTestId('decided-by').textContent()).toBe('the patch rule');
+    // A run that sent no branch counts: no branch figure, never 0 %, and no branch columns.
+    expect(await page.getByTestId('branches').textContent()).toBe('no branch data');
+    expect(await page.locator('.tree-head').textContent()).not.toContain('Branches');
     expect(await hrefs('.details', /^Commit/)).toEqual([`${WEB_URL}/commit/${sha('c')}`]);
     expect(await hrefs('.details', /^Pull request/)).toEqual([`${WEB_URL}/pull/42`]);
     expect(await hrefs('.details', /^Merge base/)).toEqual([`${WEB_URL}/commit/${sha('b')}`]);
@@ -406,6 +409,70 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
       'The patch of pull request #2 was not measured: its run sent no patch, so only the total coverage was judged. The CLI measures it from the merge base when the history reaches it (in CI, check out with fetch-depth: 0).',
     );
     await shootLoaded('runs-run-patch-unmeasured');
+  });
+
+  it('shows a run’s branch figure beside its coverage, in the runs list and in the folder tree', async () => {
+    const branchy = await ingest('branchy', {
+      repo: 'branchy',
+      branch: 'main',
+      commit: sha('3'),
+      coverage: 80,
+      branches: { covered: 11, total: 18 },
+      files: [
+        { path: 'docs/guide.md', covered: 0, coverable: 0 },
+        { path: 'src/cart.ts', covered: 8, coverable: 10, branches: { covered: 3, total: 4 } },
+        { path: 'src/lib/tax.ts', covered: 8, coverable: 10, branches: { covered: 8, total: 14 } },
+      ],
+    });
+    await ingest('branchless', { repo: 'branchy', branch: 'main', commit: sha('4'), coverage: 81 });
+    await page.goto(dashboard('repos/branchy'));
+    await page.locator('.execution').first().waitFor();
+    // Only the run that sent branch counts shows a branch figure.
+    expect(await texts('.execution .branches')).toEqual(['61.11% of branches']);
+    expect(
+      await page
+        .locator('.execution', { has: page.locator('.branches') })
+        .getByRole('link', { name: /run details/ })
+        .getAttribute('href'),
+    ).toBe(runHref(branchy.id, 'branchy'));
+    await shootLoaded('runs-repo-branches');
+
+    await page.goto(dashboard(`repos/branchy/runs/${branchy.id}`));
+    await page.getByRole('heading', { name: 'Run on main', level: 1 }).waitFor();
+    expect(await page.getByTestId('coverage').textContent()).toBe('80.00%');
+    expect(await page.getByTestId('branches').textContent()).toBe('61.11% (11 / 18 branches)');
+    const tree = page.getByRole('tree', { name: 'Folders and files' });
+    await tree.getByRole('treeitem').first().waitFor();
+    const cells = () =>
+      tree
+        .getByRole('treeitem')
+        .evaluateAll((rows) =>
+          rows.map((row) =>
+            Array.from(row.children, (cell) => (cell.textContent ?? '').trim()).slice(1),
+          ),
+        );
+    expect(await page.locator('.tree-head span').allTextContents()).toEqual([
+      'Folder or file',
+      'Coverage',
+      'Lines covered',
+      'Branches',
+      'Branches covered',
+      'Files',
+    ]);
+    expect(await cells()).toEqual([
+      ['—', '0 / 0', '—', '—', '1'],
+      ['80.00%', '16 / 20', '61.11%', '11 / 18', '2'],
+    ]);
+    await tree.locator('[data-path="src/"]').click();
+    await tree.locator('[data-path="src/lib/"]').click();
+    await expect.poll(cells).toEqual([
+      ['—', '0 / 0', '—', '—', '1'],
+      ['80.00%', '16 / 20', '61.11%', '11 / 18', '2'],
+      ['80.00%', '8 / 10', '57.14%', '8 / 14', '1'],
+      ['80.00%', '8 / 10', '57.14%', '8 / 14', ''],
+      ['80.00%', '8 / 10', '75.00%', '3 / 4', ''],
+    ]);
+    await shootLoaded('runs-run-branches');
   });
 
   it('says an unknown run is not found, with the way back to its repository and no useless retry', async () => {

@@ -1389,6 +1389,11 @@ export interface components {
             percent: number | null;
             /** @description Entries of the list under the folder (a rolled-up folder counts as one). */
             files: number;
+            /**
+             * @description The sums of the branch counts of the entries under the folder, when any of them
+             *     sent some (absent otherwise, never 0 %).
+             */
+            branches?: components["schemas"]["RunBranches"];
         };
         Patch: {
             covered: number;

@@ -1,4 +1,5 @@
 import { linePercent } from '../gate/line-percent.js';
+import { type BranchesJson, branchesToJson } from './execution-json.js';
 import type { FileEntry } from './file-list.js';
 
 /** Most folders a run detail's `tree` holds: the shallowest ones when a run has more. */
@@ -14,12 +15,16 @@ export interface FolderJson {
   percent: number | null;
   /** How many entries of the list are under the folder (a rolled-up folder counts as one). */
   files: number;
+  /** The sums of the branch counts of the entries under it, when any of them sent some. */
+  branches?: BranchesJson;
 }
 
 interface FolderSums {
   covered: number;
   coverable: number;
   files: number;
+  /** Null until an entry under the folder carries branch counts. */
+  branches: { covered: number; total: number } | null;
 }
 
 /**
@@ -46,7 +51,7 @@ export function folderTree(files: readonly FileEntry[]): {
         if (chainPaths[depth] === path) return chain[depth] as FolderSums;
         let folderSums = sums.get(path);
         if (folderSums === undefined) {
-          folderSums = { covered: 0, coverable: 0, files: 0 };
+          folderSums = { covered: 0, coverable: 0, files: 0, branches: null };
           sums.set(path, folderSums);
         }
         return folderSums;
@@ -58,6 +63,11 @@ export function folderTree(files: readonly FileEntry[]): {
       folderSums.covered += file.covered;
       folderSums.coverable += file.coverable;
       folderSums.files += 1;
+      if (file.branchesTotal !== undefined) {
+        folderSums.branches ??= { covered: 0, total: 0 };
+        folderSums.branches.covered += file.branchesCovered as number;
+        folderSums.branches.total += file.branchesTotal;
+      }
     }
   }
   let paths = [...sums.keys()];
@@ -65,8 +75,16 @@ export function folderTree(files: readonly FileEntry[]): {
   if (truncated) paths = shallowest(paths, MAX_TREE_FOLDERS);
   return {
     folders: paths.sort(byCodeUnits).map((path) => {
-      const { covered, coverable, files: count } = sums.get(path) as FolderSums;
-      return { path, covered, coverable, percent: linePercent(covered, coverable), files: count };
+      const { covered, coverable, files: count, branches } = sums.get(path) as FolderSums;
+      const folder: FolderJson = {
+        path,
+        covered,
+        coverable,
+        percent: linePercent(covered, coverable),
+        files: count,
+      };
+      if (branches !== null) folder.branches = branchesToJson(branches.covered, branches.total);
+      return folder;
     }),
     truncated,
   };

@@ -32,6 +32,27 @@ describe('folderTree', () => {
     expect(folderTree([])).toEqual({ folders: [], truncated: false });
   });
 
+  it('sums the branch counts of the entries that sent them, and gives a folder without any none', () => {
+    const withBranches = (path: string, covered: number, total: number): FileEntry => ({
+      ...entry(path, 1, 1),
+      branchesCovered: covered,
+      branchesTotal: total,
+    });
+    const { folders } = folderTree([
+      entry('docs/a.md', 0, 0),
+      withBranches('src/a.ts', 3, 4),
+      withBranches('src/b.ts', 0, 0),
+      withBranches('src/lib/c.ts', 8, 14),
+    ]);
+    expect(folders.map((folder) => [folder.path, folder.branches])).toEqual([
+      ['', { covered: 11, total: 18, percent: 61.11 }],
+      ['docs/', undefined],
+      ['src/', { covered: 11, total: 18, percent: 61.11 }],
+      ['src/lib/', { covered: 8, total: 14, percent: 57.14 }],
+    ]);
+    expect(folders[1]).not.toHaveProperty('branches');
+  });
+
   it('keeps the shallowest 10 000 folders of a list with more', () => {
     // 101 top folders of 100 subfolders each: 1 + 101 + 10 100 folders.
     const files: FileEntry[] = [];

@@ -73,6 +73,8 @@ export type TreeRow =
       covered: number;
       coverable: number;
       percent: number | null;
+      /** The file's branch counts, when the run sent them for it. */
+      branches?: { covered: number; total: number };
     }
   | { kind: 'more'; path: string; level: number; folder: string; hidden: number };
 
@@ -123,6 +125,7 @@ export function visibleRows(
         covered: file.covered,
         coverable: file.coverable,
         percent: percentOf(file.covered, file.coverable),
+        ...(file.branches ? { branches: file.branches } : {}),
       });
     }
     const total = childCount(index, path);

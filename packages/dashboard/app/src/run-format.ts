@@ -23,6 +23,30 @@ export function formatLines(covered: number, coverable: number): string {
   return `${formatCount(covered)} / ${formatCount(coverable)}`;
 }
 
+/** Branch counts as the API shows a run's or a folder's: with their truncated percent. */
+export interface BranchFigure {
+  covered: number;
+  total: number;
+  percent: number | null;
+}
+
+/**
+ * A run's branch figure in words: `61.11% (11 / 18 branches)`; `no branch listed` for reports
+ * that list none; `no branch data` for a run that sent none (never 0 %).
+ */
+export function formatBranches(branches: BranchFigure | undefined): string {
+  if (branches === undefined) return 'no branch data';
+  if (branches.percent === null) return 'no branch listed';
+  return `${formatPercent(branches.percent)} (${formatLines(branches.covered, branches.total)} branches)`;
+}
+
+/** A run's branch figure in a list of runs: `61.11% of branches`, `no branch listed`. */
+export function formatRunBranches(branches: BranchFigure): string {
+  return branches.percent === null
+    ? 'no branch listed'
+    : `${formatPercent(branches.percent)} of branches`;
+}
+
 /**
  * covered / coverable in percent, truncated to hundredths as the API computes a file's and a
  * folder's percent (`GET /v1/executions/{id}`; covgate never rounds coverage up); null for no

@@ -8,8 +8,15 @@ import {
   type TreeRow,
   visibleRows,
 } from '../folder-tree.js';
-import { formatCount, formatLines, formatPercent } from '../run-format.js';
+import { formatCount, formatLines, formatPercent, percentOf } from '../run-format.js';
 import type { TreeFolder } from '../run-types.js';
+
+/** A row's branch counts: a folder's sums, a file's own; undefined when it sent none. */
+function rowBranches(
+  row: Exclude<TreeRow, { kind: 'more' }>,
+): { covered: number; total: number } | undefined {
+  return row.kind === 'folder' ? row.folder.branches : row.branches;
+}
 
 function rowLabel(row: TreeRow): string {
   if (row.kind === 'more') return `Show ${Math.min(CHILDREN_PAGE, row.hidden)} more`;
@@ -20,11 +27,13 @@ function rowLabel(row: TreeRow): string {
  * The run's folders with their coverage, as a keyboard-usable tree (WAI-ARIA tree pattern:
  * one tab stop; arrows move, Right opens, Left closes or goes to the folder above, Home and
  * End, Enter or Space toggles). Children are built only for open folders, at most
- * {@link CHILDREN_PAGE} at a time, so a 50 000-file run stays quick.
+ * {@link CHILDREN_PAGE} at a time, so a 50 000-file run stays quick. With `branches` (the run
+ * sent branch counts), two columns more: the branch percent and the branches covered.
  */
 export function FolderTree(props: {
   tree: readonly TreeFolder[];
   files: readonly FileLineCounts[] | null;
+  branches?: boolean;
 }) {
   const index = useMemo(() => indexFolders(props.tree, props.files), [props.tree, props.files]);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
@@ -106,11 +115,17 @@ export function FolderTree(props: {
   };
 
   return (
-    <div class="tree-wrap">
+    <div class={props.branches ? 'tree-wrap with-branches' : 'tree-wrap'}>
       <div class="tree-head" aria-hidden="true">
         <span>Folder or file</span>
         <span class="number">Coverage</span>
         <span class="number wide">Lines covered</span>
+        {props.branches ? (
+          <>
+            <span class="number">Branches</span>
+            <span class="number wide">Branches covered</span>
+          </>
+        ) : null}
         <span class="number wide">Files</span>
       </div>
       <div role="tree" aria-label="Folders and files" class="tree" ref={tree} onKeyDown={onKeyDown}>
@@ -149,6 +164,7 @@ export function FolderTree(props: {
                     ? formatLines(row.folder.covered, row.folder.coverable)
                     : formatLines(row.covered, row.coverable)}
                 </span>
+                {props.branches ? <BranchCells branches={rowBranches(row)} /> : null}
                 <span class="number wide">
                   {row.kind === 'folder' ? formatCount(row.folder.files) : ''}
                 </span>
@@ -158,5 +174,20 @@ export function FolderTree(props: {
         ))}
       </div>
     </div>
+  );
+}
+
+/** A row's branch percent and counts; a dash for an entry that sent no branch counts. */
+function BranchCells(props: { branches: { covered: number; total: number } | undefined }) {
+  const { branches } = props;
+  return (
+    <>
+      <span class="number tree-branches">
+        {branches ? formatPercent(percentOf(branches.covered, branches.total)) : '—'}
+      </span>
+      <span class="number wide">
+        {branches ? formatLines(branches.covered, branches.total) : '—'}
+      </span>
+    </>
   );
 }

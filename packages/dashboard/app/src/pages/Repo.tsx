@@ -16,7 +16,7 @@ import {
 import { type Load, useFailure, useLoad } from '../hooks.js';
 import { filtersQuery, href, navigate, type RunFilters, repoPath, runPath } from '../router.js';
 import { useRepoHeadline } from '../run-api.js';
-import { formatPoints } from '../run-format.js';
+import { formatPoints, formatRunBranches } from '../run-format.js';
 import type { RepoHeadline } from '../run-types.js';
 import { CommitRef, PullRequestRef } from './Run.js';
 
@@ -237,6 +237,9 @@ function RunRow(props: { execution: Execution; webUrl: string | null }) {
       <OutcomeTag execution={execution} />
       <span class="coverage">{formatCoverage(execution.coverage)}</span>
       <span class="delta">{formatComparison(execution)}</span>
+      {execution.branches ? (
+        <span class="branches">{formatRunBranches(execution.branches)}</span>
+      ) : null}
       <span class="branch">{execution.branch}</span>
       {execution.component ? <span class="component-tag">{execution.component}</span> : null}
       {execution.commit ? <CommitRef sha={execution.commit} webUrl={webUrl} /> : null}

@@ -11,6 +11,7 @@ import { repoPath, runPath } from '../router.js';
 import { getRunDetail, useRepoHeadline } from '../run-api.js';
 import {
   baselineChoice,
+  formatBranches,
   formatCount,
   formatLines,
   formatPercent,
@@ -146,6 +147,10 @@ function RunPage(props: { detail: RunDetail; crumbs: preact.ComponentChildren })
             </dd>
           </div>
           <div>
+            <dt>Branches</dt>
+            <dd data-testid="branches">{formatBranches(detail.branches)}</dd>
+          </div>
+          <div>
             <dt>Against the baseline</dt>
             <dd data-testid="baseline">
               {baseline ? (
@@ -266,7 +271,11 @@ function RunPage(props: { detail: RunDetail; crumbs: preact.ComponentChildren })
               files appear under the nearest folder shown.
             </p>
           ) : null}
-          <FolderTree tree={detail.tree ?? []} files={detail.files} />
+          <FolderTree
+            tree={detail.tree ?? []}
+            files={detail.files}
+            branches={detail.branches !== undefined}
+          />
         </>
       )}
     </section>
