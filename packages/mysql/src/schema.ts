@@ -1,4 +1,4 @@
-import type { CiTrust, CodeHostKind, ExpectedParts, PartsState } from '@covgate/core';
+import type { Carryforward, CiTrust, CodeHostKind, ExpectedParts, PartsState } from '@covgate/core';
 import { parseParts, serialiseParts } from '@covgate/core/storage-kit';
 import { buildIndexes, INDEXES, type IndexSpec } from '@covgate/sql-kit/indexes';
 import { type SQL, sql } from 'drizzle-orm';
@@ -79,6 +79,13 @@ const expectedParts = customType<{ data: ExpectedParts; driverData: string }>({
   dataType: () => 'text CHARACTER SET ascii COLLATE ascii_bin',
   toDriver: (expected) => JSON.stringify(expected),
   fromDriver: (text) => JSON.parse(text) as ExpectedParts,
+});
+
+/** Which parts a repository carries forward, as JSON in an ASCII `text`. */
+const carryforwardParts = customType<{ data: Carryforward; driverData: string }>({
+  dataType: () => 'text CHARACTER SET ascii COLLATE ascii_bin',
+  toDriver: (carryforward) => JSON.stringify(carryforward),
+  fromDriver: (text) => JSON.parse(text) as Carryforward,
 });
 
 /** Column sizes chosen so every composite index stays under InnoDB's 3072-byte key limit. */
@@ -338,6 +345,8 @@ export const repositorySettings = mysqlTable(
     expectedParts: expectedParts('expected_parts'),
     /** Minutes a report waits for its parts; null for covgate's default. */
     partsDeadlineMinutes: int('parts_deadline_minutes', { unsigned: true }),
+    /** The parts carried forward when missing (`{"all":true}` or `{"names":[...]}`), or null. */
+    carryforwardParts: carryforwardParts('carryforward_parts'),
     /** The CI identities trusted to post runs without a token, as JSON; null: none. */
     ciTrust: jsonText<CiTrust[]>('ci_trust'),
     updatedAt: timestamp('updated_at').notNull(),

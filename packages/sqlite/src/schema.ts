@@ -1,4 +1,4 @@
-import type { CiTrust, CodeHostKind, ExpectedParts, PartsState } from '@covgate/core';
+import type { Carryforward, CiTrust, CodeHostKind, ExpectedParts, PartsState } from '@covgate/core';
 import { parseParts, serialiseParts } from '@covgate/core/storage-kit';
 import { buildIndexes, INDEXES, type IndexSpec } from '@covgate/sql-kit/indexes';
 import { type SQL, sql } from 'drizzle-orm';
@@ -30,6 +30,13 @@ const expectedParts = customType<{ data: ExpectedParts; driverData: string }>({
   dataType: () => 'text',
   toDriver: (expected) => JSON.stringify(expected),
   fromDriver: (text) => JSON.parse(text) as ExpectedParts,
+});
+
+/** Which parts a repository carries forward, as JSON text. */
+const carryforwardParts = customType<{ data: Carryforward; driverData: string }>({
+  dataType: () => 'text',
+  toDriver: (carryforward) => JSON.stringify(carryforward),
+  fromDriver: (text) => JSON.parse(text) as Carryforward,
 });
 
 /** Whole-second UTC instants stored as Unix milliseconds, read and written as `Date`. */
@@ -268,6 +275,8 @@ export const repositorySettings = sqliteTable(
     expectedParts: expectedParts('expected_parts'),
     /** Minutes a report waits for its parts; null for covgate's default. */
     partsDeadlineMinutes: integer('parts_deadline_minutes'),
+    /** The parts carried forward when missing (`{"all":true}` or `{"names":[...]}`), or null. */
+    carryforwardParts: carryforwardParts('carryforward_parts'),
     /** The CI identities trusted to post runs without a token, as JSON; null: none. */
     ciTrust: text('ci_trust', { mode: 'json' }).$type<CiTrust[]>(),
     updatedAt: timestamp('updated_at').notNull(),

@@ -1075,6 +1075,22 @@ export interface components {
         /** @description The parts a commit's report waits for, by name (sorted) or how many. */
         ExpectedParts: components["schemas"]["PartName"][] | number;
         /**
+         * @description Which expected parts missing from a commit's report when it is judged (on `finish` or
+         *     at the deadline) are carried forward from an earlier commit's report: `true` for
+         *     every part, or their names (docs/decisions.md, "Carryforward of a missing part").
+         */
+        Carryforward: true | components["schemas"]["PartName"][];
+        /** @description An expected part taken from an earlier commit's report, and from where. */
+        CarriedPart: {
+            part: components["schemas"]["PartName"];
+            /** @description The commit whose report the part's upload was sent to. */
+            from_commit: string;
+            /** @description That commit's run (a part carried twice names where it was measured). */
+            from_run: string;
+            /** @description The upload's age when it was carried. */
+            age_seconds: number;
+        };
+        /**
          * @description A commit's report merged from parts (docs/decisions.md, "Parts of one commit and
          *     completeness"): what it has, expects and lacks. The run's figures, patch and outcome
          *     are the merged report's.
@@ -1082,6 +1098,12 @@ export interface components {
         Parts: {
             /** @description The parts received, sorted. */
             received: components["schemas"]["PartName"][];
+            /**
+             * @description The expected parts carried forward from an earlier commit's report when the report
+             *     was judged without them, sorted by part; they count towards `complete` and in the
+             *     figures, never in the patch. Empty when none.
+             */
+            carried: components["schemas"]["CarriedPart"][];
             /** @description The parts expected (names or a count); null when nothing says. */
             expected: components["schemas"]["ExpectedParts"] | null;
             /**
@@ -1089,7 +1111,7 @@ export interface components {
              * @enum {unknown}
              */
             expected_source: "run" | "repository" | "base_branch" | null;
-            /** @description Expected names not received (empty for a count). */
+            /** @description Expected names neither received nor carried (empty for a count). */
             missing: components["schemas"]["PartName"][];
             missing_count: number;
             /** @description Every expected part arrived (or, with nothing expected, `finish` closed it). */
@@ -1486,6 +1508,8 @@ export interface components {
             parts_deadline_minutes?: number | null;
             /** @description The minutes that apply. */
             effective_parts_deadline_minutes?: number;
+            /** @description The expected parts carried forward when missing from a judged report; null, none. */
+            carryforward_parts?: components["schemas"]["Carryforward"] | null;
             /** @description The repository's default patch target; null when runs fall back to covgate's. */
             patch_target: number | null;
             /** @description The target a run that sends none is judged with. */
@@ -1523,6 +1547,13 @@ export interface components {
             expected_parts?: components["schemas"]["ExpectedParts"] | null;
             /** @description Minutes a report waits for its parts (1-1440); null for covgate's 60. */
             parts_deadline_minutes?: number | null;
+            /**
+             * @description The expected parts carried forward from the merge base's (else the base branch's
+             *     latest complete) report when a commit's report is judged without them: `true` for
+             *     every part, or names. A run's own `carryforward` wins. Null removes it. Left out,
+             *     the stored value stays.
+             */
+            carryforward_parts?: components["schemas"]["Carryforward"] | null;
             /**
              * @description Replaces the CI identities trusted to post the repository's runs with their OIDC
              *     ID token (at most 20; null or empty: none). Only a session may change it: an API
@@ -1825,6 +1856,12 @@ export interface components {
             part?: components["schemas"]["PartName"] | null;
             /** @description With `part`, the parts the commit's report waits for (names or a count). */
             expect_parts?: components["schemas"]["ExpectedParts"] | null;
+            /**
+             * @description With `part`, which expected parts missing when the commit's report is judged are
+             *     carried forward (`covgate.yml`'s `parts.carryforward`); wins over the repository's
+             *     `carryforward_parts`.
+             */
+            carryforward?: components["schemas"]["Carryforward"] | null;
             /**
              * @description Per-file line counts, at most 50 000 entries, each path once. A client with more
              *     files rolls folders up: an entry whose path ends in `/` stands for a folder.
@@ -2630,7 +2667,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: ("invalid header: Idempotency-Key" | "malformed request" | "missing required parameter: org" | "invalid parameter: org" | "invalid parameter: repo" | "invalid parameter: branch" | "invalid parameter: coverage" | "invalid parameter: base_branch" | "invalid parameter: commit" | "invalid parameter: warn_threshold" | "invalid parameter: fail_threshold" | "invalid parameter: component" | "invalid parameter: pull_request" | "invalid parameter: base_commit" | "invalid parameter: patch" | "invalid parameter: patch.covered" | "invalid parameter: patch.covered (more than coverable)" | "invalid parameter: patch.coverable" | "invalid parameter: patch_target" | "invalid parameter: files" | "invalid parameter: files (more than 50000 entries)" | "invalid parameter: part" | "invalid parameter: part (needs commit)" | "invalid parameter: expect_parts" | "invalid parameter: expect_parts (only with part)" | "invalid parameter: files (a part needs its files with line data)") | string;
+                        error: ("invalid header: Idempotency-Key" | "malformed request" | "missing required parameter: org" | "invalid parameter: org" | "invalid parameter: repo" | "invalid parameter: branch" | "invalid parameter: coverage" | "invalid parameter: base_branch" | "invalid parameter: commit" | "invalid parameter: warn_threshold" | "invalid parameter: fail_threshold" | "invalid parameter: component" | "invalid parameter: pull_request" | "invalid parameter: base_commit" | "invalid parameter: patch" | "invalid parameter: patch.covered" | "invalid parameter: patch.covered (more than coverable)" | "invalid parameter: patch.coverable" | "invalid parameter: patch_target" | "invalid parameter: files" | "invalid parameter: files (more than 50000 entries)" | "invalid parameter: part" | "invalid parameter: part (needs commit)" | "invalid parameter: expect_parts" | "invalid parameter: expect_parts (only with part)" | "invalid parameter: carryforward" | "invalid parameter: carryforward (only with part)" | "invalid parameter: files (a part needs its files with line data)") | string;
                     };
                 };
             };
@@ -3125,7 +3162,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error: "malformed request" | "invalid parameter: org" | "invalid parameter: repo" | "invalid parameter: patch_target" | "invalid parameter: web_url" | "invalid parameter: expected_parts" | "invalid parameter: parts_deadline_minutes" | "invalid parameter: ci_trust" | "missing required parameter: patch_target, web_url, expected_parts, parts_deadline_minutes or ci_trust";
+                        error: "malformed request" | "invalid parameter: org" | "invalid parameter: repo" | "invalid parameter: patch_target" | "invalid parameter: web_url" | "invalid parameter: expected_parts" | "invalid parameter: parts_deadline_minutes" | "invalid parameter: carryforward_parts" | "invalid parameter: ci_trust" | "missing required parameter: patch_target, web_url, expected_parts, parts_deadline_minutes, carryforward_parts or ci_trust";
                     };
                 };
             };

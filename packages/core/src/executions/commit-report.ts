@@ -59,19 +59,29 @@ function countWithin(lines: readonly number[], within: readonly number[]): numbe
  * The report of a commit from the line data of its parts (each a list of files with lines):
  * per path, a line is coverable when any part lists it and covered when any part covers it;
  * the changed lines are the union of the parts' (one commit has one patch). The figures are
- * the merged lines' counts; the order of the parts changes nothing.
+ * the merged lines' counts; the order of the parts changes nothing. Parts `carried` from an
+ * earlier commit count in the figures but not in the patch: their changed lines are another
+ * commit's, and they ran on code without this commit's changes, so they cannot have covered
+ * one of its changed lines (docs/decisions.md, "Carryforward of a missing part").
  */
-export function mergeCommitReport(parts: readonly (readonly PartFileLines[])[]): MergedReport {
-  const byFile = new Map<string, { data: LineData[]; changed: number[][] }>();
-  for (const part of parts) {
-    for (const file of part) {
-      const entry = byFile.get(file.path) ?? { data: [], changed: [] };
-      const { data, changed } = decoded(file);
+export function mergeCommitReport(
+  parts: readonly (readonly PartFileLines[])[],
+  carried: readonly (readonly PartFileLines[])[] = [],
+): MergedReport {
+  const byFile = new Map<string, { data: LineData[]; carried: LineData[]; changed: number[][] }>();
+  const add = (file: PartFileLines, isCarried: boolean) => {
+    const entry = byFile.get(file.path) ?? { data: [], carried: [], changed: [] };
+    const { data, changed } = decoded(file);
+    if (isCarried) {
+      entry.carried.push(data);
+    } else {
       entry.data.push(data);
       if (changed !== null) entry.changed.push(changed);
-      byFile.set(file.path, entry);
     }
-  }
+    byFile.set(file.path, entry);
+  };
+  for (const part of parts) for (const file of part) add(file, false);
+  for (const part of carried) for (const file of part) add(file, true);
   const paths = [...byFile.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const files: FileEntry[] = [];
   const lines: PartFileLines[] = [];
@@ -82,7 +92,9 @@ export function mergeCommitReport(parts: readonly (readonly PartFileLines[])[]):
   let withPatch = false;
   for (const path of paths) {
     const entry = byFile.get(path)!;
-    const merged = mergeLineData(entry.data);
+    const received = mergeLineData(entry.data);
+    const merged =
+      entry.carried.length === 0 ? received : mergeLineData([...entry.data, ...entry.carried]);
     covered += merged.covered.length;
     coverable += merged.coverable.length;
     const file: FileEntry = {
@@ -96,8 +108,8 @@ export function mergeCommitReport(parts: readonly (readonly PartFileLines[])[]):
       changed = mergeLineData(
         entry.changed.map((lines) => ({ coverable: lines, covered: [] })),
       ).coverable;
-      file.patchCoverable = countWithin(changed, merged.coverable);
-      file.patchCovered = countWithin(changed, merged.covered);
+      file.patchCoverable = countWithin(changed, received.coverable);
+      file.patchCovered = countWithin(changed, received.covered);
       patchCoverable += file.patchCoverable;
       patchCovered += file.patchCovered;
     }

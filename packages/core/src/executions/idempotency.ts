@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Carryforward } from './carryforward.js';
 import type { ExpectedParts } from './parts.js';
 
 /** The request header that makes an ingest idempotent. */
@@ -55,6 +56,8 @@ export interface IngestFields {
   part: string | null;
   /** The parts the run says its commit's report expects: names or a count; null when none. */
   expectParts: ExpectedParts | null;
+  /** Which of its commit's missing parts the run lets be carried forward; null when it says none. */
+  carryforward: Carryforward | null;
 }
 
 /** The ingest as the server understands it: what makes two requests the same request. */
@@ -102,7 +105,14 @@ export function ingestDigest(ingest: CanonicalIngest): string {
     ...(ingest.branches === null
       ? []
       : ['branches', ingest.branches.covered, ingest.branches.total]),
-    ...(ingest.part === null ? [] : ['part', ingest.part, ingest.expectParts]),
+    ...(ingest.part === null
+      ? []
+      : [
+          'part',
+          ingest.part,
+          ingest.expectParts,
+          ...(ingest.carryforward === null ? [] : [ingest.carryforward]),
+        ]),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

@@ -1,10 +1,17 @@
 import { formatTimestamp } from '../time/timestamp.js';
+import {
+  type CarriedPart,
+  type CarriedPartJson,
+  type Carryforward,
+  carriedToJson,
+  carries,
+} from './carryforward.js';
+import { PART_NAME } from './part-name.js';
+
+export { PART_NAME } from './part-name.js';
 
 // Parts of one commit's report (docs/decisions.md, "Parts of one commit and completeness"):
 // which parts a commit's run has, which it expects, and whether it is complete.
-
-/** A part's name: the character rule of `component` (a letter or digit, then `.`, `_`, `-`). */
-export const PART_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** Most names a list of expected parts may hold. */
 export const MAX_EXPECTED_NAMES = 100;
@@ -24,10 +31,28 @@ export type ExpectedParts = { names: string[] } | { count: number };
 /** Where the expected parts came from. */
 export type ExpectedSource = 'run' | 'repository' | 'base_branch';
 
+/** The rules the newest part sent, kept to judge the report again when a part is carried. */
+export interface PartsRules {
+  warnThreshold: number;
+  failThreshold: number;
+  projectTarget: number | null;
+  projectInformational: boolean;
+  patchInformational: boolean;
+}
+
 /** What a commit's run keeps about its parts. */
 export interface PartsState {
   /** The names of the parts received, in code-unit order, each once. */
   received: string[];
+  /**
+   * The expected parts taken from an earlier commit's report when the report was judged
+   * without them, in name order; a name is never both received and carried.
+   */
+  carried: CarriedPart[];
+  /** Which missing parts the newest part said may be carried (its `carryforward`), or null. */
+  carryforward: Carryforward | null;
+  /** The newest part's rules; null in reports stored before they were kept. */
+  rules: PartsRules | null;
   /** What the report waits for; null when nothing says (then only `finish` completes it). */
   expected: ExpectedParts | null;
   /** Where {@link expected} came from; null with it. */
@@ -58,7 +83,8 @@ export interface PartsProgress {
 
 /** Whether the report has every part it expects, and what it lacks. */
 export function partsProgress(state: PartsState): PartsProgress {
-  const { expected, received } = state;
+  const { expected } = state;
+  const received = presentNames(state);
   if (expected === null) return { complete: state.closed, missing: [], missingCount: 0 };
   if ('names' in expected) {
     const have = new Set(received);
@@ -67,6 +93,32 @@ export function partsProgress(state: PartsState): PartsProgress {
   }
   const missingCount = Math.max(0, expected.count - received.length);
   return { complete: missingCount === 0, missing: [], missingCount };
+}
+
+/** The parts a report has, received or carried, in code-unit order. */
+export function presentNames(state: PartsState): string[] {
+  if (state.carried.length === 0) return state.received;
+  return [...state.received, ...state.carried.map((carried) => carried.part)].sort((a, b) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
+}
+
+/**
+ * The missing parts to carry forward into a report being judged at `now` without them: none
+ * while it may still receive them (neither closed nor past its deadline), none for a count
+ * (which names no part), else the expected names neither received nor carried that the
+ * newest part's `carryforward`, else the repository's, lets be carried.
+ */
+export function partsToCarry(
+  state: PartsState,
+  now: Date,
+  repository: Carryforward | null,
+): string[] {
+  const { expected } = state;
+  if (expected === null || !('names' in expected)) return [];
+  if (!state.closed && now.getTime() < state.deadline.getTime()) return [];
+  const carryforward = state.carryforward ?? repository;
+  return partsProgress(state).missing.filter((name) => carries(carryforward, name));
 }
 
 /** `unit, integration`: names as the texts list them. */
@@ -106,6 +158,7 @@ export function pendingText(state: PartsState): string {
 /** A report's parts as the API shows them (`parts` of an execution). */
 export interface PartsJson {
   received: string[];
+  carried: CarriedPartJson[];
   expected: string[] | number | null;
   expected_source: ExpectedSource | null;
   missing: string[];
@@ -122,6 +175,7 @@ export function partsToJson(state: PartsState): PartsJson {
   const { expected } = state;
   return {
     received: state.received,
+    carried: state.carried.map(carriedToJson),
     expected: expected === null ? null : 'names' in expected ? expected.names : expected.count,
     expected_source: state.expectedSource,
     missing: progress.missing,
@@ -137,6 +191,12 @@ export function partsToJson(state: PartsState): PartsJson {
 export function serialiseParts(state: PartsState): string {
   return JSON.stringify({
     received: state.received,
+    carried: state.carried.map((carried) => ({
+      ...carriedToJson(carried),
+      received_at: Math.floor(carried.receivedAt.getTime() / 1000),
+    })),
+    carryforward: state.carryforward,
+    rules: state.rules,
     expected: state.expected,
     expected_source: state.expectedSource,
     closed: state.closed,
@@ -151,6 +211,9 @@ export function serialiseParts(state: PartsState): string {
 export function parseParts(text: string): PartsState {
   const stored = JSON.parse(text) as {
     received: string[];
+    carried?: (CarriedPartJson & { received_at: number })[];
+    carryforward?: Carryforward | null;
+    rules?: PartsRules | null;
     expected: ExpectedParts | null;
     expected_source: ExpectedSource | null;
     closed: boolean;
@@ -161,6 +224,16 @@ export function parseParts(text: string): PartsState {
   };
   return {
     received: stored.received,
+    // Reports stored before carryforward have none of its fields.
+    carried: (stored.carried ?? []).map((carried) => ({
+      part: carried.part,
+      fromCommit: carried.from_commit,
+      fromRun: carried.from_run,
+      receivedAt: new Date(carried.received_at * 1000),
+      ageSeconds: carried.age_seconds,
+    })),
+    carryforward: stored.carryforward ?? null,
+    rules: stored.rules ?? null,
     expected: stored.expected,
     expectedSource: stored.expected_source,
     closed: stored.closed,
@@ -196,7 +269,8 @@ export function settleParts(
 export function expectedFromBase(state: PartsState | null): ExpectedParts | null {
   if (state === null || state.received.length === 0) return null;
   if (!partsProgress(state).complete || state.reason !== null) return null;
-  return { names: [...state.received] };
+  // A part the base carried was still one it expected.
+  return { names: presentNames(state) };
 }
 
 /**

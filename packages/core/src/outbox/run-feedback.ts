@@ -11,6 +11,7 @@ import type {
   NewDelivery,
   Outcome,
 } from '../storage/store.js';
+import { carriedPartsLines, describeWithCarried } from './carried-parts-feedback.js';
 import { MISSED_LINES_MARKER } from './comment-missed-lines.js';
 import {
   type CommentPayload,
@@ -62,7 +63,10 @@ export function projectStatus(
   const change = record.baselineId === null ? 'no baseline' : record.delta;
   const byPatch = record.outcome === 'fail' && record.decidedBy === 'patch';
   const description = `${percent(record.coverage)} (${change}) ${record.outcome}${byPatch ? ' by the patch rule' : ''}`;
-  return { state: stateOf(record.outcome), description: clip(description) };
+  return {
+    state: stateOf(record.outcome),
+    description: describeWithCarried(description, record, STATUS_DESCRIPTION_MAX),
+  };
 }
 
 /**
@@ -75,7 +79,12 @@ function partsStatus(record: ExecutionRecord): Pick<StatusPayload, 'state' | 'de
   if (parts === null) return null;
   if (record.outcome === 'pending')
     return { state: 'pending', description: clip(pendingText(parts)) };
-  if (parts.reason !== null) return { state: 'failure', description: clip(parts.reason) };
+  if (parts.reason !== null) {
+    return {
+      state: 'failure',
+      description: describeWithCarried(parts.reason, record, STATUS_DESCRIPTION_MAX),
+    };
+  }
   return null;
 }
 
@@ -230,6 +239,7 @@ export function commentBody(record: ExecutionRecord, runUrl: string | null): str
     // The run page's and the CLI's sentence, so that the three never disagree.
     verdictSentence(executionToJson(record)),
     '',
+    ...carriedPartsLines(record),
     '| | Coverage | Change | Result |',
     '|---|---|---|---|',
     ...rows,

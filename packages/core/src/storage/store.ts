@@ -23,7 +23,8 @@ import type { TokenStore } from './records/tokens.js';
 import type { UserStore } from './records/users.js';
 import type { WebhookEventStore } from './records/webhook-events.js';
 
-export type { ExpectedParts, ExpectedSource, PartsState } from '../executions/parts.js';
+export type { CarriedPart, Carryforward } from '../executions/carryforward.js';
+export type { ExpectedParts, ExpectedSource, PartsRules, PartsState } from '../executions/parts.js';
 export type {
   CommitReportKey,
   CommitReportStore,

@@ -105,6 +105,9 @@ describe('ExecutionJsonMemo', () => {
     policyCommit: '3f2a9c1',
     parts: {
       received: ['unit'],
+      carried: [],
+      carryforward: null,
+      rules: null,
       expected: { count: 2 },
       expectedSource: 'run',
       closed: false,

@@ -25,6 +25,7 @@ const plain: CanonicalIngest = {
   branches: null,
   part: null,
   expectParts: null,
+  carryforward: null,
   filesDigest: null,
 };
 

@@ -405,6 +405,160 @@ describe('parts of one commit', () => {
   });
 });
 
+/** The base branch's report at `commit`, merged from the named parts (no patch), complete. */
+async function givenBaseReport(names: string[], commit = BASE_SHA) {
+  for (const name of names) {
+    const response = await sendPart(name, {
+      branch: 'main',
+      pull_request: null,
+      commit,
+      expect_parts: names,
+      files: filesOf(PARTS[name]!.map(([path, coverable, covered]) => [path, coverable, covered])),
+    });
+    expect(response.status).toBe(201);
+  }
+}
+
+function setRepo(body: Record<string, unknown>) {
+  return test.request('/v1/repos/settings', {
+    method: 'PATCH',
+    headers: headers(),
+    body: JSON.stringify({ repo: 'web', ...body }),
+  });
+}
+
+describe('carryforward of a missing part', () => {
+  const TWO_DAYS = 2 * 86_400;
+
+  it('takes a missing part from the merge base on finish, and names it', async () => {
+    await givenBaseReport(['unit', 'integration', 'e2e']);
+    const base = await test.store.findCommitReport({
+      orgId,
+      repo: 'web',
+      commit: BASE_SHA,
+      component: null,
+    });
+    const settings = await setRepo({ carryforward_parts: ['integration'] });
+    expect(await json(settings)).toMatchObject({ carryforward_parts: ['integration'] });
+    test.clock.advance(TWO_DAYS * 1000);
+    await sendPart('unit', { base_commit: BASE_SHA });
+    const waiting = await json(await sendPart('e2e', { base_commit: BASE_SHA }));
+    // Never carried before the report is judged: the real part may still come.
+    expect(waiting).toMatchObject({
+      outcome: 'pending',
+      parts: { carried: [], missing: ['integration'] },
+    });
+    const finished = await finish();
+    expect(finished.status).toBe(200);
+    const body = await json(finished);
+    // a.ts 1-6, 9, 10 with integration's lines; 13 of 16 as with all three parts. The patch
+    // is this commit's parts' alone: a.ts 9-10 are missed without a real integration run.
+    expect(body).toMatchObject({
+      outcome: 'fail',
+      decided_by: 'patch',
+      coverage: 81.25,
+      delta: '0.00',
+      patch: { covered: 1, coverable: 3 },
+      parts: {
+        received: ['e2e', 'unit'],
+        carried: [
+          {
+            part: 'integration',
+            from_commit: BASE_SHA,
+            from_run: base!.id,
+            age_seconds: TWO_DAYS,
+          },
+        ],
+        missing: [],
+        missing_count: 0,
+        complete: true,
+        closed: true,
+        reason: null,
+      },
+    });
+    const detail = await json(
+      await test.request(`/v1/executions/${body.id as string}`, { headers: headers() }),
+    );
+    expect(detail.files).toEqual([
+      { path: 'src/a.ts', covered: 8, coverable: 10, patch_covered: 0, patch_coverable: 2 },
+      { path: 'src/b.ts', covered: 3, coverable: 4, patch_covered: 1, patch_coverable: 1 },
+      { path: 'src/c.ts', covered: 2, coverable: 2 },
+    ]);
+
+    // The real part replaces the carried one: merged again, nothing carried.
+    const real = await json(await sendPart('integration', { base_commit: BASE_SHA }));
+    expect(real).toMatchObject({
+      id: body.id,
+      outcome: 'pass',
+      coverage: 81.25,
+      patch: { covered: 3, coverable: 3 },
+      parts: { received: ['e2e', 'integration', 'unit'], carried: [], complete: true },
+    });
+  });
+
+  it("falls back to the base branch's latest complete report, and carries at the deadline", async () => {
+    // The merge base's own report has no integration part; a later one on main has.
+    await givenBaseReport(['unit', 'e2e'], BASE_SHA);
+    test.clock.advance(3600 * 1000);
+    await givenBaseReport(['unit', 'integration', 'e2e'], 'c'.repeat(40));
+    test.clock.advance(3600 * 1000);
+    const latest = await test.store.findBaseline(orgId, 'web', 'main', null);
+    expect(latest?.commit).toBe('c'.repeat(40));
+    // Only the run names it here: `carryforward: true` carries every missing part.
+    const { id } = await json(
+      await sendPart('unit', { base_commit: BASE_SHA, carryforward: true }),
+    );
+    test.clock.advance(60 * 60 * 1000);
+    expect(await judgeOverdueCommitReports(test.api)).toBe(1);
+    const record = await test.store.findExecution(orgId, id as string);
+    // integration from the older commit; e2e from the merge base.
+    expect(
+      record?.parts?.carried.map((part) => [part.part, part.fromCommit, part.ageSeconds]),
+    ).toEqual([
+      ['e2e', BASE_SHA, 10_800],
+      ['integration', 'c'.repeat(40), 7200],
+    ]);
+    expect(record).toMatchObject({ outcome: 'fail', decidedBy: 'patch', coverage: 81.25 });
+    expect(record?.parts?.reason).toBeNull();
+  });
+
+  it('judges the report incomplete when no earlier report has the part', async () => {
+    await givenBaseReport(['unit', 'e2e']);
+    await setRepo({ carryforward_parts: true });
+    await sendPart('unit', { base_commit: BASE_SHA });
+    const body = await json(await finish());
+    expect(body).toMatchObject({
+      outcome: 'fail',
+      parts: {
+        carried: [{ part: 'e2e', from_commit: BASE_SHA }],
+        missing: ['integration'],
+        complete: false,
+        reason: 'incomplete: missing integration',
+      },
+    });
+  });
+
+  it('carries nothing the settings do not name, and refuses a bad list', async () => {
+    await givenBaseReport(['unit', 'integration', 'e2e']);
+    await setRepo({ carryforward_parts: ['e2e'] });
+    await sendPart('unit', { base_commit: BASE_SHA });
+    await sendPart('e2e', { base_commit: BASE_SHA });
+    expect(await json(await finish())).toMatchObject({
+      outcome: 'fail',
+      parts: { carried: [], reason: 'incomplete: missing integration' },
+    });
+    const bad = await setRepo({ carryforward_parts: ['bad name'] });
+    expect(bad.status).toBe(400);
+    expect(await json(bad)).toEqual({ error: 'invalid parameter: carryforward_parts' });
+    const badRun = await sendPart('unit', { carryforward: false });
+    expect(await json(badRun)).toEqual({ error: 'invalid parameter: carryforward' });
+    const notPart = await ingest({ coverage: 50, carryforward: true });
+    expect(await json(notPart)).toEqual({
+      error: 'invalid parameter: carryforward (only with part)',
+    });
+  });
+});
+
 describe('the code host sees only the merged state of a commit', () => {
   let fake: FakeGithubRest;
 

@@ -8,6 +8,7 @@ import {
   parseExpectedParts,
   parseParts,
   partsProgress,
+  partsToCarry,
   partsToJson,
   pendingText,
   serialiseParts,
@@ -20,6 +21,9 @@ const DEADLINE = new Date('2026-11-29T10:00:00Z');
 function state(overrides: Partial<PartsState> = {}): PartsState {
   return {
     received: ['unit'],
+    carried: [],
+    carryforward: null,
+    rules: null,
     expected: { names: ['integration', 'unit'] },
     expectedSource: 'run',
     closed: false,
@@ -32,6 +36,14 @@ function state(overrides: Partial<PartsState> = {}): PartsState {
 }
 
 const before = new Date(DEADLINE.getTime() - 1000);
+
+const CARRIED = {
+  part: 'integration',
+  fromCommit: 'abc1234def'.padEnd(40, '0'),
+  fromRun: 'exe_source',
+  receivedAt: new Date(DEADLINE.getTime() - 172_800_000),
+  ageSeconds: 172_800,
+};
 
 describe('a report by its parts', () => {
   it('is complete when every expected name arrived, and says what is missing before', () => {
@@ -93,6 +105,7 @@ describe('a report by its parts', () => {
   it('shows on the wire what it has, expects and lacks', () => {
     expect(partsToJson(state())).toEqual({
       received: ['unit'],
+      carried: [],
       expected: ['integration', 'unit'],
       expected_source: 'run',
       missing: ['integration'],
@@ -107,6 +120,58 @@ describe('a report by its parts', () => {
   it('is stored as text and read back the same', () => {
     const stored = state({ expected: { count: 4 }, reason: 'incomplete: missing 3 of 4 parts' });
     expect(parseParts(serialiseParts(stored))).toEqual(stored);
+    const judged = state({
+      carried: [CARRIED],
+      carryforward: { all: true },
+      rules: {
+        warnThreshold: 0.5,
+        failThreshold: 1,
+        projectTarget: 70,
+        projectInformational: true,
+        patchInformational: false,
+      },
+    });
+    expect(parseParts(serialiseParts(judged))).toEqual(judged);
+  });
+
+  it('reads a report stored before carryforward as carrying nothing', () => {
+    const { carried, carryforward, rules, ...older } = JSON.parse(serialiseParts(state()));
+    expect(parseParts(JSON.stringify(older))).toEqual(state());
+  });
+
+  it('counts a carried part as present, and names it on the wire', () => {
+    const judged = state({ carried: [CARRIED], closed: true });
+    expect(partsProgress(judged)).toEqual({ complete: true, missing: [], missingCount: 0 });
+    expect(settleParts(judged, before)).toEqual({ outcome: 'pass', parts: judged });
+    expect(partsToJson(judged)).toMatchObject({
+      received: ['unit'],
+      carried: [
+        {
+          part: 'integration',
+          from_commit: 'abc1234def'.padEnd(40, '0'),
+          from_run: 'exe_source',
+          age_seconds: 172_800,
+        },
+      ],
+      missing: [],
+      complete: true,
+    });
+    expect(expectedFromBase(judged)).toEqual({ names: ['integration', 'unit'] });
+  });
+
+  it('carries missing names only once the report is judged without them', () => {
+    const all = { all: true } as const;
+    expect(partsToCarry(state(), before, all)).toEqual([]);
+    expect(partsToCarry(state(), DEADLINE, all)).toEqual(['integration']);
+    expect(partsToCarry(state({ closed: true }), before, all)).toEqual(['integration']);
+    // The newest part's own list wins over the repository's.
+    const own = state({ closed: true, carryforward: { names: ['e2e'] } });
+    expect(partsToCarry(own, before, all)).toEqual([]);
+    expect(partsToCarry(state({ closed: true }), before, { names: ['e2e'] })).toEqual([]);
+    expect(partsToCarry(state({ closed: true }), before, null)).toEqual([]);
+    // A count names no part to carry.
+    expect(partsToCarry(state({ closed: true, expected: { count: 2 } }), before, all)).toEqual([]);
+    expect(partsToCarry(state({ closed: true, carried: [CARRIED] }), before, all)).toEqual([]);
   });
 
   it('expects the parts of the base branch only from a complete report', () => {
@@ -164,6 +229,18 @@ describe('merging the parts of a commit', () => {
 
   it('gives the same report in any order of the parts', () => {
     expect(mergeCommitReport([integration, unit])).toEqual(mergeCommitReport([unit, integration]));
+  });
+
+  it('counts a carried part in the figures, never in the patch', () => {
+    const merged = mergeCommitReport([unit], [integration]);
+    expect(merged.files).toEqual([
+      { path: 'src/a.ts', covered: 3, coverable: 4, patchCovered: 1, patchCoverable: 2 },
+      { path: 'src/b.ts', covered: 1, coverable: 2 },
+      { path: 'src/c.ts', covered: 0, coverable: 1 },
+    ]);
+    expect(merged.coverage).toBe(57.14);
+    expect(merged.patch).toEqual({ covered: 1, coverable: 2 });
+    expect(merged.lines.find((lines) => lines.path === 'src/c.ts')?.patch).toBeNull();
   });
 
   it('has no patch when no part sent changed lines, and 0 % with no line', () => {

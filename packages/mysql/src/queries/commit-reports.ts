@@ -32,10 +32,10 @@ async function storeClaim(tx: Tx, record: ExecutionRecord, claim: IdempotencyKey
   await tx.insert(idempotencyKeys).values(idempotencyKeyRow(record, claim));
 }
 
-/** The upload and the claim of a write (the record and its files are the caller's). */
+/** The uploads and the claim of a write (the record and its files are the caller's). */
 async function writeUpload(tx: Tx, record: ExecutionRecord, write: CommitReportWrite) {
-  if (write.upload !== null) {
-    const row = partUploadRow(write.upload);
+  for (const upload of write.uploads) {
+    const row = partUploadRow(upload);
     await tx
       .insert(schema.executionParts)
       .values(row)

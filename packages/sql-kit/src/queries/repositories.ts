@@ -64,6 +64,7 @@ export function webUrlClaim(orgId: string, repo: string, webUrl: string, at: Dat
     patchTarget: null,
     expectedParts: null,
     partsDeadlineMinutes: null,
+    carryforwardParts: null,
     ciTrust: null,
     ...changes,
   };

@@ -13,11 +13,11 @@ function reportChanges(record: ExecutionRecord) {
   return changes;
 }
 
-/** The upload and the claim of a write, as statements of a batch. */
+/** The uploads and the claim of a write, as statements of a batch. */
 function uploadWrites(db: Db, record: ExecutionRecord, write: CommitReportWrite) {
   const writes = [];
-  if (write.upload !== null) {
-    const row = partUploadRow(write.upload);
+  for (const upload of write.uploads) {
+    const row = partUploadRow(upload);
     writes.push(
       db
         .insert(schema.executionParts)

@@ -16,6 +16,9 @@ const COMMIT = 'c'.repeat(40);
 function parts(revision: number, overrides: Partial<PartsState> = {}): PartsState {
   return {
     received: ['unit'],
+    carried: [],
+    carryforward: null,
+    rules: null,
     expected: { names: ['integration', 'unit'] },
     expectedSource: 'run',
     closed: false,
@@ -55,7 +58,7 @@ const upload = (record: ExecutionRecord, name: string, byte: number): PartUpload
 const write = (
   overrides: Partial<Parameters<Store['insertCommitReport']>[1]> = {},
 ): Parameters<Store['insertCommitReport']>[1] => ({
-  upload: null,
+  uploads: [],
   files: null,
   lines: null,
   deliveries: [],
@@ -78,7 +81,7 @@ export function describeCommitReports(store: StoreUnderTest): void {
       await store().insertCommitReport(
         record,
         write({
-          upload: upload(record, 'unit', 9),
+          uploads: [upload(record, 'unit', 9)],
           files: Uint8Array.from([7, 7]),
           lines: Uint8Array.from([8]),
         }),
@@ -104,6 +107,52 @@ export function describeCommitReports(store: StoreUnderTest): void {
       expect(await store().listPartUploads(newPrefixedId('org_'), record.id)).toEqual([]);
     });
 
+    it('store the parts carried into a report with their uploads, in one write', async () => {
+      const record = await givenReport(store());
+      await store().insertCommitReport(record, write({ uploads: [upload(record, 'unit', 1)] }));
+      const carried = {
+        ...upload(record, 'integration', 2),
+        receivedAt: secondsAfter(FIXTURE_TIME, -172_800),
+      };
+      const judged: ExecutionRecord = {
+        ...record,
+        outcome: 'pass',
+        parts: parts(2, {
+          closed: true,
+          carried: [
+            {
+              part: 'integration',
+              fromCommit: 'a'.repeat(40),
+              fromRun: newPrefixedId('exe_'),
+              receivedAt: carried.receivedAt,
+              ageSeconds: 172_800,
+            },
+          ],
+          carryforward: { names: ['integration'] },
+          rules: {
+            warnThreshold: 0.5,
+            failThreshold: 1,
+            projectTarget: 70,
+            projectInformational: false,
+            patchInformational: true,
+          },
+        }),
+      };
+      expect(
+        await store().updateCommitReport(
+          judged,
+          1,
+          write({ uploads: [carried, upload(record, 'e2e', 3)] }),
+        ),
+      ).toBe(true);
+      expect(await store().findCommitReport(keyOf(record))).toEqual(judged);
+      expect(await store().listPartUploads(record.orgId, record.id)).toEqual([
+        upload(record, 'e2e', 3),
+        carried,
+        upload(record, 'unit', 1),
+      ]);
+    });
+
     it('keep one report per commit and component: a second first part is a conflict', async () => {
       const record = await givenReport(store(), { component: 'api' });
       await store().insertCommitReport(record, write());
@@ -121,7 +170,7 @@ export function describeCommitReports(store: StoreUnderTest): void {
 
     it('update a report only over the revision it read, replacing an upload of the same name', async () => {
       const record = await givenReport(store());
-      await store().insertCommitReport(record, write({ upload: upload(record, 'unit', 1) }));
+      await store().insertCommitReport(record, write({ uploads: [upload(record, 'unit', 1)] }));
 
       const merged: ExecutionRecord = {
         ...record,
@@ -136,7 +185,7 @@ export function describeCommitReports(store: StoreUnderTest): void {
           merged,
           1,
           write({
-            upload: upload(record, 'integration', 2),
+            uploads: [upload(record, 'integration', 2)],
             files: Uint8Array.from([3]),
             lines: Uint8Array.from([4, 4]),
           }),
@@ -153,13 +202,13 @@ export function describeCommitReports(store: StoreUnderTest): void {
       // A writer that read revision 1 lost: nothing of its write is stored.
       const stale = { ...merged, coverage: 10, parts: parts(2) };
       expect(
-        await store().updateCommitReport(stale, 1, write({ upload: upload(record, 'unit', 5) })),
+        await store().updateCommitReport(stale, 1, write({ uploads: [upload(record, 'unit', 5)] })),
       ).toBe(false);
       expect(await store().findExecution(record.orgId, record.id)).toEqual(merged);
 
       const rerun = { ...merged, parts: parts(3, { received: ['integration', 'unit'] }) };
       expect(
-        await store().updateCommitReport(rerun, 2, write({ upload: upload(record, 'unit', 6) })),
+        await store().updateCommitReport(rerun, 2, write({ uploads: [upload(record, 'unit', 6)] })),
       ).toBe(true);
       expect(await store().listPartUploads(record.orgId, record.id)).toEqual([
         upload(record, 'integration', 2),

@@ -229,6 +229,7 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
           webUrlSource: 'api' as const,
           expectedParts: { names: ['integration', 'unit'] },
           partsDeadlineMinutes: 90,
+          carryforwardParts: { names: ['integration'] },
           ciTrust: [
             { provider: 'github' as const, repository: 'acme/api', ref: null, environment: null },
             {
@@ -250,6 +251,7 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
           webUrlSource: null,
           expectedParts: { count: 4 },
           partsDeadlineMinutes: null,
+          carryforwardParts: { all: true as const },
           ciTrust: null,
           updatedAt: secondsAfter(FIXTURE_TIME, 60),
         };
@@ -275,6 +277,7 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
           webUrlSource: 'ingest',
           expectedParts: null,
           partsDeadlineMinutes: null,
+          carryforwardParts: null,
           ciTrust: null,
           updatedAt: FIXTURE_TIME,
         };
@@ -296,6 +299,7 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
           webUrlSource: null,
           expectedParts: { names: ['unit'] },
           partsDeadlineMinutes: 5,
+          carryforwardParts: { names: ['unit'] },
           ciTrust: [
             { provider: 'github' as const, repository: 'acme/api', ref: null, environment: null },
           ],

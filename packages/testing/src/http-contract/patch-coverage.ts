@@ -197,6 +197,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
         expected_parts: null,
         parts_deadline_minutes: null,
         effective_parts_deadline_minutes: 60,
+        carryforward_parts: null,
         ci_trust: [],
       });
       const set = await sendJson(ctx, 'PATCH', '/v1/repos/settings', token, {
@@ -212,6 +213,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
         expected_parts: null,
         parts_deadline_minutes: null,
         effective_parts_deadline_minutes: 60,
+        carryforward_parts: null,
         ci_trust: [],
       });
       const patch = { covered: 3, coverable: 5 };
@@ -244,6 +246,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
         expected_parts: null,
         parts_deadline_minutes: null,
         effective_parts_deadline_minutes: 60,
+        carryforward_parts: null,
         ci_trust: [],
       });
     });
@@ -271,7 +274,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
       expect(nothing.status).toBe(400);
       expect(await nothing.json()).toEqual({
         error:
-          'missing required parameter: patch_target, web_url, expected_parts, parts_deadline_minutes or ci_trust',
+          'missing required parameter: patch_target, web_url, expected_parts, parts_deadline_minutes, carryforward_parts or ci_trust',
       });
       const other = await ctx.createOrganisation();
       const cross = await sendJson(ctx, 'PATCH', '/v1/repos/settings', token, {

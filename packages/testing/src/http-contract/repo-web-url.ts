@@ -42,6 +42,7 @@ export function repoWebUrlContract(options: HttpContractOptions): void {
       expected_parts: null,
       parts_deadline_minutes: null,
       effective_parts_deadline_minutes: 60,
+      carryforward_parts: null,
       ci_trust: [],
     });
 
@@ -92,7 +93,7 @@ export function repoWebUrlContract(options: HttpContractOptions): void {
       expect(nothing.status).toBe(400);
       expect(await nothing.json()).toEqual({
         error:
-          'missing required parameter: patch_target, web_url, expected_parts, parts_deadline_minutes or ci_trust',
+          'missing required parameter: patch_target, web_url, expected_parts, parts_deadline_minutes, carryforward_parts or ci_trust',
       });
       expect(await settings()).toEqual(shown(null));
     });

@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import { auditContract } from './audit.js';
 import { authValidateContract } from './auth-validate.js';
 import { badgeContract } from './badge.js';
+import { carryforwardContract } from './carryforward.js';
 import { codeHostLinkContract } from './code-host-link.js';
 import { crossCuttingContract } from './cross-cutting.js';
 import { dashboardReadsContract } from './dashboard-reads.js';
@@ -36,6 +37,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     idempotencyContract(options);
     patchCoverageContract(options);
     lineDataContract(options);
+    carryforwardContract(options);
     runDetailContract(options);
     repoHeadlineContract(options);
     repoWebUrlContract(options);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseCarryforward } from '../../executions/carryforward.js';
 import { COMPONENT } from '../../executions/component.js';
 import {
   byPath,
@@ -270,6 +271,7 @@ const ingestBody = z
     branches: branchesBody.nullable().optional(),
     part: z.string().regex(PART_NAME).nullable().optional(),
     expect_parts: z.unknown().optional(),
+    carryforward: z.unknown().optional(),
     // Checked by `parseFiles`: zod spent 0.1-0.4 s on 50 000 entries.
     files: z.unknown().optional(),
   })
@@ -324,6 +326,9 @@ export function parseIngestBody(body: unknown): IngestInput {
   const expectParts = data.expect_parts == null ? null : parseExpectedParts(data.expect_parts);
   if (data.expect_parts != null && (expectParts === null || part === null))
     throw invalid(`expect_parts${part === null ? ' (only with part)' : ''}`);
+  const carryforward = data.carryforward == null ? null : parseCarryforward(data.carryforward);
+  if (data.carryforward != null && (carryforward === null || part === null))
+    throw invalid(`carryforward${part === null ? ' (only with part)' : ''}`);
   const repoUrl = data.repo_url == null ? null : normaliseWebUrl(data.repo_url);
   if (data.repo_url != null && repoUrl === null) throw invalid('repo_url');
   return {
@@ -348,6 +353,7 @@ export function parseIngestBody(body: unknown): IngestInput {
     branches,
     part,
     expectParts,
+    carryforward,
     repoUrl,
     files: parsed?.files ?? null,
     lines: parsed?.lines ?? null,

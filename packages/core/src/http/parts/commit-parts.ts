@@ -1,3 +1,4 @@
+import type { CarriedPart } from '../../executions/carryforward.js';
 import {
   type MergedReport,
   mergeCommitReport,
@@ -10,7 +11,9 @@ import {
   type ExpectedParts,
   type ExpectedSource,
   expectedFromBase,
+  type PartsRules,
   type PartsState,
+  partsToCarry,
   settleParts,
 } from '../../executions/parts.js';
 import { decodeRunLines, encodeRunLines, runLinesText } from '../../executions/run-lines.js';
@@ -24,6 +27,7 @@ import {
   type ExecutionRecord,
   type IdempotencyKeyClaim,
   type NewDelivery,
+  type PartUpload,
   type PatchTargetSource,
   type RepositorySettings,
   StoreConflictError,
@@ -153,6 +157,118 @@ async function reportDeliveries(
   });
 }
 
+/** The rules a part sent, kept with the report to judge it again when a part is carried. */
+function rulesOf(input: IngestInput): PartsRules {
+  return {
+    warnThreshold: input.warnThreshold,
+    failThreshold: input.failThreshold,
+    projectTarget:
+      input.projectTarget === null ? null : truncateToHundredths(input.projectTarget) / 100,
+    projectInformational: input.projectInformational,
+    patchInformational: input.patchInformational,
+  };
+}
+
+/** Carried parts in name (code-unit) order. */
+const byPart = (carried: CarriedPart[]): CarriedPart[] =>
+  carried.sort((a, b) => (a.part < b.part ? -1 : a.part > b.part ? 1 : 0));
+
+/** The line data of a report's stored uploads, the received apart from the carried. */
+async function uploadsLines(
+  uploads: readonly PartUpload[],
+  carriedNames: ReadonlySet<string>,
+): Promise<{ received: PartFileLines[][]; carried: PartFileLines[][] }> {
+  const decoded = await Promise.all(uploads.map((up) => decodeRunLines(up.lines)));
+  return {
+    received: decoded.filter((_, at) => !carriedNames.has(uploads[at]!.name)),
+    carried: decoded.filter((_, at) => carriedNames.has(uploads[at]!.name)),
+  };
+}
+
+/** A part found to carry: what the report names, what it stores and what it merges. */
+interface FoundCarry {
+  carried: CarriedPart;
+  upload: PartUpload;
+  lines: PartFileLines[];
+}
+
+/** Where a report looks for the parts it carries: its key and its base. */
+interface CarryTarget {
+  orgId: string;
+  /** The report's run: never a source of its own parts. */
+  id: string;
+  repo: string;
+  component: string | null;
+  baseBranch: string | null;
+  baseCommit: string | null;
+}
+
+/**
+ * The uploads of the parts `names` taken from the merge base's commit report (the run's
+ * `base_commit`) when it has them, else from the base branch's latest complete report (its
+ * latest `pass`/`warn` run, the baseline); a name neither has is not carried. A part the source
+ * itself carried keeps its first commit and run, so a chain of carries names where its lines
+ * were measured. The changed lines are left out: they are the source's patch, not this
+ * commit's.
+ */
+async function carryMissing(
+  services: ApiServices,
+  target: CarryTarget,
+  names: readonly string[],
+  now: Date,
+): Promise<FoundCarry[]> {
+  if (names.length === 0) return [];
+  const { store } = services;
+  const { orgId, repo, component } = target;
+  const sources: ExecutionRecord[] = [];
+  if (target.baseCommit !== null) {
+    const atBase = await store.findCommitReport({
+      orgId,
+      repo,
+      commit: target.baseCommit,
+      component,
+    });
+    if (atBase !== null) sources.push(atBase);
+  }
+  if (target.baseBranch !== null) {
+    const latest = await store.findBaseline(orgId, repo, target.baseBranch, component);
+    if (latest !== null) sources.push(latest);
+  }
+  const found: FoundCarry[] = [];
+  let wanted = [...names];
+  for (const source of sources) {
+    if (wanted.length === 0) break;
+    if (source.id === target.id || source.parts === null || source.commit === null) continue;
+    const uploads = await store.listPartUploads(orgId, source.id);
+    for (const name of wanted) {
+      const upload = uploads.find((up) => up.name === name);
+      if (upload === undefined) continue;
+      const first = source.parts.carried.find((part) => part.part === name);
+      const lines = (await decodeRunLines(upload.lines)).map((file) => ({ ...file, patch: null }));
+      found.push({
+        carried: {
+          part: name,
+          fromCommit: first?.fromCommit ?? source.commit,
+          fromRun: first?.fromRun ?? source.id,
+          receivedAt: upload.receivedAt,
+          ageSeconds: Math.max(0, Math.floor((now.getTime() - upload.receivedAt.getTime()) / 1000)),
+        },
+        upload: {
+          executionId: target.id,
+          orgId,
+          name,
+          receivedAt: upload.receivedAt,
+          coverage: upload.coverage,
+          lines: await encodeRunLines(runLinesText(lines)),
+        },
+        lines,
+      });
+    }
+    wanted = wanted.filter((name) => !found.some((carry) => carry.carried.part === name));
+  }
+  return found;
+}
+
 /** The record of a report from what it was judged with and its settled parts. */
 function reportRecord(
   base: Pick<ExecutionRecord, 'id' | 'orgId' | 'createdAt' | 'branch'>,
@@ -235,17 +351,26 @@ export async function recordPart(
     if (existing !== null && existing.branch !== input.branch) {
       throw new ApiError(409, PART_ERRORS.otherBranch(existing.branch));
     }
+    const previous = existing?.parts ?? null;
+    // A part that arrives for real replaces the one carried under its name.
+    const stillCarried = (previous?.carried ?? []).filter((part) => part.part !== input.part);
     const others =
       existing === null
         ? []
         : (await store.listPartUploads(orgId, existing.id)).filter((up) => up.name !== input.part);
-    const partLinesOf = await Promise.all(others.map((up) => decodeRunLines(up.lines)));
-    const merged = mergeCommitReport([...partLinesOf, lines]);
-    const previous = existing?.parts ?? null;
     const { expected, source } = expectedParts(input, previous, settings, found.baseline);
     const minutes = settings?.partsDeadlineMinutes ?? DEFAULT_PARTS_DEADLINE_MINUTES;
+    const carriedNames = new Set(stillCarried.map((part) => part.part));
     const parts: PartsState = {
-      received: [...new Set([...others.map((up) => up.name), input.part])].sort(),
+      received: [
+        ...new Set([
+          ...others.filter((up) => !carriedNames.has(up.name)).map((up) => up.name),
+          input.part,
+        ]),
+      ].sort(),
+      carried: stillCarried,
+      carryforward: input.carryforward,
+      rules: rulesOf(input),
       expected,
       expectedSource: source,
       closed: previous?.closed ?? false,
@@ -254,7 +379,20 @@ export async function recordPart(
       reason: null,
       verdict: 'pass',
     };
-    const base = existing ?? { id: ids.executionId(), orgId, createdAt: now, branch: input.branch };
+    const id = existing?.id ?? ids.executionId();
+    const carry = await carryMissing(
+      services,
+      { ...input, orgId, id },
+      partsToCarry(parts, now, settings?.carryforwardParts ?? null),
+      now,
+    );
+    parts.carried = byPart([...parts.carried, ...carry.map((found) => found.carried)]);
+    const uploadLines = await uploadsLines(others, carriedNames);
+    const merged = mergeCommitReport(
+      [...uploadLines.received, lines],
+      [...uploadLines.carried, ...carry.map((found) => found.lines)],
+    );
+    const base = existing ?? { id, orgId, createdAt: now, branch: input.branch };
     const judging: Judging = {
       input,
       merged,
@@ -263,7 +401,7 @@ export async function recordPart(
     };
     const record = reportRecord(base, judging, parts, now);
     const write: CommitReportWrite = {
-      upload: { ...upload, executionId: record.id },
+      uploads: [{ ...upload, executionId: record.id }, ...carry.map((found) => found.upload)],
       files: await encodeFileList(fileListText(merged.files)),
       lines: await encodeRunLines(runLinesText(merged.lines)),
       deliveries: await reportDeliveries(services, record),
@@ -292,10 +430,53 @@ export async function recordPart(
 }
 
 /**
+ * `record` (a commit's report) merged again with the parts `carry` found, judged by the
+ * newest part's `rules` against its stored baseline and patch target.
+ */
+async function withCarried(
+  services: ApiServices,
+  record: ExecutionRecord,
+  parts: PartsState,
+  rules: PartsRules,
+  carry: readonly FoundCarry[],
+): Promise<{ record: ExecutionRecord; merged: MergedReport }> {
+  const uploads = await services.store.listPartUploads(record.orgId, record.id);
+  const stored = await uploadsLines(uploads, new Set(parts.carried.map((part) => part.part)));
+  const merged = mergeCommitReport(stored.received, [
+    ...stored.carried,
+    ...carry.map((found) => found.lines),
+  ]);
+  const { gate, verdict } = judgeRun(
+    merged,
+    rules,
+    record.baselineId === null ? null : record.baselineCoverage,
+    merged.patch === null ? null : record.patchTarget,
+  );
+  return {
+    record: {
+      ...record,
+      delta: gate.delta,
+      coverage: gate.coverage,
+      patchCovered: merged.patch?.covered ?? null,
+      patchCoverable: merged.patch?.coverable ?? null,
+      decidedBy: verdict.decidedBy,
+      fileCount: merged.files.length,
+      parts: {
+        ...parts,
+        carried: byPart([...parts.carried, ...carry.map((found) => found.carried)]),
+        verdict: verdict.outcome,
+      },
+    },
+    merged,
+  };
+}
+
+/**
  * Judges `record` (a commit's report) again with its parts changed by `change` and saves it
  * with its deliveries; answers the record as saved, or the stored one when another write came
- * first and already settled it. Used by `finish`, the deadline's sweep and reads past the
- * deadline.
+ * first and already settled it. A report judged without expected parts that carryforward
+ * covers is merged again with them first. Used by `finish`, the deadline's sweep and reads
+ * past the deadline.
  */
 export async function resettleReport(
   services: ApiServices,
@@ -307,15 +488,36 @@ export async function resettleReport(
   let current: ExecutionRecord | null = record;
   for (let attempt = 1; attempt <= MERGE_ATTEMPTS && current?.parts; attempt += 1) {
     const previous = current.parts;
-    const settled = settleParts(change({ ...previous, revision: previous.revision + 1 }), now);
-    if (settled.outcome === current.outcome && settled.parts.closed === previous.closed) {
+    const changed = change({ ...previous, revision: previous.revision + 1 });
+    const settings = await store.findRepositorySettings(current.orgId, current.repo);
+    // A report stored before the rules were kept cannot be judged again: nothing is carried.
+    const carry =
+      changed.rules === null
+        ? []
+        : await carryMissing(
+            services,
+            current,
+            partsToCarry(changed, now, settings?.carryforwardParts ?? null),
+            now,
+          );
+    const remerged =
+      carry.length === 0 || changed.rules === null
+        ? null
+        : await withCarried(services, current, changed, changed.rules, carry);
+    const base = remerged?.record ?? current;
+    const settled = settleParts(remerged?.record.parts ?? changed, now);
+    if (
+      remerged === null &&
+      settled.outcome === current.outcome &&
+      settled.parts.closed === previous.closed
+    ) {
       return current;
     }
-    const next: ExecutionRecord = { ...current, outcome: settled.outcome, parts: settled.parts };
+    const next: ExecutionRecord = { ...base, outcome: settled.outcome, parts: settled.parts };
     const write: CommitReportWrite = {
-      upload: null,
-      files: null,
-      lines: null,
+      uploads: carry.map((found) => found.upload),
+      files: remerged === null ? null : await encodeFileList(fileListText(remerged.merged.files)),
+      lines: remerged === null ? null : await encodeRunLines(runLinesText(remerged.merged.lines)),
       deliveries: await reportDeliveries(services, next),
       claim: null,
     };

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { MAX_CI_TRUSTS } from '../../ci-identity/ci-trust.js';
 import {
+  type Carryforward,
+  carryforwardJson,
+  parseCarryforward,
+} from '../../executions/carryforward.js';
+import {
   DEFAULT_PARTS_DEADLINE_MINUTES,
   type ExpectedParts,
   PARTS_DEADLINE_MINUTES,
@@ -39,6 +44,8 @@ export interface RepositorySettingsJson {
   parts_deadline_minutes: number | null;
   /** The minutes that apply: `parts_deadline_minutes`, else 60. */
   effective_parts_deadline_minutes: number;
+  /** The expected parts carried forward when missing: `true` for all, names, or null. */
+  carryforward_parts: true | string[] | null;
   /** The CI identities whose OIDC ID tokens may post its runs (empty: none). */
   ci_trust: CiTrust[];
 }
@@ -54,6 +61,8 @@ function settingsToJson(repo: string, settings: RepositorySettings | null): Repo
     parts_deadline_minutes: settings?.partsDeadlineMinutes ?? null,
     effective_parts_deadline_minutes:
       settings?.partsDeadlineMinutes ?? DEFAULT_PARTS_DEADLINE_MINUTES,
+    carryforward_parts:
+      settings?.carryforwardParts == null ? null : carryforwardJson(settings.carryforwardParts),
     ci_trust: settings?.ciTrust ?? [],
   };
 }
@@ -119,20 +128,22 @@ const settingsBody = z.object({
     .max(PARTS_DEADLINE_MINUTES.max)
     .nullable()
     .optional(),
+  carryforward_parts: z.unknown().optional(),
   ci_trust: z.array(ciTrustEntry).max(MAX_CI_TRUSTS).nullable().optional(),
 });
 
 /** The message of a `PATCH` that changes nothing. */
 export const NOTHING_TO_CHANGE =
-  'missing required parameter: patch_target, web_url, expected_parts, parts_deadline_minutes or ci_trust';
+  'missing required parameter: patch_target, web_url, expected_parts, parts_deadline_minutes, carryforward_parts or ci_trust';
 
 /**
  * `PATCH /v1/repos/settings` `{org?, repo, patch_target?, web_url?, expected_parts?,
- * parts_deadline_minutes?, ci_trust?}`: sets the repository's default patch target (`null`
- * returns to covgate's default), truncated to hundredths like every percentage, its code-host
- * URL (`null` removes it; either way a run's `repo_url` no longer sets it), the parts a
- * commit's report waits for (names or a count) and how long (docs/decisions.md, "Parts of one
- * commit"), and the CI identities trusted to post its runs with an OIDC ID token
+ * parts_deadline_minutes?, carryforward_parts?, ci_trust?}`: sets the repository's default
+ * patch target (`null` returns to covgate's default), truncated to hundredths like every
+ * percentage, its code-host URL (`null` removes it; either way a run's `repo_url` no longer
+ * sets it), the parts a commit's report waits for (names or a count), how long, and which of
+ * them are carried forward when missing (`true` or names; docs/decisions.md, "Parts of one
+ * commit" and "Carryforward of a missing part"), and the CI identities trusted to post its runs with an OIDC ID token
  * (`null` or `[]`: none; only a session may change them); a field left out keeps its value,
  * and one of them is required. An
  * `execute` token (the CI that records the runs could send a target per run anyway) or a
@@ -146,11 +157,13 @@ export const patchRepoSettings: RouteHandler = async (scope) => {
   const input = parseBody(settingsBody, await readJsonBody(scope.request));
   const webUrl = parseWebUrl(input.web_url);
   const expected = parseExpected(input.expected_parts);
+  const carryforward = parseCarryforwardParts(input.carryforward_parts);
   if (
     input.patch_target === undefined &&
     webUrl === undefined &&
     expected === undefined &&
     input.parts_deadline_minutes === undefined &&
+    carryforward === undefined &&
     input.ci_trust === undefined
   ) {
     throw new ApiError(400, NOTHING_TO_CHANGE);
@@ -179,6 +192,8 @@ export const patchRepoSettings: RouteHandler = async (scope) => {
       input.parts_deadline_minutes === undefined
         ? (current?.partsDeadlineMinutes ?? null)
         : input.parts_deadline_minutes,
+    carryforwardParts:
+      carryforward === undefined ? (current?.carryforwardParts ?? null) : carryforward,
     ciTrust: input.ci_trust === undefined ? (current?.ciTrust ?? null) : ciTrustOf(input.ci_trust),
     updatedAt: wholeSeconds(clock.now()),
   };
@@ -192,6 +207,14 @@ function parseExpected(value: unknown): ExpectedParts | null | undefined {
   const expected = parseExpectedParts(value);
   if (expected === null) throw new ApiError(400, 'invalid parameter: expected_parts');
   return expected;
+}
+
+/** `carryforward_parts` as sent: undefined when absent, null to remove, `true` or names, or `400`. */
+function parseCarryforwardParts(value: unknown): Carryforward | null | undefined {
+  if (value === undefined || value === null) return value;
+  const carryforward = parseCarryforward(value);
+  if (carryforward === null) throw new ApiError(400, 'invalid parameter: carryforward_parts');
+  return carryforward;
 }
 
 /** `ci_trust` as sent, absent `ref` and `environment` made null; null or empty: none. */

@@ -42,13 +42,13 @@ export function memoryCommitReports(
 
   /** The writes besides the record; none of them can fail once the checks passed. */
   const apply = (stored: ExecutionRecord, write: CommitReportWrite) => {
-    if (write.upload !== null) {
+    if (write.uploads.length > 0) {
       let uploads = t.partUploads.get(stored.id);
       if (!uploads) {
         uploads = new Map();
         t.partUploads.set(stored.id, uploads);
       }
-      uploads.set(write.upload.name, copyUpload(write.upload));
+      for (const upload of write.uploads) uploads.set(upload.name, copyUpload(upload));
     }
     if (write.files !== null) {
       t.executionFiles.set(stored.id, { orgId: stored.orgId, files: new Uint8Array(write.files) });

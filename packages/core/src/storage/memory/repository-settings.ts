@@ -27,6 +27,7 @@ export function memoryRepositorySettings(t: MemoryTables): RepositorySettingsSto
         patchTarget: settings?.patchTarget ?? null,
         expectedParts: settings?.expectedParts ?? null,
         partsDeadlineMinutes: settings?.partsDeadlineMinutes ?? null,
+        carryforwardParts: settings?.carryforwardParts ?? null,
         webUrl,
         webUrlSource: 'ingest',
         ciTrust: settings?.ciTrust ?? null,

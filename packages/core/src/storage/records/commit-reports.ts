@@ -15,7 +15,10 @@ export interface PartUpload {
   receivedAt: Date;
   /** The figure the part sent for itself, two decimals; kept, never judged. */
   coverage: number;
-  /** The part's per-file line data as the API encoded it (`encodeRunLines`). */
+  /**
+   * The part's per-file line data as the API encoded it (`encodeRunLines`). A part carried
+   * forward keeps its source's upload time and lines, its changed lines left out.
+   */
   lines: Uint8Array;
 }
 
@@ -30,8 +33,11 @@ export interface CommitReportKey {
 
 /** What a commit's report writes besides its record. */
 export interface CommitReportWrite {
-  /** The part received, stored under (run, name), replacing an upload of that name. */
-  upload: PartUpload | null;
+  /**
+   * The parts received or carried forward, each stored under (run, name), replacing an upload
+   * of that name; empty for none.
+   */
+  uploads: readonly PartUpload[];
   /** The merged per-file list (replacing the run's), or null to keep it. */
   files: Uint8Array | null;
   /** The merged line data (replacing the run's, as `encodeRunLines` made it), or null to keep it. */

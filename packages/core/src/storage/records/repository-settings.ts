@@ -1,3 +1,4 @@
+import type { Carryforward } from '../../executions/carryforward.js';
 import type { ExpectedParts } from '../../executions/parts.js';
 
 // Per-repository settings and counters.
@@ -20,6 +21,8 @@ export interface RepositorySettings {
   expectedParts: ExpectedParts | null;
   /** Minutes a report waits for its parts before it is judged incomplete; null: covgate's 60. */
   partsDeadlineMinutes: number | null;
+  /** Which expected parts missing from a judged report are carried forward; null: none. */
+  carryforwardParts: Carryforward | null;
   /**
    * The CI identities whose OIDC ID tokens may post the repository's runs without an API
    * token; null (or empty) when none may.

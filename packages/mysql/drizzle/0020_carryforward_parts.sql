@@ -1,0 +1,1 @@
+ALTER TABLE `repository_settings` ADD `carryforward_parts` text CHARACTER SET ascii COLLATE ascii_bin;
