@@ -44,6 +44,15 @@ function decoded(file: PartFileLines): { data: LineData; changed: number[] | nul
   };
 }
 
+/** `data` without the lines `lines`: neither coverable nor covered there. */
+function without(data: LineData, lines: readonly number[]): LineData {
+  const left = new Set(lines);
+  return {
+    coverable: data.coverable.filter((line) => !left.has(line)),
+    covered: data.covered.filter((line) => !left.has(line)),
+  };
+}
+
 /** How many of ascending `lines` are in the ascending `within`. */
 function countWithin(lines: readonly number[], within: readonly number[]): number {
   let count = 0;
@@ -60,9 +69,10 @@ function countWithin(lines: readonly number[], within: readonly number[]): numbe
  * per path, a line is coverable when any part lists it and covered when any part covers it;
  * the changed lines are the union of the parts' (one commit has one patch). The figures are
  * the merged lines' counts; the order of the parts changes nothing. Parts `carried` from an
- * earlier commit count in the figures but not in the patch: their changed lines are another
- * commit's, and they ran on code without this commit's changes, so they cannot have covered
- * one of its changed lines (docs/decisions.md, "Carryforward of a missing part").
+ * earlier commit count on every line but this commit's changed ones: they ran on code without
+ * the change, so they cannot have covered a changed line (and their own changed lines are
+ * another commit's). The patch is thus the received parts' alone, in the figures and in the
+ * stored lines alike (docs/decisions.md, "Carryforward of a missing part").
  */
 export function mergeCommitReport(
   parts: readonly (readonly PartFileLines[])[],
@@ -92,9 +102,14 @@ export function mergeCommitReport(
   let withPatch = false;
   for (const path of paths) {
     const entry = byFile.get(path)!;
-    const received = mergeLineData(entry.data);
-    const merged =
-      entry.carried.length === 0 ? received : mergeLineData([...entry.data, ...entry.carried]);
+    const changed =
+      entry.changed.length === 0
+        ? null
+        : mergeLineData(entry.changed.map((lines) => ({ coverable: lines, covered: [] })))
+            .coverable;
+    const carried =
+      changed === null ? entry.carried : entry.carried.map((data) => without(data, changed));
+    const merged = mergeLineData([...entry.data, ...carried]);
     covered += merged.covered.length;
     coverable += merged.coverable.length;
     const file: FileEntry = {
@@ -102,14 +117,10 @@ export function mergeCommitReport(
       covered: merged.covered.length,
       coverable: merged.coverable.length,
     };
-    let changed: number[] | null = null;
-    if (entry.changed.length > 0) {
+    if (changed !== null) {
       withPatch = true;
-      changed = mergeLineData(
-        entry.changed.map((lines) => ({ coverable: lines, covered: [] })),
-      ).coverable;
-      file.patchCoverable = countWithin(changed, received.coverable);
-      file.patchCovered = countWithin(changed, received.covered);
+      file.patchCoverable = countWithin(changed, merged.coverable);
+      file.patchCovered = countWithin(changed, merged.covered);
       patchCoverable += file.patchCoverable;
       patchCovered += file.patchCovered;
     }

@@ -33,7 +33,7 @@ export function carriedPartsLines(record: ExecutionRecord): string[] {
   const carried = record.parts?.carried ?? [];
   if (carried.length === 0) return [];
   return [
-    '**Carried forward** (not run on this commit; counted in the project figure, not in the patch):',
+    '**Carried forward** (not run on this commit; counted in the project figure, never on a changed line):',
     '',
     ...carried.map(
       (part) =>

@@ -56,7 +56,7 @@ describe('carried parts in the feedback', () => {
     expect(
       carriedPartsLines(buildExecution({ parts: parts(['e2e', 'integration'], 3600) })),
     ).toEqual([
-      '**Carried forward** (not run on this commit; counted in the project figure, not in the patch):',
+      '**Carried forward** (not run on this commit; counted in the project figure, never on a changed line):',
       '',
       '- `e2e` from `abc1234` (run `exe_01J9ZQ3V8R6W2X4Y5Z7A8B9C0D`), 1 hour old',
       '- `integration` from `abc1234` (run `exe_01J9ZQ3V8R6W2X4Y5Z7A8B9C0D`), 1 hour old',

@@ -451,13 +451,13 @@ describe('carryforward of a missing part', () => {
     const finished = await finish();
     expect(finished.status).toBe(200);
     const body = await json(finished);
-    // a.ts 1-6, 9, 10 with integration's lines; 13 of 16 as with all three parts. The patch
-    // is this commit's parts' alone: a.ts 9-10 are missed without a real integration run.
+    // integration's lines but the changed ones: a.ts 1-6 of 10, b.ts 1-3 of 4, c.ts 2 of 2,
+    // 11 of 16. The patch is this commit's parts' alone: a.ts 9-10 are missed.
     expect(body).toMatchObject({
       outcome: 'fail',
-      decided_by: 'patch',
-      coverage: 81.25,
-      delta: '0.00',
+      decided_by: 'delta',
+      coverage: 68.75,
+      delta: '-12.50',
       patch: { covered: 1, coverable: 3 },
       parts: {
         received: ['e2e', 'unit'],
@@ -480,7 +480,7 @@ describe('carryforward of a missing part', () => {
       await test.request(`/v1/executions/${body.id as string}`, { headers: headers() }),
     );
     expect(detail.files).toEqual([
-      { path: 'src/a.ts', covered: 8, coverable: 10, patch_covered: 0, patch_coverable: 2 },
+      { path: 'src/a.ts', covered: 6, coverable: 10, patch_covered: 0, patch_coverable: 2 },
       { path: 'src/b.ts', covered: 3, coverable: 4, patch_covered: 1, patch_coverable: 1 },
       { path: 'src/c.ts', covered: 2, coverable: 2 },
     ]);
@@ -518,7 +518,15 @@ describe('carryforward of a missing part', () => {
       ['e2e', BASE_SHA, 10_800],
       ['integration', 'c'.repeat(40), 7200],
     ]);
-    expect(record).toMatchObject({ outcome: 'fail', decidedBy: 'patch', coverage: 81.25 });
+    // a.ts 1-6, b.ts 1 and 3 (2 is changed), c.ts: 10 of 16, against the merge base's 50 %.
+    expect(record).toMatchObject({
+      outcome: 'fail',
+      decidedBy: 'patch',
+      coverage: 62.5,
+      delta: '+12.50',
+      patchCovered: 0,
+      patchCoverable: 3,
+    });
     expect(record?.parts?.reason).toBeNull();
   });
 

@@ -174,6 +174,8 @@ const passComment = (id: string) =>
     '| Project | 81.25% | +11.25 against `main` at `aaaaaaa` | pass |',
     '| Patch | 100.00% (3 of 3 changed lines) | target 80% | pass |',
     '',
+    'Every changed line that can run is covered.',
+    '',
     `[Open the run in covgate](${runUrl(id)}) · commit \`bbbbbbb\``,
     '',
   ].join('\n');
@@ -242,6 +244,10 @@ describe('the code host sees the merged state of a commit, never one part', () =
           '| Project | 56.25% | -13.75 against `main` at `aaaaaaa` | fail |',
           '| Patch | 33.33% (1 of 3 changed lines) | target 80% | fail |',
           '',
+          '**Changed lines not covered** (2 lines in 1 file)',
+          '',
+          `- [\`src/a.ts\`](${runUrl(id)}/files/src%2Fa.ts): 9-10`,
+          '',
           `[Open the run in covgate](${runUrl(id)}) · commit \`bbbbbbb\``,
           '',
         ].join('\n'),
@@ -277,6 +283,10 @@ describe('the code host sees the merged state of a commit, never one part', () =
         '|---|---|---|---|',
         '| Project | 64.28% | -5.72 against `main` at `aaaaaaa` | fail |',
         '| Patch | 66.66% (2 of 3 changed lines) | target 80% | fail |',
+        '',
+        '**Changed lines not covered** (1 line in 1 file)',
+        '',
+        `- [\`src/b.ts\`](${runUrl(id)}/files/src%2Fb.ts): 2`,
         '',
         `[Open the run in covgate](${runUrl(id)}) · commit \`bbbbbbb\``,
         '',
@@ -319,34 +329,40 @@ describe('the code host sees the merged state of a commit, never one part', () =
     expect(newStatuses().slice(-2)).toEqual(both(id, pending(waiting), pending(waiting)));
     expect((await post('/v1/executions/finish', { repo: 'web', commit: SHA })).status).toBe(200);
     await deliver();
-    // 13 of 16 lines with integration's; the patch is this commit's parts' alone: 1 of 3.
+    // integration's lines but the changed ones: a.ts 1-6, b.ts 1-3, c.ts: 11 of 16 against
+    // the merge base's 13; the patch is this commit's parts' alone: 1 of 3.
     expect(newStatuses()).toEqual(
       both(
         id,
-        [
-          'failure',
-          '81.25% (0.00) fail by the patch rule; integration carried from aaaaaaa, 2 days old',
-        ],
+        ['failure', '68.75% (-12.50) fail; integration carried from aaaaaaa, 2 days old'],
         ['failure', 'patch 33.33% < 80% fail'],
       ),
     );
     const carriedComment = [
       '<!-- covgate:pr-comment -->',
       `<!-- covgate:run ${id} -->`,
-      '### covgate: **fail** (decided by the patch rule)',
+      '### covgate: **fail**',
       '',
-      'Failed by the patch rule: 33.33% of the patch’s lines are covered, below the target of 80.00% (covgate’s default). Coverage changed by 0.00 pts against the baseline.',
+      'Failed by the coverage change: -12.50 pts against the baseline. The patch is below its target too: 33.33% covered, target 80.00% (covgate’s default).',
       '',
-      '**Carried forward** (not run on this commit; counted in the project figure, not in the patch):',
+      '**Carried forward** (not run on this commit; counted in the project figure, never on a changed line):',
       '',
       `- \`integration\` from \`aaaaaaa\` (run \`${base!.id}\`), 2 days old`,
       '',
       '| | Coverage | Change | Result |',
       '|---|---|---|---|',
-      '| Project | 81.25% | 0.00 against `main` at `aaaaaaa` | — |',
+      '| Project | 68.75% | -12.50 against `main` at `aaaaaaa` | fail |',
       '| Patch | 33.33% (1 of 3 changed lines) | target 80% | fail |',
       '',
-      'No file lost coverage against the baseline run.',
+      '**Changed lines not covered** (2 lines in 1 file)',
+      '',
+      `- [\`src/a.ts\`](${runUrl(id)}/files/src%2Fa.ts): 9-10`,
+      '',
+      '**Files that lost most**',
+      '',
+      '| File | Coverage | Change |',
+      '|---|---|---|',
+      '| `src/a.ts` | 60.00% | -20.00 |',
       '',
       `[Open the run in covgate](${runUrl(id)}) · commit \`bbbbbbb\``,
       '',

@@ -231,15 +231,18 @@ describe('merging the parts of a commit', () => {
     expect(mergeCommitReport([integration, unit])).toEqual(mergeCommitReport([unit, integration]));
   });
 
-  it('counts a carried part in the figures, never in the patch', () => {
+  it('counts a carried part on every line but the changed ones', () => {
     const merged = mergeCommitReport([unit], [integration]);
+    // integration's a.ts 3 is a changed line: not covered by a run of the code before it.
     expect(merged.files).toEqual([
-      { path: 'src/a.ts', covered: 3, coverable: 4, patchCovered: 1, patchCoverable: 2 },
+      { path: 'src/a.ts', covered: 2, coverable: 4, patchCovered: 1, patchCoverable: 2 },
       { path: 'src/b.ts', covered: 1, coverable: 2 },
       { path: 'src/c.ts', covered: 0, coverable: 1 },
     ]);
-    expect(merged.coverage).toBe(57.14);
+    expect(merged.coverage).toBe(42.85);
     expect(merged.patch).toEqual({ covered: 1, coverable: 2 });
+    const alone = mergeCommitReport([[file('src/a.ts', [1, 2, 3, 4], [1, 2])]], [integration]);
+    expect(alone.files[0]).toEqual({ path: 'src/a.ts', covered: 3, coverable: 4 });
     expect(merged.lines.find((lines) => lines.path === 'src/c.ts')?.patch).toBeNull();
   });
 
