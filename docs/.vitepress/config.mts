@@ -70,6 +70,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Command-line client', link: '/cli' },
       { text: 'GitHub Action', link: '/github-action' },
       { text: 'Keyless CI (OIDC)', link: '/keyless-ci' },
+      { text: 'Fork pull requests', link: '/fork-pull-requests' },
       { text: 'Required checks', link: '/required-checks' },
       { text: 'Typed client', link: '/client' },
       { text: 'Dashboard', link: '/dashboard' },

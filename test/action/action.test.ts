@@ -36,13 +36,55 @@ const cliVersion = (
   JSON.parse(readFileSync(join(repo, 'packages/cli/package.json'), 'utf8')) as { version: string }
 ).version;
 
-/** `${{ inputs.NAME }}` as the runner evaluates it: the value given, else the default. */
+/** The job's `GITHUB_TOKEN` (`github.token`) in the simulated jobs. */
+const JOB_TOKEN = 'ghs_job_token';
+
+/**
+ * `${{ inputs.NAME }}` as the runner evaluates it: the value given, else the default, whose
+ * `${{ github.token }}` is the job's token.
+ */
 function evaluate(template: string, given: Record<string, string>): string {
   return template.replace(/\$\{\{\s*inputs\.([a-z-]+)\s*\}\}/g, (_, name: string) => {
     const input = action.inputs[name];
     if (!input) throw new Error(`action.yml uses an undeclared input ${name}`);
-    return given[name] ?? input.default ?? '';
+    return (given[name] ?? input.default ?? '').replace(
+      /\$\{\{\s*github\.token\s*\}\}/g,
+      JOB_TOKEN,
+    );
   });
+}
+
+interface WorkflowStep {
+  uses?: string;
+  with?: Record<string, string>;
+}
+interface Workflow {
+  name: string;
+  on: Record<string, { workflows?: string[] } | null> | string;
+  jobs: Record<string, { steps: WorkflowStep[] }>;
+}
+
+/** The workflow pair of docs/fork-pull-requests.md: the `pull_request` one and the `workflow_run` one. */
+function forkWorkflows(): {
+  test: Workflow;
+  post: Workflow & { on: { workflow_run: { workflows: string[] } } };
+} {
+  const page = readFileSync(join(repo, 'docs/fork-pull-requests.md'), 'utf8');
+  const workflows = [...page.matchAll(/```yaml\n([\s\S]*?)```/g)].map(
+    (match) => parse(match[1] as string) as Workflow,
+  );
+  const test = workflows.find((w) => w.on === 'pull_request');
+  const post = workflows.find((w) => typeof w.on === 'object' && 'workflow_run' in w.on);
+  if (!test || !post) throw new Error('docs/fork-pull-requests.md lacks its workflow pair');
+  return { test, post: post as Workflow & { on: { workflow_run: { workflows: string[] } } } };
+}
+
+/** The one step of a workflow that uses `action` (a prefix such as `actions/checkout@`). */
+function stepUsing(workflow: Workflow, action: string): WorkflowStep {
+  const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+  const found = steps.filter((step) => step.uses?.startsWith(action));
+  if (found.length !== 1) throw new Error(`${workflow.name}: ${found.length} steps use ${action}`);
+  return found[0] as WorkflowStep;
 }
 
 describe('action.yml', () => {
@@ -55,10 +97,13 @@ describe('action.yml', () => {
     expect(Object.keys(action.inputs).sort()).toEqual([
       'args',
       'base-branch',
+      'bundle-post',
+      'bundle-write',
       'cli',
       'component',
       'fail-on-warn',
       'fail-threshold',
+      'github-token',
       'oidc-audience',
       'org',
       'patch-target',
@@ -532,7 +577,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
       );
       expect(noToken.code).toBe(2);
       expect(noToken.stdout).toBe(
-        '::error title=covgate::the token input is empty and the job cannot ask for an OIDC ID token: pass an API token with the execute scope from a repository secret, or give the job `permissions: id-token: write` and the org input (keyless CI); a pull request from a fork gets neither\n',
+        '::error title=covgate::the token input is empty and the job cannot ask for an OIDC ID token: pass an API token with the execute scope from a repository secret, or give the job `permissions: id-token: write` and the org input (keyless CI); a pull request from a fork gets neither: write a bundle there (bundle-write) and post it from a workflow_run job (bundle-post)\n',
       );
       expect(noToken.npxArgs).toEqual([]);
 
@@ -586,6 +631,154 @@ describe.skipIf(!built && process.env.CI !== '1')(
       );
       expect(unknownSource.npxArgs).toEqual([]);
     });
+
+    it("posts a fork's pull request with the workflow pair of docs/fork-pull-requests.md", async () => {
+      const pair = forkWorkflows();
+      expect(pair.post.on.workflow_run.workflows).toEqual([pair.test.name]);
+      const upload = stepUsing(pair.test, 'actions/upload-artifact@');
+      const download = stepUsing(pair.post, 'actions/download-artifact@');
+      const writer = stepUsing(pair.test, 'covgate/covgate@');
+      const poster = stepUsing(pair.post, 'covgate/covgate@');
+      expect(download.with?.name).toBe(upload.with?.name);
+      expect(upload.with?.path).toBe(writer.with?.['bundle-write']);
+      expect(poster.with?.['bundle-post']).toBe(writer.with?.['bundle-write']);
+
+      // lcov of the workspace's web/src/a.js, written at the root as the docs' workflow has it.
+      const webLcov = (hits: number[]) => lcov(hits).replace('SF:src/a.js', 'SF:web/src/a.js');
+      // The fork's pull_request job: GitHub's pull_request event at the fork's head, no token.
+      const { dir } = await workspace();
+      await mkdir(join(dir, 'coverage'));
+      await writeFile(join(dir, 'coverage', 'lcov.info'), webLcov([1, 1, 1, 1]));
+      const onMain = await runStep(
+        dir,
+        { url: server.url, token, reports: 'coverage/lcov.info' },
+        {
+          GITHUB_EVENT_NAME: 'push',
+          GITHUB_REF: 'refs/heads/main',
+          GITHUB_REPOSITORY: 'octo-org/octo-repo',
+          GITHUB_SHA: await git(dir, 'rev-parse', 'HEAD'),
+        },
+      );
+      expect(onMain.code, onMain.stderr).toBe(0);
+      await git(dir, 'checkout', '-q', '-b', 'changes');
+      await writeFile(join(dir, 'web', 'src', 'a.js'), 'a();\nb();\nc();\nd();\ne();\n');
+      await git(dir, 'commit', '-q', '-am', 'one more line');
+      const head = await git(dir, 'rev-parse', 'HEAD');
+      await writeFile(join(dir, 'coverage', 'lcov.info'), webLcov([1, 1, 1, 1, 0]));
+      const pullEvent = JSON.parse(
+        readFileSync(
+          join(repo, 'packages/cli/test/fixtures/github/pull_request.opened.json'),
+          'utf8',
+        ),
+      );
+      pullEvent.pull_request.head.sha = head;
+      pullEvent.pull_request.head.ref = 'changes';
+      pullEvent.pull_request.base.ref = 'main';
+      await writeFile(join(workDir, 'fork-pull-request.json'), JSON.stringify(pullEvent));
+      const written = await runStep(dir, stepInputs(writer.with ?? {}), {
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: join(workDir, 'fork-pull-request.json'),
+        GITHUB_REPOSITORY: 'octo-org/octo-repo',
+        GITHUB_REF: 'refs/pull/2/merge',
+        GITHUB_HEAD_REF: 'changes',
+        GITHUB_BASE_REF: 'main',
+        GITHUB_SHA: 'c'.repeat(40),
+      });
+      expect(written.code, written.stderr).toBe(0);
+      expect(written.npxArgs).toEqual([
+        '--yes',
+        'https://covgate.example.com/cli/covgate.tgz',
+        'run',
+        '--bundle',
+        'covgate-bundle.json',
+        '--report',
+        'coverage/lcov.info',
+        '--',
+        'true',
+      ]);
+
+      // The workflow_run job: the base repository's checkout, the artifact downloaded into it.
+      const trusted = await mkdtemp(join(workDir, 'workflow-run-'));
+      await writeFile(
+        join(trusted, 'covgate-bundle.json'),
+        await readFile(join(dir, 'covgate-bundle.json')),
+      );
+      const runEvent = JSON.parse(
+        readFileSync(
+          join(repo, 'packages/cli/test/fixtures/github/workflow_run.completed.payload.json'),
+          'utf8',
+        ),
+      );
+      runEvent.workflow_run.event = 'pull_request';
+      runEvent.workflow_run.head_sha = head;
+      runEvent.workflow_run.head_branch = 'changes';
+      runEvent.workflow_run.head_repository.full_name = 'forker/octo-repo';
+      expect(runEvent.workflow_run.pull_requests).toEqual([]);
+      await writeFile(join(workDir, 'workflow-run.json'), JSON.stringify(runEvent));
+      const asked: string[] = [];
+      const api = await listen((request, response) => {
+        asked.push(`${request.url} ${request.headers.authorization}`);
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            ...pullEvent.pull_request,
+            head: { ...pullEvent.pull_request.head, repo: { full_name: 'forker/octo-repo' } },
+            base: { ...pullEvent.pull_request.base, repo: { full_name: 'octo-org/octo-repo' } },
+          }),
+        );
+      });
+      try {
+        const posted = await runStep(trusted, stepInputs(poster.with ?? {}), {
+          GITHUB_EVENT_NAME: 'workflow_run',
+          GITHUB_EVENT_PATH: join(workDir, 'workflow-run.json'),
+          GITHUB_REPOSITORY: 'octo-org/octo-repo',
+          GITHUB_REF: 'refs/heads/main',
+          GITHUB_SHA: 'd'.repeat(40),
+          GITHUB_API_URL: api.origin,
+        });
+        // The total drops 20 points (the default fail threshold is 1); the patch, line 5
+        // changed and not covered, is 0 % against the workflow's patch-target 80.
+        expect(posted.code, posted.stderr).toBe(1);
+        expect(posted.stdout).toBe(
+          'fail octo-repo@forker:changes: coverage 80.00%, baseline 100.00% on main, delta -20.00, patch 0.00% (0 of 1 lines, target 80.00%)\n',
+        );
+        expect(asked).toEqual([`/repos/octo-org/octo-repo/pulls/2 Bearer ${JOB_TOKEN}`]);
+        for (const text of [posted.stdout, posted.stderr, posted.summary, ...posted.npxArgs]) {
+          expect(text).not.toContain(token);
+          expect(text).not.toContain(JOB_TOKEN);
+        }
+      } finally {
+        await api.close();
+      }
+      const runs = await fetch(`${server.url}/v1/executions?org=action&repo=octo-repo`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const body = (await runs.json()) as {
+        executions: { branch: string; commit: string; pull_request?: number }[];
+      };
+      expect(body.executions.map((r) => [r.branch, r.commit, r.pull_request])).toEqual([
+        ['forker:changes', head, 2],
+        ['main', expect.any(String), undefined],
+      ]);
+    });
+
+    /** A workflow step's `with:` as the runner evaluates it, for the test's server and token. */
+    const stepInputs = (given: Record<string, string | number>) =>
+      Object.fromEntries(
+        Object.entries(given).map(([name, value]) => [
+          name,
+          String(value).replace(/\$\{\{\s*([a-z.A-Z_]+)\s*\}\}/g, (_, expression: string) => {
+            const contexts: Record<string, string> = {
+              'vars.COVGATE_URL': server.url,
+              'secrets.COVGATE_TOKEN': token,
+              'github.token': JOB_TOKEN,
+            };
+            const value = contexts[expression];
+            if (value === undefined) throw new Error(`unknown expression ${expression}`);
+            return value;
+          }),
+        ]),
+      );
 
     it('runs the pinned registry CLI with cli: registry', async () => {
       const { dir } = await workspace();

@@ -15,6 +15,7 @@ const VERSION: string = packageJson.version;
 // so `covgate --version` and `--help` start fast.
 const commands = {
   config: () => import('./commands/config.js'),
+  postBundle: () => import('./commands/post-bundle.js'),
   finish: () => import('./commands/finish.js'),
   gate: () => import('./commands/gate.js'),
   login: () => import('./commands/login.js'),
@@ -219,9 +220,13 @@ function gateOptions(command: Command): Command {
  * What commander parses for `run` and `report`: the gate's options, plus `--path-prefix`
  * (already written into `report` by its parser) and a `--pass-env` that only `run` has.
  */
-type Parsed = Omit<GateOptions, 'passEnv'> & { pathPrefix?: string; passEnv?: string[] };
+type Parsed = Omit<GateOptions, 'passEnv'> & {
+  pathPrefix?: string;
+  passEnv?: string[];
+  bundle?: string;
+};
 
-function toGate({ pathPrefix: _, ...o }: Parsed) {
+function toGate({ pathPrefix: _, bundle: __, ...o }: Parsed) {
   return { ...o, passEnv: o.passEnv ?? [] };
 }
 
@@ -260,11 +265,22 @@ Documentation: https://github.com/covgate/covgate/blob/main/docs/cli.md`,
       'Runs <command> with a filtered environment (PATH, HOME, toolchain and CI variables; never DATABASE_URL, SERVICE_TOKEN, COVGATE_TOKEN...). If it fails, exits with its code and posts nothing; else reads the report, posts the run and exits with the verdict.',
     )
     .option('--pass-env <name>', 'also pass this variable to the command (repeatable)', collect, [])
+    .option(
+      '--bundle <file>',
+      "in a pull request's job without the token (a fork's): write the run to this bundle file instead of posting it; a workflow_run job posts it with report --bundle",
+    )
     .argument('<command...>', 'the test command, after --')
     .passThroughOptions()
     .addHelpText('after', GATE_EXAMPLES)
     .action(async (command: string[], o: Parsed) =>
-      done(await (await commands.gate()).gate(toGate(o), io, VERSION, command)),
+      done(
+        await (await commands.gate()).gate(
+          { ...toGate(o), ...(o.bundle ? { bundleOut: o.bundle } : {}) },
+          io,
+          VERSION,
+          command,
+        ),
+      ),
     );
 
   gateOptions(child(program.command('report')))
@@ -272,11 +288,19 @@ Documentation: https://github.com/covgate/covgate/blob/main/docs/cli.md`,
     .description(
       'Reads the coverage report(s), posts the run and exits with the verdict; the tests already ran.',
     )
+    .option(
+      '--bundle <file>',
+      "in a workflow_run job: post the bundle a pull request's job wrote (run --bundle), once it is checked against the event's head commit and pull request",
+    )
     .addHelpText('after', GATE_EXAMPLES)
     // Stray words are refused by the action, with a hint for the usual cause (an unquoted glob).
     .allowExcessArguments()
     .action(async (o: Parsed, cmd: Command) => {
       if (cmd.args.length > 0) throw (await import('./glob-hint.js')).strayArgumentsError(cmd.args);
+      if (o.bundle !== undefined) {
+        done(await (await commands.postBundle()).postBundle(o.bundle, toGate(o), io, VERSION));
+        return;
+      }
       done(await (await commands.gate()).gate(toGate(o), io, VERSION));
     });
 

@@ -1,21 +1,19 @@
-import type { Execution } from '@covgate/client';
+import { checkBundleTarget, writeBundle } from '../bundle/write-bundle.js';
 import { detectContext } from '../ci/detect.js';
 import { idTokenAudience, readIdToken } from '../ci/id-token.js';
 import { chooseCredential } from '../ci/run-credential.js';
 import { readApiToken } from '../credentials.js';
 import { EXIT } from '../errors.js';
+import { deliverRuns } from '../gate/deliver-runs.js';
 import { dryRunOutput, executionsUrl } from '../gate/dry-run.js';
 import { measurePatch } from '../gate/measure-patch.js';
 import type { GateOptions } from '../gate/options.js';
-import { awaitVerdict, printPending, resolvePart } from '../gate/part-run.js';
-import { postRun } from '../gate/post-run.js';
-import { printVerdict, verdictOf } from '../gate/print-verdict.js';
+import { resolvePart } from '../gate/part-run.js';
 import { readReports } from '../gate/read-reports.js';
 import { runBody } from '../gate/run-body.js';
 import { runTests } from '../gate/run-tests.js';
 import { resolveTarget } from '../gate/target.js';
 import type { Io } from '../io.js';
-import type { JudgedExecution } from '../parts/pending.js';
 import { applyPolicy, policyJson } from '../policy/apply-policy.js';
 import { componentShares } from '../policy/components.js';
 import { serviceUrl } from '../service.js';
@@ -34,7 +32,7 @@ export async function gate(
   const url = serviceUrl(flags.url, io.env);
   // A dry run sends nothing, so it needs no credential. An API token is read at once (a
   // missing one fails before the tests run); an ID token only to post, as it lives minutes.
-  const credential = flags.dryRun ? null : chooseCredential(flags, io.env);
+  const credential = flags.dryRun || flags.bundleOut ? null : chooseCredential(flags, io.env);
   const apiToken = credential?.kind === 'api-token' ? await readApiToken(io.env) : '';
   const resolved = resolveTarget(flags, () => detectContext(io.env, io.cwd));
   for (const warning of resolved.warnings) io.stderr.write(`covgate: warning: ${warning}\n`);
@@ -43,6 +41,7 @@ export async function gate(
   const { options } = policy;
   // A usage error, before the tests run.
   const part = resolvePart(options, io.env);
+  const bundled = flags.bundleOut ? checkBundleTarget(resolved.target) : null;
   const target = {
     ...resolved.target,
     ...(options.baseBranch !== undefined ? { baseBranch: options.baseBranch } : {}),
@@ -64,6 +63,14 @@ export async function gate(
     },
     io,
   );
+  if (flags.bundleOut && bundled) {
+    const bundleTarget = { ...target, ...bundled };
+    return writeBundle(
+      flags.bundleOut,
+      { read, patch, target: bundleTarget, version, json: options.json },
+      io,
+    );
+  }
   // One run of the whole repository, and one per component of the policy (or only the
   // component `--component` names, on its globs when the policy has them).
   const shares = componentShares(policy.effective.components.value, options.component, read, patch);
@@ -125,60 +132,17 @@ export async function gate(
           io.fetch,
         )
       : apiToken;
-  const answers: { run: (typeof runs)[number]; record: Execution }[] = [];
-  for (const run of runs) {
-    const posted = await postRun({ ...options, url, token, version, body: run.body }, io);
-    if ('exitCode' in posted) return posted.exitCode;
-    answers.push({ run, record: posted.record });
-  }
-  // A part's commit may still wait for other parts: exit 0 saying so, or wait with --wait.
-  const pending = answers.filter((answer) => answer.record.outcome === 'pending');
-  const partName = part.part ?? '';
-  if (pending.length > 0 && !options.wait) {
-    return printPending(
-      pending.map((answer) => answer.record),
-      partName,
-      options.json,
-      io,
-    );
-  }
-  const records: { run: (typeof runs)[number]; record: JudgedExecution }[] = [];
-  for (const { run, record } of answers) {
-    const judged =
-      record.outcome === 'pending'
-        ? await awaitVerdict(
-            { ...options, record, part: partName, wait: options.wait ?? 0, url, token, version },
-            io,
-          )
-        : { ...record, outcome: record.outcome };
-    if (typeof judged === 'number') return judged;
-    records.push({ run, record: judged });
-  }
-  const verdictInput = (r: (typeof records)[number]) => ({
-    ...options,
-    record: r.record,
-    read: r.run.read,
-    patch: r.run.patch,
-    baseBranch: target.baseBranch,
-  });
-  const [first, ...rest] = records as [(typeof records)[number], ...typeof records];
-  const componentVerdicts = rest.map((r) => ({
-    component: r.run.name,
-    ...verdictOf(verdictInput(r)),
-  }));
-  let exitCode = await printVerdict(
+  return deliverRuns(
+    runs as [(typeof runs)[number], ...typeof runs],
     {
-      ...verdictInput(first),
-      extra: {
-        ...policyJson(policy),
-        ...(componentVerdicts.length > 0 ? { components: componentVerdicts } : {}),
-      },
+      options,
+      url,
+      token,
+      version,
+      part: part.part ?? '',
+      baseBranch: target.baseBranch,
+      extra: policyJson(policy),
     },
     io,
   );
-  for (const r of rest) {
-    const code = await printVerdict({ ...verdictInput(r), besideWhole: r.run.name as string }, io);
-    exitCode = Math.max(exitCode, code);
-  }
-  return exitCode;
 }

@@ -46,4 +46,6 @@ export interface GateOptions {
   oidcAudience?: string;
   /** The variable holding the job's ID token (default `COVGATE_ID_TOKEN`). */
   idTokenVar?: string;
+  /** `covgate run --bundle FILE`: write the run's bundle there instead of posting it. */
+  bundleOut?: string;
 }

@@ -1,0 +1,94 @@
+import type { Execution, ExecutionInput } from '@covgate/client';
+import type { Gathered } from '../gather-reports.js';
+import type { Io } from '../io.js';
+import type { JudgedExecution } from '../parts/pending.js';
+import type { PatchResult } from './measure-patch.js';
+import type { GateOptions } from './options.js';
+import { awaitVerdict, printPending } from './part-run.js';
+import { postRun } from './post-run.js';
+import { printVerdict, verdictOf } from './print-verdict.js';
+
+/** One run to post: the whole repository's (`name` null) or a component's. */
+export interface RunToPost {
+  name: string | null;
+  read: Gathered;
+  patch: PatchResult;
+  body: ExecutionInput;
+}
+
+/**
+ * The post and print phases of `covgate run`/`report`: posts each run (the whole repository's
+ * first), waits for a part's merged verdict when asked, prints the verdicts and resolves with
+ * the highest exit code.
+ */
+export async function deliverRuns(
+  runs: readonly [RunToPost, ...RunToPost[]],
+  input: {
+    options: GateOptions;
+    url: string;
+    token: string;
+    version: string;
+    part: string;
+    baseBranch: string | undefined;
+    /** What `--json` adds to the whole run's object (the policy). */
+    extra: Record<string, unknown>;
+  },
+  io: Io,
+): Promise<number> {
+  const { options, url, token, version } = input;
+  const answers: { run: RunToPost; record: Execution }[] = [];
+  for (const run of runs) {
+    const posted = await postRun({ ...options, url, token, version, body: run.body }, io);
+    if ('exitCode' in posted) return posted.exitCode;
+    answers.push({ run, record: posted.record });
+  }
+  // A part's commit may still wait for other parts: exit 0 saying so, or wait with --wait.
+  const pending = answers.filter((answer) => answer.record.outcome === 'pending');
+  if (pending.length > 0 && !options.wait) {
+    return printPending(
+      pending.map((answer) => answer.record),
+      input.part,
+      options.json,
+      io,
+    );
+  }
+  const records: { run: RunToPost; record: JudgedExecution }[] = [];
+  for (const { run, record } of answers) {
+    const judged =
+      record.outcome === 'pending'
+        ? await awaitVerdict(
+            { ...options, record, part: input.part, wait: options.wait ?? 0, url, token, version },
+            io,
+          )
+        : { ...record, outcome: record.outcome };
+    if (typeof judged === 'number') return judged;
+    records.push({ run, record: judged });
+  }
+  const verdictInput = (r: (typeof records)[number]) => ({
+    ...options,
+    record: r.record,
+    read: r.run.read,
+    patch: r.run.patch,
+    baseBranch: input.baseBranch,
+  });
+  const [first, ...rest] = records as [(typeof records)[number], ...typeof records];
+  const componentVerdicts = rest.map((r) => ({
+    component: r.run.name,
+    ...verdictOf(verdictInput(r)),
+  }));
+  let exitCode = await printVerdict(
+    {
+      ...verdictInput(first),
+      extra: {
+        ...input.extra,
+        ...(componentVerdicts.length > 0 ? { components: componentVerdicts } : {}),
+      },
+    },
+    io,
+  );
+  for (const r of rest) {
+    const code = await printVerdict({ ...verdictInput(r), besideWhole: r.run.name as string }, io);
+    exitCode = Math.max(exitCode, code);
+  }
+  return exitCode;
+}
