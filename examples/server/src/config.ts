@@ -53,6 +53,8 @@ export interface ServerConfig {
   argon2MaxConcurrent: number | undefined;
   /** `ARGON2_MAX_QUEUED`: argon2 verifications waiting; beyond, `503`. */
   argon2MaxQueued: number | undefined;
+  /** `INGEST_MAX_BODY_MIB`: MiB an ingest may have on the wire, 1-16 (default 4). */
+  ingestMaxBodyMib: number | undefined;
   /** `MAX_CONNECTIONS`: connections open at once (lowered to what the descriptors allow). */
   maxConnections: number | undefined;
   /** `MAX_CONNECTIONS_PER_ADDRESS`: connections one client address holds at once. */
@@ -133,6 +135,14 @@ function positive(env: NodeJS.ProcessEnv, name: string, problems: string[]): num
   const value = integer(env, name, problems);
   if (value !== 0) return value;
   problems.push(`${name} must be a positive integer`);
+  return undefined;
+}
+
+/** `INGEST_MAX_BODY_MIB`: whole MiB from 1 to 16, what the core's `ingestBodyBytes` takes. */
+function ingestMaxBodyMib(env: NodeJS.ProcessEnv, problems: string[]): number | undefined {
+  const value = integer(env, 'INGEST_MAX_BODY_MIB', problems);
+  if (value === undefined || (value >= 1 && value <= 16)) return value;
+  problems.push('INGEST_MAX_BODY_MIB must be a whole number of MiB from 1 to 16');
   return undefined;
 }
 
@@ -345,6 +355,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
     maxTokensPerOrg: integer(env, 'MAX_TOKENS_PER_ORG', problems),
     argon2MaxConcurrent: integer(env, 'ARGON2_MAX_CONCURRENT', problems),
     argon2MaxQueued: integer(env, 'ARGON2_MAX_QUEUED', problems),
+    ingestMaxBodyMib: ingestMaxBodyMib(env, problems),
     maxConnections: positive(env, 'MAX_CONNECTIONS', problems),
     maxConnectionsPerAddress: positive(env, 'MAX_CONNECTIONS_PER_ADDRESS', problems),
     allowPrivateCodeHosts: privateCodeHosts(env, problems),

@@ -178,6 +178,9 @@ export async function apiOptionsFor(
         : {}),
       ...(config.maxTokensPerOrg ? { activeTokensPerOrganisation: config.maxTokensPerOrg } : {}),
     },
+    ...(config.ingestMaxBodyMib !== undefined
+      ? { ingestBodyBytes: config.ingestMaxBodyMib * 1024 * 1024 }
+      : {}),
     verificationConcurrency: {
       ...(config.argon2MaxConcurrent ? { maxConcurrent: config.argon2MaxConcurrent } : {}),
       ...(config.argon2MaxQueued !== undefined ? { maxQueued: config.argon2MaxQueued } : {}),
@@ -298,7 +301,10 @@ export async function serveApi(
           `[covgate] request failed: ${(error as Error)?.message ?? String(error)}`,
         )
     : undefined;
-  const handler = createNodeHandler({ handle: fetchHandler }, onError ? { onError } : {});
+  const handler = createNodeHandler(
+    { handle: fetchHandler, maxBodyBytes: api.maxBodyBytes },
+    onError ? { onError } : {},
+  );
   const limits = listen.limits ?? DEFAULT_CONNECTION_LIMITS;
   const options = serverOptionsFor(limits);
   const server = listen.logger

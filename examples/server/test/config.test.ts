@@ -1,5 +1,8 @@
+import { createApi, createMemoryStore } from '@covgate/core';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { apiOptionsFor } from '../src/reference-server.js';
 
 const STRONG = 'x'.repeat(32);
 const PRODUCTION = {
@@ -88,6 +91,25 @@ describe('reference server configuration', () => {
       'MAX_CONNECTIONS must be a positive integer',
       'MAX_CONNECTIONS_PER_ADDRESS must be a positive integer',
     ]);
+  });
+
+  it("reads the ingest's wire limit as whole MiB from 1 to 16, and gives it to the API", async () => {
+    const config = loadConfig({ INGEST_MAX_BODY_MIB: '8', SESSION_SECRET: STRONG });
+    expect(config.ingestMaxBodyMib).toBe(8);
+    const { options, dispose } = await apiOptionsFor(
+      config,
+      createMemoryStore(),
+      pino({ enabled: false }),
+    );
+    expect(createApi(options).maxBodyBytes).toBe(8 * 1024 * 1024);
+    await dispose();
+    expect(loadConfig({}).ingestMaxBodyMib).toBeUndefined();
+    for (const value of ['0', '17', '2.5', '4MiB'])
+      expect(problemsOf({ INGEST_MAX_BODY_MIB: value }), value).toEqual([
+        value === '2.5' || value === '4MiB'
+          ? 'INGEST_MAX_BODY_MIB must be a positive integer'
+          : 'INGEST_MAX_BODY_MIB must be a whole number of MiB from 1 to 16',
+      ]);
   });
 
   it("reads the outbox worker's poll interval and longest back-off as positive seconds", () => {

@@ -5,10 +5,10 @@ import { fitBody } from '../src/gate/fit-body.js';
 const run = { repo: 'web', branch: 'main', coverage: 50 };
 const lines = { coverable: [1, 2], covered: [1, 1] };
 
-/** `count` files of incompressible paths, each with or without line data. */
-function files(count: number, withLines: boolean) {
+/** `count` files of incompressible paths (`bytes` random bytes each), with or without line data. */
+function files(count: number, withLines: boolean, bytes = 36) {
   return Array.from({ length: count }, () => ({
-    path: `src/${randomBytes(36).toString('base64url')}.ts`,
+    path: `src/${randomBytes(bytes).toString('base64url')}.ts`,
     covered: 1,
     coverable: 2,
     ...(withLines ? { lines, patch_lines: [1, 1] } : {}),
@@ -26,12 +26,12 @@ describe('fitting the body of a run to the service', () => {
     expect(fitBody(body)).toEqual({ body, gzip: true, linesLeftOut: null });
   });
 
-  it('leaves the line data out of a body over 1 MiB compressed, keeping the counts', () => {
-    const body = { ...run, files: files(32_000, true) };
+  it('leaves the line data out of a body over 4 MiB compressed, keeping the counts', () => {
+    const body = { ...run, files: files(36_000, true, 120) };
     const fitted = fitBody(body);
     expect(fitted.gzip).toBe(true);
     expect(fitted.linesLeftOut).toMatch(
-      /^the run with it is 1\.\d\d MiB gzip-compressed, over the service's 1 MiB$/,
+      /^the run with it is 4\.\d\d MiB gzip-compressed, over the service's 4 MiB$/,
     );
     expect(fitted.body).toEqual({
       ...run,

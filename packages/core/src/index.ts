@@ -45,6 +45,12 @@ export { COVGATE_PATHS, isCovgatePath } from './http/covgate-paths.js';
 export { replyOf } from './http/covgate-response.js';
 export { type CreateApiOptions, createApi } from './http/create-api.js';
 export {
+  DEFAULT_INGEST_BODY_BYTES,
+  INGEST_BODY_BYTES_RANGE,
+  InvalidIngestBodyLimitError,
+  MAX_INFLATED_INGEST_BYTES,
+} from './http/ingest-body-limit.js';
+export {
   DEFAULT_PLAN_LIMITS,
   DEFAULT_REQUEST_LIMITS,
   type LimiterSpec,

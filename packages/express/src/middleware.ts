@@ -21,7 +21,10 @@ export interface CovgateExpressOptions {
    * hide every route that follows.
    */
   exclusive?: boolean;
-  /** Body limit in bytes. Default: the core's `MAX_BODY_BYTES`. */
+  /**
+   * Outer body limit in bytes, before the core's limit of each route. Default: the API's
+   * `maxBodyBytes` (the largest body a route of it takes), else the core's `MAX_BODY_BYTES`.
+   */
   maxBodyBytes?: number;
   /**
    * Receives covgate's own misconfiguration reports (a body parser that ran first without
@@ -43,10 +46,11 @@ export interface CovgateExpressOptions {
  * covgate answers `500 {"error":"internal error"}` and reports why through `onError`.
  */
 export function covgate(
-  api: Pick<CovgateApi, 'handle'> & { readonly basePath?: string },
+  api: Pick<CovgateApi, 'handle'> & { readonly basePath?: string; readonly maxBodyBytes?: number },
   options: CovgateExpressOptions = {},
 ): RequestHandler {
   const onError = options.onError ?? logToConsole;
+  const maxBodyBytes = options.maxBodyBytes ?? api.maxBodyBytes;
   // Express strips the mount path from req.url; the API answers under its own basePath.
   const basePath = api.basePath ?? '';
   return (req, res, next) => {
@@ -60,7 +64,7 @@ export function covgate(
       request = toFetchRequest(req, {
         url: `${basePath}${target}`,
         body: bodyReadByParser(req),
-        ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+        ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
       });
     } catch (error) {
       if (error instanceof UnsupportedMethodError) {

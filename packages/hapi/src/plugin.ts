@@ -25,7 +25,7 @@ import { toHapiResponse } from './hapi-response.js';
 /** Options of {@link covgatePlugin}. */
 export interface CovgateHapiOptions {
   /** The covgate API to serve (`createApi(...)` of `@covgate/core`). */
-  api: Pick<CovgateApi, 'handle'> & { readonly basePath?: string };
+  api: Pick<CovgateApi, 'handle'> & { readonly basePath?: string; readonly maxBodyBytes?: number };
   /**
    * Whether covgate owns every path under the registration prefix and answers those it does
    * not serve with `404 {"error":"not found"}` (one catch-all route; more specific routes
@@ -33,7 +33,10 @@ export interface CovgateHapiOptions {
    * Hapi's 404.
    */
   exclusive?: boolean;
-  /** Body limit in bytes. Default: the core's `MAX_BODY_BYTES`. */
+  /**
+   * Outer body limit in bytes, before the core's limit of each route. Default: the API's
+   * `maxBodyBytes` (the largest body a route of it takes), else the core's `MAX_BODY_BYTES`.
+   */
   maxBodyBytes?: number;
   /**
    * Receives failures the client only sees as `500 {"error":"internal error"}`, and
@@ -59,7 +62,7 @@ export const covgatePlugin = {
   requirements: { hapi: '>=21.0.0' },
   register(server, options) {
     const { api } = options;
-    const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+    const maxBodyBytes = options.maxBodyBytes ?? api.maxBodyBytes ?? MAX_BODY_BYTES;
     const onError = options.onError ?? logToConsole;
     const prefix = server.realm.modifiers.route.prefix ?? '';
     // Hapi strips the registration prefix; the API answers under its own basePath.

@@ -6,7 +6,10 @@ import { writeFetchResponse } from './fetch-response.js';
 
 /** Options of {@link createNodeHandler}. */
 export interface NodeHandlerOptions {
-  /** Body limit in bytes. Default: the core's `MAX_BODY_BYTES`. */
+  /**
+   * Outer body limit in bytes, before the core's limit of each route. Default: the API's
+   * `maxBodyBytes` (the largest body a route of it takes), else the core's `MAX_BODY_BYTES`.
+   */
   maxBodyBytes?: number;
   /**
    * Receives failures the client only sees as `500 {"error":"internal error"}`, and body
@@ -25,12 +28,12 @@ export type NodeRequestListener = (req: IncomingMessage, res: ServerResponse) =>
  * errors).
  */
 export function createNodeHandler(
-  api: Pick<CovgateApi, 'handle'>,
+  api: Pick<CovgateApi, 'handle'> & { readonly maxBodyBytes?: number },
   options: NodeHandlerOptions = {},
 ): NodeRequestListener {
   const onError = options.onError ?? logToConsole;
-  const requestOptions =
-    options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes };
+  const maxBodyBytes = options.maxBodyBytes ?? api.maxBodyBytes;
+  const requestOptions = maxBodyBytes === undefined ? {} : { maxBodyBytes };
   const fail = (res: ServerResponse, error: unknown): Promise<void> => {
     if (!isClientError(error)) onError(error);
     return answerFailure(res, error);

@@ -1,9 +1,9 @@
 import { gzipSync } from 'node:zlib';
-import type { Execution, ExecutionInput } from '@covgate/client';
-import { CliError } from '../errors.js';
+import { CovgateApiError, type Execution, type ExecutionInput } from '@covgate/client';
+import { CliError, EXIT } from '../errors.js';
 import type { Io } from '../io.js';
-import { clientFor, isUnavailable, serviceError } from '../service.js';
-import { fitBody } from './fit-body.js';
+import { clientFor, displayUrl, isUnavailable, serviceError } from '../service.js';
+import { fitBody, hasLineData, withoutLines } from './fit-body.js';
 import { allowUnreachable } from './unreachable.js';
 
 /**
@@ -35,10 +35,28 @@ export async function postRun(
       `covgate: warning: the files' line data is left out: ${fitted.linesLeftOut}; their counts are sent\n`,
     );
   }
+  const send = (sent: ExecutionInput) =>
+    client.createExecution({ body: sent, ...(fitted.gzip ? { gzip: gzipSync } : {}) });
   try {
-    return {
-      record: await client.createExecution({ body, ...(fitted.gzip ? { gzip: gzipSync } : {}) }),
-    };
+    try {
+      return { record: await send(body) };
+    } catch (error) {
+      // A service whose ingest limit is set below the default: the run without its line data
+      // is what it took before line data existed. A part cannot go without (the service
+      // merges parts line by line), so its 413 stands.
+      const tooLarge = error instanceof CovgateApiError && error.status === 413;
+      if (!tooLarge || !hasLineData(body)) throw error;
+      if (body.part != null) {
+        throw new CliError(
+          `the service at ${displayUrl(url)} refused part ${body.part} as too large (413): a part needs its files' line data, which is over the service's ingest limit; raise it there (INGEST_MAX_BODY_MIB, up to 16) or split the part`,
+          EXIT.service,
+        );
+      }
+      io.stderr.write(
+        `covgate: warning: the service refused the run with its files' line data as too large (413); sent again without it, their counts only\n`,
+      );
+      return { record: await send(withoutLines(body)) };
+    }
   } catch (error) {
     const failure = serviceError(error, url);
     if (input.allowUnreachable && isUnavailable(error) && failure instanceof CliError) {

@@ -139,8 +139,8 @@ export interface paths {
          *     (`delta` when the thresholds fail the run themselves).
          *
          *     A long `files` list may be sent gzip-compressed (`Content-Encoding: gzip`): the body
-         *     may be 1 MiB on the wire and 16 MiB once inflated (`413` beyond either). Any other
-         *     `Content-Encoding` is `415`.
+         *     may be 4 MiB on the wire (the service's `ingestBodyBytes`, 1 to 16 MiB) and 16 MiB
+         *     once inflated (`413` beyond either). Any other `Content-Encoding` is `415`.
          *
          *     Check order: `401`, `403` API
          *     token without `execute`, `403` cookie session without an allowed `Origin`,
@@ -2223,7 +2223,7 @@ export interface components {
             };
             content?: never;
         };
-        /** @description The body is over 64 KiB (65 536 bytes), or over 1 MiB (1 048 576 bytes) on the webhook receivers. */
+        /** @description The body is over 64 KiB (65 536 bytes), or over 1 MiB (1 048 576 bytes) on the webhook receivers, or over the ingest's limit (4 MiB by default) on `POST /v1/executions`. */
         PayloadTooLarge: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];

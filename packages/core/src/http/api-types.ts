@@ -30,4 +30,10 @@ export interface CovgateApi {
    * that strip their own mount prefix (Express, Hapi) put it back in front.
    */
   readonly basePath: string;
+
+  /**
+   * The largest body any route accepts (the ingest's `ingestBodyBytes`, at least 1 MiB):
+   * the outer limit an adapter applies before the core's limit of each route.
+   */
+  readonly maxBodyBytes: number;
 }

@@ -48,8 +48,10 @@ import { createClientAddressResolver, looksProxied } from './client-address.js';
 import { CorsPolicy, parseAllowedOrigins } from './cors.js';
 import { toResponse } from './covgate-response.js';
 import { createInflationBudget, DEFAULT_INFLATION_BUDGET_BYTES } from './inflation-budget.js';
+import { resolveIngestBodyBytes } from './ingest-body-limit.js';
 import { createRequestRateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { emptyReply, errorReply, type Reply } from './reply.js';
+import { MAX_BODY_BYTES } from './request-body.js';
 import { ApiRequestScope } from './request-scope.js';
 import { Router } from './router.js';
 import { coreRoutes } from './routes/route-table.js';
@@ -119,6 +121,14 @@ export interface CreateApiOptions {
    * `Retry-After`. Keep it at least 16 MiB, what one ingest may inflate.
    */
   inflationBudgetBytes?: number;
+  /**
+   * Bytes an ingest (`POST /v1/executions`) may have on the wire, from 1 MiB to 16 MiB
+   * (default 4 MiB); beyond, `413`. Once inflated a gzip ingest may be 16 MiB whatever this
+   * is. Every other route keeps its own limit (64 KiB, 1 MiB on the webhook receivers). An
+   * adapter's outer limit defaults to the API's `maxBodyBytes`, the largest of them. A value
+   * outside the range throws `InvalidIngestBodyLimitError`.
+   */
+  ingestBodyBytes?: number;
   /**
    * Non-public addresses (loopback, private, link-local, carrier-grade NAT...) a repository
    * link's `api_url` may name or resolve to (`ALLOW_PRIVATE_CODE_HOSTS`): `true` for all, or
@@ -287,6 +297,7 @@ function buildServices(options: CreateApiOptions): ApiServices {
       oauthCookiePath: `${normaliseBasePath(options.basePath)}/auth`,
       dashboardUrl: resolveDashboardUrl(options),
       publicUrl: resolvePublicUrl(options.publicUrl),
+      ingestBodyBytes: resolveIngestBodyBytes(options.ingestBodyBytes),
     },
     store: logStoreFailures(options.store, logger),
     clock,
@@ -488,6 +499,7 @@ export function createApi(options: CreateApiOptions): CovgateApi {
     handle,
     authenticate: authenticateForHost,
     basePath: services.settings.basePath,
+    maxBodyBytes: Math.max(MAX_BODY_BYTES, services.settings.ingestBodyBytes),
   };
   registerApiServices(api, services);
   return api;

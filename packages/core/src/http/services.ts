@@ -49,6 +49,8 @@ export interface ApiSettings {
   dashboardUrl: string;
   /** `publicUrl` without trailing slashes; undefined: the request's origin and base path. */
   publicUrl: string | undefined;
+  /** Bytes an ingest may have on the wire (`ingestBodyBytes`). */
+  ingestBodyBytes: number;
 }
 
 /** The instance-wide collaborators every route handler can use. */

@@ -93,7 +93,12 @@ describe('createSession(api, ...)', () => {
     ).rejects.toThrow(
       'createSession: sessionSecret are options of a store target; an API uses its own (pass the store instead)',
     );
-    const wrapped = { handle: api.handle, authenticate: api.authenticate, basePath: '' };
+    const wrapped = {
+      handle: api.handle,
+      authenticate: api.authenticate,
+      basePath: '',
+      maxBodyBytes: api.maxBodyBytes,
+    };
     await expect(createSession(wrapped, { org: 'acme', userId: 'alice' })).rejects.toThrow(
       'createSession: the API was not made by createApi; pass it or its Store',
     );

@@ -471,10 +471,34 @@ export function patchCoverageContract(options: HttpContractOptions): void {
       expect(await tooMany.json()).toEqual({
         error: 'invalid parameter: files (more than 50000 entries)',
       });
-      // Uncompressed, the wire limit is 1 MiB.
-      const raw = await ingest(ctx, token, { ...run, files: fileList(20_000) });
+      // Uncompressed, the wire limit is 4 MiB (the default `ingestBodyBytes`), through every
+      // adapter's outer limit: exactly 4 MiB is taken, one byte more is 413, declared or sent
+      // in chunks without a length.
+      const sized = (bytes: number) => {
+        const base = JSON.stringify({ ...run, pad: '' });
+        return base.replace('"pad":""', `"pad":"${'x'.repeat(bytes - base.length)}"`);
+      };
+      const atLimit = await ingest(ctx, token, sized(4 * 1024 * 1024));
+      expect(atLimit.status).toBe(201);
+      const raw = await ingest(ctx, token, sized(4 * 1024 * 1024 + 1));
       expect(raw.status).toBe(413);
       expect(await raw.json()).toEqual({ error: 'payload too large' });
+      const body = new TextEncoder().encode(sized(4 * 1024 * 1024 + 1));
+      const chunked = await ctx.request('/v1/executions', {
+        method: 'POST',
+        headers: { ...bearer(token), 'content-type': 'application/json' },
+        body: new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (let at = 0; at < body.byteLength; at += 256 * 1024) {
+              controller.enqueue(body.subarray(at, at + 256 * 1024));
+            }
+            controller.close();
+          },
+        }),
+        duplex: 'half',
+      } as RequestInit);
+      expect(chunked.status).toBe(413);
+      expect(await chunked.json()).toEqual({ error: 'payload too large' });
       // Inflated, 16 MiB.
       const bomb = gzipSync(
         `{"repo":"big","branch":"main","coverage":50,"x":"${' '.repeat(17 * 1024 * 1024)}"}`,

@@ -33,12 +33,13 @@ import {
 } from '../auth/access.js';
 import { admitCiPoster, authenticateIngest } from '../auth/ci-token-login.js';
 import { requireSessionRole } from '../auth/roles.js';
+import { MAX_INFLATED_INGEST_BYTES } from '../ingest-body-limit.js';
 import { parseExecutionFilter } from '../inputs/execution-filter.js';
 import { type IngestInput, parseIngestBody } from '../inputs/ingest-body.js';
 import { parseLimitParameter } from '../inputs/query-parameters.js';
 import { recordPart } from '../parts/commit-parts.js';
 import { jsonReply, jsonTextReply, type Reply } from '../reply.js';
-import { MAX_BODY_BYTES, readJsonBody } from '../request-body.js';
+import { readJsonBody } from '../request-body.js';
 import type { RequestScope, RouteHandler } from '../services.js';
 
 /** Default and maximum of `limit` on `GET /v1/executions`. */
@@ -133,7 +134,8 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
   const key = readIdempotencyKey(scope.request.headers);
   const input = parseIngestBody(
     await readJsonBody(scope.request, {
-      ...INGEST_BODY_LIMITS,
+      maxBytes: scope.services.settings.ingestBodyBytes,
+      maxInflatedBytes: MAX_INFLATED_INGEST_BYTES,
       inflationBudget: scope.services.inflationBudget,
     }),
   );
@@ -254,12 +256,6 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
   }
   return jsonReply(201, executionToJson(record));
 };
-
-/**
- * The wire and inflated sizes an ingest may have: the Node bridge's 1 MiB on the wire, and
- * 16 MiB of JSON once a gzip body is inflated (a 50 000-file list of long paths).
- */
-export const INGEST_BODY_LIMITS = { maxBytes: MAX_BODY_BYTES, maxInflatedBytes: 16 * 1024 * 1024 };
 
 /**
  * The run's baseline: with a `base_commit`, the base branch's latest run of the component at

@@ -12,6 +12,7 @@ import {
   signTimestampedPayload,
 } from '@covgate/webhook-signature';
 import type { CovgateApi } from '../../../src/http/api-types.js';
+import { DEFAULT_INGEST_BODY_BYTES } from '../../../src/http/ingest-body-limit.js';
 import { MAX_BODY_BYTES } from '../../../src/http/request-body.js';
 import { Router } from '../../../src/http/router.js';
 import { coreRoutes } from '../../../src/http/routes/route-table.js';
@@ -35,6 +36,8 @@ const PROVIDER_A_SECRET = 'whsec_openapi_provider_a';
 const PROVIDER_B_SECRET = 'openapi_provider_b';
 const hasher = createCheapTokenHasher();
 const TOO_LARGE = 'x'.repeat(MAX_BODY_BYTES + 1);
+/** Over the ingest's default wire limit. */
+const TOO_LARGE_RUN = 'x'.repeat(DEFAULT_INGEST_BODY_BYTES + 1);
 const WELL_FORMED_API_TOKEN = `cvg_${'a'.repeat(40)}`;
 const WELL_FORMED_SESSION_TOKEN = `cvgs_${'a'.repeat(64)}`;
 const FOREIGN_TOKEN_ID = '0123456789abcdef0123456789abcdef';
@@ -500,7 +503,7 @@ async function executions(s: Scenario, f: Fixtures): Promise<void> {
   await ingest(run(80), bearer(f.noExecute));
   await ingest({ ...run(80), org: f.other.slug }, f.asToken);
   await ingest(run(80), f.cookie);
-  await ingest(TOO_LARGE, f.asToken);
+  await ingest(TOO_LARGE_RUN, f.asToken);
   await s.send(
     OPS.ingest,
     '/v1/executions',
