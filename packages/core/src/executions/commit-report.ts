@@ -1,12 +1,6 @@
 import { linePercent } from '../gate/line-percent.js';
 import type { FileEntry } from './file-list.js';
-import {
-  decodeRanges,
-  encodeLineData,
-  encodeRanges,
-  type LineData,
-  mergeLineData,
-} from './line-data.js';
+import { mergeFileLines } from './merge-file-lines.js';
 import type { FileLines } from './run-lines.js';
 
 // The report of a commit from its parts' line data (docs/decisions.md, "Parts of one commit
@@ -29,41 +23,6 @@ export interface MergedReport {
   patch: { covered: number; coverable: number } | null;
 }
 
-/** The lines of a file in its decoded form (the parts were checked on ingest). */
-function decoded(file: PartFileLines): { data: LineData; changed: number[] | null } {
-  const coverable = decodeRanges(file.lines.coverable) as number[];
-  const covered: number[] = [];
-  let at = 0;
-  file.lines.covered.forEach((run, index) => {
-    if (index % 2 === 0) for (let k = 0; k < run; k += 1) covered.push(coverable[at + k]!);
-    at += run;
-  });
-  return {
-    data: { coverable, covered },
-    changed: file.patch === null ? null : (decodeRanges(file.patch) as number[]),
-  };
-}
-
-/** `data` without the lines `lines`: neither coverable nor covered there. */
-function without(data: LineData, lines: readonly number[]): LineData {
-  const left = new Set(lines);
-  return {
-    coverable: data.coverable.filter((line) => !left.has(line)),
-    covered: data.covered.filter((line) => !left.has(line)),
-  };
-}
-
-/** How many of ascending `lines` are in the ascending `within`. */
-function countWithin(lines: readonly number[], within: readonly number[]): number {
-  let count = 0;
-  let at = 0;
-  for (const line of lines) {
-    while (at < within.length && within[at]! < line) at += 1;
-    if (within[at] === line) count += 1;
-  }
-  return count;
-}
-
 /**
  * The report of a commit from the line data of its parts (each a list of files with lines):
  * per path, a line is coverable when any part lists it and covered when any part covers it;
@@ -78,20 +37,17 @@ export function mergeCommitReport(
   parts: readonly (readonly PartFileLines[])[],
   carried: readonly (readonly PartFileLines[])[] = [],
 ): MergedReport {
-  const byFile = new Map<string, { data: LineData[]; carried: LineData[]; changed: number[][] }>();
-  const add = (file: PartFileLines, isCarried: boolean) => {
-    const entry = byFile.get(file.path) ?? { data: [], carried: [], changed: [] };
-    const { data, changed } = decoded(file);
-    if (isCarried) {
-      entry.carried.push(data);
-    } else {
-      entry.data.push(data);
-      if (changed !== null) entry.changed.push(changed);
+  const byFile = new Map<string, { parts: PartFileLines[]; carried: PartFileLines[] }>();
+  const entryOf = (path: string) => {
+    let entry = byFile.get(path);
+    if (entry === undefined) {
+      entry = { parts: [], carried: [] };
+      byFile.set(path, entry);
     }
-    byFile.set(file.path, entry);
+    return entry;
   };
-  for (const part of parts) for (const file of part) add(file, false);
-  for (const part of carried) for (const file of part) add(file, true);
+  for (const part of parts) for (const file of part) entryOf(file.path).parts.push(file);
+  for (const part of carried) for (const file of part) entryOf(file.path).carried.push(file);
   const paths = [...byFile.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const files: FileEntry[] = [];
   const lines: PartFileLines[] = [];
@@ -102,34 +58,19 @@ export function mergeCommitReport(
   let withPatch = false;
   for (const path of paths) {
     const entry = byFile.get(path)!;
-    const changed =
-      entry.changed.length === 0
-        ? null
-        : mergeLineData(entry.changed.map((lines) => ({ coverable: lines, covered: [] })))
-            .coverable;
-    const carried =
-      changed === null ? entry.carried : entry.carried.map((data) => without(data, changed));
-    const merged = mergeLineData([...entry.data, ...carried]);
-    covered += merged.covered.length;
-    coverable += merged.coverable.length;
-    const file: FileEntry = {
-      path,
-      covered: merged.covered.length,
-      coverable: merged.coverable.length,
-    };
-    if (changed !== null) {
+    const merged = mergeFileLines(entry.parts, entry.carried);
+    covered += merged.covered;
+    coverable += merged.coverable;
+    const file: FileEntry = { path, covered: merged.covered, coverable: merged.coverable };
+    if (merged.patch !== null) {
       withPatch = true;
-      file.patchCoverable = countWithin(changed, merged.coverable);
-      file.patchCovered = countWithin(changed, merged.covered);
-      patchCoverable += file.patchCoverable;
-      patchCovered += file.patchCovered;
+      file.patchCoverable = merged.patchCoverable;
+      file.patchCovered = merged.patchCovered;
+      patchCoverable += merged.patchCoverable;
+      patchCovered += merged.patchCovered;
     }
     files.push(file);
-    lines.push({
-      path,
-      lines: encodeLineData(merged),
-      patch: changed === null ? null : encodeRanges(changed),
-    });
+    lines.push({ path, lines: merged.lines, patch: merged.patch });
   }
   return {
     files,
