@@ -66,7 +66,7 @@ describe('covgate report --part', () => {
         { COVGATE_TOKEN: secret, COVGATE_URL: 'http://covgate.test', NO_COLOR: '1' },
         fetcher,
       );
-    return { run, report, service, secret };
+    return { run, report, service, secret, dir };
   }
 
   it('exits 0 and says the verdict is pending while parts are missing', async () => {
@@ -109,6 +109,40 @@ describe('covgate report --part', () => {
     expect(waited.stderr).toContain(
       'covgate: the verdict of web@main is still pending after 5 s: the gate fails\n',
     );
+  });
+
+  it('sends the policy’s expected parts and carryforward with a part, the flag winning', async () => {
+    const { run, report, dir } = await givenService();
+    const { writeFile } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    await writeFile(
+      join(dir, 'covgate.yml'),
+      'parts:\n  expect: [unit, integration]\n  carryforward: [integration]\n',
+    );
+    const sent = async (...args: string[]) => {
+      const answer = await run(
+        '--report',
+        await report('unit', [1]),
+        '--dry-run',
+        '--json',
+        ...args,
+      );
+      expect(answer.code).toBe(0);
+      const { part, expect_parts, carryforward } = JSON.parse(answer.stdout).request.body;
+      return { part, expect_parts, carryforward };
+    };
+    expect(await sent('--part', 'unit')).toEqual({
+      part: 'unit',
+      expect_parts: ['unit', 'integration'],
+      carryforward: ['integration'],
+    });
+    expect(await sent('--part', 'unit', '--expect-parts', '3')).toEqual({
+      part: 'unit',
+      expect_parts: 3,
+      carryforward: ['integration'],
+    });
+    // A run that is not a part sends neither.
+    expect(await sent()).toEqual({});
   });
 
   it('refuses --expect-parts without a part', async () => {

@@ -36,7 +36,7 @@ describe('covgate config import, on real codecov.yml files', () => {
     expect(importCodecov(await fixture('codecov-monorepo.yml'), 'codecov.yml')).toEqual({
       policy: { project: { informational: true }, patch: { informational: true } },
       notConverted: [
-        "flag_management: flags become covgate's parts of sharded CI runs, which this version does not read",
+        "flag_management: flags become covgate's parts of sharded CI runs: list them by hand in parts.expect and parts.carryforward",
       ],
     });
   });

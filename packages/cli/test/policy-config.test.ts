@@ -39,7 +39,8 @@ comment:
   sections: [verdict, patch]
 base_branch: develop
 parts:
-  expected: 4
+  expect: [unit, integration]
+  carryforward: [integration]
 `;
     expect(parsePolicy(text, 'covgate.yml')).toEqual({
       project: { warn: 0.5, fail: 2, target: 70, informational: false },
@@ -48,8 +49,25 @@ parts:
       components: { api: ['services/api/**'], web: ['apps/web/**'] },
       comment: { sections: ['verdict', 'patch'] },
       base_branch: 'develop',
-      parts: { expected: 4 },
+      parts: { expect: ['unit', 'integration'], carryforward: ['integration'] },
     });
+  });
+
+  it('refuses parts that name no part, or carry forward something else than parts', () => {
+    expect(refused('parts:\n  expect: 0\n')).toEqual({
+      message:
+        'covgate.yml:2:11: parts.expect: must be a count from 1 to 1000, or a list of part names (a letter or digit, then letters, digits, ".", "_" or "-"), each once',
+      exitCode: 2,
+    });
+    expect(refused('parts:\n  carryforward: false\n').message).toBe(
+      'covgate.yml:2:17: parts.carryforward: must be true, or a list of part names (a letter or digit, then letters, digits, ".", "_" or "-"), each once',
+    );
+    expect(refused('parts:\n  carryforward: [a b]\n').message).toBe(
+      'covgate.yml:2:17: parts.carryforward: must be true, or a list of part names (a letter or digit, then letters, digits, ".", "_" or "-"), each once',
+    );
+    expect(refused('parts:\n  expected: 4\n').message).toBe(
+      'covgate.yml:2:3: parts: unknown key "expected" (did you mean "expect"?)',
+    );
   });
 
   it('takes an empty file as an empty policy', () => {

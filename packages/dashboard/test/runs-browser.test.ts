@@ -516,6 +516,60 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
     expect(await page.getByRole('alert').count()).toBe(0);
   });
 
+  it('names a part carried forward on the run page, with its commit, run and age', async () => {
+    const api = (method: string, path: string, body: object) =>
+      fetch(`${suite.origin}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const settings = await api('PATCH', '/v1/repos/settings', {
+      repo: 'sharded',
+      carryforward_parts: ['integration'],
+    });
+    expect(settings.status).toBe(200);
+    // src/a.ts lines 1-4: unit covers 1-2, integration 3-4.
+    const part = (name: string, covered: number[], where: object) =>
+      ingest(`part-${name}`, {
+        repo: 'sharded',
+        coverage: 50,
+        part: name,
+        expect_parts: ['integration', 'unit'],
+        files: [
+          { path: 'src/a.ts', covered: 2, coverable: 4, lines: { coverable: [1, 4], covered } },
+        ],
+        ...where,
+      });
+    const onMain = { branch: 'main', commit: sha('d') };
+    await part('unit', [2, 2], onMain);
+    const base = await part('integration', [0, 2, 2], onMain);
+    const pr = await part('unit', [2, 2], {
+      branch: 'feature/shards',
+      commit: sha('e'),
+      base_commit: sha('d'),
+      pull_request: 43,
+    });
+    expect(pr.outcome).toBe('pending');
+    const finished = await api('POST', '/v1/executions/finish', {
+      repo: 'sharded',
+      commit: sha('e'),
+    });
+    expect(finished.status).toBe(200);
+
+    await page.goto(dashboard(`repos/sharded/runs/${pr.id}`));
+    await page.getByTestId('parts').waitFor();
+    expect(await page.getByTestId('coverage').textContent()).toBe('100.00%');
+    expect(await texts('[data-testid="parts"] > div')).toEqual(['Receivedunit']);
+    expect(await page.getByTestId('parts-carried').textContent()).toBe(
+      'integration carried from ddddddd (its run), less than a minute old',
+    );
+    expect(await hrefs('[data-testid="parts-carried"]', 'its run')).toEqual([
+      runHref(base.id, 'sharded'),
+    ]);
+    expect(await page.getByText('Carried forward: not run on this commit.').count()).toBe(1);
+    await shootLoaded('run-carried-part');
+  });
+
   it('opens a folder of 50 000 files a page at a time', async () => {
     await page.goto(dashboard(`repos/big/runs/${runs.big?.id}`));
     const tree = page.getByRole('tree', { name: 'Folders and files' });

@@ -40,7 +40,7 @@ export async function gate(
   const policy = await applyPolicy(flags, resolved.target, io);
   const { options } = policy;
   // A usage error, before the tests run.
-  const part = resolvePart(options, io.env);
+  const part = resolvePart(options, io.env, policy.run.loaded?.policy.parts);
   const bundled = flags.bundleOut ? checkBundleTarget(resolved.target) : null;
   const target = {
     ...resolved.target,

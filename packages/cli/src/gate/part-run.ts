@@ -3,22 +3,25 @@ import { CliError, EXIT } from '../errors.js';
 import type { Io } from '../io.js';
 import { partFromCi } from '../parts/ci-part.js';
 import { type JudgedExecution, pendingLines, waitForVerdict } from '../parts/pending.js';
+import type { Policy } from '../policy/policy.js';
 import { clientFor, serviceError } from '../service.js';
 import type { GateOptions } from './options.js';
 
 /**
- * The body's `part` and `expect_parts`: `--part` and `--expect-parts`, else what CI says
- * (GitLab's `parallel:`, GitHub's `COVGATE_MATRIX`); nothing when the run is not a part.
+ * The body's `part`, `expect_parts` and `carryforward`: `--part` and `--expect-parts`, else what
+ * CI says (GitLab's `parallel:`, GitHub's `COVGATE_MATRIX`), else the policy's `parts.expect`;
+ * the policy's `parts.carryforward` as it is. Nothing when the run is not a part.
  *
  * @throws CliError (usage) for `--expect-parts` without a part
  */
 export function resolvePart(
   options: Pick<GateOptions, 'part' | 'expectParts'>,
   env: NodeJS.ProcessEnv,
-): Pick<ExecutionInput, 'part' | 'expect_parts'> {
+  policy: Policy['parts'] = {},
+): Pick<ExecutionInput, 'part' | 'expect_parts' | 'carryforward'> {
   const fromCi = options.part === undefined ? partFromCi(env) : undefined;
   const part = options.part ?? fromCi?.part;
-  const expect = options.expectParts ?? fromCi?.expectCount;
+  const expect = options.expectParts ?? fromCi?.expectCount ?? policy.expect;
   if (part === undefined) {
     if (options.expectParts !== undefined) {
       throw new CliError(
@@ -28,7 +31,11 @@ export function resolvePart(
     }
     return {};
   }
-  return { part, ...(expect !== undefined ? { expect_parts: expect } : {}) };
+  return {
+    part,
+    ...(expect !== undefined ? { expect_parts: expect } : {}),
+    ...(policy.carryforward !== undefined ? { carryforward: policy.carryforward } : {}),
+  };
 }
 
 /**

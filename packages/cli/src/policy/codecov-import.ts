@@ -71,7 +71,7 @@ export function importCodecov(text: string, name: string): CodecovImport {
     else if (key === 'flags' || key === 'flag_management') {
       skip(
         key,
-        "flags become covgate's parts of sharded CI runs, which this version does not read",
+        "flags become covgate's parts of sharded CI runs: list them by hand in parts.expect and parts.carryforward",
       );
     } else skip(key, 'no covgate equivalent');
   }

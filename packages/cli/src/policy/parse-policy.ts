@@ -64,6 +64,8 @@ function pickError(errors: ErrorObject[]): ErrorObject {
     errors.find((e) => e.keyword === 'additionalProperties' && e.instancePath !== '/comment') ??
     errors.find((e) => e.params.propertyName !== undefined) ??
     errors.find((e) => e.instancePath === '/comment') ??
+    // A oneOf reports each branch's failure: the first names the field, its words say all.
+    errors.find((e) => e.instancePath.startsWith('/parts/')) ??
     errors[0]!
   );
 }
@@ -79,6 +81,12 @@ const TYPE_WORDS: Record<string, string> = {
 function describe(error: ErrorObject, path: string[]): string {
   if (path[0] === 'comment' && path.length <= 2 && error.keyword !== 'enum') {
     return 'must be true, false, or a mapping with a list of sections (verdict, patch, files)';
+  }
+  if (path[0] === 'parts' && path.length >= 2) {
+    const names =
+      'part names (a letter or digit, then letters, digits, ".", "_" or "-"), each once';
+    if (path[1] === 'expect') return `must be a count from 1 to 1000, or a list of ${names}`;
+    if (path[1] === 'carryforward') return `must be true, or a list of ${names}`;
   }
   switch (error.keyword) {
     case 'type':

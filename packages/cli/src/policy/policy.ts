@@ -24,8 +24,13 @@ export interface Policy {
   comment?: boolean | { sections?: ('verdict' | 'patch' | 'files')[] };
   /** The base branch when neither `--base-branch` nor CI names one. */
   base_branch?: string;
-  /** Reserved for sharded CI runs. */
-  parts?: unknown;
+  /** The parts of a commit's report from sharded CI: expected, and carried forward. */
+  parts?: {
+    /** The parts the commit's report waits for: names or a count (`--expect-parts`). */
+    expect?: string[] | number;
+    /** Which missing expected parts may be carried forward: every one (`true`) or these. */
+    carryforward?: true | string[];
+  };
 }
 
 /** The names a policy file may have at the repository's root, in the order they are looked for. */

@@ -2,6 +2,7 @@ import { TARGET_SOURCE_PHRASE, verdictSentence } from '@covgate/core/verdict';
 import { useEffect } from 'preact/hooks';
 import { commitUrl, pullRequestLabel, pullRequestUrl } from '../code-host.js';
 import { FolderTree } from '../components/FolderTree.js';
+import { RunParts } from '../components/RunParts.js';
 import { ChangesTable, PatchTable } from '../components/RunTables.js';
 import { ErrorState, Link, Loading, OutcomeTag } from '../components/ui.js';
 import { useApp } from '../context.js';
@@ -253,6 +254,8 @@ function RunPage(props: { detail: RunDetail; crumbs: preact.ComponentChildren })
           </div>
         ) : null}
       </dl>
+
+      {detail.parts ? <RunParts repo={detail.repo} parts={detail.parts} webUrl={webUrl} /> : null}
 
       <h2>Files changed</h2>
       <FilesChanged detail={detail} />
