@@ -17,6 +17,7 @@ const commands = {
   config: () => import('./commands/config.js'),
   postBundle: () => import('./commands/post-bundle.js'),
   finish: () => import('./commands/finish.js'),
+  flush: () => import('./commands/flush.js'),
   gate: () => import('./commands/gate.js'),
   login: () => import('./commands/login.js'),
   tokens: () => import('./commands/tokens.js'),
@@ -411,6 +412,22 @@ Documentation: https://github.com/covgate/covgate/blob/main/docs/cli.md`,
         url?: string;
         json: boolean;
       }) => done(await (await commands.finish()).finish(o, io, VERSION)),
+    );
+
+  child(program.command('flush'))
+    .summary(
+      'post the runs --allow-unreachable kept while the service was unavailable, with their first idempotency keys',
+    )
+    .option('--url <url>', "service URL (default: COVGATE_URL, else each run's own)")
+    .option('--org <slug>', "organisation slug, checked against the token's")
+    .option('--oidc', "post with the CI job's OIDC ID token even when COVGATE_TOKEN is set", false)
+    .option('--json', 'print {flushed, kept, exit_code} as JSON', false)
+    .addHelpText(
+      'after',
+      '\nKept runs are in .covgate/unsent/ at the repository root (COVGATE_UNSENT_DIR to change it).\nExit codes: 0 all posted (or none kept), 2 a run or file the service or covgate refuses, 3 service still unavailable or credential refused.',
+    )
+    .action(async (o: { url?: string; org?: string; oidc?: boolean; json: boolean }) =>
+      done(await (await commands.flush()).flush(o, io, VERSION)),
     );
 
   child(program.command('wait'))

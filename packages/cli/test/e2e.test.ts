@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -580,19 +580,23 @@ describe.skipIf(!built && process.env.CI !== '1')(
         expect(seconds).toBeGreaterThanOrEqual(6);
         expect(seconds).toBeLessThan(20);
 
+        const unsent = await mkdtemp(join(workDir, 'unsent-'));
         const allowed = await covgate(
           [...REPORT_WEB_MAIN, '--timeout', '1', '--allow-unreachable'],
           {
-            env: { COVGATE_URL: url },
+            env: { COVGATE_URL: url, COVGATE_UNSENT_DIR: unsent },
           },
         );
         expect(allowed.code).toBe(0);
-        expect(allowed.stdout).toBe('');
-        expect(allowed.stderr.split('\n').at(-2)).toMatch(
+        expect(allowed.stdout).toMatch(
+          /^web@main: coverage \d+\.\d\d%, no patch; project rule not evaluated \(service unavailable\)\n$/,
+        );
+        expect(allowed.stderr.split('\n').at(-4)).toMatch(
           new RegExp(
-            `^covgate: warning: ${pattern(1, '[34]')}; the run was not posted and the gate not evaluated \\(--allow-unreachable\\)$`,
+            `^covgate: warning: ${pattern(1, '[34]')}; the run was not posted \\(--allow-unreachable\\)$`,
           ),
         );
+        expect(await readdir(unsent)).toHaveLength(1);
       } finally {
         for (const socket of sockets) socket.destroy();
         await new Promise((resolve) => silent.close(resolve));

@@ -84,7 +84,13 @@ describe('a run over a service’s own ingest limit', () => {
     expect(wire).toBeLessThan(4 * 1024 * 1024);
     const io = ioWith(fetch);
     const posted = await postRun(
-      { url: 'http://covgate.test', token: secret, version: '0.0.0', body, json: false },
+      {
+        url: 'http://covgate.test',
+        token: secret,
+        version: '0.0.0',
+        body,
+        idempotencyKey: 'run-1',
+      },
       io,
     );
     expect(posted).toMatchObject({ record: { repo: 'web', coverage: 50, file_count: 20_000 } });
@@ -106,7 +112,13 @@ describe('a run over a service’s own ingest limit', () => {
     const io = ioWith(fetch);
     await expect(
       postRun(
-        { url: 'http://covgate.test', token: secret, version: '0.0.0', body, json: false },
+        {
+          url: 'http://covgate.test',
+          token: secret,
+          version: '0.0.0',
+          body,
+          idempotencyKey: 'run-1',
+        },
         io,
       ),
     ).rejects.toMatchObject({

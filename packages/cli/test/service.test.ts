@@ -163,14 +163,18 @@ async function report(
   fetch: (request: Request) => Promise<Response>,
   env: NodeJS.ProcessEnv = {},
 ) {
-  const requests: { url: string; body: string }[] = [];
+  const requests: { url: string; body: string; key: string | null }[] = [];
   const result = await covgateIn(
     dir,
     ['report', '--report', 'lcov.info', ...args],
     { COVGATE_TOKEN: 'cvg_test', COVGATE_URL: HOST, ...env },
     async (input, init) => {
       const request = new Request(input, init);
-      requests.push({ url: request.url, body: await request.clone().text() });
+      requests.push({
+        url: request.url,
+        body: await request.clone().text(),
+        key: request.headers.get('idempotency-key'),
+      });
       return fetch(request);
     },
   );
@@ -206,7 +210,7 @@ describe('covgate report when the service is unavailable', () => {
     );
   });
 
-  it('exits 0 with a warning (and a JSON object saying nothing was posted) under --allow-unreachable', async () => {
+  it('exits 0 with a warning, keeps the run for flush and says the project rule was not evaluated, under --allow-unreachable', async () => {
     const summary = join(dir, 'summary.md');
     const result = await report(
       [...FLAGS, '--allow-unreachable', '--json'],
@@ -214,22 +218,50 @@ describe('covgate report when the service is unavailable', () => {
       { GITHUB_STEP_SUMMARY: summary },
     );
     expect(result.code).toBe(0);
+    // One key for the three attempts, and the kept run is named after it.
+    const keys = new Set(result.requests.map((r) => r.key));
+    expect(keys.size).toBe(1);
+    const [key] = [...keys] as [string];
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    const kept = `.covgate/unsent/${key}.json`;
+    const lines = result.stderr.split('\n');
     const warning =
-      /^covgate: warning: (the service at http:\/\/host:8080 answered 503 \(service unavailable\) after 3 attempts over \d+\.\d s); the run was not posted and the gate not evaluated \(--allow-unreachable\)\n$/.exec(
-        result.stderr,
+      /^covgate: warning: (the service at http:\/\/host:8080 answered 503 \(service unavailable\) after 3 attempts over \d+\.\d s); the run was not posted \(--allow-unreachable\)$/.exec(
+        lines[0] ?? '',
       );
     expect(warning).not.toBeNull();
+    expect(lines.slice(1)).toEqual([
+      `covgate: kept ${kept}: covgate flush posts it with the same idempotency key once the service answers`,
+      'covgate: not evaluated: the project rule (delta thresholds and project target), which needs the service; it judges the run when it is posted',
+      '',
+    ]);
     expect(JSON.parse(result.stdout)).toEqual({
       posted: false,
       error: warning?.[1],
       repo: 'web',
       branch: 'main',
       coverage: 50,
+      kept: [kept],
+      idempotency_key: key,
+      patch: null,
+      project: 'not evaluated',
       exit_code: 0,
     });
+    const stored = JSON.parse(await readFile(join(dir, kept), 'utf8'));
+    expect(stored).toEqual({
+      covgate_unsent: 1,
+      idempotency_key: key,
+      url: HOST,
+      cli_version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      kept_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      gzip: false,
+      run: JSON.parse(result.requests[0]?.body ?? ''),
+    });
+    expect(await readFile(join(dir, '.covgate', '.gitignore'), 'utf8')).toBe('*\n');
     expect(await readFile(summary, 'utf8')).toBe(
-      `### ⚠️ covgate: not evaluated\n\n${warning?.[1]}: the run was not posted (\`--allow-unreachable\`).\n\n`,
+      `### ⚠️ covgate: service unavailable, project rule not evaluated\n\n${warning?.[1]}: the run was not posted (\`--allow-unreachable\`); \`covgate flush\` posts it later.\n\nThe run has no patch: nothing was checked here.\n\n\`web\` on \`main\`, coverage 50.00%.\n\n`,
     );
+    await rm(join(dir, '.covgate'), { recursive: true });
   });
 
   it('still fails under --allow-unreachable on a refused token or a server that is not covgate', async () => {

@@ -1,12 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import type { Execution, ExecutionInput } from '@covgate/client';
 import type { Gathered } from '../gather-reports.js';
 import type { Io } from '../io.js';
 import type { JudgedExecution } from '../parts/pending.js';
+import { fitBody } from './fit-body.js';
 import type { PatchResult } from './measure-patch.js';
 import type { GateOptions } from './options.js';
 import { awaitVerdict, printPending } from './part-run.js';
 import { postRun } from './post-run.js';
 import { printVerdict, verdictOf } from './print-verdict.js';
+import { allowUnreachable, type RunNotPosted } from './unreachable.js';
 
 /** One run to post: the whole repository's (`name` null) or a component's. */
 export interface RunToPost {
@@ -36,10 +39,37 @@ export async function deliverRuns(
   io: Io,
 ): Promise<number> {
   const { options, url, token, version } = input;
+  // One key per run, made before its first attempt: a run kept for `covgate flush` is sent
+  // again with it, so a run the service stored without its answer arriving is stored once.
+  const keys = runs.map(() => randomUUID());
   const answers: { run: RunToPost; record: Execution }[] = [];
-  for (const run of runs) {
-    const posted = await postRun({ ...options, url, token, version, body: run.body }, io);
-    if ('exitCode' in posted) return posted.exitCode;
+  for (const [index, run] of runs.entries()) {
+    const idempotencyKey = keys[index] as string;
+    const posted = await postRun(
+      { ...options, url, token, version, body: run.body, idempotencyKey },
+      io,
+    );
+    if ('unavailable' in posted) {
+      // The service is away: this run and those after it are kept, none is tried again.
+      const notPosted: RunNotPosted[] = runs.slice(index).map((r, offset) => {
+        const fitted = offset === 0 ? posted : fitBody(r.body);
+        return {
+          name: r.name,
+          body: fitted.body,
+          gzip: fitted.gzip,
+          idempotencyKey: keys[index + offset] as string,
+          patch: r.patch.patch,
+        };
+      });
+      return allowUnreachable(io, {
+        message: posted.unavailable,
+        runs: notPosted as [RunNotPosted, ...RunNotPosted[]],
+        url,
+        version,
+        repoRoot: run.read.repoRoot,
+        json: options.json,
+      });
+    }
     answers.push({ run, record: posted.record });
   }
   // A part's commit may still wait for other parts: exit 0 saying so, or wait with --wait.

@@ -4,11 +4,11 @@ import { CliError, EXIT } from '../errors.js';
 import type { Io } from '../io.js';
 import { clientFor, displayUrl, isUnavailable, serviceError } from '../service.js';
 import { fitBody, hasLineData, withoutLines } from './fit-body.js';
-import { allowUnreachable } from './unreachable.js';
 
 /**
- * The post phase: sends the run and resolves with the record the service answered, or with
- * the exit code when `--allow-unreachable` let an unavailable service pass.
+ * The post phase: sends the run with `idempotencyKey` and resolves with the record the
+ * service answered, or, when `--allow-unreachable` lets an unavailable service pass, with why
+ * and the body as it was last sent (to be kept for `covgate flush`).
  *
  * @throws CliError when the service refuses the run or cannot be reached
  */
@@ -18,12 +18,12 @@ export async function postRun(
     token: string;
     version: string;
     body: ExecutionInput;
+    idempotencyKey: string;
     timeout?: number;
     allowUnreachable?: boolean;
-    json: boolean;
   },
   io: Io,
-): Promise<{ record: Execution } | { exitCode: number }> {
+): Promise<{ record: Execution } | { unavailable: string; body: ExecutionInput; gzip: boolean }> {
   const { url } = input;
   const client = clientFor(io, url, input.token, input.version, input.timeout);
   // A long per-file list goes gzip-compressed; a short body stays plain JSON, which every
@@ -35,8 +35,16 @@ export async function postRun(
       `covgate: warning: the files' line data is left out: ${fitted.linesLeftOut}; their counts are sent\n`,
     );
   }
-  const send = (sent: ExecutionInput) =>
-    client.createExecution({ body: sent, ...(fitted.gzip ? { gzip: gzipSync } : {}) });
+  let sent = body;
+  // One key for both bodies: a 413 stores nothing, so the second body is the key's first.
+  const send = (next: ExecutionInput) => {
+    sent = next;
+    return client.createExecution({
+      body: next,
+      idempotencyKey: input.idempotencyKey,
+      ...(fitted.gzip ? { gzip: gzipSync } : {}),
+    });
+  };
   try {
     try {
       return { record: await send(body) };
@@ -58,16 +66,10 @@ export async function postRun(
       return { record: await send(withoutLines(body)) };
     }
   } catch (error) {
+    if (error instanceof CliError) throw error;
     const failure = serviceError(error, url);
     if (input.allowUnreachable && isUnavailable(error) && failure instanceof CliError) {
-      const exitCode = await allowUnreachable(io, {
-        message: failure.message,
-        repo: body.repo,
-        branch: body.branch,
-        coverage: body.coverage,
-        json: input.json,
-      });
-      return { exitCode };
+      return { unavailable: failure.message, body: sent, gzip: fitted.gzip };
     }
     throw failure;
   }
