@@ -60,6 +60,7 @@ describe('a pull request that lowers the patch target in covgate.yml', () => {
         patch: { covered: 2, coverable: 4 },
         patch_target: 90,
         policy: { digest: BASE_DIGEST, commit: mergeBase },
+        policy_edited: 'covgate.yml',
       },
     ]);
     // The service recorded which policy decided.
@@ -69,10 +70,10 @@ describe('a pull request that lowers the patch target in covgate.yml', () => {
         headers: { authorization: `Bearer ${s.token}` },
       },
     );
-    expect(((await recorded.json()) as { policy: unknown }).policy).toEqual({
-      digest: BASE_DIGEST,
-      commit: mergeBase,
-    });
+    const stored = (await recorded.json()) as { policy: unknown; policy_edited: unknown };
+    expect(stored.policy).toEqual({ digest: BASE_DIGEST, commit: mergeBase });
+    // ...and that the change edits it: the pull request's comment says so.
+    expect(stored.policy_edited).toBe('covgate.yml');
     const verdict = JSON.parse(result.stdout);
     expect(verdict).toMatchObject({
       outcome: 'fail',
@@ -113,6 +114,7 @@ describe('a pull request that lowers the patch target in covgate.yml', () => {
     expect(pushed.code, pushed.stderr).toBe(0);
     expect(s.sent).toHaveLength(1);
     expect(s.sent[0]).not.toHaveProperty('patch_target');
+    expect(s.sent[0]).not.toHaveProperty('policy_edited');
   });
 
   it('a broken policy file in the change fails the run with exit 2, before anything is sent', async () => {

@@ -93,6 +93,8 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
       base_commit: sha('b'),
       pull_request: 42,
       coverage: 77.34,
+      policy: { digest: 'c'.repeat(64), commit: sha('b') },
+      policy_edited: 'covgate.yml',
       warn_threshold: 2,
       fail_threshold: 5,
       patch: { covered: 3, coverable: 14 },
@@ -256,6 +258,12 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
     expect(await hrefs('.details', /^Commit/)).toEqual([`${WEB_URL}/commit/${sha('c')}`]);
     expect(await hrefs('.details', /^Pull request/)).toEqual([`${WEB_URL}/pull/42`]);
     expect(await hrefs('.details', /^Merge base/)).toEqual([`${WEB_URL}/commit/${sha('b')}`]);
+    expect(await hrefs('.details', /^Policy at commit/)).toEqual([
+      `${WEB_URL}/commit/${sha('b')}`,
+    ]);
+    expect(await page.getByTestId('policy-edited').textContent()).toBe(
+      'This change edits covgate.yml; the new policy applies after merge.',
+    );
 
     expect(await page.getByTestId('changes-count').textContent()).toBe(
       '4 files changed coverage, most lost first.',

@@ -221,6 +221,8 @@ export const executions = sqliteTable(
     policyDigest: text('policy_digest'),
     projectTarget: real('project_target'),
     policyCommit: text('policy_commit'),
+    /** The policy file the run's change edits; null when none. */
+    policyEdited: text('policy_edited', { enum: ['covgate.yml', '.covgate.yml'] }),
     /** The run's branch counts (issue 43); both null when it sent none. */
     branchesCovered: integer('branches_covered'),
     branchesTotal: integer('branches_total'),

@@ -185,6 +185,7 @@ export function buildExecution(overrides: Partial<ExecutionRecord> = {}): Execut
     projectTarget: null,
     policyDigest: null,
     policyCommit: null,
+    policyEdited: null,
     branchesCovered: null,
     branchesTotal: null,
     parts: null,

@@ -89,6 +89,7 @@ export async function gate(
         patch: share.patch.patch,
         changed: share.patch.changed,
         policy: policy.info,
+        policyEdited: policy.run.editedFile,
         rules: {
           projectTarget: policy.effective.project.target.value,
           projectInformational: policy.effective.project.informational.value,

@@ -29,6 +29,8 @@ export function runBody(input: {
   };
   /** The policy file that judged the run: recorded with it. */
   policy?: { digest: string; commit: string | null } | null;
+  /** The policy file the change edits, whose new text applies after merge. */
+  policyEdited?: 'covgate.yml' | '.covgate.yml' | null;
 }): ExecutionInput {
   const { target, options, read, patch } = input;
   // From the files sent, so the run's total is the sum of theirs, as the service checks.
@@ -51,6 +53,7 @@ export function runBody(input: {
     ...(input.policy
       ? { policy: { digest: input.policy.digest, commit: input.policy.commit } }
       : {}),
+    ...(input.policyEdited ? { policy_edited: input.policyEdited } : {}),
     ...(branches ? { branches: { covered: branches.covered, total: branches.coverable } } : {}),
     ...(patch
       ? {

@@ -2,6 +2,7 @@ import { usageError } from '../errors.js';
 import { fetchPatchHistory } from '../patch/fetch-history.js';
 import { git } from '../patch/git.js';
 import { findPatchBase, type NoPatchBase, type PatchBase } from '../patch/merge-base.js';
+import type { PolicyFileName } from './policy.js';
 import { type LoadedPolicy, loadPolicy } from './read-policy.js';
 
 /** The message a change that edits the policy file is given. */
@@ -19,6 +20,8 @@ export interface RunPolicy {
   base: PatchBase | NoPatchBase | undefined;
   /** Set when the change's own policy file differs from the one in force: the notice to give. */
   edited: string | null;
+  /** The policy file the change edits (recorded with the run); null when it edits none. */
+  editedFile: PolicyFileName | null;
 }
 
 /**
@@ -47,7 +50,7 @@ export async function policyForRun(
   const own = await loadPolicy(input.root, headCommit, env);
   const baseBranch = input.baseBranch ?? own?.policy.base_branch;
   if (baseBranch === undefined || baseBranch === input.branch || headCommit === null) {
-    return { loaded: own, baseBranch, base: undefined, edited: null };
+    return { loaded: own, baseBranch, base: undefined, edited: null, editedFile: null };
   }
 
   let base = await findPatchBase(input.root, baseBranch, env);
@@ -55,19 +58,25 @@ export async function policyForRun(
     base = await fetchPatchHistory(input.root, baseBranch, env, base, say);
   }
   if ('reason' in base) {
-    if (own === null) return { loaded: null, baseBranch, base, edited: null };
+    if (own === null) return { loaded: null, baseBranch, base, edited: null, editedFile: null };
     if (!input.allowMissingPatch) {
       throw usageError(
         `${own.file} is read at the base of the change, which cannot be found: ${base.reason}. To use this change's own ${own.file}, pass --allow-missing-patch`,
       );
     }
     say(`warning: the base of the change cannot be found; this change's own ${own.file} decides`);
-    return { loaded: own, baseBranch, base, edited: null };
+    return { loaded: own, baseBranch, base, edited: null, editedFile: null };
   }
   const inForce = await loadPolicy(input.root, base.mergeBase, env);
-  const edited =
+  const editedFile =
     (own?.digest ?? null) === (inForce?.digest ?? null)
       ? null
-      : editedPolicyNotice(own?.file ?? inForce?.file ?? 'covgate.yml');
-  return { loaded: inForce, baseBranch, base, edited };
+      : (own?.file ?? inForce?.file ?? 'covgate.yml');
+  return {
+    loaded: inForce,
+    baseBranch,
+    base,
+    edited: editedFile === null ? null : editedPolicyNotice(editedFile),
+    editedFile,
+  };
 }

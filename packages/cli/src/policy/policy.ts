@@ -35,3 +35,6 @@ export interface Policy {
 
 /** The names a policy file may have at the repository's root, in the order they are looked for. */
 export const POLICY_FILE_NAMES = ['covgate.yml', '.covgate.yml'] as const;
+
+/** A policy file's name: `covgate.yml` or `.covgate.yml`. */
+export type PolicyFileName = (typeof POLICY_FILE_NAMES)[number];

@@ -4,12 +4,12 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { usageError } from '../errors.js';
 import { parsePolicy } from './parse-policy.js';
-import { POLICY_FILE_NAMES, type Policy } from './policy.js';
+import { POLICY_FILE_NAMES, type Policy, type PolicyFileName } from './policy.js';
 
 /** A policy file as read: where from, its digest and what it says. */
 export interface LoadedPolicy {
   /** `covgate.yml` or `.covgate.yml`. */
-  file: string;
+  file: PolicyFileName;
   /** The commit the file was read at; null for the working tree (outside git). */
   commit: string | null;
   /** sha256 of the file's bytes, hexadecimal. */
@@ -22,8 +22,8 @@ export async function readPolicyBytes(
   root: string,
   commit: string | null,
   env: NodeJS.ProcessEnv,
-): Promise<{ file: string; bytes: Buffer } | null> {
-  const found: { file: string; bytes: Buffer }[] = [];
+): Promise<{ file: PolicyFileName; bytes: Buffer } | null> {
+  const found: { file: PolicyFileName; bytes: Buffer }[] = [];
   for (const file of POLICY_FILE_NAMES) {
     const bytes =
       commit === null

@@ -1190,6 +1190,12 @@ export interface components {
             /** @description The policy file that judged the run, when the run sent it. */
             policy?: components["schemas"]["RecordedPolicy"];
             /**
+             * @description The policy file the run's change edits, when the run said so: the run was judged by
+             *     the merge base's file, and the new text applies after merge.
+             * @enum {string}
+             */
+            policy_edited?: "covgate.yml" | ".covgate.yml";
+            /**
              * @description The CI identity that posted the run with its OIDC ID token
              *     (`oidc:github:acme/api@refs/heads/main`); absent when an API token or a session did.
              */
@@ -1245,6 +1251,8 @@ export interface components {
             project_target?: components["schemas"]["ProjectTarget"];
             file_count?: number;
             policy?: components["schemas"]["RecordedPolicy"];
+            /** @enum {string} */
+            policy_edited?: "covgate.yml" | ".covgate.yml";
             branches?: components["schemas"]["RunBranches"];
             parts?: components["schemas"]["Parts"];
             posted_by?: string;
@@ -1830,6 +1838,14 @@ export interface components {
              *     idempotency digest when sent.
              */
             policy?: components["schemas"]["PolicySource"] | null;
+            /**
+             * @description The policy file the change edits, sent by the CLI when the change's own
+             *     `covgate.yml` differs from the one in force at the merge base: the run is judged
+             *     by the base's file, and the pull request's comment says that the new policy
+             *     applies after merge. Recorded with the run; part of the idempotency digest when sent.
+             * @enum {string|null}
+             */
+            policy_edited?: "covgate.yml" | ".covgate.yml" | null;
             /**
              * @description The run's branch coverage (branches taken of branches listed), sent only when its
              *     reports carry branch data; `covered` at most `total`. Required with any `files`

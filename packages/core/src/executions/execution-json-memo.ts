@@ -57,6 +57,9 @@ function sameRecord(remembered: ExecutionRecord, record: ExecutionRecord): boole
     remembered.projectTarget === record.projectTarget &&
     remembered.policyDigest === record.policyDigest &&
     remembered.policyCommit === record.policyCommit &&
+    remembered.policyEdited === record.policyEdited &&
+    remembered.branchesCovered === record.branchesCovered &&
+    remembered.branchesTotal === record.branchesTotal &&
     sameParts(remembered.parts, record.parts) &&
     remembered.postedBy === record.postedBy
   );

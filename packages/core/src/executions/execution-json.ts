@@ -1,6 +1,6 @@
 import { linePercent } from '../gate/line-percent.js';
 import { evaluatePatch, evaluateProjectTarget } from '../gate/patch-rule.js';
-import type { ExecutionRecord } from '../storage/store.js';
+import type { ExecutionRecord, PolicyFileName } from '../storage/store.js';
 import { formatTimestamp } from '../time/timestamp.js';
 import { type PartsJson, partsToJson } from './parts.js';
 
@@ -75,6 +75,8 @@ export interface ExecutionJson {
   project_target?: { target: number; passed: boolean };
   /** The policy file (covgate.yml) that judged the run, when the run sent it. */
   policy?: { digest: string; commit: string | null };
+  /** The policy file the run's change edits: its new text applies after merge. */
+  policy_edited?: PolicyFileName;
   /** The run's branch coverage, when it sent branch counts. */
   branches?: BranchesJson;
   /** For a commit's report merged from parts: what it has, expects and lacks. */
@@ -155,6 +157,7 @@ export function executionToJson(record: ExecutionRecord): ExecutionJson {
   if (record.policyDigest !== null) {
     json.policy = { digest: record.policyDigest, commit: record.policyCommit };
   }
+  if (record.policyEdited !== null) json.policy_edited = record.policyEdited;
   if (record.branchesCovered !== null && record.branchesTotal !== null) {
     json.branches = branchesToJson(record.branchesCovered, record.branchesTotal);
   }

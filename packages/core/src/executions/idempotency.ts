@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { PolicyFileName } from '../storage/records/executions.js';
 import type { Carryforward } from './carryforward.js';
 import type { ExpectedParts } from './parts.js';
 
@@ -50,6 +51,8 @@ export interface IngestFields {
   policyDigest: string | null;
   /** The commit the policy file was read at, null when not sent. */
   policyCommit: string | null;
+  /** The policy file the change edits (`covgate.yml`), null when it edits none or did not say. */
+  policyEdited: PolicyFileName | null;
   /** The run's branch counts (issue 43), null when it sent none. */
   branches: { covered: number; total: number } | null;
   /** The part of a commit's report the run is (`unit`, `shard-2-of-4`), or null. */
@@ -113,6 +116,7 @@ export function ingestDigest(ingest: CanonicalIngest): string {
           ingest.expectParts,
           ...(ingest.carryforward === null ? [] : [ingest.carryforward]),
         ]),
+    ...(ingest.policyEdited === null ? [] : ['policy_edited', ingest.policyEdited]),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

@@ -199,6 +199,18 @@ function branchFigure(covered: number, total: number): string {
 }
 
 /**
+ * The comment's note on a change that edits the policy file: it was judged by the merge base's
+ * file (a change cannot loosen its own gate), so its reviewers learn the new one waits for merge.
+ */
+function policyEditNotice(record: ExecutionRecord): string[] {
+  if (record.policyEdited === null) return [];
+  return [
+    `> This change edits ${code(record.policyEdited)}; the new policy applies after merge. This run was judged by the policy at the merge base.`,
+    '',
+  ];
+}
+
+/**
  * The Markdown of covgate's comment on the run's pull request: the outcome, the verdict
  * sentence, the table of the project's and the patch's figures, and the branch figure when
  * the run sent branch counts (shown, not gated).
@@ -244,6 +256,7 @@ export function commentBody(record: ExecutionRecord, runUrl: string | null): str
     '|---|---|---|---|',
     ...rows,
     '',
+    ...policyEditNotice(record),
     ...(patch === null ? [] : [MISSED_LINES_MARKER]),
     ...(record.baselineId === null ? [] : [FILES_LOST_MARKER]),
     footer.join(' · '),

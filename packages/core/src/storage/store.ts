@@ -44,6 +44,7 @@ export type {
   ListExecutionsQuery,
   Outcome,
   PatchTargetSource,
+  PolicyFileName,
   RepositorySummary,
 } from './records/executions.js';
 export type { GithubOrgLink, GithubOrgLinkStore } from './records/github-org-links.js';

@@ -54,6 +54,41 @@ describe('the policy a run was judged by', () => {
   });
 });
 
+describe('a change that edits the policy file', () => {
+  it('is recorded with the run and shown by the answer and by GET /v1/executions/{id}', async () => {
+    const { t, token, response } = await post({
+      policy: { digest: DIGEST, commit: COMMIT },
+      policy_edited: 'covgate.yml',
+    });
+    expect(response.status).toBe(201);
+    const created = (await response.json()) as { id: string; policy_edited: unknown };
+    expect(created.policy_edited).toBe('covgate.yml');
+    const detail = await t.get(`/v1/executions/${created.id}`, token);
+    expect(((await detail.json()) as { policy_edited: unknown }).policy_edited).toBe(
+      'covgate.yml',
+    );
+  });
+
+  it('is absent when not sent or sent as null', async () => {
+    for (const body of [{}, { policy_edited: null }]) {
+      const { response } = await post(body);
+      expect(response.status).toBe(201);
+      expect(await response.json()).not.toHaveProperty('policy_edited');
+    }
+  });
+
+  it.each([['codecov.yml'], [true], ['../covgate.yml'], ['']])(
+    'refuses %j with 400 naming the field, storing nothing',
+    async (policyEdited) => {
+      const { t, token, response } = await post({ policy_edited: policyEdited });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: 'invalid parameter: policy_edited' });
+      const listed = await t.get(`/v1/executions?org=${t.org.slug}&repo=r`, token);
+      expect(((await listed.json()) as { executions: unknown[] }).executions).toEqual([]);
+    },
+  );
+});
+
 describe('the project target and informational rules', () => {
   const judged = async (body: Record<string, unknown>) => {
     const { response } = await post(body);

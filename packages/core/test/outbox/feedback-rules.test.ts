@@ -131,6 +131,24 @@ describe('the branch figure in the comment', () => {
   });
 });
 
+describe('a change that edits the policy file', () => {
+  it('is told in the comment, under the table, that the new policy applies after merge', () => {
+    const run = buildExecution({ pullRequest: 4, coverage: 80, policyEdited: '.covgate.yml' });
+    const lines = commentBody(run, 'https://covgate.test/runs/exe_1').split('\n');
+    const tableEnd = lines.findLastIndex((line) => line.startsWith('| '));
+    expect(lines.slice(tableEnd + 1, tableEnd + 5)).toEqual([
+      '',
+      '> This change edits `.covgate.yml`; the new policy applies after merge. This run was judged by the policy at the merge base.',
+      '',
+      '[Open the run in covgate](https://covgate.test/runs/exe_1)',
+    ]);
+  });
+
+  it('is not mentioned when the change leaves the policy as it is', () => {
+    expect(commentBody(buildExecution({ pullRequest: 4 }), null)).not.toContain('policy');
+  });
+});
+
 describe('files that lost most', () => {
   const lost = (path: string, change: number) => ({
     path,

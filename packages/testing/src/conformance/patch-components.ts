@@ -73,6 +73,22 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
       expect(await store().listExecutions({ ...where, limit: 10 })).toEqual([outsideGit, record]);
     });
 
+    it('round-trips the policy file a change edits, and keeps it null when none', async () => {
+      const where = await givenRepo(store());
+      const edited = buildExecution({ ...where, policyEdited: 'covgate.yml' });
+      const dotted = buildExecution({
+        ...where,
+        createdAt: secondsAfter(FIXTURE_TIME, 1),
+        policyEdited: '.covgate.yml',
+      });
+      const none = buildExecution({ ...where, createdAt: secondsAfter(FIXTURE_TIME, 2) });
+      await store().insertExecution(edited);
+      await store().insertExecution(dotted);
+      await store().insertExecution(none);
+      expect(await store().findExecution(where.orgId, edited.id)).toEqual(edited);
+      expect(await store().listExecutions({ ...where, limit: 10 })).toEqual([none, dotted, edited]);
+    });
+
     it('round-trips a project target and the rule it decided by', async () => {
       const where = await givenRepo(store());
       const record = buildExecution({

@@ -242,6 +242,9 @@ const patchBody = z
     message: 'more than coverable',
   });
 
+/** A policy file's name: the change that edits it is told so. */
+const POLICY_FILE = z.enum(['covgate.yml', '.covgate.yml']);
+
 /** The policy file a run was judged by: its sha256 and the commit it was read at. */
 const policyBody = z.object({
   digest: z.string().regex(/^[0-9a-f]{64}$/),
@@ -265,6 +268,7 @@ const ingestBody = z
     patch_target: PERCENT.nullable().optional(),
     repo_url: z.string().nullable().optional(),
     policy: policyBody.nullable().optional(),
+    policy_edited: POLICY_FILE.nullable().optional(),
     project_target: PERCENT.nullable().optional(),
     project_informational: z.boolean().nullable().optional(),
     patch_informational: z.boolean().nullable().optional(),
@@ -350,6 +354,7 @@ export function parseIngestBody(body: unknown): IngestInput {
     patchInformational: data.patch_informational ?? false,
     policyDigest: data.policy?.digest ?? null,
     policyCommit: data.policy?.commit ?? null,
+    policyEdited: data.policy_edited ?? null,
     branches,
     part,
     expectParts,

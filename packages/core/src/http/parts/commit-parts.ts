@@ -308,6 +308,7 @@ function reportRecord(
       input.projectTarget === null ? null : truncateToHundredths(input.projectTarget) / 100,
     policyDigest: input.policyDigest,
     policyCommit: input.policyCommit,
+    policyEdited: input.policyEdited,
     // Branch counts of parts cannot be united (no part says which branches it took), so a
     // commit's report shows none rather than a sum.
     branchesCovered: null,

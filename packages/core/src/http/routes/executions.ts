@@ -226,6 +226,7 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
       input.projectTarget === null ? null : truncateToHundredths(input.projectTarget) / 100,
     policyDigest: input.policyDigest,
     policyCommit: input.policyCommit,
+    policyEdited: input.policyEdited,
     branchesCovered: input.branches?.covered ?? null,
     branchesTotal: input.branches?.total ?? null,
     parts: null,

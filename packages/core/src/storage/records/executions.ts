@@ -73,6 +73,11 @@ export interface ExecutionRecord {
   policyDigest: string | null;
   /** The commit the policy file was read at; null when none was sent (or read outside git). */
   policyCommit: string | null;
+  /**
+   * The policy file the run's change edits (`covgate.yml`, `.covgate.yml`), whose new text
+   * applies only after merge; null when the change edits none or the client did not say.
+   */
+  policyEdited: PolicyFileName | null;
   /** Branches taken at least once (issue 43); null when the run sent no branch counts. */
   branchesCovered: number | null;
   /** Branches the run's reports list; null when the run sent no branch counts. */
@@ -94,6 +99,9 @@ export type BaselineSelection = 'base_commit' | 'latest';
 
 /** Where a run's patch target came from: the run itself, the repository's default, or covgate's. */
 export type PatchTargetSource = 'run' | 'repository' | 'default';
+
+/** The names a repository's policy file may have. */
+export type PolicyFileName = 'covgate.yml' | '.covgate.yml';
 
 /** The rule that decided a run's outcome: the delta thresholds or the patch target. */
 export type DecidingRule = 'delta' | 'patch' | 'target';
@@ -184,6 +192,7 @@ export const EXECUTION_FIELDS = [
   'fileCount',
   'policyDigest',
   'policyCommit',
+  'policyEdited',
   'projectTarget',
   'branchesCovered',
   'branchesTotal',

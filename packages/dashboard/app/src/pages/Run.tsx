@@ -253,6 +253,15 @@ function RunPage(props: { detail: RunDetail; crumbs: preact.ComponentChildren })
             </dd>
           </div>
         ) : null}
+        {detail.policy_edited ? (
+          <div>
+            <dt>Policy change</dt>
+            <dd data-testid="policy-edited">
+              This change edits <code>{detail.policy_edited}</code>; the new policy applies after
+              merge.
+            </dd>
+          </div>
+        ) : null}
       </dl>
 
       {detail.parts ? <RunParts repo={detail.repo} parts={detail.parts} webUrl={webUrl} /> : null}

@@ -1,0 +1,1 @@
+ALTER TABLE `executions` ADD `policy_edited` varchar(16) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
