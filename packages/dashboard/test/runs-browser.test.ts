@@ -258,9 +258,7 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
     expect(await hrefs('.details', /^Commit/)).toEqual([`${WEB_URL}/commit/${sha('c')}`]);
     expect(await hrefs('.details', /^Pull request/)).toEqual([`${WEB_URL}/pull/42`]);
     expect(await hrefs('.details', /^Merge base/)).toEqual([`${WEB_URL}/commit/${sha('b')}`]);
-    expect(await hrefs('.details', /^Policy at commit/)).toEqual([
-      `${WEB_URL}/commit/${sha('b')}`,
-    ]);
+    expect(await hrefs('.details', /^Policy at commit/)).toEqual([`${WEB_URL}/commit/${sha('b')}`]);
     expect(await page.getByTestId('policy-edited').textContent()).toBe(
       'This change edits covgate.yml; the new policy applies after merge.',
     );

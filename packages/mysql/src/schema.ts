@@ -286,7 +286,9 @@ export const executions = mysqlTable(
     projectTarget: decimal('project_target', { precision: 5, scale: 2, mode: 'number' }),
     policyCommit: exactVarchar('policy_commit', { length: 64 }),
     /** The policy file the run's change edits; null when none. */
-    policyEdited: exactVarchar('policy_edited', { length: 16 }).$type<'covgate.yml' | '.covgate.yml'>(),
+    policyEdited: exactVarchar('policy_edited', { length: 16 }).$type<
+      'covgate.yml' | '.covgate.yml'
+    >(),
     /** The run's branch counts (issue 43); both null when it sent none. */
     branchesCovered: int('branches_covered', { unsigned: true }),
     branchesTotal: int('branches_total', { unsigned: true }),

@@ -64,9 +64,7 @@ describe('a change that edits the policy file', () => {
     const created = (await response.json()) as { id: string; policy_edited: unknown };
     expect(created.policy_edited).toBe('covgate.yml');
     const detail = await t.get(`/v1/executions/${created.id}`, token);
-    expect(((await detail.json()) as { policy_edited: unknown }).policy_edited).toBe(
-      'covgate.yml',
-    );
+    expect(((await detail.json()) as { policy_edited: unknown }).policy_edited).toBe('covgate.yml');
   });
 
   it('is absent when not sent or sent as null', async () => {
