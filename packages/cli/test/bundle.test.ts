@@ -14,6 +14,7 @@ import { bundleProblem } from '../src/bundle/check-bundle.js';
 import { makeBundle } from '../src/bundle/make-bundle.js';
 import { readBundle } from '../src/bundle/read-bundle.js';
 import { verifyBundle } from '../src/bundle/verify-bundle.js';
+import { checkBundleTarget } from '../src/bundle/write-bundle.js';
 import type { GithubPull } from '../src/ci/github-pull.js';
 import { readWorkflowRun, type WorkflowRun } from '../src/ci/workflow-run.js';
 import { CliError } from '../src/errors.js';
@@ -191,6 +192,24 @@ describe('a bundle', () => {
     });
     expect(read.summary).toEqual({ covered: 0, coverable: 0, percent: 0, files: 1 });
     expect(patch.patch).toMatchObject({ coverable: 0, percent: null, changed_files: 0 });
+  });
+});
+
+describe("a bundle's job", () => {
+  it('is a pull request whose head commit is known in full, else exit 2 before the tests run', () => {
+    const target = { repo: 'web', branch: 'changes', commit: PR_HEAD, pullRequest: 2 };
+    expect(checkBundleTarget(target)).toEqual({ commit: PR_HEAD, pullRequest: 2 });
+    const { pullRequest: _, ...push } = target;
+    expect(() => checkBundleTarget(push)).toThrow(
+      "--bundle is for a pull request's job, and this job names no pull request (GitHub Actions: run it on pull_request)",
+    );
+    expect(() => checkBundleTarget({ ...target, commit: 'ec26c3e' })).toThrow(
+      "--bundle needs the pull request's head commit in full (40 or 64 hex characters); --commit ec26c3e is not",
+    );
+    const { commit: __, ...noCommit } = target;
+    expect(() => checkBundleTarget(noCommit)).toThrow(
+      "--bundle needs the pull request's head commit in full (40 or 64 hex characters); none was detected",
+    );
   });
 });
 
