@@ -32,6 +32,8 @@ import type {
   ExecutionList,
   ExecutionSeries,
   ExecutionSeriesQuery,
+  FileLines,
+  FileSource,
   FinishCommitInput,
   GithubLink,
   Health,
@@ -139,6 +141,16 @@ export interface CovgateClient {
   ): Promise<Execution>;
   /** `GET /v1/executions/{id}`: one run of the organisation with its per-file list. */
   getExecution(args: { id: string } & CallOptions): Promise<ExecutionDetail>;
+  /**
+   * `GET /v1/executions/{id}/files/{path}`: one file's covered, missed and changed lines
+   * (`path` as in the run's file list; the client percent-encodes it).
+   */
+  getExecutionFile(args: { id: string; path: string } & CallOptions): Promise<FileLines>;
+  /**
+   * `GET /v1/executions/{id}/files/{path}/source`: the file's text at the run's commit from the
+   * linked code host, or `text: null` and why there is none.
+   */
+  getExecutionFileSource(args: { id: string; path: string } & CallOptions): Promise<FileSource>;
   /**
    * `POST /v1/executions/finish`: closes a commit's report sent in parts (no more parts are
    * coming) and returns the commit's run as judged.
@@ -359,6 +371,17 @@ export function createCovgateClient(options: CovgateClientOptions): CovgateClien
       ),
     getExecution: ({ id, signal }) =>
       unwrap(raw.GET('/v1/executions/{id}', { params: { path: { id } }, signal })),
+    getExecutionFile: ({ id, path, signal }) =>
+      unwrap(
+        raw.GET('/v1/executions/{id}/files/{path}', { params: { path: { id, path } }, signal }),
+      ),
+    getExecutionFileSource: ({ id, path, signal }) =>
+      unwrap(
+        raw.GET('/v1/executions/{id}/files/{path}/source', {
+          params: { path: { id, path } },
+          signal,
+        }),
+      ),
     finishCommit: ({ body, signal }) => unwrap(raw.POST('/v1/executions/finish', { body, signal })),
     getRepoHeadline: ({ signal, ...query }) =>
       unwrap(raw.GET('/v1/repos/headline', { params: { query }, signal })),

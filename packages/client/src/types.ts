@@ -20,6 +20,10 @@ export type FinishCommitInput = components['schemas']['FinishCommitInput'];
 export type Patch = components['schemas']['Patch'];
 /** One run with its per-file list (`GET /v1/executions/{id}`). */
 export type ExecutionDetail = components['schemas']['ExecutionDetail'];
+/** A file's covered, missed and changed lines (`GET /v1/executions/{id}/files/{path}`). */
+export type FileLines = components['schemas']['FileLines'];
+/** A file's source text at the run's commit, or why there is none (`.../files/{path}/source`). */
+export type FileSource = components['schemas']['FileSource'];
 /** One entry of a run's per-file list. */
 export type FileLineCounts = components['schemas']['FileLineCounts'];
 /** One entry of an ingest's `files`: counts, with the file's line data when sent. */

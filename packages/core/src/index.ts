@@ -130,6 +130,7 @@ export {
   sessionExpiresAt,
 } from './sessions/session-rules.js';
 export { hashSessionToken } from './sessions/session-token-hash.js';
+export type { SourceFileLimits } from './source-files/source-reader.js';
 // Storage: the Store interface, its records and errors, and the reference memory store.
 export { createMemoryStore } from './storage/memory-store.js';
 export * from './storage/store.js';

@@ -178,12 +178,19 @@ async function loadApp(
 }
 
 /**
+ * A run's file page (`repos/{repo}/runs/{id}/files/{path}`, the path one percent-encoded
+ * segment): its last segment is a file name with an extension, yet a page of the app.
+ */
+const RUN_FILE_PAGE = /^repos\/[^/]+\/runs\/[^/]+\/files\/[^/]+$/;
+
+/**
  * Serves the built dashboard under `basePath` from any covgate adapter: put it in front of
  * the API's Fetch handler and fall through when it resolves `undefined`.
  *
  * - `GET`/`HEAD` of a file under `assets/` (content-hashed names): the file, cached a year
  *   (`public, max-age=31536000, immutable`); gzip when the browser accepts it.
- * - Any other path without a file extension: `index.html` (the app routes on the client),
+ * - Any other path without a file extension, or a run's file page
+ *   (`repos/{repo}/runs/{id}/files/src%2Fa.ts`): `index.html` (the app routes on the client),
  *   `Cache-Control: no-store`. `basePath` itself redirects (`308`) to `basePath/`.
  * - A missing file: `404`, other methods `405` with `Allow: GET, HEAD`.
  * - Every answer carries the Content-Security-Policy, `X-Content-Type-Options: nosniff`,
@@ -256,15 +263,20 @@ export function serveDashboard(options: ServeDashboardOptions = {}): DashboardHa
       });
     }
     let relative: string;
+    const encoded = path.slice(basePath.length + 1);
     try {
-      relative = decodeURIComponent(path.slice(basePath.length + 1));
+      relative = decodeURIComponent(encoded);
     } catch {
       return plain(404, 'not found');
     }
     const all = await files();
     const lastSegment = relative.split('/').pop() ?? '';
     let file = all.get(relative);
-    if (!file && !relative.startsWith('assets/') && !lastSegment.includes('.')) {
+    if (
+      !file &&
+      !relative.startsWith('assets/') &&
+      (!lastSegment.includes('.') || RUN_FILE_PAGE.test(encoded))
+    ) {
       file = all.get('index.html');
     }
     if (!file) return plain(404, 'not found');

@@ -8,6 +8,7 @@ import {
   parentOf,
   visibleRows,
 } from '../app/src/folder-tree.js';
+import { lineRows, missedChangedRanges, rangeText } from '../app/src/line-view.js';
 import { parseRoute, pathOf } from '../app/src/router.js';
 import {
   baselineChoice,
@@ -250,5 +251,57 @@ describe('verdict without a baseline', () => {
     const { verdictOf } = await import('../app/src/format.js');
     expect(verdictOf({ outcome: 'fail', baseline: null })).toBe('fail');
     expect(verdictOf({ outcome: 'pass', baseline: null })).toBe('none');
+  });
+});
+
+describe("a run's file page", () => {
+  it('routes /repos/{repo}/runs/{id}/files/{path} with the path as one encoded segment', () => {
+    const route = parseRoute('/repos/web/runs/exe_1/files/src%2Fcart%2Fa%20b.ts');
+    expect(route).toEqual({ page: 'run-file', repo: 'web', id: 'exe_1', path: 'src/cart/a b.ts' });
+    expect(pathOf(route)).toBe('/repos/web/runs/exe_1/files/src%2Fcart%2Fa%20b.ts');
+    expect(parseRoute('/repos/web/runs/exe_1/files/%E0%A4%A')).toEqual({ page: 'not-found' });
+    expect(parseRoute('/repos/web/runs/exe_1/files/src/a.ts')).toEqual({ page: 'not-found' });
+  });
+
+  it('marks each line covered, missed or not coverable, and changed by the patch', () => {
+    const lines = {
+      execution_id: 'exe_1',
+      path: 'a.ts',
+      covered: 2,
+      coverable: 4,
+      covered_lines: [[1, 2]],
+      missed_lines: [
+        [3, 3],
+        [5, 5],
+      ],
+      patch_lines: [[2, 6]],
+      patch_covered: 1,
+      patch_coverable: 3,
+    };
+    const rows = lineRows(lines, 'one\r\ntwo\nthree\n\nfive\nsix\nseven\n');
+    expect(rows.map((row) => [row.number, row.state, row.changed, row.text])).toEqual([
+      [1, 'covered', false, 'one'],
+      [2, 'covered', true, 'two'],
+      [3, 'missed', true, 'three'],
+      [4, 'none', true, ''],
+      [5, 'missed', true, 'five'],
+      [6, 'none', true, 'six'],
+      [7, 'none', false, 'seven'],
+    ]);
+    expect(missedChangedRanges(rows).map(rangeText)).toEqual(['3', '5']);
+    // Without the source: rows up to the last line the run names.
+    expect(lineRows(lines, null).map((row) => [row.number, row.text])).toEqual([
+      [1, null],
+      [2, null],
+      [3, null],
+      [4, null],
+      [5, null],
+      [6, null],
+    ]);
+    expect(
+      missedChangedRanges(
+        lineRows({ ...lines, missed_lines: [[3, 5]], covered_lines: [] }, null),
+      ).map(rangeText),
+    ).toEqual(['3-5']);
   });
 });

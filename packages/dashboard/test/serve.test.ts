@@ -88,7 +88,14 @@ describe('serveDashboard', () => {
   it('answers client routes with index.html', async () => {
     const handler = dashboard();
     const index = await ((await get(handler, '/dashboard/')) as Response).text();
-    for (const path of ['/dashboard/tokens', '/dashboard/repos/web', '/dashboard/repos/a%2Fb']) {
+    for (const path of [
+      '/dashboard/tokens',
+      '/dashboard/repos/web',
+      '/dashboard/repos/a%2Fb',
+      // A run's file page ends in the file's name, extension included.
+      '/dashboard/repos/web/runs/exe_1/files/src%2Fcart%2Ftotal.ts',
+      '/dashboard/repos/web/runs/exe_1/files/index.html',
+    ]) {
       const response = (await get(handler, path)) as Response;
       expect(response.status).toBe(200);
       expect(response.headers.get('cache-control')).toBe('no-store');
@@ -137,6 +144,8 @@ describe('serveDashboard', () => {
       '/dashboard/robots.txt',
       '/dashboard/%E0%A4%A',
       '/dashboard/assets/..%2Findex.html',
+      // Not a run's file page: one segment too many.
+      '/dashboard/repos/web/runs/exe_1/files/src/a.ts',
     ]) {
       const response = (await get(dashboard(), path)) as Response;
       expect([path, response.status]).toEqual([path, 404]);

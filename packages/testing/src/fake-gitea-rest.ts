@@ -1,4 +1,5 @@
 import type { FakeAnswer, FakeComment, FakeStatus } from './fake-github-rest.js';
+import { createFakeRepositoryFiles, type FakeRepositoryFiles } from './fake-repository-files.js';
 import { type FakeReply, type FakeRequest, startFakeRestServer } from './fake-rest-server.js';
 
 /**
@@ -15,6 +16,10 @@ import { type FakeReply, type FakeRequest, startFakeRestServer } from './fake-re
  * - `POST /repos/{owner}/{repo}/issues/{index}/comments` (`body`): `201` with the comment;
  * - `PATCH` and `DELETE /repos/{owner}/{repo}/issues/comments/{id}`: `200` with the comment,
  *   `204`; `404` for another repository's.
+ * - `GET /repos/{owner}/{repo}/raw/{filepath}?ref=`: `200` with the file's bytes
+ *   (`text/plain; charset=utf-8`); `404 {"errors":["object does not exist [id: , rel_path:
+ *   ...]"],"message":"The target couldn't be found.","url":...}` for a file the repository
+ *   has not at `ref`. Gitea sends no rate-limit headers.
  *
  * Tests make it misbehave with the same levers as the GitHub fake.
  */
@@ -33,6 +38,8 @@ export interface FakeGiteaRest {
   addComment(repo: string, issue: number, body: string): number;
   /** The comments of one pull request, oldest first. */
   commentsOf(repo: string, issue: number): FakeComment[];
+  /** The repositories' files at their commits, which the raw-file route answers. */
+  files: FakeRepositoryFiles;
   failNext(answer: FakeAnswer, count?: number): void;
   failFor(answer: FakeAnswer, ms: number): void;
   setDown(mode: 'refuse' | 'hang' | null): Promise<void>;
@@ -48,6 +55,7 @@ export async function startFakeGiteaRest(): Promise<FakeGiteaRest> {
   const comments = new Map<number, FakeComment>();
   const tokens = new Map<string, Set<string>>();
   let nextId = 300;
+  const files = createFakeRepositoryFiles();
 
   const server = await startFakeRestServer(handle);
   const apiUrl = `${server.origin}${PREFIX}`;
@@ -63,6 +71,24 @@ export async function startFakeGiteaRest(): Promise<FakeGiteaRest> {
     const path = request.url.pathname.startsWith(PREFIX)
       ? request.url.pathname.slice(PREFIX.length)
       : '';
+    const raw = /^\/repos\/([^/]+\/[^/]+)\/raw\/(.+)$/.exec(path);
+    if (raw?.[1] && raw[2] && request.method === 'GET') {
+      if (!allowed.has(raw[1])) return error(404, 'not found');
+      const filePath = raw[2].split('/').map(decodeURIComponent).join('/');
+      const ref = request.url.searchParams.get('ref');
+      const bytes = ref === null ? undefined : files.find(raw[1], ref, filePath);
+      if (bytes === undefined) {
+        return {
+          status: 404,
+          body: {
+            errors: [`object does not exist [id: , rel_path: ${filePath}]`],
+            message: "The target couldn't be found.",
+            url: `${server.origin}/api/swagger`,
+          },
+        };
+      }
+      return { status: 200, raw: bytes, headers: { 'content-type': 'text/plain; charset=utf-8' } };
+    }
     const route =
       /^\/repos\/([^/]+\/[^/]+)\/(statuses\/([^/]+)|issues\/(\d+)\/comments|issues\/comments\/(\d+))$/.exec(
         path,
@@ -140,6 +166,7 @@ export async function startFakeGiteaRest(): Promise<FakeGiteaRest> {
     },
     addComment,
     commentsOf,
+    files,
     failNext: server.failNext,
     failFor: server.failFor,
     setDown: server.setDown,

@@ -1,5 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import {
+  createFakeRepositoryFiles,
+  type FakeQuota,
+  type FakeRepositoryFiles,
+  fakeQuota,
+} from './fake-repository-files.js';
 
 /** A commit status the fake received and kept. */
 export interface FakeStatus {
@@ -40,6 +46,14 @@ export interface FakeAnswer {
  * - `POST /repos/{owner}/{repo}/issues/{number}/comments`: `201` with the comment;
  * - `DELETE /repos/{owner}/{repo}/issues/comments/{id}`: `204`, `404` for another repository's;
  * - `PATCH /repos/{owner}/{repo}/issues/comments/{id}`: `200`, `404` for another repository's;
+ * - `GET /repos/{owner}/{repo}/contents/{path}?ref=`: with `Accept:
+ *   application/vnd.github.raw+json`, `200` with the file's bytes
+ *   (`application/vnd.github.raw; charset=utf-8`), else the JSON form (`type`, `encoding:
+ *   base64`, `content`...); `404 {"message":"Not Found","documentation_url":...,"status":"404"}`
+ *   for a file the repository has not at `ref`; every answer with `x-ratelimit-limit`,
+ *   `-remaining`, `-used`, `-reset` (epoch seconds) and `-resource: core`, and once the quota
+ *   of {@link FakeGithubRest.setRateLimit} is spent, `403 API rate limit exceeded` with
+ *   `x-ratelimit-remaining: 0`;
  * - a token it does not know: `401 Bad credentials`; a repository the token may not see:
  *   `404 Not Found`.
  *
@@ -62,6 +76,10 @@ export interface FakeGithubRest {
   addComment(repo: string, issue: number, body: string): number;
   /** The comments of one issue, oldest first. */
   commentsOf(repo: string, issue: number): FakeComment[];
+  /** The repositories' files at their commits, which the contents route answers. */
+  files: FakeRepositoryFiles;
+  /** Contents reads allowed until an hour from now (default 5000, GitHub's hourly quota). */
+  setRateLimit(limit: number): void;
   /** Answers the next `count` requests (default 1) with `answer` instead of handling them. */
   failNext(answer: FakeAnswer, count?: number): void;
   /**
@@ -93,6 +111,8 @@ export async function startFakeGithubRest(): Promise<FakeGithubRest> {
   let nextId = 1000;
   let mode: 'refuse' | 'hang' | null = null;
   let lasting: { answer: FakeAnswer; until: number } | null = null;
+  const files = createFakeRepositoryFiles();
+  let quota: FakeQuota = fakeQuota(5000);
 
   const server = createServer((request, response) => {
     handle(request, response).catch(() => send(response, 500, { message: 'fake failed' }));
@@ -126,6 +146,16 @@ export async function startFakeGithubRest(): Promise<FakeGithubRest> {
       return;
     }
     const path = url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : '';
+    const contents = /^\/repos\/([^/]+\/[^/]+)\/contents\/(.+)$/.exec(path);
+    if (contents?.[1] && contents[2] && request.method === 'GET') {
+      if (!allowed.has(contents[1])) {
+        send(response, 404, NOT_FOUND);
+        return;
+      }
+      const filePath = contents[2].split('/').map(decodeURIComponent).join('/');
+      sendContents(response, request, contents[1], filePath, url.searchParams.get('ref'));
+      return;
+    }
     const route =
       /^\/repos\/([^/]+\/[^/]+)\/(statuses\/([^/]+)|issues\/(\d+)\/comments|issues\/comments\/(\d+))$/.exec(
         path,
@@ -163,6 +193,72 @@ export async function startFakeGithubRest(): Promise<FakeGithubRest> {
     } else {
       send(response, 404, NOT_FOUND);
     }
+  }
+
+  function sendContents(
+    response: ServerResponse,
+    request: IncomingMessage,
+    repo: string,
+    filePath: string,
+    ref: string | null,
+  ): void {
+    const limits = () => ({
+      'x-ratelimit-limit': String(quota.limit),
+      'x-ratelimit-remaining': String(quota.remaining),
+      'x-ratelimit-used': String(quota.limit - quota.remaining),
+      'x-ratelimit-reset': String(quota.reset),
+      'x-ratelimit-resource': 'core',
+    });
+    if (quota.remaining === 0) {
+      send(
+        response,
+        403,
+        {
+          message: 'API rate limit exceeded for user ID 1.',
+          documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api',
+          status: '403',
+        },
+        limits(),
+      );
+      return;
+    }
+    quota.remaining -= 1;
+    const bytes = ref === null ? undefined : files.find(repo, ref, filePath);
+    if (bytes === undefined) {
+      send(
+        response,
+        404,
+        {
+          message: 'Not Found',
+          documentation_url: 'https://docs.github.com/rest/repos/contents#get-repository-content',
+          status: '404',
+        },
+        limits(),
+      );
+      return;
+    }
+    if (/application\/vnd\.github\.raw/.test(request.headers.accept ?? '')) {
+      response
+        .writeHead(200, {
+          'content-type': 'application/vnd.github.raw; charset=utf-8',
+          ...limits(),
+        })
+        .end(bytes);
+      return;
+    }
+    send(
+      response,
+      200,
+      {
+        type: 'file',
+        encoding: 'base64',
+        size: bytes.byteLength,
+        name: filePath.split('/').at(-1),
+        path: filePath,
+        content: Buffer.from(bytes).toString('base64'),
+      },
+      limits(),
+    );
   }
 
   function setStatus(
@@ -263,6 +359,10 @@ export async function startFakeGithubRest(): Promise<FakeGithubRest> {
     },
     addComment,
     commentsOf,
+    files,
+    setRateLimit(limit) {
+      quota = fakeQuota(limit);
+    },
     failNext(answer, count = 1) {
       for (let index = 0; index < count; index += 1) failures.push(answer);
     },

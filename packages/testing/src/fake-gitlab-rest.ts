@@ -1,4 +1,10 @@
 import type { FakeAnswer } from './fake-github-rest.js';
+import {
+  createFakeRepositoryFiles,
+  type FakeQuota,
+  type FakeRepositoryFiles,
+  fakeQuota,
+} from './fake-repository-files.js';
 import { type FakeReply, type FakeRequest, startFakeRestServer } from './fake-rest-server.js';
 
 /** A commit status the fake GitLab received and kept. */
@@ -47,6 +53,12 @@ export interface FakeGitlabNote {
  *   body: `400 {"message":"400 Bad request - Note {:note=>[\"can't be blank\"]}"}`;
  * - `PUT` and `DELETE /projects/:id/merge_requests/:iid/notes/:note_id`: `200` with the note,
  *   `204`; `404 {"message":"404 Not found"}` for another merge request's note.
+ * - `GET /projects/:id/repository/files/:file_path/raw?ref=` (the path URL-encoded whole): `200`
+ *   with the file's bytes (`text/plain; charset=utf-8`) and `RateLimit-Limit`,
+ *   `RateLimit-Remaining`, `RateLimit-Reset` (epoch seconds) and `RateLimit-Observed`;
+ *   `404 {"message":"404 File Not Found"}` for a file the project has not at `ref`; once the
+ *   quota of {@link FakeGitlabRest.setRateLimit} is spent, `429` with `Retry-After`, the same
+ *   headers and the plain text `Retry later`.
  *
  * Tests make it misbehave with {@link FakeGitlabRest.failNext} (a `429` with `Retry-After` and
  * `RateLimit-Reset`, a `502`...), {@link FakeGitlabRest.failFor} and
@@ -67,6 +79,10 @@ export interface FakeGitlabRest {
   addNote(project: string, mergeRequest: number, body: string): number;
   /** The notes of one merge request, oldest first. */
   notesOf(project: string, mergeRequest: number): FakeGitlabNote[];
+  /** The projects' files at their commits, which the raw-file route answers. */
+  files: FakeRepositoryFiles;
+  /** Raw-file reads allowed until an hour from now (default 2000, gitlab.com's per minute). */
+  setRateLimit(limit: number): void;
   failNext(answer: FakeAnswer, count?: number): void;
   failFor(answer: FakeAnswer, ms: number): void;
   setDown(mode: 'refuse' | 'hang' | null): Promise<void>;
@@ -85,6 +101,8 @@ export async function startFakeGitlabRest(): Promise<FakeGitlabRest> {
   const notes = new Map<number, FakeGitlabNote>();
   const tokens = new Map<string, Set<string>>();
   let nextId = 500;
+  const files = createFakeRepositoryFiles();
+  let quota: FakeQuota = fakeQuota(2000);
 
   const server = await startFakeRestServer(handle);
   const apiUrl = `${server.origin}${PREFIX}`;
@@ -98,6 +116,12 @@ export async function startFakeGitlabRest(): Promise<FakeGitlabRest> {
     const path = request.url.pathname.startsWith(PREFIX)
       ? request.url.pathname.slice(PREFIX.length)
       : '';
+    const raw = /^\/projects\/([^/]+)\/repository\/files\/([^/]+)\/raw$/.exec(path);
+    if (raw?.[1] && raw[2] && request.method === 'GET') {
+      const project = decodeURIComponent(raw[1]);
+      if (!allowed.has(project)) return PROJECT_NOT_FOUND;
+      return rawFile(project, decodeURIComponent(raw[2]), request.url.searchParams.get('ref'));
+    }
     const route =
       /^\/projects\/([^/]+)\/(?:statuses\/([^/]+)|merge_requests\/(\d+)\/notes(?:\/(\d+))?)$/.exec(
         path,
@@ -135,6 +159,36 @@ export async function startFakeGitlabRest(): Promise<FakeGitlabRest> {
       return { status: 204 };
     }
     return NOT_FOUND;
+  }
+
+  function rawFile(project: string, filePath: string, ref: string | null): FakeReply {
+    const limits = () => ({
+      'ratelimit-limit': String(quota.limit),
+      'ratelimit-remaining': String(quota.remaining),
+      'ratelimit-reset': String(quota.reset),
+      'ratelimit-observed': String(quota.limit - quota.remaining),
+    });
+    if (quota.remaining === 0) {
+      return {
+        status: 429,
+        raw: new TextEncoder().encode('Retry later\n'),
+        headers: {
+          'content-type': 'text/plain',
+          'retry-after': String(Math.max(1, quota.reset - Math.floor(Date.now() / 1000))),
+          ...limits(),
+        },
+      };
+    }
+    quota.remaining -= 1;
+    const bytes = ref === null ? undefined : files.find(project, ref, filePath);
+    if (bytes === undefined) {
+      return { status: 404, body: { message: '404 File Not Found' }, headers: limits() };
+    }
+    return {
+      status: 200,
+      raw: bytes,
+      headers: { 'content-type': 'text/plain; charset=utf-8', ...limits() },
+    };
   }
 
   function setStatus(project: string, sha: string, json: Record<string, unknown>): FakeReply {
@@ -265,6 +319,10 @@ export async function startFakeGitlabRest(): Promise<FakeGitlabRest> {
     },
     addNote,
     notesOf,
+    files,
+    setRateLimit(limit) {
+      quota = fakeQuota(limit);
+    },
     failNext: server.failNext,
     failFor: server.failFor,
     setDown: server.setDown,

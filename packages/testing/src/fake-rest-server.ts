@@ -13,7 +13,10 @@ export interface FakeRequest {
 /** What a fake code host answers a request with. */
 export interface FakeReply {
   status: number;
+  /** Sent as JSON. */
   body?: unknown;
+  /** Sent as they are instead of `body` (a raw file), with the `content-type` of `headers`. */
+  raw?: Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -130,6 +133,10 @@ function send(response: ServerResponse, reply: FakeReply): void {
   if (response.headersSent || response.destroyed) return;
   if (reply.status === 204) {
     response.writeHead(204, reply.headers ?? {}).end();
+    return;
+  }
+  if (reply.raw !== undefined) {
+    response.writeHead(reply.status, reply.headers ?? {}).end(reply.raw);
     return;
   }
   response

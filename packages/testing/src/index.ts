@@ -20,6 +20,7 @@ export {
   type FakeGitlabStatus,
   startFakeGitlabRest,
 } from './fake-gitlab-rest.js';
+export type { FakeRepositoryFiles } from './fake-repository-files.js';
 export {
   buildExecution,
   buildIdempotencyClaim,

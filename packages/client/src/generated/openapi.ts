@@ -281,6 +281,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/executions/{id}/files/{path}/source": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One file's source text at the run's commit, from the linked code host
+         * @description The text of a file the run sent lines for, at the run's commit, read from the code host
+         *     the repository is linked to (GitHub's contents API, GitLab's repository files API,
+         *     Gitea's raw file) with the link's credential, which no answer shows. Cached per
+         *     (repository, link, commit, path); at most 1 MiB (`sourceFiles.maxBytes`); at most 60
+         *     reads of the code host per organisation a minute (`sourceFiles.readsPerMinute`;
+         *     answers from the cache not counted). When there is no text (no link, no commit, a
+         *     missing, large or binary file, a rate limit, a refusal, an outage) the answer is still
+         *     `200`, with `text: null` and `unavailable` saying why: the run page then shows the
+         *     lines without their source. Same credentials and `404`s as
+         *     `GET /v1/executions/{id}/files/{path}`: only a file the run sent lines for is read.
+         */
+        get: operations["getExecutionFileSource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/organisations": {
         parameters: {
             query?: never;
@@ -1319,6 +1348,28 @@ export interface components {
             patch_covered: number | null;
             /** @description Changed lines that are coverable; null without `patch_lines`. */
             patch_coverable: number | null;
+        };
+        FileSource: {
+            execution_id: string;
+            path: string;
+            /** @description The commit the file is read at (the run's); null when the run named none. */
+            commit: string | null;
+            /**
+             * @description The code host the repository is linked to; null without a link.
+             * @enum {string|null}
+             */
+            host: "github" | "gitlab" | "gitea" | null;
+            /** @description The file's text (UTF-8); null when it could not be read. */
+            text: string | null;
+            /** @description Why there is no text, or null when there is. */
+            unavailable: null | {
+                /** @enum {unknown} */
+                reason: "not_linked" | "no_commit" | "too_large" | "not_text" | "not_found" | "rate_limited" | "host_rate_limited" | "host_refused" | "host_unreachable" | "credential_unusable";
+                /** @description A short sentence for people (`the file is over 1024 KiB`). */
+                message: string;
+                /** @description For `rate_limited` and `host_rate_limited`, when to try again. */
+                retry_after_seconds?: number;
+            };
         };
         /**
          * @description Ascending line numbers as flat `gap, length` ranges: `[3, 3, 4, 1, 3, 2]` is lines
@@ -2896,6 +2947,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FileLines"];
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description `not found`: no run with this id in the caller's organisation; `no line data for
+             *     this file in this run`: the run sent no lines for `path`.
+             */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileLinesNotFoundError"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    getExecutionFileSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's id. */
+                id: string;
+                /** @description The file's path, percent-encoded (`/` as `%2F`). */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's text, or why there is none. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileSource"];
                 };
             };
             401: components["responses"]["InvalidToken"];

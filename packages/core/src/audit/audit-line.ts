@@ -94,7 +94,9 @@ export type AuditEvent =
     }
   | { type: 'organisation.create.denied'; remote: string }
   /** The outbox decrypted a repository's GitHub credential to send a delivery with it. */
-  | { type: 'repository.credential.use'; orgId: string; repo: string; deliveryId: string };
+  | { type: 'repository.credential.use'; orgId: string; repo: string; deliveryId: string }
+  /** The API used a repository's credential to read a run's file for the run page. */
+  | { type: 'repository.source.read'; orgId: string; repo: string; commit: string; path: string };
 
 /**
  * Formats an event as its single audit line, for example
@@ -167,6 +169,7 @@ const PLAIN_FIELDS: {
   'invite.revoke': ['orgId', 'inviteId', 'by'],
   'invite.accept.denied': ['orgId', 'inviteId', 'userId', 'createdBy', 'reason'],
   'repository.credential.use': ['orgId', 'repo', ['delivery', 'deliveryId']],
+  'repository.source.read': ['orgId', 'repo', 'commit', 'path'],
 };
 
 /** A property of `E` that a line prints: by name, or as `[key, property]`. */

@@ -16,7 +16,9 @@ import type { Identity } from '../identity/identity.js';
 import { batchedLogDestination } from '../logging/batched-log-destination.js';
 import { type OAuthOptions, resolveOAuthOptions } from '../oauth/oauth-options.js';
 import { registerApiServices } from '../provisioning/api-registry.js';
+import { decryptRepositoryLinkCredential } from '../repository-links/credential-encryption.js';
 import { resolveSessionLifetimeSeconds } from '../sessions/session-rules.js';
+import { createSourceReader, type SourceFileLimits } from '../source-files/source-reader.js';
 import { logStoreFailures } from '../storage/logged-store.js';
 import { type Store, StoreFailureError, StoreOverloadError } from '../storage/store.js';
 import { createIdGenerator } from '../time/ids.js';
@@ -139,6 +141,13 @@ export interface CreateApiOptions {
   allowPrivateCodeHosts?: PrivateCodeHostAllowance;
   /** How a link's host name is resolved for that check (tests inject one; default the system's). */
   resolveHost?: HostResolver;
+  /**
+   * Reading a run's files from the linked code host for the run page
+   * (`GET /v1/executions/{id}/files/{path}/source`): the largest file (default 1 MiB), the
+   * cache's memory (default 32 MiB) and the code-host reads per organisation per minute
+   * (default 60; answers from the cache are not counted).
+   */
+  sourceFiles?: SourceFileLimits;
   /**
    * Trusted reverse proxies (`TRUST_PROXY`): IP addresses or CIDR ranges, as a
    * comma-separated string or a list. When the peer is one of them, the client address is
@@ -280,6 +289,7 @@ function buildServices(options: CreateApiOptions): ApiServices {
     policy: createCodeHostAddressPolicy(options.allowPrivateCodeHosts),
     resolve: options.resolveHost ?? systemResolver,
   };
+  const audit = createAuditLogger(options.auditSink ?? stdoutAuditSink);
   return {
     settings: {
       serviceToken: options.serviceToken || undefined,
@@ -303,7 +313,7 @@ function buildServices(options: CreateApiOptions): ApiServices {
     clock,
     ids: createIdGenerator({ now: () => clock.now().getTime() }),
     logger,
-    audit: createAuditLogger(options.auditSink ?? stdoutAuditSink),
+    audit,
     hasher,
     tokenCache: sharedTokenCache(options, clock),
     throttle: options.verificationThrottle ?? createVerificationThrottle(),
@@ -344,6 +354,18 @@ function buildServices(options: CreateApiOptions): ApiServices {
             () => clock.now(),
           ),
     executionJson: new ExecutionJsonMemo(),
+    sourceFiles: createSourceReader({
+      ...options.sourceFiles,
+      fetch: createGuardedFetch(codeHosts),
+      clock,
+      onCredentialUse: ({ orgId, repo, commit, path }) =>
+        audit.record({ type: 'repository.source.read', orgId, repo, commit: commit ?? '', path }),
+      decrypt: (link) =>
+        decryptRepositoryLinkCredential(link, {
+          sessionSecret: options.sessionSecret,
+          previousSessionSecret: options.previousSessionSecret || undefined,
+        }).plaintext,
+    }),
     randomBytes: options.randomBytes ?? ((size) => cryptoRandomBytes(size)),
     readinessChecks: options.readinessChecks ?? [],
     outbox: options.outbox,

@@ -4,6 +4,7 @@ import type { IdTokenVerifier } from '../ci-identity/id-token-verifier.js';
 import type { CodeHostAddressPolicy, HostResolver } from '../code-hosts/code-host-address.js';
 import type { ExecutionJsonMemo } from '../executions/execution-json-memo.js';
 import type { Identity } from '../identity/identity.js';
+import type { SourceReader } from '../source-files/source-reader.js';
 import type { Plan, Store } from '../storage/store.js';
 import type { IdGenerator } from '../time/ids.js';
 import type { Clock } from '../time/timestamp.js';
@@ -79,6 +80,8 @@ export interface ApiServices {
   ciTokens: IdTokenVerifier | undefined;
   /** The JSON text of execution records listed recently. */
   executionJson: ExecutionJsonMemo;
+  /** Reads a run's files from the linked code host, cached and limited per organisation. */
+  sourceFiles: SourceReader;
   randomBytes: (size: number) => Uint8Array;
   /** Dependencies besides the store that readiness waits for (Redis...). */
   readinessChecks: readonly ReadinessCheck[];

@@ -13,6 +13,7 @@ import { Onboarding } from './pages/Onboarding.js';
 import { Repo } from './pages/Repo.js';
 import { Repos } from './pages/Repos.js';
 import { Run } from './pages/Run.js';
+import { RunFile } from './pages/RunFile.js';
 import { SignIn } from './pages/SignIn.js';
 import { Tokens } from './pages/Tokens.js';
 import { canManageTokens } from './roles.js';
@@ -48,6 +49,8 @@ function titleOf(route: Route): string {
       return `${route.repo} · covgate`;
     case 'run':
       return `Run of ${route.repo} · covgate`;
+    case 'run-file':
+      return `${route.path} in a run of ${route.repo} · covgate`;
     case 'tokens':
       return 'API tokens · covgate';
     case 'members':
@@ -67,6 +70,15 @@ function Page(props: { route: Route }) {
       return <Repo repo={props.route.repo} filters={props.route.filters} key={props.route.repo} />;
     case 'run':
       return <Run repo={props.route.repo} id={props.route.id} key={props.route.id} />;
+    case 'run-file':
+      return (
+        <RunFile
+          repo={props.route.repo}
+          id={props.route.id}
+          path={props.route.path}
+          key={`${props.route.id}\u0000${props.route.path}`}
+        />
+      );
     case 'tokens':
       return <Tokens />;
     case 'members':
@@ -120,8 +132,9 @@ function Dashboard() {
   }, [
     showsSignIn,
     route.page,
-    route.page === 'repo' || route.page === 'run' ? route.repo : '',
-    route.page === 'run' ? route.id : '',
+    route.page === 'repo' || route.page === 'run' || route.page === 'run-file' ? route.repo : '',
+    route.page === 'run' || route.page === 'run-file' ? route.id : '',
+    route.page === 'run-file' ? route.path : '',
   ]);
 
   // A bare `#main` resolves against `<base href>` and would load the app's root page: the

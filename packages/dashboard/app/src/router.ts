@@ -18,6 +18,7 @@ export type Route =
   | { page: 'repos' }
   | { page: 'repo'; repo: string; filters: RunFilters }
   | { page: 'run'; repo: string; id: string }
+  | { page: 'run-file'; repo: string; id: string; path: string }
   | { page: 'tokens' }
   | { page: 'members' }
   | { page: 'onboarding' }
@@ -56,7 +57,8 @@ function decoded(part: string): string | null {
 
 /**
  * Parses a path relative to the base path, with its query (`/`, `/repos/web?branch=main`,
- * `/repos/web/runs/{id}`, `/tokens`, `/members`, `/onboarding`).
+ * `/repos/web/runs/{id}`, `/repos/web/runs/{id}/files/{path}`, `/tokens`, `/members`,
+ * `/onboarding`).
  */
 export function parseRoute(pathAndQuery: string): Route {
   const mark = pathAndQuery.indexOf('?');
@@ -66,6 +68,15 @@ export function parseRoute(pathAndQuery: string): Route {
   if (path === '/tokens') return { page: 'tokens' };
   if (path === '/members') return { page: 'members' };
   if (path === '/onboarding') return { page: 'onboarding' };
+  const file = /^\/repos\/([^/]+)\/runs\/([^/]+)\/files\/([^/]+)$/.exec(path);
+  if (file?.[1] && file[2] && file[3]) {
+    const repo = decoded(file[1]);
+    const id = decoded(file[2]);
+    const filePath = decoded(file[3]);
+    return repo === null || id === null || filePath === null
+      ? { page: 'not-found' }
+      : { page: 'run-file', repo, id, path: filePath };
+  }
   const run = /^\/repos\/([^/]+)\/runs\/([^/]+)$/.exec(path);
   if (run?.[1] && run[2]) {
     const repo = decoded(run[1]);
@@ -89,6 +100,8 @@ export function pathOf(route: Route): string {
       return `/repos/${encodeURIComponent(route.repo)}${filtersQuery(route.filters)}`;
     case 'run':
       return runPath(route.repo, route.id);
+    case 'run-file':
+      return runFilePath(route.repo, route.id, route.path);
     case 'tokens':
       return '/tokens';
     case 'members':
@@ -103,6 +116,14 @@ export function pathOf(route: Route): string {
 /** The path of a run's page. */
 export function runPath(repo: string, id: string): string {
   return `/repos/${encodeURIComponent(repo)}/runs/${encodeURIComponent(id)}`;
+}
+
+/**
+ * The path of a file's lines in a run: the file's path as one segment (`/` as `%2F`), as the
+ * pull-request comment links it.
+ */
+export function runFilePath(repo: string, id: string, path: string): string {
+  return `${runPath(repo, id)}/files/${encodeURIComponent(path)}`;
 }
 
 /** The path of a repository's page, with its filters. */

@@ -7,6 +7,7 @@ import { codeHostLinkContract } from './code-host-link.js';
 import { crossCuttingContract } from './cross-cutting.js';
 import { dashboardReadsContract } from './dashboard-reads.js';
 import { executionsContract } from './executions.js';
+import { fileSourceContract } from './file-source.js';
 import { githubOrgLinkContract } from './github-org-link.js';
 import type { HttpContractOptions } from './harness.js';
 import { idempotencyContract } from './idempotency.js';
@@ -38,6 +39,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     patchCoverageContract(options);
     lineDataContract(options);
     carryforwardContract(options);
+    fileSourceContract(options);
     runDetailContract(options);
     repoHeadlineContract(options);
     repoWebUrlContract(options);

@@ -8,6 +8,7 @@ import { finishCommit } from './commit-finish.js';
 import { getCurrentSession, switchOrganisation } from './current-session.js';
 import { getExecution } from './execution-detail.js';
 import { getExecutionFile } from './execution-file.js';
+import { getExecutionFileSource } from './execution-file-source.js';
 import { listExecutionSeries } from './execution-series.js';
 import { createExecution, listExecutions } from './executions.js';
 import { deleteGithubLink, getGithubLink, linkGithubOrg } from './github-org-link.js';
@@ -59,6 +60,11 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
     { method: 'POST', pattern: '/v1/executions/finish', handler: finishCommit },
     { method: 'GET', pattern: '/v1/executions/{id}', handler: getExecution },
     { method: 'GET', pattern: '/v1/executions/{id}/files/{path}', handler: getExecutionFile },
+    {
+      method: 'GET',
+      pattern: '/v1/executions/{id}/files/{path}/source',
+      handler: getExecutionFileSource,
+    },
     { method: 'POST', pattern: '/v1/organisations', handler: postOrganisation },
     { method: 'GET', pattern: '/v1/repos', handler: listRepos },
     { method: 'GET', pattern: '/v1/repos/headline', handler: getRepoHeadline },

@@ -300,6 +300,7 @@ const OPS = {
   repos: 'GET /v1/repos',
   getExecution: 'GET /v1/executions/{id}',
   getExecutionFile: 'GET /v1/executions/{id}/files/{path}',
+  getExecutionFileSource: 'GET /v1/executions/{id}/files/{path}/source',
   finish: 'POST /v1/executions/finish',
   getRepoSettings: 'GET /v1/repos/settings',
   getRepoHeadline: 'GET /v1/repos/headline',
@@ -623,6 +624,27 @@ async function patchCoverage(s: Scenario, f: Fixtures): Promise<void> {
   await fileLines(pr.id, 'src/a.ts');
   await fileLines(pr.id, 'src/a.ts', bearer(f.noExecute));
   await fileLines(pr.id, 'src/a.ts', bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
+
+  // The repository has no link here: the source answers why there is no text.
+  const fileSource = (
+    id: string,
+    path: string,
+    headers: Record<string, string> = {},
+    api = s.api,
+  ) =>
+    s.send(
+      OPS.getExecutionFileSource,
+      `/v1/executions/${id}/files/${encodeURIComponent(path)}/source`,
+      { headers },
+      api,
+    );
+  await fileSource(pr.id, 'src/a.ts', f.asToken);
+  await fileSource(pr.id, 'src/a.ts', f.cookie);
+  await fileSource(pr.id, 'lib/', f.asToken);
+  await fileSource('exe_unknown', 'src/a.ts', f.asSession);
+  await fileSource(pr.id, 'src/a.ts');
+  await fileSource(pr.id, 'src/a.ts', bearer(f.noExecute));
+  await fileSource(pr.id, 'src/a.ts', bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
 
   const query = `org=${encodeURIComponent(f.org.slug)}&repo=web`;
   const read = (search: string, headers: Record<string, string> = {}, api = s.api) =>
@@ -1228,6 +1250,7 @@ function everyTokenRoute(f: Fixtures, org: Organisation): TokenCall[] {
     [OPS.repos, `/v1/repos?org=${org.slug}`],
     [OPS.getExecution, '/v1/executions/exe_x'],
     [OPS.getExecutionFile, '/v1/executions/exe_x/files/a.ts'],
+    [OPS.getExecutionFileSource, '/v1/executions/exe_x/files/a.ts/source'],
     [OPS.finish, '/v1/executions/finish', 'POST', { repo: 'web', commit: 'e'.repeat(40) }],
     [OPS.getRepoSettings, `/v1/repos/settings?${repo}`],
     [OPS.getRepoHeadline, `/v1/repos/headline?${repo}`],

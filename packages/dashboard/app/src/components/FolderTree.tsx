@@ -34,6 +34,8 @@ export function FolderTree(props: {
   tree: readonly TreeFolder[];
   files: readonly FileLineCounts[] | null;
   branches?: boolean;
+  /** Opens a file's lines (a click, Enter or Space on a file's row). */
+  onOpenFile?: ((path: string) => void) | undefined;
 }) {
   const index = useMemo(() => indexFolders(props.tree, props.files), [props.tree, props.files]);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
@@ -69,6 +71,7 @@ export function FolderTree(props: {
     setFocused(row.path);
     if (row.kind === 'folder' && row.hasChildren) toggle(row.path);
     if (row.kind === 'more') showMore(row);
+    if (row.kind === 'file') props.onOpenFile?.(row.path);
   };
 
   const onKeyDown = (event: KeyboardEvent) => {

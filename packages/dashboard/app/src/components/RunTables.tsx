@@ -8,6 +8,7 @@ import {
 } from '../run-format.js';
 import type { Changes, FileChange, PatchFile } from '../run-types.js';
 import { ScrollTable } from './ScrollTable.js';
+import { Link } from './ui.js';
 
 /** A path that a narrow screen breaks after its slashes rather than inside a name. */
 export function PathText(props: { path: string }) {
@@ -33,6 +34,8 @@ function FileTable<F extends { path: string }>(props: {
   numberColumns: readonly string[];
   files: readonly F[];
   cells: (file: F) => ComponentChildren;
+  /** The app path of a file's lines, when the row's path links to them. */
+  fileTo?: ((path: string) => string) | undefined;
 }) {
   return (
     <ScrollTable
@@ -42,7 +45,13 @@ function FileTable<F extends { path: string }>(props: {
       {props.files.map((file) => (
         <tr key={file.path}>
           <th scope="row" class="path">
-            <PathText path={file.path} />
+            {props.fileTo ? (
+              <Link to={props.fileTo(file.path)}>
+                <PathText path={file.path} />
+              </Link>
+            ) : (
+              <PathText path={file.path} />
+            )}
           </th>
           {props.cells(file)}
         </tr>
@@ -68,7 +77,10 @@ function changeClass(file: FileChange): string {
 }
 
 /** The files whose coverage changed against the baseline run, most lost first. */
-export function ChangesTable(props: { changes: Changes }) {
+export function ChangesTable(props: {
+  changes: Changes;
+  fileTo?: ((path: string) => string) | undefined;
+}) {
   const { changes } = props;
   return (
     <>
@@ -81,6 +93,7 @@ export function ChangesTable(props: { changes: Changes }) {
         class="changes"
         numberColumns={['Before', 'After', 'Change']}
         files={changes.files}
+        fileTo={props.fileTo}
         cells={(file) => (
           <>
             <td class="number">
@@ -96,12 +109,16 @@ export function ChangesTable(props: { changes: Changes }) {
 }
 
 /** The patch's files, most missed lines first. */
-export function PatchTable(props: { files: readonly PatchFile[] }) {
+export function PatchTable(props: {
+  files: readonly PatchFile[];
+  fileTo?: ((path: string) => string) | undefined;
+}) {
   return (
     <FileTable
       class="patch-files"
       numberColumns={['Covered lines', 'Missed', 'Coverage']}
       files={props.files}
+      fileTo={props.fileTo}
       cells={(file) => (
         <>
           <td class="number">{formatLines(file.patch_covered, file.patch_coverable)}</td>

@@ -8,7 +8,7 @@ import { ErrorState, Link, Loading, OutcomeTag } from '../components/ui.js';
 import { useApp } from '../context.js';
 import { formatCoverage, formatTimestamp } from '../format.js';
 import { useLoad } from '../hooks.js';
-import { repoPath, runPath } from '../router.js';
+import { navigate, repoPath, runFilePath, runPath } from '../router.js';
 import { getRunDetail, useRepoHeadline } from '../run-api.js';
 import {
   baselineChoice,
@@ -287,6 +287,7 @@ function RunPage(props: { detail: RunDetail; crumbs: preact.ComponentChildren })
             tree={detail.tree ?? []}
             files={detail.files}
             branches={detail.branches !== undefined}
+            onOpenFile={(path) => navigate(runFilePath(detail.repo, detail.id, path))}
           />
         </>
       )}
@@ -311,7 +312,12 @@ function FilesChanged(props: { detail: RunDetail }) {
   if (detail.changes.total === 0) {
     return <p class="state empty">No file’s coverage changed against the baseline run.</p>;
   }
-  return <ChangesTable changes={detail.changes} />;
+  return (
+    <ChangesTable
+      changes={detail.changes}
+      fileTo={(path) => runFilePath(detail.repo, detail.id, path)}
+    />
+  );
 }
 
 function PatchSection(props: { detail: RunDetail }) {
@@ -336,7 +342,10 @@ function PatchSection(props: { detail: RunDetail }) {
           ? 'Every coverable line of the patch is covered.'
           : `${formatCount(missed)} of ${formatCount(patch.coverable)} coverable lines of the patch are not covered, in ${files.filter((file) => file.patch_covered < file.patch_coverable).length} of ${files.length} files.`}
       </p>
-      <PatchTable files={files} />
+      <PatchTable
+        files={files}
+        fileTo={(path) => runFilePath(props.detail.repo, props.detail.id, path)}
+      />
     </>
   );
 }
