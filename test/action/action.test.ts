@@ -108,6 +108,7 @@ describe('action.yml', () => {
       'org',
       'patch-target',
       'reports',
+      'skip-reason',
       'token',
       'url',
       'version',
@@ -392,6 +393,56 @@ describe.skipIf(!built && process.env.CI !== '1')(
       expect(job.summary).toContain(`\`web\` on \`feature\` at \`${headSha.slice(0, 12)}\`\n`);
       expect(job.summary).toContain('| 50.00% | 100.00% (`main`) | -50.00 | fail | 2 / 4 |\n');
       expectNoToken(job);
+    });
+
+    it('records a docs-only pull request as skipped with the skip-reason input, reading no report', async () => {
+      const { dir } = await workspace();
+      // GitHub's example `pull_request` event (packages/cli/test/fixtures/README.md).
+      const event = join(repo, 'packages/cli/test/fixtures/github/pull_request.opened.json');
+      const job = await runStep(
+        dir,
+        {
+          url: server.url,
+          token,
+          reports: 'web/lcov.info',
+          'skip-reason': 'docs only; $(touch pwned)',
+          component: 'skip-case',
+        },
+        {
+          GITHUB_EVENT_NAME: 'pull_request',
+          GITHUB_EVENT_PATH: event,
+          GITHUB_REF: 'refs/pull/2/merge',
+          GITHUB_HEAD_REF: 'changes',
+          GITHUB_BASE_REF: 'master',
+          GITHUB_SHA: 'c'.repeat(40),
+        },
+      );
+      expect(job.code, job.stderr).toBe(0);
+      expect(job.npxArgs.slice(2)).toEqual([
+        'skip',
+        '--reason',
+        'docs only; $(touch pwned)',
+        '--component',
+        'skip-case',
+      ]);
+      expect(job.stdout).toBe(
+        'skipped web@changes at ec26c3e: docs only; $(touch pwned); the base branch has no run yet\n',
+      );
+      expect(existsSync(join(dir, 'pwned'))).toBe(false);
+      expectNoToken(job);
+      const runs = await fetch(
+        `${server.url}/v1/executions?org=action&repo=web&component=skip-case`,
+        { headers: { authorization: `Bearer ${token}` } },
+      );
+      expect(((await runs.json()) as { executions: unknown[] }).executions).toMatchObject([
+        {
+          outcome: 'skipped',
+          coverage: null,
+          commit: 'ec26c3e57ca3a959ca5aad62de7213c562f8c821',
+          pull_request: 2,
+          skip_reason: 'docs only; $(touch pwned)',
+        },
+      ]);
     });
 
     it("fails an under-tested pull request on actions/checkout's default shallow checkout", async () => {

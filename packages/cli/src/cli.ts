@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
+import type { SkipOptions } from './commands/skip.js';
 import { CliError, EXIT } from './errors.js';
 import type { GateOptions } from './gate/options.js';
 import type { Io } from './io.js';
@@ -20,6 +21,7 @@ const commands = {
   flush: () => import('./commands/flush.js'),
   gate: () => import('./commands/gate.js'),
   login: () => import('./commands/login.js'),
+  skip: () => import('./commands/skip.js'),
   tokens: () => import('./commands/tokens.js'),
   validate: () => import('./commands/validate.js'),
   wait: () => import('./commands/wait.js'),
@@ -429,6 +431,48 @@ Documentation: https://github.com/covgate/covgate/blob/main/docs/cli.md`,
     .action(async (o: { url?: string; org?: string; oidc?: boolean; json: boolean }) =>
       done(await (await commands.flush()).flush(o, io, VERSION)),
     );
+
+  child(program.command('skip'))
+    .summary(
+      'record that this commit has nothing to measure (docs only): its statuses go success with the reason and the base branch figure',
+    )
+    .description(
+      "Records the commit as skipped instead of posting a run: the service stores no coverage for it, never takes it as a baseline, and sets a linked repository's covgate/project status (and covgate/patch on a pull request) to success, described with the reason and the base branch's figure. Use it in the job a paths: filter or a condition would otherwise leave out, so that a required check does not wait forever.",
+    )
+    .requiredOption('--reason <text>', 'why there is nothing to measure (1-200 characters)')
+    .option('--repo <name>', 'repository name (default: from CI or git)')
+    .option('--branch <name>', 'branch (default: from CI or git)')
+    .option('--commit <sha>', 'the commit to skip (default: from CI or git; a pull request head)')
+    .option(
+      '--base-branch <name>',
+      "branch whose figure the statuses show (default: the pull request's target, else main)",
+    )
+    .option(
+      '--component <name>',
+      'the component skipped (default: the whole repository)',
+      component,
+    )
+    .option('--org <slug>', "organisation slug, checked against the token's")
+    .option('--url <url>', 'service URL (default: COVGATE_URL, else http://localhost:8080)')
+    .option('--oidc', "post with the CI job's OIDC ID token even when COVGATE_TOKEN is set", false)
+    .addOption(
+      new Option('--oidc-audience <aud>', 'the audience to ask the ID token for').env(
+        'COVGATE_OIDC_AUDIENCE',
+      ),
+    )
+    .option('--id-token-var <name>', "the variable holding the job's ID token")
+    .option('--dry-run', 'print the request instead of sending it', false)
+    .option('--json', 'print the record as JSON', false)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ covgate skip --reason "docs only"
+  $ covgate skip --reason "no source change" --component api --org acme
+
+Exit codes: 0 recorded, 2 usage error, 3 service unreachable or credential refused.`,
+    )
+    .action(async (o: SkipOptions) => done(await (await commands.skip()).skip(o, io, VERSION)));
 
   child(program.command('wait'))
     .summary(

@@ -112,12 +112,20 @@ export interface Paint {
   bold: (s: string) => string;
 }
 
-/** The colour of an outcome word: green for pass, yellow for warn and pending, red for fail. */
+/**
+ * The colour of an outcome word: green for pass, yellow for warn, pending and skipped, red for
+ * fail.
+ */
 export function outcomeColour(
-  outcome: Verdict['outcome'] | 'pending',
+  outcome: Verdict['outcome'] | 'pending' | 'skipped',
   paint: Paint,
 ): (s: string) => string {
   return outcome === 'pass' ? paint.green : outcome === 'fail' ? paint.red : paint.yellow;
+}
+
+/** A run's coverage as the CLI prints it: `84.13%`, or `not measured` for a skipped commit. */
+export function coverageText(coverage: number | null): string {
+  return coverage === null ? 'not measured' : `${coverage.toFixed(2)}%`;
 }
 
 /**

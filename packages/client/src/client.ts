@@ -53,6 +53,7 @@ import type {
   RepositorySettingsInput,
   RotatedToken,
   RotateTokenInput,
+  SkipCommitInput,
   SwitchOrganisationInput,
   Token,
   TokenList,
@@ -156,6 +157,12 @@ export interface CovgateClient {
    * coming) and returns the commit's run as judged.
    */
   finishCommit(args: { body: FinishCommitInput } & CallOptions): Promise<Execution>;
+  /**
+   * `POST /v1/executions/skip`: records that a commit has nothing to measure (outcome
+   * `skipped`, no coverage); a linked repository's statuses go `success` with the reason and
+   * the base branch's figure.
+   */
+  skipCommit(args: { body: SkipCommitInput } & CallOptions): Promise<Execution>;
   /**
    * `GET /v1/repos/headline`: a repository's base-branch coverage now, its change over 30 days,
    * its last failing run, its components and its code-host URL, for one component (the runs
@@ -383,6 +390,7 @@ export function createCovgateClient(options: CovgateClientOptions): CovgateClien
         }),
       ),
     finishCommit: ({ body, signal }) => unwrap(raw.POST('/v1/executions/finish', { body, signal })),
+    skipCommit: ({ body, signal }) => unwrap(raw.POST('/v1/executions/skip', { body, signal })),
     getRepoHeadline: ({ signal, ...query }) =>
       unwrap(raw.GET('/v1/repos/headline', { params: { query }, signal })),
     getRepoSettings: ({ signal, ...query }) =>

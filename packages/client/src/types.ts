@@ -16,6 +16,8 @@ export type Parts = components['schemas']['Parts'];
 export type ExpectedParts = components['schemas']['ExpectedParts'];
 /** Body of `POST /v1/executions/finish`. */
 export type FinishCommitInput = components['schemas']['FinishCommitInput'];
+/** Body of `POST /v1/executions/skip`. */
+export type SkipCommitInput = components['schemas']['SkipCommitInput'];
 /** A run's patch and the patch rule's judgement (`Execution['patch']`). */
 export type Patch = components['schemas']['Patch'];
 /** One run with its per-file list (`GET /v1/executions/{id}`). */

@@ -481,6 +481,51 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
     await shootLoaded('runs-run-branches');
   });
 
+  it('shows a skipped commit: the reason, nothing measured, the base branch figure, and no figure of its own in the list', async () => {
+    const response = await fetch(`${suite.origin}/v1/executions/skip`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        repo: 'drop',
+        branch: 'docs/typo',
+        commit: sha('3'),
+        pull_request: 3,
+        reason: 'docs only',
+      }),
+    });
+    expect(response.status).toBe(201);
+    const skipped = (await response.json()) as Record;
+    await page.goto(dashboard(`repos/drop/runs/${skipped.id}`));
+    await page.getByRole('heading', { name: 'Run on docs/typo', level: 1 }).waitFor();
+    expect(await page.locator('.verdict .outcome').textContent()).toBe('Skipped');
+    expect(await page.getByTestId('verdict').textContent()).toBe(
+      'Skipped: “docs only”. Nothing was measured on this commit, so no rule judged it; the base branch’s figure stands.',
+    );
+    expect(await page.getByTestId('coverage').textContent()).toBe('not measured');
+    expect(await page.getByTestId('baseline').textContent()).toBe(
+      'Nothing measured: the base branch’s figure stands, 83.88% in its latest passing run.',
+    );
+    expect(await page.getByTestId('patch').textContent()).toBe(
+      'not measured: the commit was skipped',
+    );
+    expect(await page.getByTestId('decided-by').textContent()).toBe(
+      'no rule: nothing was measured',
+    );
+    expect(await page.locator('main .state.empty').allTextContents()).toEqual([
+      'This commit was recorded as having nothing to measure (docs only): it has no files, patch or folders, and it is never a baseline.',
+    ]);
+    await shootLoaded('runs-run-skipped');
+    // In the repository's list the skip shows its outcome word and no figure of its own.
+    await page.goto(dashboard('repos/drop'));
+    const row = page.locator('li.execution').filter({ hasText: 'docs/typo' });
+    await row.waitFor();
+    expect(await row.locator('.outcome').textContent()).toBe('Skipped');
+    expect(await row.locator('.coverage').textContent()).toBe('not measured');
+    expect(await row.locator('.delta').textContent()).toBe('nothing measured');
+    await page.getByLabel('Outcome').selectOption('skipped');
+    await page.getByText('1 of 1 matching runs, newest first.').waitFor();
+  });
+
   it('says an unknown run is not found, with the way back to its repository and no useless retry', async () => {
     const unknown = 'exe_00000000000000000000000000';
     await page.goto(dashboard(`repos/shop/runs/${unknown}`));

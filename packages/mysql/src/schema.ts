@@ -245,7 +245,7 @@ export const executions = mysqlTable(
     orgId: exactVarchar('org_id', ID).notNull(),
     repo: exactVarchar('repo', NAME).notNull(),
     branch: exactVarchar('branch', NAME).notNull(),
-    outcome: mysqlEnum('outcome', ['pass', 'warn', 'fail', 'pending']).notNull(),
+    outcome: mysqlEnum('outcome', ['pass', 'warn', 'fail', 'pending', 'skipped']).notNull(),
     delta: exactVarchar('delta', { length: 8 }).notNull(),
     coverage: decimal('coverage', { precision: 5, scale: 2, mode: 'number' }).notNull(),
     /** Lowercase hex commit of the run, or null when the client did not send one. */
@@ -296,6 +296,8 @@ export const executions = mysqlTable(
     parts: partsState('parts'),
     /** Who posted the run when it was a CI identity (`oidc:github:acme/api@refs/heads/main`). */
     postedBy: exactVarchar('posted_by', { length: 512 }),
+    /** Why a `skipped` record's commit has nothing to measure; null for every other run. */
+    skipReason: exactVarchar('skip_reason', { length: 255 }),
   },
   (t) => [
     ...indexesOf(t, INDEXES.executions),

@@ -1,6 +1,6 @@
 import type { ExecutionFilter, ExecutionRecord, Organisation } from '@covgate/core';
 import { EXECUTION_FIELDS, ORGANISATION_FIELDS, pickColumns } from '@covgate/core/storage-kit';
-import { desc, eq, isNull, type SQL } from 'drizzle-orm';
+import { desc, eq, isNull, ne, type SQL } from 'drizzle-orm';
 import type { QueryDb } from './query-db.js';
 import type { Tables } from './tables.js';
 
@@ -39,8 +39,9 @@ export function filterConditions(
   { executions }: Tables,
   filter: ExecutionFilter,
 ): (SQL | undefined)[] {
-  const { branch, outcome, component } = filter;
+  const { branch, outcome, component, measured } = filter;
   return [
+    measured === undefined ? undefined : ne(executions.outcome, 'skipped'),
     branch === undefined ? undefined : eq(executions.branch, branch),
     outcome === undefined ? undefined : eq(executions.outcome, outcome),
     component === undefined

@@ -190,7 +190,7 @@ export const executions = sqliteTable(
     orgId: text('org_id').notNull(),
     repo: text('repo').notNull(),
     branch: text('branch').notNull(),
-    outcome: text('outcome', { enum: ['pass', 'warn', 'fail', 'pending'] }).notNull(),
+    outcome: text('outcome', { enum: ['pass', 'warn', 'fail', 'pending', 'skipped'] }).notNull(),
     delta: text('delta').notNull(),
     coverage: real('coverage').notNull(),
     /** Lowercase hex commit of the run, or null when the client did not send one. */
@@ -230,6 +230,8 @@ export const executions = sqliteTable(
     parts: partsState('parts'),
     /** Who posted the run when it was a CI identity (`oidc:github:acme/api@refs/heads/main`). */
     postedBy: text('posted_by'),
+    /** Why a `skipped` record's commit has nothing to measure; null for every other run. */
+    skipReason: text('skip_reason'),
   },
   (t) => [
     ...indexesOf(t, INDEXES.executions),

@@ -190,6 +190,7 @@ export function buildExecution(overrides: Partial<ExecutionRecord> = {}): Execut
     branchesTotal: null,
     parts: null,
     postedBy: null,
+    skipReason: null,
     ...overrides,
   };
 }

@@ -4,7 +4,7 @@ import { CliError, EXIT } from '../errors.js';
 import { type Io, paintFor } from '../io.js';
 import { missingText } from '../parts/pending.js';
 import { clientFor, serviceError, serviceUrl } from '../service.js';
-import { outcomeColour } from '../verdict.js';
+import { coverageText, outcomeColour } from '../verdict.js';
 
 /**
  * `covgate finish`: closes the report of a commit sent in parts (`POST /v1/executions/finish`),
@@ -61,7 +61,7 @@ export async function finish(
     parts?.reason ??
     (parts && !parts.complete ? missingText(parts) : `${parts?.received.length ?? 0} parts merged`);
   io.stdout.write(
-    `${outcomeColour(record.outcome, paint)(paint.bold(record.outcome))} ${record.repo}@${record.branch} at ${commit.slice(0, 7)}: coverage ${record.coverage.toFixed(2)}%, delta ${record.delta}; ${detail}\n`,
+    `${outcomeColour(record.outcome, paint)(paint.bold(record.outcome))} ${record.repo}@${record.branch} at ${commit.slice(0, 7)}: coverage ${coverageText(record.coverage)}, delta ${record.delta}; ${detail}\n`,
   );
   return exitCode;
 }

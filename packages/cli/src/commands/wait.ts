@@ -3,7 +3,7 @@ import { readApiToken } from '../credentials.js';
 import { CliError, EXIT } from '../errors.js';
 import { type Io, paintFor } from '../io.js';
 import { clientFor, serviceError, serviceUrl } from '../service.js';
-import { noBaselineText, outcomeColour } from '../verdict.js';
+import { coverageText, noBaselineText, outcomeColour } from '../verdict.js';
 import { sessionCredential } from './session.js';
 
 /** The onboarding poll (docs/cli.md, `covgate wait`): every 5 seconds, 10-minute time-out. */
@@ -115,8 +115,8 @@ export async function wait(
       const colour = outcomeColour(first.outcome, paint);
       io.stdout.write(
         first.baseline === null
-          ? `${paint.bold(`${first.repo}@${first.branch}`)}: coverage ${first.coverage.toFixed(2)}%, ${noBaselineText()}\n`
-          : `${colour(paint.bold(first.outcome))} ${first.repo}@${first.branch}: coverage ${first.coverage.toFixed(2)}%, delta ${first.delta}\n`,
+          ? `${paint.bold(`${first.repo}@${first.branch}`)}: coverage ${coverageText(first.coverage)}, ${noBaselineText()}\n`
+          : `${colour(paint.bold(first.outcome))} ${first.repo}@${first.branch}: coverage ${coverageText(first.coverage)}, delta ${first.delta}\n`,
       );
     }
     return first.outcome === 'fail' ? EXIT.gateFailed : EXIT.ok;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Execution, ExecutionInput } from '@covgate/client';
 import type { Gathered } from '../gather-reports.js';
 import type { Io } from '../io.js';
-import type { JudgedExecution } from '../parts/pending.js';
+import { type JudgedExecution, judgedOrNull } from '../parts/pending.js';
 import { fitBody } from './fit-body.js';
 import type { PatchResult } from './measure-patch.js';
 import type { GateOptions } from './options.js';
@@ -85,12 +85,11 @@ export async function deliverRuns(
   const records: { run: RunToPost; record: JudgedExecution }[] = [];
   for (const { run, record } of answers) {
     const judged =
-      record.outcome === 'pending'
-        ? await awaitVerdict(
-            { ...options, record, part: input.part, wait: options.wait ?? 0, url, token, version },
-            io,
-          )
-        : { ...record, outcome: record.outcome };
+      judgedOrNull(record) ??
+      (await awaitVerdict(
+        { ...options, record, part: input.part, wait: options.wait ?? 0, url, token, version },
+        io,
+      ));
     if (typeof judged === 'number') return judged;
     records.push({ run, record: judged });
   }

@@ -1,8 +1,22 @@
 import type { CovgateClient, Execution } from '@covgate/client';
 import type { Io } from '../io.js';
 
-/** A run with a verdict: its outcome is not `pending`. */
-export type JudgedExecution = Execution & { outcome: Exclude<Execution['outcome'], 'pending'> };
+/** A run with a verdict: its outcome is not `pending` (nor `skipped`, never a posted run's). */
+export type JudgedExecution = Execution & {
+  outcome: Exclude<Execution['outcome'], 'pending' | 'skipped'>;
+  coverage: number;
+};
+
+/**
+ * The run with its verdict, or null while its commit's report is `pending`. A posted run is
+ * never `skipped` (only `covgate skip` records that), so such an answer is not a verdict either.
+ */
+export function judgedOrNull(record: Execution): JudgedExecution | null {
+  if (record.outcome === 'pending' || record.outcome === 'skipped' || record.coverage === null) {
+    return null;
+  }
+  return { ...record, outcome: record.outcome, coverage: record.coverage };
+}
 
 /** How often `--wait` asks for the commit's verdict. */
 export const PENDING_POLL_MS = 5_000;
@@ -51,7 +65,8 @@ export async function waitForVerdict(
     await sleep(PENDING_POLL_MS);
     waited += PENDING_POLL_MS;
     const record = await client.getExecution({ id });
-    if (record.outcome !== 'pending') return { ...record, outcome: record.outcome };
+    const judged = judgedOrNull(record);
+    if (judged !== null) return judged;
   }
   return null;
 }

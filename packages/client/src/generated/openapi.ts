@@ -201,6 +201,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/executions/skip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that a commit has nothing to measure
+         * @description Records a commit with no coverable change (a docs-only change, a job a `paths:`
+         *     filter skipped), so that a required `covgate/project` status does not wait for a run
+         *     that never comes. The record has outcome `skipped`, `coverage: null`, `skip_reason`,
+         *     and as `baseline` the latest `pass` or `warn` run of `base_branch` (the figure the
+         *     statuses show). It is never a baseline; the badge, `GET /v1/repos/headline` and
+         *     `GET /v1/executions/series` leave it out; `GET /v1/executions` lists it.
+         *
+         *     A linked repository gets `covgate/project` `success` described
+         *     `skipped: <reason> (<base branch> at <figure>)`, and `covgate/patch` `success` when
+         *     `pull_request` is given; no comment (the pull request's comment keeps its last
+         *     measured run). Same credentials as `POST /v1/executions`, an OIDC ID token included
+         *     (the body must then name `org`). Check order: `401`, `403` scope or role, `403`
+         *     cookie session without an allowed `Origin`, `413`/`415`/`400` body, `403` `org` is
+         *     not the caller's organisation (or does not trust the CI identity).
+         */
+        post: operations["skipCommit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/executions/series": {
         parameters: {
             query?: never;
@@ -1086,10 +1119,11 @@ export interface components {
         AgentType: string;
         /**
          * @description `pending` only for a commit's report merged from parts (`parts`) that still waits for
-         *     parts it expects; never a baseline.
+         *     parts it expects; `skipped` only for a commit recorded with nothing to measure
+         *     (`POST /v1/executions/skip`). Neither is ever a baseline.
          * @enum {string}
          */
-        Outcome: "pass" | "warn" | "fail" | "pending";
+        Outcome: "pass" | "warn" | "fail" | "pending" | "skipped";
         FinishCommitInput: {
             /** @description When given, must equal the caller's organisation slug (`403` otherwise). */
             org?: string;
@@ -1098,6 +1132,28 @@ export interface components {
             commit: string;
             /** @description The component whose report to close; null or absent for the whole repository. */
             component?: string | null;
+        };
+        SkipCommitInput: {
+            /**
+             * @description When given, must equal the caller's organisation slug (`403` otherwise); required
+             *     with an OIDC ID token.
+             */
+            org?: string;
+            repo: components["schemas"]["RepoName"];
+            branch: components["schemas"]["RepoName"];
+            /** @description The commit with nothing to measure (7-64 hexadecimal characters; statuses need the full id). */
+            commit: string;
+            /**
+             * @description The branch whose latest `pass` or `warn` run gives the figure the statuses show.
+             * @default main
+             */
+            base_branch?: components["schemas"]["RepoName"];
+            /** @description The component skipped; null or absent for the whole repository. */
+            component?: string | null;
+            /** @description The pull request's number, when the commit is one's head. */
+            pull_request?: number | null;
+            /** @description Why there is nothing to measure (`docs only`); trimmed, 1-200 characters, no control character. */
+            reason: string;
         };
         /** @description A part of a commit's report (`unit`, `node-22`, `shard-2-of-4`). */
         PartName: string;
@@ -1184,7 +1240,11 @@ export interface components {
             branch: components["schemas"]["RepoName"];
             outcome: components["schemas"]["Outcome"];
             delta: components["schemas"]["Delta"];
-            coverage: components["schemas"]["Coverage"];
+            /**
+             * @description The run's coverage; `null` only for a `skipped` commit, which measured nothing (its
+             *     `baseline` carries the base branch's figure).
+             */
+            coverage: components["schemas"]["Coverage"] | null;
             /** @description The commit the run covered, lowercase hex; null when it was posted without one. */
             commit: string | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1232,6 +1292,8 @@ export interface components {
             /** @description The run's branch coverage, when it sent branch counts (absent otherwise, never 0 %). */
             branches?: components["schemas"]["RunBranches"];
             parts?: components["schemas"]["Parts"];
+            /** @description Why the commit has nothing to measure, for a `skipped` record (`covgate skip --reason`). */
+            skip_reason?: string;
         };
         ProjectTarget: {
             /** @description The floor, percent (two decimals). */
@@ -1267,7 +1329,7 @@ export interface components {
             branch: components["schemas"]["RepoName"];
             outcome: components["schemas"]["Outcome"];
             delta: components["schemas"]["Delta"];
-            coverage: components["schemas"]["Coverage"];
+            coverage: components["schemas"]["Coverage"] | null;
             commit: string | null;
             created_at: components["schemas"]["Timestamp"];
             baseline?: components["schemas"]["Baseline"] | null;
@@ -1285,6 +1347,7 @@ export interface components {
             branches?: components["schemas"]["RunBranches"];
             parts?: components["schemas"]["Parts"];
             posted_by?: string;
+            skip_reason?: string;
             /** @description The per-file list the run was sent with, sorted by path; null without one. */
             files: components["schemas"]["FileLineCounts"][] | null;
             /**
@@ -2824,6 +2887,56 @@ export interface operations {
                     };
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    skipCommit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SkipCommitInput"];
+            };
+        };
+        responses: {
+            /** @description The skipped commit's record. */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Execution"];
+                };
+            };
+            /** @description Unparsable JSON, a body that is not an object, or the first invalid field. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "malformed request" | "missing required parameter: org" | "invalid parameter: org" | "invalid parameter: repo" | "invalid parameter: branch" | "invalid parameter: commit" | "invalid parameter: base_branch" | "invalid parameter: component" | "invalid parameter: pull_request" | "invalid parameter: reason";
+                    };
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];

@@ -61,7 +61,8 @@ function sameRecord(remembered: ExecutionRecord, record: ExecutionRecord): boole
     remembered.branchesCovered === record.branchesCovered &&
     remembered.branchesTotal === record.branchesTotal &&
     sameParts(remembered.parts, record.parts) &&
-    remembered.postedBy === record.postedBy
+    remembered.postedBy === record.postedBy &&
+    remembered.skipReason === record.skipReason
   );
 }
 

@@ -54,7 +54,8 @@ export interface ExecutionJson {
   branch: string;
   outcome: ExecutionRecord['outcome'];
   delta: string;
-  coverage: number;
+  /** Percent, two decimals; null for a `skipped` record, which measured nothing. */
+  coverage: number | null;
   /** Lowercase hex commit, or null when the run was posted without one. */
   commit: string | null;
   created_at: string;
@@ -86,6 +87,8 @@ export interface ExecutionJson {
    * (`oidc:github:acme/api@refs/heads/main`); absent when an API token or a session did.
    */
   posted_by?: string;
+  /** Why the commit has nothing to measure, for a `skipped` record (`covgate skip --reason`). */
+  skip_reason?: string;
 }
 
 /** The `baseline` of a record: the copy taken at ingest, null without one, undefined unknown. */
@@ -131,7 +134,7 @@ export function executionToJson(record: ExecutionRecord): ExecutionJson {
     branch: record.branch,
     outcome: record.outcome,
     delta: record.delta,
-    coverage: record.coverage,
+    coverage: record.outcome === 'skipped' ? null : record.coverage,
     commit: record.commit,
     created_at: formatTimestamp(record.createdAt),
   };
@@ -163,6 +166,7 @@ export function executionToJson(record: ExecutionRecord): ExecutionJson {
   }
   if (record.parts !== null) json.parts = partsToJson(record.parts);
   if (record.postedBy !== null) json.posted_by = record.postedBy;
+  if (record.skipReason !== null) json.skip_reason = record.skipReason;
   return json;
 }
 

@@ -16,7 +16,7 @@ export interface GateInput {
 
 /** The judgement of one run. */
 export interface GateResult {
-  outcome: Exclude<Outcome, 'pending'>;
+  outcome: Exclude<Outcome, 'pending' | 'skipped'>;
   /** `deltaHundredths` formatted: `+1.25`, `-0.40` or `0.00`. */
   delta: string;
   /** Coverage minus baseline in integer hundredths of a percentage point (0 without baseline). */
@@ -73,7 +73,7 @@ function outcomeOf(
   deltaHundredths: number,
   warnThreshold: number,
   failThreshold: number,
-): Exclude<Outcome, 'pending'> {
+): Exclude<Outcome, 'pending' | 'skipped'> {
   if (crosses(deltaHundredths, failThreshold)) {
     return 'fail';
   }

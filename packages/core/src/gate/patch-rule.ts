@@ -56,8 +56,11 @@ export interface Informational {
   patch?: boolean;
 }
 
-/** The outcome of the gate's rules: `pending` is a commit report's, never a rule's. */
-export type RuleOutcome = Exclude<Outcome, 'pending'>;
+/**
+ * The outcome of the gate's rules: `pending` is a commit report's and `skipped` a commit's
+ * with nothing to measure, never a rule's.
+ */
+export type RuleOutcome = Exclude<Outcome, 'pending' | 'skipped'>;
 
 const RANK: Readonly<Record<RuleOutcome, number>> = { pass: 0, warn: 1, fail: 2 };
 

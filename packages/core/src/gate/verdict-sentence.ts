@@ -9,7 +9,9 @@ export type VerdictTargetSource = 'run' | 'repository' | 'default';
  * whether there was a baseline.
  */
 export interface VerdictFacts {
-  outcome: 'pass' | 'warn' | 'fail' | 'pending';
+  outcome: 'pass' | 'warn' | 'fail' | 'pending' | 'skipped';
+  /** Why a `skipped` commit has nothing to measure. */
+  skip_reason?: string;
   /** A commit's report merged from parts: what it lacks, and why it failed without them. */
   parts?: {
     received: readonly string[];
@@ -37,7 +39,7 @@ export interface VerdictFacts {
   /** The run's absolute floor and whether its coverage met it, when the run sent one. */
   project_target?: { target: number; passed: boolean } | null;
   /** The coverage of the run, percent (read with `project_target`). */
-  coverage?: number;
+  coverage?: number | null;
   /**
    * The rule that decided the outcome: `patch` when the patch rule failed (or, informational,
    * warned) the run, `target` when the project target did.
@@ -54,6 +56,7 @@ export const TARGET_SOURCE_PHRASE: Readonly<Record<VerdictTargetSource, string>>
 
 const LEAD: Readonly<Record<VerdictFacts['outcome'], string>> = {
   pending: 'Pending',
+  skipped: 'Skipped',
   pass: 'Passed',
   warn: 'Warned',
   fail: 'Failed',
@@ -95,13 +98,13 @@ function patchSentence(facts: VerdictFacts): string {
  */
 export function verdictSentence(facts: VerdictFacts): string {
   const lead = LEAD[facts.outcome];
+  if (facts.outcome === 'skipped') return `${lead}: ${skipClause(facts)}`;
   const parts = partsSentence(facts);
   if (parts !== null) return `${lead}: ${parts}`;
   const { patch } = facts;
   const floor = facts.project_target;
   if (facts.outcome !== 'pass' && facts.decided_by === 'target' && floor && !floor.passed) {
-    const coverage =
-      facts.coverage === undefined ? 'coverage' : `coverage ${percent(facts.coverage)}`;
+    const coverage = facts.coverage == null ? 'coverage' : `coverage ${percent(facts.coverage)}`;
     const change =
       facts.baseline === null
         ? ' There is no baseline: the base branch had no run to compare with.'
@@ -119,6 +122,12 @@ export function verdictSentence(facts: VerdictFacts): string {
   const judged =
     facts.outcome === 'pass' || facts.baseline === null ? ':' : ' by the coverage change:';
   return `${lead}${judged} ${changeClause(facts)}.${patchSentence(facts)}`;
+}
+
+/** What a skipped commit says: its reason, and that nothing was measured or compared. */
+function skipClause(facts: VerdictFacts): string {
+  const reason = facts.skip_reason ? `“${facts.skip_reason}”` : 'no reason given';
+  return `${reason}. Nothing was measured on this commit, so no rule judged it; the base branch’s figure stands.`;
 }
 
 /**

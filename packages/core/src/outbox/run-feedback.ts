@@ -58,6 +58,7 @@ export function statusContext(kind: 'project' | 'patch', component: string | nul
 export function projectStatus(
   record: ExecutionRecord,
 ): Pick<StatusPayload, 'state' | 'description'> {
+  if (record.outcome === 'skipped') return { state: 'success', description: skipText(record) };
   const parts = partsStatus(record);
   if (parts !== null) return parts;
   const change = record.baselineId === null ? 'no baseline' : record.delta;
@@ -67,6 +68,24 @@ export function projectStatus(
     state: stateOf(record.outcome),
     description: describeWithCarried(description, record, STATUS_DESCRIPTION_MAX),
   };
+}
+
+/**
+ * A skipped commit's status description: the reason, then the base's figure, which a long
+ * reason never pushes out: `skipped: docs only (main at 84.13%)`, or
+ * `skipped: docs only (no baseline on main)`.
+ */
+function skipText(record: ExecutionRecord): string {
+  const base = record.baseBranch ?? 'the base branch';
+  const figure =
+    record.baselineCoverage === null
+      ? ` (no baseline on ${base})`
+      : ` (${base} at ${percent(record.baselineCoverage)})`;
+  const reason = record.skipReason ?? 'nothing to measure';
+  const room = STATUS_DESCRIPTION_MAX - 'skipped: '.length - figure.length;
+  if (room < 8) return clip(`skipped: ${reason}`);
+  const clipped = reason.length <= room ? reason : `${reason.slice(0, room - 1)}…`;
+  return `skipped: ${clipped}${figure}`;
 }
 
 /**
@@ -102,12 +121,20 @@ function patchOf(record: ExecutionRecord) {
 
 /**
  * The `covgate/patch` status: the patch rule alone, described as `patch 91.30% >= 80% pass`,
- * `patch 50.00% < 80% fail`, or `patch: no coverable lines changed` (a success). Null for a
- * run that sent no patch.
+ * `patch 50.00% < 80% fail`, or `patch: no coverable lines changed` (a success), or
+ * `patch: skipped: docs only` for a skipped pull request's commit. Null for a run that sent
+ * no patch.
  */
 export function patchStatus(
   record: ExecutionRecord,
 ): Pick<StatusPayload, 'state' | 'description'> | null {
+  // A skipped pull request's commit has no patch to measure; a required `covgate/patch` must
+  // not wait for one.
+  if (record.outcome === 'skipped') {
+    return record.pullRequest === null
+      ? null
+      : { state: 'success', description: clip(`patch: skipped: ${record.skipReason ?? ''}`) };
+  }
   const patch = patchOf(record);
   if (patch === null) return null;
   const parts = partsStatus(record);
@@ -294,8 +321,9 @@ export function planRunDeliveries(
     const patch = patchStatus(record);
     if (patch) add('status_patch', status('patch', patch));
   }
-  // A pending report has no verdict to comment on: the one comment waits for it.
-  if (record.pullRequest !== null && record.outcome !== 'pending') {
+  // A pending report has no verdict to comment on: the one comment waits for it. A skipped
+  // commit has no figures: the comment keeps the pull request's last measured run.
+  if (record.pullRequest !== null && record.outcome !== 'pending' && record.outcome !== 'skipped') {
     add('comment', {
       host: context.host,
       repository: context.repository,
@@ -311,6 +339,7 @@ export function planRunDeliveries(
 
 function stateOf(outcome: Outcome): StatusPayload['state'] {
   if (outcome === 'pending') return 'pending';
+  if (outcome === 'skipped') return 'success';
   return outcome === 'fail' ? 'failure' : 'success';
 }
 

@@ -5,7 +5,7 @@ import type { Outcome } from '../../src/storage/store.js';
 
 const DELTA_SHAPE = /^(\+\d+\.\d{2}|-\d+\.\d{2}|0\.00)$/;
 const DEFAULTS = { warnThreshold: 0.5, failThreshold: 1.0 };
-const SEVERITY: Record<Outcome, number> = { pass: 0, warn: 1, fail: 2, pending: 3 };
+const SEVERITY: Record<Outcome, number> = { pass: 0, warn: 1, fail: 2, pending: 3, skipped: 4 };
 
 function gate(coverage: number, baseline: number | null, thresholds = DEFAULTS) {
   return evaluateGate({ coverage, baseline, ...thresholds });

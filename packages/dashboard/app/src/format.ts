@@ -20,6 +20,7 @@ interface Compared {
  * without a baseline that failed was failed by the patch rule, which judged it: `fail`.
  */
 export function verdictOf(execution: Pick<Execution, 'outcome'> & Compared): Verdict {
+  if (execution.outcome === 'skipped') return 'skipped';
   return execution.baseline === null && execution.outcome !== 'fail' ? 'none' : execution.outcome;
 }
 
@@ -29,16 +30,23 @@ export const VERDICT_LABEL: Record<Verdict, string> = {
   warn: 'Warn',
   fail: 'Fail',
   pending: 'Waiting for parts',
+  skipped: 'Skipped',
   none: 'No baseline',
 };
 
-/** `84.13%`, always two decimals, truncated like the API and the badge (`99.936` -> `99.93%`). */
-export function formatCoverage(coverage: number): string {
-  return `${truncateDecimal(coverage)}%`;
+/**
+ * `84.13%`, always two decimals, truncated like the API and the badge (`99.936` -> `99.93%`);
+ * `not measured` for a skipped commit's (null).
+ */
+export function formatCoverage(coverage: number | null): string {
+  return coverage === null ? 'not measured' : `${truncateDecimal(coverage)}%`;
 }
 
 /** `+1.25 pts` / `0.00 pts`: the API's delta with its unit; `nothing to compare` without a baseline. */
-export function formatComparison(execution: Pick<Execution, 'delta'> & Compared): string {
+export function formatComparison(
+  execution: Pick<Execution, 'delta' | 'outcome'> & Compared,
+): string {
+  if (execution.outcome === 'skipped') return 'nothing measured';
   return execution.baseline === null ? 'nothing to compare' : `${execution.delta} pts`;
 }
 

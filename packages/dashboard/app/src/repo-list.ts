@@ -31,7 +31,7 @@ function compare(a: Repository, b: Repository, key: RepoSortKey): number {
     case 'name':
       return a.repo.localeCompare(b.repo, 'en', { sensitivity: 'base', numeric: true });
     case 'coverage':
-      return shownRun(a).coverage - shownRun(b).coverage;
+      return (shownRun(a).coverage ?? -1) - (shownRun(b).coverage ?? -1);
     default:
       return a.latest.created_at < b.latest.created_at
         ? -1

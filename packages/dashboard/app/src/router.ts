@@ -11,7 +11,7 @@ export interface RunFilters {
   component?: string;
 }
 
-const OUTCOMES: readonly string[] = ['pass', 'warn', 'fail'];
+const OUTCOMES: readonly string[] = ['pass', 'warn', 'fail', 'skipped'];
 
 /** A page of the app, from the path under the base path. */
 export type Route =

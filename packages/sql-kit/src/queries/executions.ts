@@ -5,7 +5,7 @@ import type {
   RepositorySummary,
 } from '@covgate/core';
 import { isEmptyFilter } from '@covgate/core/storage-kit';
-import { and, asc, count, desc, eq, isNotNull, isNull, lt, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, isNull, lt, ne, or, type SQL } from 'drizzle-orm';
 import { executionColumns, filterConditions, newestFirst, selectExecutions } from '../columns.js';
 import type { SqlContext } from '../dialect.js';
 import { first } from '../rows.js';
@@ -146,9 +146,16 @@ export function executionQueries({ db, tables, lookups, run, baselineEligible }:
       branch: string,
       commit: string,
       component?: string | null,
-    ) => latestOnBranch(orgId, repo, branch, component, eq(executions.commit, commit)),
+    ) =>
+      latestOnBranch(
+        orgId,
+        repo,
+        branch,
+        component,
+        and(eq(executions.commit, commit), ne(executions.outcome, 'skipped')),
+      ),
 
     findLatestExecution: (orgId: string, repo: string, branch: string, component?: string | null) =>
-      latestOnBranch(orgId, repo, branch, component, undefined),
+      latestOnBranch(orgId, repo, branch, component, ne(executions.outcome, 'skipped')),
   };
 }

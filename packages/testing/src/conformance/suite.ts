@@ -15,6 +15,7 @@ import { describeOutbox } from './outbox.js';
 import { describePatchAndComponents } from './patch-components.js';
 import { describeSessions } from './sessions.js';
 import { describeSignInLinks } from './sign-in-links.js';
+import { describeSkippedRuns } from './skipped-runs.js';
 import { describeTokenHashes } from './token-hashes.js';
 import { describeTokens } from './tokens.js';
 import { describeUsers } from './users.js';
@@ -65,6 +66,7 @@ export function runStoreConformanceSuite(name: string, options: StoreConformance
     describeGithubOrgLinks(store, () => peer ?? store());
     describeExecutions(store);
     describeExecutionFilters(store);
+    describeSkippedRuns(store);
     describePatchAndComponents(store);
     describeLineData(store);
     describeCommitReports(store);

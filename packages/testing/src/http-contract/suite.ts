@@ -24,6 +24,7 @@ import { repositoryLinkContract } from './repository-link.js';
 import { runDetailContract } from './run-detail.js';
 import { sessionsContract } from './sessions.js';
 import { signInLinksContract } from './sign-in-links.js';
+import { skippedCommitsContract } from './skipped-commits.js';
 import { tokensContract } from './tokens.js';
 import { verificationHardeningContract } from './verification-hardening.js';
 
@@ -37,6 +38,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     executionsContract(options);
     idempotencyContract(options);
     patchCoverageContract(options);
+    skippedCommitsContract(options);
     lineDataContract(options);
     carryforwardContract(options);
     fileSourceContract(options);

@@ -2,7 +2,7 @@ import { COMPONENT } from '../../executions/component.js';
 import type { ExecutionFilter, Outcome } from '../../storage/store.js';
 import { ApiError } from '../api-error.js';
 
-const OUTCOMES: readonly Outcome[] = ['pass', 'warn', 'fail', 'pending'];
+const OUTCOMES: readonly Outcome[] = ['pass', 'warn', 'fail', 'pending', 'skipped'];
 
 /** A branch as the ingest takes it: 1-255 characters, no control character. */
 const BRANCH = /^[^\p{Cc}]{1,255}$/u;
@@ -21,7 +21,7 @@ export function parseComponentParameter(query: URLSearchParams): string | null {
 }
 
 /**
- * The filters of `GET /v1/executions`: `branch` (exact), `outcome` (`pass`, `warn`, `fail`) and
+ * The filters of `GET /v1/executions`: `branch` (exact), `outcome` (`pass`, `warn`, `fail`, `pending`, `skipped`) and
  * `component` (exact; `component=` empty: the runs without a component). A parameter left out
  * filters nothing; one that no run could match is `400 invalid parameter: <name>`.
  */

@@ -316,6 +316,7 @@ function reportRecord(
     parts: settled.parts,
     // Parts may come from several jobs: the merged report names no single poster.
     postedBy: null,
+    skipReason: null,
   };
 }
 

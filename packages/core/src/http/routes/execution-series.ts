@@ -23,7 +23,8 @@ export type SeriesPoint =
  * `[created_at, coverage, outcome, branch, delta, baseline]`, plus their `total`: what a
  * history chart draws, for the cost of one request. `component` keeps one component's runs
  * (`component=` empty: the runs without one), as on `GET /v1/executions`, so a monorepo's
- * chart does not join its components' figures into one line. Same credentials and check order
+ * chart does not join its components' figures into one line. Commits recorded as `skipped`
+ * (nothing to measure) are not in the series, nor in its `total`. Same credentials and check order
  * as `GET /v1/executions`: 401 credential, 403 token without `execute`, 400 missing
  * `org`/`repo`, 400 bad `limit` or `component`, 403 organisation mismatch.
  */
@@ -31,7 +32,11 @@ export const listExecutionSeries: RouteHandler = async (scope) => {
   const { identity, org, repo } = await authenticateRepositoryRead(scope);
   const query = scope.query;
   const limit = parseLimitParameter(query.get('limit'), SERIES_LIMIT);
-  const filter = query.has('component') ? { component: parseComponentParameter(query) } : {};
+  // A skipped commit measured nothing: the series is of figures only.
+  const filter = {
+    measured: true as const,
+    ...(query.has('component') ? { component: parseComponentParameter(query) } : {}),
+  };
   requireOrgAccess(identity, org);
 
   const { store } = scope.services;

@@ -14,12 +14,10 @@ import { encodeRunLines, runLinesText } from '../../executions/run-lines.js';
 import { judgeRun } from '../../gate/judge-run.js';
 import { DEFAULT_PATCH_TARGET } from '../../gate/patch-rule.js';
 import { truncateToHundredths } from '../../numbers/truncate-decimal.js';
-import { planRunDeliveries } from '../../outbox/run-feedback.js';
 import type {
   BaselineSelection,
   ExecutionRecord,
   IdempotentExecution,
-  NewDelivery,
   PatchTargetSource,
   RepositoryLink,
   RepositorySettings,
@@ -33,6 +31,7 @@ import {
 } from '../auth/access.js';
 import { admitCiPoster, authenticateIngest } from '../auth/ci-token-login.js';
 import { requireSessionRole } from '../auth/roles.js';
+import { linkedRunDeliveries } from '../feedback/run-deliveries.js';
 import { MAX_INFLATED_INGEST_BYTES } from '../ingest-body-limit.js';
 import { parseExecutionFilter } from '../inputs/execution-filter.js';
 import { type IngestInput, parseIngestBody } from '../inputs/ingest-body.js';
@@ -231,8 +230,9 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     branchesTotal: input.branches?.total ?? null,
     parts: null,
     postedBy: identity.postedBy,
+    skipReason: null,
   };
-  const deliveries = link === null ? [] : feedbackDeliveries(scope, record, link);
+  const deliveries = link === null ? [] : linkedRunDeliveries(scope.services, record, link);
   const keepRepoUrl = async () => {
     if (input.repoUrl === null || settings?.webUrlSource != null) return;
     // The run is stored: a failed write of the URL (logged by the store) must not fail it.
@@ -309,29 +309,4 @@ async function findFeedbackLink(
   if (input.commit === null && input.pullRequest === null) return null;
   const { store } = scope.services;
   return store.findRepositoryLink(orgId, input.repo);
-}
-
-/**
- * The statuses and the comment the run gives its linked repository, enqueued with it;
- * they link to the run's page in the dashboard when its URL is absolute.
- */
-function feedbackDeliveries(
-  scope: RequestScope,
-  record: ExecutionRecord,
-  link: RepositoryLink,
-): NewDelivery[] {
-  const { settings, ids } = scope.services;
-  const dashboard = /^https?:\/\//.test(settings.dashboardUrl)
-    ? settings.dashboardUrl.replace(/\/+$/, '')
-    : null;
-  const runUrl =
-    dashboard === null
-      ? null
-      : `${dashboard}/repos/${encodeURIComponent(record.repo)}/runs/${encodeURIComponent(record.id)}`;
-  return planRunDeliveries(record, {
-    host: link.host,
-    repository: link.repository,
-    runUrl,
-    newId: () => ids.deliveryId(),
-  });
 }

@@ -74,9 +74,9 @@ export const getRepoHeadline: RouteHandler = async (scope) => {
 };
 
 /**
- * The newest run of `current`'s branch and component created at least 30 days before it; when
- * none is that old, the oldest run of that branch (all of them are within the window); null
- * when that is `current` itself (the branch has one run).
+ * The newest measured run (not `skipped`) of `current`'s branch and component created at least
+ * 30 days before it; when none is that old, the oldest such run of that branch (all of them
+ * are within the window); null when that is `current` itself (the branch has one run).
  */
 async function thirtyDaysBefore(
   scope: RequestScope,
@@ -88,9 +88,18 @@ async function thirtyDaysBefore(
   const bound = new Date(current.createdAt.getTime() - HEADLINE_WINDOW_SECONDS * 1000);
   // A cursor strictly after every id of that second: the runs created at or before `bound`.
   const after = { createdAt: bound, id: '~' };
-  const [older] = await store.listExecutions({ orgId, repo, branch, component, limit: 1, after });
+  const measured = true;
+  const [older] = await store.listExecutions({
+    orgId,
+    repo,
+    branch,
+    component,
+    measured,
+    limit: 1,
+    after,
+  });
   if (older) return older;
-  const oldest = await store.findOldestExecution(orgId, repo, { branch, component });
+  const oldest = await store.findOldestExecution(orgId, repo, { branch, component, measured });
   return oldest === null || oldest.id === current.id ? null : oldest;
 }
 

@@ -5,6 +5,7 @@ import type { RouteHandler } from '../services.js';
 import { postAuthValidate } from './auth-validate.js';
 import { getBadge } from './badge.js';
 import { finishCommit } from './commit-finish.js';
+import { skipCommit } from './commit-skip.js';
 import { getCurrentSession, switchOrganisation } from './current-session.js';
 import { getExecution } from './execution-detail.js';
 import { getExecutionFile } from './execution-file.js';
@@ -58,6 +59,7 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
     { method: 'POST', pattern: '/v1/executions', handler: createExecution },
     { method: 'GET', pattern: '/v1/executions/series', handler: listExecutionSeries },
     { method: 'POST', pattern: '/v1/executions/finish', handler: finishCommit },
+    { method: 'POST', pattern: '/v1/executions/skip', handler: skipCommit },
     { method: 'GET', pattern: '/v1/executions/{id}', handler: getExecution },
     { method: 'GET', pattern: '/v1/executions/{id}/files/{path}', handler: getExecutionFile },
     {

@@ -6,6 +6,9 @@ import type { ExecutionFilter } from '../store.js';
  */
 export function isEmptyFilter(filter: ExecutionFilter): boolean {
   return (
-    filter.branch === undefined && filter.outcome === undefined && filter.component === undefined
+    filter.branch === undefined &&
+    filter.outcome === undefined &&
+    filter.component === undefined &&
+    filter.measured === undefined
   );
 }

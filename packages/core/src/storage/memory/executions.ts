@@ -21,11 +21,12 @@ const branchKey = (component: string | null | undefined, branch: string): string
 
 /** The predicate of a filter; a field left out matches everything. */
 function matches(filter: ExecutionFilter): (record: ExecutionRecord) => boolean {
-  const { branch, outcome, component } = filter;
+  const { branch, outcome, component, measured } = filter;
   return (record) =>
     (branch === undefined || record.branch === branch) &&
     (outcome === undefined || record.outcome === outcome) &&
-    (component === undefined || record.component === component);
+    (component === undefined || record.component === component) &&
+    (measured === undefined || record.outcome !== 'skipped');
 }
 
 /** The memory store's runs and the idempotency keys of their uploads. */
@@ -189,11 +190,23 @@ export function memoryExecutions(t: MemoryTables): ExecutionStore {
     },
 
     async findBaselineAtCommit(orgId, repo, branch, commit, component = null) {
-      return newestOnBranch(orgId, repo, branch, component, (record) => record.commit === commit);
+      return newestOnBranch(
+        orgId,
+        repo,
+        branch,
+        component,
+        (record) => record.commit === commit && record.outcome !== 'skipped',
+      );
     },
 
     async findLatestExecution(orgId, repo, branch, component = null) {
-      return newestOnBranch(orgId, repo, branch, component);
+      return newestOnBranch(
+        orgId,
+        repo,
+        branch,
+        component,
+        (record) => record.outcome !== 'skipped',
+      );
     },
   };
 }

@@ -7,9 +7,10 @@ import type { NewDelivery } from './outbox.js';
 
 /**
  * Result of a coverage-gate run; `pending` only for a commit's report that still waits for
- * parts (see {@link ExecutionRecord.parts}).
+ * parts (see {@link ExecutionRecord.parts}); `skipped` only for a commit recorded as having
+ * nothing to measure (see {@link ExecutionRecord.skipReason}).
  */
-export type Outcome = 'pass' | 'warn' | 'fail' | 'pending';
+export type Outcome = 'pass' | 'warn' | 'fail' | 'pending' | 'skipped';
 
 /** A stored execution record. */
 export interface ExecutionRecord {
@@ -21,7 +22,11 @@ export interface ExecutionRecord {
   outcome: Outcome;
   /** Formatted delta: `+1.25`, `-0.40` or `0.00`. */
   delta: string;
-  /** Coverage percentage with two decimals, 0..100. */
+  /**
+   * Coverage percentage with two decimals, 0..100. A `skipped` record measured nothing: it
+   * holds its base's figure (the baseline's, else 0), which no reader takes as the commit's
+   * (the API shows `coverage: null`; baselines, badges, headlines and series leave it out).
+   */
   coverage: number;
   /** The commit the run covered: 7-64 lowercase hex characters, or null when not given. */
   commit: string | null;
@@ -92,6 +97,11 @@ export interface ExecutionRecord {
    * (`oidc:github:acme/api@refs/heads/main`); null when an API token or a session posted it.
    */
   postedBy: string | null;
+  /**
+   * Why the commit has nothing to measure (`docs only`), for a record with outcome `skipped`
+   * (`covgate skip --reason`); null for every other record.
+   */
+  skipReason: string | null;
 }
 
 /** How a run's baseline was chosen (see {@link ExecutionRecord.baselineSelection}). */
@@ -122,6 +132,8 @@ export interface ExecutionFilter {
   outcome?: Outcome;
   /** Exactly this component; null: the runs without a component; absent: any. */
   component?: string | null;
+  /** True: only the runs with a coverage figure (every outcome but `skipped`). */
+  measured?: true;
 }
 
 /** Query for the newest-first list of one repository's executions. */
@@ -198,6 +210,7 @@ export const EXECUTION_FIELDS = [
   'branchesTotal',
   'parts',
   'postedBy',
+  'skipReason',
 ] as const;
 
 const everyExecutionField: EveryField<ExecutionRecord, typeof EXECUTION_FIELDS> = true;
@@ -272,8 +285,8 @@ export interface ExecutionStore {
     component?: string | null,
   ): Promise<ExecutionRecord | null>;
   /**
-   * Latest record of any outcome of the repo's `component` on `branch` whose `commit` is
-   * exactly `commit`: the baseline of a run that names its merge base.
+   * Latest record of any outcome but `skipped` of the repo's `component` on `branch` whose
+   * `commit` is exactly `commit`: the baseline of a run that names its merge base.
    */
   findBaselineAtCommit(
     orgId: string,
@@ -282,7 +295,10 @@ export interface ExecutionStore {
     commit: string,
     component?: string | null,
   ): Promise<ExecutionRecord | null>;
-  /** Latest record of any outcome of the repo's `component` on `branch`: what the badge shows. */
+  /**
+   * Latest record of the repo's `component` on `branch`, of any outcome but `skipped`: what
+   * the badge shows.
+   */
   findLatestExecution(
     orgId: string,
     repo: string,

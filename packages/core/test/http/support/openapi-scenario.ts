@@ -302,6 +302,7 @@ const OPS = {
   getExecutionFile: 'GET /v1/executions/{id}/files/{path}',
   getExecutionFileSource: 'GET /v1/executions/{id}/files/{path}/source',
   finish: 'POST /v1/executions/finish',
+  skip: 'POST /v1/executions/skip',
   getRepoSettings: 'GET /v1/repos/settings',
   getRepoHeadline: 'GET /v1/repos/headline',
   patchRepoSettings: 'PATCH /v1/repos/settings',
@@ -726,6 +727,24 @@ async function patchCoverage(s: Scenario, f: Fixtures): Promise<void> {
     bodyInit('POST', 'text/plain', 'web', f.asSession),
   );
   await finish(finishing, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
+
+  const skip = (body: unknown, headers: Record<string, string>, api = s.api) =>
+    s.send(OPS.skip, '/v1/executions/skip', jsonInit('POST', body, headers), api);
+  const skipping = { repo: 'web', branch: 'docs', commit: 'd'.repeat(40), reason: 'docs only' };
+  await skip(skipping, f.asSession);
+  await skip({ ...skipping, org: f.org.slug, component: 'api', pull_request: 3 }, f.asToken);
+  await skip({ ...skipping, base_branch: 'never-ran' }, f.asSession);
+  await skip({ ...skipping, reason: '' }, f.asSession);
+  await skip({ ...skipping, commit: 'xyz' }, f.asSession);
+  await skip({ ...skipping, branch: undefined }, f.asSession);
+  await skip({ ...skipping, org: '' }, f.asSession);
+  await skip('[', f.asSession);
+  await skip(skipping, {});
+  await skip(skipping, bearer(f.noExecute));
+  await skip({ ...skipping, org: f.other.slug }, f.asSession);
+  await skip(TOO_LARGE, f.asSession);
+  await s.send(OPS.skip, '/v1/executions/skip', bodyInit('POST', 'text/plain', 'web', f.asSession));
+  await skip(skipping, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
 
   const headline = (search: string, headers: Record<string, string> = {}, api = s.api) =>
     s.send(OPS.getRepoHeadline, `/v1/repos/headline?${search}`, { headers }, api);
@@ -1252,6 +1271,12 @@ function everyTokenRoute(f: Fixtures, org: Organisation): TokenCall[] {
     [OPS.getExecutionFile, '/v1/executions/exe_x/files/a.ts'],
     [OPS.getExecutionFileSource, '/v1/executions/exe_x/files/a.ts/source'],
     [OPS.finish, '/v1/executions/finish', 'POST', { repo: 'web', commit: 'e'.repeat(40) }],
+    [
+      OPS.skip,
+      '/v1/executions/skip',
+      'POST',
+      { repo: 'web', branch: 'docs', commit: 'e'.repeat(40), reason: 'docs' },
+    ],
     [OPS.getRepoSettings, `/v1/repos/settings?${repo}`],
     [OPS.getRepoHeadline, `/v1/repos/headline?${repo}`],
     [OPS.patchRepoSettings, '/v1/repos/settings', 'PATCH', { repo: 'web', patch_target: 1 }],

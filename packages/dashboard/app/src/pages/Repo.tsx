@@ -259,6 +259,7 @@ const OUTCOME_CHOICES: readonly { value: Outcome | ''; label: string }[] = [
   { value: 'pass', label: 'Pass' },
   { value: 'warn', label: 'Warn' },
   { value: 'fail', label: 'Fail' },
+  { value: 'skipped', label: 'Skipped' },
 ];
 
 /** Sentinel of the component picker for "no filter" (a component name cannot start with `*`). */

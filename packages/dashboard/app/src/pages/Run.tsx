@@ -154,7 +154,13 @@ function RunPage(props: { detail: RunDetail; crumbs: preact.ComponentChildren })
           <div>
             <dt>Against the baseline</dt>
             <dd data-testid="baseline">
-              {baseline ? (
+              {baseline && detail.outcome === 'skipped' ? (
+                <>
+                  Nothing measured: the base branch’s figure stands,{' '}
+                  <span class="number">{formatCoverage(baseline.coverage)}</span> in{' '}
+                  <Link to={runPath(detail.repo, baseline.id)}>its latest passing run</Link>.
+                </>
+              ) : baseline ? (
                 <>
                   <span class="number">{detail.delta} pts</span> from{' '}
                   <span class="number">{formatCoverage(baseline.coverage)}</span> in{' '}
@@ -191,6 +197,8 @@ function RunPage(props: { detail: RunDetail; crumbs: preact.ComponentChildren })
                   {TARGET_SOURCE_PHRASE[detail.patch.target_source]} ·{' '}
                   <strong>{detail.patch.passed ? 'met' : 'missed'}</strong>
                 </>
+              ) : detail.outcome === 'skipped' ? (
+                'not measured: the commit was skipped'
               ) : (
                 missingPatch(detail).short
               )}
@@ -199,13 +207,15 @@ function RunPage(props: { detail: RunDetail; crumbs: preact.ComponentChildren })
           <div>
             <dt>Decided by</dt>
             <dd data-testid="decided-by">
-              {detail.decided_by === 'patch'
-                ? 'the patch rule'
-                : detail.decided_by === 'target'
-                  ? `the project target (${detail.project_target?.target.toFixed(2) ?? '?'}%)`
-                  : baseline === null && detail.decided_by === undefined
-                    ? 'nothing (no baseline)'
-                    : 'the coverage change'}
+              {detail.outcome === 'skipped'
+                ? 'no rule: nothing was measured'
+                : detail.decided_by === 'patch'
+                  ? 'the patch rule'
+                  : detail.decided_by === 'target'
+                    ? `the project target (${detail.project_target?.target.toFixed(2) ?? '?'}%)`
+                    : baseline === null && detail.decided_by === undefined
+                      ? 'nothing (no baseline)'
+                      : 'the coverage change'}
             </dd>
           </div>
         </dl>
@@ -266,6 +276,23 @@ function RunPage(props: { detail: RunDetail; crumbs: preact.ComponentChildren })
 
       {detail.parts ? <RunParts repo={detail.repo} parts={detail.parts} webUrl={webUrl} /> : null}
 
+      {detail.outcome === 'skipped' ? (
+        <p class="state empty" data-testid="skipped-note">
+          This commit was recorded as having nothing to measure ({detail.skip_reason}): it has no
+          files, patch or folders, and it is never a baseline.
+        </p>
+      ) : (
+        <RunContents detail={detail} />
+      )}
+    </section>
+  );
+}
+
+/** The files changed, the patch and the folders of a measured run. */
+function RunContents(props: { detail: RunDetail }) {
+  const { detail } = props;
+  return (
+    <>
       <h2>Files changed</h2>
       <FilesChanged detail={detail} />
 
@@ -291,7 +318,7 @@ function RunPage(props: { detail: RunDetail; crumbs: preact.ComponentChildren })
           />
         </>
       )}
-    </section>
+    </>
   );
 }
 

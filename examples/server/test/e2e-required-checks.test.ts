@@ -1,0 +1,223 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import type { Store } from '@covgate/core';
+import { encryptCredential, repositoryLinkCredentialContext } from '@covgate/core/internal';
+import {
+  type BuiltServer,
+  isServerBuilt,
+  startBuiltServer,
+} from '@covgate/test-support/built-server';
+import { run } from '@covgate/test-support/processes';
+import { type FakeGithubRest, startFakeGithubRest } from '@covgate/testing';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrapOrganisation } from '../src/bootstrap.js';
+import { loadConfig } from '../src/config.js';
+import { openStore } from '../src/open-store.js';
+
+// A required `covgate/project` that never waits forever (issue 41), end to end: the built
+// `covgate` CLI in a GitHub Actions job (a real event payload in GITHUB_EVENT_PATH) against the
+// built reference server, whose outbox sets the statuses on a fake GitHub.
+
+const CLI = fileURLToPath(new URL('../../../packages/cli/dist/bin.js', import.meta.url));
+const built = isServerBuilt() && existsSync(CLI);
+const SESSION_SECRET = 'e2e-required-checks-secret-0123456789abcdef';
+const GITHUB_TOKEN = 'github_pat_e2eREQUIREDchecks0123456789';
+const GITHUB_REPO = 'Codertocat/Hello-World';
+const silent = pino({ base: null }, new Writable({ write: (_c, _e, done) => done() }));
+
+// GitHub's example `pull_request` event (packages/cli/test/fixtures/README.md): pull request 2,
+// head `changes` at ec26c3e, base `master`.
+const PR_EVENT = fileURLToPath(
+  new URL('../../../packages/cli/test/fixtures/github/pull_request.opened.json', import.meta.url),
+);
+const PR_HEAD = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
+const BASE_COMMIT = 'f'.repeat(40);
+
+const statusesOf = (fake: FakeGithubRest, sha: string) =>
+  fake.statuses.filter((status) => status.sha === sha);
+
+/** An organisation with an owner's session, and `Hello-World` linked to the fake's repository. */
+async function givenLinkedOrganisation(store: Store, fake: FakeGithubRest) {
+  const boot = await bootstrapOrganisation(store, {
+    slug: `checks-${Date.now().toString(36)}`,
+    plan: 'enterprise',
+    userId: 'usr_checks_owner',
+    sessionSecret: SESSION_SECRET,
+    sessionLifetimeSeconds: undefined,
+  });
+  const orgId = boot.organisation.id;
+  const now = new Date();
+  await store.putRepositoryLink({
+    orgId,
+    repo: 'Hello-World',
+    host: 'github',
+    repository: GITHUB_REPO,
+    apiUrl: fake.apiUrl,
+    credential: encryptCredential(
+      GITHUB_TOKEN,
+      repositoryLinkCredentialContext(orgId, 'Hello-World'),
+      { sessionSecret: SESSION_SECRET },
+    ),
+    credentialHint: '…6789',
+    createdBy: 'usr_checks_owner',
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { slug: boot.organisation.slug, session: boot.sessionToken };
+}
+
+describe.skipIf(!built && process.env.CI !== '1')(
+  'required checks on the built reference server',
+  { timeout: 60_000 },
+  () => {
+    let fake: FakeGithubRest;
+    let server: BuiltServer;
+    let dataDir: string;
+    let session: string;
+    let token: string;
+    let slug: string;
+
+    beforeAll(async () => {
+      fake = await startFakeGithubRest();
+      fake.allowToken(GITHUB_TOKEN, [GITHUB_REPO]);
+      dataDir = await mkdtemp(join(tmpdir(), 'covgate-e2e-checks-'));
+      const store = await openStore(loadConfig({ COVGATE_DATA_DIR: dataDir, PORT: '0' }), silent);
+      ({ slug, session } = await givenLinkedOrganisation(store, fake));
+      await store.close();
+      server = await startBuiltServer({
+        PATH: process.env.PATH,
+        NODE_ENV: 'test',
+        PORT: '0',
+        COVGATE_DATA_DIR: dataDir,
+        SESSION_SECRET,
+        PUBLIC_URL: 'https://covgate.example.com',
+        OUTBOX_POLL_SECONDS: '1',
+        ALLOW_PRIVATE_CODE_HOSTS: '1',
+      });
+      const created = await fetch(`${server.url}/v1/tokens`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'ci' }),
+      });
+      token = ((await created.json()) as { secret: string }).secret;
+    });
+
+    afterAll(async () => {
+      await server?.kill();
+      await fake?.close();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
+
+    /** The built CLI as a GitHub Actions step of `event`, with `variables` on top. */
+    const covgate = (args: string[], variables: Record<string, string>) =>
+      run(process.execPath, [CLI, ...args], {
+        cwd: dataDir,
+        env: {
+          PATH: process.env.PATH,
+          HOME: dataDir,
+          NO_COLOR: '1',
+          CI: 'true',
+          GITHUB_ACTIONS: 'true',
+          GITHUB_REPOSITORY: GITHUB_REPO,
+          GITHUB_SERVER_URL: 'https://github.com',
+          COVGATE_URL: server.url,
+          COVGATE_TOKEN: token,
+          ...variables,
+        },
+      });
+
+    it('skips a docs-only pull request: covgate/project and covgate/patch go success with the reason and the base figure, no comment', async () => {
+      const base = await fetch(`${server.url}/v1/executions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          repo: 'Hello-World',
+          branch: 'master',
+          coverage: 84.13,
+          commit: BASE_COMMIT,
+        }),
+      });
+      expect(base.status).toBe(201);
+
+      const job = await covgate(['skip', '--reason', 'docs only', '--json'], {
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: PR_EVENT,
+        GITHUB_REF: 'refs/pull/2/merge',
+        GITHUB_HEAD_REF: 'changes',
+        GITHUB_BASE_REF: 'master',
+        GITHUB_SHA: '9a2c5e1e8b0a4c0f6f3b1d7e2c4a6b8d0e1f2a3b',
+      });
+      expect([job.code, job.stderr]).toEqual([0, '']);
+      const record = JSON.parse(job.stdout) as Record<string, unknown> & { id: string };
+      expect(record).toMatchObject({
+        repo: 'Hello-World',
+        branch: 'changes',
+        commit: PR_HEAD,
+        outcome: 'skipped',
+        coverage: null,
+        pull_request: 2,
+        skip_reason: 'docs only',
+        baseline: { branch: 'master', coverage: 84.13, commit: BASE_COMMIT },
+        exit_code: 0,
+      });
+
+      await expect.poll(() => statusesOf(fake, PR_HEAD).length, { timeout: 20_000 }).toBe(2);
+      const runUrl = `https://covgate.example.com/dashboard/repos/Hello-World/runs/${record.id}`;
+      expect(statusesOf(fake, PR_HEAD)).toEqual([
+        {
+          repo: GITHUB_REPO,
+          sha: PR_HEAD,
+          state: 'success',
+          context: 'covgate/project',
+          description: 'skipped: docs only (master at 84.13%)',
+          target_url: runUrl,
+        },
+        {
+          repo: GITHUB_REPO,
+          sha: PR_HEAD,
+          state: 'success',
+          context: 'covgate/patch',
+          description: 'patch: skipped: docs only',
+          target_url: runUrl,
+        },
+      ]);
+      expect(fake.commentsOf(GITHUB_REPO, 2)).toEqual([]);
+
+      // The skip is listed, and the repository's headline still shows the measured run.
+      const headline = await fetch(`${server.url}/v1/repos/headline?org=${slug}&repo=Hello-World`, {
+        headers: { authorization: `Bearer ${session}` },
+      });
+      expect(await headline.json()).toMatchObject({
+        base_branch: 'master',
+        current: { outcome: 'pass', coverage: 84.13, commit: BASE_COMMIT },
+      });
+    });
+
+    it('prints one line without --json, and refuses a skip without a reason before sending anything', async () => {
+      const env = {
+        GITHUB_EVENT_NAME: 'push',
+        GITHUB_REF: 'refs/heads/master',
+        GITHUB_SHA: 'c'.repeat(40),
+      };
+      const job = await covgate(
+        ['skip', '--reason', 'only the changelog', '--base-branch', 'master'],
+        env,
+      );
+      expect([job.code, job.stdout, job.stderr]).toEqual([
+        0,
+        `skipped Hello-World@master at ccccccc: only the changelog; master stays at 84.13%\n`,
+        '',
+      ]);
+      const refused = await covgate(['skip'], env);
+      expect([refused.code, refused.stderr]).toEqual([
+        2,
+        "covgate: error: required option '--reason <text>' not specified\n(run covgate --help for usage)\n",
+      ]);
+    });
+  },
+);

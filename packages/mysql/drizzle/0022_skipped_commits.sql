@@ -1,0 +1,2 @@
+ALTER TABLE `executions` MODIFY COLUMN `outcome` enum('pass','warn','fail','pending','skipped') NOT NULL;--> statement-breakpoint
+ALTER TABLE `executions` ADD `skip_reason` varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
