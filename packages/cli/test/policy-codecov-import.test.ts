@@ -41,6 +41,54 @@ describe('covgate config import, on real codecov.yml files', () => {
     });
   });
 
+  it('eBay/sisl@6f4e054: component_management paths become components; a repeated component_id is named, not dropped', async () => {
+    const converted = importCodecov(await fixture('sisl.yml'), '.codecov.yml');
+    const modules = [
+      ['auth_manager', 'auth_manager'],
+      ['cache', 'cache'],
+      ['fds', 'fds'],
+      ['file_watcher', 'file_watcher'],
+      ['flip', 'flip'],
+      ['grpc', 'grpc'],
+      ['logging', 'logging'],
+      ['metrics', 'metrics'],
+      ['options', 'options'],
+      ['settings', 'settings'],
+      ['sobject', 'sobject'],
+    ];
+    expect(converted.policy).toEqual({
+      ignore: [
+        '**/*_test.c*',
+        '**/*_test.h*',
+        '**/*_generated.h',
+        '**/*_pb.cc',
+        '**/*_pb.h',
+        '**/test*/*.c*',
+        '**/test*/*.h*',
+        '**/*test_flip.*',
+        '**/grpc/tests/**',
+      ],
+      components: {
+        ...Object.fromEntries(
+          modules.map(([id, folder]) => [
+            `modules_${id}`,
+            [`src/${folder}/**`, `include/sisl/${folder}/**`],
+          ]),
+        ),
+        // The file lists modules_version twice (Utility, then Version): the first keeps it.
+        modules_version: ['src/utility/**', 'include/sisl/utility/**'],
+      },
+    });
+    expect(converted.notConverted).toEqual([
+      'codecov.notify: no covgate equivalent',
+      'comment: no covgate equivalent',
+      'component_management.default_rules: per-component statuses do not convert',
+      'component_management.individual_components[12]: component_id "modules_version" repeats individual_components[11] ("Utility"): its paths src/version/**, include/sisl/version.hpp are not converted; give it a name of its own',
+    ]);
+    // What it prints is a policy covgate accepts.
+    expect(() => parsePolicy(JSON.stringify(converted.policy), 'covgate.yml')).not.toThrow();
+  });
+
   it('prints a covgate.yml that covgate config check accepts, and the rest on stderr', async () => {
     const dir = new URL('fixtures/codecov/', import.meta.url).pathname;
     const result = await covgateIn(dir, ['config', 'import', 'blocky.yml'], {

@@ -156,6 +156,8 @@ function convertComponents(value: unknown, policy: Policy, skip: (k: string, w: 
       continue;
     }
     const components: Record<string, string[]> = {};
+    // Where each component_id was first listed, so that a repeat is named rather than lost.
+    const firstAt = new Map<string, { index: number; name: unknown }>();
     for (const [index, component] of (sub as unknown[]).entries()) {
       const at = `component_management.individual_components[${index}]`;
       if (!isMapping(component)) {
@@ -174,6 +176,16 @@ function convertComponents(value: unknown, policy: Policy, skip: (k: string, w: 
         skip(at, 'no paths');
         continue;
       }
+      const first = firstAt.get(id);
+      if (first !== undefined) {
+        const named = typeof first.name === 'string' ? ` (${JSON.stringify(first.name)})` : '';
+        skip(
+          at,
+          `component_id ${JSON.stringify(id)} repeats individual_components[${first.index}]${named}: its paths ${paths.join(', ')} are not converted; give it a name of its own`,
+        );
+        continue;
+      }
+      firstAt.set(id, { index, name: component.name });
       components[id] = paths.map(glob);
       for (const extra of Object.keys(component)) {
         if (!['component_id', 'paths', 'name'].includes(extra))
