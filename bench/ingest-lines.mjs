@@ -6,6 +6,11 @@
 //
 //   pnpm run build
 //   node bench/ingest-lines.mjs [--no-lines] [--runs 20] [--files 50000] [--lines 40] [--reads 100] [--mysql mysql://root@127.0.0.1:3306/bench_lines]
+//   node bench/ingest-lines.mjs --parts 8 --files 20000 --runs 10 [--mysql ...]
+//
+// With `--parts N`, each run is one commit sent as N parts (`part`, `expect_parts`), each
+// listing every file with the same coverable lines and its own covered ones, one after the
+// other: the table gives the latency of the last part (which merges all N) and of any part.
 //
 // Each file has about `--lines` coverable lines (20 to 60) in ranges of 1 to 8 lines with
 // gaps of 1 to 6, each line covered with probability 0.8 in runs (a random walk), as a real
@@ -34,6 +39,8 @@ const { values } = parseArgs({
     files: { type: 'string', default: '50000' },
     lines: { type: 'string', default: '40' },
     reads: { type: 'string', default: '100' },
+    // Each run one commit sent as this many parts (0: a plain run).
+    parts: { type: 'string', default: '0' },
     // The same runs without their line data: what line data adds to an ingest.
     'no-lines': { type: 'boolean', default: false },
     mysql: { type: 'string', default: process.env.COVGATE_MYSQL_URL ?? '' },
@@ -43,6 +50,8 @@ const RUNS = Number(values.runs);
 const FILES = Number(values.files);
 const LINES = Number(values.lines);
 const READS = values['no-lines'] ? 0 : Number(values.reads);
+const PARTS = Number(values.parts);
+if (PARTS > 0 && values['no-lines']) throw new Error('--parts needs line data (no --no-lines)');
 const serverDist = new URL('../examples/server/dist/', import.meta.url).pathname;
 
 /** mulberry32: a small deterministic generator, so every store gets the same runs. */
@@ -56,8 +65,11 @@ function random(seed) {
   };
 }
 
-/** One file's lines as the CLI encodes them: `gap, length` ranges and covered runs. */
-function fileLines(next) {
+/**
+ * One file's lines as the CLI encodes them: `gap, length` ranges from `next` and covered runs
+ * from `hits` (the same generator, but for the parts of one commit, which share their lines).
+ */
+function fileLines(next, hits = next) {
   const target = Math.max(1, Math.round(LINES * (0.5 + next())));
   const coverable = [];
   let count = 0;
@@ -73,7 +85,7 @@ function fileLines(next) {
   let hit = true;
   let run = 0;
   for (let line = 0; line < count; line += 1) {
-    const isHit = next() < (hit ? 0.9 : 0.4);
+    const isHit = hits() < (hit ? 0.9 : 0.4);
     if (isHit !== hit) {
       runs.push(run);
       hit = isHit;
@@ -86,11 +98,12 @@ function fileLines(next) {
   return { lines: { coverable, covered: runs }, counts: { covered, coverable: count }, end };
 }
 
-function fileList(seed) {
+function fileList(seed, part) {
   const next = random(seed * 7919 + 1);
+  const hits = part === undefined ? next : random(seed * 7919 + 1000 * (part + 1));
   const files = [];
   for (let i = 0; i < FILES; i += 1) {
-    const { lines, counts, end } = fileLines(next);
+    const { lines, counts, end } = fileLines(next, hits);
     const file = {
       path: `packages/pkg-${String(i % 40).padStart(2, '0')}/src/module-${String(Math.floor(i / 40) % 1000).padStart(4, '0')}/file-${String(i % 97).padStart(2, '0')}-${i}.ts`,
       ...counts,
@@ -134,11 +147,16 @@ function startServer(env, cwd) {
 
 async function credentials(url, env, cwd) {
   const org = `bench-${Date.now().toString(36)}`;
-  const admin = execFileSync(process.execPath, [join(serverDist, 'admin.js'), 'bootstrap', org], {
-    cwd,
-    env: { PATH: process.env.PATH, HOME: cwd, ...env },
-    encoding: 'utf8',
-  });
+  // Team plan: 600 ingests a minute, for the parts of --parts.
+  const admin = execFileSync(
+    process.execPath,
+    [join(serverDist, 'admin.js'), 'bootstrap', org, '--plan', 'team'],
+    {
+      cwd,
+      env: { PATH: process.env.PATH, HOME: cwd, ...env },
+      encoding: 'utf8',
+    },
+  );
   const session = /COVGATE_SESSION=(cvgs_[0-9a-f]{64})/.exec(admin)[1];
   const created = await fetch(`${url}/v1/tokens`, {
     method: 'POST',
@@ -151,9 +169,10 @@ async function credentials(url, env, cwd) {
 
 /** The runs' bodies, made once: the same for every store, and not part of the latency. */
 const bodies = new Map();
-function bodyOf(run) {
-  if (!bodies.has(run)) {
-    const files = fileList(run);
+function bodyOf(run, part) {
+  const key = part === undefined ? run : `${run}/${part}`;
+  if (!bodies.has(key)) {
+    const files = fileList(run, part);
     const sent = values['no-lines']
       ? files.map(({ lines: _lines, patch_lines: _patch, ...counts }) => counts)
       : files;
@@ -162,12 +181,13 @@ function bodyOf(run) {
       branch: run % 2 === 0 ? 'main' : `feature-${run}`,
       coverage: 70 + (run % 10),
       commit: run.toString(16).padStart(40, '0'),
+      ...(part === undefined ? {} : { part: `shard-${part + 1}`, expect_parts: PARTS }),
       files: sent,
     });
     const lineJson = JSON.stringify(
       files.map(({ path, lines, patch_lines }) => ({ path, lines, patch_lines })),
     );
-    bodies.set(run, {
+    bodies.set(key, {
       gzip: gzipSync(json),
       inflated: json.length,
       lineGzip: gzipSync(lineJson, { level: 6 }).length,
@@ -175,11 +195,11 @@ function bodyOf(run) {
       paths: files.map((file) => file.path),
     });
   }
-  return bodies.get(run);
+  return bodies.get(key);
 }
 
-async function ingest(url, token, run) {
-  const body = bodyOf(run);
+async function ingest(url, token, run, part) {
+  const body = bodyOf(run, part);
   const started = performance.now();
   const response = await fetch(`${url}/v1/executions`, {
     method: 'POST',
@@ -187,7 +207,7 @@ async function ingest(url, token, run) {
       authorization: `Bearer ${token}`,
       'content-type': 'application/json',
       'content-encoding': 'gzip',
-      'idempotency-key': `bench-${Date.now()}-${run}`,
+      'idempotency-key': `bench-${Date.now()}-${run}-${part}`,
     },
     body: body.gzip,
   });
@@ -210,11 +230,35 @@ async function readFile(url, token, id, path) {
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
+/** With --parts: each run's parts sent one after the other; the last part's and every part's times. */
+async function measureParts(url, token) {
+  for (let part = 0; part < PARTS; part += 1) await ingest(url, token, 1000, part);
+  const last = [];
+  const all = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    for (let part = 0; part < PARTS; part += 1) {
+      const { ms } = await ingest(url, token, run, part);
+      all.push(ms);
+      if (part === PARTS - 1) last.push(ms);
+    }
+  }
+  last.sort((a, b) => a - b);
+  all.sort((a, b) => a - b);
+  return {
+    p50: quantile(last, 0.5),
+    p90: quantile(last, 0.9),
+    max: last.at(-1),
+    partP50: quantile(all, 0.5),
+    partP90: quantile(all, 0.9),
+  };
+}
+
 async function measure(name, env, storedLength) {
   const dir = mkdtempSync(join(tmpdir(), 'covgate-lines-bench-'));
   const server = await startServer(env(dir), dir);
   try {
     const { token, session } = await credentials(server.url, env(dir), dir);
+    if (PARTS > 0) return { name, ...(await measureParts(server.url, token)) };
     for (let warm = 0; warm < 2; warm += 1) await ingest(server.url, token, 1000 + warm);
     const times = [];
     const ids = [];
@@ -280,15 +324,18 @@ function mysqlLength(url) {
 }
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
-const first = bodyOf(0);
+const first = PARTS > 0 ? bodyOf(0, 0) : bodyOf(0);
 // Every body made before any server starts: making one takes seconds, over the server's
 // 5-second keep-alive, and a request sent on a socket the server just closed fails (EPIPE).
-for (const run of [1000, 1001, ...Array.from({ length: RUNS }, (_, index) => index)]) bodyOf(run);
-const WIRE_LIMIT = 1024 * 1024;
+for (const run of [1000, 1001, ...Array.from({ length: RUNS }, (_, index) => index)]) {
+  if (PARTS === 0) bodyOf(run);
+  else if (run !== 1001) for (let part = 0; part < PARTS; part += 1) bodyOf(run, part);
+}
+const WIRE_LIMIT = 4 * 1024 * 1024;
 if (first.gzip.byteLength > WIRE_LIMIT) {
-  // The ingest takes 1 MiB on the wire (docs/api-reference.md): the server would answer 413.
+  // The ingest takes 4 MiB on the wire by default (docs/api-reference.md): the server would answer 413.
   console.log(
-    `\n${FILES} files, ${first.coverable} coverable lines: the body is ${kb(first.inflated)} of JSON, ${kb(first.gzip.byteLength)} gzip: over the ingest's 1 MiB on the wire (413); nothing measured.`,
+    `\n${FILES} files, ${first.coverable} coverable lines: the body is ${kb(first.inflated)} of JSON, ${kb(first.gzip.byteLength)} gzip: over the ingest's 4 MiB on the wire (413); nothing measured.`,
   );
   process.exit(0);
 }
@@ -312,6 +359,23 @@ if (values.mysql) {
   );
 }
 
+if (PARTS > 0) {
+  const part = bodyOf(0, 0);
+  console.log(
+    `\n${RUNS} commits of ${PARTS} parts, each part ${FILES} files, ${part.coverable} coverable lines (body ${kb(part.inflated)} of JSON, ${kb(part.gzip.byteLength)} gzip)\n`,
+  );
+  console.log(`| store | last of ${PARTS} parts p50 | p90 | max | any part p50 | p90 |`);
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const r of results) {
+    console.log(
+      `| ${r.name} | ${r.p50.toFixed(0)} ms | ${r.p90.toFixed(0)} ms | ${r.max.toFixed(0)} ms | ${r.partP50.toFixed(0)} ms | ${r.partP90.toFixed(0)} ms |`,
+    );
+  }
+  console.log(
+    `\nNode ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model}); uptime: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}`,
+  );
+  process.exit(0);
+}
 console.log(
   `\n${RUNS} runs of ${FILES} files, ${first.coverable} coverable lines in run 0 (body ${kb(first.inflated)} of JSON, ${kb(first.gzip.byteLength)} gzip on the wire)\n`,
 );
