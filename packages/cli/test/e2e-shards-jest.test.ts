@@ -142,6 +142,15 @@ describe.skipIf(!toolAvailable('diff-cover', 'diff-cover'))(
       });
       const merged = await mergedRun(service, verdict.execution_id);
       expect(merged.outcome).toBe('fail');
+      // The job's verdict gives the commit's merged patch, not the one this shard measured.
+      const { covered, coverable } = diffCoverFigures(reference);
+      expect(verdict.patch).toMatchObject({
+        covered,
+        coverable,
+        percent: Math.trunc((covered / coverable) * 10_000) / 100,
+        target: 80,
+        outcome: 'fail',
+      });
       expect([merged.covered, merged.coverable, merged.coverage]).toEqual([
         unsharded.covered,
         unsharded.total,

@@ -10,6 +10,13 @@ const SUMMARY_FILES = 25;
 /** What the service answers of a run's patch (`patch` and `decided_by` of the record). */
 export interface ServicePatch {
   patch?: {
+    /**
+     * The patch's lines as the service counted them: the run's own, or for a part the merged
+     * patch of its commit's parts, which no single job can measure.
+     */
+    covered?: number;
+    coverable?: number;
+    percent?: number | null;
     target: number;
     target_source: 'run' | 'repository' | 'default';
     passed: boolean;
@@ -43,11 +50,19 @@ export function combineOutcome(
   return { outcome: recorded, decided_by: 'delta thresholds', patch };
 }
 
-/** The measured patch with the service's judgement of it, when the service judged it. */
+/**
+ * The measured patch with the service's judgement of it, when the service judged it: its
+ * target and outcome, and its figures, which for a part are the commit's merged patch (the
+ * files' uncovered lines stay this job's).
+ */
 function judgedPatch(patch: MeasuredPatch | null, service: ServicePatch): MeasuredPatch | null {
   if (!patch || !service.patch) return patch;
+  const { covered, coverable, percent } = service.patch;
   return {
     ...patch,
+    ...(covered !== undefined && coverable !== undefined
+      ? { covered, coverable, percent: percent ?? null }
+      : {}),
     target: service.patch.target,
     target_source: service.patch.target_source,
     outcome: service.patch.passed ? 'pass' : 'fail',
