@@ -6,7 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { builtService, type PartsService } from '../../packages/cli/test/shard-service.js';
+import { builtService, type PartsService } from '../../test/support/built-parts-service.js';
 import { isServerBuilt } from '../../test/support/built-server.js';
 import { run } from '../../test/support/processes.js';
 

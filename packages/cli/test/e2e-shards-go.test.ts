@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PartsService } from '../../../test/support/built-parts-service.js';
 import {
   covgateFigures,
   covgatePatch,
@@ -10,7 +11,7 @@ import {
   toolAvailable,
 } from './git-support.js';
 import { covgateIn } from './in-process.js';
-import { inProcessService, mergedRun, type PartsService, postParts } from './shard-service.js';
+import { inProcessService, mergedRun, postParts } from './shard-service.js';
 
 // A Go module's packages split across two CI jobs, each `go test -coverpkg=./...
 // -coverprofile` of some packages (so each job's profile lists every package, the shared one

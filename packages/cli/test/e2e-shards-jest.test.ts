@@ -2,6 +2,7 @@ import { mkdir, readFile, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PartsService } from '../../../test/support/built-parts-service.js';
 import {
   covgateFigures,
   covgatePatch,
@@ -13,7 +14,7 @@ import {
   toolAvailable,
 } from './git-support.js';
 import { covgateIn } from './in-process.js';
-import { inProcessService, mergedRun, type PartsService, postParts } from './shard-service.js';
+import { inProcessService, mergedRun, postParts } from './shard-service.js';
 
 // Jest 30 (the workspace's, as a project's `npm ci` installs it) run as a CI matrix of two
 // jobs, `jest --shard=1/2` and `--shard=2/2`, on a pull request's branch: each job's report

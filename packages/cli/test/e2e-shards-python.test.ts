@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtService, type PartsService } from '../../../test/support/built-parts-service.js';
 import { isServerBuilt } from '../../../test/support/built-server.js';
 import {
   covgateFigures,
@@ -13,7 +14,7 @@ import {
   toolAvailable,
 } from './git-support.js';
 import { covgateIn } from './in-process.js';
-import { builtService, mergedRun, type PartsService, postParts } from './shard-service.js';
+import { mergedRun, postParts } from './shard-service.js';
 
 // A Python library whose pytest suite CI runs as two jobs on two subsets of its test files,
 // each measured by coverage.py (Debian's python3-coverage) and written as Cobertura XML, on a
