@@ -20,7 +20,7 @@ export interface CarriedPart {
   fromRun: string;
   /** When the carried upload was first received. */
   receivedAt: Date;
-  /** The upload's age when it was carried: the judging time minus {@link receivedAt}. */
+  /** The upload's age when it was carried: the judging time minus `receivedAt`. */
   ageSeconds: number;
 }
 

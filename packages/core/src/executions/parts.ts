@@ -33,10 +33,15 @@ export type ExpectedSource = 'run' | 'repository' | 'base_branch';
 
 /** The rules the newest part sent, kept to judge the report again when a part is carried. */
 export interface PartsRules {
+  /** Points of drop above which the report warns. */
   warnThreshold: number;
+  /** Points of drop above which the report fails. */
   failThreshold: number;
+  /** The floor on the report's coverage (percent, two decimals), or null. */
   projectTarget: number | null;
+  /** The project rules report but never fail. */
   projectInformational: boolean;
+  /** The patch rule reports but never fails. */
   patchInformational: boolean;
 }
 
