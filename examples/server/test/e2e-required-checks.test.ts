@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -36,12 +36,51 @@ const PR_EVENT = fileURLToPath(
   new URL('../../../packages/cli/test/fixtures/github/pull_request.opened.json', import.meta.url),
 );
 const PR_HEAD = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
+// GitHub's example `merge_group` `checks_requested` event (the same README): a merge queue's
+// commit on its temporary branch, queued into `main` of octo-org/octo-repo.
+const QUEUE_EVENT = fileURLToPath(
+  new URL(
+    '../../../packages/cli/test/fixtures/github/merge_group.checks_requested.json',
+    import.meta.url,
+  ),
+);
+const QUEUE_REPO = 'octo-org/octo-repo';
+const QUEUE_COMMIT = '2ffea6db159f6b6c47a24e778fb9ef40cf6b1c7d';
+const QUEUE_BRANCH = 'gh-readonly-queue/main/pr-104-929f8209d40f77f4abc622a499c93a83babdbe64';
 const BASE_COMMIT = 'f'.repeat(40);
 
 const statusesOf = (fake: FakeGithubRest, sha: string) =>
   fake.statuses.filter((status) => status.sha === sha);
 
-/** An organisation with an owner's session, and `Hello-World` linked to the fake's repository. */
+/** Links covgate's `repo` to the fake's repository `repository`. */
+async function link(
+  store: Store,
+  fake: FakeGithubRest,
+  orgId: string,
+  repo: string,
+  repository: string,
+) {
+  const now = new Date();
+  await store.putRepositoryLink({
+    orgId,
+    repo,
+    host: 'github',
+    repository,
+    apiUrl: fake.apiUrl,
+    credential: encryptCredential(GITHUB_TOKEN, repositoryLinkCredentialContext(orgId, repo), {
+      sessionSecret: SESSION_SECRET,
+    }),
+    credentialHint: '…6789',
+    createdBy: 'usr_checks_owner',
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
+/**
+ * An organisation with an owner's session, `Hello-World` and `octo-repo` linked to the fake's
+ * repositories.
+ */
 async function givenLinkedOrganisation(store: Store, fake: FakeGithubRest) {
   const boot = await bootstrapOrganisation(store, {
     slug: `checks-${Date.now().toString(36)}`,
@@ -51,23 +90,8 @@ async function givenLinkedOrganisation(store: Store, fake: FakeGithubRest) {
     sessionLifetimeSeconds: undefined,
   });
   const orgId = boot.organisation.id;
-  const now = new Date();
-  await store.putRepositoryLink({
-    orgId,
-    repo: 'Hello-World',
-    host: 'github',
-    repository: GITHUB_REPO,
-    apiUrl: fake.apiUrl,
-    credential: encryptCredential(
-      GITHUB_TOKEN,
-      repositoryLinkCredentialContext(orgId, 'Hello-World'),
-      { sessionSecret: SESSION_SECRET },
-    ),
-    credentialHint: '…6789',
-    createdBy: 'usr_checks_owner',
-    createdAt: now,
-    updatedAt: now,
-  });
+  await link(store, fake, orgId, 'Hello-World', GITHUB_REPO);
+  await link(store, fake, orgId, 'octo-repo', QUEUE_REPO);
   return { slug: boot.organisation.slug, session: boot.sessionToken };
 }
 
@@ -84,7 +108,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
 
     beforeAll(async () => {
       fake = await startFakeGithubRest();
-      fake.allowToken(GITHUB_TOKEN, [GITHUB_REPO]);
+      fake.allowToken(GITHUB_TOKEN, [GITHUB_REPO, QUEUE_REPO]);
       dataDir = await mkdtemp(join(tmpdir(), 'covgate-e2e-checks-'));
       const store = await openStore(loadConfig({ COVGATE_DATA_DIR: dataDir, PORT: '0' }), silent);
       ({ slug, session } = await givenLinkedOrganisation(store, fake));
@@ -113,10 +137,10 @@ describe.skipIf(!built && process.env.CI !== '1')(
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
-    /** The built CLI as a GitHub Actions step of `event`, with `variables` on top. */
-    const covgate = (args: string[], variables: Record<string, string>) =>
+    /** The built CLI as a GitHub Actions step in `cwd`, with `variables` on top. */
+    const covgate = (args: string[], variables: Record<string, string>, cwd = dataDir) =>
       run(process.execPath, [CLI, ...args], {
-        cwd: dataDir,
+        cwd,
         env: {
           PATH: process.env.PATH,
           HOME: dataDir,
@@ -217,6 +241,81 @@ describe.skipIf(!built && process.env.CI !== '1')(
       expect([refused.code, refused.stderr]).toEqual([
         2,
         "covgate: error: required option '--reason <text>' not specified\n(run covgate --help for usage)\n",
+      ]);
+    });
+    it("sets covgate/project and covgate/patch on a merge queue's commit, the patch measured against the queue's target", async () => {
+      const gitEnv = {
+        PATH: process.env.PATH,
+        HOME: dataDir,
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@t.invalid',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@t.invalid',
+      };
+      const checkout = await mkdtemp(join(dataDir, 'queue-'));
+      const git = async (...args: string[]) => {
+        const result = await run('git', args, { cwd: checkout, env: gitEnv });
+        expect(result.code, result.stderr).toBe(0);
+      };
+      // main holds two lines; the queued pull request adds two, of which the tests run one.
+      await mkdir(join(checkout, 'src'));
+      await writeFile(join(checkout, 'src', 'a.js'), 'one();\ntwo();\n');
+      await git('init', '-q', '-b', 'main');
+      await git('add', '-A');
+      await git('commit', '-q', '-m', 'base');
+      await git('checkout', '-q', '-b', QUEUE_BRANCH);
+      await writeFile(join(checkout, 'src', 'a.js'), 'one();\ntwo();\nthree();\nfour();\n');
+      await git('commit', '-q', '-am', 'queued pull request');
+      await writeFile(
+        join(checkout, 'lcov.info'),
+        'SF:src/a.js\nDA:1,1\nDA:2,1\nDA:3,1\nDA:4,0\nend_of_record\n',
+      );
+
+      const job = await covgate(
+        ['report', '--report', 'lcov.info', '--json'],
+        {
+          GITHUB_REPOSITORY: QUEUE_REPO,
+          GITHUB_EVENT_NAME: 'merge_group',
+          GITHUB_EVENT_PATH: QUEUE_EVENT,
+          GITHUB_REF: `refs/heads/${QUEUE_BRANCH}`,
+          GITHUB_REF_NAME: QUEUE_BRANCH,
+          GITHUB_REF_TYPE: 'branch',
+          GITHUB_SHA: QUEUE_COMMIT,
+        },
+        checkout,
+      );
+      expect(job.code, job.stderr).toBe(1);
+      const verdict = JSON.parse(job.stdout) as { execution_id: string };
+      expect(verdict).toMatchObject({
+        repo: 'octo-repo',
+        branch: QUEUE_BRANCH,
+        commit: QUEUE_COMMIT,
+        outcome: 'fail',
+        decided_by: 'patch rule',
+        patch: { covered: 1, coverable: 2 },
+      });
+      const record = { id: verdict.execution_id };
+
+      await expect.poll(() => statusesOf(fake, QUEUE_COMMIT).length, { timeout: 20_000 }).toBe(2);
+      const runUrl = `https://covgate.example.com/dashboard/repos/octo-repo/runs/${record.id}`;
+      expect(statusesOf(fake, QUEUE_COMMIT)).toEqual([
+        {
+          repo: QUEUE_REPO,
+          sha: QUEUE_COMMIT,
+          state: 'failure',
+          context: 'covgate/project',
+          description: '75.00% (no baseline) fail by the patch rule',
+          target_url: runUrl,
+        },
+        {
+          repo: QUEUE_REPO,
+          sha: QUEUE_COMMIT,
+          state: 'failure',
+          context: 'covgate/patch',
+          description: 'patch 50.00% < 80% fail',
+          target_url: runUrl,
+        },
       ]);
     });
   },

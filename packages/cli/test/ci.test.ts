@@ -15,6 +15,13 @@ const PR_EVENT = fileURLToPath(
 );
 const PR_HEAD = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
 const PR_BASE = 'f95f852bd8fca8fcc58a9a2d6c842781e32a215e';
+// GitHub's example `merge_group` `checks_requested` payload (a merge queue's run), from
+// octokit/webhooks: see fixtures/README.md. Its queue commit, branch and target.
+const QUEUE_EVENT = fileURLToPath(
+  new URL('./fixtures/github/merge_group.checks_requested.json', import.meta.url),
+);
+const QUEUE_COMMIT = '2ffea6db159f6b6c47a24e778fb9ef40cf6b1c7d';
+const QUEUE_BRANCH = 'gh-readonly-queue/main/pr-104-929f8209d40f77f4abc622a499c93a83babdbe64';
 // What GitHub runs a pull_request workflow on: the merge commit of refs/pull/2/merge.
 const MERGE_COMMIT = '9a2c5e1e8b0a4c0f6f3b1d7e2c4a6b8d0e1f2a3b';
 
@@ -189,6 +196,46 @@ const gitlab = {
   GITLAB_CI: 'true',
   CI_PROJECT_PATH: 'group/sub/project',
 };
+
+describe('GitHub merge queues', () => {
+  const queue = {
+    GITHUB_ACTIONS: 'true',
+    GITHUB_REPOSITORY: 'octo-org/octo-repo',
+    GITHUB_EVENT_NAME: 'merge_group',
+    GITHUB_REF: `refs/heads/${QUEUE_BRANCH}`,
+    GITHUB_REF_NAME: QUEUE_BRANCH,
+    GITHUB_REF_TYPE: 'branch',
+    GITHUB_SHA: QUEUE_COMMIT,
+  };
+
+  it("merge_group: the queue's commit and branch, its target as the base branch, no pull request", () => {
+    expect(detect({ ...queue, GITHUB_EVENT_PATH: QUEUE_EVENT })).toEqual({
+      service: 'github',
+      repo: 'octo-repo',
+      branch: QUEUE_BRANCH,
+      commit: QUEUE_COMMIT,
+      baseBranch: 'main',
+    });
+  });
+
+  it('merge_group without its event file: the target read from the queue branch, slashes kept', () => {
+    const branch = 'gh-readonly-queue/release/2.x/pr-7-0123abcd';
+    expect(
+      detect({
+        ...queue,
+        GITHUB_REF: `refs/heads/${branch}`,
+        GITHUB_REF_NAME: branch,
+        GITHUB_EVENT_PATH: join(dir, 'missing.json'),
+      }),
+    ).toEqual({
+      service: 'github',
+      repo: 'octo-repo',
+      branch,
+      commit: QUEUE_COMMIT,
+      baseBranch: 'release/2.x',
+    });
+  });
+});
 
 describe('GitLab CI', () => {
   it("names the repository's URL from CI_PROJECT_URL", () => {
