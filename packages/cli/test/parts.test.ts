@@ -156,6 +156,37 @@ describe('covgate report --part', () => {
     });
   });
 
+  it('names a part carried forward when covgate finish judges the commit', async () => {
+    const { run, report, service, secret } = await givenService();
+    const settings = await service.request('/v1/repos/settings', {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ repo: 'web', carryforward_parts: ['e2e'] }),
+    });
+    expect(settings.status).toBe(200);
+    const expectBoth = ['--expect-parts', 'unit,e2e'];
+    await run('--report', await report('unit', [1]), '--part', 'unit', ...expectBoth);
+    await run('--report', await report('e2e', [2, 3]), '--part', 'e2e', ...expectBoth);
+    service.clock.advance(2 * 86_400 * 1000);
+    const next = ['--commit', 'abcdef2', '--part', 'unit', ...expectBoth];
+    expect((await run('--report', await report('unit', [1]), ...next)).code).toBe(0);
+    const fetcher = ((input: RequestInfo | URL, init?: RequestInit) =>
+      service.api.handle(new Request(input, init))) as typeof fetch;
+    const finished = await covgateIn(
+      '/',
+      ['finish', '--repo', 'web', '--commit', 'abcdef2'],
+      { COVGATE_TOKEN: secret, COVGATE_URL: 'http://covgate.test', NO_COLOR: '1' },
+      fetcher,
+    );
+    // e2e's lines 2-3 from the base branch's latest complete report: 3 of 4, as before.
+    expect(finished).toEqual({
+      code: 0,
+      stdout:
+        'pass web@main at abcdef2: coverage 75.00%, delta 0.00; 1 parts merged; e2e carried from abcdef1, 2 days old\n',
+      stderr: '',
+    });
+  });
+
   it('closes a commit with covgate finish, failing it when an expected part is missing', async () => {
     const { run, report, service, secret } = await givenService();
     await run(

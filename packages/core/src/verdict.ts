@@ -3,7 +3,7 @@
  * no Node API, so that the run page (a browser bundle), the pull-request comment and the CLI
  * say the same sentence of the same facts, and name a carried part's age alike.
  */
-export { ageText } from './executions/carryforward.js';
+export { ageText, carriedText } from './executions/carryforward.js';
 export {
   TARGET_SOURCE_PHRASE,
   type VerdictFacts,

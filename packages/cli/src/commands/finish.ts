@@ -2,6 +2,7 @@ import { detectContext } from '../ci/detect.js';
 import { readApiToken } from '../credentials.js';
 import { CliError, EXIT } from '../errors.js';
 import { type Io, paintFor } from '../io.js';
+import { carriedLine } from '../parts/carried-parts.js';
 import { missingText } from '../parts/pending.js';
 import { clientFor, serviceError, serviceUrl } from '../service.js';
 import { coverageText, outcomeColour } from '../verdict.js';
@@ -57,9 +58,14 @@ export async function finish(
   }
   const paint = paintFor(io.stdout, io.env);
   const parts = record.parts;
-  const detail =
+  const carried = carriedLine(record);
+  const detail = [
     parts?.reason ??
-    (parts && !parts.complete ? missingText(parts) : `${parts?.received.length ?? 0} parts merged`);
+      (parts && !parts.complete
+        ? missingText(parts)
+        : `${parts?.received.length ?? 0} parts merged`),
+    ...(carried === null ? [] : [carried]),
+  ].join('; ');
   io.stdout.write(
     `${outcomeColour(record.outcome, paint)(paint.bold(record.outcome))} ${record.repo}@${record.branch} at ${commit.slice(0, 7)}: coverage ${coverageText(record.coverage)}, delta ${record.delta}; ${detail}\n`,
   );

@@ -1,5 +1,6 @@
 import type { Gathered } from '../gather-reports.js';
 import { type Io, paintFor } from '../io.js';
+import { carriedLine } from '../parts/carried-parts.js';
 import type { JudgedExecution } from '../parts/pending.js';
 import {
   buildVerdict,
@@ -67,6 +68,8 @@ export async function printVerdict(
   } else {
     io.stdout.write(`${label}${verdictLine(verdict, paintFor(io.stdout, io.env))}\n`);
     io.stderr.write(`covgate: ${label}${verdictWords(verdict)}\n`);
+    const carried = carriedLine(input.record);
+    if (carried !== null) io.stderr.write(`covgate: ${label}${carried} (not run on this commit)\n`);
     if (verdict.outcome === 'warn' && verdict.exit_code === 1)
       io.stderr.write('covgate: the gate warned and --fail-on-warn is set\n');
   }

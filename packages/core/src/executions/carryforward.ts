@@ -85,7 +85,9 @@ export function ageText(seconds: number): string {
  * `integration carried from abc1234, 2 days old`; parts from one commit of one age share a
  * clause (`e2e, integration carried from ...`), others follow after `; `. Empty for none.
  */
-export function carriedText(carried: readonly CarriedPart[]): string {
+export function carriedText(
+  carried: readonly Pick<CarriedPart, 'part' | 'fromCommit' | 'ageSeconds'>[],
+): string {
   const clauses = new Map<string, string[]>();
   for (const part of carried) {
     const source = `from ${part.fromCommit.slice(0, 7)}, ${ageText(part.ageSeconds)}`;
