@@ -185,4 +185,14 @@ describe('the project target and informational rules of covgate.yml', () => {
     const result = await runWith('project:\n  target: 50\n');
     expect(result.code, result.stderr).toBe(0);
   });
+
+  it("sends covgate.yml's comment: false, or its sections; nothing for the whole comment", async () => {
+    const off = await runWith('comment: false\n');
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.sent).toMatchObject([{ comment: false }]);
+    const some = await runWith('comment:\n  sections: [files, verdict]\n');
+    expect(some.sent).toMatchObject([{ comment: { sections: ['files', 'verdict'] } }]);
+    const whole = await runWith('comment: true\n');
+    expect(whole.sent[0]).not.toHaveProperty('comment');
+  });
 });

@@ -289,6 +289,8 @@ export const executions = mysqlTable(
     policyEdited: exactVarchar('policy_edited', { length: 16 }).$type<
       'covgate.yml' | '.covgate.yml'
     >(),
+    /** The comment's sections the run's policy asks for (JSON); null for all. */
+    commentSections: jsonText<('verdict' | 'patch' | 'files')[]>('comment_sections'),
     /** The run's branch counts (issue 43); both null when it sent none. */
     branchesCovered: int('branches_covered', { unsigned: true }),
     branchesTotal: int('branches_total', { unsigned: true }),

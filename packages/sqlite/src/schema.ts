@@ -223,6 +223,10 @@ export const executions = sqliteTable(
     policyCommit: text('policy_commit'),
     /** The policy file the run's change edits; null when none. */
     policyEdited: text('policy_edited', { enum: ['covgate.yml', '.covgate.yml'] }),
+    /** The comment's sections the run's policy asks for (JSON); null for all. */
+    commentSections: text('comment_sections', { mode: 'json' }).$type<
+      ('verdict' | 'patch' | 'files')[]
+    >(),
     /** The run's branch counts (issue 43); both null when it sent none. */
     branchesCovered: integer('branches_covered'),
     branchesTotal: integer('branches_total'),

@@ -186,6 +186,7 @@ export function buildExecution(overrides: Partial<ExecutionRecord> = {}): Execut
     policyDigest: null,
     policyCommit: null,
     policyEdited: null,
+    commentSections: null,
     branchesCovered: null,
     branchesTotal: null,
     parts: null,

@@ -90,6 +90,7 @@ export async function gate(
         changed: share.patch.changed,
         policy: policy.info,
         policyEdited: policy.run.editedFile,
+        comment: policy.effective.comment.value,
         rules: {
           projectTarget: policy.effective.project.target.value,
           projectInformational: policy.effective.project.informational.value,

@@ -31,6 +31,8 @@ export function runBody(input: {
   policy?: { digest: string; commit: string | null } | null;
   /** The policy file the change edits, whose new text applies after merge. */
   policyEdited?: 'covgate.yml' | '.covgate.yml' | null;
+  /** covgate.yml's `comment:`; the whole comment (the service's default) when absent or true. */
+  comment?: boolean | { sections?: ('verdict' | 'patch' | 'files')[] };
 }): ExecutionInput {
   const { target, options, read, patch } = input;
   // From the files sent, so the run's total is the sum of theirs, as the service checks.
@@ -54,6 +56,7 @@ export function runBody(input: {
       ? { policy: { digest: input.policy.digest, commit: input.policy.commit } }
       : {}),
     ...(input.policyEdited ? { policy_edited: input.policyEdited } : {}),
+    ...commentField(input.comment),
     ...(branches ? { branches: { covered: branches.covered, total: branches.coverable } } : {}),
     ...(patch
       ? {
@@ -66,4 +69,15 @@ export function runBody(input: {
       withPatchCounts(lineEntries(read.files, input.changed ?? null), patch?.files ?? []),
     ).entries,
   };
+}
+
+/** The `comment` field: left out for the whole comment, so the body stays as it was before. */
+function commentField(
+  comment: boolean | { sections?: ('verdict' | 'patch' | 'files')[] } | undefined,
+): Pick<ExecutionInput, 'comment'> {
+  if (comment === false) return { comment: false };
+  if (typeof comment === 'object' && comment.sections !== undefined) {
+    return { comment: { sections: [...comment.sections] } };
+  }
+  return {};
 }

@@ -1285,6 +1285,11 @@ export interface components {
              */
             policy_edited?: "covgate.yml" | ".covgate.yml";
             /**
+             * @description The sections of the pull request's comment the run's policy asks for, when not all
+             *     of them; `[]` when it asks for no comment (`comment: false`).
+             */
+            comment_sections?: components["schemas"]["CommentSection"][];
+            /**
              * @description The CI identity that posted the run with its OIDC ID token
              *     (`oidc:github:acme/api@refs/heads/main`); absent when an API token or a session did.
              */
@@ -1295,6 +1300,12 @@ export interface components {
             /** @description Why the commit has nothing to measure, for a `skipped` record (`covgate skip --reason`). */
             skip_reason?: string;
         };
+        /**
+         * @description A section of the pull request's comment: `verdict` (the verdict sentence and the figures'
+         *     table), `patch` (the changed lines left uncovered), `files` (the files that lost most).
+         * @enum {string}
+         */
+        CommentSection: "verdict" | "patch" | "files";
         ProjectTarget: {
             /** @description The floor, percent (two decimals). */
             target: number;
@@ -1344,6 +1355,7 @@ export interface components {
             policy?: components["schemas"]["RecordedPolicy"];
             /** @enum {string} */
             policy_edited?: "covgate.yml" | ".covgate.yml";
+            comment_sections?: components["schemas"]["CommentSection"][];
             branches?: components["schemas"]["RunBranches"];
             parts?: components["schemas"]["Parts"];
             posted_by?: string;
@@ -1960,6 +1972,17 @@ export interface components {
              * @enum {string|null}
              */
             policy_edited?: "covgate.yml" | ".covgate.yml" | null;
+            /**
+             * @description covgate.yml's `comment:` as the CLI read it: `true` (the default) for the whole
+             *     comment, `false` for none (the statuses are still set), or `{sections: [...]}` for
+             *     only those sections: `verdict` (the verdict sentence and the figures' table),
+             *     `patch` (the changed lines left uncovered), `files` (the files that lost most).
+             *     A section may be listed once. Recorded with the run; part of the idempotency digest
+             *     unless `true`.
+             */
+            comment?: boolean | {
+                sections: components["schemas"]["CommentSection"][];
+            } | null;
             /**
              * @description The run's branch coverage (branches taken of branches listed), sent only when its
              *     reports carry branch data; `covered` at most `total`. Required with any `files`

@@ -58,6 +58,7 @@ function sameRecord(remembered: ExecutionRecord, record: ExecutionRecord): boole
     remembered.policyDigest === record.policyDigest &&
     remembered.policyCommit === record.policyCommit &&
     remembered.policyEdited === record.policyEdited &&
+    remembered.commentSections?.join() === record.commentSections?.join() &&
     remembered.branchesCovered === record.branchesCovered &&
     remembered.branchesTotal === record.branchesTotal &&
     sameParts(remembered.parts, record.parts) &&

@@ -1,6 +1,6 @@
 import { linePercent } from '../gate/line-percent.js';
 import { evaluatePatch, evaluateProjectTarget } from '../gate/patch-rule.js';
-import type { ExecutionRecord, PolicyFileName } from '../storage/store.js';
+import type { CommentSection, ExecutionRecord, PolicyFileName } from '../storage/store.js';
 import { formatTimestamp } from '../time/timestamp.js';
 import { type PartsJson, partsToJson } from './parts.js';
 
@@ -78,6 +78,8 @@ export interface ExecutionJson {
   policy?: { digest: string; commit: string | null };
   /** The policy file the run's change edits: its new text applies after merge. */
   policy_edited?: PolicyFileName;
+  /** The comment's sections the run's policy asks for, when not all of them (`[]`: no comment). */
+  comment_sections?: CommentSection[];
   /** The run's branch coverage, when it sent branch counts. */
   branches?: BranchesJson;
   /** For a commit's report merged from parts: what it has, expects and lacks. */
@@ -161,6 +163,7 @@ export function executionToJson(record: ExecutionRecord): ExecutionJson {
     json.policy = { digest: record.policyDigest, commit: record.policyCommit };
   }
   if (record.policyEdited !== null) json.policy_edited = record.policyEdited;
+  if (record.commentSections !== null) json.comment_sections = [...record.commentSections];
   if (record.branchesCovered !== null && record.branchesTotal !== null) {
     json.branches = branchesToJson(record.branchesCovered, record.branchesTotal);
   }

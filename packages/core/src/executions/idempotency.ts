@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PolicyFileName } from '../storage/records/executions.js';
+import type { CommentSection, PolicyFileName } from '../storage/records/executions.js';
 import type { Carryforward } from './carryforward.js';
 import type { ExpectedParts } from './parts.js';
 
@@ -53,6 +53,8 @@ export interface IngestFields {
   policyCommit: string | null;
   /** The policy file the change edits (`covgate.yml`), null when it edits none or did not say. */
   policyEdited: PolicyFileName | null;
+  /** The comment's sections the run's policy asks for; null for all (the default). */
+  commentSections: CommentSection[] | null;
   /** The run's branch counts (issue 43), null when it sent none. */
   branches: { covered: number; total: number } | null;
   /** The part of a commit's report the run is (`unit`, `shard-2-of-4`), or null. */
@@ -117,6 +119,7 @@ export function ingestDigest(ingest: CanonicalIngest): string {
           ...(ingest.carryforward === null ? [] : [ingest.carryforward]),
         ]),
     ...(ingest.policyEdited === null ? [] : ['policy_edited', ingest.policyEdited]),
+    ...(ingest.commentSections === null ? [] : ['comment', ingest.commentSections]),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

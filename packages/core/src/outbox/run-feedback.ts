@@ -6,6 +6,7 @@ import { evaluatePatch } from '../gate/patch-rule.js';
 import { verdictSentence } from '../gate/verdict-sentence.js';
 import type {
   CodeHostKind,
+  CommentSection,
   DeliveryKind,
   ExecutionRecord,
   NewDelivery,
@@ -270,22 +271,23 @@ export function commentBody(record: ExecutionRecord, runUrl: string | null): str
     runUrl === null ? null : `[Open the run in covgate](${runUrl})`,
     record.commit === null ? null : `commit ${code(record.commit.slice(0, 7))}`,
   ].filter((part) => part !== null);
+  const shows = (section: CommentSection) =>
+    record.commentSections === null || record.commentSections.includes(section);
   return [
     commentMarker(record.component),
     runMarker(record.id),
     `### ${title}: **${record.outcome}**${record.decidedBy === 'patch' ? ' (decided by the patch rule)' : ''}`,
     '',
     // The run page's and the CLI's sentence, so that the three never disagree.
-    verdictSentence(executionToJson(record)),
-    '',
+    ...(shows('verdict') ? [verdictSentence(executionToJson(record)), ''] : []),
+    // Carried parts and a policy edit are said whatever the sections: never silent.
     ...carriedPartsLines(record),
-    '| | Coverage | Change | Result |',
-    '|---|---|---|---|',
-    ...rows,
-    '',
+    ...(shows('verdict')
+      ? ['| | Coverage | Change | Result |', '|---|---|---|---|', ...rows, '']
+      : []),
     ...policyEditNotice(record),
-    ...(patch === null ? [] : [MISSED_LINES_MARKER]),
-    ...(record.baselineId === null ? [] : [FILES_LOST_MARKER]),
+    ...(patch === null || !shows('patch') ? [] : [MISSED_LINES_MARKER]),
+    ...(record.baselineId === null || !shows('files') ? [] : [FILES_LOST_MARKER]),
     footer.join(' · '),
     '',
   ].join('\n');
@@ -322,8 +324,14 @@ export function planRunDeliveries(
     if (patch) add('status_patch', status('patch', patch));
   }
   // A pending report has no verdict to comment on: the one comment waits for it. A skipped
-  // commit has no figures: the comment keeps the pull request's last measured run.
-  if (record.pullRequest !== null && record.outcome !== 'pending' && record.outcome !== 'skipped') {
+  // commit has no figures: the comment keeps the pull request's last measured run. A policy
+  // with `comment: false` (no section) asks for none.
+  if (
+    record.pullRequest !== null &&
+    record.outcome !== 'pending' &&
+    record.outcome !== 'skipped' &&
+    record.commentSections?.length !== 0
+  ) {
     add('comment', {
       host: context.host,
       repository: context.repository,

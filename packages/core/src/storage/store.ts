@@ -33,6 +33,7 @@ export type {
 } from './records/commit-reports.js';
 export type {
   BaselineSelection,
+  CommentSection,
   DecidingRule,
   ExecutionCursor,
   ExecutionFilter,

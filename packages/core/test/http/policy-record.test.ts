@@ -87,6 +87,42 @@ describe('a change that edits the policy file', () => {
   );
 });
 
+describe("the policy's comment sections", () => {
+  it.each([
+    [false, []],
+    [{ sections: [] }, []],
+    [{ sections: ['files', 'verdict'] }, ['verdict', 'files']],
+  ])('records comment %j as comment_sections %j', async (comment, sections) => {
+    const { t, token, response } = await post({ comment });
+    expect(response.status).toBe(201);
+    const created = (await response.json()) as { id: string; comment_sections: unknown };
+    expect(created.comment_sections).toEqual(sections);
+    const detail = await t.get(`/v1/executions/${created.id}`, token);
+    expect(((await detail.json()) as { comment_sections: unknown }).comment_sections).toEqual(
+      sections,
+    );
+  });
+
+  it('is absent for true, null or not sent: every section', async () => {
+    for (const body of [{}, { comment: null }, { comment: true }]) {
+      const { response } = await post(body);
+      expect(response.status).toBe(201);
+      expect(await response.json()).not.toHaveProperty('comment_sections');
+    }
+  });
+
+  it.each([
+    ['off', 'comment'],
+    [{ sections: ['verdict', 'verdict'] }, 'comment.sections'],
+    [{ sections: ['summary'] }, 'comment'],
+    [{ sections: ['verdict'], layout: 'header' }, 'comment'],
+  ])('refuses %j with 400 naming the field', async (comment, field) => {
+    const { response } = await post({ comment });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: `invalid parameter: ${field}` });
+  });
+});
+
 describe('the project target and informational rules', () => {
   const judged = async (body: Record<string, unknown>) => {
     const { response } = await post(body);

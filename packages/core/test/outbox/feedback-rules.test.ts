@@ -1,5 +1,6 @@
 import { buildExecution } from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
+import { MISSED_LINES_MARKER } from '../../src/outbox/comment-missed-lines.js';
 import { githubFeedbackHost, nextPage } from '../../src/outbox/github-feedback-host.js';
 import {
   backoffDelayMs,
@@ -131,6 +132,50 @@ describe('the branch figure in the comment', () => {
   });
 });
 
+describe("the comment's sections (covgate.yml comment.sections)", () => {
+  const run = buildExecution({
+    ...baseline,
+    pullRequest: 5,
+    coverage: 80,
+    patchCovered: 1,
+    patchCoverable: 2,
+    patchTarget: 80,
+    patchTargetSource: 'default',
+    outcome: 'fail',
+    decidedBy: 'patch',
+  });
+  const shown = (commentSections: ('verdict' | 'patch' | 'files')[] | null) =>
+    commentBody({ ...run, commentSections }, null).split('\n');
+
+  it('shows every section by default', () => {
+    const lines = shown(null);
+    expect(lines).toContain('| | Coverage | Change | Result |');
+    expect(lines).toContain(MISSED_LINES_MARKER);
+    expect(lines).toContain(FILES_LOST_MARKER);
+  });
+
+  it('leaves out the verdict table, the missed lines or the files that lost most when not listed', () => {
+    const onlyFiles = shown(['files']);
+    expect(onlyFiles.slice(2, 4)).toEqual([
+      '### covgate: **fail** (decided by the patch rule)',
+      '',
+    ]);
+    expect(onlyFiles.filter((line) => line.startsWith('| '))).toEqual([]);
+    expect(onlyFiles).not.toContain(MISSED_LINES_MARKER);
+    expect(onlyFiles).toContain(FILES_LOST_MARKER);
+    const verdictAndPatch = shown(['verdict', 'patch']);
+    expect(verdictAndPatch.filter((line) => line.startsWith('| '))).toHaveLength(3);
+    expect(verdictAndPatch).toContain(MISSED_LINES_MARKER);
+    expect(verdictAndPatch).not.toContain(FILES_LOST_MARKER);
+  });
+
+  it('still says that the change edits the policy file, whatever the sections', () => {
+    expect(
+      commentBody({ ...run, commentSections: ['files'], policyEdited: 'covgate.yml' }, null),
+    ).toContain('> This change edits `covgate.yml`; the new policy applies after merge.');
+  });
+});
+
 describe('a change that edits the policy file', () => {
   it('is told in the comment, under the table, that the new policy applies after merge', () => {
     const run = buildExecution({ pullRequest: 4, coverage: 80, policyEdited: '.covgate.yml' });
@@ -211,6 +256,20 @@ describe('planRunDeliveries', () => {
     expect(kinds({ commit: 'a'.repeat(7), pullRequest: null })).toEqual([]);
     expect(kinds({ commit: 'a'.repeat(64) })).toEqual(['status_project']);
     expect(kinds({ commit: null, pullRequest: 9 })).toEqual(['comment']);
+    // covgate.yml's `comment: false`: the statuses still, no comment.
+    expect(
+      kinds({
+        commit: 'a'.repeat(40),
+        pullRequest: 3,
+        patchCovered: 1,
+        patchCoverable: 1,
+        patchTarget: 80,
+        commentSections: [],
+      }),
+    ).toEqual(['status_project', 'status_patch']);
+    expect(kinds({ commit: null, pullRequest: 9, commentSections: ['files'] })).toEqual([
+      'comment',
+    ]);
   });
 
   it('writes everything a status needs into its payload, and no credential', () => {

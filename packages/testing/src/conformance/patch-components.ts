@@ -73,13 +73,18 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
       expect(await store().listExecutions({ ...where, limit: 10 })).toEqual([outsideGit, record]);
     });
 
-    it('round-trips the policy file a change edits, and keeps it null when none', async () => {
+    it('round-trips the policy file a change edits and the comment sections, null when none', async () => {
       const where = await givenRepo(store());
-      const edited = buildExecution({ ...where, policyEdited: 'covgate.yml' });
+      const edited = buildExecution({
+        ...where,
+        policyEdited: 'covgate.yml',
+        commentSections: ['verdict', 'files'],
+      });
       const dotted = buildExecution({
         ...where,
         createdAt: secondsAfter(FIXTURE_TIME, 1),
         policyEdited: '.covgate.yml',
+        commentSections: [],
       });
       const none = buildExecution({ ...where, createdAt: secondsAfter(FIXTURE_TIME, 2) });
       await store().insertExecution(edited);

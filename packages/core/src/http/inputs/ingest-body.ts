@@ -13,6 +13,7 @@ import { checkLineData } from '../../executions/line-data-check.js';
 import { PART_NAME, parseExpectedParts } from '../../executions/parts.js';
 import type { FileLines } from '../../executions/run-lines.js';
 import { normaliseWebUrl } from '../../executions/web-url.js';
+import type { CommentSection } from '../../storage/records/executions.js';
 import { ApiError, ERRORS } from '../api-error.js';
 
 const NAME = z
@@ -242,6 +243,29 @@ const patchBody = z
     message: 'more than coverable',
   });
 
+/** covgate.yml's `comment:`: on, off, or the sections to show (each at most once). */
+const commentBody = z.union([
+  z.boolean(),
+  z
+    .object({ sections: z.array(z.enum(['verdict', 'patch', 'files'])).max(3) })
+    .strict()
+    .refine((comment) => new Set(comment.sections).size === comment.sections.length, {
+      path: ['sections'],
+      message: 'a section repeats',
+    }),
+]);
+
+/** The comment's sections from `comment`: null for all (the default), none for `false`. */
+function commentSections(
+  comment: z.infer<typeof commentBody> | null | undefined,
+): CommentSection[] | null {
+  if (comment === undefined || comment === null || comment === true) return null;
+  if (comment === false) return [];
+  return COMMENT_SECTIONS.filter((section) => comment.sections.includes(section));
+}
+
+const COMMENT_SECTIONS: readonly CommentSection[] = ['verdict', 'patch', 'files'];
+
 /** A policy file's name: the change that edits it is told so. */
 const POLICY_FILE = z.enum(['covgate.yml', '.covgate.yml']);
 
@@ -269,6 +293,7 @@ const ingestBody = z
     repo_url: z.string().nullable().optional(),
     policy: policyBody.nullable().optional(),
     policy_edited: POLICY_FILE.nullable().optional(),
+    comment: commentBody.nullable().optional(),
     project_target: PERCENT.nullable().optional(),
     project_informational: z.boolean().nullable().optional(),
     patch_informational: z.boolean().nullable().optional(),
@@ -355,6 +380,7 @@ export function parseIngestBody(body: unknown): IngestInput {
     policyDigest: data.policy?.digest ?? null,
     policyCommit: data.policy?.commit ?? null,
     policyEdited: data.policy_edited ?? null,
+    commentSections: commentSections(data.comment),
     branches,
     part,
     expectParts,

@@ -309,6 +309,7 @@ function reportRecord(
     policyDigest: input.policyDigest,
     policyCommit: input.policyCommit,
     policyEdited: input.policyEdited,
+    commentSections: input.commentSections,
     // Branch counts of parts cannot be united (no part says which branches it took), so a
     // commit's report shows none rather than a sum.
     branchesCovered: null,

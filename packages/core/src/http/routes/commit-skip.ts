@@ -74,6 +74,7 @@ export const skipCommit: RouteHandler = async (scope) => {
     policyDigest: null,
     policyCommit: null,
     policyEdited: null,
+    commentSections: null,
     branchesCovered: null,
     branchesTotal: null,
     parts: null,

@@ -226,6 +226,7 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     policyDigest: input.policyDigest,
     policyCommit: input.policyCommit,
     policyEdited: input.policyEdited,
+    commentSections: input.commentSections,
     branchesCovered: input.branches?.covered ?? null,
     branchesTotal: input.branches?.total ?? null,
     parts: null,

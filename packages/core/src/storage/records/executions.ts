@@ -83,6 +83,11 @@ export interface ExecutionRecord {
    * applies only after merge; null when the change edits none or the client did not say.
    */
   policyEdited: PolicyFileName | null;
+  /**
+   * The sections of the pull request's comment the run's policy asks for (`comment:` of
+   * covgate.yml); null for every section (the default), empty for no comment at all.
+   */
+  commentSections: CommentSection[] | null;
   /** Branches taken at least once (issue 43); null when the run sent no branch counts. */
   branchesCovered: number | null;
   /** Branches the run's reports list; null when the run sent no branch counts. */
@@ -109,6 +114,9 @@ export type BaselineSelection = 'base_commit' | 'latest';
 
 /** Where a run's patch target came from: the run itself, the repository's default, or covgate's. */
 export type PatchTargetSource = 'run' | 'repository' | 'default';
+
+/** A section of the pull request's comment: the verdict table, the missed lines, the files that lost most. */
+export type CommentSection = 'verdict' | 'patch' | 'files';
 
 /** The names a repository's policy file may have. */
 export type PolicyFileName = 'covgate.yml' | '.covgate.yml';
@@ -205,6 +213,7 @@ export const EXECUTION_FIELDS = [
   'policyDigest',
   'policyCommit',
   'policyEdited',
+  'commentSections',
   'projectTarget',
   'branchesCovered',
   'branchesTotal',
