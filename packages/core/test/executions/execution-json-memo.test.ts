@@ -103,6 +103,8 @@ describe('ExecutionJsonMemo', () => {
     projectTarget: 70,
     policyDigest: 'a'.repeat(64),
     policyCommit: '3f2a9c1',
+    policyEdited: 'covgate.yml',
+    commentSections: ['verdict'],
     parts: {
       received: ['unit'],
       carried: [],
@@ -124,6 +126,8 @@ describe('ExecutionJsonMemo', () => {
     if (value instanceof Date) return new Date(value.getTime() + 1000);
     if (typeof value === 'number') return value + 1;
     if (typeof value === 'string') return `${value}-other`;
+    // The comment's sections: one more.
+    if (Array.isArray(value)) return [...value, 'files'];
     // A commit report's parts: another part received.
     if (typeof value === 'object' && value !== null) return { ...value, received: ['other'] };
     return 'other';
