@@ -23,6 +23,10 @@ export interface Verdict {
   decided_by: DecidingRule;
   /** The run's absolute floor as the service judged it; absent when the run sent none. */
   project_target?: { target: number; passed: boolean };
+  /** The project branch rule as the service judged it; absent when the run sent no floor. */
+  branch_target?: { target: number; passed: boolean };
+  /** The patch branch rule as the service judged it; absent when the run sent no target. */
+  patch_branch_target?: { target: number; passed: boolean };
   /** The outcome the service recorded. */
   recorded_outcome: 'pass' | 'warn' | 'fail';
   repo: string;
@@ -147,7 +151,7 @@ export function verdictLine(verdict: Verdict, paint: Paint): string {
 /** What the verdict sentence reads of a verdict: the patch only when a rule judged it. */
 function verdictFacts(verdict: Verdict): VerdictFacts {
   const { patch } = verdict;
-  return {
+  const facts: VerdictFacts = {
     outcome: verdict.outcome,
     delta: verdict.delta,
     baseline: verdict.baseline === null ? null : { coverage: verdict.baseline },
@@ -161,15 +165,47 @@ function verdictFacts(verdict: Verdict): VerdictFacts {
           },
         }
       : {}),
-    decided_by:
-      verdict.decided_by === 'patch rule'
-        ? 'patch'
-        : verdict.decided_by === 'project target'
-          ? 'target'
-          : 'delta',
+    decided_by: WIRE_RULE[verdict.decided_by],
     ...(verdict.project_target
       ? { project_target: verdict.project_target, coverage: verdict.coverage }
       : {}),
+    ...branchFacts(verdict),
+  };
+  if (facts.patch && verdict.patch_branch_target && verdict.patch?.branches) {
+    facts.patch = {
+      ...facts.patch,
+      branches: branchesWithPercent(verdict.patch.branches),
+      branch_target: verdict.patch_branch_target,
+    };
+  }
+  return facts;
+}
+
+/** The service's name of each rule the CLI names. */
+const WIRE_RULE: Readonly<Record<DecidingRule, NonNullable<VerdictFacts['decided_by']>>> = {
+  'delta thresholds': 'delta',
+  'patch rule': 'patch',
+  'project target': 'target',
+  'branch rule': 'branches',
+  'patch branch rule': 'patch_branches',
+};
+
+/** The run's branch figure and floor, when the run was judged by the project branch rule. */
+function branchFacts(verdict: Verdict): Pick<VerdictFacts, 'branches' | 'branch_target'> {
+  if (!verdict.branch_target || verdict.branches === null) return {};
+  const { covered, coverable } = verdict.branches;
+  return {
+    branches: branchesWithPercent({ covered, total: coverable }),
+    branch_target: verdict.branch_target,
+  };
+}
+
+function branchesWithPercent(branches: { covered: number; total: number }) {
+  const { covered, total } = branches;
+  return {
+    covered,
+    total,
+    percent: total === 0 ? null : Math.floor((covered * 10_000) / total) / 100,
   };
 }
 
@@ -264,6 +300,8 @@ export function buildVerdict(input: {
     outcome,
     decided_by,
     ...(record.project_target ? { project_target: record.project_target } : {}),
+    ...(record.branch_target ? { branch_target: record.branch_target } : {}),
+    ...(record.patch?.branch_target ? { patch_branch_target: record.patch.branch_target } : {}),
     recorded_outcome: record.outcome,
     repo: record.repo,
     branch: record.branch,

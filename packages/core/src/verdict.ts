@@ -5,6 +5,7 @@
  */
 export { ageText, carriedText } from './executions/carryforward.js';
 export {
+  type BranchFacts,
   TARGET_SOURCE_PHRASE,
   type VerdictFacts,
   type VerdictTargetSource,

@@ -279,7 +279,7 @@ export const executions = mysqlTable(
     patchTarget: decimal('patch_target', { precision: 5, scale: 2, mode: 'number' }),
     patchTargetSource: mysqlEnum('patch_target_source', ['run', 'repository', 'default']),
     /** The rule that decided the outcome; null on rows from before it was kept. */
-    decidedBy: mysqlEnum('decided_by', ['delta', 'patch', 'target']),
+    decidedBy: mysqlEnum('decided_by', ['delta', 'patch', 'target', 'branches', 'patch_branches']),
     /** Entries of the run's per-file list (in `execution_files`); null without one. */
     fileCount: int('file_count', { unsigned: true }),
     policyDigest: exactVarchar('policy_digest', { length: 64 }),
@@ -294,6 +294,11 @@ export const executions = mysqlTable(
     /** The run's branch counts (issue 43); both null when it sent none. */
     branchesCovered: int('branches_covered', { unsigned: true }),
     branchesTotal: int('branches_total', { unsigned: true }),
+    /** The branch rules' targets and the patch's branch counts; null when the run sent none. */
+    branchTarget: decimal('branch_target', { precision: 5, scale: 2, mode: 'number' }),
+    patchBranchesCovered: int('patch_branches_covered', { unsigned: true }),
+    patchBranchesTotal: int('patch_branches_total', { unsigned: true }),
+    patchBranchTarget: decimal('patch_branch_target', { precision: 5, scale: 2, mode: 'number' }),
     /** A commit's report merged from parts: its parts' state; null for a run sent whole. */
     parts: partsState('parts'),
     /** Who posted the run when it was a CI identity (`oidc:github:acme/api@refs/heads/main`). */

@@ -215,7 +215,9 @@ export const executions = sqliteTable(
     patchTarget: real('patch_target'),
     patchTargetSource: text('patch_target_source', { enum: ['run', 'repository', 'default'] }),
     /** The rule that decided the outcome; null on rows from before it was kept. */
-    decidedBy: text('decided_by', { enum: ['delta', 'patch', 'target'] }),
+    decidedBy: text('decided_by', {
+      enum: ['delta', 'patch', 'target', 'branches', 'patch_branches'],
+    }),
     /** Entries of the run's per-file list (in `execution_files`); null without one. */
     fileCount: integer('file_count'),
     policyDigest: text('policy_digest'),
@@ -230,6 +232,11 @@ export const executions = sqliteTable(
     /** The run's branch counts (issue 43); both null when it sent none. */
     branchesCovered: integer('branches_covered'),
     branchesTotal: integer('branches_total'),
+    /** The branch rules' targets and the patch's branch counts; null when the run sent none. */
+    branchTarget: real('branch_target'),
+    patchBranchesCovered: integer('patch_branches_covered'),
+    patchBranchesTotal: integer('patch_branches_total'),
+    patchBranchTarget: real('patch_branch_target'),
     /** A commit's report merged from parts: its parts' state; null for a run sent whole. */
     parts: partsState('parts'),
     /** Who posted the run when it was a CI identity (`oidc:github:acme/api@refs/heads/main`). */

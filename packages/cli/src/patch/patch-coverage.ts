@@ -33,6 +33,11 @@ export interface PatchCoverage {
   test_files: string[];
   /** Changed files a report names without line detail (a summary-only report). */
   no_line_data: string[];
+  /**
+   * The branches on the changed lines, as the reports count them (see {@link patchBranches});
+   * null when no report of a changed file carries per-line branch data.
+   */
+  branches?: { covered: number; total: number } | null;
 }
 
 /**

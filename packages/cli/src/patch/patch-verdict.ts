@@ -2,7 +2,12 @@ import type { MeasuredPatch } from './measured-patch.js';
 import { lineRanges } from './patch-lines.js';
 
 /** The rule whose outcome is the verdict's. */
-export type DecidingRule = 'delta thresholds' | 'patch rule' | 'project target';
+export type DecidingRule =
+  | 'delta thresholds'
+  | 'patch rule'
+  | 'project target'
+  | 'branch rule'
+  | 'patch branch rule';
 
 /** How many files of the patch the step summary lists. */
 const SUMMARY_FILES = 25;
@@ -20,11 +25,26 @@ export interface ServicePatch {
     target: number;
     target_source: 'run' | 'repository' | 'default';
     passed: boolean;
+    /** The changed lines' branch counts, when the run sent them. */
+    branches?: { covered: number; total: number; percent: number | null };
+    /** The patch branch rule as the service judged it, when the run sent a target. */
+    branch_target?: { target: number; passed: boolean };
   };
-  decided_by?: 'delta' | 'patch' | 'target';
+  decided_by?: 'delta' | 'patch' | 'target' | 'branches' | 'patch_branches';
   /** The run's absolute floor as the service judged it, when the run sent one. */
   project_target?: { target: number; passed: boolean };
+  /** The run's branch counts as the service shows them, when the run sent them. */
+  branches?: { covered: number; total: number; percent: number | null };
+  /** The project branch rule as the service judged it, when the run sent a floor. */
+  branch_target?: { target: number; passed: boolean };
 }
+
+/** The CLI's name of each rule the service names in `decided_by`, other than the patch's. */
+const SERVICE_RULES = {
+  target: 'project target',
+  branches: 'branch rule',
+  patch_branches: 'patch branch rule',
+} as const satisfies Partial<Record<NonNullable<ServicePatch['decided_by']>, DecidingRule>>;
 
 /**
  * The outcome of a run and the patch as judged. A service that judges patches answers
@@ -37,8 +57,14 @@ export function combineOutcome(
   patch: MeasuredPatch | null,
   service: ServicePatch = {},
 ): { outcome: 'pass' | 'warn' | 'fail'; decided_by: DecidingRule; patch: MeasuredPatch | null } {
-  if (service.decided_by === 'target') {
-    return { outcome: recorded, decided_by: 'project target', patch: judgedPatch(patch, service) };
+  const serviceRule =
+    service.decided_by === 'target' ||
+    service.decided_by === 'branches' ||
+    service.decided_by === 'patch_branches'
+      ? SERVICE_RULES[service.decided_by]
+      : null;
+  if (serviceRule !== null) {
+    return { outcome: recorded, decided_by: serviceRule, patch: judgedPatch(patch, service) };
   }
   if (patch && service.patch) {
     const rule = service.decided_by === 'patch' ? 'patch rule' : 'delta thresholds';
@@ -86,6 +112,10 @@ export function decidedClause(decidedBy: DecidingRule, outcome: string): string 
     return `; ${how} by the patch rule (patch coverage below its target)`;
   if (decidedBy === 'project target')
     return `; ${how} by the project target (coverage below its floor)`;
+  if (decidedBy === 'branch rule')
+    return `; ${how} by the branch rule (branch coverage below its floor)`;
+  if (decidedBy === 'patch branch rule')
+    return `; ${how} by the patch branch rule (the patch's branch coverage below its target)`;
   return '';
 }
 

@@ -138,6 +138,15 @@ export interface paths {
          *     turn a `pass` or `warn` into `fail`; `decided_by` names the rule the outcome is from
          *     (`delta` when the thresholds fail the run themselves).
          *
+         *     Branch rules, off by default: `branch_target` is a floor on the run's branch percent
+         *     (`decided_by: branches`), `patch_branch_target` a target on the changed lines' branch
+         *     percent, `patch.branches` (`decided_by: patch_branches`); percents truncated to
+         *     hundredths, no branch listed passes. They fail closed: a target without the counts it
+         *     reads is `400 invalid parameter: branch_target (needs branches)` (or
+         *     `patch_branch_target (needs patch.branches)`), and a part (`part`) may not send one
+         *     (`(parts do not merge branches)`). `project_informational` covers the project branch
+         *     rule, `patch_informational` the patch branch rule.
+         *
          *     A long `files` list may be sent gzip-compressed (`Content-Encoding: gzip`): the body
          *     may be 4 MiB on the wire (the service's `ingestBodyBytes`, 1 to 16 MiB) and 16 MiB
          *     once inflated (`413` beyond either). Any other `Content-Encoding` is `415`.
@@ -1265,13 +1274,15 @@ export interface components {
             /** @description The patch and the patch rule's judgement, when the run sent a patch. */
             patch?: components["schemas"]["Patch"];
             /**
-             * @description The rule the outcome is from, present with `patch` or `project_target` (when more
-             *     than one rule judges): `patch` when the patch rule failed (or, informational,
-             *     warned) a run the other rules judged better, `target` when the project target
-             *     failed (or warned) a run the delta thresholds let pass or warn, else `delta`.
+             * @description The rule the outcome is from, present with `patch`, `project_target` or
+             *     `branch_target` (when more than one rule judges): `patch` when the patch rule
+             *     failed (or, informational, warned) a run the other rules judged better,
+             *     `patch_branches` when the patch branch rule did, `target` when the project target
+             *     failed (or warned) a run the delta thresholds let pass or warn, `branches` when the
+             *     project branch rule did, else `delta`.
              * @enum {unknown}
              */
-            decided_by?: "delta" | "patch" | "target";
+            decided_by?: "delta" | "patch" | "target" | "branches" | "patch_branches";
             /** @description The run's absolute floor on its coverage, when it sent one. */
             project_target?: components["schemas"]["ProjectTarget"];
             /** @description Entries of the run's per-file list, when it sent one. */
@@ -1296,6 +1307,8 @@ export interface components {
             posted_by?: string;
             /** @description The run's branch coverage, when it sent branch counts (absent otherwise, never 0 %). */
             branches?: components["schemas"]["RunBranches"];
+            /** @description The project branch rule's floor on `branches.percent`, when the run sent one. */
+            branch_target?: components["schemas"]["BranchTarget"];
             parts?: components["schemas"]["Parts"];
             /** @description Why the commit has nothing to measure, for a `skipped` record (`covgate skip --reason`). */
             skip_reason?: string;
@@ -1306,6 +1319,12 @@ export interface components {
          * @enum {string}
          */
         CommentSection: "verdict" | "patch" | "files";
+        BranchTarget: {
+            /** @description The target, percent (two decimals). */
+            target: number;
+            /** @description Whether the branch percent (truncated to hundredths) is at least the target; no branch listed passes. */
+            passed: boolean;
+        };
         ProjectTarget: {
             /** @description The floor, percent (two decimals). */
             target: number;
@@ -1349,7 +1368,7 @@ export interface components {
             base_commit?: string;
             patch?: components["schemas"]["Patch"];
             /** @enum {unknown} */
-            decided_by?: "delta" | "patch" | "target";
+            decided_by?: "delta" | "patch" | "target" | "branches" | "patch_branches";
             project_target?: components["schemas"]["ProjectTarget"];
             file_count?: number;
             policy?: components["schemas"]["RecordedPolicy"];
@@ -1357,6 +1376,7 @@ export interface components {
             policy_edited?: "covgate.yml" | ".covgate.yml";
             comment_sections?: components["schemas"]["CommentSection"][];
             branches?: components["schemas"]["RunBranches"];
+            branch_target?: components["schemas"]["BranchTarget"];
             parts?: components["schemas"]["Parts"];
             posted_by?: string;
             skip_reason?: string;
@@ -1384,6 +1404,17 @@ export interface components {
         };
         /** @description A monorepo component; a letter or digit, then letters, digits, `.`, `_` or `-`; at most 64. */
         Component: string;
+        PatchCounts: {
+            /** @description At most `coverable`. */
+            covered: number;
+            coverable: number;
+            /**
+             * @description The branches of the changed lines (branches taken of branches listed, as the
+             *     reports count them), sent only when the reports carry branch data; needs the run's
+             *     `branches`, `total` at most theirs. Read by the patch branch rule.
+             */
+            branches?: components["schemas"]["BranchCounts"] | null;
+        };
         LineCounts: {
             /** @description At most `coverable`. */
             covered: number;
@@ -1565,6 +1596,10 @@ export interface components {
             target_source: "run" | "repository" | "default";
             /** @description False when `percent` is below `target`; an empty patch passes. */
             passed: boolean;
+            /** @description The changed lines' branch counts, when the run sent them (absent otherwise, never 0 %). */
+            branches?: components["schemas"]["RunBranches"];
+            /** @description The patch branch rule's target on `branches.percent`, when the run sent one. */
+            branch_target?: components["schemas"]["BranchTarget"];
         };
         RepositoryLink: {
             /** @description The covgate repository. */
@@ -1936,7 +1971,7 @@ export interface components {
              *     reports can run (`coverable`) and those that ran (`covered`). Judged by the
              *     patch rule.
              */
-            patch?: components["schemas"]["LineCounts"] | null;
+            patch?: components["schemas"]["PatchCounts"] | null;
             /**
              * @description The patch target of this run (percent); without it the repository's default,
              *     else 80. Applies only with `patch`.
@@ -1957,6 +1992,18 @@ export interface components {
              *     run `warn` (`decided_by: patch`). Default `false`.
              */
             patch_informational?: boolean | null;
+            /**
+             * @description The project branch rule: a floor (percent) on the run's branch percent, which fails
+             *     a run below it (`decided_by: branches`). Needs `branches`; refused with `part`.
+             *     Without it, no branch rule (the default).
+             */
+            branch_target?: number | null;
+            /**
+             * @description The patch branch rule: a target (percent) on the changed lines' branch percent
+             *     (`patch.branches`), which fails a run below it (`decided_by: patch_branches`).
+             *     Needs `patch.branches`; refused with `part`. Without it, no patch branch rule.
+             */
+            patch_branch_target?: number | null;
             /**
              * @description The policy file (`covgate.yml`) the run was judged by: the sha256 of its bytes and
              *     the commit it was read at (the merge base on a pull request; `null` outside git).

@@ -1,6 +1,11 @@
 import { linePercent } from '../gate/line-percent.js';
-import { evaluatePatch, evaluateProjectTarget } from '../gate/patch-rule.js';
-import type { CommentSection, ExecutionRecord, PolicyFileName } from '../storage/store.js';
+import { evaluateBranchRule, evaluatePatch, evaluateProjectTarget } from '../gate/patch-rule.js';
+import type {
+  CommentSection,
+  DecidingRule,
+  ExecutionRecord,
+  PolicyFileName,
+} from '../storage/store.js';
 import { formatTimestamp } from '../time/timestamp.js';
 import { type PartsJson, partsToJson } from './parts.js';
 
@@ -29,6 +34,18 @@ export interface PatchJson {
   target: number;
   target_source: 'run' | 'repository' | 'default';
   /** False when the patch coverage is below the target. */
+  passed: boolean;
+  /** The changed lines' branch counts, when the run sent them. */
+  branches?: BranchesJson;
+  /** The patch branch rule's target and whether the changed lines' branches met it, when sent. */
+  branch_target?: BranchTargetJson;
+}
+
+/** A branch rule's target and its judgement (the project's or the patch's). */
+export interface BranchTargetJson {
+  /** Percent, two decimals. */
+  target: number;
+  /** Whether the branch percent (truncated to hundredths) is at least the target; no branch passes. */
   passed: boolean;
 }
 
@@ -69,7 +86,7 @@ export interface ExecutionJson {
   /** The patch, when the run sent one. */
   patch?: PatchJson;
   /** The rule that decided the outcome; present with a patch, the only time two rules judge. */
-  decided_by?: 'delta' | 'patch' | 'target';
+  decided_by?: DecidingRule;
   /** How many entries the run's per-file list has, when it sent one. */
   file_count?: number;
   /** The run's absolute floor and whether its coverage met it, when the run sent one. */
@@ -82,6 +99,8 @@ export interface ExecutionJson {
   comment_sections?: CommentSection[];
   /** The run's branch coverage, when it sent branch counts. */
   branches?: BranchesJson;
+  /** The project branch rule's floor and whether the run's branches met it, when the run sent one. */
+  branch_target?: BranchTargetJson;
   /** For a commit's report merged from parts: what it has, expects and lacks. */
   parts?: PartsJson;
   /**
@@ -125,7 +144,26 @@ function patchToJson(record: ExecutionRecord): PatchJson | undefined {
     target: patchTarget,
     target_source: patchTargetSource ?? 'run',
     passed: judged.passed,
+    ...patchBranchesToJson(record),
   };
+}
+
+/** The patch's `branches` and `branch_target`, each when the run sent it. */
+function patchBranchesToJson(
+  record: ExecutionRecord,
+): Pick<PatchJson, 'branches' | 'branch_target'> {
+  const { patchBranchesCovered: covered, patchBranchesTotal: total, patchBranchTarget } = record;
+  if (covered === null || total === null) return {};
+  const json: Pick<PatchJson, 'branches' | 'branch_target'> = {
+    branches: branchesToJson(covered, total),
+  };
+  if (patchBranchTarget !== null) {
+    json.branch_target = {
+      target: patchBranchTarget,
+      passed: evaluateBranchRule({ covered, total, target: patchBranchTarget }).passed,
+    };
+  }
+  return json;
 }
 
 /** Serialises a stored execution record. */
@@ -166,6 +204,17 @@ export function executionToJson(record: ExecutionRecord): ExecutionJson {
   if (record.commentSections !== null) json.comment_sections = [...record.commentSections];
   if (record.branchesCovered !== null && record.branchesTotal !== null) {
     json.branches = branchesToJson(record.branchesCovered, record.branchesTotal);
+    if (record.branchTarget !== null) {
+      json.branch_target = {
+        target: record.branchTarget,
+        passed: evaluateBranchRule({
+          covered: record.branchesCovered,
+          total: record.branchesTotal,
+          target: record.branchTarget,
+        }).passed,
+      };
+      json.decided_by = record.decidedBy ?? 'delta';
+    }
   }
   if (record.parts !== null) json.parts = partsToJson(record.parts);
   if (record.postedBy !== null) json.posted_by = record.postedBy;

@@ -57,6 +57,12 @@ export interface IngestFields {
   commentSections: CommentSection[] | null;
   /** The run's branch counts (issue 43), null when it sent none. */
   branches: { covered: number; total: number } | null;
+  /** The patch's branch counts (the changed lines' branches), null when it sent none. */
+  patchBranches: { covered: number; total: number } | null;
+  /** The project branch rule's floor on the run's branch percent, null when it sent none. */
+  branchTarget: number | null;
+  /** The patch branch rule's target, null when it sent none. */
+  patchBranchTarget: number | null;
   /** The part of a commit's report the run is (`unit`, `shard-2-of-4`), or null. */
   part: string | null;
   /** The parts the run says its commit's report expects: names or a count; null when none. */
@@ -110,6 +116,17 @@ export function ingestDigest(ingest: CanonicalIngest): string {
     ...(ingest.branches === null
       ? []
       : ['branches', ingest.branches.covered, ingest.branches.total]),
+    ...(ingest.patchBranches === null &&
+    ingest.branchTarget === null &&
+    ingest.patchBranchTarget === null
+      ? []
+      : [
+          'branch_rules',
+          ingest.patchBranches?.covered ?? null,
+          ingest.patchBranches?.total ?? null,
+          ingest.branchTarget,
+          ingest.patchBranchTarget,
+        ]),
     ...(ingest.part === null
       ? []
       : [

@@ -35,16 +35,32 @@ export interface VerdictFacts {
     /** Absent: the target's origin is not said. */
     target_source?: VerdictTargetSource;
     passed: boolean;
+    /** The changed lines' branch counts, when the run sent them. */
+    branches?: BranchFacts;
+    /** The patch branch rule's target and judgement, when the run sent one. */
+    branch_target?: { target: number; passed: boolean };
   } | null;
+  /** The run's branch counts, when it sent them. */
+  branches?: BranchFacts;
+  /** The project branch rule's floor and judgement, when the run sent one. */
+  branch_target?: { target: number; passed: boolean };
   /** The run's absolute floor and whether its coverage met it, when the run sent one. */
   project_target?: { target: number; passed: boolean } | null;
   /** The coverage of the run, percent (read with `project_target`). */
   coverage?: number | null;
   /**
    * The rule that decided the outcome: `patch` when the patch rule failed (or, informational,
-   * warned) the run, `target` when the project target did.
+   * warned) the run, `target` when the project target did, `branches` when the project branch
+   * rule did, `patch_branches` when the patch branch rule did.
    */
-  decided_by?: 'delta' | 'patch' | 'target';
+  decided_by?: 'delta' | 'patch' | 'target' | 'branches' | 'patch_branches';
+}
+
+/** Branches taken of branches listed, with their percent (null when none is listed). */
+export interface BranchFacts {
+  covered: number;
+  total: number;
+  percent: number | null;
 }
 
 /** Where a patch target came from, as a phrase: `set by the run`. */
@@ -90,6 +106,33 @@ function patchSentence(facts: VerdictFacts): string {
   return ` The patch is below its target${facts.outcome === 'fail' ? ' too' : ''}: ${figures}.`;
 }
 
+/** What a branch rule that missed but did not decide says: '' when none did. */
+function branchSentences(facts: VerdictFacts): string {
+  const too = facts.outcome === 'fail' ? ' too' : '';
+  let text = '';
+  const floor = facts.branch_target;
+  if (floor && !floor.passed && facts.decided_by !== 'branches' && facts.branches) {
+    text += ` The branches are below their floor${too}: ${branchFigure(facts.branches)} covered, floor ${percent(floor.target)}.`;
+  }
+  const patch = facts.patch;
+  const target = patch?.branch_target;
+  if (target && !target.passed && facts.decided_by !== 'patch_branches' && patch?.branches) {
+    text += ` The patch’s branches are below their target${too}: ${branchFigure(patch.branches)} covered, target ${percent(target.target)}.`;
+  }
+  return text;
+}
+
+function branchFigure(branches: BranchFacts): string {
+  return branches.percent === null ? '—' : percent(branches.percent);
+}
+
+/** What the coverage change says after the rule that decided: a sentence of its own. */
+function changeSentence(facts: VerdictFacts): string {
+  return facts.baseline === null
+    ? ' There is no baseline: the base branch had no run to compare with.'
+    : ` Coverage changed by ${changeClause(facts)}.`;
+}
+
 /**
  * The one sentence covgate says of a run's verdict (the run page, the pull-request comment,
  * the CLI): it opens with the outcome (`Passed`, `Warned`, `Failed`), names the rule that
@@ -105,23 +148,35 @@ export function verdictSentence(facts: VerdictFacts): string {
   const floor = facts.project_target;
   if (facts.outcome !== 'pass' && facts.decided_by === 'target' && floor && !floor.passed) {
     const coverage = facts.coverage == null ? 'coverage' : `coverage ${percent(facts.coverage)}`;
-    const change =
-      facts.baseline === null
-        ? ' There is no baseline: the base branch had no run to compare with.'
-        : ` Coverage changed by ${changeClause(facts)}.`;
-    return `${lead} by the project target: ${coverage} is below the floor of ${percent(floor.target)}.${change}${patchSentence(facts)}`;
+    return `${lead} by the project target: ${coverage} is below the floor of ${percent(floor.target)}.${changeSentence(facts)}${patchSentence(facts)}${branchSentences(facts)}`;
+  }
+  const branchFloor = facts.branch_target;
+  if (
+    facts.outcome !== 'pass' &&
+    facts.decided_by === 'branches' &&
+    branchFloor &&
+    !branchFloor.passed &&
+    facts.branches
+  ) {
+    return `${lead} by the branch rule: ${branchFigure(facts.branches)} of branches are covered, below the floor of ${percent(branchFloor.target)}.${changeSentence(facts)}${patchSentence(facts)}${branchSentences(facts)}`;
+  }
+  const patchBranches = patch?.branch_target;
+  if (
+    facts.outcome !== 'pass' &&
+    facts.decided_by === 'patch_branches' &&
+    patchBranches &&
+    !patchBranches.passed &&
+    patch?.branches
+  ) {
+    return `${lead} by the patch branch rule: ${branchFigure(patch.branches)} of the patch’s branches are covered, below their target of ${percent(patchBranches.target)}.${changeSentence(facts)}${patchSentence(facts)}${branchSentences(facts)}`;
   }
   if (facts.outcome !== 'pass' && facts.decided_by === 'patch' && patch && !patch.passed) {
     const covered = patch.percent === null ? '—' : percent(patch.percent);
-    const change =
-      facts.baseline === null
-        ? ' There is no baseline: the base branch had no run to compare with.'
-        : ` Coverage changed by ${changeClause(facts)}.`;
-    return `${lead} by the patch rule: ${covered} of the patch’s lines are covered, below the target of ${targetFigure(patch)}.${change}`;
+    return `${lead} by the patch rule: ${covered} of the patch’s lines are covered, below the target of ${targetFigure(patch)}.${changeSentence(facts)}${branchSentences(facts)}`;
   }
   const judged =
     facts.outcome === 'pass' || facts.baseline === null ? ':' : ' by the coverage change:';
-  return `${lead}${judged} ${changeClause(facts)}.${patchSentence(facts)}`;
+  return `${lead}${judged} ${changeClause(facts)}.${patchSentence(facts)}${branchSentences(facts)}`;
 }
 
 /** What a skipped commit says: its reason, and that nothing was measured or compared. */

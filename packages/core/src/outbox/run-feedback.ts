@@ -2,11 +2,12 @@ import { executionToJson } from '../executions/execution-json.js';
 import type { FileChangesJson } from '../executions/file-changes.js';
 import { pendingText } from '../executions/parts.js';
 import { linePercent } from '../gate/line-percent.js';
-import { evaluatePatch } from '../gate/patch-rule.js';
+import { evaluateBranchRule, evaluatePatch } from '../gate/patch-rule.js';
 import { verdictSentence } from '../gate/verdict-sentence.js';
 import type {
   CodeHostKind,
   CommentSection,
+  DecidingRule,
   DeliveryKind,
   ExecutionRecord,
   NewDelivery,
@@ -44,6 +45,17 @@ const percent = (value: number): string => `${value.toFixed(2)}%`;
 const targetText = (target: number): string =>
   Number.isInteger(target) ? `${target}%` : percent(target);
 
+/** How a status and the comment's title name the rule that failed a run, other than the delta. */
+const DECIDING_PHRASE: Readonly<Partial<Record<DecidingRule, string>>> = {
+  patch: 'the patch rule',
+  branches: 'the branch rule',
+  patch_branches: 'the patch branch rule',
+};
+
+/** Whether the run's outcome is a patch rule's (lines or branches): the project row shows `—`. */
+const decidedByPatch = (record: ExecutionRecord): boolean =>
+  record.decidedBy === 'patch' || record.decidedBy === 'patch_branches';
+
 /** `covgate/project`, or `covgate/project (api)` for a component's run. */
 export function statusContext(kind: 'project' | 'patch', component: string | null): string {
   return component === null ? `covgate/${kind}` : `covgate/${kind} (${component})`;
@@ -52,7 +64,8 @@ export function statusContext(kind: 'project' | 'patch', component: string | nul
 /**
  * The `covgate/project` status: the run's verdict, whichever rule decided it (so one required
  * status gates a pull request as the CLI's exit code does), described as
- * `84.13% (+0.25) pass`, `84.13% (no baseline) pass` or `84.13% (+0.25) fail by the patch rule`.
+ * `84.13% (+0.25) pass`, `84.13% (no baseline) pass`, `84.13% (+0.25) fail by the patch rule`
+ * or `84.13% (+0.25) fail by the branch rule` (the patch branch rule likewise).
  * A `warn` run is a success (GitHub and GitLab have no warning state) whose description says
  * `warn`.
  */
@@ -63,12 +76,23 @@ export function projectStatus(
   const parts = partsStatus(record);
   if (parts !== null) return parts;
   const change = record.baselineId === null ? 'no baseline' : record.delta;
-  const byPatch = record.outcome === 'fail' && record.decidedBy === 'patch';
-  const description = `${percent(record.coverage)} (${change}) ${record.outcome}${byPatch ? ' by the patch rule' : ''}`;
+  const rule = record.outcome === 'fail' ? decidingPhrase(record) : null;
+  const description = `${percent(record.coverage)} (${change}) ${record.outcome}${rule === null ? '' : ` by ${rule}`}`;
   return {
     state: stateOf(record.outcome),
     description: describeWithCarried(description, record, STATUS_DESCRIPTION_MAX),
   };
+}
+
+/** The rule other than the delta that decided the run, as a phrase; null for the delta's. */
+function decidingPhrase(record: ExecutionRecord): string | null {
+  return record.decidedBy === null ? null : (DECIDING_PHRASE[record.decidedBy] ?? null);
+}
+
+/** A branch rule's figures and judgement, or null without its counts or its target. */
+function branchRuleOf(covered: number | null, total: number | null, target: number | null) {
+  if (covered === null || total === null || target === null) return null;
+  return { ...evaluateBranchRule({ covered, total, target }), target };
 }
 
 /**
@@ -121,10 +145,11 @@ function patchOf(record: ExecutionRecord) {
 }
 
 /**
- * The `covgate/patch` status: the patch rule alone, described as `patch 91.30% >= 80% pass`,
- * `patch 50.00% < 80% fail`, or `patch: no coverable lines changed` (a success), or
- * `patch: skipped: docs only` for a skipped pull request's commit. Null for a run that sent
- * no patch.
+ * The `covgate/patch` status: the patch rules, described as `patch 91.30% >= 80% pass`,
+ * `patch 50.00% < 80% fail`, or `patch: no coverable lines changed` (a success), followed,
+ * with a patch branch rule, by `; branches 25.00% < 50% fail` (either rule failing fails the
+ * status), or `patch: skipped: docs only` for a skipped pull request's commit. Null for a run
+ * that sent no patch.
  */
 export function patchStatus(
   record: ExecutionRecord,
@@ -140,16 +165,33 @@ export function patchStatus(
   if (patch === null) return null;
   const parts = partsStatus(record);
   if (parts !== null) return parts;
+  const branches = branchRuleOf(
+    record.patchBranchesCovered,
+    record.patchBranchesTotal,
+    record.patchBranchTarget,
+  );
+  const branchText =
+    branches === null
+      ? ''
+      : branches.percent === null
+        ? '; no branches changed'
+        : `; branches ${ruleText(branches.percent, branches.target, branches.passed)}`;
+  const passed = patch.passed && (branches?.passed ?? true);
   if (patch.percent === null) {
-    return { state: 'success', description: 'patch: no coverable lines changed' };
+    return {
+      state: passed ? 'success' : 'failure',
+      description: clip(`patch: no coverable lines changed${branchText}`),
+    };
   }
-  const comparison = patch.passed ? '>=' : '<';
   return {
-    state: patch.passed ? 'success' : 'failure',
-    description: clip(
-      `patch ${percent(patch.percent)} ${comparison} ${targetText(patch.target)} ${patch.passed ? 'pass' : 'fail'}`,
-    ),
+    state: passed ? 'success' : 'failure',
+    description: clip(`patch ${ruleText(patch.percent, patch.target, patch.passed)}${branchText}`),
   };
+}
+
+/** `91.30% >= 80% pass`, `50.00% < 82.50% fail`. */
+function ruleText(figure: number, target: number, passed: boolean): string {
+  return `${percent(figure)} ${passed ? '>=' : '<'} ${targetText(target)} ${passed ? 'pass' : 'fail'}`;
 }
 
 /** The hidden first line of covgate's comment on a pull request, one per component. */
@@ -218,6 +260,25 @@ function filesLostLines(changes: FileChangesJson | null): string[] {
   ];
 }
 
+/**
+ * A branch row of the comment: the figure, and the rule's target and result when the run set
+ * one (`floor 70%` for the project's, `target 50%` for the patch's), else `not gated`.
+ */
+function branchRow(
+  label: string,
+  covered: number,
+  total: number,
+  target: number | null,
+  targetWord: string,
+): string {
+  const rule = branchRuleOf(covered, total, target);
+  const result =
+    rule === null
+      ? '— | not gated'
+      : `${targetWord} ${targetText(rule.target)} | ${rule.passed ? 'pass' : 'fail'}`;
+  return `| ${label} | ${branchFigure(covered, total)} | ${result} |`;
+}
+
 /** A run's branch figure as the comment shows it: `41.66% (5 of 12 branches)`. */
 function branchFigure(covered: number, total: number): string {
   const figure = linePercent(covered, total);
@@ -250,7 +311,7 @@ export function commentBody(record: ExecutionRecord, runUrl: string | null): str
       ? `no baseline on ${code(record.baseBranch ?? 'the base branch')} yet`
       : `${record.delta} against ${code(record.baseBranch ?? '')}${record.baselineCommit ? ` at ${code(record.baselineCommit.slice(0, 7))}` : ''}`;
   const rows = [
-    `| Project | ${percent(record.coverage)} | ${baseline} | ${record.decidedBy === 'patch' ? '—' : record.outcome} |`,
+    `| Project | ${percent(record.coverage)} | ${baseline} | ${decidedByPatch(record) ? '—' : record.outcome} |`,
   ];
   const patch = patchOf(record);
   if (patch) {
@@ -264,7 +325,24 @@ export function commentBody(record: ExecutionRecord, runUrl: string | null): str
   }
   if (record.branchesCovered !== null && record.branchesTotal !== null) {
     rows.push(
-      `| Branches | ${branchFigure(record.branchesCovered, record.branchesTotal)} | — | not gated |`,
+      branchRow(
+        'Branches',
+        record.branchesCovered,
+        record.branchesTotal,
+        record.branchTarget,
+        'floor',
+      ),
+    );
+  }
+  if (record.patchBranchesCovered !== null && record.patchBranchesTotal !== null) {
+    rows.push(
+      branchRow(
+        'Patch branches',
+        record.patchBranchesCovered,
+        record.patchBranchesTotal,
+        record.patchBranchTarget,
+        'target',
+      ),
     );
   }
   const footer = [
@@ -276,7 +354,7 @@ export function commentBody(record: ExecutionRecord, runUrl: string | null): str
   return [
     commentMarker(record.component),
     runMarker(record.id),
-    `### ${title}: **${record.outcome}**${record.decidedBy === 'patch' ? ' (decided by the patch rule)' : ''}`,
+    `### ${title}: **${record.outcome}**${decidingPhrase(record) === null ? '' : ` (decided by ${decidingPhrase(record)})`}`,
     '',
     // The run page's and the CLI's sentence, so that the three never disagree.
     ...(shows('verdict') ? [verdictSentence(executionToJson(record)), ''] : []),

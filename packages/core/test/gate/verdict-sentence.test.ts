@@ -173,4 +173,65 @@ describe('verdictSentence, word for word', () => {
       'Failed by the patch rule: 12.50% of the patch’s lines are covered, below the target of 82.50%. Coverage changed by -0.10 pts against the baseline.',
     );
   });
+
+  it('names the branch rule, the run’s branch figure and its floor when it failed or warned the run', () => {
+    const facts: VerdictFacts = {
+      outcome: 'fail',
+      delta: '+0.50',
+      baseline: { coverage: 64.5 },
+      branches: { covered: 11, total: 18, percent: 61.11 },
+      branch_target: { target: 70, passed: false },
+      decided_by: 'branches',
+    };
+    expect(verdictSentence(facts)).toBe(
+      'Failed by the branch rule: 61.11% of branches are covered, below the floor of 70.00%. Coverage changed by +0.50 pts against the baseline.',
+    );
+    expect(verdictSentence({ ...facts, outcome: 'warn', baseline: null })).toBe(
+      'Warned by the branch rule: 61.11% of branches are covered, below the floor of 70.00%. There is no baseline: the base branch had no run to compare with.',
+    );
+    // The coverage change decided: the missed branch floor is said after it.
+    expect(verdictSentence({ ...facts, delta: '-3.00', decided_by: 'delta' })).toBe(
+      'Failed by the coverage change: -3.00 pts against the baseline. The branches are below their floor too: 61.11% covered, floor 70.00%.',
+    );
+    // A floor that was met says nothing more.
+    expect(
+      verdictSentence({
+        ...facts,
+        outcome: 'pass',
+        branch_target: { target: 60, passed: true },
+        decided_by: 'delta',
+      }),
+    ).toBe('Passed: +0.50 pts against the baseline.');
+  });
+
+  it('names the patch branch rule, the changed lines’ branch figure and its target', () => {
+    const facts: VerdictFacts = {
+      outcome: 'fail',
+      delta: '0.00',
+      baseline: { coverage: 80 },
+      patch: {
+        ...PATCHES.met,
+        branches: { covered: 1, total: 4, percent: 25 },
+        branch_target: { target: 50, passed: false },
+      },
+      decided_by: 'patch_branches',
+    };
+    expect(verdictSentence(facts)).toBe(
+      'Failed by the patch branch rule: 25.00% of the patch’s branches are covered, below their target of 50.00%. Coverage changed by 0.00 pts against the baseline. The patch meets its target: 91.30% covered, target 80.00% (the repository’s default).',
+    );
+    // The patch rule decided: the missed branch target is said after it.
+    expect(
+      verdictSentence({
+        ...facts,
+        patch: {
+          ...PATCHES.missed,
+          branches: facts.patch?.branches,
+          branch_target: facts.patch?.branch_target,
+        },
+        decided_by: 'patch',
+      }),
+    ).toBe(
+      'Failed by the patch rule: 53.84% of the patch’s lines are covered, below the target of 80.00% (set by the run). Coverage changed by 0.00 pts against the baseline. The patch’s branches are below their target too: 25.00% covered, target 50.00%.',
+    );
+  });
 });

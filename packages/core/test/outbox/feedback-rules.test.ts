@@ -125,6 +125,58 @@ describe('the branch figure in the comment', () => {
     );
   });
 
+  it('shows the branch rules’ targets and results, and the patch’s branch row', () => {
+    const run = buildExecution({
+      ...baseline,
+      pullRequest: 1,
+      coverage: 80,
+      delta: '+0.10',
+      outcome: 'fail',
+      decidedBy: 'branches',
+      branchesCovered: 11,
+      branchesTotal: 18,
+      branchTarget: 70,
+      patchCovered: 9,
+      patchCoverable: 10,
+      patchTarget: 80,
+      patchTargetSource: 'default',
+      patchBranchesCovered: 1,
+      patchBranchesTotal: 4,
+      patchBranchTarget: 50,
+    });
+    const body = commentBody(run, null);
+    expect(table(body).slice(1)).toEqual([
+      '| Project | 80.00% | +0.10 against `main` at `bbbbbbb` | fail |',
+      '| Patch | 90.00% (9 of 10 changed lines) | target 80% | pass |',
+      '| Branches | 61.11% (11 of 18 branches) | floor 70% | fail |',
+      '| Patch branches | 25.00% (1 of 4 branches) | target 50% | fail |',
+    ]);
+    expect(body.split('\n').slice(2, 5)).toEqual([
+      '### covgate: **fail** (decided by the branch rule)',
+      '',
+      'Failed by the branch rule: 61.11% of branches are covered, below the floor of 70.00%. Coverage changed by +0.10 pts against the baseline. The patch meets its target: 90.00% covered, target 80.00% (covgate’s default). The patch’s branches are below their target too: 25.00% covered, target 50.00%.',
+    ]);
+    expect(projectStatus(run)).toEqual({
+      state: 'failure',
+      description: '80.00% (+0.10) fail by the branch rule',
+    });
+    expect(patchStatus(run)).toEqual({
+      state: 'failure',
+      description: 'patch 90.00% >= 80% pass; branches 25.00% < 50% fail',
+    });
+    const byPatchBranches = { ...run, decidedBy: 'patch_branches' as const, branchTarget: 60 };
+    expect(table(commentBody(byPatchBranches, null))[1]).toBe(
+      '| Project | 80.00% | +0.10 against `main` at `bbbbbbb` | — |',
+    );
+    expect(projectStatus(byPatchBranches).description).toBe(
+      '80.00% (+0.10) fail by the patch branch rule',
+    );
+    expect(patchStatus({ ...run, patchBranchesCovered: 0, patchBranchesTotal: 0 })).toEqual({
+      state: 'success',
+      description: 'patch 90.00% >= 80% pass; no branches changed',
+    });
+  });
+
   it('is absent when the run sent none, never 0%', () => {
     const body = commentBody(buildExecution({ pullRequest: 1 }), null);
     expect(body).not.toContain('Branches');

@@ -124,6 +124,40 @@ export function describePatchAndComponents(store: StoreUnderTest): void {
       expect(none).toMatchObject({ branchesCovered: null, branchesTotal: null });
     });
 
+    it("round-trips the branch rules' targets, the patch's branch counts and their deciding rules", async () => {
+      const where = await givenRepo(store());
+      const byBranches = buildExecution({
+        ...where,
+        outcome: 'fail',
+        decidedBy: 'branches',
+        branchesCovered: 11,
+        branchesTotal: 18,
+        branchTarget: 70.25,
+      });
+      const byPatchBranches = buildExecution({
+        ...where,
+        createdAt: secondsAfter(FIXTURE_TIME, 1),
+        outcome: 'warn',
+        decidedBy: 'patch_branches',
+        branchesCovered: 11,
+        branchesTotal: 18,
+        patchCovered: 9,
+        patchCoverable: 10,
+        patchTarget: 80,
+        patchTargetSource: 'default',
+        patchBranchesCovered: 1,
+        patchBranchesTotal: 4,
+        patchBranchTarget: 100,
+      });
+      await store().insertExecution(byBranches);
+      await store().insertExecution(byPatchBranches);
+      expect(await store().findExecution(where.orgId, byBranches.id)).toEqual(byBranches);
+      expect(await store().listExecutions({ ...where, limit: 10 })).toEqual([
+        byPatchBranches,
+        byBranches,
+      ]);
+    });
+
     it('finds a record by id only in its own organisation', async () => {
       const where = await givenRepo(store());
       const record = buildExecution({ ...where });

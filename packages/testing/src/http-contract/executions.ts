@@ -403,6 +403,147 @@ export function executionsContract(options: HttpContractOptions): void {
       ]);
     });
 
+    it('judges the branch rules a run sends, and names the one that decided', async () => {
+      const { token } = team;
+      const body = { repo: 'branch-rules', branch: 'main', coverage: 80 };
+      const byBranches = await ingest(ctx, token, {
+        ...body,
+        branches: { covered: 11, total: 18 },
+        branch_target: 70,
+      });
+      expect(byBranches.status).toBe(201);
+      const created = (await byBranches.json()) as Record<string, unknown>;
+      expect(created).toMatchObject({
+        outcome: 'fail',
+        decided_by: 'branches',
+        branches: { covered: 11, total: 18, percent: 61.11 },
+        branch_target: { target: 70, passed: false },
+      });
+      const detail = (await (
+        await ctx.request(`/v1/executions/${created.id}`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).json()) as Record<string, unknown>;
+      expect(detail).toMatchObject({
+        decided_by: 'branches',
+        branch_target: { target: 70, passed: false },
+      });
+
+      const warned = await ingest(ctx, token, {
+        ...body,
+        branches: { covered: 11, total: 18 },
+        branch_target: 70,
+        project_informational: true,
+      });
+      expect(await warned.json()).toMatchObject({ outcome: 'warn', decided_by: 'branches' });
+
+      const byPatchBranches = await ingest(ctx, token, {
+        ...body,
+        branch: 'feature',
+        pull_request: 5,
+        branches: { covered: 11, total: 18 },
+        patch: { covered: 9, coverable: 10, branches: { covered: 1, total: 4 } },
+        patch_target: 80,
+        patch_branch_target: 50.129,
+      });
+      expect(byPatchBranches.status).toBe(201);
+      const patchRun = (await byPatchBranches.json()) as Record<string, unknown>;
+      expect(patchRun).toMatchObject({ outcome: 'fail', decided_by: 'patch_branches' });
+      expect(patchRun.patch).toEqual({
+        covered: 9,
+        coverable: 10,
+        percent: 90,
+        target: 80,
+        target_source: 'run',
+        passed: true,
+        branches: { covered: 1, total: 4, percent: 25 },
+        branch_target: { target: 50.12, passed: false },
+      });
+      expect(patchRun).not.toHaveProperty('branch_target');
+
+      // No branch listed in the changed lines: nothing to test, the rule passes.
+      const noBranches = await ingest(ctx, token, {
+        ...body,
+        branches: { covered: 11, total: 18 },
+        patch: { covered: 9, coverable: 10, branches: { covered: 0, total: 0 } },
+        patch_branch_target: 50,
+      });
+      expect(await noBranches.json()).toMatchObject({
+        outcome: 'pass',
+        patch: {
+          branches: { covered: 0, total: 0, percent: null },
+          branch_target: { target: 50, passed: true },
+        },
+      });
+    });
+
+    it('refuses a branch target without the branch counts it reads, and on a part, storing nothing', async () => {
+      const { org, token } = team;
+      const body = { repo: 'branch-refusals', branch: 'main', coverage: 80 };
+      const cases: [object, string][] = [
+        [{ branch_target: 70 }, 'invalid parameter: branch_target (needs branches)'],
+        [
+          {
+            branches: { covered: 1, total: 2 },
+            patch: { covered: 1, coverable: 1 },
+            patch_branch_target: 70,
+          },
+          'invalid parameter: patch_branch_target (needs patch.branches)',
+        ],
+        [
+          { patch_branch_target: 70 },
+          'invalid parameter: patch_branch_target (needs patch.branches)',
+        ],
+        [
+          { patch: { covered: 1, coverable: 1, branches: { covered: 1, total: 2 } } },
+          'invalid parameter: patch.branches (needs branches)',
+        ],
+        [
+          {
+            branches: { covered: 1, total: 2 },
+            patch: { covered: 1, coverable: 1, branches: { covered: 1, total: 3 } },
+          },
+          'invalid parameter: patch.branches.total (more than branches.total)',
+        ],
+        [
+          {
+            branches: { covered: 1, total: 2 },
+            patch: { covered: 1, coverable: 1, branches: { covered: 3, total: 2 } },
+          },
+          'invalid parameter: patch.branches.covered (more than total)',
+        ],
+        [
+          {
+            commit: 'a'.repeat(40),
+            part: 'unit',
+            branches: { covered: 1, total: 2 },
+            branch_target: 70,
+          },
+          'invalid parameter: branch_target (parts do not merge branches)',
+        ],
+        [
+          {
+            commit: 'a'.repeat(40),
+            part: 'unit',
+            branches: { covered: 1, total: 2 },
+            patch: { covered: 1, coverable: 1, branches: { covered: 1, total: 2 } },
+            patch_branch_target: 70,
+          },
+          'invalid parameter: patch_branch_target (parts do not merge branches)',
+        ],
+        [
+          { branches: { covered: 1, total: 2 }, branch_target: 101 },
+          'invalid parameter: branch_target',
+        ],
+      ];
+      for (const [fields, error] of cases) {
+        const response = await ingest(ctx, token, { ...body, ...fields });
+        expect(response.status, JSON.stringify(fields)).toBe(400);
+        expect(await response.json(), JSON.stringify(fields)).toEqual({ error });
+      }
+      expect(await ctx.store.countExecutions(org.id, 'branch-refusals')).toBe(0);
+    });
+
     it('refuses a commit that is not 7-64 hex characters with 400 and stores nothing', async () => {
       const { org, token } = team;
       for (const commit of ['abc123', 'g'.repeat(40), 'a'.repeat(65), '', 1234567, ' abcdef0']) {

@@ -237,7 +237,7 @@ const branchesBody = z
   });
 
 const patchBody = z
-  .object({ covered: LINES, coverable: LINES })
+  .object({ covered: LINES, coverable: LINES, branches: branchesBody.nullable().optional() })
   .refine((patch) => patch.covered <= patch.coverable, {
     path: ['covered'],
     message: 'more than coverable',
@@ -298,6 +298,8 @@ const ingestBody = z
     project_informational: z.boolean().nullable().optional(),
     patch_informational: z.boolean().nullable().optional(),
     branches: branchesBody.nullable().optional(),
+    branch_target: PERCENT.nullable().optional(),
+    patch_branch_target: PERCENT.nullable().optional(),
     part: z.string().regex(PART_NAME).nullable().optional(),
     expect_parts: z.unknown().optional(),
     carryforward: z.unknown().optional(),
@@ -305,6 +307,36 @@ const ingestBody = z
     files: z.unknown().optional(),
   })
   .refine((body) => body.warn_threshold <= body.fail_threshold, { path: ['warn_threshold'] });
+
+/**
+ * The patch's branch counts and the two branch targets, failing closed: a target without the
+ * counts it reads (`branch_target` without `branches`, `patch_branch_target` without
+ * `patch.branches`) is refused, never judged as a pass, and so is a target on a part, since
+ * parts do not merge branches (docs/decisions/runs.md, "Branch rules").
+ */
+function parseBranchRules(
+  data: z.infer<typeof ingestBody>,
+  branches: { covered: number; total: number } | null,
+  part: string | null,
+): Pick<IngestFields, 'patchBranches' | 'branchTarget' | 'patchBranchTarget'> {
+  const patchBranches = data.patch?.branches ?? null;
+  const branchTarget = data.branch_target ?? null;
+  const patchBranchTarget = data.patch_branch_target ?? null;
+  if (patchBranches !== null) {
+    if (branches === null) throw invalid('patch.branches (needs branches)');
+    if (patchBranches.total > branches.total)
+      throw invalid('patch.branches.total (more than branches.total)');
+  }
+  if (branchTarget !== null && branches === null) throw invalid('branch_target (needs branches)');
+  if (patchBranchTarget !== null && patchBranches === null)
+    throw invalid('patch_branch_target (needs patch.branches)');
+  if (part !== null) {
+    if (branchTarget !== null) throw invalid('branch_target (parts do not merge branches)');
+    if (patchBranchTarget !== null)
+      throw invalid('patch_branch_target (parts do not merge branches)');
+  }
+  return { patchBranches, branchTarget, patchBranchTarget };
+}
 
 /** A parsed ingest body: its fields, and what the server takes from it besides. */
 export interface IngestInput extends IngestFields {
@@ -352,6 +384,7 @@ export function parseIngestBody(body: unknown): IngestInput {
   checkBranchTotals(branches, parsed?.files ?? null);
   const part = data.part ?? null;
   if (part !== null && data.commit == null) throw invalid('part (needs commit)');
+  const rules = parseBranchRules(data, branches, part);
   const expectParts = data.expect_parts == null ? null : parseExpectedParts(data.expect_parts);
   if (data.expect_parts != null && (expectParts === null || part === null))
     throw invalid(`expect_parts${part === null ? ' (only with part)' : ''}`);
@@ -372,7 +405,9 @@ export function parseIngestBody(body: unknown): IngestInput {
     component: data.component ?? null,
     pullRequest: data.pull_request ?? null,
     baseCommit: data.base_commit ?? null,
-    patch: data.patch ?? null,
+    patch:
+      data.patch == null ? null : { covered: data.patch.covered, coverable: data.patch.coverable },
+    ...rules,
     patchTarget: data.patch_target ?? null,
     projectTarget: data.project_target ?? null,
     projectInformational: data.project_informational ?? false,

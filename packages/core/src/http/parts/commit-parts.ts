@@ -314,6 +314,11 @@ function reportRecord(
     // commit's report shows none rather than a sum.
     branchesCovered: null,
     branchesTotal: null,
+    // The ingest refuses branch targets on a part, so no part carries a branch rule.
+    branchTarget: null,
+    patchBranchesCovered: null,
+    patchBranchesTotal: null,
+    patchBranchTarget: null,
     parts: settled.parts,
     // Parts may come from several jobs: the merged report names no single poster.
     postedBy: null,

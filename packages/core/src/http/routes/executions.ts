@@ -221,14 +221,17 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     patchTargetSource: target?.source ?? null,
     decidedBy: verdict.decidedBy,
     fileCount: input.files?.length ?? null,
-    projectTarget:
-      input.projectTarget === null ? null : truncateToHundredths(input.projectTarget) / 100,
+    projectTarget: percentOrNull(input.projectTarget),
     policyDigest: input.policyDigest,
     policyCommit: input.policyCommit,
     policyEdited: input.policyEdited,
     commentSections: input.commentSections,
     branchesCovered: input.branches?.covered ?? null,
     branchesTotal: input.branches?.total ?? null,
+    branchTarget: percentOrNull(input.branchTarget),
+    patchBranchesCovered: input.patchBranches?.covered ?? null,
+    patchBranchesTotal: input.patchBranches?.total ?? null,
+    patchBranchTarget: percentOrNull(input.patchBranchTarget),
     parts: null,
     postedBy: identity.postedBy,
     skipReason: null,
@@ -283,6 +286,11 @@ async function findRunBaseline(
   }
   const latest = await store.findBaseline(orgId, repo, baseBranch, component);
   return { baseline: latest, selection: latest ? 'latest' : null };
+}
+
+/** A target as stored: truncated to hundredths, so an answer and its replay show the same. */
+function percentOrNull(target: number | null): number | null {
+  return target === null ? null : truncateToHundredths(target) / 100;
 }
 
 /** The run's patch target, else the repository's default, else {@link DEFAULT_PATCH_TARGET}. */

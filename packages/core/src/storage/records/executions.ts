@@ -92,6 +92,14 @@ export interface ExecutionRecord {
   branchesCovered: number | null;
   /** Branches the run's reports list; null when the run sent no branch counts. */
   branchesTotal: number | null;
+  /** The run's floor on its branch percent (the project branch rule); null when it sent none. */
+  branchTarget: number | null;
+  /** Branches of the patch's changed lines taken at least once; null when the run sent none. */
+  patchBranchesCovered: number | null;
+  /** Branches of the patch's changed lines; null when the run sent none. */
+  patchBranchesTotal: number | null;
+  /** The target of the patch branch rule (percent); null when the run sent none. */
+  patchBranchTarget: number | null;
   /**
    * For a commit's report merged from parts (runs sent with `part`): the parts received and
    * expected, and whether they are complete; null for a run sent whole.
@@ -121,8 +129,11 @@ export type CommentSection = 'verdict' | 'patch' | 'files';
 /** The names a repository's policy file may have. */
 export type PolicyFileName = 'covgate.yml' | '.covgate.yml';
 
-/** The rule that decided a run's outcome: the delta thresholds or the patch target. */
-export type DecidingRule = 'delta' | 'patch' | 'target';
+/**
+ * The rule that decided a run's outcome: the delta thresholds, the patch target, the project
+ * target, the project branch rule or the patch branch rule.
+ */
+export type DecidingRule = 'delta' | 'patch' | 'target' | 'branches' | 'patch_branches';
 
 /** Position after which a page of executions continues (exclusive). */
 export interface ExecutionCursor {
@@ -217,6 +228,10 @@ export const EXECUTION_FIELDS = [
   'projectTarget',
   'branchesCovered',
   'branchesTotal',
+  'branchTarget',
+  'patchBranchesCovered',
+  'patchBranchesTotal',
+  'patchBranchTarget',
   'parts',
   'postedBy',
   'skipReason',
