@@ -149,6 +149,16 @@ function gateOptions(command: Command): Command {
       patchTarget,
     )
     .option(
+      '--branch-target <percent>',
+      'fail the run when its branch coverage is below this (needs reports with branch data; default: branches shown, not gated)',
+      patchTarget,
+    )
+    .option(
+      '--patch-branch-target <percent>',
+      'fail the run when the branches of the lines it changes are covered below this (needs per-line branch data; default: none)',
+      patchTarget,
+    )
+    .option(
       '--allow-missing-patch',
       'post a change whose patch cannot be measured (base branch or history missing and not fetchable) without patch coverage, with a warning, instead of exit 2',
     )

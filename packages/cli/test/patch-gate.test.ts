@@ -217,6 +217,8 @@ describe('a pull-request run with a patch target, against a service that ignores
     expect(verdict.patch).toEqual({
       base_branch: 'main',
       base_ref: 'main',
+      // The sample's lcov has no BRDA: no branch data, never 0 of 0.
+      branches: null,
       merge_base: mergeBase,
       covered: 2,
       coverable: 4,

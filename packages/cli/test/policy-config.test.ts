@@ -185,10 +185,32 @@ describe('covgate config check', () => {
       warn: { value: 0.2, source: 'flag' },
       fail: { value: 2, source: 'file' },
       target: { value: 60, source: 'file' },
+      branch_target: { value: null, source: 'default' },
       informational: { value: false, source: 'default' },
     });
     expect(shown.effective.patch.target).toEqual({ value: null, source: 'repository setting' });
+    expect(shown.effective.patch.branch_target).toEqual({ value: null, source: 'default' });
     expect(shown.effective.base_branch).toEqual({ value: 'main', source: 'default' });
+  });
+
+  it('shows the branch targets with where they came from, none by default', async () => {
+    await writeFile(
+      join(dir, 'covgate.yml'),
+      'project:\n  branch_target: 70\npatch:\n  branch_target: 50.5\n',
+    );
+    const result = await covgateIn(dir, ['config', 'show', '--branch', 'main'], {
+      PATH: process.env.PATH,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines.filter((line) => line.includes('branch_target'))).toEqual([
+      'project.branch_target: 70 (file)',
+      'patch.branch_target: 50.5 (file)',
+    ]);
+    await writeFile(join(dir, 'covgate.yml'), 'project:\n  branch_target: 101\n');
+    const refused = await covgateIn(dir, ['config', 'check'], { PATH: process.env.PATH });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('branch_target');
   });
 });
 

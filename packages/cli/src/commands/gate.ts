@@ -4,6 +4,7 @@ import { idTokenAudience, readIdToken } from '../ci/id-token.js';
 import { chooseCredential } from '../ci/run-credential.js';
 import { readApiToken } from '../credentials.js';
 import { EXIT } from '../errors.js';
+import { checkBranchRules } from '../gate/branch-rules.js';
 import { deliverRuns } from '../gate/deliver-runs.js';
 import { dryRunOutput, executionsUrl } from '../gate/dry-run.js';
 import { measurePatch } from '../gate/measure-patch.js';
@@ -63,6 +64,8 @@ export async function gate(
     },
     io,
   );
+  // A branch rule the reports cannot judge fails here, before anything is posted or written.
+  checkBranchRules(options, read, patch.patch);
   if (flags.bundleOut && bundled) {
     const bundleTarget = { ...target, ...bundled };
     return writeBundle(
@@ -78,6 +81,10 @@ export async function gate(
     io.stderr.write(
       `covgate: warning: component ${skipped}: no coverable lines in the reports; not posted\n`,
     );
+  }
+  for (const share of shares.runs) {
+    if (share.name === null) continue;
+    checkBranchRules({ ...options, component: share.name }, share.read, share.patch.patch);
   }
   const runs = shares.runs.map((share) => ({
     ...share,

@@ -19,6 +19,10 @@ export interface GateOptions {
   failThreshold?: number;
   /** The patch coverage below which the run fails (the service's patch rule; default its own). */
   patchTarget?: number;
+  /** The floor on the run's branch percent (the project branch rule); none by default. */
+  branchTarget?: number;
+  /** The target on the changed lines' branch percent (the patch branch rule); none by default. */
+  patchBranchTarget?: number;
   /** Post a change whose patch cannot be measured without it (a warning) instead of exit 2. */
   allowMissingPatch?: boolean;
   /** The monorepo component the run covers; baselines and badges are per component. */

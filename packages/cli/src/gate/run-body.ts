@@ -58,11 +58,19 @@ export function runBody(input: {
     ...(input.policyEdited ? { policy_edited: input.policyEdited } : {}),
     ...commentField(input.comment),
     ...(branches ? { branches: { covered: branches.covered, total: branches.coverable } } : {}),
+    ...(options.branchTarget !== undefined ? { branch_target: options.branchTarget } : {}),
     ...(patch
       ? {
           base_commit: patch.merge_base,
-          patch: { covered: patch.covered, coverable: patch.coverable },
+          patch: {
+            covered: patch.covered,
+            coverable: patch.coverable,
+            ...(patch.branches ? { branches: patch.branches } : {}),
+          },
           ...(options.patchTarget !== undefined ? { patch_target: options.patchTarget } : {}),
+          ...(options.patchBranchTarget !== undefined
+            ? { patch_branch_target: options.patchBranchTarget }
+            : {}),
         }
       : {}),
     files: fileEntries(

@@ -1,3 +1,4 @@
+import { branchLine } from '../reports/branches.js';
 import { percentOf } from '../reports/merge.js';
 import type { FileCoverage } from '../reports/types.js';
 import type { ChangedLines } from './diff-lines.js';
@@ -91,7 +92,42 @@ export function patchCoverage(
     patch.coverable += entry.coverable;
   }
   if (patch.coverable > 0) patch.percent = percentOf(patch.covered, patch.coverable);
+  patch.branches = patchBranches(changed, byPath, files);
   return patch;
+}
+
+/**
+ * The branches on the changed lines: each branch of a changed file's report whose line (the
+ * line its tool puts it on: lcov's `BRDA` line, Istanbul's branch start, coverage.py's arc
+ * source, a per-line format's line) was added or changed, covered when taken. Null when the
+ * reports carry no branch data, or when a changed file's branches are counts without lines
+ * (Clover, a summary): a figure that leaves branches out would read better than the truth.
+ */
+export function patchBranches(
+  changed: ChangedLines,
+  byPath: ReadonlyMap<string, FileCoverage>,
+  files: readonly FileCoverage[],
+): { covered: number; total: number } | null {
+  if (!files.some((file) => file.branches)) return null;
+  let covered = 0;
+  let total = 0;
+  for (const [path, ranges] of changed) {
+    const branches = byPath.get(path)?.branches;
+    if (!branches) continue;
+    if (!branches.units) return null;
+    const lines = new Set<number>();
+    for (const range of ranges) {
+      for (let line = range.start; line < range.start + range.count; line++) lines.add(line);
+    }
+    for (const [key, hits] of branches.units()) {
+      const line = branchLine(key);
+      if (line === null) return null;
+      if (!lines.has(line)) continue;
+      total++;
+      if (hits > 0) covered++;
+    }
+  }
+  return { covered, total };
 }
 
 function byCodeUnits(a: string, b: string): number {

@@ -16,11 +16,15 @@ export interface EffectivePolicy {
     fail: Sourced<number>;
     /** Null: no floor. */
     target: Sourced<number | null>;
+    /** Null: no branch rule (branches shown, not gated). */
+    branch_target: Sourced<number | null>;
     informational: Sourced<boolean>;
   };
   patch: {
     /** Null: the service applies the repository's setting, else 80. */
     target: Sourced<number | null>;
+    /** Null: no patch branch rule. */
+    branch_target: Sourced<number | null>;
     informational: Sourced<boolean>;
   };
   ignore: Sourced<string[]>;
@@ -38,6 +42,8 @@ export interface PolicyFlags {
   warnThreshold?: number;
   failThreshold?: number;
   patchTarget?: number;
+  branchTarget?: number;
+  patchBranchTarget?: number;
   baseBranch?: string;
 }
 
@@ -74,6 +80,10 @@ export function effectivePolicy(
         source: 'default',
       }),
       target: pick(undefined, p.project?.target, { value: null, source: 'default' }),
+      branch_target: pick(flags.branchTarget, p.project?.branch_target, {
+        value: null,
+        source: 'default',
+      }),
       informational: pick(undefined, p.project?.informational, {
         value: false,
         source: 'default',
@@ -83,6 +93,10 @@ export function effectivePolicy(
       target: pick(flags.patchTarget, p.patch?.target, {
         value: null,
         source: 'repository setting',
+      }),
+      branch_target: pick(flags.patchBranchTarget, p.patch?.branch_target, {
+        value: null,
+        source: 'default',
       }),
       informational: pick(undefined, p.patch?.informational, { value: false, source: 'default' }),
     },
@@ -105,7 +119,13 @@ export function sentThresholds(effective: EffectivePolicy): PolicyFlags {
   const warn = given(effective.project.warn);
   const fail = given(effective.project.fail);
   const patch = given(effective.patch.target);
+  const branch = given(effective.project.branch_target);
+  const patchBranch = given(effective.patch.branch_target);
   return {
+    ...(branch !== undefined && branch !== null ? { branchTarget: branch } : {}),
+    ...(patchBranch !== undefined && patchBranch !== null
+      ? { patchBranchTarget: patchBranch }
+      : {}),
     ...(warn !== undefined ? { warnThreshold: warn } : {}),
     ...(fail !== undefined ? { failThreshold: fail } : {}),
     ...(patch !== undefined && patch !== null ? { patchTarget: patch } : {}),
@@ -124,11 +144,21 @@ export function effectivePolicyLines(effective: EffectivePolicy): string[] {
       effective.project.target,
       effective.project.target.value === null ? 'none' : undefined,
     ),
+    line(
+      'project.branch_target',
+      effective.project.branch_target,
+      effective.project.branch_target.value === null ? 'none' : undefined,
+    ),
     line('project.informational', effective.project.informational),
     line(
       'patch.target',
       effective.patch.target,
       effective.patch.target.value === null ? "the repository's setting, else 80" : undefined,
+    ),
+    line(
+      'patch.branch_target',
+      effective.patch.branch_target,
+      effective.patch.branch_target.value === null ? 'none' : undefined,
     ),
     line('patch.informational', effective.patch.informational),
     line('ignore', effective.ignore),

@@ -7,12 +7,16 @@ export interface Policy {
     fail?: number;
     /** A total below this percentage fails the run, whatever the baseline. */
     target?: number;
+    /** A branch percentage below this fails the run (`--branch-target`). */
+    branch_target?: number;
     /** The project rules report but never fail the run. */
     informational?: boolean;
   };
   patch?: {
     /** A patch covered below this percentage fails the run (`--patch-target`). */
     target?: number;
+    /** A patch whose changed lines' branches are covered below this fails (`--patch-branch-target`). */
+    branch_target?: number;
     /** The patch rule reports but never fails the run. */
     informational?: boolean;
   };

@@ -22,6 +22,16 @@ export function branchesFromUnits(units: Map<string, number>): BranchCoverage {
 }
 
 /**
+ * The source line a branch is on, from its key: lcov's `line:block:branch`, Istanbul's
+ * `line:bID:index`, a per-line format's `line#i`, coverage.py's arc `from>to` (the line the
+ * branch leaves); null for a key that names no line (an Istanbul file without a branch map).
+ */
+export function branchLine(key: string): number | null {
+  const match = /^(\d+)[:#>]/.exec(key);
+  return match ? Number(match[1]) : null;
+}
+
+/**
  * Records the branches of a line for a format that counts them per line without naming them
  * (Cobertura's `condition-coverage`, JaCoCo's `mb`/`cb`, SonarQube's `coveredBranches`): the
  * line's first `covered` branches as taken, the rest as not. Two reports of one line unite to

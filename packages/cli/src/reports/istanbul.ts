@@ -74,7 +74,7 @@ function finalFiles(doc: Json): FileCoverage[] {
       throw new MalformedReport(`the entry of ${key} has no statementMap and s`);
     }
     const path = typeof data.path === 'string' ? data.path : key;
-    const branches = finalBranches(data.b, key);
+    const branches = finalBranches(data.b, data.branchMap, key);
     if (isObject(data.l)) {
       files.push(withBranchesOf(fileFromUnits(path, lineMapUnits(data.l, key)), branches));
       continue;
@@ -99,16 +99,28 @@ function withBranchesOf(file: FileCoverage, branches: BranchCoverage | undefined
  * first taken 3 times), as istanbul's summary counts them: each path is a branch, covered
  * when taken. Undefined when the file has no `b`.
  */
-function finalBranches(b: unknown, key: string): BranchCoverage | undefined {
+function finalBranches(b: unknown, branchMap: unknown, key: string): BranchCoverage | undefined {
   if (!isObject(b)) return undefined;
   const units = new Map<string, number>();
   for (const [id, paths] of Object.entries(b)) {
     if (!Array.isArray(paths)) throw new MalformedReport(`b[${id}] of ${key} is not a list`);
+    // The line istanbul's lcov reporter writes on the branch's BRDA: its start line.
+    const line = branchStartLine(isObject(branchMap) ? branchMap[id] : undefined);
+    const name = line === null ? `b${id}` : `${line}:b${id}`;
     paths.forEach((hits, index) => {
-      units.set(`${id}:${index}`, count(hits, `b[${id}][${index}] of ${key}`));
+      units.set(`${name}:${index}`, count(hits, `b[${id}][${index}] of ${key}`));
     });
   }
   return branchesFromUnits(units);
+}
+
+/** A branch map entry's line: `loc.start.line`, or istanbul 0.x's `line`; null without one. */
+function branchStartLine(entry: unknown): number | null {
+  if (!isObject(entry)) return null;
+  const loc = entry.loc;
+  const start = isObject(loc) ? loc.start : undefined;
+  const line = isObject(start) ? start.line : entry.line;
+  return Number.isInteger(line) && (line as number) > 0 ? (line as number) : null;
 }
 
 /** A summary entry's `branches.total` and `branches.covered`, as counts only. */
