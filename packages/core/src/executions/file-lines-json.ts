@@ -7,6 +7,9 @@ import {
 } from './line-data-check.js';
 import type { FileLines } from './run-lines.js';
 
+/** The `404` message for a file of a known run that has no line data (its lines and its source). */
+export const NO_FILE_LINES = 'no line data for this file in this run';
+
 /** A file's lines as `GET /v1/executions/{id}/files/{path}` answers them. */
 export interface FileLinesJson {
   execution_id: string;

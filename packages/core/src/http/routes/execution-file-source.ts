@@ -1,3 +1,4 @@
+import { NO_FILE_LINES } from '../../executions/file-lines-json.js';
 import { findFileLines } from '../../executions/run-lines.js';
 import type { SourceResult } from '../../source-files/source-reader.js';
 import type { CodeHostKind } from '../../storage/store.js';
@@ -6,7 +7,6 @@ import { requireExecuteScope } from '../auth/access.js';
 import { authenticate } from '../auth/authenticate.js';
 import { jsonReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
-import { NO_FILE_LINES } from './execution-file.js';
 
 /** A run's file's source as `GET /v1/executions/{id}/files/{path}/source` answers it. */
 export interface FileSourceJson {

@@ -1,13 +1,10 @@
-import { fileLinesJson } from '../../executions/file-lines-json.js';
+import { fileLinesJson, NO_FILE_LINES } from '../../executions/file-lines-json.js';
 import { findFileLines } from '../../executions/run-lines.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { requireExecuteScope } from '../auth/access.js';
 import { authenticate } from '../auth/authenticate.js';
 import { jsonReply } from '../reply.js';
 import type { RouteHandler } from '../services.js';
-
-/** The answer for a file of a known run that has no line data. */
-export const NO_FILE_LINES = 'no line data for this file in this run';
 
 /**
  * `GET /v1/executions/{id}/files/{path}`: one file's covered, missed and changed lines from
