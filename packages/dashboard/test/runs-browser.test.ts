@@ -431,16 +431,22 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
       ],
     });
     await ingest('branchless', { repo: 'branchy', branch: 'main', commit: sha('4'), coverage: 81 });
+    const failed = await ingest('branchRule', {
+      repo: 'branchy',
+      branch: 'feature/branches',
+      commit: sha('5'),
+      coverage: 80,
+      branches: { covered: 11, total: 18 },
+      branch_target: 70,
+    });
+    expect([failed.outcome, failed.decided_by]).toEqual(['fail', 'branches']);
     await page.goto(dashboard('repos/branchy'));
     await page.locator('.execution').first().waitFor();
     // Only the run that sent branch counts shows a branch figure.
-    expect(await texts('.execution .branches')).toEqual(['61.11% of branches']);
-    expect(
-      await page
-        .locator('.execution', { has: page.locator('.branches') })
-        .getByRole('link', { name: /run details/ })
-        .getAttribute('href'),
-    ).toBe(runHref(branchy.id, 'branchy'));
+    expect(await texts('.execution .branches')).toEqual([
+      '61.11% of branches',
+      '61.11% of branches',
+    ]);
     await shootLoaded('runs-repo-branches');
 
     await page.goto(dashboard(`repos/branchy/runs/${branchy.id}`));
@@ -479,6 +485,12 @@ describe.skipIf(skipBrowserSuite())('the run page and the repository headline in
       ['80.00%', '8 / 10', '75.00%', '3 / 4', ''],
     ]);
     await shootLoaded('runs-run-branches');
+    await page.goto(dashboard(`repos/branchy/runs/${runs.branchRule?.id}`));
+    await page.getByRole('heading', { name: 'Run on feature/branches', level: 1 }).waitFor();
+    expect(await page.getByTestId('verdict').textContent()).toBe(
+      'Failed by the branch rule: 61.11% of branches are covered, below the floor of 70.00%. Coverage changed by -1.00 pts against the baseline.',
+    );
+    expect(await page.getByTestId('decided-by').textContent()).toBe('the branch rule (70.00%)');
   });
 
   it('shows a skipped commit: the reason, nothing measured, the base branch figure, and no figure of its own in the list', async () => {

@@ -213,9 +213,13 @@ function RunPage(props: { detail: RunDetail; crumbs: preact.ComponentChildren })
                   ? 'the patch rule'
                   : detail.decided_by === 'target'
                     ? `the project target (${detail.project_target?.target.toFixed(2) ?? '?'}%)`
-                    : baseline === null && detail.decided_by === undefined
-                      ? 'nothing (no baseline)'
-                      : 'the coverage change'}
+                    : detail.decided_by === 'branches'
+                      ? `the branch rule (${detail.branch_target?.target.toFixed(2) ?? '?'}%)`
+                      : detail.decided_by === 'patch_branches'
+                        ? `the patch branch rule (${detail.patch?.branch_target?.target.toFixed(2) ?? '?'}%)`
+                        : baseline === null && detail.decided_by === undefined
+                          ? 'nothing (no baseline)'
+                          : 'the coverage change'}
             </dd>
           </div>
         </dl>
