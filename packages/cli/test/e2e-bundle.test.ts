@@ -333,5 +333,24 @@ describe.skipIf(!built && process.env.CI !== '1')(
       );
       expect((await list('hostile')).total).toBe(1);
     });
+
+    it('refuses a branch rule it cannot judge: a bundle carries lines, not branches', async () => {
+      const job = await workflowRunJob('branch-rule', () => {});
+      const refused = await covgate(
+        job.dir,
+        ['report', '--bundle', bundle, '--repo', 'branch-rule', '--branch-target', '70'],
+        job.env,
+      );
+      expect(refused.code).toBe(2);
+      expect(
+        refused.stderr
+          .split('\n')
+          .filter((line) => line !== '')
+          .at(-1),
+      ).toBe(
+        `covgate: --bundle ${bundle}: the branch rule needs branch data, and a bundle carries lines only; nothing was posted. Remove branch_target and patch.branch_target for fork pull requests`,
+      );
+      expect((await list('branch-rule')).total).toBe(0);
+    });
   },
 );

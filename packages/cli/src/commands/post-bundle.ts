@@ -78,6 +78,12 @@ export async function postBundle(
     io,
   );
   const options = { ...policy.options, baseBranch: trusted.baseBranch };
+  // A bundle holds lines, not branches: a branch rule it cannot judge fails here, never passes.
+  if (options.branchTarget !== undefined || options.patchBranchTarget !== undefined) {
+    throw usageError(
+      `--bundle ${file}: the branch rule needs branch data, and a bundle carries lines only; nothing was posted. Remove branch_target and patch.branch_target for fork pull requests`,
+    );
+  }
   const { read, patch } = bundleCoverage(bundle, {
     repoRoot: await findRepoRoot(io.cwd),
     baseBranch: trusted.baseBranch,
@@ -108,6 +114,7 @@ export async function postBundle(
       patch: share.patch.patch,
       changed: share.patch.changed,
       policy: policy.info,
+      comment: policy.effective.comment.value,
       rules: {
         projectTarget: policy.effective.project.target.value,
         projectInformational: policy.effective.project.informational.value,
