@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
+import type { DoctorOptions } from './commands/doctor.js';
 import type { SkipOptions } from './commands/skip.js';
 import { CliError, EXIT } from './errors.js';
 import type { GateOptions } from './gate/options.js';
@@ -16,6 +17,7 @@ const VERSION: string = packageJson.version;
 // so `covgate --version` and `--help` start fast.
 const commands = {
   config: () => import('./commands/config.js'),
+  doctor: () => import('./commands/doctor.js'),
   postBundle: () => import('./commands/post-bundle.js'),
   finish: () => import('./commands/finish.js'),
   flush: () => import('./commands/flush.js'),
@@ -483,6 +485,63 @@ Examples:
 Exit codes: 0 recorded, 2 usage error, 3 service unreachable or credential refused.`,
     )
     .action(async (o: SkipOptions) => done(await (await commands.skip()).skip(o, io, VERSION)));
+
+  const doctorReports = reportListParsers();
+  child(program.command('doctor'))
+    .summary(
+      'check what a run in this job needs (URL, credential, history, baseline, reports) and print each fix',
+    )
+    .description(
+      'Checks, one line each, what `covgate run` in this job needs: the service URL answers as the covgate API; the credential (COVGATE_TOKEN with the execute scope, or the OIDC ID token) works; what the run is posted as; the merge base with the base branch is in the checkout (what `covgate run` would fetch otherwise; doctor fetches nothing); the base branch has a run to compare with; which reports are read and the paths the checkout lacks. Prints the fix of each check that fails. Posts nothing.',
+    )
+    .addOption(
+      new Option('--report <path>', 'coverage report to read, as covgate run takes it')
+        .argParser(doctorReports.report)
+        .default([], 'the reports found below the working folder'),
+    )
+    .option('--path-prefix <folder>', 'as covgate run takes it', doctorReports.pathPrefix)
+    .addOption(
+      new Option('--path-map <from=to>', 'as covgate run takes it')
+        .argParser(pathMapParser)
+        .default([], 'none; repeatable'),
+    )
+    .addOption(
+      new Option('--format <format>', 'report format')
+        .choices(['auto', ...REPORT_FORMATS])
+        .default('auto'),
+    )
+    .option('--strict-paths', 'fail the reports check on files the checkout does not have', false)
+    .option('--repo <name>', 'repository name (default: from CI or git)')
+    .option('--branch <name>', 'branch (default: from CI or git)')
+    .option('--commit <sha>', 'commit id (default: from CI or git)')
+    .option(
+      '--base-branch <name>',
+      "the base branch (default: the pull request's target, else main)",
+    )
+    .option('--component <name>', 'the component the run covers', component)
+    .option('--org <slug>', "organisation slug, checked against the token's")
+    .option('--url <url>', 'service URL (default: COVGATE_URL, else http://localhost:8080)')
+    .option('--oidc', "check the CI job's OIDC ID token even when COVGATE_TOKEN is set", false)
+    .addOption(
+      new Option('--oidc-audience <aud>', 'the audience to ask the ID token for').env(
+        'COVGATE_OIDC_AUDIENCE',
+      ),
+    )
+    .option('--id-token-var <name>', "the variable holding the job's ID token")
+    .option('--json', 'print {checks, exit_code} as JSON', false)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ covgate doctor
+  $ covgate doctor --report coverage/lcov.info --json
+
+Exit codes: 0 no check failed (warnings allowed), 1 a check failed, 2 usage error.`,
+    )
+    .action(async (o: DoctorOptions & { pathPrefix?: string }) => {
+      const { pathPrefix: _, ...options } = o;
+      done(await (await commands.doctor()).doctor(options, io, VERSION));
+    });
 
   child(program.command('wait'))
     .summary(

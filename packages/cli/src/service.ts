@@ -104,7 +104,7 @@ export async function askService<T>(
 const GATEWAY_STATUSES = new Set([429, 502, 503, 504]);
 
 /** Whether an answer comes from something that is not covgate (a website, a wrong port). */
-function notCovgate(error: CovgateApiError): boolean {
+export function notCovgate(error: CovgateApiError): boolean {
   return !error.fromApi && !GATEWAY_STATUSES.has(error.status);
 }
 
@@ -178,16 +178,26 @@ export function serviceError(error: unknown, baseUrl: string): unknown {
  * when a web page answered, else only where the URL comes from.
  */
 function notCovgateHint(baseUrl: string, webPage: boolean): string {
-  const url = new URL(baseUrl);
-  const dashboard = /(^|\/)dashboard(\/|$)/.exec(url.pathname);
-  if (dashboard) {
-    url.pathname = url.pathname.slice(0, dashboard.index);
-    return `: that is the dashboard's address; set COVGATE_URL (or --url) to the service's: ${displayUrl(url.href)}`;
+  const service = dashboardServiceUrl(baseUrl);
+  if (service !== null) {
+    return `: that is the dashboard's address; set COVGATE_URL (or --url) to the service's: ${service}`;
   }
   if (webPage) {
     return "; set COVGATE_URL (or --url) to the covgate service's base URL, where its API answers /v1/..., not a page's address";
   }
   return '; check --url / COVGATE_URL';
+}
+
+/**
+ * The service's address when `baseUrl` is its dashboard's (a URL copied from the browser: a
+ * path with a `dashboard` folder), as messages show it; null when it is not.
+ */
+export function dashboardServiceUrl(baseUrl: string): string | null {
+  const url = new URL(baseUrl);
+  const dashboard = /(^|\/)dashboard(\/|$)/.exec(url.pathname);
+  if (!dashboard) return null;
+  url.pathname = url.pathname.slice(0, dashboard.index);
+  return displayUrl(url.href);
 }
 
 /** The service URL as messages show it: no credentials, query or fragment, no trailing slash. */
@@ -212,7 +222,7 @@ function answerDetails(error: CovgateApiError): string {
 }
 
 /** The system's word for a failed connection (`ECONNREFUSED`, `ENOTFOUND`), else fetch's message. */
-function networkReason(cause: unknown): string {
+export function networkReason(cause: unknown): string {
   const inner = (cause as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
   if (typeof inner?.code === 'string') return inner.code;
   if (typeof inner?.message === 'string' && inner.message) return inner.message;

@@ -35,23 +35,10 @@ export async function fetchPatchHistory(
   });
   const remote = await git(['remote', 'get-url', 'origin'], root, env);
   if (remote.code !== 0) return cannot('the checkout has no remote named origin');
-  const shallow = (await git(['rev-parse', '--is-shallow-repository'], root, env)).stdout.trim();
-  const head = (await git(['rev-parse', 'HEAD'], root, env)).stdout.trim();
-  const refspec = `+refs/heads/${baseBranch}:refs/remotes/origin/${baseBranch}`;
-  // HEAD's commit is fetched too: the depth counts from each commit asked for, and HEAD's own
-  // history must reach the merge base as well (on GitHub it is the pull request's merge commit).
-  const fetches =
-    shallow === 'true'
-      ? [
-          ...FETCH_DEPTHS.map((depth) => [`--depth=${depth}`, 'origin', refspec, head]),
-          ['--unshallow', 'origin', refspec],
-        ]
-      : [['origin', refspec]];
+  const fetches = await patchFetches(root, baseBranch, env);
   let found: PatchBase | NoPatchBase = missing;
   for (const args of fetches) {
-    say(
-      `fetching the history the patch needs: git fetch --no-tags ${args.map(shellWord).join(' ')}`,
-    );
+    say(`fetching the history the patch needs: ${fetchCommandLine(args)}`);
     const fetched = await git(
       ['fetch', '--quiet', '--no-tags', ...args],
       root,
@@ -63,6 +50,35 @@ export async function fetchPatchHistory(
     if (!('reason' in found) || !found.fetchable) return found;
   }
   return found;
+}
+
+/**
+ * The fetches {@link fetchPatchHistory} runs, in order, until the merge base is found: the
+ * arguments after `git fetch --no-tags`. One fetch of the base branch in a full checkout; in a
+ * shallow one, the base branch and HEAD's commit deepened to each of {@link FETCH_DEPTHS}, then
+ * `--unshallow`.
+ */
+export async function patchFetches(
+  root: string,
+  baseBranch: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string[][]> {
+  const shallow = (await git(['rev-parse', '--is-shallow-repository'], root, env)).stdout.trim();
+  const head = (await git(['rev-parse', 'HEAD'], root, env)).stdout.trim();
+  const refspec = `+refs/heads/${baseBranch}:refs/remotes/origin/${baseBranch}`;
+  // HEAD's commit is fetched too: the depth counts from each commit asked for, and HEAD's own
+  // history must reach the merge base as well (on GitHub it is the pull request's merge commit).
+  return shallow === 'true'
+    ? [
+        ...FETCH_DEPTHS.map((depth) => [`--depth=${depth}`, 'origin', refspec, head]),
+        ['--unshallow', 'origin', refspec],
+      ]
+    : [['origin', refspec]];
+}
+
+/** A fetch of {@link patchFetches} as a shell runs it. */
+export function fetchCommandLine(args: readonly string[]): string {
+  return `git fetch --no-tags ${args.map(shellWord).join(' ')}`;
 }
 
 function fetchFailure(result: { code: number | null; stderr: string }): string {

@@ -1,0 +1,256 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestApi } from '@covgate/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sh, toolEnv } from './git-support.js';
+import { covgateIn } from './in-process.js';
+
+// `covgate doctor` in-process against a test API: each check's pass, its failure and the fix
+// it prints, line for line.
+
+const SERVICE = 'http://covgate.test';
+
+let home: string;
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), 'covgate-doctor-'));
+});
+afterAll(() => rm(home, { recursive: true, force: true }));
+
+const git = (cwd: string, ...args: string[]) => sh(cwd, 'git', args, toolEnv(home));
+
+/** A checkout on `feature`, one commit ahead of `main`, with a report of its one source file. */
+async function checkout(name: string): Promise<{ dir: string; head: string; base: string }> {
+  const dir = join(home, name);
+  await mkdir(join(dir, 'src'), { recursive: true });
+  await writeFile(join(dir, 'src', 'a.js'), 'a();\nb();\n');
+  await git(dir, 'init', '-q', '-b', 'main');
+  await git(dir, 'add', '-A');
+  await git(dir, 'commit', '-q', '-m', 'base');
+  const base = (await git(dir, 'rev-parse', 'HEAD')).trim();
+  await git(dir, 'checkout', '-q', '-b', 'feature');
+  await writeFile(join(dir, 'src', 'a.js'), 'a();\nb();\nc();\n');
+  await git(dir, 'commit', '-q', '-am', 'one line');
+  await writeFile(join(dir, 'lcov.info'), 'SF:src/a.js\nDA:1,1\nDA:2,1\nDA:3,0\nend_of_record\n');
+  const head = (await git(dir, 'rev-parse', 'HEAD')).trim();
+  return { dir, head, base };
+}
+
+async function service() {
+  const t = createTestApi();
+  const org = await t.createOrganisation();
+  const { secret } = await t.insertToken(org);
+  const { id: tokenId } = { id: secret.slice(4, 36) };
+  const fetch: typeof globalThis.fetch = async (input, init) =>
+    t.api.handle(new Request(input, init), { remoteAddress: '127.0.0.1' });
+  const post = async (body: Record<string, unknown>) => {
+    const response = await t.request('/v1/executions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(201);
+    return (await response.json()) as { id: string; created_at: string };
+  };
+  return { t, org, secret, tokenId, fetch, post };
+}
+
+const env = (extra: Record<string, string> = {}) => ({
+  ...toolEnv(home),
+  COVGATE_URL: SERVICE,
+  NO_COLOR: '1',
+  ...extra,
+});
+
+describe('covgate doctor', () => {
+  it('passes every check of a pull request whose base branch has a run, and exits 0', async () => {
+    const { dir, head, base } = await checkout('all-pass');
+    const s = await service();
+    const run = await s.post({ repo: 'web', branch: 'main', coverage: 84.13, commit: base });
+    const result = await covgateIn(
+      dir,
+      ['doctor', '--repo', 'web', '--base-branch', 'main'],
+      env({ COVGATE_TOKEN: s.secret }),
+      s.fetch,
+    );
+    expect(result.stderr).toBe('');
+    expect(result.stdout.split('\n')).toEqual([
+      `pass url: ${SERVICE} answers as the covgate API and is ready`,
+      `pass credential: token ${s.tokenId} of organisation ${s.org.slug} has the execute scope`,
+      `pass target: web@feature, commit ${head}, base branch main`,
+      `pass fetch depth: the whole history; the merge base with main is ${base.slice(0, 12)}, so the patch is measured without fetching`,
+      `pass base branch: web on main has 1 run; the latest passing is ${run.id} at 84.13% (${run.created_at})`,
+      'pass reports: lcov.info (lcov): 2 of 3 lines in 1 file, 66.66%',
+      '',
+    ]);
+    expect(result.code).toBe(0);
+  });
+
+  it('prints the checks as JSON with --json', async () => {
+    const { dir } = await checkout('json');
+    const s = await service();
+    const result = await covgateIn(
+      dir,
+      ['doctor', '--repo', 'web', '--base-branch', 'main', '--json'],
+      env({ COVGATE_TOKEN: s.secret }),
+      s.fetch,
+    );
+    expect(result.code).toBe(1);
+    const answer = JSON.parse(result.stdout);
+    expect(answer.exit_code).toBe(1);
+    expect(
+      answer.checks.map((c: { check: string; verdict: string }) => [c.check, c.verdict]),
+    ).toEqual([
+      ['url', 'pass'],
+      ['credential', 'pass'],
+      ['target', 'pass'],
+      ['fetch depth', 'pass'],
+      ['base branch', 'fail'],
+      ['reports', 'pass'],
+    ]);
+    expect(answer.checks[4]).toEqual({
+      check: 'base branch',
+      verdict: 'fail',
+      message: 'web on main has no run yet, so a change is compared with nothing (no baseline)',
+      fix: 'post a run from the base branch first: run covgate on pushes to it (on: push: branches: [main])',
+    });
+  });
+
+  it('fails the url check of a service that cannot be reached, and skips the credential', async () => {
+    const { dir } = await checkout('unreachable');
+    const refused: typeof fetch = async () => {
+      throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
+    };
+    const result = await covgateIn(
+      dir,
+      ['doctor', '--repo', 'web', '--base-branch', 'main'],
+      env({ COVGATE_TOKEN: `cvg_${'0'.repeat(40)}`, COVGATE_TIMEOUT: '1' }),
+      refused,
+    );
+    const lines = result.stdout.split('\n');
+    expect(lines.slice(0, 2)).toEqual([
+      `fail url: ${SERVICE} cannot be reached: ECONNREFUSED Fix: set COVGATE_URL (or --url) to the covgate service's base URL, and check that this job reaches it`,
+      'skip credential: not checked: the service does not answer',
+    ]);
+    expect(lines[4]).toBe('skip base branch: not checked: no working credential');
+    expect(result.code).toBe(1);
+  });
+
+  it("names the service's address when the URL is the dashboard's", async () => {
+    const { dir } = await checkout('dashboard');
+    const page: typeof fetch = async () =>
+      new Response('<!doctype html><title>covgate</title>', {
+        headers: { 'content-type': 'text/html' },
+      });
+    const result = await covgateIn(
+      dir,
+      ['doctor', '--repo', 'web', '--url', `${SERVICE}/dashboard/repos`],
+      env({ COVGATE_TOKEN: `cvg_${'0'.repeat(40)}` }),
+      page,
+    );
+    expect(result.stdout.split('\n')[0]).toBe(
+      `fail url: ${SERVICE}/dashboard/repos is the dashboard's address, not the API's (GET /health answered 200 text/html) Fix: set COVGATE_URL (or --url) to ${SERVICE}`,
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it('fails the credential check without a token, of a refused token, of one without execute, of another --org', async () => {
+    const { dir } = await checkout('credential');
+    const s = await service();
+    const args = ['doctor', '--repo', 'web', '--base-branch', 'main'];
+    const credentialLine = async (extra: Record<string, string>, more: string[] = []) =>
+      (await covgateIn(dir, [...args, ...more], env(extra), s.fetch)).stdout.split('\n')[1];
+    const create =
+      'create an API token with the execute scope (`covgate tokens create ci`, or the API tokens page of the dashboard) and store it as the CI secret COVGATE_TOKEN';
+    expect(await credentialLine({})).toBe(
+      `fail credential: no credential: COVGATE_TOKEN and COVGATE_TOKEN_FILE are not set, and the job has no OIDC ID token Fix: ${create}; or post keyless: give the job \`permissions: id-token: write\` (GitHub Actions) or an \`id_tokens:\` entry (GitLab CI) and pass --org`,
+    );
+    expect(await credentialLine({ COVGATE_TOKEN: `cvg_${'0'.repeat(40)}` })).toBe(
+      `fail credential: ${SERVICE} refuses COVGATE_TOKEN (invalid token): revoked, expired, or a token of another server Fix: ${create}`,
+    );
+    const { id, secret } = await s.t.insertToken(s.org, { scopes: [] });
+    expect(await credentialLine({ COVGATE_TOKEN: secret })).toBe(
+      `fail credential: token ${id} of organisation ${s.org.slug} lacks the execute scope (scopes: none) Fix: ${create}`,
+    );
+    expect(await credentialLine({ COVGATE_TOKEN: s.secret }, ['--org', 'other'])).toBe(
+      `fail credential: token ${s.tokenId} of organisation ${s.org.slug} cannot post to organisation other (--org) Fix: use a token of organisation other, or drop --org`,
+    );
+  });
+
+  it('fails the fetch depth check when the base branch is not in the checkout and there is no origin', async () => {
+    const { dir } = await checkout('no-base');
+    const s = await service();
+    const result = await covgateIn(
+      dir,
+      ['doctor', '--repo', 'web', '--base-branch', 'release'],
+      env({ COVGATE_TOKEN: s.secret }),
+      s.fetch,
+    );
+    expect(result.stdout.split('\n')[3]).toBe(
+      'fail fetch depth: the base branch release is not in this checkout (no origin/release or release); fetch it before covgate runs: git fetch --no-tags origin release:refs/remotes/origin/release (in GitHub Actions: actions/checkout with fetch-depth: 0); and covgate run cannot fetch it: no remote named origin Fix: check out the whole history (actions/checkout with fetch-depth: 0; GitLab CI GIT_DEPTH: 0)',
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it('warns on a shallow clone, naming the fetches covgate run would make, and fetches nothing', async () => {
+    const { dir: origin } = await checkout('origin');
+    const clone = join(home, 'shallow');
+    await git(
+      home,
+      'clone',
+      '-q',
+      '--depth',
+      '1',
+      '--branch',
+      'feature',
+      `file://${origin}`,
+      clone,
+    );
+    await writeFile(join(clone, 'lcov.info'), 'SF:src/a.js\nDA:1,1\nend_of_record\n');
+    const head = (await git(clone, 'rev-parse', 'HEAD')).trim();
+    const s = await service();
+    const result = await covgateIn(
+      clone,
+      ['doctor', '--repo', 'web', '--base-branch', 'main'],
+      env({ COVGATE_TOKEN: s.secret }),
+      s.fetch,
+    );
+    const refspec = '+refs/heads/main:refs/remotes/origin/main';
+    expect(result.stdout.split('\n')[3]).toBe(
+      `warn fetch depth: a shallow checkout without the merge base with main: covgate run fetches git fetch --no-tags --depth=50 origin ${refspec} ${head}, then as needed git fetch --no-tags --depth=200 origin ${refspec} ${head}; git fetch --no-tags --depth=1000 origin ${refspec} ${head}; git fetch --no-tags --unshallow origin ${refspec} Fix: check out the whole history (actions/checkout with fetch-depth: 0; GitLab CI GIT_DEPTH: 0) to save the fetches`,
+    );
+    expect(await git(clone, 'rev-parse', '--is-shallow-repository')).toBe('true\n');
+    expect(await git(clone, 'branch', '-r')).not.toContain('origin/main');
+  });
+
+  it('fails the reports check when no report is found, and warns on files not in the checkout', async () => {
+    const { dir } = await checkout('reports');
+    const s = await service();
+    await s.post({ repo: 'web', branch: 'main', coverage: 50 });
+    const args = ['doctor', '--repo', 'web', '--base-branch', 'main'];
+    await rm(join(dir, 'lcov.info'));
+    const none = await covgateIn(dir, args, env({ COVGATE_TOKEN: s.secret }), s.fetch);
+    expect(none.stdout.split('\n')[5]).toMatch(
+      /^fail reports: no coverage report found below .* \(searched 2 folders for .*\) Fix: run covgate doctor after the tests wrote their report, or name it with --report PATH$/,
+    );
+    expect(none.code).toBe(1);
+    await writeFile(join(dir, 'lcov.info'), 'SF:lib/a.js\nDA:1,1\nend_of_record\n');
+    const fix =
+      'Fix: give the folder the paths are relative to with --path-prefix after the --report, or rewrite a leading folder with --path-map FROM=TO';
+    const unknown = await covgateIn(dir, args, env({ COVGATE_TOKEN: s.secret }), s.fetch);
+    expect(unknown.stdout.split('\n')[5]).toBe(
+      `warn reports: lcov.info (lcov): 1 of 1 lines in 1 file, 100.00%; 1 file the reports name is not in the checkout: lib/a.js ${fix}`,
+    );
+    expect(unknown.code).toBe(0);
+    const strict = await covgateIn(
+      dir,
+      [...args, '--strict-paths'],
+      env({ COVGATE_TOKEN: s.secret }),
+      s.fetch,
+    );
+    expect(strict.stdout.split('\n')[5]).toBe(
+      `fail reports: lcov.info (lcov): 1 of 1 lines in 1 file, 100.00%; 1 file the reports name is not in the checkout: lib/a.js ${fix}`,
+    );
+    expect(strict.code).toBe(1);
+  });
+});
