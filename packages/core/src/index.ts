@@ -121,6 +121,17 @@ export {
   ProvisioningInputError,
   type ProvisioningTarget,
 } from './provisioning/provisioning-target.js';
+// Retention of runs' detail (docs/decisions/operations.md, "Retention of runs' detail").
+export {
+  type PruneOptions,
+  type PruneReport,
+  pruneRunDetail,
+} from './retention/prune-detail.js';
+export {
+  type RetentionPolicy,
+  retentionEnabled,
+  runsToPrune,
+} from './retention/retention-policy.js';
 // Sessions (docs/tokens-and-sessions.md).
 export {
   DEFAULT_SESSION_TTL_SECONDS,

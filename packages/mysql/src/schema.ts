@@ -343,6 +343,16 @@ export const executionLines = mysqlTable('execution_lines', {
   data: mediumBlob('data').notNull(),
 });
 
+/**
+ * Runs whose per-file list, line data and part uploads retention deleted, and when: what lets
+ * a run's file view say its detail was pruned rather than never sent.
+ */
+export const prunedExecutions = mysqlTable('pruned_executions', {
+  executionId: exactVarchar('execution_id', ID).primaryKey(),
+  orgId: exactVarchar('org_id', ID).notNull(),
+  prunedAt: timestamp('pruned_at').notNull(),
+});
+
 /** Settings of a repository (its default patch target). */
 export const repositorySettings = mysqlTable(
   'repository_settings',

@@ -39,6 +39,13 @@ export interface ExecutionLinesRow {
   data: Buffer;
 }
 
+/** A `pruned_executions` row: when retention deleted a run's detail. */
+export interface PrunedExecutionRow {
+  executionId: string;
+  orgId: string;
+  prunedAt: Date;
+}
+
 /** A `commit_reports` row: the run that is a commit's report; `component` `''` for none. */
 export interface CommitReportRow {
   orgId: string;
@@ -103,6 +110,7 @@ export interface Tables {
   executionCounters: SqlTable<ExecutionCounterRow>;
   commitReports: SqlTable<CommitReportRow>;
   executionParts: SqlTable<ExecutionPartRow>;
+  prunedExecutions: SqlTable<PrunedExecutionRow>;
   repositorySettings: SqlTable<RepositorySettings>;
   repositoryLinks: SqlTable<RepositoryLink>;
   idempotencyKeys: SqlTable<IdempotencyKeyRow>;

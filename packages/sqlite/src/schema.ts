@@ -275,6 +275,16 @@ export const executionLines = sqliteTable('execution_lines', {
   data: blob('data', { mode: 'buffer' }).notNull(),
 });
 
+/**
+ * Runs whose per-file list, line data and part uploads retention deleted, and when: what lets
+ * a run's file view say its detail was pruned rather than never sent.
+ */
+export const prunedExecutions = sqliteTable('pruned_executions', {
+  executionId: text('execution_id').primaryKey(),
+  orgId: text('org_id').notNull(),
+  prunedAt: timestamp('pruned_at').notNull(),
+});
+
 /** Settings of a repository (its default patch target). */
 export const repositorySettings = sqliteTable(
   'repository_settings',

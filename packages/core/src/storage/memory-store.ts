@@ -7,6 +7,7 @@ import { memoryOrganisations } from './memory/organisations.js';
 import { memoryOutbox } from './memory/outbox.js';
 import { memoryRepositoryLinks } from './memory/repository-links.js';
 import { memoryRepositorySettings } from './memory/repository-settings.js';
+import { memoryRetention } from './memory/retention.js';
 import { memorySessions } from './memory/sessions.js';
 import { memorySignInLinks } from './memory/sign-in-links.js';
 import { createTables } from './memory/tables.js';
@@ -45,6 +46,7 @@ export function createMemoryStore(): Store {
     ...memoryRepositoryLinks(tables),
     ...memoryOutbox(tables),
     ...memoryWebhookEvents(tables),
+    ...memoryRetention(tables),
   } satisfies Omit<Store, 'ping' | 'close'>;
   let closed = false;
   return {

@@ -17,6 +17,7 @@ import type { OrganisationStore } from './records/organisations.js';
 import type { OutboxStore } from './records/outbox.js';
 import type { RepositoryLinkStore } from './records/repository-links.js';
 import type { RepositorySettingsStore } from './records/repository-settings.js';
+import type { RetentionStore } from './records/retention.js';
 import type { SessionStore } from './records/sessions.js';
 import type { SignInLinkStore } from './records/sign-in-links.js';
 import type { TokenStore } from './records/tokens.js';
@@ -95,6 +96,13 @@ export {
   type RepositorySettingsStore,
   type WebUrlSource,
 } from './records/repository-settings.js';
+export {
+  type DetailSize,
+  RETENTION_BATCH_MAX,
+  type RepositoryKey,
+  type RetentionRun,
+  type RetentionStore,
+} from './records/retention.js';
 export type { SessionRecord, SessionStore } from './records/sessions.js';
 export type { SignInLinkRecord, SignInLinkStore } from './records/sign-in-links.js';
 export type { TokenRecord, TokenStatus, TokenStore } from './records/tokens.js';
@@ -166,7 +174,8 @@ export interface Store
     RepositorySettingsStore,
     RepositoryLinkStore,
     OutboxStore,
-    WebhookEventStore {
+    WebhookEventStore,
+    RetentionStore {
   /**
    * Resolves when the store answers a trivial query within its deadline, else rejects;
    * used by the readiness check. Stores without it are always ready.

@@ -6,6 +6,7 @@ export { memberQueries } from './members.js';
 export { organisationQueries } from './organisations.js';
 export { outboxQueries } from './outbox.js';
 export { repositoryQueries } from './repositories.js';
+export { retentionQueries } from './retention.js';
 export { sessionQueries } from './sessions.js';
 export { tokenQueries } from './tokens.js';
 export { webhookQueries } from './webhooks.js';

@@ -13,6 +13,7 @@ import type { StoreConformanceOptions } from './options.js';
 import { describeOrganisations } from './organisations.js';
 import { describeOutbox } from './outbox.js';
 import { describePatchAndComponents } from './patch-components.js';
+import { describeRetention } from './retention.js';
 import { describeSessions } from './sessions.js';
 import { describeSignInLinks } from './sign-in-links.js';
 import { describeSkippedRuns } from './skipped-runs.js';
@@ -73,6 +74,7 @@ export function runStoreConformanceSuite(name: string, options: StoreConformance
     describeIdempotencyKeys(store);
     describeWebhookEvents(store);
     describeOutbox(store, () => peer ?? store());
+    describeRetention(store, () => peer ?? store());
     describeConcurrency(store, () => peer ?? store());
   });
 }

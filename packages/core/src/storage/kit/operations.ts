@@ -104,6 +104,11 @@ export const STORE_OPERATIONS: { readonly [Name in StoreOperation]: OperationSpe
   outboxStats: outbox,
   listDeliveryFailures: outbox,
   listRunDeliveries: outbox,
+  listRepositoryKeys: executions,
+  listRetentionRuns: executions,
+  measureRunDetail: executions,
+  pruneRunDetail: executions,
+  findDetailPrunedAt: executions,
   claimWebhookEvent: webhooks,
   releaseWebhookEvent: webhooks,
 };

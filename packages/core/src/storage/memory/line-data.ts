@@ -15,4 +15,15 @@ export class MemoryLineData {
     const stored = this.#byExecution.get(executionId);
     return stored && stored.orgId === orgId ? new Uint8Array(stored.lines) : null;
   }
+
+  /** The size in bytes of the organisation's run's line data, or null when it has none. */
+  size(orgId: string, executionId: string): number | null {
+    const stored = this.#byExecution.get(executionId);
+    return stored && stored.orgId === orgId ? stored.lines.byteLength : null;
+  }
+
+  /** Forgets the organisation's run's line data. */
+  delete(orgId: string, executionId: string): void {
+    if (this.size(orgId, executionId) !== null) this.#byExecution.delete(executionId);
+  }
 }

@@ -81,6 +81,8 @@ export interface MemoryTables {
   readonly webhookClaims: Map<string, Date>;
   /** The outbox, by delivery id, in insertion (so id) order. */
   readonly deliveries: Map<string, DeliveryRecord>;
+  /** When each run's detail was pruned, by run id. */
+  readonly prunedAt: Map<string, Date>;
 }
 
 /** Empty tables. */
@@ -110,6 +112,7 @@ export function createTables(): MemoryTables {
     repositoryLinks: new Map(),
     webhookClaims: new Map(),
     deliveries: new Map(),
+    prunedAt: new Map(),
   };
 }
 
