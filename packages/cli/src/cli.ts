@@ -221,6 +221,10 @@ function gateOptions(command: Command): Command {
       'exit 0 with a warning when the service cannot be reached, does not answer in time or answers 5xx or 429',
       false,
     )
+    .option(
+      '--cobertura-out <path>',
+      "also write what was measured as one repository-relative Cobertura XML file (GitLab's artifacts:reports:coverage_report)",
+    )
     .option('--json', 'print one JSON object on stdout and nothing else', false)
     .option('--dry-run', 'read the reports and print the request instead of sending it', false)
     .option(

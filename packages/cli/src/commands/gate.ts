@@ -53,6 +53,11 @@ export async function gate(
     if (failed !== null) return failed;
   }
   const read = await readReports({ ...options, ignored: policy.ignored }, io);
+  // Written before anything is posted, so GitLab annotates the diff whatever the verdict.
+  if (flags.coberturaOut !== undefined) {
+    const { writeCobertura } = await import('../export/write-cobertura.js');
+    await writeCobertura(flags.coberturaOut, read.files, io, { version });
+  }
   const patch = await measurePatch(
     {
       ...options,

@@ -49,6 +49,11 @@ export async function postBundle(
       );
     }
   }
+  if (flags.coberturaOut !== undefined) {
+    throw usageError(
+      '--cobertura-out is not taken with --bundle: write the Cobertura file in the job that reads the reports',
+    );
+  }
   const url = serviceUrl(flags.url, io.env);
   const credential = flags.dryRun ? null : chooseCredential(flags, io.env);
   const apiToken = credential?.kind === 'api-token' ? await readApiToken(io.env) : '';

@@ -50,6 +50,8 @@ export interface GateOptions {
   oidcAudience?: string;
   /** The variable holding the job's ID token (default `COVGATE_ID_TOKEN`). */
   idTokenVar?: string;
+  /** Also write the merged, repository-relative coverage as Cobertura XML to this path. */
+  coberturaOut?: string;
   /** `covgate run --bundle FILE`: write the run's bundle there instead of posting it. */
   bundleOut?: string;
 }
