@@ -19,6 +19,7 @@ export default defineConfig({
         replacement: `${packagesDir}testing/src/vitest.ts`,
       },
       { find: /^@covgate\/core\/github$/, replacement: `${packagesDir}core/src/github.ts` },
+      { find: /^@covgate\/core\/gitea$/, replacement: `${packagesDir}core/src/gitea.ts` },
       { find: /^@covgate\/core\/gitlab$/, replacement: `${packagesDir}core/src/gitlab.ts` },
       { find: /^@covgate\/core\/percent$/, replacement: `${packagesDir}core/src/percent.ts` },
       { find: /^@covgate\/core\/verdict$/, replacement: `${packagesDir}core/src/verdict.ts` },

@@ -3,6 +3,7 @@ import { defineConfig } from 'tsup';
 const entry = [
   'src/index.ts',
   'src/github.ts',
+  'src/gitea.ts',
   'src/gitlab.ts',
   'src/storage-kit.ts',
   'src/percent.ts',

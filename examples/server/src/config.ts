@@ -85,6 +85,11 @@ export interface ServerConfig {
   gitlabClientSecret: string | undefined;
   /** `GITLAB_URL`: a self-managed GitLab's address (default `https://gitlab.com`). */
   gitlabUrl: string | undefined;
+  /** `GITEA_CLIENT_ID`, `GITEA_CLIENT_SECRET`: sign-in with Gitea or Forgejo when both are set. */
+  giteaClientId: string | undefined;
+  giteaClientSecret: string | undefined;
+  /** `GITEA_URL`: the Gitea or Forgejo instance's address, required with the two above. */
+  giteaUrl: string | undefined;
   dashboardUrl: string | undefined;
   /**
    * `PUBLIC_URL`: the origin browsers and CI jobs reach this server at, without a trailing
@@ -245,6 +250,26 @@ function oidcGithub(env: NodeJS.ProcessEnv, problems: string[]): true | string |
   return oidcIssuer(env, 'OIDC_GITHUB', problems);
 }
 
+/**
+ * `GITEA_URL`: an http(s) address, required once Gitea sign-in is configured (Gitea has no
+ * one public instance to default to).
+ */
+function giteaUrl(env: NodeJS.ProcessEnv, problems: string[]): string | undefined {
+  const raw = optional(env, 'GITEA_URL');
+  if (raw === undefined) {
+    if (optional(env, 'GITEA_CLIENT_ID') && optional(env, 'GITEA_CLIENT_SECRET')) {
+      problems.push(
+        'GITEA_URL is required with GITEA_CLIENT_ID: the Gitea or Forgejo address, such as https://git.example.com',
+      );
+    }
+    return undefined;
+  }
+  const protocol = URL.canParse(raw) ? new URL(raw).protocol : '';
+  if (protocol === 'http:' || protocol === 'https:') return raw.replace(/\/+$/, '');
+  problems.push('GITEA_URL must be an http(s) address such as https://git.example.com');
+  return undefined;
+}
+
 function databaseHasTls(url: string): boolean {
   return parseMySqlUrl(url).tls;
 }
@@ -373,6 +398,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
     gitlabClientId: optional(env, 'GITLAB_CLIENT_ID'),
     gitlabClientSecret: optional(env, 'GITLAB_CLIENT_SECRET'),
     gitlabUrl: optional(env, 'GITLAB_URL'),
+    giteaClientId: optional(env, 'GITEA_CLIENT_ID'),
+    giteaClientSecret: optional(env, 'GITEA_CLIENT_SECRET'),
+    giteaUrl: giteaUrl(env, problems),
     dashboardUrl: optional(env, 'DASHBOARD_URL'),
     publicUrl: publicUrl(env, problems),
     oidcGithub: oidcGithub(env, problems),

@@ -12,6 +12,7 @@ import {
   type RepositoryLink,
   type Store,
 } from '@covgate/core';
+import { giteaCodeHost } from '@covgate/core/gitea';
 import { githubCodeHost } from '@covgate/core/github';
 import { gitlabCodeHost } from '@covgate/core/gitlab';
 import {
@@ -56,8 +57,9 @@ export interface ReferenceServer {
 
 /**
  * OAuth login through GitHub when `GITHUB_CLIENT_ID` and `GITHUB_CLIENT_SECRET` are set, and
- * through GitLab when `GITLAB_CLIENT_ID` and `GITLAB_CLIENT_SECRET` are: each account gets a
- * personal organisation. `GITHUB_BASE_URL` and `GITHUB_API_BASE_URL` point at GitHub
+ * through GitLab when `GITLAB_CLIENT_ID` and `GITLAB_CLIENT_SECRET` are, and through Gitea or
+ * Forgejo at `GITEA_URL` when `GITEA_CLIENT_ID` and `GITEA_CLIENT_SECRET` are: each account
+ * gets a personal organisation. `GITHUB_BASE_URL` and `GITHUB_API_BASE_URL` point at GitHub
  * Enterprise (or a fake in tests), `GITLAB_URL` at a self-managed GitLab.
  */
 function oauthOptionsFor(config: ServerConfig, store: Store): CreateApiOptions['oauth'] {
@@ -84,6 +86,14 @@ function oauthOptionsFor(config: ServerConfig, store: Store): CreateApiOptions['
       clientSecret: config.gitlabClientSecret,
       redirectUri: `${local}/auth/gitlab/callback`,
       ...(config.gitlabUrl ? { baseUrl: config.gitlabUrl } : {}),
+    });
+  }
+  if (config.giteaClientId && config.giteaClientSecret && config.giteaUrl) {
+    codeHosts.gitea = giteaCodeHost({
+      clientId: config.giteaClientId,
+      clientSecret: config.giteaClientSecret,
+      redirectUri: `${local}/auth/gitea/callback`,
+      baseUrl: config.giteaUrl,
     });
   }
   if (Object.keys(codeHosts).length === 0) return undefined;
@@ -136,6 +146,7 @@ export function dashboardFor(
   const codeHosts = [
     ...(config.githubClientId && config.githubClientSecret ? ['github'] : []),
     ...(config.gitlabClientId && config.gitlabClientSecret ? ['gitlab'] : []),
+    ...(config.giteaClientId && config.giteaClientSecret && config.giteaUrl ? ['gitea'] : []),
   ];
   return serveDashboard({
     basePath: DASHBOARD_PATH,

@@ -275,6 +275,37 @@ describe('reference server configuration', () => {
     ).toEqual(['https://a.com', 'http://localhost:3000']);
   });
 
+  it('signs in with Gitea at GITEA_URL: /auth/gitea redirects there; the client without an http(s) GITEA_URL is refused', async () => {
+    const gitea = { GITEA_CLIENT_ID: 'gitea-app', GITEA_CLIENT_SECRET: 'gitea-secret' };
+    const config = loadConfig({
+      ...gitea,
+      GITEA_URL: 'https://git.example.com/',
+      SESSION_SECRET: STRONG,
+    });
+    expect(config.giteaUrl).toBe('https://git.example.com');
+    const { options, dispose } = await apiOptionsFor(
+      config,
+      createMemoryStore(),
+      pino({ enabled: false }),
+    );
+    const login = await createApi(options).handle(new Request('http://localhost:8080/auth/gitea'));
+    await dispose();
+    expect(login.status).toBe(302);
+    const location = new URL(login.headers.get('location') as string);
+    expect(`${location.origin}${location.pathname}`).toBe(
+      'https://git.example.com/login/oauth/authorize',
+    );
+    expect(location.searchParams.get('redirect_uri')).toBe(
+      'http://localhost:8080/auth/gitea/callback',
+    );
+    expect(problemsOf(gitea)).toEqual([
+      'GITEA_URL is required with GITEA_CLIENT_ID: the Gitea or Forgejo address, such as https://git.example.com',
+    ]);
+    expect(problemsOf({ ...gitea, GITEA_URL: 'git.example.com' })).toEqual([
+      'GITEA_URL must be an http(s) address such as https://git.example.com',
+    ]);
+  });
+
   it('refuses a non-numeric PORT', () => {
     expect(problemsOf({ PORT: 'eighty' })).toEqual(['PORT must be a positive integer']);
   });

@@ -14,6 +14,7 @@ const projectFolder = fileURLToPath(new URL('..', import.meta.url));
 export const PUBLIC_ENTRIES = [
   'index',
   'github',
+  'gitea',
   'gitlab',
   'percent',
   'verdict',

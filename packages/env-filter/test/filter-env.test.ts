@@ -16,11 +16,12 @@ const SPEC_NEVER_FORWARDED = [
   'TOKEN_PEPPER',
 ];
 
-// The reference server's other secrets: its GitHub and GitLab OAuth client secrets and the `_PREVIOUS`
+// The reference server's other secrets: its GitHub, GitLab and Gitea OAuth client secrets and the `_PREVIOUS`
 // values that keep a secret valid while it is rotated out.
 const SERVER_SECRETS_BEYOND_SPEC = [
   'GITHUB_CLIENT_SECRET',
   'GITLAB_CLIENT_SECRET',
+  'GITEA_CLIENT_SECRET',
   'SERVICE_TOKEN_PREVIOUS',
   'SESSION_SECRET_PREVIOUS',
   'TOKEN_PEPPER_PREVIOUS',

@@ -14,6 +14,7 @@ import {
   type CodeHostUser,
   type OrganisationMembership,
 } from './code-host.js';
+import { requireHttpUrl, requireText } from './code-host-options.js';
 
 /** Options of {@link githubCodeHost}. */
 export interface GithubCodeHostOptions {
@@ -36,6 +37,7 @@ export interface GithubCodeHostOptions {
   scopes?: readonly string[];
 }
 
+const FACTORY = 'githubCodeHost';
 const GITHUB_AUTHORIZE_URL = 'https://github.com/login/oauth/authorize';
 const GITHUB_TOKEN_URL = 'https://github.com/login/oauth/access_token';
 const GITHUB_API_BASE_URL = 'https://api.github.com';
@@ -58,12 +60,20 @@ const MAX_LOGIN_LENGTH = 100;
  *   an absolute http(s) URL (the message names the option, never a value).
  */
 export function githubCodeHost(options: GithubCodeHostOptions): CodeHost {
-  requireText(options.clientId, 'clientId');
-  requireText(options.clientSecret, 'clientSecret');
-  const redirectUri = requireHttpUrl(options.redirectUri, 'redirectUri');
-  const authorizeUrl = requireHttpUrl(options.authorizeUrl ?? GITHUB_AUTHORIZE_URL, 'authorizeUrl');
-  const tokenUrl = requireHttpUrl(options.tokenUrl ?? GITHUB_TOKEN_URL, 'tokenUrl');
-  const apiBaseUrl = requireHttpUrl(options.apiBaseUrl ?? GITHUB_API_BASE_URL, 'apiBaseUrl');
+  requireText(FACTORY, options.clientId, 'clientId');
+  requireText(FACTORY, options.clientSecret, 'clientSecret');
+  const redirectUri = requireHttpUrl(FACTORY, options.redirectUri, 'redirectUri');
+  const authorizeUrl = requireHttpUrl(
+    FACTORY,
+    options.authorizeUrl ?? GITHUB_AUTHORIZE_URL,
+    'authorizeUrl',
+  );
+  const tokenUrl = requireHttpUrl(FACTORY, options.tokenUrl ?? GITHUB_TOKEN_URL, 'tokenUrl');
+  const apiBaseUrl = requireHttpUrl(
+    FACTORY,
+    options.apiBaseUrl ?? GITHUB_API_BASE_URL,
+    'apiBaseUrl',
+  );
   const userUrl = `${apiBaseUrl.replace(/\/+$/, '')}/user`;
   const membershipUrl = (org: string) => `${userUrl}/memberships/orgs/${encodeURIComponent(org)}`;
   const scopes = [...(options.scopes ?? DEFAULT_SCOPES)];
@@ -211,24 +221,4 @@ function parseUser(body: unknown): CodeHostUser | null {
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) return null;
   if (typeof login !== 'string' || login === '' || login.length > MAX_LOGIN_LENGTH) return null;
   return { id: String(id), login };
-}
-
-function requireText(value: unknown, name: string): void {
-  if (typeof value !== 'string' || value === '') {
-    throw new TypeError(`githubCodeHost: ${name} is required`);
-  }
-}
-
-function requireHttpUrl(value: unknown, name: string): string {
-  requireText(value, name);
-  let url: URL;
-  try {
-    url = new URL(value as string);
-  } catch {
-    throw new TypeError(`githubCodeHost: ${name} must be an absolute http(s) URL`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new TypeError(`githubCodeHost: ${name} must be an absolute http(s) URL`);
-  }
-  return value as string;
 }

@@ -8,6 +8,7 @@ import {
   UnexpectedResponseError,
 } from 'arctic';
 import { type CodeExchange, type CodeHost, CodeHostError, type CodeHostUser } from './code-host.js';
+import { requireHttpUrl, requireText } from './code-host-options.js';
 
 /** Options of {@link gitlabCodeHost}. */
 export interface GitlabCodeHostOptions {
@@ -23,6 +24,7 @@ export interface GitlabCodeHostOptions {
   scopes?: readonly string[];
 }
 
+const FACTORY = 'gitlabCodeHost';
 const GITLAB_URL = 'https://gitlab.com';
 const DEFAULT_SCOPES = ['read_user'];
 /** OAuth error codes meaning "this code cannot be used", as opposed to a misconfiguration. */
@@ -40,10 +42,13 @@ const MAX_LOGIN_LENGTH = 255;
  *   an absolute http(s) URL (the message names the option, never a value).
  */
 export function gitlabCodeHost(options: GitlabCodeHostOptions): CodeHost {
-  requireText(options.clientId, 'clientId');
-  requireText(options.clientSecret, 'clientSecret');
-  const redirectUri = requireHttpUrl(options.redirectUri, 'redirectUri');
-  const base = requireHttpUrl(options.baseUrl ?? GITLAB_URL, 'baseUrl').replace(/\/+$/, '');
+  requireText(FACTORY, options.clientId, 'clientId');
+  requireText(FACTORY, options.clientSecret, 'clientSecret');
+  const redirectUri = requireHttpUrl(FACTORY, options.redirectUri, 'redirectUri');
+  const base = requireHttpUrl(FACTORY, options.baseUrl ?? GITLAB_URL, 'baseUrl').replace(
+    /\/+$/,
+    '',
+  );
   const scopes = [...(options.scopes ?? DEFAULT_SCOPES)];
   const client = new OAuth2Client(options.clientId, options.clientSecret, redirectUri);
 
@@ -123,24 +128,4 @@ async function fetchUser(
     throw new CodeHostError('failed', 'user endpoint answered without a valid id and username');
   }
   return { id: String(id), login: username };
-}
-
-function requireText(value: unknown, name: string): void {
-  if (typeof value !== 'string' || value === '') {
-    throw new TypeError(`gitlabCodeHost: ${name} is required`);
-  }
-}
-
-function requireHttpUrl(value: unknown, name: string): string {
-  requireText(value, name);
-  let url: URL;
-  try {
-    url = new URL(value as string);
-  } catch {
-    throw new TypeError(`gitlabCodeHost: ${name} must be an absolute http(s) URL`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new TypeError(`gitlabCodeHost: ${name} must be an absolute http(s) URL`);
-  }
-  return value as string;
 }

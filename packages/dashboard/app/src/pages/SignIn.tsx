@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 const HOST_NAMES: Record<string, string> = {
   github: 'GitHub',
   gitlab: 'GitLab',
+  gitea: 'Gitea',
   bitbucket: 'Bitbucket',
 };
 

@@ -1,0 +1,146 @@
+import {
+  ArcticFetchError,
+  CodeChallengeMethod,
+  OAuth2Client,
+  OAuth2RequestError,
+  type OAuth2Tokens,
+  UnexpectedErrorResponseBodyError,
+  UnexpectedResponseError,
+} from 'arctic';
+import { type CodeExchange, type CodeHost, CodeHostError, type CodeHostUser } from './code-host.js';
+import { requireHttpUrl, requireText } from './code-host-options.js';
+
+/** Options of {@link giteaCodeHost}. */
+export interface GiteaCodeHostOptions {
+  /** The OAuth2 application's client id (Gitea: *Settings* -> *Applications*, confidential). */
+  clientId: string;
+  /** The application's client secret; sent only to the token endpoint. */
+  clientSecret: string;
+  /** The redirect URI registered with the application, e.g. `https://api.example.com/auth/gitea/callback`. */
+  redirectUri: string;
+  /** The Gitea or Forgejo instance's address, e.g. `https://git.example.com` or `https://codeberg.org`. */
+  baseUrl: string;
+  /** Requested scopes; default `read:user` (the account's id and login). */
+  scopes?: readonly string[];
+}
+
+const FACTORY = 'giteaCodeHost';
+const DEFAULT_SCOPES = ['read:user'];
+/**
+ * Gitea answers every refusal of the token request `400` with `unauthorized_client`, whether
+ * the code is unknown or used, the PKCE verifier does not match, or the client secret is wrong;
+ * only its fixed descriptions tell a refused code from a misconfiguration.
+ */
+const REFUSED_CODE_DESCRIPTIONS = new Set([
+  'client is not authorized',
+  'failed PKCE code challenge',
+]);
+const OAUTH_ERROR_CODE = /^[a-z0-9_.-]{1,64}$/i;
+const MAX_LOGIN_LENGTH = 255;
+
+/**
+ * The Gitea and Forgejo code host for browser login, on `arctic`'s generic OAuth 2.0 client:
+ * authorization code with a PKCE S256 challenge at `{baseUrl}/login/oauth/authorize` and
+ * `{baseUrl}/login/oauth/access_token`, the account read from `{baseUrl}/api/v1/user`. Gitea
+ * organisations are not checked at sign-in.
+ *
+ * @throws TypeError at creation for an empty client id or secret, or a URL option that is not
+ *   an absolute http(s) URL (the message names the option, never a value).
+ */
+export function giteaCodeHost(options: GiteaCodeHostOptions): CodeHost {
+  requireText(FACTORY, options.clientId, 'clientId');
+  requireText(FACTORY, options.clientSecret, 'clientSecret');
+  const redirectUri = requireHttpUrl(FACTORY, options.redirectUri, 'redirectUri');
+  const base = requireHttpUrl(FACTORY, options.baseUrl, 'baseUrl').replace(/\/+$/, '');
+  const scopes = [...(options.scopes ?? DEFAULT_SCOPES)];
+  const client = new OAuth2Client(options.clientId, options.clientSecret, redirectUri);
+
+  return {
+    authorizationUrl({ state, codeVerifier }) {
+      return client.createAuthorizationURLWithPKCE(
+        `${base}/login/oauth/authorize`,
+        state,
+        CodeChallengeMethod.S256,
+        codeVerifier,
+        scopes,
+      );
+    },
+    async exchangeCode({ code, codeVerifier, signal }: CodeExchange): Promise<CodeHostUser> {
+      let tokens: OAuth2Tokens;
+      try {
+        tokens = await client.validateAuthorizationCode(
+          `${base}/login/oauth/access_token`,
+          code,
+          codeVerifier,
+        );
+      } catch (error) {
+        throw tokenEndpointError(error);
+      }
+      const accessToken = (tokens.data as { access_token?: unknown }).access_token;
+      if (typeof accessToken !== 'string' || accessToken === '') {
+        throw new CodeHostError('failed', 'token endpoint answered without an access token');
+      }
+      return fetchUser(`${base}/api/v1/user`, accessToken, signal);
+    },
+  };
+}
+
+function tokenEndpointError(error: unknown): CodeHostError {
+  if (error instanceof OAuth2RequestError) {
+    const shown = OAUTH_ERROR_CODE.test(error.code) ? error.code : 'unrecognised';
+    const refused =
+      error.code === 'invalid_grant' ||
+      (error.code === 'unauthorized_client' &&
+        REFUSED_CODE_DESCRIPTIONS.has(error.description ?? ''));
+    // Gitea's descriptions are fixed texts of its own, so the known ones may be logged.
+    const described = REFUSED_CODE_DESCRIPTIONS.has(error.description ?? '')
+      ? ` (${error.description})`
+      : '';
+    return new CodeHostError(
+      refused ? 'invalid-code' : 'failed',
+      `token endpoint error ${shown}${described}`,
+    );
+  }
+  if (error instanceof ArcticFetchError) {
+    return new CodeHostError('unavailable', 'token endpoint unreachable');
+  }
+  if (
+    error instanceof UnexpectedErrorResponseBodyError ||
+    error instanceof UnexpectedResponseError
+  ) {
+    return new CodeHostError('failed', `token endpoint answered ${error.status}`);
+  }
+  return new CodeHostError('failed', 'token exchange failed');
+}
+
+async function fetchUser(
+  url: string,
+  accessToken: string,
+  signal: AbortSignal,
+): Promise<CodeHostUser> {
+  const response = await fetch(url, {
+    headers: { accept: 'application/json', authorization: `Bearer ${accessToken}` },
+    signal,
+  }).catch(() => null);
+  if (response === null) throw new CodeHostError('unavailable', 'user endpoint unreachable');
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new CodeHostError('failed', `user endpoint answered ${response.status}`);
+  }
+  const body = (await response.json().catch(() => null)) as {
+    id?: unknown;
+    login?: unknown;
+  } | null;
+  const { id, login } = body ?? {};
+  if (
+    typeof id !== 'number' ||
+    !Number.isSafeInteger(id) ||
+    id <= 0 ||
+    typeof login !== 'string' ||
+    login === '' ||
+    login.length > MAX_LOGIN_LENGTH
+  ) {
+    throw new CodeHostError('failed', 'user endpoint answered without a valid id and login');
+  }
+  return { id: String(id), login };
+}
