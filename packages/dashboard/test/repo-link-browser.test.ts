@@ -237,6 +237,35 @@ describe.skipIf(skipBrowserSuite())(
       await shootPanel('repo-link-gitlab', owner);
     });
 
+    it('links a Gitea or Forgejo repository at the API URL it names, in place of the GitLab link', async () => {
+      await owner.getByRole('button', { name: 'Unlink', exact: true }).click();
+      await owner.getByRole('alertdialog').getByRole('button', { name: 'Unlink' }).click();
+      await owner
+        .getByText('acme/platform/web is no longer linked; its token is deleted.')
+        .waitFor();
+      await owner.getByRole('combobox', { name: 'Code host' }).selectOption('gitea');
+      await owner
+        .getByRole('textbox', { name: 'Gitea or Forgejo repository' })
+        .fill('tea-team/web');
+      await owner
+        .getByRole('textbox', { name: 'Gitea or Forgejo API URL' })
+        .fill('https://git.example.com/api/v1/');
+      await owner.getByLabel('Token', { exact: true }).fill('4e1c0ffeeGiteaBrowserTokenWXYZ');
+      await shootPanel('repo-link-gitea-form', owner);
+      await owner.getByRole('button', { name: 'Link repository' }).click();
+      const notice =
+        'Linked to the Gitea repository tea-team/web with the token …WXYZ. The next run sets its statuses.';
+      await owner.getByText(notice).waitFor();
+      expect(await owner.getByTestId('repo-link').locator('p').textContent()).toMatch(
+        /^Linked to the Gitea repository tea-team\/web at https:\/\/git\.example\.com\/api\/v1 with the token …WXYZ, set \S.*\. Each run with a commit sets its commit statuses there, and a pull request's run updates one comment\.$/,
+      );
+      expect(suite.server.stdout()).toContain(
+        'host=gitea repository=tea-team/web api_url=https://git.example.com/api/v1',
+      );
+      expect(suite.server.output()).not.toContain('GiteaBrowserToken');
+      await shootPanel('repo-link-gitea', owner);
+    });
+
     it('met the strict CSP and threw no error', () => {
       expect(suite.problems.cspViolations).toEqual([]);
       expect(suite.problems.pageErrors).toEqual([]);
