@@ -76,6 +76,14 @@ const HOSTS: Record<
   },
 };
 
+/**
+ * A code host's name as people know it (`GitHub`, `GitLab`, `Gitea`), undefined for a name
+ * covgate does not know: the sign-in buttons and the run's file page say it too.
+ */
+export function codeHostName(host: string): string | undefined {
+  return Object.hasOwn(HOSTS, host) ? HOSTS[host as Host].name : undefined;
+}
+
 /** What each kind of delivery is, for a person. */
 export const DELIVERY_KIND_LABEL: Record<DeliveryFailure['kind'], string> = {
   status_project: 'Commit status covgate/project',

@@ -1,5 +1,6 @@
 import { CovgateApiError, type FileLines, type FileSource } from '@covgate/client';
 import { useEffect, useMemo } from 'preact/hooks';
+import { codeHostName } from '../components/CodeHostLink.js';
 import { PathText } from '../components/RunTables.js';
 import { ErrorState, Link, Loading } from '../components/ui.js';
 import { useApp } from '../context.js';
@@ -10,8 +11,6 @@ import { formatLines, formatPercent, percentOf } from '../run-format.js';
 
 /** The file's lines, or the API's reason for none (`not found`, `no line data for this file in this run`). */
 type FileAnswer = { lines: FileLines } | { missing: string };
-
-const HOST_NAMES: Record<string, string> = { github: 'GitHub', gitlab: 'GitLab', gitea: 'Gitea' };
 
 /**
  * A file of a run: each line covered, missed or not coverable, the lines the run's patch
@@ -113,7 +112,7 @@ function sourceNote(source: ReturnType<typeof useLoad<FileSource | null>>[0]): s
   if (value === null) return 'Source not shown. Line numbers only.';
   if (value.unavailable !== null)
     return `Source not shown: ${value.unavailable.message}. Line numbers only.`;
-  return `Source from ${HOST_NAMES[value.host ?? ''] ?? 'the code host'} at commit ${value.commit?.slice(0, 7) ?? ''}.`;
+  return `Source from ${codeHostName(value.host ?? '') ?? 'the code host'} at commit ${value.commit?.slice(0, 7) ?? ''}.`;
 }
 
 function FileLinesView(props: {

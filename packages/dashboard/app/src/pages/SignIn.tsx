@@ -1,11 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
-
-const HOST_NAMES: Record<string, string> = {
-  github: 'GitHub',
-  gitlab: 'GitLab',
-  gitea: 'Gitea',
-  bitbucket: 'Bitbucket',
-};
+import { codeHostName } from '../components/CodeHostLink.js';
 
 /** The sign-in page: one button per code host with an OAuth route on the API. */
 export function SignIn(props: {
@@ -37,7 +31,7 @@ export function SignIn(props: {
           {props.codeHosts.map((host) => (
             <li key={host}>
               <a class="button primary" href={props.loginUrl(host)}>
-                Sign in with {HOST_NAMES[host] ?? host}
+                Sign in with {codeHostName(host) ?? host}
               </a>
             </li>
           ))}
