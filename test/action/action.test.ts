@@ -1,80 +1,43 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { type FakeOidcIssuer, startFakeOidcIssuer } from '../support/fake-oidc-issuer.js';
-import { listen, type RunningServer } from '../support/http-server.js';
-import { run, type Started, startListening, stop } from '../support/processes.js';
+import {
+  type ActionJob,
+  type ActionJobs,
+  action,
+  actionJobsBuilt,
+  git,
+  JOB_TOKEN,
+  startActionJobs,
+} from '../support/action-jobs.js';
+import { listen } from '../support/http-server.js';
+import {
+  eventsOf,
+  type Workflow,
+  type WorkflowStep,
+  workflowsOf,
+} from '../support/workflow-job.js';
 
 // The GitHub Action (action.yml at the repository root) run as the Actions runner would run
-// its composite step: the inputs evaluated into the step's environment, the step's script run
-// by bash in its working directory with the runner's variables and files, `npx` answered by
-// the workspace's built CLI, against the built reference server.
+// its composite step (test/support/action-jobs.ts), against the built reference server.
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
-const cliBin = join(repo, 'packages/cli/dist/bin.js');
-const serverDist = join(repo, 'examples/server/dist');
-const built = existsSync(cliBin) && existsSync(join(serverDist, 'main.js'));
+const built = actionJobsBuilt;
 if (!built) console.warn('[covgate] action tests SKIPPED: run `pnpm build` first');
-
-interface Step {
-  shell: string;
-  'working-directory': string;
-  env: Record<string, string>;
-  run: string;
-}
-interface ActionFile {
-  inputs: Record<string, { required: boolean; default?: string }>;
-  runs: { using: string; steps: Step[] };
-}
-
-const action = parse(readFileSync(join(repo, 'action.yml'), 'utf8')) as ActionFile;
 const cliVersion = (
   JSON.parse(readFileSync(join(repo, 'packages/cli/package.json'), 'utf8')) as { version: string }
 ).version;
-
-/** The job's `GITHUB_TOKEN` (`github.token`) in the simulated jobs. */
-const JOB_TOKEN = 'ghs_job_token';
-
-/**
- * `${{ inputs.NAME }}` as the runner evaluates it: the value given, else the default, whose
- * `${{ github.token }}` is the job's token.
- */
-function evaluate(template: string, given: Record<string, string>): string {
-  return template.replace(/\$\{\{\s*inputs\.([a-z-]+)\s*\}\}/g, (_, name: string) => {
-    const input = action.inputs[name];
-    if (!input) throw new Error(`action.yml uses an undeclared input ${name}`);
-    return (given[name] ?? input.default ?? '').replace(
-      /\$\{\{\s*github\.token\s*\}\}/g,
-      JOB_TOKEN,
-    );
-  });
-}
-
-interface WorkflowStep {
-  uses?: string;
-  with?: Record<string, string>;
-}
-interface Workflow {
-  name: string;
-  on: Record<string, { workflows?: string[] } | null> | string;
-  jobs: Record<string, { steps: WorkflowStep[] }>;
-}
 
 /** The workflow pair of docs/fork-pull-requests.md: the `pull_request` one and the `workflow_run` one. */
 function forkWorkflows(): {
   test: Workflow;
   post: Workflow & { on: { workflow_run: { workflows: string[] } } };
 } {
-  const page = readFileSync(join(repo, 'docs/fork-pull-requests.md'), 'utf8');
-  const workflows = [...page.matchAll(/```yaml\n([\s\S]*?)```/g)].map(
-    (match) => parse(match[1] as string) as Workflow,
-  );
+  const workflows = workflowsOf(readFileSync(join(repo, 'docs/fork-pull-requests.md'), 'utf8'));
   const test = workflows.find((w) => w.on === 'pull_request');
-  const post = workflows.find((w) => typeof w.on === 'object' && 'workflow_run' in w.on);
+  const post = workflows.find((w) => eventsOf(w).includes('workflow_run'));
   if (!test || !post) throw new Error('docs/fork-pull-requests.md lacks its workflow pair');
   return { test, post: post as Workflow & { on: { workflow_run: { workflows: string[] } } } };
 }
@@ -91,7 +54,7 @@ describe('action.yml', () => {
   it('is a composite action of one bash step whose script reads its inputs only from the environment', () => {
     expect(action.runs.using).toBe('composite');
     expect(action.runs.steps).toHaveLength(1);
-    const [step] = action.runs.steps as [Step];
+    const step = action.runs.steps[0] as (typeof action.runs.steps)[number];
     expect(step.shell).toBe('bash');
     expect(step.run).not.toContain('${{');
     expect(Object.keys(action.inputs).sort()).toEqual([
@@ -124,97 +87,23 @@ describe.skipIf(!built && process.env.CI !== '1')(
   'the action in a simulated GitHub Actions job',
   { timeout: 120_000 },
   () => {
+    let jobs: ActionJobs;
     let workDir: string;
-    let server: Started;
+    let server: ActionJobs['server'];
     let token: string;
     let session: string;
-    let fakeBin: string;
-    let issuer: FakeOidcIssuer;
-    let tokenService: RunningServer;
+    let tokenServiceOrigin: string;
+    let runStep: ActionJobs['runStep'];
 
     beforeAll(async () => {
-      workDir = await mkdtemp(join(tmpdir(), 'covgate-action-'));
-      // Keyless CI: the server trusts a fake GitHub Actions issuer on loopback, and GitHub's
-      // token service is a server on loopback that signs with it whatever audience is asked.
-      issuer = await startFakeOidcIssuer();
-      tokenService = await listen((request, response) => {
-        const url = new URL(request.url ?? '/', 'http://token.service');
-        if (request.headers.authorization !== 'Bearer request-token') {
-          response.writeHead(401).end('{}');
-          return;
-        }
-        const now = Math.floor(Date.now() / 1000);
-        issuer
-          .sign({
-            aud: url.searchParams.get('audience') ?? '',
-            repository: 'octo/web',
-            ref: 'refs/heads/main',
-            iat: now,
-            nbf: now,
-            exp: now + 300,
-          })
-          .then((value) => {
-            response.writeHead(200, { 'content-type': 'application/json' });
-            response.end(JSON.stringify({ count: 1, value }));
-          });
-      });
-      const serverEnv = {
-        PATH: process.env.PATH,
-        HOME: workDir,
-        PORT: '0',
-        COVGATE_DATA_DIR: join(workDir, 'data'),
-        OIDC_GITHUB: issuer.issuer,
-        OIDC_AUDIENCE: 'covgate-action-test',
-        ALLOW_PRIVATE_CODE_HOSTS: '127.0.0.1',
-      };
-      server = await startListening([join(serverDist, 'main.js')], {
-        cwd: workDir,
-        env: serverEnv,
-      });
-      const admin = await run(
-        process.execPath,
-        [join(serverDist, 'admin.js'), 'bootstrap', 'action'],
-        { cwd: workDir, env: serverEnv },
-      );
-      session = /COVGATE_SESSION=(cvgs_[0-9a-f]{64})/.exec(admin.stdout)?.[1] as string;
-      const created = await fetch(`${server.url}/v1/tokens`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'actions' }),
-      });
-      token = ((await created.json()) as { secret: string }).secret;
-
-      // `npx` on the runner's PATH: records its arguments, then runs the workspace's CLI.
-      fakeBin = join(workDir, 'bin');
-      await mkdir(fakeBin);
-      await writeFile(
-        join(fakeBin, 'npx'),
-        `#!/bin/sh\nprintf '%s\\n' "$@" > "${join(workDir, 'npx-args')}"\n[ "$1" = --yes ] || exit 97\nshift 2\nexec "${process.execPath}" "${cliBin}" "$@"\n`,
-      );
-      await chmod(join(fakeBin, 'npx'), 0o755);
+      jobs = await startActionJobs('action');
+      ({ workDir, server, token, session, tokenServiceOrigin, runStep } = jobs);
     }, 180_000);
 
     afterAll(async () => {
-      await stop(server);
-      await tokenService.close();
-      await issuer.close();
-      await rm(workDir, { recursive: true, force: true });
+      await jobs.close();
     });
 
-    const gitEnv = {
-      PATH: process.env.PATH,
-      HOME: '/nonexistent',
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@t.invalid',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@t.invalid',
-    };
-    const git = async (cwd: string, ...args: string[]) => {
-      const result = await run('git', args, { cwd, env: gitEnv });
-      expect(result.code, result.stderr).toBe(0);
-      return result.stdout.trim();
-    };
     const lcov = (hits: number[]) =>
       `SF:src/a.js\n${hits.map((count, index) => `DA:${index + 1},${count}`).join('\n')}\nend_of_record\n`;
 
@@ -229,65 +118,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
       return { dir, head: await git(dir, 'rev-parse', 'HEAD') };
     };
 
-    interface Job {
-      code: number;
-      stdout: string;
-      stderr: string;
-      summary: string;
-      output: string;
-      npxArgs: string[];
-    }
-
-    /** Runs the action's step as the runner does, with `inputs` and the job's variables. */
-    const runStep = async (
-      dir: string,
-      inputs: Record<string, string>,
-      github: Record<string, string>,
-    ): Promise<Job> => {
-      const [step] = action.runs.steps as [Step];
-      const stepEnv = Object.fromEntries(
-        Object.entries(step.env).map(([name, value]) => [name, evaluate(value, inputs)]),
-      );
-      const runnerTemp = await mkdtemp(join(workDir, 'runner-'));
-      const summaryFile = join(runnerTemp, 'step_summary');
-      const outputFile = join(runnerTemp, 'output');
-      await writeFile(summaryFile, '');
-      await writeFile(outputFile, '');
-      await rm(join(workDir, 'npx-args'), { force: true });
-      const script = join(runnerTemp, 'step.sh');
-      await writeFile(script, step.run);
-      const cwd = join(dir, evaluate(step['working-directory'], inputs));
-      // The runner runs a bash step as `bash --noprofile --norc -eo pipefail {0}`.
-      const result = await run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
-        cwd,
-        env: {
-          PATH: `${fakeBin}:${process.env.PATH}`,
-          HOME: runnerTemp,
-          NO_COLOR: '1',
-          CI: 'true',
-          GITHUB_ACTIONS: 'true',
-          GITHUB_WORKSPACE: dir,
-          GITHUB_ACTION_PATH: repo,
-          GITHUB_REPOSITORY: 'octo/web',
-          GITHUB_STEP_SUMMARY: summaryFile,
-          GITHUB_OUTPUT: outputFile,
-          RUNNER_TEMP: runnerTemp,
-          ...github,
-          ...stepEnv,
-        },
-      });
-      const npxArgsFile = join(workDir, 'npx-args');
-      return {
-        ...result,
-        summary: await readFile(summaryFile, 'utf8'),
-        output: await readFile(outputFile, 'utf8'),
-        npxArgs: existsSync(npxArgsFile)
-          ? (await readFile(npxArgsFile, 'utf8')).split('\n').slice(0, -1)
-          : [],
-      };
-    };
-
-    const expectNoToken = (job: Job) => {
+    const expectNoToken = (job: ActionJob) => {
       for (const text of [job.stdout, job.stderr, job.summary, job.output, ...job.npxArgs])
         expect(text).not.toContain(token);
     };
@@ -594,7 +425,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
           GITHUB_REF: 'refs/heads/main',
           GITHUB_REF_NAME: 'main',
           GITHUB_SHA: head,
-          ACTIONS_ID_TOKEN_REQUEST_URL: `${tokenService.origin}/idtoken?api-version=2.0`,
+          ACTIONS_ID_TOKEN_REQUEST_URL: `${tokenServiceOrigin}/idtoken?api-version=2.0`,
           ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'request-token',
         },
       );
@@ -638,7 +469,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
         {
           GITHUB_EVENT_NAME: 'push',
           GITHUB_SHA: 'f'.repeat(40),
-          ACTIONS_ID_TOKEN_REQUEST_URL: `${tokenService.origin}/idtoken?api-version=2.0`,
+          ACTIONS_ID_TOKEN_REQUEST_URL: `${tokenServiceOrigin}/idtoken?api-version=2.0`,
           ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'request-token',
         },
       );
@@ -814,7 +645,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
     });
 
     /** A workflow step's `with:` as the runner evaluates it, for the test's server and token. */
-    const stepInputs = (given: Record<string, string | number>) =>
+    const stepInputs = (given: Record<string, string | number | boolean>) =>
       Object.fromEntries(
         Object.entries(given).map(([name, value]) => [
           name,
