@@ -1,8 +1,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type FakeOidcIssuer, startFakeOidcIssuer } from '@covgate/test-support/fake-oidc-issuer';
 import { createTestApi } from '@covgate/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sh, toolEnv } from './git-support.js';
 import { covgateIn } from './in-process.js';
 
@@ -252,5 +253,146 @@ describe('covgate doctor', () => {
       `fail reports: lcov.info (lcov): 1 of 1 lines in 1 file, 100.00%; 1 file the reports name is not in the checkout: lib/a.js ${fix}`,
     );
     expect(strict.code).toBe(1);
+  });
+});
+
+describe('covgate doctor with the job OIDC ID token', () => {
+  const TOKEN_SERVICE = 'https://pipelines.actions.example/idtoken?api-version=2.0';
+  let issuer: FakeOidcIssuer | undefined;
+  afterEach(async () => {
+    await issuer?.close();
+    issuer = undefined;
+  });
+
+  /** A test API trusting GitHub's `acme/api` on main for `api`, and a job of `ref`. */
+  async function keyless(ref: string) {
+    const github = await startFakeOidcIssuer();
+    issuer = github;
+    const t = createTestApi({
+      allowPrivateCodeHosts: ['127.0.0.1'],
+      ciTokens: { audience: SERVICE, github: github.issuer },
+    });
+    const org = await t.createOrganisation('team');
+    const { token: session } = await t.createSession(org, 'usr_owner');
+    const trusted = await t.request('/v1/repos/settings', {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        org: org.slug,
+        repo: 'api',
+        ci_trust: [{ provider: 'github', repository: 'acme/api', ref: 'refs/heads/main' }],
+      }),
+    });
+    expect(trusted.status).toBe(200);
+    const now = Math.floor(t.clock.now().getTime() / 1000);
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const request = new Request(input, init);
+      if (request.url.startsWith('https://pipelines.actions.example/')) {
+        const value = await github.sign({
+          aud: new URL(request.url).searchParams.get('audience') ?? '',
+          repository: 'acme/api',
+          ref,
+          iat: now,
+          nbf: now,
+          exp: now + 300,
+        });
+        return Response.json({ count: 1, value });
+      }
+      return t.api.handle(request, { remoteAddress: '203.0.113.7' });
+    };
+    const job = env({
+      GITHUB_ACTIONS: 'true',
+      ACTIONS_ID_TOKEN_REQUEST_URL: TOKEN_SERVICE,
+      ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'request-token',
+    });
+    return { t, org, fetch, job, github };
+  }
+
+  it('passes the credential of a job the repository trusts, and skips the base branch', async () => {
+    const { dir } = await checkout('keyless-trusted');
+    const { org, fetch, job } = await keyless('refs/heads/main');
+    const result = await covgateIn(
+      dir,
+      [
+        'doctor',
+        '--repo',
+        'api',
+        '--branch',
+        'feature',
+        '--base-branch',
+        'main',
+        '--org',
+        org.slug,
+      ],
+      job,
+      fetch,
+    );
+    const lines = result.stdout.split('\n');
+    expect(lines[1]).toBe(
+      `pass credential: repository api of organisation ${org.slug} trusts the job's OIDC ID token (repository acme/api, ref refs/heads/main): its runs are recorded as oidc:github:acme/api@refs/heads/main`,
+    );
+    expect(lines[4]).toBe(
+      "skip base branch: not checked: an OIDC ID token may only post runs, not read them (the service compares with the base branch's runs when the run is posted)",
+    );
+    expect(result.code).toBe(0);
+  });
+
+  it('fails the credential of a job the repository does not trust, printing the ci_trust entry', async () => {
+    const { dir } = await checkout('keyless-untrusted');
+    const { org, fetch, job } = await keyless('refs/heads/feature');
+    const result = await covgateIn(
+      dir,
+      [
+        'doctor',
+        '--repo',
+        'api',
+        '--branch',
+        'feature',
+        '--base-branch',
+        'main',
+        '--org',
+        org.slug,
+      ],
+      job,
+      fetch,
+    );
+    expect(result.stdout.split('\n')[1]).toBe(
+      `fail credential: repository api of organisation ${org.slug} does not trust the job's OIDC ID token (repository acme/api, ref refs/heads/feature) (or the organisation or the repository does not exist) Fix: an owner or admin of ${org.slug} adds the job to the repository's ci_trust: PATCH /v1/repos/settings {"repo":"api","ci_trust":[{"provider":"github","repository":"acme/api","ref":"refs/heads/feature"}]} (docs/keyless-ci.md)`,
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it('fails the credential of a token asked for another audience, naming the issuer', async () => {
+    const { dir } = await checkout('keyless-audience');
+    const { org, fetch, job, github } = await keyless('refs/heads/main');
+    const result = await covgateIn(
+      dir,
+      [
+        'doctor',
+        '--repo',
+        'api',
+        '--branch',
+        'feature',
+        '--org',
+        org.slug,
+        '--oidc-audience',
+        'covgate',
+      ],
+      job,
+      fetch,
+    );
+    expect(result.stdout.split('\n')[1]).toBe(
+      `fail credential: ${SERVICE} refuses the job's OIDC ID token (repository acme/api, ref refs/heads/main), issued by ${github.issuer} for audience covgate: the server takes no ID tokens from that issuer, expects another audience, or the token expired Fix: ask for the audience the server's OIDC_AUDIENCE names with --oidc-audience (or COVGATE_OIDC_AUDIENCE), and check that the server trusts the issuer (docs/keyless-ci.md)`,
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it('fails without --org, before asking for a token', async () => {
+    const { dir } = await checkout('keyless-no-org');
+    const { fetch, job } = await keyless('refs/heads/main');
+    const result = await covgateIn(dir, ['doctor', '--repo', 'api'], job, fetch);
+    expect(result.stdout.split('\n')[1]).toBe(
+      "fail credential: a run posted with the job's OIDC ID token names its organisation: pass --org SLUG (the organisation whose repository settings trust this job) Fix: pass --org SLUG, the organisation whose repository settings trust this job",
+    );
   });
 });

@@ -57,6 +57,7 @@ import type {
   SwitchOrganisationInput,
   Token,
   TokenList,
+  TrustedCiJob,
   UpdateTokenInput,
   ValidatedToken,
   ValidateTokenInput,
@@ -171,6 +172,11 @@ export interface CovgateClient {
   getRepoHeadline(args: RepoHeadlineQuery & CallOptions): Promise<RepoHeadline>;
   /** `GET /v1/repos/settings`: a repository's default patch target. */
   getRepoSettings(args: { org: string; repo: string } & CallOptions): Promise<RepositorySettings>;
+  /**
+   * `GET /v1/repos/ci-trust`: with a CI job's OIDC ID token as the client's token, whether
+   * `repo` of `org` takes the job's runs (`403` when it does not), without posting one.
+   */
+  getCiTrust(args: { org: string; repo: string } & CallOptions): Promise<TrustedCiJob>;
   /** `PATCH /v1/repos/settings`: sets a repository's default patch target (`null`: 80). */
   setRepoSettings(
     args: { body: RepositorySettingsInput } & CallOptions,
@@ -393,6 +399,8 @@ export function createCovgateClient(options: CovgateClientOptions): CovgateClien
     skipCommit: ({ body, signal }) => unwrap(raw.POST('/v1/executions/skip', { body, signal })),
     getRepoHeadline: ({ signal, ...query }) =>
       unwrap(raw.GET('/v1/repos/headline', { params: { query }, signal })),
+    getCiTrust: ({ signal, ...query }) =>
+      unwrap(raw.GET('/v1/repos/ci-trust', { params: { query }, signal })),
     getRepoSettings: ({ signal, ...query }) =>
       unwrap(raw.GET('/v1/repos/settings', { params: { query }, signal })),
     setRepoSettings: ({ body, signal }) =>

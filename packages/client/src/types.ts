@@ -4,6 +4,8 @@ import type { components, operations } from './generated/openapi.js';
 export type Health = components['schemas']['Health'];
 /** Readiness answer of `GET /health/ready`. */
 export type Ready = components['schemas']['Ready'];
+/** `GET /v1/repos/ci-trust`: a repository that trusts the CI job asking, and who its runs are recorded as. */
+export type TrustedCiJob = components['schemas']['TrustedCiJob'];
 /** A coverage-gate run as the API returns it. */
 export type Execution = components['schemas']['Execution'];
 /** The record a run was compared with (`Execution['baseline']` when there was one). */

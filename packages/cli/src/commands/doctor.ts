@@ -8,7 +8,9 @@ import {
   type Finding,
   fail,
   skip,
+  warn,
 } from '../doctor/check.js';
+import { checkCiTrust } from '../doctor/ci-trust-check.js';
 import {
   type CheckedCredential,
   type CredentialOptions,
@@ -61,7 +63,12 @@ export async function doctor(options: DoctorOptions, io: Io, version: string): P
       'url',
       fail(error.message, "set COVGATE_URL (or --url) to the covgate service's base URL"),
     );
+    record('credential', skip('not checked: no service URL'));
   }
+  // What the run is posted as comes first: an ID token's trust is asked for its repository.
+  const { finding: targetFinding, target } = checkTarget(options, () =>
+    detectContext(io.env, io.cwd),
+  );
   let credential: CheckedCredential | null = null;
   if (url !== null) {
     const base = url;
@@ -72,14 +79,26 @@ export async function doctor(options: DoctorOptions, io: Io, version: string): P
       record('credential', skip('not checked: the service does not answer'));
     } else {
       const checked = await guardedWith(() => checkCredential(options, io, base, client), base);
-      record('credential', checked.finding);
       credential = checked.credential;
+      if (credential?.kind === 'id-token' && target !== null) {
+        const { token, org, claims, audience } = credential;
+        const where = { url: base, org, repo: target.repo, audience };
+        const trust = await guarded(() => checkCiTrust(client(token), where, claims), base);
+        record('credential', trust);
+        if (trust.verdict === 'fail') credential = null;
+      } else if (credential?.kind === 'id-token') {
+        record(
+          'credential',
+          warn(
+            `${checked.finding.message}; whether the repository trusts it is not checked: the run has no repository or branch`,
+            'pass what the target check asks for',
+          ),
+        );
+      } else {
+        record('credential', checked.finding);
+      }
     }
   }
-
-  const { finding: targetFinding, target } = checkTarget(options, () =>
-    detectContext(io.env, io.cwd),
-  );
   record('target', targetFinding);
   const root = await findRepoRoot(io.cwd);
   const baseBranch = target?.baseBranch ?? (await policyBaseBranch(root, io.env));

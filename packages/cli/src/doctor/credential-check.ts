@@ -18,7 +18,7 @@ export interface CredentialOptions {
 /** The credential a run would post with, once checked. */
 export type CheckedCredential =
   | { kind: 'api-token'; token: string; org: string }
-  | { kind: 'id-token'; token: string; org: string; claims: IdTokenClaims };
+  | { kind: 'id-token'; token: string; org: string; claims: IdTokenClaims; audience: string };
 
 /** The claims of a CI ID token that say who the job is. */
 export interface IdTokenClaims {
@@ -28,6 +28,8 @@ export interface IdTokenClaims {
   repository?: string;
   project_path?: string;
   ref?: string;
+  /** GitLab's: `branch` or `tag`. */
+  ref_type?: string;
   environment?: string;
 }
 
@@ -66,13 +68,9 @@ export async function checkCredential(
   }
   if (choice.kind === 'id-token') {
     let token: string;
+    const audience = idTokenAudience(options.oidcAudience, url);
     try {
-      token = await readIdToken(
-        choice.source,
-        io.env,
-        idTokenAudience(options.oidcAudience, url),
-        io.fetch,
-      );
+      token = await readIdToken(choice.source, io.env, audience, io.fetch);
     } catch (error) {
       if (!(error instanceof CliError)) throw error;
       return none(fail(error.message, `${ID_TOKEN_FIX}, or set COVGATE_TOKEN instead`));
@@ -83,7 +81,7 @@ export async function checkCredential(
       finding: pass(
         `the job's OIDC ID token (${identityOf(claims)}) is sent for organisation ${org}`,
       ),
-      credential: { kind: 'id-token', token, org, claims },
+      credential: { kind: 'id-token', token, org, claims, audience },
     };
   }
 

@@ -427,6 +427,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/repos/ci-trust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a repository takes a CI job's runs
+         * @description Asked with a CI job's OIDC ID token, without posting a run (what `covgate doctor`
+         *     asks): `200` with the identity the job's runs would be recorded as (`posted_by`) when
+         *     the organisation's repository trusts the job (`ci_trust`). Check order, as
+         *     `POST /v1/executions`: `401` a token that does not verify (or any credential when the
+         *     server takes no ID tokens), `403` an API token or a session (they do not post as a CI
+         *     job), `400` missing `org` or `repo`, `403` the organisation, the repository or its
+         *     trust missing (nothing tells them apart). Counts against the identity's rate limit as
+         *     an ingest does. See docs/keyless-ci.md.
+         */
+        get: operations["getCiTrust"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/repos/settings": {
         parameters: {
             query?: never;
@@ -1762,6 +1789,16 @@ export interface components {
              *     coverage is, where `latest` may be a feature branch's run.
              */
             base: components["schemas"]["Execution"] | null;
+        };
+        /** @description A repository that trusts the CI job asking, and who its runs are recorded as. */
+        TrustedCiJob: {
+            org: string;
+            repo: string;
+            /**
+             * @description The identity the runs are recorded as, `oidc:<provider>:<repository>@<ref>` (`posted_by` of the run).
+             * @example oidc:github:acme/api@refs/heads/main
+             */
+            posted_by: string;
         };
         RepoHeadline: {
             repo: components["schemas"]["RepoName"];
@@ -3370,6 +3407,55 @@ export interface operations {
             401: components["responses"]["InvalidToken"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    getCiTrust: {
+        parameters: {
+            query: {
+                /** @description The organisation the job's runs would be posted to. */
+                org: string;
+                /** @description Repository name, case-sensitive. */
+                repo: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The repository trusts the job. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustedCiJob"];
+                };
+            };
+            /** @description A missing query parameter. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "missing required parameter: org" | "missing required parameter: repo";
+                    };
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["VerificationOverloaded"];

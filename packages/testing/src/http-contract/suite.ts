@@ -3,6 +3,7 @@ import { auditContract } from './audit.js';
 import { authValidateContract } from './auth-validate.js';
 import { badgeContract } from './badge.js';
 import { carryforwardContract } from './carryforward.js';
+import { ciTrustContract } from './ci-trust.js';
 import { codeHostLinkContract } from './code-host-link.js';
 import { crossCuttingContract } from './cross-cutting.js';
 import { dashboardReadsContract } from './dashboard-reads.js';
@@ -44,6 +45,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     fileSourceContract(options);
     runDetailContract(options);
     repoHeadlineContract(options);
+    ciTrustContract(options);
     repoWebUrlContract(options);
     dashboardReadsContract(options);
     authValidateContract(options);

@@ -4,6 +4,7 @@ import type { Route } from '../router.js';
 import type { RouteHandler } from '../services.js';
 import { postAuthValidate } from './auth-validate.js';
 import { getBadge } from './badge.js';
+import { getCiTrust } from './ci-trust.js';
 import { finishCommit } from './commit-finish.js';
 import { skipCommit } from './commit-skip.js';
 import { getCurrentSession, switchOrganisation } from './current-session.js';
@@ -72,6 +73,7 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
     { method: 'GET', pattern: '/v1/repos/headline', handler: getRepoHeadline },
     { method: 'GET', pattern: '/v1/repos/settings', handler: getRepoSettings },
     { method: 'PATCH', pattern: '/v1/repos/settings', handler: patchRepoSettings },
+    { method: 'GET', pattern: '/v1/repos/ci-trust', handler: getCiTrust },
     { method: 'GET', pattern: '/v1/repos/github-link', handler: getRepositoryLink },
     { method: 'POST', pattern: '/v1/repos/github-link', handler: linkRepository },
     { method: 'DELETE', pattern: '/v1/repos/github-link', handler: unlinkRepository },

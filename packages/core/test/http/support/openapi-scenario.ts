@@ -1,3 +1,4 @@
+import { startFakeOidcIssuer } from '@covgate/test-support/fake-oidc-issuer';
 import {
   buildOrganisation,
   createCheapTokenHasher,
@@ -305,6 +306,7 @@ const OPS = {
   skip: 'POST /v1/executions/skip',
   getRepoSettings: 'GET /v1/repos/settings',
   getRepoHeadline: 'GET /v1/repos/headline',
+  ciTrust: 'GET /v1/repos/ci-trust',
   patchRepoSettings: 'PATCH /v1/repos/settings',
   logout: 'DELETE /v1/sessions/{session_id}',
   listTokens: 'GET /v1/tokens',
@@ -367,6 +369,7 @@ export async function runScenario(s: Scenario): Promise<void> {
   await invites(s, fixtures);
   await githubLinks(s, fixtures);
   await repositoryLinks(s, fixtures);
+  await ciTrust(s, fixtures);
   await logout(s, fixtures);
   await rateLimits(s, fixtures);
   await overload(s, fixtures);
@@ -758,6 +761,45 @@ async function patchCoverage(s: Scenario, f: Fixtures): Promise<void> {
   await headline(query, bearer(f.noExecute));
   await headline(`org=${f.other.slug}&repo=web`, f.asSession);
   await headline(query, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
+}
+
+/**
+ * `GET /v1/repos/ci-trust` asked with a GitHub Actions ID token of a fake issuer on loopback,
+ * by an API that takes its tokens, for a repository that trusts the job and one that does not.
+ */
+async function ciTrust(s: Scenario, f: Fixtures): Promise<void> {
+  const issuer = await startFakeOidcIssuer();
+  try {
+    const api = scenarioApi(s.store, s.clock, {
+      allowPrivateCodeHosts: ['127.0.0.1'],
+      ciTokens: { audience: ORIGIN, github: issuer.issuer },
+    });
+    const trust = { repo: 'keyless', ci_trust: [{ provider: 'github', repository: 'acme/web' }] };
+    await s.send(
+      OPS.patchRepoSettings,
+      '/v1/repos/settings',
+      jsonInit('PATCH', trust, f.asSession),
+    );
+    const now = Math.floor(s.clock.now().getTime() / 1000);
+    const idToken = await issuer.sign({
+      aud: ORIGIN,
+      repository: 'acme/web',
+      ref: 'refs/heads/main',
+      iat: now,
+      nbf: now,
+      exp: now + 300,
+    });
+    const ask = (search: string, headers: Record<string, string>, on = api) =>
+      s.send(OPS.ciTrust, `/v1/repos/ci-trust?${search}`, { headers }, on);
+    await ask(`org=${f.org.slug}&repo=keyless`, bearer(idToken));
+    await ask('repo=keyless', bearer(idToken));
+    await ask(`org=${f.org.slug}&repo=web`, bearer(idToken));
+    await ask(`org=${f.org.slug}&repo=keyless`, {});
+    await ask(`org=${f.org.slug}&repo=keyless`, f.asToken);
+    await ask(`org=${f.org.slug}&repo=keyless`, bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
+  } finally {
+    await issuer.close();
+  }
 }
 
 /** The dashboard's reads: the presenting session and the organisation's repositories. */
@@ -1279,6 +1321,7 @@ function everyTokenRoute(f: Fixtures, org: Organisation): TokenCall[] {
     ],
     [OPS.getRepoSettings, `/v1/repos/settings?${repo}`],
     [OPS.getRepoHeadline, `/v1/repos/headline?${repo}`],
+    [OPS.ciTrust, `/v1/repos/ci-trust?${repo}`],
     [OPS.patchRepoSettings, '/v1/repos/settings', 'PATCH', { repo: 'web', patch_target: 1 }],
     [OPS.currentSession, '/v1/session'],
     [OPS.switchOrganisation, '/v1/session/organisation', 'POST', { org: 'x' }],
