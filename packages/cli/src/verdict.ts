@@ -238,6 +238,7 @@ export function stepSummary(verdict: Verdict): string {
       `| ${verdict.coverage.toFixed(2)}% | none on ${cell(verdict.base_branch)} | ${verdict.covered_lines} / ${verdict.coverable_lines} |`,
       '',
       '',
+      ...branchesMarkdown(verdict),
       ...patchMarkdown(verdict.patch, cell),
     ].join('\n');
   }
@@ -254,8 +255,37 @@ export function stepSummary(verdict: Verdict): string {
     `| ${verdict.coverage.toFixed(2)}% | ${verdict.baseline.toFixed(2)}% (${cell(verdict.base_branch)}) | ${verdict.delta} | ${verdict.outcome} | ${verdict.covered_lines} / ${verdict.coverable_lines} |`,
     '',
     '',
+    ...branchesMarkdown(verdict),
     ...patchMarkdown(verdict.patch, cell),
   ].join('\n');
+}
+
+/**
+ * The step summary's branch paragraphs: the run's branch figure with the branch rule's floor,
+ * and the patch branch rule; nothing for a run without branch data or rules.
+ */
+function branchesMarkdown(verdict: Verdict): string[] {
+  const judged = (rule: { target: number; passed: boolean }, word: string) =>
+    `, ${word} ${rule.target.toFixed(2)}%: ${rule.passed ? 'met' : 'missed'}`;
+  const lines: string[] = [];
+  if (verdict.branches) {
+    const { covered, coverable, percent } = verdict.branches;
+    const figure =
+      percent === null
+        ? 'no branch listed'
+        : `${percent.toFixed(2)}% (${covered} / ${coverable} branches)`;
+    const rule = verdict.branch_target
+      ? `${judged(verdict.branch_target, 'floor')} (branch rule)`
+      : '';
+    lines.push(`**Branches:** ${figure}${rule}`, '');
+  }
+  if (verdict.patch_branch_target) {
+    lines.push(
+      `**Patch branches:** the changed lines' branches${judged(verdict.patch_branch_target, 'target')} (patch branch rule)`,
+      '',
+    );
+  }
+  return lines;
 }
 
 // Branch and repository names are user-controlled: keep them from breaking the table.

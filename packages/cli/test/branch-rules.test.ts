@@ -1,4 +1,4 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { covgateIn } from './in-process.js';
@@ -22,7 +22,11 @@ describe('the branch rule from the CLI', { timeout: 120_000 }, () => {
   }, 120_000);
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  const report = (s: Awaited<ReturnType<typeof service>>, args: string[]) =>
+  const report = (
+    s: Awaited<ReturnType<typeof service>>,
+    args: string[],
+    env: Record<string, string> = {},
+  ) =>
     covgateIn(
       dir,
       ['report', '--repo', 'web', '--branch', 'main', ...args],
@@ -32,6 +36,7 @@ describe('the branch rule from the CLI', { timeout: 120_000 }, () => {
         COVGATE_TOKEN: s.token,
         COVGATE_URL: 'http://covgate.test',
         NO_COLOR: '1',
+        ...env,
       },
       s.fetch,
     );
@@ -44,8 +49,16 @@ describe('the branch rule from the CLI', { timeout: 120_000 }, () => {
     expect(branches.covered).toBeLessThan(branches.total);
     const percent = Math.floor((branches.covered * 10_000) / branches.total) / 100;
 
-    const failed = await report(s, ['--report', 'coverage/lcov.info', '--branch-target', '100']);
+    const summaryFile = join(dir, 'step-summary.md');
+    await writeFile(summaryFile, '');
+    const failed = await report(s, ['--report', 'coverage/lcov.info', '--branch-target', '100'], {
+      GITHUB_STEP_SUMMARY: summaryFile,
+    });
     expect(failed.code, failed.stderr).toBe(1);
+    const summary = await readFile(summaryFile, 'utf8');
+    expect(summary).toContain(
+      `\n**Branches:** ${percent.toFixed(2)}% (${branches.covered} / ${branches.total} branches), floor 100.00%: missed (branch rule)\n`,
+    );
     expect((s.sent[1] as { branch_target: number }).branch_target).toBe(100);
     expect(failed.stderr).toContain(
       `covgate: Failed by the branch rule: ${percent.toFixed(2)}% of branches are covered, below the floor of 100.00%.`,
