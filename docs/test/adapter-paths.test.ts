@@ -97,6 +97,21 @@ describe.skipIf(!built && process.env.CI !== '1')('adapter path samples, run', (
           commit: null,
           created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
           baseline: null,
+          // Nothing posted: the sample links no code host.
+          feedback: {
+            link: null,
+            commit: 'none',
+            pull_request: null,
+            items: ['status_project', 'status_patch', 'comment'].map((kind) => ({
+              kind,
+              name:
+                { status_project: 'covgate/project', status_patch: 'covgate/patch' }[kind] ??
+                'comment',
+              queued: false,
+              reason: 'not_linked',
+              message: 'not sent: the repository is not linked to a code host',
+            })),
+          },
         },
       ]);
     });

@@ -284,6 +284,22 @@ describe.skipIf(!built && process.env.CI !== '1')('packed tarballs', () => {
         commit: null,
         created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
         baseline: null,
+        feedback: {
+          link: null,
+          commit: 'none',
+          pull_request: null,
+          items: [
+            ['status_project', 'covgate/project'],
+            ['status_patch', 'covgate/patch'],
+            ['comment', 'comment'],
+          ].map(([kind, name]) => ({
+            kind,
+            name,
+            queued: false,
+            reason: 'not_linked',
+            message: 'not sent: the repository is not linked to a code host',
+          })),
+        },
       },
     ],
     total: 1,

@@ -135,6 +135,23 @@ describe.skipIf(!serverBuilt && process.env.CI !== '1')(
         commit: 'abcdef1',
         created_at: expect.stringMatching(TIMESTAMP),
         baseline: null,
+        // Nothing posted: the repository links no code host.
+        feedback: {
+          link: null,
+          commit: 'short',
+          pull_request: null,
+          items: [
+            ['status_project', 'covgate/project'],
+            ['status_patch', 'covgate/patch'],
+            ['comment', 'comment'],
+          ].map(([kind, name]) => ({
+            kind,
+            name,
+            queued: false,
+            reason: 'not_linked',
+            message: 'not sent: the repository is not linked to a code host',
+          })),
+        },
       });
       const second = await ci.createExecution({
         body: { repo: 'web', branch: 'feature/login', coverage: 82.9 },

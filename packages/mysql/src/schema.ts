@@ -1,4 +1,11 @@
-import type { Carryforward, CiTrust, CodeHostKind, ExpectedParts, PartsState } from '@covgate/core';
+import type {
+  Carryforward,
+  CiTrust,
+  CodeHostKind,
+  ExpectedParts,
+  FeedbackPlan,
+  PartsState,
+} from '@covgate/core';
 import { parseParts, serialiseParts } from '@covgate/core/storage-kit';
 import { buildIndexes, INDEXES, type IndexSpec } from '@covgate/sql-kit/indexes';
 import { type SQL, sql } from 'drizzle-orm';
@@ -305,6 +312,8 @@ export const executions = mysqlTable(
     postedBy: exactVarchar('posted_by', { length: 512 }),
     /** Why a `skipped` record's commit has nothing to measure; null for every other run. */
     skipReason: exactVarchar('skip_reason', { length: 255 }),
+    /** The run's feedback decisions (JSON, see `FeedbackPlan`); null for older runs. */
+    feedback: jsonText<FeedbackPlan>('feedback'),
   },
   (t) => [
     ...indexesOf(t, INDEXES.executions),
@@ -505,6 +514,13 @@ export const deliveries = mysqlTable(
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
     sentAt: timestamp('sent_at'),
+    /** What sending it did (`comment_created`...); null until sent. */
+    sentResult: mysqlEnum('sent_result', [
+      'status_set',
+      'comment_created',
+      'comment_updated',
+      'comment_newer',
+    ]),
   },
   (t) => indexesOf(t, INDEXES.deliveries),
 );

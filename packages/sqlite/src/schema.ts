@@ -1,4 +1,11 @@
-import type { Carryforward, CiTrust, CodeHostKind, ExpectedParts, PartsState } from '@covgate/core';
+import type {
+  Carryforward,
+  CiTrust,
+  CodeHostKind,
+  ExpectedParts,
+  FeedbackPlan,
+  PartsState,
+} from '@covgate/core';
 import { parseParts, serialiseParts } from '@covgate/core/storage-kit';
 import { buildIndexes, INDEXES, type IndexSpec } from '@covgate/sql-kit/indexes';
 import { type SQL, sql } from 'drizzle-orm';
@@ -243,6 +250,8 @@ export const executions = sqliteTable(
     postedBy: text('posted_by'),
     /** Why a `skipped` record's commit has nothing to measure; null for every other run. */
     skipReason: text('skip_reason'),
+    /** The run's feedback decisions (JSON, see `FeedbackPlan`); null for older runs. */
+    feedback: text('feedback', { mode: 'json' }).$type<FeedbackPlan>(),
   },
   (t) => [
     ...indexesOf(t, INDEXES.executions),
@@ -431,6 +440,10 @@ export const deliveries = sqliteTable(
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
     sentAt: timestamp('sent_at'),
+    /** What sending it did (`comment_created`...); null until sent. */
+    sentResult: text('sent_result', {
+      enum: ['status_set', 'comment_created', 'comment_updated', 'comment_newer'],
+    }),
   },
   (t) => indexesOf(t, INDEXES.deliveries),
 );

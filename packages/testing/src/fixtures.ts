@@ -196,6 +196,7 @@ export function buildExecution(overrides: Partial<ExecutionRecord> = {}): Execut
     parts: null,
     postedBy: null,
     skipReason: null,
+    feedback: null,
     ...overrides,
   };
 }

@@ -1339,6 +1339,83 @@ export interface components {
             parts?: components["schemas"]["Parts"];
             /** @description Why the commit has nothing to measure, for a `skipped` record (`covgate skip --reason`). */
             skip_reason?: string;
+            feedback?: components["schemas"]["Feedback"];
+        };
+        /**
+         * @description What was decided, when the run was recorded, about its feedback to the code host: the
+         *     repository's link then, the commit and the pull request the run named, and for
+         *     `covgate/project`, `covgate/patch` and the comment whether each was queued in the
+         *     outbox or why not. Absent for a run recorded before covgate kept them. In
+         *     `GET /v1/executions/{id}` each item also lists its outbox deliveries (sent, retried,
+         *     given up). See docs/required-checks.md, "Why nothing was posted".
+         */
+        Feedback: {
+            /** @description The code host and repository the feedback goes to; null when the repository was not linked. */
+            link: {
+                /** @enum {unknown} */
+                host: "github" | "gitlab" | "gitea";
+                repository: string;
+            } | null;
+            /**
+             * @description `full` when the run named a full commit id (40 or 64 hex characters, which statuses
+             *     need), `short` for an abbreviated one, `none` for none.
+             * @enum {unknown}
+             */
+            commit: "full" | "short" | "none";
+            /** @description The pull (merge) request the run named; null for none. */
+            pull_request: number | null;
+            /** @description `covgate/project`, `covgate/patch` and the comment, in that order. */
+            items: components["schemas"]["FeedbackItem"][];
+        };
+        FeedbackItem: {
+            /** @enum {unknown} */
+            kind: "status_project" | "status_patch" | "comment";
+            /** @description The status's context (`covgate/project`, `covgate/patch (api)` for a component), or `comment`. */
+            name: string;
+            /** @description Whether it was queued in the outbox for the code host. */
+            queued: boolean;
+            /**
+             * @description Why it was not queued; null when it was. `not_linked`: the repository has no link
+             *     to a code host. `no_commit`, `short_commit`: a status needs the run's full commit id.
+             *     `no_patch`: the run sent no patch. `no_pull_request`: the comment needs the pull
+             *     request. `waiting_for_parts`: the commit's report waits for its parts.
+             *     `skipped_run`: a skipped commit keeps the pull request's last comment.
+             *     `comment_disabled`: the policy says `comment: false`.
+             * @enum {unknown}
+             */
+            reason: "not_linked" | "no_commit" | "short_commit" | "no_patch" | "no_pull_request" | "waiting_for_parts" | "skipped_run" | "comment_disabled" | null;
+            /** @description The decision in a sentence (`not sent: the policy says comment: false`). */
+            message: string;
+            /**
+             * @description Only in `GET /v1/executions/{id}`: the outbox's deliveries of this item, oldest
+             *     first (a commit's report judged again queues another).
+             */
+            deliveries?: components["schemas"]["Delivery"][];
+        };
+        /** @description One delivery of the outbox to the code host. */
+        Delivery: {
+            id: string;
+            /**
+             * @description `pending` (waiting or being sent), `sent`, or `failed` (given up).
+             * @enum {unknown}
+             */
+            state: "pending" | "sent" | "failed";
+            attempts: number;
+            created_at: components["schemas"]["Timestamp"];
+            sent_at: components["schemas"]["Timestamp"] | null;
+            /**
+             * @description What sending it did: `status_set`, `comment_created`, `comment_updated`, or
+             *     `comment_newer` (the pull request's comment already shows a newer run and was
+             *     left alone); null until sent.
+             * @enum {unknown}
+             */
+            result: "status_set" | "comment_created" | "comment_updated" | "comment_newer" | null;
+            /** @description When the next attempt is due, for a `pending` delivery; null otherwise. */
+            next_attempt_at: components["schemas"]["Timestamp"] | null;
+            /** @description Why the last attempt did not succeed (the reason it was given up, for `failed`); null when none failed. */
+            last_error: string | null;
+            /** @description The code host's HTTP status of that attempt; null for none (a network error). */
+            last_status: number | null;
         };
         /**
          * @description A section of the pull request's comment: `verdict` (the verdict sentence and the figures'
@@ -1407,6 +1484,7 @@ export interface components {
             parts?: components["schemas"]["Parts"];
             posted_by?: string;
             skip_reason?: string;
+            feedback?: components["schemas"]["Feedback"];
             /** @description The per-file list the run was sent with, sorted by path; null without one. */
             files: components["schemas"]["FileLineCounts"][] | null;
             /**

@@ -1,4 +1,8 @@
-import type { EXECUTION_FIELDS, ExecutionRecord } from '../storage/records/executions.js';
+import type {
+  EXECUTION_FIELDS,
+  ExecutionRecord,
+  FeedbackPlan,
+} from '../storage/records/executions.js';
 import { executionToJson } from './execution-json.js';
 import { type PartsState, serialiseParts } from './parts.js';
 
@@ -63,8 +67,16 @@ function sameRecord(remembered: ExecutionRecord, record: ExecutionRecord): boole
     remembered.branchesTotal === record.branchesTotal &&
     sameParts(remembered.parts, record.parts) &&
     remembered.postedBy === record.postedBy &&
-    remembered.skipReason === record.skipReason
+    remembered.skipReason === record.skipReason &&
+    sameFeedback(remembered.feedback, record.feedback)
   );
+}
+
+/** Two runs' feedback decisions alike: stored once, so equal text is the same decisions. */
+function sameFeedback(a: FeedbackPlan | null, b: FeedbackPlan | null): boolean {
+  if (a === b) return true;
+  if (a === null || b === null) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** Two commit reports' parts alike: the common case (both null) costs one comparison. */

@@ -7,6 +7,7 @@ import type {
   PolicyFileName,
 } from '../storage/store.js';
 import { formatTimestamp } from '../time/timestamp.js';
+import { type FeedbackJson, feedbackToJson } from './feedback-json.js';
 import { type PartsJson, partsToJson } from './parts.js';
 
 /** The record a run was compared with, as the API shows it. */
@@ -110,6 +111,12 @@ export interface ExecutionJson {
   posted_by?: string;
   /** Why the commit has nothing to measure, for a `skipped` record (`covgate skip --reason`). */
   skip_reason?: string;
+  /**
+   * What was decided about the run's feedback to the code host when it was recorded (the
+   * link, and for each status and the comment queued or why not); absent for a run recorded
+   * before covgate kept them. The run's detail adds each item's outbox deliveries.
+   */
+  feedback?: FeedbackJson;
 }
 
 /** The `baseline` of a record: the copy taken at ingest, null without one, undefined unknown. */
@@ -219,6 +226,8 @@ export function executionToJson(record: ExecutionRecord): ExecutionJson {
   if (record.parts !== null) json.parts = partsToJson(record.parts);
   if (record.postedBy !== null) json.posted_by = record.postedBy;
   if (record.skipReason !== null) json.skip_reason = record.skipReason;
+  const feedback = feedbackToJson(record);
+  if (feedback !== null) json.feedback = feedback;
   return json;
 }
 

@@ -2,7 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { AuditLogger } from '../audit/audit-sink.js';
 import type { HostResolver, PrivateCodeHostAllowance } from '../code-hosts/code-host-address.js';
-import type { DeliveryRecord, RepositoryLink, Store } from '../storage/store.js';
+import type {
+  DeliveryRecord,
+  DeliverySentResult,
+  RepositoryLink,
+  Store,
+} from '../storage/store.js';
 import { type Clock, systemClock } from '../time/timestamp.js';
 import { runFileChanges } from './comment-files.js';
 import { runMissedLines, withMissedLines } from './comment-missed-lines.js';
@@ -276,7 +281,7 @@ export function createOutboxDispatcher(options: OutboxWorkerOptions): OutboxDisp
       'sha' in payload
         ? await sender.setStatus(target, payload)
         : await sender.upsertComment(target, comment ?? payload);
-    if (result.ok) return ended({ action: 'sent' });
+    if (result.ok) return ended({ action: 'sent', result: SENT_RESULTS[result.detail] });
     const decision = decideAfterAttempt({
       answer: result.answer,
       attempts: delivery.attempts,
@@ -295,7 +300,7 @@ export function createOutboxDispatcher(options: OutboxWorkerOptions): OutboxDisp
   const record = async (delivery: DeliveryRecord, outcome: Outcome): Promise<void> => {
     const { decision, endedAt: at, status } = outcome;
     if (decision.action === 'sent') {
-      await store.markDeliverySent(delivery.id, owner, at);
+      await store.markDeliverySent(delivery.id, owner, at, decision.result);
       return;
     }
     if (decision.action === 'fail') {
@@ -380,10 +385,20 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
 
 /** How one delivery's turn ended: what to write, when, and the code host's status. */
 interface Outcome {
-  decision: { action: 'sent' } | AttemptDecision;
+  decision: { action: 'sent'; result: DeliverySentResult } | AttemptDecision;
   endedAt: Date;
   status: number | null;
 }
+
+/** What a sender's success did, as the outbox keeps it. */
+const SENT_RESULTS: Readonly<
+  Record<Extract<SendResult, { ok: true }>['detail'], DeliverySentResult>
+> = {
+  'status set': 'status_set',
+  'comment created': 'comment_created',
+  'comment updated': 'comment_updated',
+  'comment newer': 'comment_newer',
+};
 
 function messageOf(error: unknown): string {
   return (error as Error)?.message ?? String(error);

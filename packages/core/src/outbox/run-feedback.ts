@@ -10,6 +10,7 @@ import type {
   DecidingRule,
   DeliveryKind,
   ExecutionRecord,
+  FeedbackPlan,
   NewDelivery,
   Outcome,
 } from '../storage/store.js';
@@ -20,11 +21,10 @@ import {
   deliveryPayloadJson,
   type StatusPayload,
 } from './delivery-payload.js';
+import { feedbackPlan, statusContext } from './feedback-plan.js';
 
 /** The longest description GitHub keeps on a commit status (GitLab and Gitea keep 255). */
 export const STATUS_DESCRIPTION_MAX = 140;
-
-const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /** What the feedback on a run needs besides the run. */
 export interface RunFeedbackContext {
@@ -56,10 +56,7 @@ const DECIDING_PHRASE: Readonly<Partial<Record<DecidingRule, string>>> = {
 const decidedByPatch = (record: ExecutionRecord): boolean =>
   record.decidedBy === 'patch' || record.decidedBy === 'patch_branches';
 
-/** `covgate/project`, or `covgate/project (api)` for a component's run. */
-export function statusContext(kind: 'project' | 'patch', component: string | null): string {
-  return component === null ? `covgate/${kind}` : `covgate/${kind} (${component})`;
-}
+export { statusContext } from './feedback-plan.js';
 
 /**
  * The `covgate/project` status: the run's verdict, whichever rule decided it (so one required
@@ -381,35 +378,39 @@ export function planRunDeliveries(
   record: ExecutionRecord,
   context: RunFeedbackContext,
 ): NewDelivery[] {
+  return planRunFeedback(record, context).deliveries;
+}
+
+/**
+ * A recorded run's feedback decisions (see {@link feedbackPlan}) and the deliveries of what
+ * was queued; without a link (`context` null), the decisions alone.
+ */
+export function planRunFeedback(
+  record: ExecutionRecord,
+  context: RunFeedbackContext | null,
+): { plan: FeedbackPlan; deliveries: NewDelivery[] } {
+  const patch = patchStatus(record);
+  const plan = feedbackPlan(record, context, patch !== null);
   const deliveries: NewDelivery[] = [];
+  if (context === null) return { plan, deliveries };
+  const queued = (kind: DeliveryKind) =>
+    plan.items.some((item) => item.kind === kind && item.skipped === null);
   const add = (kind: DeliveryKind, payload: StatusPayload | CommentPayload) =>
     deliveries.push({ id: context.newId(), kind, payload: deliveryPayloadJson(payload) });
-  const { commit } = record;
-  if (commit !== null && FULL_SHA.test(commit)) {
-    const status = (
-      kind: 'project' | 'patch',
-      fields: Pick<StatusPayload, 'state' | 'description'>,
-    ) => ({
-      host: context.host,
-      repository: context.repository,
-      sha: commit,
-      context: statusContext(kind, record.component),
-      target_url: context.runUrl,
-      ...fields,
-    });
-    add('status_project', status('project', projectStatus(record)));
-    const patch = patchStatus(record);
-    if (patch) add('status_patch', status('patch', patch));
-  }
-  // A pending report has no verdict to comment on: the one comment waits for it. A skipped
-  // commit has no figures: the comment keeps the pull request's last measured run. A policy
-  // with `comment: false` (no section) asks for none.
-  if (
-    record.pullRequest !== null &&
-    record.outcome !== 'pending' &&
-    record.outcome !== 'skipped' &&
-    record.commentSections?.length !== 0
-  ) {
+  const status = (
+    kind: 'project' | 'patch',
+    fields: Pick<StatusPayload, 'state' | 'description'>,
+  ) => ({
+    host: context.host,
+    repository: context.repository,
+    sha: record.commit as string,
+    context: statusContext(kind, record.component),
+    target_url: context.runUrl,
+    ...fields,
+  });
+  if (queued('status_project')) add('status_project', status('project', projectStatus(record)));
+  if (patch !== null && queued('status_patch')) add('status_patch', status('patch', patch));
+  if (record.pullRequest !== null && queued('comment')) {
     add('comment', {
       host: context.host,
       repository: context.repository,
@@ -420,7 +421,7 @@ export function planRunDeliveries(
       run_url: context.runUrl,
     });
   }
-  return deliveries;
+  return { plan, deliveries };
 }
 
 function stateOf(outcome: Outcome): StatusPayload['state'] {

@@ -119,6 +119,10 @@ describe('ExecutionJsonMemo', () => {
       verdict: 'pass',
     },
     postedBy: 'oidc:github:acme/api@refs/heads/main',
+    feedback: {
+      link: { host: 'github', repository: 'acme/api' },
+      items: [{ kind: 'status_project', context: 'covgate/project (api)', skipped: null }],
+    },
   };
 
   /** Another value of a field's kind: the record's text may not stay the same. */

@@ -318,7 +318,7 @@ describe('dialect-free store logic', () => {
     });
     const outcome = { at, error: 'x'.repeat(501), status: 502 };
 
-    await settlements.markDeliverySent('d1', 'w1', at);
+    await settlements.markDeliverySent('d1', 'w1', at, 'comment_updated');
     await settlements.retryDelivery('d2', 'w1', {
       ...outcome,
       nextAttemptAt: secondsAfter(at, 60),
@@ -332,7 +332,11 @@ describe('dialect-free store logic', () => {
 
     const failure = { lastError: 'x'.repeat(500), updatedAt: whole };
     expect(calls).toEqual([
-      ['d1', 'w1', { state: 'sent', sentAt: whole, updatedAt: whole }],
+      [
+        'd1',
+        'w1',
+        { state: 'sent', sentAt: whole, sentResult: 'comment_updated', updatedAt: whole },
+      ],
       ['d2', 'w1', { ...failure, lastStatus: 502, nextAttemptAt: secondsAfter(whole, 60) }],
       ['d3', 'w2', { ...failure, lastStatus: null, state: 'failed' }],
       [

@@ -65,6 +65,7 @@ function enqueued(record: ExecutionRecord, delivery: NewDelivery): DeliveryRecor
     createdAt: record.createdAt,
     updatedAt: record.createdAt,
     sentAt: null,
+    sentResult: null,
   };
 }
 
@@ -256,12 +257,12 @@ export function describeOutbox(store: StoreUnderTest, peer: StoreUnderTest): voi
       ]);
 
       const at = secondsAfter(FIXTURE_TIME, 31);
-      expect(await store().markDeliverySent(delivery.id, 'crashed', at)).toBe(false);
+      expect(await store().markDeliverySent(delivery.id, 'crashed', at, 'status_set')).toBe(false);
       expect(
         await store().failDelivery(delivery.id, 'crashed', { at, error: 'late', status: 500 }),
       ).toBe(false);
-      expect(await store().markDeliverySent(delivery.id, 'sender-2', at)).toBe(true);
-      expect(await store().markDeliverySent(delivery.id, 'sender-2', at)).toBe(false);
+      expect(await store().markDeliverySent(delivery.id, 'sender-2', at, 'status_set')).toBe(true);
+      expect(await store().markDeliverySent(delivery.id, 'sender-2', at, 'status_set')).toBe(false);
       expect(await store().listRunDeliveries(record.orgId, record.id)).toEqual([
         {
           ...enqueued(record, delivery),
@@ -269,6 +270,7 @@ export function describeOutbox(store: StoreUnderTest, peer: StoreUnderTest): voi
           attempts: 2,
           updatedAt: at,
           sentAt: at,
+          sentResult: 'status_set',
         },
       ]);
       expect(await store().claimDeliveries('sender-3', FAR_FUTURE, 30_000, 10)).toEqual([]);
@@ -376,14 +378,20 @@ export function describeOutbox(store: StoreUnderTest, peer: StoreUnderTest): voi
       const record = await givenEnqueued(sent, held, theirs);
       await store().claimDeliveries('sender-1', FIXTURE_TIME, 30_000, 2);
       await peer().claimDeliveries('sender-2', FIXTURE_TIME, 30_000, 10);
-      await store().markDeliverySent(sent.id, 'sender-1', FIXTURE_TIME);
+      await store().markDeliverySent(sent.id, 'sender-1', FIXTURE_TIME, 'comment_newer');
 
       const at = secondsAfter(FIXTURE_TIME, 4);
       expect(await store().releaseDeliveries('sender-1', at)).toBe(1);
       expect(await store().releaseDeliveries('sender-1', at)).toBe(0);
 
       expect(await peer().listRunDeliveries(record.orgId, record.id)).toEqual([
-        { ...enqueued(record, sent), state: 'sent', attempts: 1, sentAt: FIXTURE_TIME },
+        {
+          ...enqueued(record, sent),
+          state: 'sent',
+          attempts: 1,
+          sentAt: FIXTURE_TIME,
+          sentResult: 'comment_newer',
+        },
         { ...enqueued(record, held), updatedAt: at },
         {
           ...enqueued(record, theirs),
@@ -436,7 +444,7 @@ export function describeOutbox(store: StoreUnderTest, peer: StoreUnderTest): voi
       await fail(first.id, 9);
       await fail(third.id, 5);
       await fail(elsewhere.id, 20);
-      await store().markDeliverySent(sent.id, 'sender', FIXTURE_TIME);
+      await store().markDeliverySent(sent.id, 'sender', FIXTURE_TIME, 'status_set');
 
       const failures = await peer().listDeliveryFailures(record.orgId, record.repo, 10);
       expect(failures.map((each) => [each.id, each.lastError])).toEqual([
@@ -480,7 +488,7 @@ export function describeOutbox(store: StoreUnderTest, peer: StoreUnderTest): voi
         1,
       );
       expect((await store().outboxStats(secondsAfter(FIXTURE_TIME, 100))).pending).toBe(2);
-      await store().markDeliverySent(held!.id, 'sender', FIXTURE_TIME);
+      await store().markDeliverySent(held!.id, 'sender', FIXTURE_TIME, 'comment_created');
       expect(await store().outboxStats(secondsAfter(FIXTURE_TIME, 100))).toEqual({
         pending: 1,
         oldestPendingAgeSeconds: 70,

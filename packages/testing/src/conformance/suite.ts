@@ -4,6 +4,7 @@ import { describeCommitReports } from './commit-reports.js';
 import { describeConcurrency } from './concurrency.js';
 import { describeExecutionFilters } from './execution-filters.js';
 import { describeExecutions } from './executions.js';
+import { describeFeedbackDecisions } from './feedback-decisions.js';
 import { describeGithubOrgLinks } from './github-org-links.js';
 import { describeIdempotencyKeys } from './idempotency-keys.js';
 import { describeInvites } from './invites.js';
@@ -68,6 +69,7 @@ export function runStoreConformanceSuite(name: string, options: StoreConformance
     describeExecutions(store);
     describeExecutionFilters(store);
     describeSkippedRuns(store);
+    describeFeedbackDecisions(store);
     describePatchAndComponents(store);
     describeLineData(store);
     describeCommitReports(store);

@@ -125,3 +125,34 @@ export function rawRequest(
     request.end(init.body);
   });
 }
+
+/**
+ * The `feedback` of a run recorded for a repository without a code-host link: nothing queued,
+ * each item for that reason; as the run's detail shows it (no delivery each) with `detail`.
+ */
+export function unlinkedFeedback(
+  run: { commit?: string | null; pullRequest?: number | null; component?: string } = {},
+  detail = false,
+): unknown {
+  const commit = run.commit ?? null;
+  const suffix = run.component === undefined ? '' : ` (${run.component})`;
+  const notLinked = (kind: string, name: string) => ({
+    kind,
+    name,
+    queued: false,
+    reason: 'not_linked',
+    message: 'not sent: the repository is not linked to a code host',
+    ...(detail ? { deliveries: [] } : {}),
+  });
+  return {
+    link: null,
+    commit:
+      commit === null ? 'none' : /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit) ? 'full' : 'short',
+    pull_request: run.pullRequest ?? null,
+    items: [
+      notLinked('status_project', `covgate/project${suffix}`),
+      notLinked('status_patch', `covgate/patch${suffix}`),
+      notLinked('comment', 'comment'),
+    ],
+  };
+}

@@ -1,7 +1,7 @@
 import { formatTimestamp } from '@covgate/core';
 import { describe, expect, it } from 'vitest';
 import { buildExecution } from '../fixtures.js';
-import { ingest, timestampIn } from './contract-helpers.js';
+import { ingest, timestampIn, unlinkedFeedback } from './contract-helpers.js';
 import { type ContractContext, type HttpContractOptions, useContractServer } from './harness.js';
 import { useTeamWithToken } from './team-setup.js';
 
@@ -121,6 +121,7 @@ export function executionsContract(options: HttpContractOptions): void {
         commit: null,
         created_at: timestampIn(ctx, 0),
         baseline: null,
+        feedback: unlinkedFeedback(),
       });
       const baseline = {
         id: firstBody.id,
@@ -152,6 +153,7 @@ export function executionsContract(options: HttpContractOptions): void {
           commit: null,
           created_at: timestampIn(ctx, 0),
           baseline,
+          feedback: unlinkedFeedback(),
         });
       }
       // 81.25 on a feature branch is not a baseline: main's 80 stays the baseline.
@@ -182,6 +184,7 @@ export function executionsContract(options: HttpContractOptions): void {
         commit: 'abcdef1',
         created_at: timestampIn(ctx, 0),
         baseline: null,
+        feedback: unlinkedFeedback({ commit: 'abcdef1' }),
       });
       // The feature run is no baseline of itself: a second run is still compared with nothing.
       ctx.clock.advance(1000);
@@ -219,6 +222,7 @@ export function executionsContract(options: HttpContractOptions): void {
           commit: 'abcdef0123',
           created_at: timestampIn(ctx, -1),
         },
+        feedback: unlinkedFeedback(),
       });
 
       // The list shows every record with the baseline it was compared with, then and now.
@@ -599,6 +603,7 @@ export function executionsContract(options: HttpContractOptions): void {
         'coverage',
         'created_at',
         'delta',
+        'feedback',
         'id',
         'outcome',
         'repo',

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { bearer, ingest, sendJson, timestampIn } from './contract-helpers.js';
+import { bearer, ingest, sendJson, timestampIn, unlinkedFeedback } from './contract-helpers.js';
 import { type HttpContractOptions, useContractServer } from './harness.js';
 import { useTeamWithToken } from './team-setup.js';
 
@@ -92,6 +92,7 @@ export function patchCoverageContract(options: HttpContractOptions): void {
         },
         decided_by: 'delta',
         file_count: 3,
+        feedback: unlinkedFeedback({ commit: 'c'.repeat(40), pullRequest: 42, component: 'api' }),
       };
       expect(record).toEqual(expected);
 
@@ -104,6 +105,10 @@ export function patchCoverageContract(options: HttpContractOptions): void {
       expect(detail.status).toBe(200);
       expect(await detail.json()).toEqual({
         ...expected,
+        feedback: unlinkedFeedback(
+          { commit: 'c'.repeat(40), pullRequest: 42, component: 'api' },
+          true,
+        ),
         files: [
           { path: 'src/a.ts', covered: 0, coverable: 0 },
           { path: 'src/b.ts', covered: 1, coverable: 2 },

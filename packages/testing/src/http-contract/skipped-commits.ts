@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ingest, sendJson, timestampIn } from './contract-helpers.js';
+import { ingest, sendJson, timestampIn, unlinkedFeedback } from './contract-helpers.js';
 import { type HttpContractOptions, useContractServer } from './harness.js';
 import { useTeamWithToken } from './team-setup.js';
 
@@ -51,6 +51,7 @@ export function skippedCommitsContract(options: HttpContractOptions): void {
           },
           pull_request: 7,
           skip_reason: 'docs only',
+          feedback: unlinkedFeedback({ commit: DOCS, pullRequest: 7 }),
         },
       ]);
       const byId = await sendJson(ctx, 'GET', `/v1/executions/${record.id}`, token);

@@ -8,6 +8,7 @@ import { codeHostLinkContract } from './code-host-link.js';
 import { crossCuttingContract } from './cross-cutting.js';
 import { dashboardReadsContract } from './dashboard-reads.js';
 import { executionsContract } from './executions.js';
+import { feedbackDecisionsContract } from './feedback-decisions.js';
 import { fileSourceContract } from './file-source.js';
 import { githubOrgLinkContract } from './github-org-link.js';
 import type { HttpContractOptions } from './harness.js';
@@ -40,6 +41,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     idempotencyContract(options);
     patchCoverageContract(options);
     skippedCommitsContract(options);
+    feedbackDecisionsContract(options);
     lineDataContract(options);
     carryforwardContract(options);
     fileSourceContract(options);

@@ -20,7 +20,6 @@ import { decodeRunLines, encodeRunLines, runLinesText } from '../../executions/r
 import { judgeRun } from '../../gate/judge-run.js';
 import { DEFAULT_PATCH_TARGET } from '../../gate/patch-rule.js';
 import { truncateToHundredths } from '../../numbers/truncate-decimal.js';
-import { planRunDeliveries } from '../../outbox/run-feedback.js';
 import {
   type BaselineSelection,
   type CommitReportWrite,
@@ -34,6 +33,7 @@ import {
 } from '../../storage/store.js';
 import { wholeSeconds } from '../../time/timestamp.js';
 import { ApiError } from '../api-error.js';
+import { runWithFeedback } from '../feedback/run-deliveries.js';
 import type { IngestInput } from '../inputs/ingest-body.js';
 import { jsonReply, type Reply } from '../reply.js';
 import type { ApiServices } from '../services.js';
@@ -134,27 +134,16 @@ function expectedParts(
 }
 
 /**
- * The deliveries a report gives its linked repository (statuses, the comment), linking its
- * run page when the dashboard's URL is absolute; none without a link.
+ * A report with its feedback decisions and the deliveries it gives its linked repository
+ * (statuses, the comment), linking its run page when the dashboard's URL is absolute; none
+ * without a link.
  */
-async function reportDeliveries(
+async function withFeedback(
   services: ApiServices,
   record: ExecutionRecord,
-): Promise<NewDelivery[]> {
+): Promise<{ record: ExecutionRecord; deliveries: NewDelivery[] }> {
   const link = await services.store.findRepositoryLink(record.orgId, record.repo);
-  if (link === null) return [];
-  const dashboardUrl = services.settings.dashboardUrl;
-  const dashboard = /^https?:\/\//.test(dashboardUrl) ? dashboardUrl.replace(/\/+$/, '') : null;
-  const runUrl =
-    dashboard === null
-      ? null
-      : `${dashboard}/repos/${encodeURIComponent(record.repo)}/runs/${encodeURIComponent(record.id)}`;
-  return planRunDeliveries(record, {
-    host: link.host,
-    repository: link.repository,
-    runUrl,
-    newId: () => services.ids.deliveryId(),
-  });
+  return runWithFeedback(services, record, link);
 }
 
 /** The rules a part sent, kept with the report to judge it again when a part is carried. */
@@ -323,6 +312,8 @@ function reportRecord(
     // Parts may come from several jobs: the merged report names no single poster.
     postedBy: null,
     skipReason: null,
+    // Decided with the deliveries, once the report is judged.
+    feedback: null,
   };
 }
 
@@ -407,12 +398,15 @@ export async function recordPart(
       ...found,
       target: merged.patch === null ? null : patchTarget(input, settings),
     };
-    const record = reportRecord(base, judging, parts, now);
+    const { record, deliveries } = await withFeedback(
+      services,
+      reportRecord(base, judging, parts, now),
+    );
     const write: CommitReportWrite = {
       uploads: [{ ...upload, executionId: record.id }, ...carry.map((found) => found.upload)],
       files: await encodeFileList(fileListText(merged.files)),
       lines: await encodeRunLines(runLinesText(merged.lines)),
-      deliveries: await reportDeliveries(services, record),
+      deliveries,
       claim: key?.claim ?? null,
     };
     try {
@@ -521,12 +515,16 @@ export async function resettleReport(
     ) {
       return current;
     }
-    const next: ExecutionRecord = { ...base, outcome: settled.outcome, parts: settled.parts };
+    const { record: next, deliveries } = await withFeedback(services, {
+      ...base,
+      outcome: settled.outcome,
+      parts: settled.parts,
+    });
     const write: CommitReportWrite = {
       uploads: carry.map((found) => found.upload),
       files: remerged === null ? null : await encodeFileList(fileListText(remerged.merged.files)),
       lines: remerged === null ? null : await encodeRunLines(runLinesText(remerged.merged.lines)),
-      deliveries: await reportDeliveries(services, next),
+      deliveries,
       claim: null,
     };
     if (await store.updateCommitReport(next, previous.revision, write)) {

@@ -4,7 +4,7 @@ import { wholeSeconds } from '../../time/timestamp.js';
 import { requireExecuteScope, requireOrgAccess } from '../auth/access.js';
 import { admitCiPoster, authenticateIngest } from '../auth/ci-token-login.js';
 import { requireSessionRole } from '../auth/roles.js';
-import { linkedRunDeliveries } from '../feedback/run-deliveries.js';
+import { runWithFeedback } from '../feedback/run-deliveries.js';
 import { parseSkipBody } from '../inputs/skip-body.js';
 import { jsonReply } from '../reply.js';
 import { readJsonBody } from '../request-body.js';
@@ -44,7 +44,7 @@ export const skipCommit: RouteHandler = async (scope) => {
     store.findBaseline(identity.orgId, input.repo, input.baseBranch, input.component),
     store.findRepositoryLink(identity.orgId, input.repo),
   ]);
-  const record: ExecutionRecord = {
+  const built: ExecutionRecord = {
     id: ids.executionId(),
     orgId: identity.orgId,
     repo: input.repo,
@@ -84,8 +84,9 @@ export const skipCommit: RouteHandler = async (scope) => {
     parts: null,
     postedBy: identity.postedBy,
     skipReason: input.reason,
+    feedback: null,
   };
-  const deliveries = link === null ? [] : linkedRunDeliveries(scope.services, record, link);
+  const { record, deliveries } = runWithFeedback(scope.services, built, link);
   await store.insertExecution(record, null, deliveries, null);
   if (deliveries.length > 0) scope.services.outbox?.nudge();
   return jsonReply(201, executionToJson(record));

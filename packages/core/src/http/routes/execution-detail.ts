@@ -1,4 +1,5 @@
 import { type ExecutionJson, executionToJson } from '../../executions/execution-json.js';
+import { feedbackToJson } from '../../executions/feedback-json.js';
 import { type FileChangesJson, fileChanges } from '../../executions/file-changes.js';
 import { decodeFileList, type FileEntry } from '../../executions/file-list.js';
 import { type FolderJson, folderTree } from '../../executions/folder-tree.js';
@@ -47,9 +48,10 @@ export const getExecution: RouteHandler = async (scope) => {
   requireExecuteScope(identity);
   const id = scope.params.id as string;
   const { store } = scope.services;
-  const [found, stored] = await Promise.all([
+  const [found, stored, deliveries] = await Promise.all([
     store.findExecution(identity.orgId, id),
     store.findExecutionFiles(identity.orgId, id),
+    store.listRunDeliveries(identity.orgId, id),
   ]);
   if (!found) throw new ApiError(404, ERRORS.notFound);
   // A commit's report past its deadline is judged before it is shown.
@@ -62,8 +64,14 @@ export const getExecution: RouteHandler = async (scope) => {
       : await store.findExecutionFiles(identity.orgId, baselineId);
   const baselineFiles = baselineStored === null ? null : await decodeFileList(baselineStored);
   const tree = files === null ? { folders: [], truncated: false } : folderTree(files);
+  // A report judged on this read enqueued its deliveries after the list was read.
+  const feedback = feedbackToJson(
+    record,
+    record === found ? deliveries : await store.listRunDeliveries(identity.orgId, id),
+  );
   const detail: ExecutionDetailJson = {
     ...executionToJson(record),
+    ...(feedback === null ? {} : { feedback }),
     files: files === null ? null : files.map(fileEntryToJson),
     patch_files: files === null ? null : patchFiles(files),
     changes:

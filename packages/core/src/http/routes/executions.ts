@@ -31,7 +31,7 @@ import {
 } from '../auth/access.js';
 import { admitCiPoster, authenticateIngest } from '../auth/ci-token-login.js';
 import { requireSessionRole } from '../auth/roles.js';
-import { linkedRunDeliveries } from '../feedback/run-deliveries.js';
+import { runWithFeedback } from '../feedback/run-deliveries.js';
 import { MAX_INFLATED_INGEST_BYTES } from '../ingest-body-limit.js';
 import { parseExecutionFilter } from '../inputs/execution-filter.js';
 import { type IngestInput, parseIngestBody } from '../inputs/ingest-body.js';
@@ -196,7 +196,7 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     filesText === null ? null : encodeFileList(filesText),
     linesText === null ? null : encodeRunLines(linesText),
   ]);
-  const record: ExecutionRecord = {
+  const built: ExecutionRecord = {
     id: ids.executionId(),
     orgId: identity.orgId,
     repo: input.repo,
@@ -235,8 +235,9 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     parts: null,
     postedBy: identity.postedBy,
     skipReason: null,
+    feedback: null,
   };
-  const deliveries = link === null ? [] : linkedRunDeliveries(scope.services, record, link);
+  const { record, deliveries } = runWithFeedback(scope.services, built, link);
   const keepRepoUrl = async () => {
     if (input.repoUrl === null || settings?.webUrlSource != null) return;
     // The run is stored: a failed write of the URL (logged by the store) must not fail it.
@@ -307,15 +308,14 @@ function resolvePatchTarget(
 }
 
 /**
- * The repository's link to its code host when the run can give it feedback (it names a commit or a
- * pull request): one primary-key read, made alongside the baseline's.
+ * The repository's link to its code host, which the run's feedback decisions name even when
+ * the run can give it none: one primary-key read, made alongside the baseline's.
  */
 async function findFeedbackLink(
   scope: RequestScope,
   orgId: string,
   input: IngestInput,
 ): Promise<RepositoryLink | null> {
-  if (input.commit === null && input.pullRequest === null) return null;
   const { store } = scope.services;
   return store.findRepositoryLink(orgId, input.repo);
 }

@@ -35,6 +35,7 @@ export function deliveryRows(
     createdAt: at,
     updatedAt: at,
     sentAt: null,
+    sentResult: null,
   }));
 }
 
@@ -62,7 +63,7 @@ export function deliveryError(error: string): string {
 export type DeliverySettlement = Partial<
   Pick<
     DeliveryRecord,
-    'state' | 'sentAt' | 'updatedAt' | 'lastError' | 'lastStatus' | 'nextAttemptAt'
+    'state' | 'sentAt' | 'sentResult' | 'updatedAt' | 'lastError' | 'lastStatus' | 'nextAttemptAt'
   >
 > & { attemptGivenBack?: true };
 
@@ -82,8 +83,13 @@ export function deliverySettlements(
   settle: (id: string, owner: string, changes: DeliverySettlement) => Promise<boolean>,
 ): Pick<Store, 'markDeliverySent' | 'retryDelivery' | 'deferDelivery' | 'failDelivery'> {
   return {
-    markDeliverySent: (id, owner, at) =>
-      settle(id, owner, { state: 'sent', sentAt: wholeSeconds(at), updatedAt: wholeSeconds(at) }),
+    markDeliverySent: (id, owner, at, result) =>
+      settle(id, owner, {
+        state: 'sent',
+        sentAt: wholeSeconds(at),
+        sentResult: result,
+        updatedAt: wholeSeconds(at),
+      }),
     retryDelivery: (id, owner, outcome) =>
       settle(id, owner, {
         ...attemptColumns(outcome),

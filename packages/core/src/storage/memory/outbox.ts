@@ -62,10 +62,11 @@ export function memoryOutbox(t: MemoryTables): OutboxStore {
       return due.map(copy);
     },
 
-    async markDeliverySent(id, owner, at) {
+    async markDeliverySent(id, owner, at, result) {
       return settle(id, owner, (row) => {
         row.state = 'sent';
         row.sentAt = wholeSeconds(at);
+        row.sentResult = result;
         row.updatedAt = wholeSeconds(at);
       });
     },

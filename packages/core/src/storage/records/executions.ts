@@ -1,6 +1,7 @@
 import type { PartsState } from '../../executions/parts.js';
 import type { EveryField } from '../every-field.js';
-import type { NewDelivery } from './outbox.js';
+import type { DeliveryKind, NewDelivery } from './outbox.js';
+import type { CodeHostKind } from './repository-links.js';
 
 // Runs (executions on the wire), their lists and the idempotency keys of their ingest.
 // The records and their store port; `../store.ts` joins the ports into `Store`.
@@ -115,6 +116,50 @@ export interface ExecutionRecord {
    * (`covgate skip --reason`); null for every other record.
    */
   skipReason: string | null;
+  /**
+   * What was decided, when the run was recorded, about its feedback to the code host: the
+   * repository's link then, and for each status and the comment whether it was queued or why
+   * not. Null for a run recorded before covgate kept them. What became of each queued one is
+   * the outbox's (`listRunDeliveries`).
+   */
+  feedback: FeedbackPlan | null;
+}
+
+/**
+ * Why a status or the comment of a run was not queued for its code host:
+ * - `not_linked`: the repository had no link to a code host;
+ * - `no_commit`, `short_commit`: a status needs the run's full commit id (40 or 64 hex);
+ * - `no_patch`: `covgate/patch` reports a patch, and the run sent none;
+ * - `no_pull_request`: the comment needs the run's pull request;
+ * - `waiting_for_parts`: the commit's report waits for its parts; the comment follows it;
+ * - `skipped_run`: a skipped commit keeps the pull request's last measured comment;
+ * - `comment_disabled`: the run's policy says `comment: false`.
+ */
+export type FeedbackSkipReason =
+  | 'not_linked'
+  | 'no_commit'
+  | 'short_commit'
+  | 'no_patch'
+  | 'no_pull_request'
+  | 'waiting_for_parts'
+  | 'skipped_run'
+  | 'comment_disabled';
+
+/** One status or the comment of a run, as decided when the run was recorded. */
+export interface FeedbackItemPlan {
+  kind: DeliveryKind;
+  /** The status's context (`covgate/project (api)`); null for the comment. */
+  context: string | null;
+  /** Null when it was queued in the outbox; else why not. */
+  skipped: FeedbackSkipReason | null;
+}
+
+/** A run's feedback decisions (see {@link ExecutionRecord.feedback}). */
+export interface FeedbackPlan {
+  /** The repository's link when the run was recorded; null when it had none. */
+  link: { host: CodeHostKind; repository: string } | null;
+  /** The `covgate/project` status, the `covgate/patch` status and the comment, in that order. */
+  items: FeedbackItemPlan[];
 }
 
 /** How a run's baseline was chosen (see {@link ExecutionRecord.baselineSelection}). */
@@ -235,6 +280,7 @@ export const EXECUTION_FIELDS = [
   'parts',
   'postedBy',
   'skipReason',
+  'feedback',
 ] as const;
 
 const everyExecutionField: EveryField<ExecutionRecord, typeof EXECUTION_FIELDS> = true;

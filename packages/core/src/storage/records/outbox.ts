@@ -7,6 +7,16 @@ export type DeliveryKind = 'status_project' | 'status_patch' | 'comment';
 /** Where a delivery stands: waiting (or being sent), done, or given up. */
 export type DeliveryState = 'pending' | 'sent' | 'failed';
 
+/**
+ * What a sent delivery did on the code host: set its status, created the comment, updated it,
+ * or left it alone because it shows a newer run of the pull request.
+ */
+export type DeliverySentResult =
+  | 'status_set'
+  | 'comment_created'
+  | 'comment_updated'
+  | 'comment_newer';
+
 /** A delivery to enqueue with its run: the run's organisation, repository and time are its own. */
 export interface NewDelivery {
   /** `dlv_` + lowercase ULID. */
@@ -50,6 +60,8 @@ export interface DeliveryRecord {
   updatedAt: Date;
   /** When it was sent; null until then. */
   sentAt: Date | null;
+  /** What sending it did; null until sent (and for deliveries sent before covgate kept it). */
+  sentResult: DeliverySentResult | null;
 }
 
 /** How an attempt to send a delivery ended, when not with success. */
@@ -92,8 +104,13 @@ export interface OutboxStore {
     leaseMs: number,
     limit: number,
   ): Promise<DeliveryRecord[]>;
-  /** Marks the delivery `sent` at `at` and drops its lease. */
-  markDeliverySent(id: string, owner: string, at: Date): Promise<boolean>;
+  /** Marks the delivery `sent` at `at`, having done `result`, and drops its lease. */
+  markDeliverySent(
+    id: string,
+    owner: string,
+    at: Date,
+    result: DeliverySentResult,
+  ): Promise<boolean>;
   /**
    * Puts the delivery back as `pending`, due at `nextAttemptAt`, without a lease, keeping the
    * outcome as `lastError` and `lastStatus`.
