@@ -2,6 +2,7 @@ import { TARGET_SOURCE_PHRASE, verdictSentence } from '@covgate/core/verdict';
 import { useEffect } from 'preact/hooks';
 import { commitUrl, pullRequestLabel, pullRequestUrl } from '../code-host.js';
 import { FolderTree } from '../components/FolderTree.js';
+import { RunFeedback } from '../components/RunFeedback.js';
 import { RunParts } from '../components/RunParts.js';
 import { ChangesTable, PatchTable } from '../components/RunTables.js';
 import { ErrorState, Link, Loading, OutcomeTag } from '../components/ui.js';
@@ -279,6 +280,8 @@ function RunPage(props: { detail: RunDetail; crumbs: preact.ComponentChildren })
       </dl>
 
       {detail.parts ? <RunParts repo={detail.repo} parts={detail.parts} webUrl={webUrl} /> : null}
+
+      <RunFeedback feedback={detail.feedback} />
 
       {detail.outcome === 'skipped' ? (
         <p class="state empty" data-testid="skipped-note">
