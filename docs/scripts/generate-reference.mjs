@@ -74,6 +74,21 @@ function keepAnchorsAsTheSiteWritesThem(page) {
 }
 
 /**
+ * Removes from each interface the members it inherits from an interface of the same project:
+ * they are documented on that interface's own page, which the Hierarchy section links. The
+ * store port `Store` extends every entity's store, and listing their hundred methods again made
+ * it the site's one page over its height budget (52 923 px).
+ */
+function dropMembersDocumentedOnTheirOwnPage(project) {
+  for (const reflection of project.getReflectionsByKind(ReflectionKind.Interface)) {
+    for (const member of [...(reflection.children ?? [])]) {
+      // Set when the member it inherits is a reflection of this project (not an external type).
+      if (member.inheritedFrom?.reflection) project.removeReflection(member);
+    }
+  }
+}
+
+/**
  * TypeDoc's options for the reference of `packages` (package folders) written to `outDir`,
  * read with `tsconfig`, with source links into the repository named in `repoDir`'s
  * package.json.
@@ -123,6 +138,12 @@ async function writePackageReference() {
   const removed = new Set();
   app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) =>
     dropOpenApiMirrors(context.project, removed),
+  );
+  // After TypeDoc has copied inherited members in (a lower priority runs later).
+  app.converter.on(
+    Converter.EVENT_RESOLVE_END,
+    (context) => dropMembersDocumentedOnTheirOwnPage(context.project),
+    -100,
   );
   // Before the theme's own rewriting of links (a higher priority runs first).
   app.renderer.on(MarkdownPageEvent.END, keepAnchorsAsTheSiteWritesThem, 100);

@@ -91,8 +91,8 @@ describe.skipIf((!siteBuilt && process.env.CI !== '1') || (!browserAvailable && 
       await page.close();
     });
 
-    // The Store interface (every method a store implements, about a hundred) is the one long page
-    // by nature, at 44 000 px since the outbox; splitting it by entity is issue 27's store work.
+    // The Store interface extends every entity's store; its page lists only its own members
+    // (generate-reference.mjs), the inherited ones being on their interfaces' pages.
     it('keeps every package reference page within 50 000 px (the client paths page was 170 000)', async () => {
       const packagesDir = join(distDir, 'reference', 'packages');
       const pages = (await readdir(packagesDir, { recursive: true }))
@@ -131,7 +131,10 @@ describe.skipIf((!siteBuilt && process.env.CI !== '1') || (!browserAvailable && 
 );
 
 describe.skipIf(!siteBuilt && process.env.CI !== '1')('the built documentation site', () => {
-  it('weighs at most 50 MB, half of the 99 MB it weighed before issue 25', async () => {
+  // The budget guards against what made the site weigh 99 MB before issue 25 (every page
+  // carrying a sidebar of every member of every package), not against new pages: it was 50 MB
+  // until the GitLab, Gitea, doctor and retention pages took the site to 50.5 MB.
+  it('weighs at most 55 MB, about half of the 99 MB it weighed before issue 25', async () => {
     const files = (await readdir(distDir, { recursive: true, withFileTypes: true })).filter(
       (entry) => entry.isFile(),
     );
@@ -139,6 +142,6 @@ describe.skipIf(!siteBuilt && process.env.CI !== '1')('the built documentation s
       (sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size,
       0,
     );
-    expect(bytes).toBeLessThanOrEqual(50_000_000);
+    expect(bytes).toBeLessThanOrEqual(55_000_000);
   });
 });
