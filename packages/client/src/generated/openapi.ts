@@ -55,7 +55,7 @@ export interface paths {
          * Outbox metrics
          * @description No authentication and no version prefix. The outbox's gauges in Prometheus's text
          *     exposition format, for the whole deployment (the database's outbox, whichever process
-         *     answers): `covgate_outbox_pending` (deliveries to GitHub not sent yet),
+         *     answers): `covgate_outbox_pending` (deliveries to GitHub, GitLab or Gitea not sent yet),
          *     `covgate_outbox_oldest_pending_age_seconds` (0 when none) and `covgate_outbox_failed`
          *     (deliveries given up). Each is a `# HELP` line, a `# TYPE ... gauge` line and the value.
          */
@@ -2792,7 +2792,7 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example # HELP covgate_outbox_pending Deliveries to GitHub (statuses, comments) not sent yet.
+                     * @example # HELP covgate_outbox_pending Deliveries to code hosts (commit statuses, pull and merge request comments) not sent yet.
                      *     # TYPE covgate_outbox_pending gauge
                      *     covgate_outbox_pending 0
                      *     # HELP covgate_outbox_oldest_pending_age_seconds Seconds since the oldest delivery not sent yet was enqueued (0 when none).

@@ -10,7 +10,7 @@ export function outboxMetricsText(stats: OutboxStats): string {
   return [
     gauge(
       'covgate_outbox_pending',
-      'Deliveries to GitHub (statuses, comments) not sent yet.',
+      'Deliveries to code hosts (commit statuses, pull and merge request comments) not sent yet.',
       stats.pending,
     ),
     gauge(

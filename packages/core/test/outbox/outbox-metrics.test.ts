@@ -29,7 +29,7 @@ describe('GET /health/metrics', () => {
     expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(await response.text()).toBe(
       [
-        '# HELP covgate_outbox_pending Deliveries to GitHub (statuses, comments) not sent yet.',
+        '# HELP covgate_outbox_pending Deliveries to code hosts (commit statuses, pull and merge request comments) not sent yet.',
         '# TYPE covgate_outbox_pending gauge',
         'covgate_outbox_pending 2',
         '# HELP covgate_outbox_oldest_pending_age_seconds Seconds since the oldest delivery not sent yet was enqueued (0 when none).',
