@@ -243,11 +243,14 @@ const patchBody = z
     message: 'more than coverable',
   });
 
+/** The comment's sections, in the order the comment shows them. */
+const COMMENT_SECTIONS = ['verdict', 'patch', 'files'] as const satisfies readonly CommentSection[];
+
 /** covgate.yml's `comment:`: on, off, or the sections to show (each at most once). */
 const commentBody = z.union([
   z.boolean(),
   z
-    .object({ sections: z.array(z.enum(['verdict', 'patch', 'files'])).max(3) })
+    .object({ sections: z.array(z.enum(COMMENT_SECTIONS)).max(COMMENT_SECTIONS.length) })
     .strict()
     .refine((comment) => new Set(comment.sections).size === comment.sections.length, {
       path: ['sections'],
@@ -263,8 +266,6 @@ function commentSections(
   if (comment === false) return [];
   return COMMENT_SECTIONS.filter((section) => comment.sections.includes(section));
 }
-
-const COMMENT_SECTIONS: readonly CommentSection[] = ['verdict', 'patch', 'files'];
 
 /** A policy file's name: the change that edits it is told so. */
 const POLICY_FILE = z.enum(['covgate.yml', '.covgate.yml']);
