@@ -1,61 +1,18 @@
-import { createAuditLogger, createMemoryAuditSink, judgeOverdueCommitReports } from '@covgate/core';
-import {
-  createTestApi,
-  type FakeGithubRest,
-  newPrefixedId,
-  startFakeGithubRest,
-  TEST_START,
-  type TestApi,
-} from '@covgate/testing';
+import { judgeOverdueCommitReports } from '@covgate/core';
+import { createTestApi, type FakeGithubRest, type TestApi } from '@covgate/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { encodeLineData, encodeRanges } from '../../src/executions/line-data.js';
-import { createOutboxDispatcher } from '../../src/outbox/outbox-worker.js';
+import {
+  BASE_SHA,
+  deliverOnce,
+  filesOf,
+  linkWebToFakeGithub,
+  PARTS,
+  permutations,
+  SHA,
+} from './three-parts.js';
 
-const SHA = 'b'.repeat(40);
-const BASE_SHA = 'a'.repeat(40);
 const TOKEN = 'github_pat_parts0123456789SECRET';
 const GITHUB_REPO = 'octo/widgets';
-
-/** One file of a part: its coverable and covered lines, and the patch's changed lines. */
-type FileSpec = [path: string, coverable: number[], covered: number[], changed?: number[]];
-
-/** The `files` entries of a part with their line data. */
-function filesOf(specs: FileSpec[]) {
-  return specs.map(([path, coverable, covered, changed]) => ({
-    path,
-    covered: covered.length,
-    coverable: coverable.length,
-    lines: encodeLineData({ coverable, covered }),
-    ...(changed ? { patch_lines: encodeRanges(changed) } : {}),
-  }));
-}
-
-/**
- * Three parts of one commit: `src/a.ts` lines 1-10 split between unit and integration, e2e
- * alone covering `src/b.ts`; the patch changes a.ts 9-10 (integration covers them) and b.ts 2.
- */
-const PARTS: Record<string, FileSpec[]> = {
-  unit: [
-    ['src/a.ts', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 2, 3, 4], [9, 10]],
-    ['src/b.ts', [1, 2, 3, 4], [], [2]],
-  ],
-  integration: [
-    ['src/a.ts', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [3, 4, 5, 6, 9, 10], [9, 10]],
-    ['src/b.ts', [1, 2, 3, 4], [1], [2]],
-  ],
-  e2e: [
-    ['src/b.ts', [1, 2, 3, 4], [2, 3], [2]],
-    ['src/c.ts', [1, 2], [1, 2]],
-  ],
-};
-
-/** Every order of a list. */
-function permutations<T>(items: T[]): T[][] {
-  if (items.length <= 1) return [items];
-  return items.flatMap((item, at) =>
-    permutations([...items.slice(0, at), ...items.slice(at + 1)]).map((rest) => [item, ...rest]),
-  );
-}
 
 let test: TestApi;
 let secret: string;
@@ -571,38 +528,14 @@ describe('the code host sees only the merged state of a commit', () => {
   let fake: FakeGithubRest;
 
   beforeEach(async () => {
-    fake = await startFakeGithubRest();
-    fake.allowToken(TOKEN, [GITHUB_REPO]);
-    await test.store.putRepositoryLink({
-      orgId,
-      repo: 'web',
-      host: 'github',
-      repository: GITHUB_REPO,
-      apiUrl: fake.apiUrl,
-      credential: `sealed:${TOKEN}`,
-      credentialHint: '…CRET',
-      createdBy: newPrefixedId('usr_'),
-      createdAt: TEST_START,
-      updatedAt: TEST_START,
-    });
+    fake = await linkWebToFakeGithub(test, orgId, GITHUB_REPO, TOKEN);
   });
 
   afterEach(async () => {
     await fake.close();
   });
 
-  const send = () =>
-    createOutboxDispatcher({
-      store: test.store,
-      logger: { info: () => {}, warn: () => {}, error: () => {} },
-      audit: createAuditLogger(createMemoryAuditSink()),
-      decryptCredential: (link) => link.credential.replace('sealed:', ''),
-      clock: test.clock,
-      random: () => 0.5,
-      owner: 'parts-test',
-      requestTimeoutMs: 2_000,
-      allowPrivateCodeHosts: true,
-    }).runOnce();
+  const send = () => deliverOnce(test, 'parts-test');
 
   const project = () =>
     fake.statuses

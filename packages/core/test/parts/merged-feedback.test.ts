@@ -1,61 +1,24 @@
-import { createAuditLogger, createMemoryAuditSink, judgeOverdueCommitReports } from '@covgate/core';
-import {
-  createTestApi,
-  type FakeGithubRest,
-  newPrefixedId,
-  startFakeGithubRest,
-  TEST_START,
-  type TestApi,
-} from '@covgate/testing';
+import { judgeOverdueCommitReports } from '@covgate/core';
+import { createTestApi, type FakeGithubRest, type TestApi } from '@covgate/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { encodeLineData, encodeRanges } from '../../src/executions/line-data.js';
-import { createOutboxDispatcher } from '../../src/outbox/outbox-worker.js';
+import {
+  BASE_SHA,
+  deliverOnce,
+  filesOf,
+  linkWebToFakeGithub,
+  PARTS,
+  permutations,
+  SHA,
+} from './three-parts.js';
 
 // What a pull request on GitHub shows while the parts of its commit arrive (issue 37, "Done
 // when"): the statuses and the one comment only ever show the commit's merged state, in any
 // order of arrival, when a part is sent again, when one never comes, and when one is carried
 // forward from an earlier commit.
 
-const SHA = 'b'.repeat(40);
-const BASE_SHA = 'a'.repeat(40);
 const TOKEN = 'github_pat_merged0123456789SECRET';
 const GITHUB_REPO = 'octo/widgets';
 const PR = 7;
-
-type FileSpec = [path: string, coverable: number[], covered: number[], changed?: number[]];
-
-/** `src/a.ts` split between unit and integration, e2e alone on `src/c.ts`; patch a.ts 9-10, b.ts 2. */
-const PARTS: Record<string, FileSpec[]> = {
-  unit: [
-    ['src/a.ts', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [1, 2, 3, 4], [9, 10]],
-    ['src/b.ts', [1, 2, 3, 4], [], [2]],
-  ],
-  integration: [
-    ['src/a.ts', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [3, 4, 5, 6, 9, 10], [9, 10]],
-    ['src/b.ts', [1, 2, 3, 4], [1], [2]],
-  ],
-  e2e: [
-    ['src/b.ts', [1, 2, 3, 4], [2, 3], [2]],
-    ['src/c.ts', [1, 2], [1, 2]],
-  ],
-};
-
-function filesOf(specs: FileSpec[]) {
-  return specs.map(([path, coverable, covered, changed]) => ({
-    path,
-    covered: covered.length,
-    coverable: coverable.length,
-    lines: encodeLineData({ coverable, covered }),
-    ...(changed ? { patch_lines: encodeRanges(changed) } : {}),
-  }));
-}
-
-function permutations<T>(items: T[]): T[][] {
-  if (items.length <= 1) return [items];
-  return items.flatMap((item, at) =>
-    permutations([...items.slice(0, at), ...items.slice(at + 1)]).map((rest) => [item, ...rest]),
-  );
-}
 
 let test: TestApi;
 let fake: FakeGithubRest;
@@ -67,20 +30,7 @@ beforeEach(async () => {
   const org = await test.createOrganisation();
   orgId = org.id;
   secret = (await test.insertToken(org)).secret;
-  fake = await startFakeGithubRest();
-  fake.allowToken(TOKEN, [GITHUB_REPO]);
-  await test.store.putRepositoryLink({
-    orgId,
-    repo: 'web',
-    host: 'github',
-    repository: GITHUB_REPO,
-    apiUrl: fake.apiUrl,
-    credential: `sealed:${TOKEN}`,
-    credentialHint: '…CRET',
-    createdBy: newPrefixedId('usr_'),
-    createdAt: TEST_START,
-    updatedAt: TEST_START,
-  });
+  fake = await linkWebToFakeGithub(test, orgId, GITHUB_REPO, TOKEN);
 });
 
 afterEach(async () => {
@@ -123,18 +73,7 @@ async function givenBaseline() {
 }
 
 /** Delivers what the outbox holds to the fake GitHub. */
-const deliver = () =>
-  createOutboxDispatcher({
-    store: test.store,
-    logger: { info: () => {}, warn: () => {}, error: () => {} },
-    audit: createAuditLogger(createMemoryAuditSink()),
-    decryptCredential: (link) => link.credential.replace('sealed:', ''),
-    clock: test.clock,
-    random: () => 0.5,
-    owner: 'merged-feedback-test',
-    requestTimeoutMs: 2_000,
-    allowPrivateCodeHosts: true,
-  }).runOnce();
+const deliver = () => deliverOnce(test, 'merged-feedback-test');
 
 /** The statuses GitHub received since the last call, whole. */
 function newStatuses() {
