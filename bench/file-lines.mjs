@@ -14,13 +14,14 @@
 // `durationMs` of the server's access-log line of each read (from the request's arrival to
 // its answer, as the API measures it); "client" is the wall time on loopback. Prints Markdown
 // with the machine (`uptime`, CPUs, Node) at the end.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { benchCredentials, startBenchServer } from './support/built-server.mjs';
 
 const fromPackage = (name) =>
   createRequire(new URL(`../packages/${name}/package.json`, import.meta.url));
@@ -119,54 +120,26 @@ function runBody() {
   return { gzip: gzipSync(json), paths: files.map((file) => file.path), bigEntry };
 }
 
-function startServer(env, cwd) {
-  const child = spawn(process.execPath, [join(serverDist, 'main.js')], {
-    cwd,
-    env: { PATH: process.env.PATH, HOME: cwd, PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** The built server, with each request's `durationMs` from its access log by request id. */
+async function startServer(env, cwd) {
   const durations = new Map();
-  let output = '';
-  let pending = '';
-  child.stdout.on('data', (chunk) => {
-    pending += chunk;
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) {
-      if (!line.includes('"durationMs"')) continue;
-      try {
-        // `request {...}` in development, a JSON line in production.
-        const record = JSON.parse(line.slice(line.indexOf('{')));
-        durations.set(record.requestId, record.durationMs);
-      } catch {}
-    }
+  const server = await startBenchServer(serverDist, env, cwd, (child) => {
+    let pending = '';
+    child.stdout.on('data', (chunk) => {
+      pending += chunk;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        if (!line.includes('"durationMs"')) continue;
+        try {
+          // `request {...}` in development, a JSON line in production.
+          const record = JSON.parse(line.slice(line.indexOf('{')));
+          durations.set(record.requestId, record.durationMs);
+        } catch {}
+      }
+    });
   });
-  return new Promise((resolve, reject) => {
-    const onData = (chunk) => {
-      output += chunk;
-      const found = /listening on (http:\/\/[^"\s]+)/.exec(output);
-      if (found) resolve({ child, url: found[1], durations });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${output}`)));
-  });
-}
-
-async function credentials(url, env, cwd) {
-  const org = `bench-${Date.now().toString(36)}`;
-  const admin = execFileSync(process.execPath, [join(serverDist, 'admin.js'), 'bootstrap', org], {
-    cwd,
-    env: { PATH: process.env.PATH, HOME: cwd, ...env },
-    encoding: 'utf8',
-  });
-  const session = /COVGATE_SESSION=(cvgs_[0-9a-f]{64})/.exec(admin)[1];
-  const created = await fetch(`${url}/v1/tokens`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'bench' }),
-  });
-  return { token: (await created.json()).secret, session };
+  return { ...server, durations };
 }
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
@@ -175,7 +148,7 @@ async function measure(name, env, body) {
   const dir = mkdtempSync(join(tmpdir(), 'covgate-file-lines-bench-'));
   const server = await startServer(env(dir), dir);
   try {
-    const { token, session } = await credentials(server.url, env(dir), dir);
+    const { token, session } = await benchCredentials(serverDist, server.url, env(dir), dir);
     const ingested = await fetch(`${server.url}/v1/executions`, {
       method: 'POST',
       headers: {

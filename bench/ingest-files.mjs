@@ -18,13 +18,14 @@
 // the growth of data_length + index_length of `executions` and `execution_files` per run
 // (InnoDB, after ANALYZE TABLE). Also the compressed list's own size. Prints Markdown with the
 // machine (`uptime`, CPUs, Node) at the end.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { benchCredentials, startBenchServer } from './support/built-server.mjs';
 
 // The drivers the stores use, from their packages (the bench package does not depend on them).
 const fromPackage = (name) =>
@@ -66,41 +67,6 @@ function fileList(seed) {
   }
   // Sorted by path, as the CLI sends it (the server sorts an unsorted list itself).
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-
-function startServer(env, cwd) {
-  const child = spawn(process.execPath, [join(serverDist, 'main.js')], {
-    cwd,
-    env: { PATH: process.env.PATH, HOME: cwd, PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk) => {
-      output += chunk;
-      const found = /listening on (http:\/\/[^"\s]+)/.exec(output);
-      if (found) resolve({ child, url: found[1] });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${output}`)));
-  });
-}
-
-async function credentials(url, env, cwd) {
-  const org = `bench-${Date.now().toString(36)}`;
-  const admin = execFileSync(process.execPath, [join(serverDist, 'admin.js'), 'bootstrap', org], {
-    cwd,
-    env: { PATH: process.env.PATH, HOME: cwd, ...env },
-    encoding: 'utf8',
-  });
-  const session = /COVGATE_SESSION=(cvgs_[0-9a-f]{64})/.exec(admin)[1];
-  const created = await fetch(`${url}/v1/tokens`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'bench' }),
-  });
-  return (await created.json()).secret;
 }
 
 async function ingest(url, token, run) {
@@ -150,9 +116,9 @@ const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q 
 
 async function measure(name, env, bytesNow) {
   const dir = mkdtempSync(join(tmpdir(), 'covgate-ingest-bench-'));
-  const server = await startServer(env(dir), dir);
+  const server = await startBenchServer(serverDist, env(dir), dir);
   try {
-    const token = await credentials(server.url, env(dir), dir);
+    const { token } = await benchCredentials(serverDist, server.url, env(dir), dir);
     for (let warm = 0; warm < 2; warm += 1) await ingest(server.url, token, 1000 + warm);
     const before = await bytesNow(dir);
     const times = [];

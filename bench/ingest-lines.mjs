@@ -20,13 +20,14 @@
 // line data: LENGTH(data) of the run's `execution_lines` row; its gzip size: gzip level 6 of
 // the JSON `[{path, lines, patch_lines}, ...]` of the same files. Prints Markdown with the
 // machine (`uptime`, CPUs, Node) at the end.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { benchCredentials, startBenchServer } from './support/built-server.mjs';
 
 const fromPackage = (name) =>
   createRequire(new URL(`../packages/${name}/package.json`, import.meta.url));
@@ -115,22 +116,14 @@ function fileList(seed, part) {
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/** The built server, its failures shown (and all its log with BENCH_SERVER_LOG). */
 function startServer(env, cwd) {
-  const child = spawn(process.execPath, [join(serverDist, 'main.js')], {
-    cwd,
-    env: { PATH: process.env.PATH, HOME: cwd, PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk) => {
-      output += chunk;
-      if (process.env.BENCH_SERVER_LOG) process.stderr.write(String(chunk).slice(0, 2000));
-      const found = /listening on (http:\/\/[^"\s]+)/.exec(output);
-      if (found) resolve({ child, url: found[1] });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
+  return startBenchServer(serverDist, env, cwd, (child) => {
+    if (process.env.BENCH_SERVER_LOG) {
+      const show = (chunk) => process.stderr.write(String(chunk).slice(0, 2000));
+      child.stdout.on('data', show);
+      child.stderr.on('data', show);
+    }
     // Failures the server logs, for a 500 (audit lines and request logs are left out).
     child.stdout.on('data', (chunk) => {
       for (const line of String(chunk).split('\n'))
@@ -141,31 +134,13 @@ function startServer(env, cwd) {
         if (/error|fail/i.test(line) && !line.startsWith('[audit]')) console.error(line);
       }
     });
-    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${output}`)));
   });
 }
 
-async function credentials(url, env, cwd) {
-  const org = `bench-${Date.now().toString(36)}`;
-  // Team plan: 600 ingests a minute, for the parts of --parts.
-  const admin = execFileSync(
-    process.execPath,
-    [join(serverDist, 'admin.js'), 'bootstrap', org, '--plan', 'team'],
-    {
-      cwd,
-      env: { PATH: process.env.PATH, HOME: cwd, ...env },
-      encoding: 'utf8',
-    },
-  );
-  const session = /COVGATE_SESSION=(cvgs_[0-9a-f]{64})/.exec(admin)[1];
-  const created = await fetch(`${url}/v1/tokens`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'bench' }),
-  });
-  // The reads go with the session (300 a minute), the ingests with the token (60 a minute).
-  return { token: (await created.json()).secret, session };
-}
+// Team plan: 600 ingests a minute, for the parts of --parts. The reads go with the session
+// (300 a minute), the ingests with the token (60 a minute).
+const credentials = (url, env, cwd) =>
+  benchCredentials(serverDist, url, env, cwd, { plan: 'team' });
 
 /** The runs' bodies, made once: the same for every store, and not part of the latency. */
 const bodies = new Map();
