@@ -82,7 +82,7 @@ describe.skipIf(skipBrowserSuite())("a run's file: its lines and its source in C
         }).then((answer) => answer.json()),
       json,
     )) as { secret: string };
-    for (const repo of ['shop', 'plain']) {
+    for (const repo of ['shop', 'plain', 'pruned']) {
       const response = await suite.postRun(created.secret, {
         repo,
         branch: 'feature/refunds',
@@ -111,6 +111,8 @@ describe.skipIf(skipBrowserSuite())("a run's file: its lines and its source in C
     });
     try {
       const now = new Date();
+      // What retention leaves of a run: its record, not its list and lines.
+      await store.pruneRunDetail(session.org_id, [runs.pruned as string], now);
       await store.putRepositoryLink({
         orgId: session.org_id,
         repo: 'shop',
@@ -205,6 +207,22 @@ describe.skipIf(skipBrowserSuite())("a run's file: its lines and its source in C
     await page.getByTestId('file-no-lines').waitFor();
     expect(await page.getByTestId('file-no-lines').textContent()).toMatch(
       /^This run sent no line data for this file/,
+    );
+    expect(suite.problems).toEqual({ cspViolations: [], pageErrors: [] });
+  });
+
+  it('says on the run page and on its file that retention deleted a run’s files', async () => {
+    await page.goto(`${suite.origin}/dashboard/repos/pruned/runs/${runs.pruned}`);
+    await page.getByTestId('run-no-files').waitFor();
+    expect(await page.getByTestId('run-no-files').textContent()).toMatch(
+      /^The per-file list and line data of this run were deleted on .+ by the server’s retention setting; its figures and verdict remain\.$/,
+    );
+    await page.goto(
+      `${suite.origin}/dashboard/repos/pruned/runs/${runs.pruned}/files/src%2Fcart%2Fdiscount.ts`,
+    );
+    await page.getByTestId('file-no-lines').waitFor();
+    expect(await page.getByTestId('file-no-lines').textContent()).toBe(
+      'The line data of this run was deleted by the server’s retention setting: covgate keeps its figures, not its lines.',
     );
     expect(suite.problems).toEqual({ cspViolations: [], pageErrors: [] });
   });

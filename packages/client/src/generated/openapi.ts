@@ -1506,6 +1506,7 @@ export interface components {
             tree: components["schemas"]["Folder"][];
             /** @description True when the list has more than 10 000 folders and `tree` holds the shallowest. */
             tree_truncated: boolean;
+            detail_pruned_at?: components["schemas"]["Timestamp"];
         };
         /** @description A monorepo component; a letter or digit, then letters, digits, `.`, `_` or `-`; at most 64. */
         Component: string;
@@ -2319,6 +2320,10 @@ export interface components {
          */
         OriginRefusedError: {
             error: string;
+        };
+        DetailPrunedError: {
+            /** @constant */
+            error: "the detail of this run was pruned by the retention setting; its figures remain";
         };
         FileLinesNotFoundError: {
             /** @enum {unknown} */
@@ -3263,6 +3268,21 @@ export interface operations {
                     "application/json": components["schemas"]["FileLinesNotFoundError"];
                 };
             };
+            /**
+             * @description The run's per-file list and line data were deleted by the server's retention
+             *     setting (its record and figures remain; `GET /v1/executions/{id}` says when in
+             *     `detail_pruned_at`).
+             */
+            410: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailPrunedError"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["VerificationOverloaded"];
@@ -3310,6 +3330,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FileLinesNotFoundError"];
+                };
+            };
+            /**
+             * @description The run's per-file list and line data were deleted by the server's retention
+             *     setting (its record and figures remain; `GET /v1/executions/{id}` says when in
+             *     `detail_pruned_at`).
+             */
+            410: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailPrunedError"];
                 };
             };
             429: components["responses"]["RateLimited"];

@@ -10,6 +10,10 @@ import type { FileLines } from './run-lines.js';
 /** The `404` message for a file of a known run that has no line data (its lines and its source). */
 export const NO_FILE_LINES = 'no line data for this file in this run';
 
+/** The `410` message for a file of a run whose detail retention pruned (its lines and its source). */
+export const DETAIL_PRUNED =
+  'the detail of this run was pruned by the retention setting; its figures remain';
+
 /** A file's lines as `GET /v1/executions/{id}/files/{path}` answers them. */
 export interface FileLinesJson {
   execution_id: string;

@@ -593,3 +593,28 @@ describe('the code host sees only the merged state of a commit', () => {
     );
   });
 });
+
+describe('parts of a commit whose detail retention pruned', () => {
+  it('refuses another part of the complete commit, 409, and keeps its report as it was', async () => {
+    await givenBaseline();
+    for (const name of ['unit', 'integration', 'e2e']) {
+      expect((await sendPart(name)).status).toBe(201);
+    }
+    const key = { orgId, repo: 'web', commit: SHA, component: null };
+    const report = await test.store.findCommitReport(key);
+    await test.store.pruneRunDetail(
+      orgId,
+      [report?.id as string],
+      new Date('2026-03-01T12:00:00Z'),
+    );
+
+    const again = await sendPart('unit');
+
+    expect(again.status).toBe(409);
+    expect(await json(again)).toEqual({
+      error:
+        'the parts of this commit were pruned by the retention setting: its report cannot be merged again',
+    });
+    expect(await test.store.findCommitReport(key)).toEqual(report);
+  });
+});

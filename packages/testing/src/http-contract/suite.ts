@@ -19,6 +19,7 @@ import { lineDataContract } from './line-data.js';
 import { membersContract } from './members.js';
 import { organisationsContract } from './organisations.js';
 import { patchCoverageContract } from './patch-coverage.js';
+import { prunedDetailContract } from './pruned-detail.js';
 import { rateLimitContract } from './rate-limit.js';
 import { repoHeadlineContract } from './repo-headline.js';
 import { repoWebUrlContract } from './repo-web-url.js';
@@ -43,6 +44,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     skippedCommitsContract(options);
     feedbackDecisionsContract(options);
     lineDataContract(options);
+    prunedDetailContract(options);
     carryforwardContract(options);
     fileSourceContract(options);
     runDetailContract(options);

@@ -51,6 +51,8 @@ export const PART_ERRORS = {
   noFiles: 'invalid parameter: files (a part needs its files with line data)',
   otherBranch: (branch: string) => `part of a commit reported on another branch: ${branch}`,
   busy: 'service unavailable',
+  pruned:
+    'the parts of this commit were pruned by the retention setting: its report cannot be merged again',
 } as const;
 
 /** The line data of every file a part sent, or `400`: a part merges exactly or not at all. */
@@ -357,6 +359,13 @@ export async function recordPart(
       existing === null
         ? []
         : (await store.listPartUploads(orgId, existing.id)).filter((up) => up.name !== input.part);
+    // Retention deleted the uploads of an old, complete report: merging this part alone
+    // would replace the commit's figure with the part's.
+    const kept = new Set(others.map((up) => up.name));
+    const stored = [...(previous?.received ?? []), ...(previous?.carried ?? []).map((c) => c.part)];
+    if (stored.some((name) => name !== input.part && !kept.has(name))) {
+      throw new ApiError(409, PART_ERRORS.pruned);
+    }
     const { expected, source } = expectedParts(input, previous, settings, found.baseline);
     const minutes = settings?.partsDeadlineMinutes ?? DEFAULT_PARTS_DEADLINE_MINUTES;
     const carriedNames = new Set(stillCarried.map((part) => part.part));

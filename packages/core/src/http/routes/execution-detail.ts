@@ -4,6 +4,7 @@ import { type FileChangesJson, fileChanges } from '../../executions/file-changes
 import { decodeFileList, type FileEntry } from '../../executions/file-list.js';
 import { type FolderJson, folderTree } from '../../executions/folder-tree.js';
 import { type PatchFileJson, patchFiles } from '../../executions/patch-files.js';
+import { formatTimestamp } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { requireExecuteScope } from '../auth/access.js';
 import { authenticate } from '../auth/authenticate.js';
@@ -35,6 +36,8 @@ export interface ExecutionDetailJson extends ExecutionJson {
   tree: FolderJson[];
   /** True when `tree` holds only the shallowest 10 000 folders. */
   tree_truncated: boolean;
+  /** When retention deleted the run's per-file list and line data; absent when it never did. */
+  detail_pruned_at?: string;
 }
 
 /**
@@ -57,6 +60,7 @@ export const getExecution: RouteHandler = async (scope) => {
   // A commit's report past its deadline is judged before it is shown.
   const record = await settleOnRead(scope.services, found);
   const files = stored === null ? null : await decodeFileList(stored);
+  const prunedAt = stored === null ? await store.findDetailPrunedAt(identity.orgId, id) : null;
   const baselineId = record.baselineId;
   const baselineStored =
     files === null || baselineId === null
@@ -81,6 +85,7 @@ export const getExecution: RouteHandler = async (scope) => {
     tree: tree.folders,
     tree_truncated: tree.truncated,
   };
+  if (prunedAt !== null) detail.detail_pruned_at = formatTimestamp(prunedAt);
   return jsonReply(200, detail);
 };
 

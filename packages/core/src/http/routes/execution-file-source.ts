@@ -1,4 +1,4 @@
-import { NO_FILE_LINES } from '../../executions/file-lines-json.js';
+import { DETAIL_PRUNED, NO_FILE_LINES } from '../../executions/file-lines-json.js';
 import { findFileLines } from '../../executions/run-lines.js';
 import type { SourceResult } from '../../source-files/source-reader.js';
 import type { CodeHostKind } from '../../storage/store.js';
@@ -27,7 +27,7 @@ export interface FileSourceJson {
  * the run's commit, read from the repository's linked code host with the link's credential
  * (never shown). Checks in order: credentials and scope as `GET /v1/executions/{id}`; the run
  * (`404 not found`, another organisation's too); the file's lines in the run (`404`, so the
- * credential reads only files the run reported); then `200` with the text, or with `text: null`
+ * credential reads only files the run reported; `410` when retention pruned them); then `200` with the text, or with `text: null`
  * and why (no link, no commit, too large, missing, a rate limit, a refusal).
  */
 export const getExecutionFileSource: RouteHandler = async (scope) => {
@@ -41,6 +41,9 @@ export const getExecutionFileSource: RouteHandler = async (scope) => {
     store.findExecutionLines(identity.orgId, id),
   ]);
   if (!record) throw new ApiError(404, ERRORS.notFound);
+  if (stored === null && (await store.findDetailPrunedAt(identity.orgId, id)) !== null) {
+    throw new ApiError(410, DETAIL_PRUNED);
+  }
   const file = stored === null ? null : await findFileLines(stored, path);
   if (file === null) throw new ApiError(404, NO_FILE_LINES);
   const link = await store.findRepositoryLink(identity.orgId, record.repo);

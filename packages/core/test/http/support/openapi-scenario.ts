@@ -650,6 +650,20 @@ async function patchCoverage(s: Scenario, f: Fixtures): Promise<void> {
   await fileSource(pr.id, 'src/a.ts', bearer(f.noExecute));
   await fileSource(pr.id, 'src/a.ts', bearer(WELL_FORMED_API_TOKEN), s.brokenApi);
 
+  // A run whose detail retention deleted: its answer says when, its files answer 410. A token
+  // of its own, so that the shared one's rate limit is left to the scenarios after this one.
+  const prunedToken = bearer(await s.insertToken(f.org, ['execute']));
+  const pruned = bodyOf<{ id: string }>(
+    await ingest(
+      { ...run(88), files: [{ path: 'src/a.ts', covered: 1, coverable: 2 }] },
+      prunedToken,
+    ),
+  );
+  await s.store.pruneRunDetail(f.org.id, [pruned.id], s.clock.now());
+  await detail(pruned.id, prunedToken);
+  await fileLines(pruned.id, 'src/a.ts', prunedToken);
+  await fileSource(pruned.id, 'src/a.ts', prunedToken);
+
   const query = `org=${encodeURIComponent(f.org.slug)}&repo=web`;
   const read = (search: string, headers: Record<string, string> = {}, api = s.api) =>
     s.send(OPS.getRepoSettings, `/v1/repos/settings?${search}`, { headers }, api);

@@ -308,7 +308,11 @@ function RunContents(props: { detail: RunDetail }) {
 
       <h2>Folders</h2>
       {detail.files === null ? (
-        <p class="state empty">This run sent no per-file list: there is no folder to show.</p>
+        <p class="state empty" data-testid="run-no-files">
+          {detail.detail_pruned_at === undefined
+            ? 'This run sent no per-file list: there is no folder to show.'
+            : prunedSentence(detail.detail_pruned_at)}
+        </p>
       ) : (
         <>
           {detail.tree_truncated ? (
@@ -329,6 +333,11 @@ function RunContents(props: { detail: RunDetail }) {
   );
 }
 
+/** What a run whose detail retention deleted shows where its files were. */
+function prunedSentence(prunedAt: string): string {
+  return `The per-file list and line data of this run were deleted on ${formatTimestamp(prunedAt)} by the server’s retention setting; its figures and verdict remain.`;
+}
+
 function FilesChanged(props: { detail: RunDetail }) {
   const { detail } = props;
   if (detail.baseline === null || detail.baseline === undefined) {
@@ -337,9 +346,11 @@ function FilesChanged(props: { detail: RunDetail }) {
   if (!detail.changes) {
     return (
       <p class="state empty">
-        {detail.files === null
-          ? 'This run sent no per-file list: covgate cannot say which files changed.'
-          : 'The baseline run sent no per-file list: covgate cannot say which files changed.'}
+        {detail.detail_pruned_at !== undefined
+          ? prunedSentence(detail.detail_pruned_at)
+          : detail.files === null
+            ? 'This run sent no per-file list: covgate cannot say which files changed.'
+            : 'The baseline run sent no per-file list: covgate cannot say which files changed.'}
       </p>
     );
   }

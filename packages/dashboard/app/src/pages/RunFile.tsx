@@ -12,6 +12,9 @@ import { formatLines, formatPercent, percentOf } from '../run-format.js';
 /** The file's lines, or the API's reason for none (`not found`, `no line data for this file in this run`). */
 type FileAnswer = { lines: FileLines } | { missing: string };
 
+/** A file's answer when retention deleted the run's line data (`410`). */
+const PRUNED = 'pruned';
+
 /**
  * A file of a run: each line covered, missed or not coverable, the lines the run's patch
  * changed marked, and the source beside them when the repository is linked to its code host
@@ -25,8 +28,8 @@ export function RunFile(props: { repo: string; id: string; path: string }) {
       client.getExecutionFile({ id: props.id, path: props.path, signal }).then(
         (lines) => ({ lines }),
         (error: unknown) => {
-          if (error instanceof CovgateApiError && error.status === 404) {
-            return { missing: error.message };
+          if (error instanceof CovgateApiError && (error.status === 404 || error.status === 410)) {
+            return { missing: error.status === 410 ? PRUNED : error.message };
           }
           throw error;
         },
@@ -38,7 +41,9 @@ export function RunFile(props: { repo: string; id: string; path: string }) {
       client
         .getExecutionFileSource({ id: props.id, path: props.path, signal })
         .catch((error: unknown) => {
-          if (error instanceof CovgateApiError && error.status === 404) return null;
+          if (error instanceof CovgateApiError && (error.status === 404 || error.status === 410)) {
+            return null;
+          }
           throw error;
         }),
     key,
@@ -84,7 +89,9 @@ export function RunFile(props: { repo: string; id: string; path: string }) {
         <p class="state empty" data-testid="file-no-lines">
           {file.value.missing === 'not found'
             ? 'No such run is recorded in this organisation.'
-            : 'This run sent no line data for this file: covgate knows its counts only (an older CLI, or a run over the size limit, sends none).'}
+            : file.value.missing === PRUNED
+              ? 'The line data of this run was deleted by the server’s retention setting: covgate keeps its figures, not its lines.'
+              : 'This run sent no line data for this file: covgate knows its counts only (an older CLI, or a run over the size limit, sends none).'}
         </p>
         <p>
           <Link to={runPath(props.repo, props.id)}>Back to the run</Link>
