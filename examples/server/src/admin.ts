@@ -1,6 +1,13 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { createAuditLogger, OrganisationInputError, ROLES, type Role } from '@covgate/core';
+import {
+  createAuditLogger,
+  OrganisationInputError,
+  pruneRunDetail,
+  ROLES,
+  type Role,
+  retentionEnabled,
+} from '@covgate/core';
 import { migrationLine } from '@covgate/core/storage-kit';
 import pino from 'pino';
 import {
@@ -14,6 +21,7 @@ import { ConfigError, loadConfig, type ServerConfig } from './config.js';
 import { developmentSessionSecret } from './development-secrets.js';
 import { migrationsFor, openStore } from './open-store.js';
 import { type AdminPublicUrl, adminPublicUrl } from './recorded-public-url.js';
+import { pruneReportLine, retentionPolicyOf } from './retention-schedule.js';
 import {
   DEFAULT_ADMIN_USER,
   type LoginLink,
@@ -26,12 +34,14 @@ const USAGE = `usage: covgate-admin bootstrap <org-slug> [--plan free|team|enter
        covgate-admin login-link <org-slug> [--name <name>] [--role owner|admin|member]
        covgate-admin login-link <org-slug> --user <user-id> [--role owner|admin|member]
        covgate-admin migrate status|up
+       covgate-admin prune [--dry-run] [--json]
        covgate-admin --help | --version
 
 Examples:
   covgate-admin bootstrap acme                  # the organisation and a session token for the API
   covgate-admin login-link acme --name "Bea"    # a link that signs a new person in to acme
   covgate-admin login-link acme --user ${DEFAULT_ADMIN_USER}  # a link that signs you (the operator) in
+  RETENTION_DAYS=90 covgate-admin prune --dry-run  # what 90 days of retention would delete
 
 bootstrap   Creates the organisation (or reuses it) and a first session for it, and prints
             the session token once.
@@ -45,6 +55,11 @@ login-link  Prints a one-time sign-in link (stdout, nothing else), usable once w
 migrate     status: prints the schema's version, this release's and the pending migrations;
             exits 0 when up to date, 1 when migrations are pending. up: applies them (for
             servers started with --no-migrate or COVGATE_MIGRATE=off).
+prune       Deletes the per-file lists, line data and part uploads of the runs the retention
+            setting (RETENTION_DAYS, RETENTION_RUNS_PER_BRANCH) does not keep, and prints how
+            many runs, rows and bytes went (--json: one JSON object). Runs stay listed with
+            their figures. --dry-run prints the same and deletes nothing. Exits 2 when no
+            retention setting is given.
 
 All use the server's configuration (DATABASE_URL, COVGATE_DATA_DIR, SESSION_SECRET,
 PUBLIC_URL...). Without SESSION_SECRET, bootstrap and login-link use the data folder's
@@ -54,6 +69,25 @@ belongs to a server with its own SESSION_SECRET.`;
 /** Whether the configured store already has covgate's schema (before this command). */
 async function schemaExists(config: ServerConfig): Promise<boolean> {
   return (await (await migrationsFor(config)).status()).current !== null;
+}
+
+/** `covgate-admin prune [--dry-run] [--json]`: what went (or would go) on stdout. */
+async function pruneCommand(config: ServerConfig, dryRun: boolean, json: boolean): Promise<void> {
+  const policy = retentionPolicyOf(config);
+  if (!retentionEnabled(policy)) {
+    process.stderr.write(
+      'covgate-admin: retention is off: set RETENTION_DAYS or RETENTION_RUNS_PER_BRANCH\n',
+    );
+    process.exit(2);
+  }
+  const logger = pino({ base: null, level: 'warn' }, pino.destination(2));
+  const store = await openStore(config, logger);
+  try {
+    const report = await pruneRunDetail(store, { policy, now: new Date(), dryRun });
+    process.stdout.write(`${json ? JSON.stringify(report) : pruneReportLine(report)}\n`);
+  } finally {
+    await store.close();
+  }
 }
 
 /** `covgate-admin migrate status|up`. */
@@ -170,6 +204,8 @@ async function main(): Promise<void> {
       role: { type: 'string' },
       user: { type: 'string' },
       name: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
       version: { type: 'boolean', default: false },
     },
@@ -179,6 +215,18 @@ async function main(): Promise<void> {
     process.exit(0);
   }
   const [command, slug, ...extra] = positionals;
+  if (command === 'prune' && !values.help) {
+    if (slug !== undefined) {
+      process.stdout.write(`${USAGE}\n`);
+      process.exit(2);
+    }
+    await pruneCommand(loadConfig(process.env), values['dry-run'], values.json);
+    return;
+  }
+  if (values['dry-run'] || values.json) {
+    process.stderr.write('covgate-admin: --dry-run and --json are options of prune only\n');
+    process.exit(2);
+  }
   const known = command === 'bootstrap' || command === 'login-link' || command === 'migrate';
   const migrateAction = command === 'migrate' && (slug === 'status' || slug === 'up');
   if (

@@ -65,6 +65,15 @@ export interface ServerConfig {
    * addresses and CIDR ranges; unset, `0` or `false`: none.
    */
   allowPrivateCodeHosts: boolean | string[];
+  /** `RETENTION_DAYS`: runs younger than this keep their per-file lists and line data. */
+  retentionDays: number | undefined;
+  /** `RETENTION_RUNS_PER_BRANCH`: the newest this many runs of each branch keep theirs. */
+  retentionRunsPerBranch: number | undefined;
+  /**
+   * `RETENTION_INTERVAL_MINUTES`: how often the server prunes when a retention setting is
+   * given (default 60); `0`: never (`covgate-admin prune` only).
+   */
+  retentionIntervalMinutes: number | undefined;
   /** `OUTBOX_POLL_SECONDS`: how often the outbox worker looks for due deliveries (default 5). */
   outboxPollSeconds: number | undefined;
   /** `OUTBOX_MAX_BACKOFF_SECONDS`: the longest wait between two attempts of a delivery (default 900). */
@@ -385,6 +394,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
     maxConnectionsPerAddress: positive(env, 'MAX_CONNECTIONS_PER_ADDRESS', problems),
     allowPrivateCodeHosts: privateCodeHosts(env, problems),
     outboxPollSeconds: positive(env, 'OUTBOX_POLL_SECONDS', problems),
+    retentionDays: positive(env, 'RETENTION_DAYS', problems),
+    retentionRunsPerBranch: positive(env, 'RETENTION_RUNS_PER_BRANCH', problems),
+    retentionIntervalMinutes: integer(env, 'RETENTION_INTERVAL_MINUTES', problems),
     outboxMaxBackoffSeconds: positive(env, 'OUTBOX_MAX_BACKOFF_SECONDS', problems),
     providerAWebhookSecret: optional(env, 'PROVIDER_A_WEBHOOK_SECRET'),
     providerBWebhookSecret: optional(env, 'PROVIDER_B_WEBHOOK_SECRET'),

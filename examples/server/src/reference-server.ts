@@ -43,6 +43,7 @@ import { drainOnClose } from './draining-server.js';
 import { startPartsSweep } from './parts-sweep.js';
 import { DASHBOARD_PATH, dashboardUrlOf, publicUrlOf } from './public-urls.js';
 import { answerRefusedRequests, refuseWithoutHost } from './refused-requests.js';
+import { startRetentionFor } from './retention-schedule.js';
 import { loggerAuditSink } from './server-logger.js';
 
 /** A running reference server. */
@@ -409,6 +410,7 @@ export async function startReferenceServer(
   options.outbox = outbox;
   const api = createApi(options);
   const partsSweep = startPartsSweep(api, logger);
+  const retention = await startRetentionFor(config, store, logger);
   const served = await serveApi(api, {
     host: config.host,
     port: config.port,
@@ -431,6 +433,7 @@ export async function startReferenceServer(
       await served.close();
       // Before the store closes: the batch in flight records its outcomes.
       await partsSweep.stop();
+      await retention?.stop();
       await outbox.stop();
       await dispose();
       await store.close();

@@ -122,6 +122,31 @@ describe('reference server configuration', () => {
     ]);
   });
 
+  it('reads the retention setting: days and runs per branch positive, the interval 0 or more', () => {
+    const config = loadConfig({
+      RETENTION_DAYS: '90',
+      RETENTION_RUNS_PER_BRANCH: '50',
+      RETENTION_INTERVAL_MINUTES: '0',
+    });
+    expect([
+      config.retentionDays,
+      config.retentionRunsPerBranch,
+      config.retentionIntervalMinutes,
+    ]).toEqual([90, 50, 0]);
+    expect(loadConfig({}).retentionDays).toBeUndefined();
+    expect(
+      problemsOf({
+        RETENTION_DAYS: '0',
+        RETENTION_RUNS_PER_BRANCH: 'all',
+        RETENTION_INTERVAL_MINUTES: '-5',
+      }),
+    ).toEqual([
+      'RETENTION_DAYS must be a positive integer',
+      'RETENTION_RUNS_PER_BRANCH must be a positive integer',
+      'RETENTION_INTERVAL_MINUTES must be a positive integer',
+    ]);
+  });
+
   it('starts in production when the checklist is met', () => {
     expect(loadConfig(PRODUCTION).production).toBe(true);
   });
