@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { Mutex } from 'redis-semaphore';
 import { REDIS_DEADLINE_MS } from './redis-rate-limit.js';
-import type { RetentionLock } from './retention-schedule.js';
+import type { RetentionLock } from './retention-lock.js';
 
 /** The lock's key (`mutex:covgate:retention` in Redis). */
 export const RETENTION_LOCK_KEY = 'covgate:retention';

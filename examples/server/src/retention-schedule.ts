@@ -7,18 +7,10 @@ import {
 } from '@covgate/core';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
+import type { RetentionLock } from './retention-lock.js';
 
 /** How often the server prunes by default when a retention policy is set: hourly. */
 export const RETENTION_INTERVAL_MINUTES = 60;
-
-/**
- * One pass at a time across the processes of a deployment: runs `work` when this process
- * holds the lock, else answers null at once. `work`'s signal aborts when the lock is lost.
- */
-export interface RetentionLock {
-  runAlone<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T | null>;
-  dispose(): Promise<void>;
-}
 
 /** A running schedule; `stop` aborts a pass in flight between batches and waits for it. */
 export interface RetentionSchedule {

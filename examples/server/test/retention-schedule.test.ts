@@ -4,8 +4,8 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { redisRetentionLock } from '../src/redis-retention-lock.js';
+import type { RetentionLock } from '../src/retention-lock.js';
 import {
-  type RetentionLock,
   type RetentionSchedule,
   startRetentionFor,
   startRetentionSchedule,

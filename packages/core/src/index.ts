@@ -127,11 +127,7 @@ export {
   type PruneReport,
   pruneRunDetail,
 } from './retention/prune-detail.js';
-export {
-  type RetentionPolicy,
-  retentionEnabled,
-  runsToPrune,
-} from './retention/retention-policy.js';
+export { type RetentionPolicy, retentionEnabled } from './retention/retention-policy.js';
 // Sessions (docs/tokens-and-sessions.md).
 export {
   DEFAULT_SESSION_TTL_SECONDS,

@@ -12,15 +12,15 @@ import { type RetentionPolicy, retentionEnabled, runsToPrune } from './retention
 // store deletes (or, in a dry run, measures) their detail in bounded batches.
 
 /** What a pass of retention pruned, or in a dry run would prune. */
-export interface PruneReport extends DetailSize {
+export type PruneReport = DetailSize & {
   /** Repositories whose runs were judged. */
   repositories: number;
   /** True when nothing was deleted (`dryRun`). */
   dryRun: boolean;
-}
+};
 
 /** How one pass runs. */
-export interface PruneOptions {
+export type PruneOptions = {
   policy: RetentionPolicy;
   /** The instant the policy's age is measured from, and the prunes are recorded at. */
   now: Date;
@@ -30,7 +30,7 @@ export interface PruneOptions {
   batchSize?: number;
   /** Stops the pass between batches (a server shutting down); what was done stays done. */
   signal?: AbortSignal;
-}
+};
 
 const REPOSITORY_PAGE = 100;
 const RUN_PAGE = 1000;

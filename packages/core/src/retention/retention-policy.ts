@@ -10,12 +10,12 @@ import type { RetentionRun } from '../storage/store.js';
  * those runs (so of every open pull request's latest run) and commits still waiting for parts
  * keep theirs. Both null: retention is off and nothing is pruned.
  */
-export interface RetentionPolicy {
+export type RetentionPolicy = {
   /** Runs younger than this many days keep their detail; null: age keeps none. */
   days: number | null;
   /** The newest this many runs of each branch (per component) keep theirs; null: none. */
   runsPerBranch: number | null;
-}
+};
 
 const DAY_MS = 86_400_000;
 

@@ -5,13 +5,13 @@ import type { ExecutionCursor, Outcome } from './executions.js';
 // records stay. The records and their store port; `../store.ts` joins the ports into `Store`.
 
 /** One organisation's repository, as retention walks every repository of every organisation. */
-export interface RepositoryKey {
+export type RepositoryKey = {
   orgId: string;
   repo: string;
-}
+};
 
 /** A run as retention judges it: the fields its rules read and whether it holds detail. */
-export interface RetentionRun {
+export type RetentionRun = {
   id: string;
   branch: string;
   component: string | null;
@@ -23,17 +23,17 @@ export interface RetentionRun {
   baseCommit: string | null;
   /** True when the run has a per-file list, line data or a part upload stored. */
   detail: boolean;
-}
+};
 
 /** How much detail some runs hold, or how much a prune deleted. */
-export interface DetailSize {
+export type DetailSize = {
   /** Runs with at least one row of detail. */
   runs: number;
   /** Rows of per-file lists, line data and part uploads. */
   rows: number;
   /** Bytes of those rows' stored data (compressed, as kept). */
   bytes: number;
-}
+};
 
 /** The most runs one {@link RetentionStore.pruneRunDetail} or `measureRunDetail` takes. */
 export const RETENTION_BATCH_MAX = 500;
