@@ -64,6 +64,7 @@ describe('action.yml', () => {
       'bundle-write',
       'cli',
       'component',
+      'doctor',
       'fail-on-warn',
       'fail-threshold',
       'github-token',
@@ -274,6 +275,58 @@ describe.skipIf(!built && process.env.CI !== '1')(
           skip_reason: 'docs only; $(touch pwned)',
         },
       ]);
+    });
+
+    it('runs covgate doctor with the doctor input, posting nothing, and fails the step on a failed check', async () => {
+      const { dir, head } = await workspace();
+      await writeFile(join(dir, 'web', 'lcov.info'), lcov([1, 1, 0, 0]));
+      const job = await runStep(
+        dir,
+        {
+          url: server.url,
+          token,
+          reports: 'lcov.info',
+          'working-directory': 'web',
+          'fail-threshold': '2',
+          'base-branch': 'release',
+          doctor: 'true',
+        },
+        {
+          GITHUB_EVENT_NAME: 'push',
+          GITHUB_REF: 'refs/heads/doctor-case',
+          GITHUB_REF_NAME: 'doctor-case',
+          GITHUB_SHA: head,
+        },
+      );
+      expect(job.npxArgs.slice(2)).toEqual([
+        'doctor',
+        '--report',
+        'lcov.info',
+        '--base-branch',
+        'release',
+      ]);
+      const lines = job.stdout.split('\n');
+      expect(lines.map((line) => line.split(':')[0])).toEqual([
+        'pass url',
+        'pass credential',
+        'pass target',
+        'fail fetch depth',
+        'fail base branch',
+        'pass reports',
+        '',
+      ]);
+      expect(lines[4]).toBe(
+        'fail base branch: web on release has no run yet, so a change is compared with nothing (no baseline) Fix: post a run from the base branch first: run covgate on pushes to it (on: push: branches: [release])',
+      );
+      expect(job.code).toBe(1);
+      expectNoToken(job);
+      const runs = await fetch(
+        `${server.url}/v1/executions?org=action&repo=web&branch=doctor-case`,
+        {
+          headers: { authorization: `Bearer ${token}` },
+        },
+      );
+      expect(((await runs.json()) as { total: number }).total).toBe(0);
     });
 
     it("fails an under-tested pull request on actions/checkout's default shallow checkout", async () => {
