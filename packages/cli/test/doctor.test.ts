@@ -82,6 +82,7 @@ describe('covgate doctor', () => {
       `pass fetch depth: the whole history; the merge base with main is ${base.slice(0, 12)}, so the patch is measured without fetching`,
       `pass base branch: web on main has 1 run; the latest passing is ${run.id} at 84.13% (${run.created_at})`,
       'pass reports: lcov.info (lcov): 2 of 3 lines in 1 file, 66.66%',
+      `warn repository link: web is not linked to a code host (latest run ${run.id}): no commit status or pull request comment is posted, so a required covgate/project check waits forever Fix: an owner or admin links it: POST /v1/repos/code-host-link?org=${s.org.slug}&repo=web {"host":"github","repository":"<owner/name>","token":"..."}, or the repository's settings page (docs/guide/pull-request-feedback.md)`,
       '',
     ]);
     expect(result.code).toBe(0);
@@ -108,6 +109,7 @@ describe('covgate doctor', () => {
       ['fetch depth', 'pass'],
       ['base branch', 'fail'],
       ['reports', 'pass'],
+      ['repository link', 'skip'],
     ]);
     expect(answer.checks[4]).toEqual({
       check: 'base branch',
@@ -394,5 +396,54 @@ describe('covgate doctor with the job OIDC ID token', () => {
     expect(result.stdout.split('\n')[1]).toBe(
       "fail credential: a run posted with the job's OIDC ID token names its organisation: pass --org SLUG (the organisation whose repository settings trust this job) Fix: pass --org SLUG, the organisation whose repository settings trust this job",
     );
+  });
+});
+
+describe('covgate doctor, the repository link', () => {
+  it('warns when the repository is not linked, passes when it is, and fails on a token the code host refused', async () => {
+    const { dir, head, base } = await checkout('link');
+    const s = await service();
+    await s.post({ repo: 'web', branch: 'main', coverage: 80, commit: base });
+    const args = ['doctor', '--repo', 'web', '--base-branch', 'main'];
+    const linkLine = async () =>
+      (await covgateIn(dir, args, env({ COVGATE_TOKEN: s.secret }), s.fetch)).stdout.split('\n')[6];
+
+    const unlinked = await covgateIn(dir, args, env({ COVGATE_TOKEN: s.secret }), s.fetch);
+    const [latest] = (await s.t.store.listExecutions({
+      orgId: s.org.id,
+      repo: 'web',
+      limit: 1,
+    })) as [{ id: string }];
+    expect(unlinked.stdout.split('\n')[6]).toBe(
+      `warn repository link: web is not linked to a code host (latest run ${latest.id}): no commit status or pull request comment is posted, so a required covgate/project check waits forever Fix: an owner or admin links it: POST /v1/repos/code-host-link?org=${s.org.slug}&repo=web {"host":"github","repository":"<owner/name>","token":"..."}, or the repository's settings page (docs/guide/pull-request-feedback.md)`,
+    );
+    expect(unlinked.code).toBe(0);
+
+    const { token: session } = await s.t.createSession(s.org, 'usr_owner');
+    const linked = await s.t.request(`/v1/repos/code-host-link?org=${s.org.slug}&repo=web`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ host: 'github', repository: 'acme/web', token: 'ghp_secret' }),
+    });
+    expect(linked.status).toBe(200);
+    const run = await s.post({ repo: 'web', branch: 'feature', coverage: 80, commit: head });
+    expect(await linkLine()).toBe(
+      `pass repository link: web is linked to github:acme/web; of the latest run ${run.id}, 0 sent and 1 pending`,
+    );
+
+    // The outbox's record of GitHub refusing the link's token, as the worker writes it.
+    const now = s.t.clock.now();
+    const [delivery] = await s.t.store.claimDeliveries('doctor-test', now, 60_000, 10);
+    expect(delivery?.executionId).toBe(run.id);
+    await s.t.store.failDelivery(delivery?.id as string, 'doctor-test', {
+      at: now,
+      error: 'GitHub refused the token (401 Bad credentials)',
+      status: 401,
+    });
+    const refused = await covgateIn(dir, args, env({ COVGATE_TOKEN: s.secret }), s.fetch);
+    expect(refused.stdout.split('\n')[6]).toBe(
+      `fail repository link: web is linked to github:acme/web, and the code host refused covgate/project of the latest run ${run.id} with 401: GitHub refused the token (401 Bad credentials) Fix: the link's token is revoked or expired: an owner or admin links the repository again with a new token (docs/guide/pull-request-feedback.md)`,
+    );
+    expect(refused.code).toBe(1);
   });
 });

@@ -116,7 +116,7 @@ describe.skipIf(!built && process.env.CI !== '1')(
       const passing = await covgate(dir, args, { COVGATE_TOKEN: token });
       expect(passing.stdout).toMatch(
         new RegExp(
-          `^pass url: .*\\npass credential: token [0-9a-f]{32} of organisation ${org} has the execute scope\\npass target: web@feature, commit ${base}, base branch main\\npass fetch depth: the whole history; the merge base with main is ${base.slice(0, 12)}, so the patch is measured without fetching\\npass base branch: web on main has 1 run; the latest passing is exe_[0-9a-z]{26} at 100\\.00% \\(.*\\)\\npass reports: lcov\\.info \\(lcov\\): 2 of 2 lines in 1 file, 100\\.00%\\n$`,
+          `^pass url: .*\\npass credential: token [0-9a-f]{32} of organisation ${org} has the execute scope\\npass target: web@feature, commit ${base}, base branch main\\npass fetch depth: the whole history; the merge base with main is ${base.slice(0, 12)}, so the patch is measured without fetching\\npass base branch: web on main has 1 run; the latest passing is exe_[0-9a-z]{26} at 100\\.00% \\(.*\\)\\npass reports: lcov\\.info \\(lcov\\): 2 of 2 lines in 1 file, 100\\.00%\\nwarn repository link: web is not linked to a code host \\(latest run exe_[0-9a-z]{26}\\): .*\\n$`,
         ),
       );
       expect(passing.code).toBe(0);

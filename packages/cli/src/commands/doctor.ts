@@ -17,6 +17,7 @@ import {
   checkCredential,
 } from '../doctor/credential-check.js';
 import { checkFetchDepth } from '../doctor/fetch-depth-check.js';
+import { checkLink } from '../doctor/link-check.js';
 import { checkReports, type ReportOptions } from '../doctor/reports-check.js';
 import { checkTarget } from '../doctor/target-check.js';
 import { checkUrl } from '../doctor/url-check.js';
@@ -139,6 +140,26 @@ export async function doctor(options: DoctorOptions, io: Io, version: string): P
   }
 
   record('reports', await checkReports(options, io.cwd));
+
+  if (target === null) record('repository link', skip('not checked: the run has no repository'));
+  else if (url === null || credential === null) {
+    record('repository link', skip('not checked: no working credential'));
+  } else if (credential.kind === 'id-token') {
+    record(
+      'repository link',
+      skip(
+        "not checked: an OIDC ID token may only post runs, not read them (each run's page says what was posted and why not)",
+      ),
+    );
+  } else {
+    const base = url;
+    const token = credential.token;
+    const where = { org: credential.org, repo: target.repo };
+    record(
+      'repository link',
+      await guarded(() => checkLink(clientFor(io, base, token, version), where), base),
+    );
+  }
 
   const failed = results.some((result) => result.verdict === 'fail');
   const exitCode = failed ? EXIT.gateFailed : EXIT.ok;

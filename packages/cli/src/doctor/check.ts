@@ -9,6 +9,7 @@ export const CHECK_NAMES = [
   'fetch depth',
   'base branch',
   'reports',
+  'repository link',
 ] as const;
 
 /** One check's name. */
