@@ -409,13 +409,9 @@ describe('covgate doctor, the repository link', () => {
       (await covgateIn(dir, args, env({ COVGATE_TOKEN: s.secret }), s.fetch)).stdout.split('\n')[6];
 
     const unlinked = await covgateIn(dir, args, env({ COVGATE_TOKEN: s.secret }), s.fetch);
-    const [latest] = (await s.t.store.listExecutions({
-      orgId: s.org.id,
-      repo: 'web',
-      limit: 1,
-    })) as [{ id: string }];
+    const [latest] = await s.t.store.listExecutions({ orgId: s.org.id, repo: 'web', limit: 1 });
     expect(unlinked.stdout.split('\n')[6]).toBe(
-      `warn repository link: web is not linked to a code host (latest run ${latest.id}): no commit status or pull request comment is posted, so a required covgate/project check waits forever Fix: an owner or admin links it: POST /v1/repos/code-host-link?org=${s.org.slug}&repo=web {"host":"github","repository":"<owner/name>","token":"..."}, or the repository's settings page (docs/guide/pull-request-feedback.md)`,
+      `warn repository link: web is not linked to a code host (latest run ${latest?.id}): no commit status or pull request comment is posted, so a required covgate/project check waits forever Fix: an owner or admin links it: POST /v1/repos/code-host-link?org=${s.org.slug}&repo=web {"host":"github","repository":"<owner/name>","token":"..."}, or the repository's settings page (docs/guide/pull-request-feedback.md)`,
     );
     expect(unlinked.code).toBe(0);
 
