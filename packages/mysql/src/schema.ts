@@ -209,6 +209,15 @@ export const githubOrgLinks = mysqlTable(
   (t) => indexesOf(t, INDEXES.githubOrgLinks),
 );
 
+/** An organisation's minimums: the lowest targets any of its runs is judged with. */
+export const organisationSettings = mysqlTable('organisation_settings', {
+  orgId: exactVarchar('org_id', ID).primaryKey(),
+  minPatchTarget: decimal('min_patch_target', { precision: 5, scale: 2, mode: 'number' }),
+  minProjectTarget: decimal('min_project_target', { precision: 5, scale: 2, mode: 'number' }),
+  updatedBy: exactVarchar('updated_by', ID).notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
 /** Invites to organisations, found by the HMAC of their token; accepted at most once. */
 export const invites = mysqlTable(
   'invites',

@@ -5,6 +5,7 @@ import type {
   InviteRecord,
   Membership,
   Organisation,
+  OrganisationSettings,
   RepositoryLink,
   RepositorySettings,
   SessionRecord,
@@ -103,6 +104,7 @@ export interface Tables {
   signInLinks: SqlTable<SignInLinkRecord>;
   memberships: SqlTable<MembershipRow>;
   githubOrgLinks: SqlTable<GithubOrgLink>;
+  organisationSettings: SqlTable<OrganisationSettings>;
   invites: SqlTable<InviteRecord>;
   executions: SqlTable<ExecutionRecord>;
   executionFiles: SqlTable<ExecutionFilesRow>;

@@ -151,6 +151,15 @@ export const githubOrgLinks = sqliteTable(
   (t) => indexesOf(t, INDEXES.githubOrgLinks),
 );
 
+/** An organisation's minimums: the lowest targets any of its runs is judged with. */
+export const organisationSettings = sqliteTable('organisation_settings', {
+  orgId: text('org_id').primaryKey(),
+  minPatchTarget: real('min_patch_target'),
+  minProjectTarget: real('min_project_target'),
+  updatedBy: text('updated_by').notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
 /** Invites to organisations, found by the HMAC of their token; accepted at most once. */
 export const invites = sqliteTable(
   'invites',

@@ -724,6 +724,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/organisation/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's minimums
+         * @description The lowest patch target and the lowest project target (absolute floor) every run of the
+         *     organisation is judged with, whatever its covgate.yml, flags or repository settings say
+         *     (`null`: none). Any member's session, or an API token with `execute` (the CLI's
+         *     `config show` names them). Order: `401`, `403` token without `execute`.
+         */
+        get: operations["getOrganisationSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set the organisation's minimums (owners only)
+         * @description Sets the lowest patch and project targets no run of the organisation is judged below;
+         *     `null` removes a minimum, a field left out keeps its value, one of them is required.
+         *     Values are truncated to hundredths. Order: `401`, `403` (API token, a role below
+         *     `owner`, a cookie without an allowed `Origin`), body `400`. Writes
+         *     `organisation.settings org_id=<id> min_patch_target=<percent or none>
+         *     min_project_target=<percent or none> by=<user id>`.
+         */
+        patch: operations["patchOrganisationSettings"];
+        trace?: never;
+    };
     "/v1/invites": {
         parameters: {
             query?: never;
@@ -2018,6 +2050,16 @@ export interface components {
             /** @description The owner who linked it. */
             linked_by: string;
             linked_at: components["schemas"]["Timestamp"];
+        };
+        OrganisationSettings: {
+            /** @description The lowest patch target of every run of the organisation, percent, or null for none. */
+            min_patch_target: number | null;
+            /** @description The lowest project target (absolute floor) of every run, percent, or null for none. */
+            min_project_target: number | null;
+            /** @description The owner who last changed them, or null when never set. */
+            updated_by: string | null;
+            /** @description When they were last changed, or null when never set. */
+            updated_at: components["schemas"]["Timestamp"] | null;
         };
         LastOwnerError: {
             /** @constant */
@@ -4253,6 +4295,95 @@ export interface operations {
             401: components["responses"]["InvalidToken"];
             403: components["responses"]["SessionRequired"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    getOrganisationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings; `null`s when they were never set. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationSettings"];
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    patchOrganisationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The lowest patch target, percent; `null` removes it. */
+                    min_patch_target?: number | null;
+                    /** @description The lowest project target (absolute floor), percent; `null` removes it. */
+                    min_project_target?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The settings as saved. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationSettings"];
+                };
+            };
+            /**
+             * @description Unparsable JSON or not an object (`malformed request`), a field out of range or
+             *     unknown, or neither minimum given.
+             */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description `malformed request`, `invalid parameter: <field>` naming the first field
+                         *     out of range, of the wrong type or unknown, or `missing required parameter:
+                         *     min_patch_target or min_project_target`.
+                         */
+                        error: string;
+                    };
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["VerificationOverloaded"];

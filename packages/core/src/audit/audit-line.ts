@@ -54,6 +54,17 @@ export type AuditEvent =
   /** An owner (`by`) removed the organisation's link to a GitHub organisation. */
   | { type: 'organisation.unlink'; orgId: string; githubOrg: string; by: string }
   /**
+   * An owner (`by`) changed the organisation's minimums; each is printed as set afterwards, a
+   * percentage or `none`.
+   */
+  | {
+      type: 'organisation.settings';
+      orgId: string;
+      minPatchTarget: string;
+      minProjectTarget: string;
+      by: string;
+    }
+  /**
    * An admin (`by`) linked a repository to a code-host repository, with a new credential: a
    * GitHub one as `githubRepo`, another host's as `host` and `repository`.
    */
@@ -162,6 +173,7 @@ const PLAIN_FIELDS: {
   'member.remove': ['orgId', 'userId', 'by', 'via'],
   'organisation.link': ['orgId', 'githubOrg', 'by'],
   'organisation.unlink': ['orgId', 'githubOrg', 'by'],
+  'organisation.settings': ['orgId', 'minPatchTarget', 'minProjectTarget', 'by'],
   'repository.link': ['orgId', 'repo', 'githubRepo', 'host', 'repository', 'apiUrl', 'by'],
   'repository.unlink': ['orgId', 'repo', 'githubRepo', 'host', 'repository', 'by'],
   'invite.create': ['orgId', 'inviteId', 'role', 'by'],

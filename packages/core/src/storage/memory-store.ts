@@ -3,6 +3,7 @@ import { memoryExecutions } from './memory/executions.js';
 import { memoryGithubOrgLinks } from './memory/github-org-links.js';
 import { memoryInvites } from './memory/invites.js';
 import { memoryMemberships } from './memory/memberships.js';
+import { memoryOrganisationSettings } from './memory/organisation-settings.js';
 import { memoryOrganisations } from './memory/organisations.js';
 import { memoryOutbox } from './memory/outbox.js';
 import { memoryRepositoryLinks } from './memory/repository-links.js';
@@ -33,6 +34,7 @@ export function createMemoryStore(): Store {
   const executions = memoryExecutions(tables);
   const methods = {
     ...memoryOrganisations(tables),
+    ...memoryOrganisationSettings(tables),
     ...memoryUsers(tables),
     ...memoryTokens(tables),
     ...memorySessions(tables),

@@ -13,6 +13,7 @@ import type { ExecutionStore } from './records/executions.js';
 import type { GithubOrgLinkStore } from './records/github-org-links.js';
 import type { InviteStore } from './records/invites.js';
 import type { MembershipStore } from './records/memberships.js';
+import type { OrganisationSettingsStore } from './records/organisation-settings.js';
 import type { OrganisationStore } from './records/organisations.js';
 import type { OutboxStore } from './records/outbox.js';
 import type { RepositoryLinkStore } from './records/repository-links.js';
@@ -69,6 +70,10 @@ export {
   type Role,
   type UserOrganisation,
 } from './records/memberships.js';
+export type {
+  OrganisationSettings,
+  OrganisationSettingsStore,
+} from './records/organisation-settings.js';
 export type {
   Organisation,
   OrganisationStore,
@@ -166,6 +171,7 @@ export class StoreOverloadError extends StoreDriverError {
 /** Everything the API needs from storage. */
 export interface Store
   extends OrganisationStore,
+    OrganisationSettingsStore,
     UserStore,
     TokenStore,
     SessionStore,

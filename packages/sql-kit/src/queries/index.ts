@@ -3,6 +3,7 @@ export { executionQueries } from './executions.js';
 export { idempotencyQueries } from './idempotency.js';
 export { inviteQueries } from './invites.js';
 export { memberQueries } from './members.js';
+export { organisationSettingsQueries } from './organisation-settings.js';
 export { organisationQueries } from './organisations.js';
 export { outboxQueries } from './outbox.js';
 export { repositoryQueries } from './repositories.js';

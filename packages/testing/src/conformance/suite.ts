@@ -11,6 +11,7 @@ import { describeInvites } from './invites.js';
 import { describeLineData } from './line-data.js';
 import { describeMemberships } from './memberships.js';
 import type { StoreConformanceOptions } from './options.js';
+import { describeOrganisationSettings } from './organisation-settings.js';
 import { describeOrganisations } from './organisations.js';
 import { describeOutbox } from './outbox.js';
 import { describePatchAndComponents } from './patch-components.js';
@@ -66,6 +67,7 @@ export function runStoreConformanceSuite(name: string, options: StoreConformance
     describeMemberships(store, () => peer ?? store());
     describeInvites(store, () => peer ?? store());
     describeGithubOrgLinks(store, () => peer ?? store());
+    describeOrganisationSettings(store, () => peer ?? store());
     describeExecutions(store);
     describeExecutionFilters(store);
     describeSkippedRuns(store);

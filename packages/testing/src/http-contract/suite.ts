@@ -17,6 +17,7 @@ import { internalErrorsContract } from './internal-errors.js';
 import { invitesContract } from './invites.js';
 import { lineDataContract } from './line-data.js';
 import { membersContract } from './members.js';
+import { organisationSettingsContract } from './organisation-settings.js';
 import { organisationsContract } from './organisations.js';
 import { patchCoverageContract } from './patch-coverage.js';
 import { prunedDetailContract } from './pruned-detail.js';
@@ -58,6 +59,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     membersContract(options);
     invitesContract(options);
     githubOrgLinkContract(options);
+    organisationSettingsContract(options);
     repositoryLinkContract(options);
     codeHostLinkContract(options);
     organisationsContract(options);

@@ -19,6 +19,7 @@ import { getInvitePage, postInvite } from './invite-page.js';
 import { acceptInvite, createInvite, listInvites, revokeInvite } from './invites.js';
 import { changeMemberRole, listMembers, removeMember } from './members.js';
 import { oauthRoutes } from './oauth.js';
+import { getOrganisationSettings, patchOrganisationSettings } from './organisation-settings.js';
 import { postOrganisation } from './organisations.js';
 import { getRepoHeadline } from './repo-headline.js';
 import { getRepoSettings, patchRepoSettings } from './repo-settings.js';
@@ -88,6 +89,8 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
     { method: 'GET', pattern: '/v1/organisation/github-link', handler: getGithubLink },
     { method: 'POST', pattern: '/v1/organisation/github-link', handler: linkGithubOrg },
     { method: 'DELETE', pattern: '/v1/organisation/github-link', handler: deleteGithubLink },
+    { method: 'GET', pattern: '/v1/organisation/settings', handler: getOrganisationSettings },
+    { method: 'PATCH', pattern: '/v1/organisation/settings', handler: patchOrganisationSettings },
     { method: 'GET', pattern: '/v1/invites', handler: listInvites },
     { method: 'POST', pattern: '/v1/invites', handler: createInvite },
     { method: 'POST', pattern: '/v1/invites/accept', handler: acceptInvite },

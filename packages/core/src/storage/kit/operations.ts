@@ -36,6 +36,8 @@ export const STORE_OPERATIONS: { readonly [Name in StoreOperation]: OperationSpe
     conflict: 'organisation id or slug already exists, or the user has a personal organisation',
   },
   findPersonalOrganisation: organisations,
+  findOrganisationSettings: organisations,
+  saveOrganisationSettings: organisations,
   findOrCreateUser: { ...sessions, conflict: 'user id already exists' },
   findUserById: sessions,
   insertToken: { ...tokens, conflict: 'token id already exists' },

@@ -5,6 +5,7 @@ import type {
   InviteRecord,
   Membership,
   Organisation,
+  OrganisationSettings,
   PartUpload,
   RepositoryLink,
   RepositorySettings,
@@ -58,6 +59,8 @@ export interface MemoryTables {
   readonly members: Map<string, Map<string, Membership>>;
   /** Links by organisation id. */
   readonly githubOrgLinks: Map<string, GithubOrgLink>;
+  /** By organisation id. */
+  readonly organisationSettings: Map<string, OrganisationSettings>;
   readonly invites: TokenHashedRecords<InviteRecord>;
   readonly signInLinks: TokenHashedRecords<SignInLinkRecord>;
   readonly executionsById: Map<string, ExecutionRecord>;
@@ -99,6 +102,7 @@ export function createTables(): MemoryTables {
     sessions: new TokenHashedRecords('session'),
     members: new Map(),
     githubOrgLinks: new Map(),
+    organisationSettings: new Map(),
     invites: new TokenHashedRecords('invite'),
     signInLinks: new TokenHashedRecords('sign-in link'),
     executionsById: new Map(),

@@ -290,6 +290,8 @@ const OPS = {
   getGithubLink: 'GET /v1/organisation/github-link',
   linkGithub: 'POST /v1/organisation/github-link',
   unlinkGithub: 'DELETE /v1/organisation/github-link',
+  getOrganisationSettings: 'GET /v1/organisation/settings',
+  patchOrganisationSettings: 'PATCH /v1/organisation/settings',
   getRepoLink: 'GET /v1/repos/github-link',
   linkRepo: 'POST /v1/repos/github-link',
   unlinkRepo: 'DELETE /v1/repos/github-link',
@@ -368,6 +370,7 @@ export async function runScenario(s: Scenario): Promise<void> {
   await members(s, fixtures);
   await invites(s, fixtures);
   await githubLinks(s, fixtures);
+  await organisationSettings(s, fixtures);
   await repositoryLinks(s, fixtures);
   await ciTrust(s, fixtures);
   await logout(s, fixtures);
@@ -1087,6 +1090,37 @@ async function githubLinks(s: Scenario, f: Fixtures): Promise<void> {
   await unlink(broken, s.brokenApi);
 }
 
+/** An organisation's minimums: owners write, members and `execute` tokens read. */
+async function organisationSettings(s: Scenario, f: Fixtures): Promise<void> {
+  const team = await s.organisation('team');
+  const owner = await sessionBearer(s, 'usr_minimums_owner', team.id);
+  const member = await sessionBearer(s, 'usr_minimums_member', team.id, 'member');
+  const broken = bearer(WELL_FORMED_SESSION_TOKEN);
+  const path = '/v1/organisation/settings';
+
+  const get = (headers: Record<string, string>, api = s.api) =>
+    s.send(OPS.getOrganisationSettings, path, { headers }, api);
+  const patch = (body: unknown, headers = owner, api = s.api) =>
+    s.send(OPS.patchOrganisationSettings, path, jsonInit('PATCH', body, headers), api);
+
+  await get(member);
+  await patch({ min_patch_target: 85, min_project_target: 60 });
+  await patch({ min_project_target: null });
+  await patch({ min_patch_target: 101 });
+  await patch({});
+  await patch('[1]');
+  await patch({ min_patch_target: 1 }, member);
+  await patch({ min_patch_target: 1 }, {});
+  await patch(TOO_LARGE);
+  await s.send(OPS.patchOrganisationSettings, path, bodyInit('PATCH', 'text/plain', '1', owner));
+  await patch({ min_patch_target: 1 }, broken, s.brokenApi);
+  await get(owner);
+  await get(f.asToken);
+  await get(bearer(f.noExecute));
+  await get({});
+  await get(broken, s.brokenApi);
+}
+
 /** Linking repositories to GitHub repositories: admins and owners, through a session. */
 async function repositoryLinks(s: Scenario, f: Fixtures): Promise<void> {
   const team = await s.organisation('team');
@@ -1349,6 +1383,8 @@ function everyTokenRoute(f: Fixtures, org: Organisation): TokenCall[] {
     [OPS.getGithubLink, '/v1/organisation/github-link'],
     [OPS.linkGithub, '/v1/organisation/github-link', 'POST', { github_org: 'acme' }],
     [OPS.unlinkGithub, '/v1/organisation/github-link', 'DELETE'],
+    [OPS.getOrganisationSettings, '/v1/organisation/settings'],
+    [OPS.patchOrganisationSettings, '/v1/organisation/settings', 'PATCH', { min_patch_target: 1 }],
     [OPS.getRepoLink, repoLink],
     [OPS.linkRepo, repoLink, 'POST', { github_repo: 'a/b', token: 't' }],
     [OPS.unlinkRepo, repoLink, 'DELETE'],
