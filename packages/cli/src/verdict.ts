@@ -21,8 +21,11 @@ export interface Verdict {
   outcome: 'pass' | 'warn' | 'fail';
   /** The rule whose outcome `outcome` is. */
   decided_by: DecidingRule;
-  /** The run's absolute floor as the service judged it; absent when the run sent none. */
-  project_target?: { target: number; passed: boolean };
+  /**
+   * The run's absolute floor as the service judged it, and whether it was the run's own or the
+   * organisation's minimum (absent from an older service); absent when there was none.
+   */
+  project_target?: { target: number; passed: boolean; source?: 'run' | 'organisation' };
   /** The project branch rule as the service judged it; absent when the run sent no floor. */
   branch_target?: { target: number; passed: boolean };
   /** The patch branch rule as the service judged it; absent when the run sent no target. */

@@ -22,5 +22,5 @@ export async function service() {
       sent.push((await request.clone().json()) as Record<string, unknown>);
     return api.handle(request, { remoteAddress: '127.0.0.1' });
   };
-  return { token, fetch, sent };
+  return { token, fetch, sent, store, org };
 }

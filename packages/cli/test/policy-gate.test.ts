@@ -96,6 +96,29 @@ describe('a pull request that lowers the patch target in covgate.yml', () => {
     expect(s.sent).toMatchObject([{ patch_target: 40 }]);
   });
 
+  it('a flag below the organisation minimum is raised to it, and the verdict says so', async () => {
+    const s = await service();
+    await s.store.saveOrganisationSettings({
+      orgId: s.org.id,
+      minPatchTarget: 60,
+      minProjectTarget: null,
+      updatedBy: 'usr_owner',
+      updatedAt: new Date('2026-01-01T00:00:00Z'),
+    });
+    const args = ['--branch', 'feature', '--base-branch', 'main', '--patch-target', '40'];
+    const result = await report(args, s);
+    expect(result.code, result.stderr).toBe(1);
+    expect(s.sent).toMatchObject([{ patch_target: 40 }]);
+    expect(result.stderr).toContain(
+      'covgate: Failed by the patch rule: 50.00% of the patch’s lines are covered, below the target of 60.00% (the organisation’s minimum).',
+    );
+    const json = await report([...args, '--json'], s);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      outcome: 'fail',
+      patch: { percent: 50, target: 60, target_source: 'organisation', outcome: 'fail' },
+    });
+  });
+
   it("a push uses the commit's own file", async () => {
     const s = await service();
     const shown = await covgateIn(

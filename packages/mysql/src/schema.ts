@@ -293,13 +293,20 @@ export const executions = mysqlTable(
     patchCovered: int('patch_covered', { unsigned: true }),
     patchCoverable: int('patch_coverable', { unsigned: true }),
     patchTarget: decimal('patch_target', { precision: 5, scale: 2, mode: 'number' }),
-    patchTargetSource: mysqlEnum('patch_target_source', ['run', 'repository', 'default']),
+    patchTargetSource: mysqlEnum('patch_target_source', [
+      'run',
+      'repository',
+      'default',
+      'organisation',
+    ]),
     /** The rule that decided the outcome; null on rows from before it was kept. */
     decidedBy: mysqlEnum('decided_by', ['delta', 'patch', 'target', 'branches', 'patch_branches']),
     /** Entries of the run's per-file list (in `execution_files`); null without one. */
     fileCount: int('file_count', { unsigned: true }),
     policyDigest: exactVarchar('policy_digest', { length: 64 }),
     projectTarget: decimal('project_target', { precision: 5, scale: 2, mode: 'number' }),
+    /** Where the project target came from: the run, or the organisation's minimum. */
+    projectTargetSource: mysqlEnum('project_target_source', ['run', 'organisation']),
     policyCommit: exactVarchar('policy_commit', { length: 64 }),
     /** The policy file the run's change edits; null when none. */
     policyEdited: exactVarchar('policy_edited', { length: 16 }).$type<

@@ -229,7 +229,9 @@ export const executions = sqliteTable(
     patchCovered: integer('patch_covered'),
     patchCoverable: integer('patch_coverable'),
     patchTarget: real('patch_target'),
-    patchTargetSource: text('patch_target_source', { enum: ['run', 'repository', 'default'] }),
+    patchTargetSource: text('patch_target_source', {
+      enum: ['run', 'repository', 'default', 'organisation'],
+    }),
     /** The rule that decided the outcome; null on rows from before it was kept. */
     decidedBy: text('decided_by', {
       enum: ['delta', 'patch', 'target', 'branches', 'patch_branches'],
@@ -238,6 +240,8 @@ export const executions = sqliteTable(
     fileCount: integer('file_count'),
     policyDigest: text('policy_digest'),
     projectTarget: real('project_target'),
+    /** Where the project target came from: the run, or the organisation's minimum. */
+    projectTargetSource: text('project_target_source', { enum: ['run', 'organisation'] }),
     policyCommit: text('policy_commit'),
     /** The policy file the run's change edits; null when none. */
     policyEdited: text('policy_edited', { enum: ['covgate.yml', '.covgate.yml'] }),

@@ -183,6 +183,7 @@ export function buildExecution(overrides: Partial<ExecutionRecord> = {}): Execut
     decidedBy: 'delta',
     fileCount: null,
     projectTarget: null,
+    projectTargetSource: null,
     policyDigest: null,
     policyCommit: null,
     policyEdited: null,

@@ -15,7 +15,7 @@ export interface MeasuredPatch extends PatchCoverage {
    */
   target: number | null;
   /** Where the service took the target from; null when the service did not judge. */
-  target_source: 'run' | 'repository' | 'default' | null;
+  target_source: 'run' | 'repository' | 'default' | 'organisation' | null;
   /** The patch rule's outcome, null when nothing judged the patch. */
   outcome: PatchOutcome | null;
   /**

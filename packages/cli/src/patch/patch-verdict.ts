@@ -23,7 +23,7 @@ export interface ServicePatch {
     coverable?: number;
     percent?: number | null;
     target: number;
-    target_source: 'run' | 'repository' | 'default';
+    target_source: 'run' | 'repository' | 'default' | 'organisation';
     passed: boolean;
     /** The changed lines' branch counts, when the run sent them. */
     branches?: { covered: number; total: number; percent: number | null };
@@ -32,7 +32,7 @@ export interface ServicePatch {
   };
   decided_by?: 'delta' | 'patch' | 'target' | 'branches' | 'patch_branches';
   /** The run's absolute floor as the service judged it, when the run sent one. */
-  project_target?: { target: number; passed: boolean };
+  project_target?: { target: number; passed: boolean; source?: 'run' | 'organisation' };
   /** The run's branch counts as the service shows them, when the run sent them. */
   branches?: { covered: number; total: number; percent: number | null };
   /** The project branch rule as the service judged it, when the run sent a floor. */

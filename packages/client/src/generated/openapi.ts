@@ -1462,6 +1462,12 @@ export interface components {
             passed: boolean;
         };
         ProjectTarget: {
+            /**
+             * @description Where the floor came from: the run (`project.target` of its covgate.yml), or the
+             *     organisation's minimum (`min_project_target`) when that was higher.
+             * @enum {unknown}
+             */
+            source: "run" | "organisation";
             /** @description The floor, percent (two decimals). */
             target: number;
             /** @description Whether the run's coverage (truncated to hundredths) is at least the floor. */
@@ -1728,10 +1734,11 @@ export interface components {
             /** @description The target the patch was judged with, percent. */
             target: number;
             /**
-             * @description Where the target came from - the run, the repository's default, or covgate's (80).
+             * @description Where the target came from - the run, the repository's default, covgate's (80), or
+             *     the organisation's minimum (`min_patch_target`) when that was higher than the others.
              * @enum {unknown}
              */
-            target_source: "run" | "repository" | "default";
+            target_source: "run" | "repository" | "default" | "organisation";
             /** @description False when `percent` is below `target`; an empty patch passes. */
             passed: boolean;
             /** @description The changed lines' branch counts, when the run sent them (absent otherwise, never 0 %). */

@@ -59,6 +59,7 @@ function sameRecord(remembered: ExecutionRecord, record: ExecutionRecord): boole
     remembered.decidedBy === record.decidedBy &&
     remembered.fileCount === record.fileCount &&
     remembered.projectTarget === record.projectTarget &&
+    remembered.projectTargetSource === record.projectTargetSource &&
     remembered.policyDigest === record.policyDigest &&
     remembered.policyCommit === record.policyCommit &&
     remembered.policyEdited === record.policyEdited &&

@@ -33,7 +33,8 @@ export interface PatchJson {
   percent: number | null;
   /** The target the patch was judged with, and where it came from. */
   target: number;
-  target_source: 'run' | 'repository' | 'default';
+  /** `organisation` when the organisation's minimum was higher than the run's own target. */
+  target_source: 'run' | 'repository' | 'default' | 'organisation';
   /** False when the patch coverage is below the target. */
   passed: boolean;
   /** The changed lines' branch counts, when the run sent them. */
@@ -91,7 +92,12 @@ export interface ExecutionJson {
   /** How many entries the run's per-file list has, when it sent one. */
   file_count?: number;
   /** The run's absolute floor and whether its coverage met it, when the run sent one. */
-  project_target?: { target: number; passed: boolean };
+  project_target?: {
+    target: number;
+    passed: boolean;
+    /** The run's own floor, or the organisation's minimum when that was higher. */
+    source: 'run' | 'organisation';
+  };
   /** The policy file (covgate.yml) that judged the run, when the run sent it. */
   policy?: { digest: string; commit: string | null };
   /** The policy file the run's change edits: its new text applies after merge. */
@@ -200,6 +206,7 @@ export function executionToJson(record: ExecutionRecord): ExecutionJson {
       target: record.projectTarget,
       passed: evaluateProjectTarget({ coverage: record.coverage, target: record.projectTarget })
         .passed,
+      source: record.projectTargetSource ?? 'run',
     };
     json.decided_by = record.decidedBy ?? 'delta';
   }

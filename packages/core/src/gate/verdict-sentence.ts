@@ -1,7 +1,10 @@
 import { truncateDecimal } from '../numbers/truncate-decimal.js';
 
-/** Where a patch target came from: the run, the repository's default or covgate's. */
-export type VerdictTargetSource = 'run' | 'repository' | 'default';
+/**
+ * Where a patch target came from: the run, the repository's default, covgate's, or the
+ * organisation's minimum.
+ */
+export type VerdictTargetSource = 'run' | 'repository' | 'default' | 'organisation';
 
 /**
  * What the verdict sentence reads of a run, in the API's wire form (`GET /v1/executions/{id}`,
@@ -44,8 +47,11 @@ export interface VerdictFacts {
   branches?: BranchFacts;
   /** The project branch rule's floor and judgement, when the run sent one. */
   branch_target?: { target: number; passed: boolean };
-  /** The run's absolute floor and whether its coverage met it, when the run sent one. */
-  project_target?: { target: number; passed: boolean } | null;
+  /**
+   * The run's absolute floor and whether its coverage met it, when it had one; `source`
+   * `organisation` when the organisation's minimum set it (absent: not said).
+   */
+  project_target?: { target: number; passed: boolean; source?: 'run' | 'organisation' } | null;
   /** The coverage of the run, percent (read with `project_target`). */
   coverage?: number | null;
   /**
@@ -68,6 +74,7 @@ export const TARGET_SOURCE_PHRASE: Readonly<Record<VerdictTargetSource, string>>
   run: 'set by the run',
   repository: 'the repository’s default',
   default: 'covgate’s default',
+  organisation: 'the organisation’s minimum',
 };
 
 const LEAD: Readonly<Record<VerdictFacts['outcome'], string>> = {
@@ -148,7 +155,8 @@ export function verdictSentence(facts: VerdictFacts): string {
   const floor = facts.project_target;
   if (facts.outcome !== 'pass' && facts.decided_by === 'target' && floor && !floor.passed) {
     const coverage = facts.coverage == null ? 'coverage' : `coverage ${percent(facts.coverage)}`;
-    return `${lead} by the project target: ${coverage} is below the floor of ${percent(floor.target)}.${changeSentence(facts)}${patchSentence(facts)}${branchSentences(facts)}`;
+    const source = floor.source === 'organisation' ? ` (${TARGET_SOURCE_PHRASE.organisation})` : '';
+    return `${lead} by the project target: ${coverage} is below the floor of ${percent(floor.target)}${source}.${changeSentence(facts)}${patchSentence(facts)}${branchSentences(facts)}`;
   }
   const branchFloor = facts.branch_target;
   if (

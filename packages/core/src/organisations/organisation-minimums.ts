@@ -25,10 +25,10 @@ export function organisationSettingsToJson(
   };
 }
 
-/** A target and where it came from; `organisation` when the organisation's minimum set it. */
+/** A target and where it came from. */
 export interface SourcedTarget<Source extends string> {
   value: number;
-  source: Source | 'organisation';
+  source: Source;
 }
 
 /**
@@ -40,7 +40,7 @@ export interface SourcedTarget<Source extends string> {
 export function raiseToMinimum<Source extends string>(
   own: SourcedTarget<Source> | null,
   minimum: number | null,
-): SourcedTarget<Source> | null {
+): SourcedTarget<Source | 'organisation'> | null {
   if (minimum === null) return own;
   if (own === null || minimum > own.value) return { value: minimum, source: 'organisation' };
   return own;

@@ -81,10 +81,24 @@ export function projectStatus(
   };
 }
 
-/** The rule other than the delta that decided the run, as a phrase; null for the delta's. */
+/**
+ * The rule other than the delta that decided the run, as a phrase; null for the delta's. A
+ * floor the organisation's minimum set is named as such (`the organisation minimum (70%)`).
+ */
 function decidingPhrase(record: ExecutionRecord): string | null {
+  if (
+    record.decidedBy === 'target' &&
+    record.projectTargetSource === 'organisation' &&
+    record.projectTarget !== null
+  ) {
+    return `the organisation minimum (${targetText(record.projectTarget)})`;
+  }
   return record.decidedBy === null ? null : (DECIDING_PHRASE[record.decidedBy] ?? null);
 }
+
+/** ` (organisation minimum)` after a patch target the organisation's minimum set, else ''. */
+const patchTargetNote = (record: ExecutionRecord): string =>
+  record.patchTargetSource === 'organisation' ? ' (organisation minimum)' : '';
 
 /** A branch rule's figures and judgement, or null without its counts or its target. */
 function branchRuleOf(covered: number | null, total: number | null, target: number | null) {
@@ -182,13 +196,15 @@ export function patchStatus(
   }
   return {
     state: passed ? 'success' : 'failure',
-    description: clip(`patch ${ruleText(patch.percent, patch.target, patch.passed)}${branchText}`),
+    description: clip(
+      `patch ${ruleText(patch.percent, patch.target, patch.passed, patchTargetNote(record))}${branchText}`,
+    ),
   };
 }
 
-/** `91.30% >= 80% pass`, `50.00% < 82.50% fail`. */
-function ruleText(figure: number, target: number, passed: boolean): string {
-  return `${percent(figure)} ${passed ? '>=' : '<'} ${targetText(target)} ${passed ? 'pass' : 'fail'}`;
+/** `91.30% >= 80% pass`, `50.00% < 82.50% fail`, `50.00% < 85% (organisation minimum) fail`. */
+function ruleText(figure: number, target: number, passed: boolean, note = ''): string {
+  return `${percent(figure)} ${passed ? '>=' : '<'} ${targetText(target)}${note} ${passed ? 'pass' : 'fail'}`;
 }
 
 /** The hidden first line of covgate's comment on a pull request, one per component. */
@@ -317,7 +333,7 @@ export function commentBody(record: ExecutionRecord, runUrl: string | null): str
         ? 'no coverable lines changed'
         : `${percent(patch.percent)} (${patch.covered} of ${patch.coverable} changed lines)`;
     rows.push(
-      `| Patch | ${figure} | target ${targetText(patch.target)} | ${patch.passed ? 'pass' : 'fail'} |`,
+      `| Patch | ${figure} | target ${targetText(patch.target)}${patchTargetNote(record)} | ${patch.passed ? 'pass' : 'fail'} |`,
     );
   }
   if (record.branchesCovered !== null && record.branchesTotal !== null) {

@@ -51,6 +51,7 @@ export type {
   Outcome,
   PatchTargetSource,
   PolicyFileName,
+  ProjectTargetSource,
   RepositorySummary,
 } from './records/executions.js';
 export type { GithubOrgLink, GithubOrgLinkStore } from './records/github-org-links.js';

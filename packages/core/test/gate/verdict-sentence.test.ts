@@ -8,6 +8,12 @@ const PATCHES = {
   empty: { percent: null, target: 80, target_source: 'default', passed: true },
   met: { percent: 91.3, target: 80, target_source: 'repository', passed: true },
   missed: { percent: 53.84, target: 80, target_source: 'run', passed: false },
+  missedOrganisationMinimum: {
+    percent: 53.84,
+    target: 85,
+    target_source: 'organisation',
+    passed: false,
+  },
 } as const satisfies Record<string, VerdictFacts['patch']>;
 const BASELINES = {
   compared: { id: 'exe_base', coverage: 71.5 },
@@ -36,8 +42,8 @@ const combinations = OUTCOMES.flatMap((outcome) =>
 );
 
 describe('verdictSentence, over every outcome, deciding rule, patch and baseline', () => {
-  it('covers the 108 combinations', () => {
-    expect(combinations).toHaveLength(3 * 3 * 4 * 3);
+  it('covers the 135 combinations', () => {
+    expect(combinations).toHaveLength(3 * 3 * 5 * 3);
   });
 
   it.each(combinations)(
@@ -47,9 +53,13 @@ describe('verdictSentence, over every outcome, deciding rule, patch and baseline
       const lead = { pass: 'Passed', warn: 'Warned', fail: 'Failed' }[outcome];
       expect(sentence.startsWith(lead)).toBe(true);
       expect(sentence.includes('meets its target')).toBe(patchKind === 'met');
-      expect(/below (its|the) target/.test(sentence)).toBe(patchKind === 'missed');
+      const missed = patchKind.startsWith('missed');
+      expect(/below (its|the) target/.test(sentence)).toBe(missed);
+      expect(sentence.includes('(the organisation’s minimum)')).toBe(
+        patchKind === 'missedOrganisationMinimum',
+      );
       // A warning by the patch rule is an informational patch rule's.
-      const byPatch = outcome !== 'pass' && decidedBy === 'patch' && patchKind === 'missed';
+      const byPatch = outcome !== 'pass' && decidedBy === 'patch' && missed;
       expect(sentence.startsWith(`${lead} by the patch rule`)).toBe(byPatch);
       expect(sentence.startsWith(`${lead} by the coverage change`)).toBe(
         !byPatch && outcome !== 'pass' && baselineKind !== 'none',
@@ -76,6 +86,35 @@ describe('verdictSentence, word for word', () => {
     );
     expect(verdictSentence({ ...facts, outcome: 'warn' })).toBe(
       'Warned by the project target: coverage 65.00% is below the floor of 70.00%. Coverage changed by +0.50 pts against the baseline.',
+    );
+  });
+
+  it('says the organisation’s minimum set the floor that failed the run', () => {
+    expect(
+      verdictSentence({
+        outcome: 'fail',
+        delta: '+0.50',
+        baseline: { coverage: 64.5 },
+        coverage: 65,
+        project_target: { target: 70, passed: false, source: 'organisation' },
+        decided_by: 'target',
+      }),
+    ).toBe(
+      'Failed by the project target: coverage 65.00% is below the floor of 70.00% (the organisation’s minimum). Coverage changed by +0.50 pts against the baseline.',
+    );
+  });
+
+  it('says the organisation’s minimum set the patch target that failed the run', () => {
+    expect(
+      verdictSentence({
+        outcome: 'fail',
+        delta: '+0.50',
+        baseline: { id: 'exe_base' },
+        patch: PATCHES.missedOrganisationMinimum,
+        decided_by: 'patch',
+      }),
+    ).toBe(
+      'Failed by the patch rule: 53.84% of the patch’s lines are covered, below the target of 85.00% (the organisation’s minimum). Coverage changed by +0.50 pts against the baseline.',
     );
   });
 

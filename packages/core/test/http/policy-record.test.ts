@@ -134,12 +134,12 @@ describe('the project target and informational rules', () => {
     expect(await judged({ coverage: 69.999, project_target: 70 })).toMatchObject({
       outcome: 'fail',
       decided_by: 'target',
-      project_target: { target: 70, passed: false },
+      project_target: { target: 70, passed: false, source: 'run' },
     });
     expect(await judged({ coverage: 70, project_target: 70 })).toMatchObject({
       outcome: 'pass',
       decided_by: 'delta',
-      project_target: { target: 70, passed: true },
+      project_target: { target: 70, passed: true, source: 'run' },
     });
   });
 

@@ -106,6 +106,72 @@ describe('the comment', () => {
   });
 });
 
+describe('a target the organisation’s minimum set', () => {
+  const table = (body: string) => body.split('\n').filter((line) => line.startsWith('| '));
+
+  it('is named in the project status, the heading and the verdict sentence when the floor failed the run', () => {
+    const run = buildExecution({
+      ...baseline,
+      pullRequest: 1,
+      coverage: 65,
+      delta: '+0.50',
+      outcome: 'fail',
+      decidedBy: 'target',
+      baseBranch: 'main',
+      projectTarget: 70,
+      projectTargetSource: 'organisation',
+    });
+    expect(projectStatus(run)).toEqual({
+      state: 'failure',
+      description: '65.00% (+0.50) fail by the organisation minimum (70%)',
+    });
+    expect(commentBody(run, null).split('\n').slice(2, 6)).toEqual([
+      '### covgate: **fail** (decided by the organisation minimum (70%))',
+      '',
+      'Failed by the project target: coverage 65.00% is below the floor of 70.00% (the organisation’s minimum). Coverage changed by +0.50 pts against the baseline.',
+      '',
+    ]);
+  });
+
+  it('is named in the patch status and the comment’s patch row', () => {
+    const run = buildExecution({
+      ...baseline,
+      pullRequest: 1,
+      coverage: 84.13,
+      delta: '+0.25',
+      outcome: 'fail',
+      decidedBy: 'patch',
+      baseBranch: 'main',
+      patchCovered: 7,
+      patchCoverable: 8,
+      patchTarget: 90,
+      patchTargetSource: 'organisation',
+    });
+    expect(patchStatus(run)).toEqual({
+      state: 'failure',
+      description: 'patch 87.50% < 90% (organisation minimum) fail',
+    });
+    const body = commentBody(run, null);
+    expect(table(body)[2]).toBe(
+      '| Patch | 87.50% (7 of 8 changed lines) | target 90% (organisation minimum) | fail |',
+    );
+    expect(body).toContain('below the target of 90.00% (the organisation’s minimum)');
+  });
+
+  it('is not named when the run’s own target decided', () => {
+    const run = buildExecution({
+      ...baseline,
+      coverage: 65,
+      delta: '+0.50',
+      outcome: 'fail',
+      decidedBy: 'target',
+      projectTarget: 70,
+      projectTargetSource: 'run',
+    });
+    expect(projectStatus(run).description).toBe('65.00% (+0.50) fail');
+  });
+});
+
 describe('the branch figure in the comment', () => {
   const table = (body: string) => body.split('\n').filter((line) => line.startsWith('| '));
 

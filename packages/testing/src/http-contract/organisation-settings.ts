@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditMark, sendJson, timestampIn } from './contract-helpers.js';
+import { auditMark, bearer, ingest, sendJson, timestampIn } from './contract-helpers.js';
 import { FORBIDDEN } from './error-bodies.js';
 import { type HttpContractOptions, useContractServer } from './harness.js';
 import { team } from './team-setup.js';
@@ -81,6 +81,118 @@ export function organisationSettingsContract(options: HttpContractOptions): void
       }
       expect(lines()).toEqual([]);
       expect(await (await sendJson(ctx, 'GET', PATH, owner)).json()).toEqual(NEVER_SET);
+    });
+
+    /** An organisation whose owners set minimums, and an `execute` token of it. */
+    const withMinimums = async (minimums: Record<string, number | null>) => {
+      const { org, owner } = await team(ctx);
+      const saved = await sendJson(ctx, 'PATCH', PATH, owner, minimums);
+      expect(saved.status).toBe(200);
+      return { org, token: (await ctx.createToken(org)).secret };
+    };
+
+    it('judges a run by the minimums where they are higher, and shows so in the answer and by id', async () => {
+      const { token } = await withMinimums({ min_patch_target: 90, min_project_target: 70 });
+      await ingest(ctx, token, { repo: 'web', branch: 'main', coverage: 64.5 });
+      const response = await ingest(ctx, token, {
+        repo: 'web',
+        branch: 'feature',
+        coverage: 65,
+        patch: { covered: 17, coverable: 20 },
+        patch_target: 85,
+        project_target: 50,
+      });
+      expect(response.status).toBe(201);
+      const run = (await response.json()) as { id: string };
+      const judged = {
+        outcome: 'fail',
+        decided_by: 'target',
+        project_target: { target: 70, passed: false, source: 'organisation' },
+        patch: {
+          covered: 17,
+          coverable: 20,
+          percent: 85,
+          target: 90,
+          target_source: 'organisation',
+          passed: false,
+        },
+      };
+      expect(run).toMatchObject(judged);
+      const detail = await ctx.request(`/v1/executions/${run.id}`, { headers: bearer(token) });
+      expect(await detail.json()).toMatchObject(judged);
+    });
+
+    it('keeps a run’s own target where it asks as much or more, and floors a run that set none', async () => {
+      const { token } = await withMinimums({ min_patch_target: 80, min_project_target: 60 });
+      const own = await ingest(ctx, token, {
+        repo: 'api',
+        branch: 'main',
+        coverage: 75,
+        patch: { covered: 8, coverable: 10 },
+        patch_target: 80,
+        project_target: 70,
+      });
+      expect(await own.json()).toMatchObject({
+        outcome: 'pass',
+        project_target: { target: 70, passed: true, source: 'run' },
+        patch: { target: 80, target_source: 'run', passed: true },
+      });
+      const unset = await ingest(ctx, token, { repo: 'docs', branch: 'main', coverage: 59.99 });
+      expect(await unset.json()).toMatchObject({
+        outcome: 'fail',
+        decided_by: 'target',
+        project_target: { target: 60, passed: false, source: 'organisation' },
+      });
+    });
+
+    it('judges a commit merged from parts by the minimums too', async () => {
+      const { token } = await withMinimums({ min_project_target: 70 });
+      const response = await ingest(ctx, token, {
+        repo: 'sharded',
+        branch: 'main',
+        coverage: 50,
+        commit: 'c'.repeat(40),
+        part: 'unit',
+        expect_parts: ['unit'],
+        project_target: 40,
+        files: [
+          {
+            path: 'src/a.ts',
+            covered: 2,
+            coverable: 4,
+            lines: { coverable: [1, 4], covered: [2, 2] },
+          },
+        ],
+      });
+      expect(response.status).toBe(201);
+      expect(await response.json()).toMatchObject({
+        outcome: 'fail',
+        coverage: 50,
+        decided_by: 'target',
+        project_target: { target: 70, passed: false, source: 'organisation' },
+      });
+    });
+
+    it('raises a repository’s default patch target and covgate’s to the minimum', async () => {
+      const { org, token } = await withMinimums({ min_patch_target: 85 });
+      const patchOnly = { branch: 'pr', coverage: 80, patch: { covered: 17, coverable: 20 } };
+      const byDefault = await ingest(ctx, token, { repo: 'one', ...patchOnly });
+      expect(await byDefault.json()).toMatchObject({
+        outcome: 'pass',
+        patch: { target: 85, target_source: 'organisation', passed: true },
+      });
+      const set = await sendJson(ctx, 'PATCH', '/v1/repos/settings', token, {
+        org: org.slug,
+        repo: 'two',
+        patch_target: 95,
+      });
+      expect(set.status).toBe(200);
+      const byRepository = await ingest(ctx, token, { repo: 'two', ...patchOnly });
+      expect(await byRepository.json()).toMatchObject({
+        outcome: 'fail',
+        decided_by: 'patch',
+        patch: { target: 95, target_source: 'repository', passed: false },
+      });
     });
 
     it('refuses a minimum out of range, not a number, an unknown field or none at all with 400', async () => {

@@ -18,7 +18,7 @@ import {
 } from '../../executions/parts.js';
 import { decodeRunLines, encodeRunLines, runLinesText } from '../../executions/run-lines.js';
 import { judgeRun } from '../../gate/judge-run.js';
-import { DEFAULT_PATCH_TARGET } from '../../gate/patch-rule.js';
+import { runTargets } from '../../gate/run-targets.js';
 import { truncateToHundredths } from '../../numbers/truncate-decimal.js';
 import {
   type BaselineSelection,
@@ -28,6 +28,7 @@ import {
   type NewDelivery,
   type PartUpload,
   type PatchTargetSource,
+  type ProjectTargetSource,
   type RepositorySettings,
   StoreConflictError,
 } from '../../storage/store.js';
@@ -76,11 +77,18 @@ interface Judging {
   baseline: ExecutionRecord | null;
   selection: BaselineSelection | null;
   target: { value: number; source: PatchTargetSource } | null;
+  /** The project target, raised to the organisation's minimum; null without one. */
+  project: { value: number; source: ProjectTargetSource } | null;
 }
 
 /** The merged report's verdict and figures (its outcome is settled by its parts). */
-function judge({ input, merged, baseline, target }: Judging) {
-  return judgeRun(merged, input, baseline?.coverage ?? null, target === null ? null : target.value);
+function judge({ input, merged, baseline, target, project }: Judging) {
+  return judgeRun(
+    merged,
+    { ...input, projectTarget: project?.value ?? null },
+    baseline?.coverage ?? null,
+    target === null ? null : target.value,
+  );
 }
 
 /**
@@ -101,18 +109,6 @@ async function reportBaseline(
   }
   const latest = await store.findBaseline(orgId, repo, baseBranch, component);
   return { baseline: latest, selection: latest ? 'latest' : null };
-}
-
-/** The run's patch target, else the repository's, else covgate's (as a whole run's). */
-function patchTarget(
-  input: IngestInput,
-  settings: RepositorySettings | null,
-): { value: number; source: PatchTargetSource } {
-  if (input.patchTarget !== null) {
-    return { value: truncateToHundredths(input.patchTarget) / 100, source: 'run' };
-  }
-  if (settings?.patchTarget != null) return { value: settings.patchTarget, source: 'repository' };
-  return { value: DEFAULT_PATCH_TARGET, source: 'default' };
 }
 
 /** The parts a report expects, and from where: the run, the repository, the base branch. */
@@ -148,13 +144,15 @@ async function withFeedback(
   return runWithFeedback(services, record, link);
 }
 
-/** The rules a part sent, kept with the report to judge it again when a part is carried. */
-function rulesOf(input: IngestInput): PartsRules {
+/**
+ * The rules a part sent, kept with the report to judge it again when a part is carried; its
+ * project target as judged (raised to the organisation's minimum).
+ */
+function rulesOf(input: IngestInput, project: { value: number } | null): PartsRules {
   return {
     warnThreshold: input.warnThreshold,
     failThreshold: input.failThreshold,
-    projectTarget:
-      input.projectTarget === null ? null : truncateToHundredths(input.projectTarget) / 100,
+    projectTarget: project?.value ?? null,
     projectInformational: input.projectInformational,
     patchInformational: input.patchInformational,
   };
@@ -267,7 +265,7 @@ function reportRecord(
   parts: PartsState,
   now: Date,
 ): ExecutionRecord {
-  const { input, merged, baseline, selection, target } = judging;
+  const { input, merged, baseline, selection, target, project } = judging;
   const { gate, verdict } = judge(judging);
   const settled = settleParts({ ...parts, verdict: verdict.outcome }, now);
   return {
@@ -295,8 +293,8 @@ function reportRecord(
     patchTargetSource: merged.patch === null ? null : (target?.source ?? null),
     decidedBy: verdict.decidedBy,
     fileCount: merged.files.length,
-    projectTarget:
-      input.projectTarget === null ? null : truncateToHundredths(input.projectTarget) / 100,
+    projectTarget: project?.value ?? null,
+    projectTargetSource: project?.source ?? null,
     policyDigest: input.policyDigest,
     policyCommit: input.policyCommit,
     policyEdited: input.policyEdited,
@@ -334,9 +332,10 @@ export async function recordPart(
   const { store, clock, ids } = services;
   const now = wholeSeconds(clock.now());
   const lines = partLines(input);
-  const [encoded, settings, found] = await Promise.all([
+  const [encoded, settings, minimums, found] = await Promise.all([
     encodeRunLines(runLinesText(lines)),
     store.findRepositorySettings(orgId, input.repo),
+    store.findOrganisationSettings(orgId),
     reportBaseline(services, orgId, input),
   ]);
   const upload = {
@@ -378,7 +377,7 @@ export async function recordPart(
       ].sort(),
       carried: stillCarried,
       carryforward: input.carryforward,
-      rules: rulesOf(input),
+      rules: rulesOf(input, runTargets(input, false, settings, minimums).project),
       expected,
       expectedSource: source,
       closed: previous?.closed ?? false,
@@ -401,11 +400,13 @@ export async function recordPart(
       [...uploadLines.carried, ...carry.map((found) => found.lines)],
     );
     const base = existing ?? { id, orgId, createdAt: now, branch: input.branch };
+    const targets = runTargets(input, merged.patch !== null, settings, minimums);
     const judging: Judging = {
       input,
       merged,
       ...found,
-      target: merged.patch === null ? null : patchTarget(input, settings),
+      target: targets.patch,
+      project: targets.project,
     };
     const { record, deliveries } = await withFeedback(
       services,

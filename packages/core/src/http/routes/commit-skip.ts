@@ -71,6 +71,7 @@ export const skipCommit: RouteHandler = async (scope) => {
     decidedBy: null,
     fileCount: null,
     projectTarget: null,
+    projectTargetSource: null,
     policyDigest: null,
     policyCommit: null,
     policyEdited: null,

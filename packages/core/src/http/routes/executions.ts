@@ -12,15 +12,13 @@ import {
 } from '../../executions/idempotency.js';
 import { encodeRunLines, runLinesText } from '../../executions/run-lines.js';
 import { judgeRun } from '../../gate/judge-run.js';
-import { DEFAULT_PATCH_TARGET } from '../../gate/patch-rule.js';
+import { runTargets } from '../../gate/run-targets.js';
 import { truncateToHundredths } from '../../numbers/truncate-decimal.js';
 import type {
   BaselineSelection,
   ExecutionRecord,
   IdempotentExecution,
-  PatchTargetSource,
   RepositoryLink,
-  RepositorySettings,
 } from '../../storage/store.js';
 import { wholeSeconds } from '../../time/timestamp.js';
 import { ApiError } from '../api-error.js';
@@ -114,7 +112,7 @@ function replay(existing: IdempotentExecution, requestDigest: string): Reply {
 /**
  * `POST /v1/executions` (docs/decisions.md, Executions): records a run and evaluates the gate
  * server-side against its baseline (see {@link findRunBaseline}) and, when the run sends a
- * patch, the patch rule (see {@link resolvePatchTarget}); stores with it the baseline it used
+ * patch, the patch rule (see {@link runTargets}: the organisation's minimums raise its targets); stores with it the baseline it used
  * (or that there was none) and the rule that decided, which the answer shows. The body may be
  * gzip-compressed (`Content-Encoding: gzip`), for a long `files` list. With an
  * `Idempotency-Key` the record and the key are stored in one transaction; a repeat within
@@ -177,18 +175,21 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
   }
   // The settings are read only when the run needs them: for its patch target, or to tell
   // whether its `repo_url` is to be kept (one write, only while none is set).
-  const [found, settings, link] = await Promise.all([
+  // The organisation's minimums are read for every run: they may raise any run's targets.
+  const [found, settings, minimums, link] = await Promise.all([
     findRunBaseline(scope, identity.orgId, input),
     input.patch === null && input.repoUrl === null
       ? null
       : store.findRepositorySettings(identity.orgId, input.repo),
+    store.findOrganisationSettings(identity.orgId),
     findFeedbackLink(scope, identity.orgId, input),
   ]);
-  const target = input.patch === null ? null : resolvePatchTarget(input, settings);
+  const targets = runTargets(input, input.patch !== null, settings, minimums);
+  const target = targets.patch;
   const { baseline, selection } = found;
   const { gate, verdict } = judgeRun(
     input,
-    input,
+    { ...input, projectTarget: targets.project?.value ?? null },
     baseline?.coverage ?? null,
     target === null ? null : target.value,
   );
@@ -221,7 +222,8 @@ export const createExecution: RouteHandler = async (scope: RequestScope) => {
     patchTargetSource: target?.source ?? null,
     decidedBy: verdict.decidedBy,
     fileCount: input.files?.length ?? null,
-    projectTarget: percentOrNull(input.projectTarget),
+    projectTarget: targets.project?.value ?? null,
+    projectTargetSource: targets.project?.source ?? null,
     policyDigest: input.policyDigest,
     policyCommit: input.policyCommit,
     policyEdited: input.policyEdited,
@@ -292,19 +294,6 @@ async function findRunBaseline(
 /** A target as stored: truncated to hundredths, so an answer and its replay show the same. */
 function percentOrNull(target: number | null): number | null {
   return target === null ? null : truncateToHundredths(target) / 100;
-}
-
-/** The run's patch target, else the repository's default, else {@link DEFAULT_PATCH_TARGET}. */
-function resolvePatchTarget(
-  input: IngestInput,
-  settings: RepositorySettings | null,
-): { value: number; source: PatchTargetSource } {
-  if (input.patchTarget !== null) {
-    // Truncated as stored, so the first answer and its replay show the same target.
-    return { value: truncateToHundredths(input.patchTarget) / 100, source: 'run' };
-  }
-  if (settings?.patchTarget != null) return { value: settings.patchTarget, source: 'repository' };
-  return { value: DEFAULT_PATCH_TARGET, source: 'default' };
 }
 
 /**

@@ -73,8 +73,13 @@ export interface ExecutionRecord {
   decidedBy: DecidingRule | null;
   /** How many entries the run's per-file list has; null when none was sent. */
   fileCount: number | null;
-  /** The run's absolute floor on its coverage (percent); null when it sent none. */
+  /**
+   * The run's absolute floor on its coverage (percent): its own, or its organisation's minimum
+   * when higher; null when there was neither.
+   */
   projectTarget: number | null;
+  /** Where the project target came from; null without one. */
+  projectTargetSource: ProjectTargetSource | null;
   /** sha256 (hex) of the policy file (covgate.yml) the run was judged by; null when none was sent. */
   policyDigest: string | null;
   /** The commit the policy file was read at; null when none was sent (or read outside git). */
@@ -165,8 +170,14 @@ export interface FeedbackPlan {
 /** How a run's baseline was chosen (see {@link ExecutionRecord.baselineSelection}). */
 export type BaselineSelection = 'base_commit' | 'latest';
 
-/** Where a run's patch target came from: the run itself, the repository's default, or covgate's. */
-export type PatchTargetSource = 'run' | 'repository' | 'default';
+/**
+ * Where a run's patch target came from: the run itself, the repository's default, covgate's, or
+ * the organisation's minimum (when it was higher than the others).
+ */
+export type PatchTargetSource = 'run' | 'repository' | 'default' | 'organisation';
+
+/** Where a run's project target came from: the run itself, or the organisation's minimum. */
+export type ProjectTargetSource = 'run' | 'organisation';
 
 /** A section of the pull request's comment: the verdict table, the missed lines, the files that lost most. */
 export type CommentSection = 'verdict' | 'patch' | 'files';
@@ -271,6 +282,7 @@ export const EXECUTION_FIELDS = [
   'policyEdited',
   'commentSections',
   'projectTarget',
+  'projectTargetSource',
   'branchesCovered',
   'branchesTotal',
   'branchTarget',

@@ -213,7 +213,7 @@ function RunPage(props: { detail: RunDetail; crumbs: preact.ComponentChildren })
                 : detail.decided_by === 'patch'
                   ? 'the patch rule'
                   : detail.decided_by === 'target'
-                    ? `the project target (${detail.project_target?.target.toFixed(2) ?? '?'}%)`
+                    ? `the project target (${detail.project_target?.target.toFixed(2) ?? '?'}%${detail.project_target?.source === 'organisation' ? `, ${TARGET_SOURCE_PHRASE.organisation}` : ''})`
                     : detail.decided_by === 'branches'
                       ? `the branch rule (${detail.branch_target?.target.toFixed(2) ?? '?'}%)`
                       : detail.decided_by === 'patch_branches'

@@ -1,0 +1,2 @@
+ALTER TABLE `executions` MODIFY COLUMN `patch_target_source` enum('run','repository','default','organisation');--> statement-breakpoint
+ALTER TABLE `executions` ADD `project_target_source` enum('run','organisation');

@@ -1,0 +1,1 @@
+ALTER TABLE `executions` ADD `project_target_source` text;
