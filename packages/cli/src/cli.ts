@@ -399,6 +399,10 @@ Documentation: https://github.com/covgate/covgate/blob/main/docs/cli.md`,
     .option('--warn-threshold <points>', 'as covgate report takes it', threshold)
     .option('--fail-threshold <points>', 'as covgate report takes it', threshold)
     .option('--patch-target <percent>', 'as covgate report takes it', patchTarget)
+    .option(
+      '--url <url>',
+      "service URL, to read the organisation's minimums with COVGATE_TOKEN (default: COVGATE_URL, else http://localhost:8080)",
+    )
     .option('--json', 'print the effective policy as JSON', false)
     .action(
       async (o: {
@@ -407,8 +411,9 @@ Documentation: https://github.com/covgate/covgate/blob/main/docs/cli.md`,
         warnThreshold?: number;
         failThreshold?: number;
         patchTarget?: number;
+        url?: string;
         json: boolean;
-      }) => done(await (await commands.config()).configShow(o, io)),
+      }) => done(await (await commands.config()).configShow(o, io, VERSION)),
     );
 
   child(program.command('finish'))

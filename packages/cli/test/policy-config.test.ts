@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { didYouMean } from '../src/policy/did-you-mean.js';
 import { parsePolicy } from '../src/policy/parse-policy.js';
 import { covgateIn } from './in-process.js';
+import { service } from './in-process-service.js';
 
 const refused = (text: string) => {
   try {
@@ -191,6 +192,60 @@ describe('covgate config check', () => {
     expect(shown.effective.patch.target).toEqual({ value: null, source: 'repository setting' });
     expect(shown.effective.patch.branch_target).toEqual({ value: null, source: 'default' });
     expect(shown.effective.base_branch).toEqual({ value: 'main', source: 'default' });
+  });
+
+  it('names the organisation minimum where it raises a target, read with the API token', async () => {
+    await writeFile(join(dir, 'covgate.yml'), 'project:\n  target: 60\npatch:\n  target: 90\n');
+    const s = await service();
+    await s.store.saveOrganisationSettings({
+      orgId: s.org.id,
+      minPatchTarget: 95,
+      minProjectTarget: 70,
+      updatedBy: 'usr_owner',
+      updatedAt: new Date('2026-01-01T00:00:00Z'),
+    });
+    const env = {
+      PATH: process.env.PATH,
+      COVGATE_TOKEN: s.token,
+      COVGATE_URL: 'http://covgate.test',
+    };
+    const text = await covgateIn(dir, ['config', 'show', '--branch', 'main'], env, s.fetch);
+    expect(text.code, text.stderr).toBe(0);
+    const lines = text.stdout.split('\n');
+    expect(lines).toContain('project.target: 70 (organisation minimum)');
+    expect(lines).toContain('patch.target: 95 (organisation minimum)');
+
+    await writeFile(join(dir, 'covgate.yml'), 'project:\n  target: 75\n');
+    const json = await covgateIn(
+      dir,
+      ['config', 'show', '--branch', 'main', '--json'],
+      env,
+      s.fetch,
+    );
+    const shown = JSON.parse(json.stdout);
+    expect(shown.organisation_minimums).toEqual({ min_patch_target: 95, min_project_target: 70 });
+    expect(shown.effective.project.target).toEqual({ value: 75, source: 'file' });
+    expect(shown.effective.patch.target).toEqual({
+      value: null,
+      source: 'repository setting',
+      minimum: 95,
+    });
+    const plain = await covgateIn(dir, ['config', 'show', '--branch', 'main'], env, s.fetch);
+    expect(plain.stdout.split('\n')).toContain(
+      "patch.target: the repository's setting, else 80, at least 95 (organisation minimum) (repository setting)",
+    );
+  });
+
+  it('says it did not read the organisation minimums without a token', async () => {
+    await writeFile(join(dir, 'covgate.yml'), 'project:\n  target: 60\n');
+    const result = await covgateIn(dir, ['config', 'show', '--branch', 'main'], {
+      PATH: process.env.PATH,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      'covgate: organisation minimums not read: no COVGATE_TOKEN (the service applies them to every run)',
+    );
+    expect(result.stdout.split('\n')).toContain('project.target: 60 (file)');
   });
 
   it('shows the branch targets with where they came from, none by default', async () => {

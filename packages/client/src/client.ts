@@ -43,6 +43,8 @@ import type {
   ListRepositoriesQuery,
   Member,
   MemberList,
+  OrganisationSettings,
+  OrganisationSettingsInput,
   Ready,
   RepoHeadline,
   RepoHeadlineQuery,
@@ -209,6 +211,12 @@ export interface CovgateClient {
   ): Promise<GithubLink>;
   /** `DELETE /v1/organisation/github-link`: removes the link; its members stay (owners). */
   unlinkGithubOrganisation(options?: CallOptions): Promise<void>;
+  /** `GET /v1/organisation/settings`: the organisation's minimums (any member, or an `execute` token). */
+  getOrganisationSettings(options?: CallOptions): Promise<OrganisationSettings>;
+  /** `PATCH /v1/organisation/settings`: sets the organisation's minimums (owners). */
+  setOrganisationSettings(
+    args: { body: OrganisationSettingsInput } & CallOptions,
+  ): Promise<OrganisationSettings>;
   /**
    * `GET /v1/repos/github-link`: the repository's link to a GitHub repository, with its
    * token's hint and latest failed deliveries (admins and owners; 404: none).
@@ -423,6 +431,10 @@ export function createCovgateClient(options: CovgateClientOptions): CovgateClien
       unwrap(raw.POST('/v1/organisation/github-link', { body, signal })),
     unlinkGithubOrganisation: (o = {}) =>
       unwrap(raw.DELETE('/v1/organisation/github-link', { signal: o.signal })),
+    getOrganisationSettings: (o = {}) =>
+      unwrap(raw.GET('/v1/organisation/settings', { signal: o.signal })),
+    setOrganisationSettings: ({ body, signal }) =>
+      unwrap(raw.PATCH('/v1/organisation/settings', { body, signal })),
     getRepositoryLink: ({ signal, ...query }) =>
       unwrap(raw.GET('/v1/repos/github-link', { params: { query }, signal })),
     linkRepository: ({ signal, body, ...query }) =>

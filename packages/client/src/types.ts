@@ -74,6 +74,12 @@ export type GithubLink = components['schemas']['GithubLink'];
 export type LinkGithubOrganisationInput = NonNullable<
   operations['linkGithubOrganisation']['requestBody']
 >['content']['application/json'];
+/** An organisation's minimums: the lowest patch and project targets of its runs. */
+export type OrganisationSettings = components['schemas']['OrganisationSettings'];
+/** Body of `PATCH /v1/organisation/settings`. */
+export type OrganisationSettingsInput = NonNullable<
+  operations['patchOrganisationSettings']['requestBody']
+>['content']['application/json'];
 /** A repository's link to a GitHub repository (never its token, only `token_hint`). */
 export type RepositoryLink = components['schemas']['RepositoryLink'];
 /** A delivery to GitHub that failed for good, as a link lists it. */

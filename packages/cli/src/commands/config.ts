@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { detectContext } from '../ci/detect.js';
+import { readApiToken } from '../credentials.js';
 import { EXIT, usageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { findRepoRoot } from '../paths/repo-root.js';
@@ -9,11 +10,14 @@ import { importCodecov } from '../policy/codecov-import.js';
 import {
   effectivePolicy,
   effectivePolicyLines,
+  type OrganisationMinimums,
   type PolicyFlags,
+  withOrganisationMinimums,
 } from '../policy/effective-policy.js';
 import { parsePolicy } from '../policy/parse-policy.js';
 import { policyForRun } from '../policy/policy-for-run.js';
 import { loadPolicy } from '../policy/read-policy.js';
+import { askService, serviceUrl } from '../service.js';
 
 /**
  * `covgate config check [file]`: validates the policy file (default: covgate.yml or
@@ -79,13 +83,46 @@ export async function configImport(
 }
 
 /**
+ * The organisation's minimums, read from the service when an API token is set (`null`
+ * without one, said on stderr; a failed read is said and leaves them out: `config show`
+ * describes, it judges nothing).
+ */
+async function readMinimums(
+  options: { url?: string },
+  io: Io,
+  version: string,
+  say: (line: string) => void,
+): Promise<OrganisationMinimums | null> {
+  if (!io.env.COVGATE_TOKEN?.trim() && !io.env.COVGATE_TOKEN_FILE) {
+    say('organisation minimums not read: no COVGATE_TOKEN (the service applies them to every run)');
+    return null;
+  }
+  try {
+    const token = await readApiToken(io.env);
+    const url = serviceUrl(options.url, io.env);
+    const settings = await askService(io, url, token, version, (client) =>
+      client.getOrganisationSettings(),
+    );
+    return {
+      min_patch_target: settings.min_patch_target,
+      min_project_target: settings.min_project_target,
+    };
+  } catch (error) {
+    say(`organisation minimums not read: ${(error as Error).message}`);
+    return null;
+  }
+}
+
+/**
  * `covgate config show`: the policy a run here would be judged by (the file at the merge base
  * on a change, else the commit's) and where each value comes from: a flag, the file, CI, the
- * repository's setting or covgate's default.
+ * repository's setting, covgate's default or the organisation's minimum (read from the
+ * service when an API token is set).
  */
 export async function configShow(
-  options: PolicyFlags & { branch?: string; json: boolean },
+  options: PolicyFlags & { branch?: string; url?: string; json: boolean },
   io: Io,
+  version: string,
 ): Promise<number> {
   const say = (line: string) => io.stderr.write(`covgate: ${line}\n`);
   const root = await findRepoRoot(io.cwd);
@@ -97,15 +134,19 @@ export async function configShow(
     io.env,
     say,
   );
-  const effective = effectivePolicy(run.loaded?.policy ?? null, options, ciBase);
-  if (run.baseBranch !== undefined && effective.base_branch.source === 'default') {
-    effective.base_branch = { value: run.baseBranch, source: 'file' };
+  const own = effectivePolicy(run.loaded?.policy ?? null, options, ciBase);
+  if (run.baseBranch !== undefined && own.base_branch.source === 'default') {
+    own.base_branch = { value: run.baseBranch, source: 'file' };
   }
+  const minimums = await readMinimums(options, io, version, say);
+  const effective = minimums === null ? own : withOrganisationMinimums(own, minimums);
   const policy = run.loaded
     ? { file: run.loaded.file, commit: run.loaded.commit, digest: run.loaded.digest }
     : null;
   if (options.json) {
-    io.stdout.write(`${JSON.stringify({ policy, edited: run.edited, effective })}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ policy, edited: run.edited, effective, organisation_minimums: minimums })}\n`,
+    );
     return EXIT.ok;
   }
   const from = policy

@@ -1,12 +1,29 @@
 import type { Policy } from './policy.js';
 
 /** Where an effective value came from. */
-export type ValueSource = 'flag' | 'file' | 'ci' | 'repository setting' | 'default';
+export type ValueSource =
+  | 'flag'
+  | 'file'
+  | 'ci'
+  | 'repository setting'
+  | 'default'
+  | 'organisation minimum';
 
 /** An effective value and where it came from. */
 export interface Sourced<T> {
   value: T;
   source: ValueSource;
+  /**
+   * The organisation's minimum a value left to the service (the repository's setting, else 80)
+   * is raised to, when there is one.
+   */
+  minimum?: number;
+}
+
+/** An organisation's minimums as `GET /v1/organisation/settings` answers them. */
+export interface OrganisationMinimums {
+  min_patch_target: number | null;
+  min_project_target: number | null;
 }
 
 /** The gate a run is judged by: the flags over the policy file over the defaults. */
@@ -132,6 +149,39 @@ export function sentThresholds(effective: EffectivePolicy): PolicyFlags {
   };
 }
 
+/**
+ * The effective policy with the organisation's minimums applied as the service applies them:
+ * a target below its minimum (or a floor left unset) becomes the minimum, its source
+ * `organisation minimum`; a patch target left to the service keeps that source and carries the
+ * minimum it is raised to.
+ */
+export function withOrganisationMinimums(
+  effective: EffectivePolicy,
+  minimums: OrganisationMinimums,
+): EffectivePolicy {
+  const raised = (target: Sourced<number | null>, minimum: number | null) => {
+    if (minimum === null) return target;
+    if (target.value === null && target.source === 'repository setting') {
+      return { ...target, minimum };
+    }
+    if (target.value === null || minimum > target.value) {
+      return { value: minimum, source: 'organisation minimum' as const };
+    }
+    return target;
+  };
+  return {
+    ...effective,
+    project: {
+      ...effective.project,
+      target: raised(effective.project.target, minimums.min_project_target),
+    },
+    patch: {
+      ...effective.patch,
+      target: raised(effective.patch.target, minimums.min_patch_target),
+    },
+  };
+}
+
 /** `config show`'s text: one `key: value (source)` line per value. */
 export function effectivePolicyLines(effective: EffectivePolicy): string[] {
   const line = <T>(key: string, s: Sourced<T>, text?: string) =>
@@ -153,7 +203,9 @@ export function effectivePolicyLines(effective: EffectivePolicy): string[] {
     line(
       'patch.target',
       effective.patch.target,
-      effective.patch.target.value === null ? "the repository's setting, else 80" : undefined,
+      effective.patch.target.value === null
+        ? `the repository's setting, else 80${effective.patch.target.minimum === undefined ? '' : `, at least ${effective.patch.target.minimum} (organisation minimum)`}`
+        : undefined,
     ),
     line(
       'patch.branch_target',

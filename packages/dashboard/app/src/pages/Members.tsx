@@ -9,6 +9,7 @@ import { CreateInvite, InvitePanel } from './members/InviteForms.js';
 import { InviteTable } from './members/InviteTable.js';
 import { MemberDialogs } from './members/MemberDialogs.js';
 import { MemberTable } from './members/MemberTable.js';
+import { MinimumsSection } from './members/MinimumsSection.js';
 
 /**
  * The organisation's members with their roles. Owners change roles, remove members, make
@@ -36,6 +37,10 @@ export function Members() {
     (signal) =>
       owner ? client.listInvites({ signal }) : Promise.resolve({ invites: [] as Invite[] }),
     `${session.org_id}:${owner}:${version}`,
+  );
+  const [minimums, reloadMinimums] = useLoad(
+    (signal) => client.getOrganisationSettings({ signal }),
+    `${session.org_id}:${version}`,
   );
   // The list answers the GitHub link too (null when none): no request that could only 404.
   const githubLink: Load<GithubLink | null> =
@@ -107,6 +112,23 @@ export function Members() {
         }
       />
 
+      <h2>Minimums</h2>
+      <LoadStatus load={minimums} what="the minimums" onRetry={reloadMinimums} />
+      <MinimumsSection
+        settings={minimums}
+        owner={owner}
+        busy={busy}
+        onSave={(body) =>
+          run(async () => {
+            const saved = await client.setOrganisationSettings({ body });
+            return {
+              kind: 'notice',
+              text: `Minimums saved: patch ${saved.min_patch_target ?? 'none'}, project ${saved.min_project_target ?? 'none'}.`,
+            };
+          })
+        }
+      />
+
       {owner ? (
         <>
           <h2>Invites</h2>
@@ -126,7 +148,7 @@ export function Members() {
 function rightsSentence(role: Role): string {
   switch (role) {
     case 'owner':
-      return 'you manage members, invites and API tokens.';
+      return 'you manage members, invites, the minimums and API tokens.';
     case 'admin':
       return 'you manage API tokens; owners manage members.';
     default:
