@@ -1,3 +1,4 @@
+import type { Execution } from '@covgate/client';
 import { type VerdictFacts, verdictSentence } from '@covgate/core/verdict';
 import type { ReportEntry, UnknownPath } from './gather-reports.js';
 import type { MeasuredPatch } from './patch/measured-patch.js';
@@ -68,6 +69,11 @@ export interface Verdict {
   created_at: string;
   /** The CI identity the run was posted as, when it was posted with the job's OIDC ID token. */
   posted_by?: string;
+  /**
+   * What the service decided about the run's statuses and comment, as its answer says (absent
+   * from a service that does not say); the sends come later and the run's page shows them.
+   */
+  feedback?: Execution['feedback'];
   /** What covgate exits with. */
   exit_code: number;
 }
@@ -320,6 +326,7 @@ export function buildVerdict(input: {
     created_at: string;
     baseline?: BaselineAnswer;
     posted_by?: string;
+    feedback?: Execution['feedback'];
   } & ServicePatch;
   failOnWarn: boolean;
   requireBaseline?: boolean;
@@ -358,6 +365,7 @@ export function buildVerdict(input: {
     execution_id: record.id,
     created_at: record.created_at,
     ...(record.posted_by === undefined ? {} : { posted_by: record.posted_by }),
+    ...(record.feedback === undefined ? {} : { feedback: record.feedback }),
     exit_code: refused ? 1 : exitCodeOf(outcome, input.failOnWarn),
   };
 }

@@ -22,5 +22,21 @@ export async function service() {
       sent.push((await request.clone().json()) as Record<string, unknown>);
     return api.handle(request, { remoteAddress: '127.0.0.1' });
   };
-  return { token, fetch, sent, store, org };
+  /** Links `repo` to a GitHub repository, as `PUT /v1/repos/github-link` would. */
+  const link = async (repo: string, repository: string) => {
+    const now = new Date();
+    await store.putRepositoryLink({
+      orgId: org.id,
+      repo,
+      host: 'github',
+      repository,
+      apiUrl: 'https://api.github.com',
+      credential: 'sealed',
+      credentialHint: '…cdef',
+      createdBy: 'usr_cli_test',
+      createdAt: now,
+      updatedAt: now,
+    });
+  };
+  return { token, fetch, sent, store, org, link };
 }

@@ -10,6 +10,7 @@ import {
   verdictLine,
   verdictWords,
 } from '../verdict.js';
+import { feedbackLines } from './feedback-lines.js';
 import type { PatchResult } from './measure-patch.js';
 import { reportEntry, sourceFiles, unknownPaths } from './read-reports.js';
 import { appendStepSummary } from './step-summary.js';
@@ -56,6 +57,8 @@ export async function printVerdict(
     extra?: Record<string, unknown>;
     /** The component of a run posted beside the whole repository's: printed as its label. */
     besideWhole?: string;
+    /** `--verbose`: also what the service decided about the run's statuses and comment. */
+    verbose?: boolean;
   },
   io: Io,
 ): Promise<number> {
@@ -72,6 +75,10 @@ export async function printVerdict(
     if (carried !== null) io.stderr.write(`covgate: ${label}${carried} (not run on this commit)\n`);
     if (verdict.outcome === 'warn' && verdict.exit_code === 1)
       io.stderr.write('covgate: the gate warned and --fail-on-warn is set\n');
+    if (input.verbose) {
+      for (const line of feedbackLines(input.record.feedback))
+        io.stderr.write(`covgate: ${label}${line}\n`);
+    }
   }
   const baselineRefusal = input.requireBaseline
     ? requiredBaselineFailure(input.record.baseline, baseBranch)
