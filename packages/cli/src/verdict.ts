@@ -270,23 +270,24 @@ export function stepSummary(verdict: Verdict): string {
 }
 
 /**
- * The step summary's branch paragraphs: the run's branch figure with the branch rule's floor,
- * and the patch branch rule; nothing for a run without branch data or rules.
+ * The step summary's branch rule paragraphs: the run's branch figure with the branch rule's
+ * floor, and the patch branch rule; nothing for a run without a branch rule (its branch
+ * figure is in `--json` and under the summary line on stderr).
  */
 function branchesMarkdown(verdict: Verdict): string[] {
   const judged = (rule: { target: number; passed: boolean }, word: string) =>
     `, ${word} ${rule.target.toFixed(2)}%: ${rule.passed ? 'met' : 'missed'}`;
   const lines: string[] = [];
-  if (verdict.branches) {
+  if (verdict.branches && verdict.branch_target) {
     const { covered, coverable, percent } = verdict.branches;
     const figure =
       percent === null
         ? 'no branch listed'
         : `${percent.toFixed(2)}% (${covered} / ${coverable} branches)`;
-    const rule = verdict.branch_target
-      ? `${judged(verdict.branch_target, 'floor')} (branch rule)`
-      : '';
-    lines.push(`**Branches:** ${figure}${rule}`, '');
+    lines.push(
+      `**Branches:** ${figure}${judged(verdict.branch_target, 'floor')} (branch rule)`,
+      '',
+    );
   }
   if (verdict.patch_branch_target) {
     lines.push(
