@@ -1,14 +1,11 @@
-import {
-  ArcticFetchError,
-  CodeChallengeMethod,
-  OAuth2Client,
-  OAuth2RequestError,
-  type OAuth2Tokens,
-  UnexpectedErrorResponseBodyError,
-  UnexpectedResponseError,
-} from 'arctic';
+import { CodeChallengeMethod, OAuth2Client, type OAuth2Tokens } from 'arctic';
 import { type CodeExchange, type CodeHost, CodeHostError, type CodeHostUser } from './code-host.js';
 import { requireHttpUrl, requireText } from './code-host-options.js';
+import {
+  fetchCodeHostUser,
+  type ReadOAuthError,
+  tokenEndpointError,
+} from './oauth2-host-answers.js';
 
 /** Options of {@link giteaCodeHost}. */
 export interface GiteaCodeHostOptions {
@@ -35,8 +32,6 @@ const REFUSED_CODE_DESCRIPTIONS = new Set([
   'client is not authorized',
   'failed PKCE code challenge',
 ]);
-const OAUTH_ERROR_CODE = /^[a-z0-9_.-]{1,64}$/i;
-const MAX_LOGIN_LENGTH = 255;
 
 /**
  * The Gitea and Forgejo code host for browser login, on `arctic`'s generic OAuth 2.0 client:
@@ -74,73 +69,22 @@ export function giteaCodeHost(options: GiteaCodeHostOptions): CodeHost {
           codeVerifier,
         );
       } catch (error) {
-        throw tokenEndpointError(error);
+        throw tokenEndpointError(error, readOAuthError);
       }
       const accessToken = (tokens.data as { access_token?: unknown }).access_token;
       if (typeof accessToken !== 'string' || accessToken === '') {
         throw new CodeHostError('failed', 'token endpoint answered without an access token');
       }
-      return fetchUser(`${base}/api/v1/user`, accessToken, signal);
+      return fetchCodeHostUser(`${base}/api/v1/user`, accessToken, signal, 'login');
     },
   };
 }
 
-function tokenEndpointError(error: unknown): CodeHostError {
-  if (error instanceof OAuth2RequestError) {
-    const shown = OAUTH_ERROR_CODE.test(error.code) ? error.code : 'unrecognised';
-    const refused =
-      error.code === 'invalid_grant' ||
-      (error.code === 'unauthorized_client' &&
-        REFUSED_CODE_DESCRIPTIONS.has(error.description ?? ''));
-    // Gitea's descriptions are fixed texts of its own, so the known ones may be logged.
-    const described = REFUSED_CODE_DESCRIPTIONS.has(error.description ?? '')
-      ? ` (${error.description})`
-      : '';
-    return new CodeHostError(
-      refused ? 'invalid-code' : 'failed',
-      `token endpoint error ${shown}${described}`,
-    );
-  }
-  if (error instanceof ArcticFetchError) {
-    return new CodeHostError('unavailable', 'token endpoint unreachable');
-  }
-  if (
-    error instanceof UnexpectedErrorResponseBodyError ||
-    error instanceof UnexpectedResponseError
-  ) {
-    return new CodeHostError('failed', `token endpoint answered ${error.status}`);
-  }
-  return new CodeHostError('failed', 'token exchange failed');
-}
-
-async function fetchUser(
-  url: string,
-  accessToken: string,
-  signal: AbortSignal,
-): Promise<CodeHostUser> {
-  const response = await fetch(url, {
-    headers: { accept: 'application/json', authorization: `Bearer ${accessToken}` },
-    signal,
-  }).catch(() => null);
-  if (response === null) throw new CodeHostError('unavailable', 'user endpoint unreachable');
-  if (!response.ok) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new CodeHostError('failed', `user endpoint answered ${response.status}`);
-  }
-  const body = (await response.json().catch(() => null)) as {
-    id?: unknown;
-    login?: unknown;
-  } | null;
-  const { id, login } = body ?? {};
-  if (
-    typeof id !== 'number' ||
-    !Number.isSafeInteger(id) ||
-    id <= 0 ||
-    typeof login !== 'string' ||
-    login === '' ||
-    login.length > MAX_LOGIN_LENGTH
-  ) {
-    throw new CodeHostError('failed', 'user endpoint answered without a valid id and login');
-  }
-  return { id: String(id), login };
-}
+/** Gitea's refusals, told apart by its fixed descriptions, which may therefore be logged. */
+const readOAuthError: ReadOAuthError = (error) => {
+  const known = REFUSED_CODE_DESCRIPTIONS.has(error.description ?? '');
+  return {
+    refused: error.code === 'invalid_grant' || (error.code === 'unauthorized_client' && known),
+    detail: known ? ` (${error.description})` : '',
+  };
+};

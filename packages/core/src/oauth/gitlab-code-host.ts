@@ -1,14 +1,11 @@
-import {
-  ArcticFetchError,
-  CodeChallengeMethod,
-  OAuth2Client,
-  OAuth2RequestError,
-  type OAuth2Tokens,
-  UnexpectedErrorResponseBodyError,
-  UnexpectedResponseError,
-} from 'arctic';
+import { CodeChallengeMethod, OAuth2Client, type OAuth2Tokens } from 'arctic';
 import { type CodeExchange, type CodeHost, CodeHostError, type CodeHostUser } from './code-host.js';
 import { requireHttpUrl, requireText } from './code-host-options.js';
+import {
+  fetchCodeHostUser,
+  type ReadOAuthError,
+  tokenEndpointError,
+} from './oauth2-host-answers.js';
 
 /** Options of {@link gitlabCodeHost}. */
 export interface GitlabCodeHostOptions {
@@ -29,8 +26,6 @@ const GITLAB_URL = 'https://gitlab.com';
 const DEFAULT_SCOPES = ['read_user'];
 /** OAuth error codes meaning "this code cannot be used", as opposed to a misconfiguration. */
 const REFUSED_CODE_ERRORS = new Set(['invalid_grant']);
-const OAUTH_ERROR_CODE = /^[a-z0-9_.-]{1,64}$/i;
-const MAX_LOGIN_LENGTH = 255;
 
 /**
  * The GitLab code host (gitlab.com or self-managed) for browser login, on `arctic`'s generic
@@ -67,65 +62,19 @@ export function gitlabCodeHost(options: GitlabCodeHostOptions): CodeHost {
       try {
         tokens = await client.validateAuthorizationCode(`${base}/oauth/token`, code, codeVerifier);
       } catch (error) {
-        throw tokenEndpointError(error);
+        throw tokenEndpointError(error, readOAuthError);
       }
       const accessToken = (tokens.data as { access_token?: unknown }).access_token;
       if (typeof accessToken !== 'string' || accessToken === '') {
         throw new CodeHostError('failed', 'token endpoint answered without an access token');
       }
-      return fetchUser(`${base}/api/v4/user`, accessToken, signal);
+      return fetchCodeHostUser(`${base}/api/v4/user`, accessToken, signal, 'username');
     },
   };
 }
 
-function tokenEndpointError(error: unknown): CodeHostError {
-  if (error instanceof OAuth2RequestError) {
-    const shown = OAUTH_ERROR_CODE.test(error.code) ? error.code : 'unrecognised';
-    return new CodeHostError(
-      REFUSED_CODE_ERRORS.has(error.code) ? 'invalid-code' : 'failed',
-      `token endpoint error ${shown}`,
-    );
-  }
-  if (error instanceof ArcticFetchError) {
-    return new CodeHostError('unavailable', 'token endpoint unreachable');
-  }
-  if (
-    error instanceof UnexpectedErrorResponseBodyError ||
-    error instanceof UnexpectedResponseError
-  ) {
-    return new CodeHostError('failed', `token endpoint answered ${error.status}`);
-  }
-  return new CodeHostError('failed', 'token exchange failed');
-}
-
-async function fetchUser(
-  url: string,
-  accessToken: string,
-  signal: AbortSignal,
-): Promise<CodeHostUser> {
-  const response = await fetch(url, {
-    headers: { accept: 'application/json', authorization: `Bearer ${accessToken}` },
-    signal,
-  }).catch(() => null);
-  if (response === null) throw new CodeHostError('unavailable', 'user endpoint unreachable');
-  if (!response.ok) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new CodeHostError('failed', `user endpoint answered ${response.status}`);
-  }
-  const body = (await response.json().catch(() => null)) as {
-    id?: unknown;
-    username?: unknown;
-  } | null;
-  const { id, username } = body ?? {};
-  if (
-    typeof id !== 'number' ||
-    !Number.isSafeInteger(id) ||
-    id <= 0 ||
-    typeof username !== 'string' ||
-    username === '' ||
-    username.length > MAX_LOGIN_LENGTH
-  ) {
-    throw new CodeHostError('failed', 'user endpoint answered without a valid id and username');
-  }
-  return { id: String(id), login: username };
-}
+/** GitLab refuses an unknown, used or mismatched code with `invalid_grant`. */
+const readOAuthError: ReadOAuthError = (error) => ({
+  refused: REFUSED_CODE_ERRORS.has(error.code),
+  detail: '',
+});
