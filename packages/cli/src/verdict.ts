@@ -74,6 +74,12 @@ export interface Verdict {
    * from a service that does not say); the sends come later and the run's page shows them.
    */
   feedback?: Execution['feedback'];
+  /**
+   * For a part (a shard, a matrix job) whose commit is merged from parts: this job's own
+   * counts; `covered_lines`, `coverable_lines`, `files` and `source_files` are then the
+   * commit's merged ones.
+   */
+  part?: { name: string; covered_lines: number; coverable_lines: number; files: number };
   /** What covgate exits with. */
   exit_code: number;
 }
@@ -331,6 +337,7 @@ export function buildVerdict(input: {
   } & ServicePatch;
   failOnWarn: boolean;
   requireBaseline?: boolean;
+  part?: Verdict['part'] | undefined;
 }): Verdict {
   const { summary, record } = input;
   const { outcome, decided_by, patch } = combineOutcome(record.outcome, input.patch, record);
@@ -367,6 +374,7 @@ export function buildVerdict(input: {
     created_at: record.created_at,
     ...(record.posted_by === undefined ? {} : { posted_by: record.posted_by }),
     ...(record.feedback === undefined ? {} : { feedback: record.feedback }),
+    ...(input.part === undefined ? {} : { part: input.part }),
     exit_code: refused ? 1 : exitCodeOf(outcome, input.failOnWarn),
   };
 }

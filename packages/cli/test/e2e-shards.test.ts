@@ -148,6 +148,28 @@ describe('three Vitest shards downloaded as coverage-1/ ... coverage-3/', () => 
       const last = answers[2]!;
       expect(last.code, last.stderr).toBe(0);
       const out = JSON.parse(last.stdout);
+      // The lines and files printed beside the merged coverage are the commit's, and the
+      // job's own are kept under `part`.
+      const lastShard = order[2];
+      const ownRead = JSON.parse(
+        (await covgate('--report', `coverage-${lastShard}/lcov.info`)).stdout,
+      );
+      expect({
+        lines: [out.covered_lines, out.coverable_lines, out.coverage, out.files],
+        paths: out.source_files.map((f: { path: string }) => f.path),
+        branches: out.branches,
+        part: out.part,
+      }).toEqual({
+        lines: [unsharded.covered, unsharded.total, unsharded.pct, 3],
+        paths: ['src/math.js', 'src/shapes.js', 'src/text.js'],
+        branches: null,
+        part: {
+          name: `shard-${lastShard}`,
+          covered_lines: shards[lastShard - 1]!.covered,
+          coverable_lines: shards[lastShard - 1]!.total,
+          files: ownRead.files,
+        },
+      });
       const detail = (await (
         await service.request(`/v1/executions/${out.execution_id}`, {
           headers: { authorization: `Bearer ${secret}` },

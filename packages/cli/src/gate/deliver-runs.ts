@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Execution, ExecutionInput } from '@covgate/client';
 import type { Gathered } from '../gather-reports.js';
 import type { Io } from '../io.js';
+import { type CommitView, commitViewOf } from '../parts/commit-view.js';
 import { type JudgedExecution, judgedOrNull } from '../parts/pending.js';
+import { clientFor, serviceError } from '../service.js';
 import { fitBody } from './fit-body.js';
 import type { PatchResult } from './measure-patch.js';
 import type { GateOptions } from './options.js';
@@ -82,7 +84,7 @@ export async function deliverRuns(
       io,
     );
   }
-  const records: { run: RunToPost; record: JudgedExecution }[] = [];
+  const records: { run: RunToPost; record: JudgedExecution; view: CommitView | null }[] = [];
   for (const { run, record } of answers) {
     const judged =
       judgedOrNull(record) ??
@@ -91,12 +93,13 @@ export async function deliverRuns(
         io,
       ));
     if (typeof judged === 'number') return judged;
-    records.push({ run, record: judged });
+    records.push({ run, record: judged, view: await mergedView(judged, run, input, io) });
   }
   const verdictInput = (r: (typeof records)[number]) => ({
     ...options,
     record: r.record,
-    read: r.run.read,
+    read: r.view?.read ?? r.run.read,
+    ...(r.view ? { partCounts: r.view.part } : {}),
     patch: r.run.patch,
     baseBranch: input.baseBranch,
   });
@@ -120,4 +123,20 @@ export async function deliverRuns(
     exitCode = Math.max(exitCode, code);
   }
   return exitCode;
+}
+
+/** A part's judged commit, read back as the service merged it (see {@link commitViewOf}). */
+async function mergedView(
+  record: JudgedExecution,
+  run: RunToPost,
+  input: { options: GateOptions; url: string; token: string; version: string; part: string },
+  io: Io,
+): Promise<CommitView | null> {
+  if (record.parts === undefined) return null;
+  const client = clientFor(io, input.url, input.token, input.version, input.options.timeout);
+  try {
+    return await commitViewOf(client, record, run.read, input.part);
+  } catch (error) {
+    throw serviceError(error, input.url);
+  }
 }

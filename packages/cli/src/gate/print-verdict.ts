@@ -1,6 +1,7 @@
 import type { Gathered } from '../gather-reports.js';
 import { type Io, paintFor } from '../io.js';
 import { carriedLine } from '../parts/carried-parts.js';
+import type { PartCounts } from '../parts/commit-view.js';
 import type { JudgedExecution } from '../parts/pending.js';
 import {
   buildVerdict,
@@ -19,7 +20,10 @@ import { appendStepSummary } from './step-summary.js';
 export interface VerdictInput {
   /** The run the service answered, with a verdict (a part's is once its commit is judged). */
   record: JudgedExecution;
+  /** What was read, or for a part's commit what the service merged. */
   read: Gathered;
+  /** A part's own counts, when `read` is its commit's merged report. */
+  partCounts?: PartCounts;
   patch: PatchResult;
   baseBranch: string | undefined;
   failOnWarn: boolean;
@@ -41,6 +45,7 @@ export function verdictOf(input: VerdictInput): Verdict {
     record,
     failOnWarn: input.failOnWarn,
     requireBaseline: input.requireBaseline === true,
+    part: input.partCounts,
   });
 }
 
