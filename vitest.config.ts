@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { SlowestFirstSequencer } from './test/support/slowest-first-sequencer.js';
 
 const packagesDir = fileURLToPath(new URL('./packages/', import.meta.url));
 const examplesDir = fileURLToPath(new URL('./examples/', import.meta.url));
@@ -47,6 +48,8 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts', 'test/support/worker-databases.ts'],
     setupFiles: ['test/support/worker-setup.ts'],
     maxWorkers: workers,
+    // The slowest files start first, so that none starts late and sets the wall time alone.
+    sequence: { sequencer: SlowestFirstSequencer },
     include: [
       'packages/*/test/**/*.test.ts',
       'examples/*/test/**/*.test.ts',
