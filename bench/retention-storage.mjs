@@ -12,13 +12,14 @@
 //   node bench/retention-storage.mjs [--runs 1000] [--files 200] [--lines 40] [--mysql mysql://root@127.0.0.1:3306/bench_retention]
 //
 // The MariaDB database is dropped and made anew. Prints Markdown with the machine at the end.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { benchCredentials, startBenchServer } from './support/built-server.mjs';
 
 const fromPackage = (name) =>
   createRequire(new URL(`../packages/${name}/package.json`, import.meta.url));
@@ -102,46 +103,12 @@ function body(run) {
   );
 }
 
-function startServer(env, cwd) {
-  const child = spawn(process.execPath, [join(serverDist, 'main.js')], {
-    cwd,
-    env: { PATH: process.env.PATH, HOME: cwd, PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk) => {
-      output += chunk;
-      const found = /listening on (http:\/\/[^"\s]+)/.exec(output);
-      if (found) resolve({ child, url: found[1] });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${output}`)));
-  });
-}
-
 const admin = (args, env, cwd) =>
   execFileSync(process.execPath, [join(serverDist, 'admin.js'), ...args], {
     cwd,
     env: { PATH: process.env.PATH, HOME: cwd, ...env },
     encoding: 'utf8',
   });
-
-async function token(url, env, cwd) {
-  const out = admin(
-    ['bootstrap', `bench-${Date.now().toString(36)}`, '--plan', 'enterprise'],
-    env,
-    cwd,
-  );
-  const session = /COVGATE_SESSION=(cvgs_[0-9a-f]{64})/.exec(out)[1];
-  const created = await fetch(`${url}/v1/tokens`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'bench' }),
-  });
-  return (await created.json()).secret;
-}
 
 async function ingest(url, secret, run) {
   const response = await fetch(`${url}/v1/executions`, {
@@ -196,9 +163,11 @@ function mysqlSize(url) {
 
 async function measure(name, env, size) {
   const dir = mkdtempSync(join(tmpdir(), 'covgate-retention-bench-'));
-  const server = await startServer(env(dir), dir);
+  const server = await startBenchServer(serverDist, env(dir), dir);
   try {
-    const secret = await token(server.url, env(dir), dir);
+    const { token: secret } = await benchCredentials(serverDist, server.url, env(dir), dir, {
+      plan: 'enterprise',
+    });
     const empty = await size(dir, false);
     const started = performance.now();
     for (let run = 0; run < RUNS; run += 1) await ingest(server.url, secret, run);

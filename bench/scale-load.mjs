@@ -6,19 +6,26 @@
 //   node bench/scale-seed.mjs [--runs 1000000]
 //   node bench/scale-load.mjs [--duration 60] [--clients 50]
 //        [--mysql mysql://root@127.0.0.1:3306/covgate_scale_bench | --sqlite DIR/covgate.db]
+//        [--no-pin] [--cpu-prof DIR] [--count-queries] [--pool N]
 //
-// The server runs as `examples/server/dist/main.js` (as bench/ingest-files.mjs starts it), with
+// The server runs as `examples/server/dist/main.js` (bench/support/built-server.mjs), with
 // per-token and per-session rate limits raised out of the way (ENTERPRISE_RATE_LIMIT,
 // SESSION_RATE_LIMIT) and its log discarded. `covgate-admin bootstrap scale-000` gives a session
 // in the first seeded organisation, through which an API token is made. Each client loops over
 // the routes in turn, each starting at another one, on random repositories of `scale-000`
 // (`repo-0000` for the series: it holds the most runs). Latency is the client's wall time for
-// the whole answer; the load generator shares the machine with the server. Prints Markdown.
-import { execFileSync, spawn } from 'node:child_process';
+// the whole answer. On two or more CPUs the server is pinned to CPU 0 and this load generator
+// to CPU 1 (`taskset`; `--no-pin` leaves both to the scheduler); MariaDB is not pinned.
+// `--cpu-prof DIR` writes the server's V8 CPU profile there when it exits. `--count-queries`
+// (MySQL) preloads bench/support/count-queries.mjs: statements per request for each route with
+// one client, then the statements, their mean time and the pool waits under the load. Prints
+// Markdown. `--pool N` sets the server's DATABASE_POOL_SIZE (default: the server's, 10).
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { availableParallelism, tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { benchCredentials, startBenchServer } from './support/built-server.mjs';
 import { currentUptime, machineSummary } from './support/machine.mjs';
 
 const { values } = parseArgs({
@@ -28,7 +35,12 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '5' },
     mysql: { type: 'string' },
     sqlite: { type: 'string', default: '' },
+    'cpu-prof': { type: 'string', default: '' },
+    'count-queries': { type: 'boolean', default: false },
+    pin: { type: 'boolean', default: true },
+    pool: { type: 'string', default: '' },
   },
+  allowNegative: true,
 });
 const DURATION_MS = Number(values.duration) * 1000;
 const WARMUP_MS = Number(values.warmup) * 1000;
@@ -49,64 +61,27 @@ if (values.sqlite && basename(values.sqlite) !== 'covgate.db') {
 const storeEnv = values.sqlite
   ? { COVGATE_DATA_DIR: dirname(values.sqlite) }
   : { DATABASE_URL: mysqlUrl };
-const storeName = values.sqlite ? `SQLite ${values.sqlite}` : `MariaDB ${mysqlUrl}`;
+const storeName = values.sqlite
+  ? `SQLite ${values.sqlite}`
+  : `MariaDB ${mysqlUrl}, pool of ${values.pool || 'the default'} connections`;
 
 const home = mkdtempSync(join(tmpdir(), 'covgate-scale-'));
 const env = {
-  PATH: process.env.PATH,
-  HOME: home,
   COVGATE_DATA_DIR: join(home, 'data'),
   ENTERPRISE_RATE_LIMIT: '100000000',
   SESSION_RATE_LIMIT: '100000000',
   ...storeEnv,
+  ...(values.pool ? { DATABASE_POOL_SIZE: values.pool } : {}),
 };
 
-function startServer() {
-  const child = spawn(process.execPath, [join(serverDist, 'main.js')], {
-    cwd: home,
-    env: { ...env, PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    let found = false;
-    const onData = (chunk) => {
-      if (found) return; // keep draining the log so the server never blocks on it
-      output += chunk;
-      const listening = /listening on (http:\/\/[^"\s]+)/.exec(output);
-      if (listening) {
-        found = true;
-        resolve({ child, url: listening[1] });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => {
-      if (!found) reject(new Error(`server exited ${code}: ${output}`));
-    });
-  });
-}
-
-/** The server's resident set in MiB, from /proc. */
+/** The server's resident set in MiB, from /proc; NaN once it has ended. */
 function rssMiB(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) / 1024;
-}
-
-async function credentials(url) {
-  const admin = execFileSync(process.execPath, [join(serverDist, 'admin.js'), 'bootstrap', ORG], {
-    cwd: home,
-    env,
-    encoding: 'utf8',
-  });
-  const session = /COVGATE_SESSION=(cvgs_[0-9a-f]{64})/.exec(admin)[1];
-  const created = await fetch(`${url}/v1/tokens`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: `scale-${Date.now()}` }),
-  });
-  if (created.status !== 201) throw new Error(`token: ${created.status} ${await created.text()}`);
-  return { session, token: (await created.json()).secret };
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) / 1024;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
@@ -173,15 +148,21 @@ function routes({ session, token }, runIds) {
   ];
 }
 
+/** One request's time, status and body; a connection that fails has the status `network`. */
 async function call(url, route) {
   const started = performance.now();
-  const response = await fetch(`${url}${route.path()}`, {
-    method: route.method ?? 'GET',
-    headers: route.headers,
-    body: route.body?.(),
-  });
-  const text = await response.text();
-  return { ms: performance.now() - started, status: response.status, text };
+  try {
+    const response = await fetch(`${url}${route.path()}`, {
+      method: route.method ?? 'GET',
+      headers: route.headers,
+      body: route.body?.(),
+    });
+    const text = await response.text();
+    return { ms: performance.now() - started, status: response.status, text };
+  } catch (error) {
+    const code = error.cause?.code ?? error.cause?.message ?? error.message;
+    return { ms: performance.now() - started, status: 'network', text: code };
+  }
 }
 
 /** Ids of runs of `scale-000` with a per-file list and without, for the run detail. */
@@ -208,7 +189,7 @@ async function load(url, list, ms, samples, failures) {
   await Promise.all(
     Array.from({ length: CLIENTS }, async (_, client) => {
       let next = client % list.length;
-      while (performance.now() < until) {
+      while (performance.now() < until && serverExit === null) {
         const route = list[next];
         next = (next + 1) % list.length;
         const { ms: took, status, text } = await call(url, route);
@@ -223,14 +204,71 @@ async function load(url, list, ms, samples, failures) {
   );
 }
 
+/** The count-queries probe's totals: statements and their time, pool waits and theirs. */
+function queryCount() {
+  return new Promise((resolve) => {
+    server.child.once('message', resolve);
+    server.child.send('query-count');
+  });
+}
+
+const difference = (after, before) =>
+  Object.fromEntries(Object.keys(after).map((key) => [key, after[key] - before[key]]));
+
+/** One client, `times` requests per route: statements sent per request and their time. */
+async function statementsPerRequest(list, times) {
+  console.log('\nStatements per request, one client, %d requests per route:\n', times);
+  console.log('| route | statements | statement time | pool wait |');
+  console.log('|---|---:|---:|---:|');
+  for (const route of list) {
+    const before = await queryCount();
+    for (let index = 0; index < times; index += 1) await call(server.url, route);
+    const { statements, statementMs, waitMs } = difference(await queryCount(), before);
+    const each = (value, digits) => (value / times).toFixed(digits);
+    console.log(
+      `| ${route.name} | ${each(statements, 1)} | ${each(statementMs, 1)} ms | ${each(waitMs, 2)} ms |`,
+    );
+  }
+}
+
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
-const server = await startServer();
+// The server on CPU 0 and this load generator on CPU 1, as http-throughput.mjs pins them;
+// MariaDB stays on both.
+const pinned = values.pin && availableParallelism() > 1;
+if (pinned) execFileSync('taskset', ['-pc', '1', String(process.pid)], { stdio: 'ignore' });
+const nodeArgs = [
+  ...(values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', resolve(values['cpu-prof'])] : []),
+  ...(values['count-queries']
+    ? ['--import', new URL('./support/count-queries.mjs', import.meta.url).href]
+    : []),
+];
+/** The server's last log lines (a crash's reason) and how it ended, if it did. */
+const serverTail = [];
+let serverExit = null;
+const watchServer = (child) => {
+  const keep = (chunk) => {
+    serverTail.push(...String(chunk).trimEnd().split('\n'));
+    serverTail.splice(0, Math.max(0, serverTail.length - 20));
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  child.on('exit', (code, signal) => {
+    serverExit = { code, signal };
+  });
+};
+const server = await startBenchServer(serverDist, env, home, watchServer, {
+  ...(pinned ? { cpu: '0' } : {}),
+  nodeArgs,
+  ipc: values['count-queries'],
+});
 try {
-  const keys = await credentials(server.url);
+  const keys = await benchCredentials(serverDist, server.url, env, home, { org: ORG });
   const runIds = await someRunIds(server.url, keys.token);
   const list = routes(keys, runIds);
   await load(server.url, list, WARMUP_MS, null, new Map());
+  if (values['count-queries']) await statementsPerRequest(list, 20);
+  const countStart = values['count-queries'] ? await queryCount() : null;
   const rssStart = rssMiB(server.child.pid);
   const uptimeStart = currentUptime();
   const samples = new Map(list.map((route) => [route.name, []]));
@@ -240,10 +278,15 @@ try {
   const failures = new Map();
   await load(server.url, list, DURATION_MS, samples, failures);
   clearInterval(sampler);
+  const counted =
+    countStart === null || serverExit !== null ? null : difference(await queryCount(), countStart);
   const rssEnd = rssMiB(server.child.pid);
   const seconds = DURATION_MS / 1000;
+  const placement = pinned
+    ? 'server pinned to CPU 0, load generator to CPU 1 (taskset)'
+    : 'server and load generator unpinned';
   console.log(
-    `\n${storeName}; ${CLIENTS} clients for ${seconds} s from ${started.toISOString().slice(11, 19)} UTC after a ${WARMUP_MS / 1000} s warm-up; organisation ${ORG}\n`,
+    `\n${storeName}; ${placement}; ${CLIENTS} clients for ${seconds} s from ${started.toISOString().slice(11, 19)} UTC after a ${WARMUP_MS / 1000} s warm-up; organisation ${ORG}\n`,
   );
   console.log('| route | requests | per s | p50 | p99 | max |');
   console.log('|---|---:|---:|---:|---:|---:|');
@@ -257,13 +300,26 @@ try {
   console.log(
     `\nServer RSS: ${rssStart.toFixed(0)} MiB at the start, ${rssEnd.toFixed(0)} MiB at the end (every 10 s: ${rssSeries.map((v) => v.toFixed(0)).join(', ')} MiB).`,
   );
+  if (counted !== null) {
+    const requests = [...samples.values()].reduce((sum, times) => sum + times.length, 0);
+    console.log(
+      `\nStore under this load: ${(counted.statements / requests).toFixed(1)} statements per answered request, ${(counted.statementMs / counted.statements).toFixed(1)} ms each on average (pool wait included), ${counted.waits} waits for a pooled connection averaging ${(counted.waitMs / counted.waits).toFixed(1)} ms.`,
+    );
+  }
   const unexpected = [...failures].map(([key, count]) => `${count} x ${key}`);
   console.log(`\nOther answers (not in the times above): ${unexpected.join('; ') || 'none'}.`);
+  if (serverExit !== null) {
+    console.log(
+      `\nThe server ended during the run (code ${serverExit.code}, signal ${serverExit.signal}); its last lines:\n\n${serverTail.map((line) => `    ${line}`).join('\n')}`,
+    );
+  }
   console.log(`\nMachine: ${machineSummary()}.`);
   console.log(`uptime at the start: ${uptimeStart}`);
   console.log(`uptime at the end: ${currentUptime()}`);
 } finally {
-  server.child.kill('SIGTERM');
-  await new Promise((resolve) => server.child.once('exit', resolve));
+  if (serverExit === null) {
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => server.child.once('exit', resolve));
+  }
   rmSync(home, { recursive: true, force: true });
 }
