@@ -1,5 +1,12 @@
-import { gzipSync } from 'node:zlib';
 import { createMySqlStore, migrate } from '@covgate/mysql';
+import {
+  PLAN_CASE_NAMES,
+  PLAN_RUN_COLUMNS,
+  type PlanCase,
+  planCases,
+  planRows,
+  requestPlanCase,
+} from '@covgate/test-support/query-plan-cases';
 import { createTestApi, type TestApi } from '@covgate/testing';
 import { createConnection, createPool, type Pool } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,8 +18,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  */
 const serverUrl = process.env.COVGATE_MYSQL_URL;
 const DATABASE = `covgate_${serverUrl ? new URL(serverUrl).pathname.slice(1) || 'test' : 'test'}_plans`;
-const REPOS = 10;
-const RUNS_PER_REPO = 2_000;
 const ROWS_PER_INSERT = 2_000;
 const OTHER_ORG = 'org_plans_other';
 
@@ -45,47 +50,16 @@ function recordStatements(pool: Pool): { sent: SentStatement[] } {
 
 const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
-/** `RUNS_PER_REPO` runs in each of `REPOS` repositories of `orgId`, every fifth with a file list. */
+/** {@link planRows} of `orgId` inserted, `ROWS_PER_INSERT` rows a statement. */
 async function seedRuns(pool: Pool, orgId: string, prefix: string): Promise<void> {
-  const files = gzipSync(JSON.stringify([['src/a.ts', 3, 4]]));
-  const start = Date.UTC(2025, 0, 1);
-  const rows: unknown[][] = [];
-  const fileRows: unknown[][] = [];
-  for (let index = 0; index < REPOS * RUNS_PER_REPO; index += 1) {
-    const id = `exe_${prefix}${String(index).padStart(20, '0')}`;
-    const withFiles = index % 5 === 0;
-    rows.push([
-      id,
-      orgId,
-      `repo-${index % REPOS}`,
-      index % 10 === 9 ? 'feature/x' : 'main',
-      index % 20 === 3 ? 'fail' : 'pass',
-      '+0.00',
-      (60 + (index % 30)).toFixed(2),
-      (index + 1).toString(16).padStart(40, '0'),
-      stamp(start + index * 60_000),
-      'main',
-      withFiles ? 1 : null,
+  const { runs, files, counters } = planRows(orgId, prefix, stamp);
+  const columns = PLAN_RUN_COLUMNS.map((column) => `\`${column}\``).join(', ');
+  for (let from = 0; from < runs.length; from += ROWS_PER_INSERT) {
+    await pool.query(`INSERT INTO executions (${columns}) VALUES ?`, [
+      runs.slice(from, from + ROWS_PER_INSERT),
     ]);
-    if (withFiles) fileRows.push([id, orgId, files]);
   }
-  for (let from = 0; from < rows.length; from += ROWS_PER_INSERT) {
-    await pool.query(
-      'INSERT INTO executions (id, org_id, repo, branch, outcome, delta, coverage, `commit`, created_at, base_branch, file_count) VALUES ?',
-      [rows.slice(from, from + ROWS_PER_INSERT)],
-    );
-  }
-  await pool.query('INSERT INTO execution_files (execution_id, org_id, data) VALUES ?', [fileRows]);
-  const counters = Array.from({ length: REPOS }, (_, repo) => {
-    const newest = REPOS * (RUNS_PER_REPO - 1) + repo;
-    return [
-      orgId,
-      `repo-${repo}`,
-      RUNS_PER_REPO,
-      `exe_${prefix}${String(newest).padStart(20, '0')}`,
-      stamp(start + newest * 60_000),
-    ];
-  });
+  await pool.query('INSERT INTO execution_files (execution_id, org_id, data) VALUES ?', [files]);
   await pool.query(
     'INSERT INTO execution_counters (org_id, repo, total, latest_id, latest_created_at) VALUES ?',
     [counters],
@@ -139,69 +113,12 @@ describe.skipIf(!serverUrl)('MariaDB query plans at 40 000 runs', () => {
     await pool?.end();
   });
 
-  const cases: [string, () => { path: string; init?: RequestInit; status: number }][] = [
-    ['list', () => ({ path: `/v1/executions?org=${orgSlug}&repo=repo-3`, status: 200 })],
-    [
-      'filtered list',
-      () => ({
-        path: `/v1/executions?org=${orgSlug}&repo=repo-3&branch=main&outcome=fail`,
-        status: 200,
-      }),
-    ],
-    [
-      'series of 1 000 points',
-      () => ({ path: `/v1/executions/series?org=${orgSlug}&repo=repo-3&limit=1000`, status: 200 }),
-    ],
-    [
-      'headline',
-      () => ({
-        path: `/v1/repos/headline?org=${orgSlug}&repo=repo-3`,
-        init: { headers: { authorization: `Bearer ${session}` } },
-        status: 200,
-      }),
-    ],
-    [
-      'run detail',
-      () => ({ path: `/v1/executions/exe_a${String(19_990).padStart(20, '0')}`, status: 200 }),
-    ],
-    ['badge', () => ({ path: `/v1/badge/${orgSlug}/repo-3`, status: 200 })],
-    [
-      'ingest',
-      () => ({
-        path: '/v1/executions',
-        init: {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            repo: 'repo-3',
-            branch: 'main',
-            coverage: 75,
-            commit: 'f'.repeat(40),
-            files: [{ path: 'src/a.ts', covered: 3, coverable: 4 }],
-          }),
-        },
-        status: 201,
-      }),
-    ],
-    [
-      'members',
-      () => ({
-        path: '/v1/members',
-        init: { headers: { authorization: `Bearer ${session}` } },
-        status: 200,
-      }),
-    ],
-  ];
-
-  it.each(cases)('%s reads no table or index whole', async (_name, request) => {
-    const { path, init, status } = request();
-    const headers = new Headers(init?.headers);
-    if (!headers.has('authorization') && !path.startsWith('/v1/badge')) {
-      headers.set('authorization', `Bearer ${apiToken}`);
-    }
+  it.each(PLAN_CASE_NAMES)('%s reads no table or index whole', async (name) => {
+    const cases = new Map(planCases({ orgSlug, apiToken, session, prefix: 'a' }));
+    const planCase = cases.get(name) as PlanCase;
     recorder.sent.length = 0;
-    const response = await t.request(path, { ...init, headers });
-    expect(response.status, await response.clone().text()).toBe(status);
+    const response = await requestPlanCase(t, planCase, apiToken);
+    expect(response.status, await response.clone().text()).toBe(planCase.status);
     const statements = recorder.sent.filter((statement) => EXPLAINABLE.test(statement.sql));
     expect(statements.length).toBeGreaterThan(0);
     const scans = [];
