@@ -28,6 +28,11 @@ export interface ServerConfig {
   databaseTlsOff: boolean;
   /** `DATABASE_CONNECT_TIMEOUT_SECONDS` in milliseconds: how long start-up waits for MySQL. */
   databaseConnectTimeoutMs: number;
+  /**
+   * `DATABASE_POOL_SIZE`: connections to MySQL the process keeps at most (unset: the store's
+   * default, 10). Each store call waits its turn for one, within its 2 s deadline.
+   */
+  databasePoolSize: number | undefined;
   serviceToken: string | undefined;
   sessionSecret: string | undefined;
   tokenPepper: string | undefined;
@@ -373,6 +378,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ServerConfig {
     migrate: onOff(env, 'COVGATE_MIGRATE', true, problems),
     databaseTlsOff: !databaseTls,
     databaseConnectTimeoutMs: connectTimeoutSeconds * 1000,
+    databasePoolSize: positive(env, 'DATABASE_POOL_SIZE', problems),
     serviceToken: optional(env, 'SERVICE_TOKEN'),
     sessionSecret: optional(env, 'SESSION_SECRET'),
     tokenPepper: optional(env, 'TOKEN_PEPPER'),

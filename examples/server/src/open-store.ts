@@ -130,7 +130,11 @@ export async function openStore(config: ServerConfig, logger: Logger): Promise<S
   await settleSchema(config, logger);
   if (config.databaseUrl) {
     const { createMySqlStore } = await import('@covgate/mysql');
-    return createMySqlStore({ url: config.databaseUrl, logger: storeLogger });
+    return createMySqlStore({
+      url: config.databaseUrl,
+      logger: storeLogger,
+      ...(config.databasePoolSize === undefined ? {} : { poolSize: config.databasePoolSize }),
+    });
   }
   const { createSqliteStore } = await import('@covgate/sqlite');
   return createSqliteStore({

@@ -218,6 +218,16 @@ describe('reference server configuration', () => {
     ]);
   });
 
+  it('sizes the MySQL pool by DATABASE_POOL_SIZE, else leaves the store its default', () => {
+    expect(loadConfig({}).databasePoolSize).toBeUndefined();
+    expect(loadConfig({ DATABASE_POOL_SIZE: '40' }).databasePoolSize).toBe(40);
+    for (const wrong of ['0', '-3', '2.5', 'many']) {
+      expect(problemsOf({ DATABASE_POOL_SIZE: wrong })).toEqual([
+        'DATABASE_POOL_SIZE must be a positive integer',
+      ]);
+    }
+  });
+
   it('refuses production on the embedded store unless the operator allows it', () => {
     expect(problemsOf({ ...PRODUCTION, DATABASE_URL: undefined })).toEqual([
       'DATABASE_URL is required in production (mysql://... with sslmode=require, verify-ca or verify-full), or COVGATE_ALLOW_EMBEDDED_STORE=1 to keep the embedded SQLite store',

@@ -46,15 +46,17 @@ export const getRepoHeadline: RouteHandler = async (scope) => {
   requireOrgAccess(identity, org);
   const { store } = scope.services;
   const orgId = identity.orgId;
-  const [total, lastFailure, components, settings, link] = await Promise.all([
+  // One round of reads at once, the base branch's run among them: under load each further
+  // round waits for pooled connections again.
+  const [total, lastFailure, components, settings, link, base] = await Promise.all([
     store.countExecutions(orgId, repo),
     store.listExecutions({ orgId, repo, component, outcome: 'fail', limit: 1 }),
     store.listComponents(orgId, repo),
     store.findRepositorySettings(orgId, repo),
     store.findRepositoryLink(orgId, repo),
+    findBaseBranchRun(store, orgId, repo, component),
   ]);
   if (total === 0) throw new ApiError(404, ERRORS.notFound);
-  const base = await findBaseBranchRun(store, orgId, repo, component);
   const from = base === null ? null : await thirtyDaysBefore(scope, base.run, component);
   const headline: RepoHeadlineJson = {
     repo,
