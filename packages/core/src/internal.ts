@@ -10,6 +10,7 @@
 
 export { createCodeHostAddressPolicy, systemResolver } from './code-hosts/code-host-address.js';
 export { createGuardedFetch } from './code-hosts/guarded-fetch.js';
+export { executionToJson } from './executions/execution-json.js';
 export { checkLineData } from './executions/line-data-check.js';
 export {
   decodeRunLines,
