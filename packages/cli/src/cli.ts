@@ -395,6 +395,10 @@ Documentation: https://github.com/covgate/covgate/blob/main/docs/cli.md`,
   child(config.command('show'))
     .summary('print the policy a run here is judged by, and where each value comes from')
     .option('--branch <name>', 'the branch of the run (default: from CI or git)')
+    .option(
+      '--repo <name>',
+      'the repository whose patch target to read with COVGATE_TOKEN (default: from CI or the origin remote)',
+    )
     .option('--base-branch <name>', 'the base branch (default: from CI, else the file, else main)')
     .option('--warn-threshold <points>', 'as covgate report takes it', threshold)
     .option('--fail-threshold <points>', 'as covgate report takes it', threshold)
@@ -407,6 +411,7 @@ Documentation: https://github.com/covgate/covgate/blob/main/docs/cli.md`,
     .action(
       async (o: {
         branch?: string;
+        repo?: string;
         baseBranch?: string;
         warnThreshold?: number;
         failThreshold?: number;

@@ -236,6 +236,98 @@ describe('covgate config check', () => {
     );
   });
 
+  it("reads the repository's patch target with the API token, then the organisation's minimum", async () => {
+    await writeFile(join(dir, 'covgate.yml'), 'project:\n  target: 60\n');
+    const s = await service();
+    const env = {
+      PATH: process.env.PATH,
+      COVGATE_TOKEN: s.token,
+      COVGATE_URL: 'http://covgate.test',
+    };
+    const show = (repo: string) =>
+      covgateIn(dir, ['config', 'show', '--branch', 'main', '--repo', repo], env, s.fetch);
+    const patchLine = (stdout: string) =>
+      stdout.split('\n').find((l) => l.startsWith('patch.target'));
+    await s.store.saveRepositorySettings({
+      orgId: s.org.id,
+      repo: 'api',
+      patchTarget: 85.5,
+      webUrl: null,
+      webUrlSource: null,
+      expectedParts: null,
+      partsDeadlineMinutes: null,
+      carryforwardParts: null,
+      ciTrust: null,
+      updatedAt: new Date('2026-01-01T00:00:00Z'),
+    });
+
+    const set = await show('api');
+    expect([set.code, patchLine(set.stdout)], set.stderr).toEqual([
+      0,
+      'patch.target: 85.5 (repository setting)',
+    ]);
+    const unset = await show('web');
+    expect([unset.code, patchLine(unset.stdout)], unset.stderr).toEqual([
+      0,
+      'patch.target: 80 (default)',
+    ]);
+    const json = await covgateIn(
+      dir,
+      ['config', 'show', '--branch', 'main', '--repo', 'api', '--json'],
+      env,
+      s.fetch,
+    );
+    expect(JSON.parse(json.stdout).repository_settings).toEqual({
+      repo: 'api',
+      patch_target: 85.5,
+      effective_patch_target: 85.5,
+    });
+
+    await s.store.saveOrganisationSettings({
+      orgId: s.org.id,
+      minPatchTarget: 90,
+      minProjectTarget: null,
+      updatedBy: 'usr_owner',
+      updatedAt: new Date('2026-01-01T00:00:00Z'),
+    });
+    const raised = await show('api');
+    expect(patchLine(raised.stdout)).toBe('patch.target: 90 (organisation minimum)');
+
+    // A flag or the file wins over the repository's setting, as the service judges.
+    const flagged = await covgateIn(
+      dir,
+      ['config', 'show', '--branch', 'main', '--repo', 'api', '--patch-target', '95'],
+      env,
+      s.fetch,
+    );
+    expect(patchLine(flagged.stdout)).toBe('patch.target: 95 (flag)');
+  });
+
+  it("says why it did not read the repository's patch target", async () => {
+    await writeFile(join(dir, 'covgate.yml'), 'project:\n  target: 60\n');
+    const s = await service();
+    const refused = await covgateIn(
+      dir,
+      ['config', 'show', '--branch', 'main', '--repo', 'api'],
+      { PATH: process.env.PATH, COVGATE_TOKEN: 'cg_wrong', COVGATE_URL: 'http://covgate.test' },
+      s.fetch,
+    );
+    expect(refused.code).toBe(0);
+    expect(refused.stderr.split('\n').filter((l) => l.includes('not read'))).toEqual([
+      expect.stringMatching(/^covgate: organisation minimums not read: .+/),
+      expect.stringMatching(/^covgate: the repository's patch target not read: .+/),
+    ]);
+    expect(refused.stdout.split('\n')).toContain(
+      "patch.target: the repository's setting, else 80 (repository setting)",
+    );
+    const none = await covgateIn(dir, ['config', 'show', '--branch', 'main', '--repo', 'api'], {
+      PATH: process.env.PATH,
+    });
+    expect(none.stderr).toContain(
+      "covgate: the repository's patch target not read: no COVGATE_TOKEN\n",
+    );
+  });
+
   it('says it did not read the organisation minimums without a token', async () => {
     await writeFile(join(dir, 'covgate.yml'), 'project:\n  target: 60\n');
     const result = await covgateIn(dir, ['config', 'show', '--branch', 'main'], {

@@ -12,7 +12,9 @@ import {
   effectivePolicyLines,
   type OrganisationMinimums,
   type PolicyFlags,
+  type RepositoryPatchTarget,
   withOrganisationMinimums,
+  withRepositorySetting,
 } from '../policy/effective-policy.js';
 import { parsePolicy } from '../policy/parse-policy.js';
 import { policyForRun } from '../policy/policy-for-run.js';
@@ -82,34 +84,68 @@ export async function configImport(
   return EXIT.ok;
 }
 
+/** What `config show` reads from the service with an API token. */
+interface ServiceSettings {
+  minimums: OrganisationMinimums | null;
+  repository: (RepositoryPatchTarget & { repo: string }) | null;
+}
+
 /**
- * The organisation's minimums, read from the service when an API token is set (`null`
- * without one, said on stderr; a failed read is said and leaves them out: `config show`
- * describes, it judges nothing).
+ * The organisation's minimums and the repository's patch target, read from the service when
+ * an API token is set (neither without one, said on stderr; a failed read is said and leaves
+ * it out: `config show` describes, it judges nothing).
  */
-async function readMinimums(
+async function readServiceSettings(
   options: { url?: string },
+  repo: string | undefined,
   io: Io,
   version: string,
   say: (line: string) => void,
-): Promise<OrganisationMinimums | null> {
+): Promise<ServiceSettings> {
   if (!io.env.COVGATE_TOKEN?.trim() && !io.env.COVGATE_TOKEN_FILE) {
     say('organisation minimums not read: no COVGATE_TOKEN (the service applies them to every run)');
-    return null;
+    say("the repository's patch target not read: no COVGATE_TOKEN");
+    return { minimums: null, repository: null };
   }
+  let token: string;
+  let url: string;
   try {
-    const token = await readApiToken(io.env);
-    const url = serviceUrl(options.url, io.env);
-    const settings = await askService(io, url, token, version, (client) =>
-      client.getOrganisationSettings(),
-    );
-    return {
+    token = await readApiToken(io.env);
+    url = serviceUrl(options.url, io.env);
+  } catch (error) {
+    say(`organisation minimums not read: ${(error as Error).message}`);
+    return { minimums: null, repository: null };
+  }
+  const ask = <T>(call: Parameters<typeof askService<T>>[4]) =>
+    askService(io, url, token, version, call);
+  let minimums: OrganisationMinimums | null = null;
+  try {
+    const settings = await ask((client) => client.getOrganisationSettings());
+    minimums = {
       min_patch_target: settings.min_patch_target,
       min_project_target: settings.min_project_target,
     };
   } catch (error) {
     say(`organisation minimums not read: ${(error as Error).message}`);
-    return null;
+  }
+  if (repo === undefined) {
+    say("the repository's patch target not read: no repository (pass --repo NAME)");
+    return { minimums, repository: null };
+  }
+  try {
+    const { org } = await ask((client) => client.validateToken({ body: {} }));
+    const settings = await ask((client) => client.getRepoSettings({ org, repo }));
+    return {
+      minimums,
+      repository: {
+        repo,
+        patch_target: settings.patch_target,
+        effective_patch_target: settings.effective_patch_target,
+      },
+    };
+  } catch (error) {
+    say(`the repository's patch target not read: ${(error as Error).message}`);
+    return { minimums, repository: null };
   }
 }
 
@@ -120,13 +156,14 @@ async function readMinimums(
  * service when an API token is set).
  */
 export async function configShow(
-  options: PolicyFlags & { branch?: string; url?: string; json: boolean },
+  options: PolicyFlags & { branch?: string; repo?: string; url?: string; json: boolean },
   io: Io,
   version: string,
 ): Promise<number> {
   const say = (line: string) => io.stderr.write(`covgate: ${line}\n`);
   const root = await findRepoRoot(io.cwd);
-  const detected = options.branch && options.baseBranch ? {} : detectContext(io.env, io.cwd);
+  const detected =
+    options.branch && options.baseBranch && options.repo ? {} : detectContext(io.env, io.cwd);
   const branch = options.branch ?? detected.branch ?? '';
   const ciBase = detected.baseBranch;
   const run = await policyForRun(
@@ -138,14 +175,17 @@ export async function configShow(
   if (run.baseBranch !== undefined && own.base_branch.source === 'default') {
     own.base_branch = { value: run.baseBranch, source: 'file' };
   }
-  const minimums = await readMinimums(options, io, version, say);
-  const effective = minimums === null ? own : withOrganisationMinimums(own, minimums);
+  const repo = options.repo ?? detected.repo;
+  const { minimums, repository } = await readServiceSettings(options, repo, io, version, say);
+  const withRepository = repository === null ? own : withRepositorySetting(own, repository);
+  const effective =
+    minimums === null ? withRepository : withOrganisationMinimums(withRepository, minimums);
   const policy = run.loaded
     ? { file: run.loaded.file, commit: run.loaded.commit, digest: run.loaded.digest }
     : null;
   if (options.json) {
     io.stdout.write(
-      `${JSON.stringify({ policy, edited: run.edited, effective, organisation_minimums: minimums })}\n`,
+      `${JSON.stringify({ policy, edited: run.edited, effective, organisation_minimums: minimums, repository_settings: repository })}\n`,
     );
     return EXIT.ok;
   }

@@ -149,6 +149,37 @@ export function sentThresholds(effective: EffectivePolicy): PolicyFlags {
   };
 }
 
+/** A repository's patch target as `GET /v1/repos/settings` answers it. */
+export interface RepositoryPatchTarget {
+  /** The repository's own default; null when runs fall back to covgate's. */
+  patch_target: number | null;
+  /** The target a run that sends none is judged with (the setting, else 80). */
+  effective_patch_target: number;
+}
+
+/**
+ * The effective policy with the repository's patch target filled in where no flag or file set
+ * one: the repository's own setting (source `repository setting`), else covgate's default
+ * (`default`), as the service picks it.
+ */
+export function withRepositorySetting(
+  effective: EffectivePolicy,
+  setting: RepositoryPatchTarget,
+): EffectivePolicy {
+  const target = effective.patch.target;
+  if (target.value !== null || target.source !== 'repository setting') return effective;
+  return {
+    ...effective,
+    patch: {
+      ...effective.patch,
+      target: {
+        value: setting.effective_patch_target,
+        source: setting.patch_target === null ? 'default' : 'repository setting',
+      },
+    },
+  };
+}
+
 /**
  * The effective policy with the organisation's minimums applied as the service applies them:
  * a target below its minimum (or a floor left unset) becomes the minimum, its source
