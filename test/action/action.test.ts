@@ -227,6 +227,63 @@ describe.skipIf(!built && process.env.CI !== '1')(
       expectNoToken(job);
     });
 
+    it('runs unchanged in a Gitea Actions pull request job: its head commit, number and instance URL', async () => {
+      const { dir } = await workspace();
+      await writeFile(join(dir, 'web', 'lcov.info'), lcov([1, 1, 1, 0]));
+      // A Gitea instance's `pull_request` payload (packages/cli/test/fixtures/README.md).
+      const event = join(repo, 'packages/cli/test/fixtures/gitea/pull_request.synchronized.json');
+      const head = '788ed8d02d3b7fcfcf6386dbcbca696aa1d4dc25';
+      const job = await runStep(
+        dir,
+        {
+          url: server.url,
+          token,
+          reports: 'web/lcov.info',
+        },
+        {
+          GITEA_ACTIONS: 'true',
+          GITHUB_SERVER_URL: 'https://gitea.example.com/',
+          GITHUB_API_URL: 'https://gitea.example.com/api/v1',
+          GITHUB_REPOSITORY: 'Test-CI/multi-line-secrets',
+          GITHUB_EVENT_NAME: 'pull_request',
+          GITHUB_EVENT_PATH: event,
+          GITHUB_REF: 'refs/pull/2/head',
+          GITHUB_HEAD_REF: 'test-patch-1',
+          GITHUB_BASE_REF: 'main',
+          GITHUB_SHA: head,
+        },
+      );
+      expect(job.code, job.stderr).toBe(0);
+      expect(job.stdout).toBe(
+        'multi-line-secrets@test-patch-1: coverage 75.00%, no baseline on main yet: nothing to compare, recorded as the first run, patch: no coverable line changed\n',
+      );
+      expectNoToken(job);
+      const runs = await fetch(`${server.url}/v1/executions?org=action&repo=multi-line-secrets`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const [posted] = (
+        (await runs.json()) as {
+          executions: {
+            branch: string;
+            commit: string;
+            feedback?: { pull_request: number | null };
+          }[];
+        }
+      ).executions;
+      expect(posted).toMatchObject({
+        branch: 'test-patch-1',
+        commit: head,
+        feedback: { pull_request: 2 },
+      });
+      const settings = await fetch(
+        `${server.url}/v1/repos/settings?org=action&repo=multi-line-secrets`,
+        { headers: { authorization: `Bearer ${session}` } },
+      );
+      expect(((await settings.json()) as { web_url: string | null }).web_url).toBe(
+        'https://gitea.example.com/Test-CI/multi-line-secrets',
+      );
+    });
+
     it('records a docs-only pull request as skipped with the skip-reason input, reading no report', async () => {
       const { dir } = await workspace();
       // GitHub's example `pull_request` event (packages/cli/test/fixtures/README.md).

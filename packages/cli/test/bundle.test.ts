@@ -431,6 +431,34 @@ describe('a bundle checked against the workflow_run event', () => {
     });
   });
 
+  it.each([
+    ['Gitea', { GITEA_ACTIONS: 'true' }],
+    ['Forgejo', { GITEA_ACTIONS: 'true', FORGEJO_ACTIONS: 'true' }],
+  ])(
+    'is not read on %s Actions, whose workflow_run event lists no pull request',
+    (name, runner) => {
+      const read = () => {
+        throw new Error('the event file is not read');
+      };
+      expect(() =>
+        readWorkflowRun(
+          {
+            ...runner,
+            GITHUB_ACTIONS: 'true',
+            GITHUB_EVENT_NAME: 'workflow_run',
+            GITHUB_EVENT_PATH: 'event.json',
+          },
+          read,
+        ),
+      ).toThrow(
+        expect.objectContaining({
+          exitCode: 2,
+          message: `report --bundle posts from GitHub Actions only: on ${name} Actions a workflow_run event names no pull request and no head repository to check a bundle against; post from the pull request's own job with an API token instead`,
+        }),
+      );
+    },
+  );
+
   it('is read only in a workflow_run job', () => {
     expect(() => readWorkflowRun({ GITHUB_EVENT_NAME: 'pull_request' })).toThrow(
       "report --bundle posts from a GitHub Actions job triggered by workflow_run (this job's event: pull_request): the bundle is checked against that event's head commit and pull request",

@@ -192,6 +192,131 @@ describe('GitHub Actions', () => {
   });
 });
 
+// Pull request payloads as a Gitea and a Forgejo instance send them (the event file of their
+// Actions runs), from woodpecker-ci/woodpecker's fixtures: see fixtures/README.md.
+const GITEA_PR_EVENT = fileURLToPath(
+  new URL('./fixtures/gitea/pull_request.synchronized.json', import.meta.url),
+);
+const GITEA_PR_HEAD = '788ed8d02d3b7fcfcf6386dbcbca696aa1d4dc25';
+const FORGEJO_PR_EVENT = fileURLToPath(
+  new URL('./fixtures/forgejo/pull_request.reopened.json', import.meta.url),
+);
+const FORGEJO_PR_HEAD = '36b5813240a9d2daa29b05046d56a53e18f39a3e';
+
+// What Gitea's act_runner sets for a pull request's run (both runners also set
+// GITHUB_ACTIONS, which env-ci takes for GitHub Actions).
+const giteaPull = {
+  GITHUB_ACTIONS: 'true',
+  GITEA_ACTIONS: 'true',
+  GITHUB_SERVER_URL: 'http://127.0.0.1:3000/',
+  GITHUB_API_URL: 'http://127.0.0.1:3000/api/v1',
+  GITHUB_REPOSITORY: 'Test-CI/multi-line-secrets',
+  GITHUB_EVENT_NAME: 'pull_request',
+  GITHUB_EVENT_PATH: GITEA_PR_EVENT,
+  GITHUB_REF: 'refs/pull/2/head',
+  GITHUB_REF_NAME: '2/head',
+  GITHUB_HEAD_REF: 'test-patch-1',
+  GITHUB_BASE_REF: 'main',
+  GITHUB_SHA: GITEA_PR_HEAD,
+};
+
+describe('Gitea and Forgejo Actions', () => {
+  it('Gitea pull_request: service gitea, the head commit, branch, base, number and the instance URL', () => {
+    expect(detect(giteaPull)).toEqual({
+      service: 'gitea',
+      repo: 'multi-line-secrets',
+      repoUrl: 'http://127.0.0.1:3000/Test-CI/multi-line-secrets',
+      branch: 'test-patch-1',
+      baseBranch: 'main',
+      pullRequest: '2',
+      commit: GITEA_PR_HEAD,
+    });
+  });
+
+  it('Forgejo pull_request (its runner sets FORGEJO_ACTIONS and GITEA_ACTIONS): service forgejo', () => {
+    expect(
+      detect({
+        GITHUB_ACTIONS: 'true',
+        GITEA_ACTIONS: 'true',
+        FORGEJO_ACTIONS: 'true',
+        GITHUB_SERVER_URL: 'https://codeberg.org',
+        GITHUB_REPOSITORY: 'test_it/test_ci_thing',
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: FORGEJO_PR_EVENT,
+        GITHUB_REF: 'refs/pull/1/head',
+        GITHUB_HEAD_REF: '6543-patch-1',
+        GITHUB_BASE_REF: 'main',
+        GITHUB_SHA: FORGEJO_PR_HEAD,
+      }),
+    ).toEqual({
+      service: 'forgejo',
+      repo: 'test_ci_thing',
+      repoUrl: 'https://codeberg.org/test_it/test_ci_thing',
+      branch: '6543-patch-1',
+      baseBranch: 'main',
+      pullRequest: '1',
+      commit: FORGEJO_PR_HEAD,
+    });
+  });
+
+  it('pull_request_target: the head commit from the event file, not GITHUB_SHA (the base head)', () => {
+    expect(
+      detect({
+        ...giteaPull,
+        GITHUB_EVENT_NAME: 'pull_request_target',
+        GITHUB_REF: 'refs/heads/main',
+        GITHUB_SHA: '29be01c073851cf0db0c6a466e396b725a670453',
+      }),
+    ).toMatchObject({ service: 'gitea', commit: GITEA_PR_HEAD, pullRequest: '2' });
+  });
+
+  it('without its event file: GITHUB_SHA of refs/pull/N/head is the head commit, the number from the ref', () => {
+    expect(detect({ ...giteaPull, GITHUB_EVENT_PATH: join(dir, 'gone.json') })).toEqual({
+      service: 'gitea',
+      repo: 'multi-line-secrets',
+      repoUrl: 'http://127.0.0.1:3000/Test-CI/multi-line-secrets',
+      branch: 'test-patch-1',
+      baseBranch: 'main',
+      pullRequest: '2',
+      commit: GITEA_PR_HEAD,
+    });
+  });
+
+  it("without its event file on another ref: no commit, since GITHUB_SHA is not the pull request's head", () => {
+    const context = detect({
+      ...giteaPull,
+      GITHUB_EVENT_NAME: 'pull_request_target',
+      GITHUB_EVENT_PATH: undefined,
+      GITHUB_REF: 'refs/heads/main',
+      GITHUB_SHA: '29be01c073851cf0db0c6a466e396b725a670453',
+    });
+    expect(context.commit).toBeUndefined();
+    expect(context.commitUnknown).toMatch(
+      /^the pull request's head commit is not in the event file/,
+    );
+  });
+
+  it('push: the pushed branch and GITHUB_SHA, service gitea', () => {
+    expect(
+      detect({
+        GITHUB_ACTIONS: 'true',
+        GITEA_ACTIONS: 'true',
+        GITHUB_REPOSITORY: 'Test-CI/multi-line-secrets',
+        GITHUB_EVENT_NAME: 'push',
+        GITHUB_REF: 'refs/heads/main',
+        GITHUB_REF_NAME: 'main',
+        GITHUB_REF_TYPE: 'branch',
+        GITHUB_SHA: GITEA_PR_HEAD,
+      }),
+    ).toEqual({
+      service: 'gitea',
+      repo: 'multi-line-secrets',
+      branch: 'main',
+      commit: GITEA_PR_HEAD,
+    });
+  });
+});
+
 const gitlab = {
   GITLAB_CI: 'true',
   CI_PROJECT_PATH: 'group/sub/project',

@@ -56,6 +56,12 @@ const PR_EVENT = fileURLToPath(
 );
 const PR_HEAD = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
 const MERGE_COMMIT = '9a2c5e1e8b0a4c0f6f3b1d7e2c4a6b8d0e1f2a3b';
+// A Gitea instance's `pull_request` payload (fixtures/README.md) and its head commit, which is
+// also the GITHUB_SHA of Gitea's run (refs/pull/2/head).
+const GITEA_PR_EVENT = fileURLToPath(
+  new URL('./fixtures/gitea/pull_request.synchronized.json', import.meta.url),
+);
+const GITEA_PR_HEAD = '788ed8d02d3b7fcfcf6386dbcbca696aa1d4dc25';
 
 // A test command that cleans up on SIGINT: it writes its pid, and on the first SIGINT waits
 // 500 ms, writes how many SIGINTs it got to the marker file and exits 0.
@@ -500,6 +506,40 @@ describe.skipIf(!built && process.env.CI !== '1')(
       const records = await list('Hello-World');
       expect(records.total).toBe(1);
       expect(records.executions[0]).toMatchObject({ branch: 'changes', commit: PR_HEAD });
+    });
+
+    it('posts a Gitea Actions pull request as Gitea names it: head commit, number and the instance URL', async () => {
+      const args = ['report', '--report', 'coverage/lcov.info', '--allow-missing-patch', '--json'];
+      const result = await covgate(args, {
+        env: {
+          GITHUB_ACTIONS: 'true',
+          GITEA_ACTIONS: 'true',
+          GITHUB_SERVER_URL: 'https://gitea.example.com/',
+          GITHUB_API_URL: 'https://gitea.example.com/api/v1',
+          GITHUB_REPOSITORY: 'Test-CI/multi-line-secrets',
+          GITHUB_EVENT_NAME: 'pull_request',
+          GITHUB_EVENT_PATH: GITEA_PR_EVENT,
+          GITHUB_REF: 'refs/pull/2/head',
+          GITHUB_HEAD_REF: 'test-patch-1',
+          GITHUB_BASE_REF: 'main',
+          GITHUB_SHA: GITEA_PR_HEAD,
+        },
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        repo: 'multi-line-secrets',
+        branch: 'test-patch-1',
+        base_branch: 'main',
+        commit: GITEA_PR_HEAD,
+        feedback: { commit: 'full', pull_request: 2 },
+      });
+      const settings = await fetch(
+        `${server.url}/v1/repos/settings?org=acme&repo=multi-line-secrets`,
+        { headers: { authorization: `Bearer ${session}` } },
+      );
+      expect(((await settings.json()) as { web_url: string | null }).web_url).toBe(
+        'https://gitea.example.com/Test-CI/multi-line-secrets',
+      );
     });
 
     it('fails a pull request whose changed lines miss --patch-target, naming the patch rule', async () => {

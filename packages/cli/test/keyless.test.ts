@@ -164,6 +164,53 @@ describe('covgate report on GitHub Actions without COVGATE_TOKEN', () => {
   });
 });
 
+describe('covgate report on Forgejo and Gitea Actions without COVGATE_TOKEN', () => {
+  // Forgejo's `enable-openid-connect: true` sets GitHub's two variables; covgate's server
+  // takes no token Forgejo signs, so the CLI never asks for one there.
+  const forgejoJob = (githubJob: Record<string, string>) => ({
+    ...githubJob,
+    GITEA_ACTIONS: 'true',
+    FORGEJO_ACTIONS: 'true',
+  });
+
+  it('does not ask the token service, and asks for COVGATE_TOKEN (exit 2)', async () => {
+    const { org, fetch, tokenRequests, postedCredentials, githubJob } = await setup();
+    const result = await covgateIn(
+      dir,
+      ['report', ...FLAGS, '--org', org.slug],
+      forgejoJob(githubJob),
+      fetch,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'covgate: no API token: set COVGATE_TOKEN (or COVGATE_TOKEN_FILE to a file holding it), e.g. from your CI secrets\n',
+    );
+    expect(tokenRequests).toEqual([]);
+    expect(postedCredentials).toEqual([]);
+  });
+
+  it.each([
+    ['Forgejo', { GITEA_ACTIONS: 'true', FORGEJO_ACTIONS: 'true' }],
+    ['Gitea', { GITEA_ACTIONS: 'true' }],
+  ])(
+    'refuses --oidc on %s Actions and says to post with an API token (exit 2)',
+    async (name, runner) => {
+      const { org, fetch, tokenRequests, githubJob } = await setup();
+      const result = await covgateIn(
+        dir,
+        ['report', ...FLAGS, '--org', org.slug, '--oidc'],
+        { ...githubJob, ...runner },
+        fetch,
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `covgate: --oidc: covgate takes no ID token that ${name} Actions signs: post with an API token (COVGATE_TOKEN from a secret) instead\n`,
+      );
+      expect(tokenRequests).toEqual([]);
+    },
+  );
+});
+
 describe('covgate report on GitLab CI with an id_tokens variable', () => {
   it('posts the token of COVGATE_ID_TOKEN, or of the variable --id-token-var names', async () => {
     const { org, fetch, postedCredentials, now } = await setup();

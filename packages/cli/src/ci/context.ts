@@ -6,15 +6,18 @@ export interface RunContext {
   commit?: string;
   baseBranch?: string;
   pullRequest?: string;
-  /** The CI service env-ci recognised (`github`, `gitlab`, ...), undefined outside CI. */
+  /**
+   * The CI service: `gitea` or `forgejo` for their Actions, else the one env-ci recognised
+   * (`github`, `gitlab`, ...); undefined outside CI.
+   */
   service?: string;
   /** The tag of a tag build; such a build has no branch unless the CI names one. */
   tag?: string;
   /** Why the commit could not be told (it is then left out rather than guessed). */
   commitUnknown?: string;
   /**
-   * The repository's URL on its code host, as the CI names it (GitHub Actions:
-   * `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY`; GitLab CI: `$CI_PROJECT_URL`).
+   * The repository's URL on its code host, as the CI names it (GitHub, Gitea and Forgejo
+   * Actions: `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY`; GitLab CI: `$CI_PROJECT_URL`).
    */
   repoUrl?: string;
 }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { CiContext, GitRunner, RunContext, TextReader } from './context.js';
 import { envCiContext, safeEnvCi } from './env-ci.js';
+import { giteaActionsService, giteaContext } from './gitea-actions.js';
 import { githubContext } from './github.js';
 import { gitlabContext } from './gitlab.js';
 
@@ -26,7 +27,9 @@ const readText: TextReader = (path) => readFileSync(path, 'utf8');
  * environment, falling back to the local git checkout. env-ci names the CI service
  * (GitHub Actions, GitLab CI, CircleCI, Jenkins, Azure Pipelines, Bitbucket, Buildkite and
  * the others it knows); GitHub Actions and GitLab CI are then read by covgate's own mappings
- * (`github.ts`, `gitlab.ts`), since env-ci posts their merge commits on pull requests.
+ * (`github.ts`, `gitlab.ts`), since env-ci posts their merge commits on pull requests. Gitea
+ * and Forgejo Actions, which env-ci takes for GitHub Actions, are told apart by their runners'
+ * own variables and named `gitea` and `forgejo` (`gitea-actions.ts`).
  *
  * - repo: the last segment of the CI's `owner/name` slug, else of the `origin` remote's URL,
  *   else the name of the checkout's top folder;
@@ -41,8 +44,11 @@ export function detectContext(
   read: TextReader = readText,
 ): RunContext {
   const ci = safeEnvCi(env, cwd);
-  const mapped: CiContext =
-    ci.service === 'github'
+  const gitea = giteaActionsService(env);
+  const service = gitea ?? ci.service;
+  const mapped: CiContext = gitea
+    ? giteaContext(env, read)
+    : ci.service === 'github'
       ? githubContext(env, read)
       : ci.service === 'gitlab'
         ? gitlabContext(env)
@@ -53,7 +59,7 @@ export function detectContext(
     repoFromRemote(git(['config', '--get', 'remote.origin.url'], cwd)) ??
     topFolder(git(['rev-parse', '--show-toplevel'], cwd));
   return {
-    ...(ci.service ? { service: ci.service } : {}),
+    ...(service ? { service } : {}),
     ...(repo ? { repo } : {}),
     ...(Object.fromEntries(Object.entries(fields).filter(([, value]) => value)) as CiContext),
   };

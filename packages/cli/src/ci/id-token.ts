@@ -1,4 +1,5 @@
 import { CliError, EXIT, usageError } from '../errors.js';
+import { giteaActionsService } from './gitea-actions.js';
 
 /** The variable a GitLab job's `id_tokens:` entry names by default. */
 export const DEFAULT_ID_TOKEN_VARIABLE = 'COVGATE_ID_TOKEN';
@@ -15,13 +16,16 @@ export type IdTokenSource =
  * The job's ID token source: the variable `variable` when it is set (GitLab CI's
  * `id_tokens:`, or any CI that hands one over), else GitHub Actions' token service when the
  * job may ask it (`permissions: id-token: write` sets `ACTIONS_ID_TOKEN_REQUEST_URL` and
- * `ACTIONS_ID_TOKEN_REQUEST_TOKEN`), else null.
+ * `ACTIONS_ID_TOKEN_REQUEST_TOKEN`), else null. On Gitea and Forgejo Actions the token
+ * service is not used: Forgejo's (`enable-openid-connect: true`) sets the same variables, but
+ * covgate takes no ID token that Gitea or Forgejo signs.
  */
 export function idTokenSource(
   env: NodeJS.ProcessEnv,
   variable: string = DEFAULT_ID_TOKEN_VARIABLE,
 ): IdTokenSource | null {
   if (env[variable]?.trim()) return { kind: 'variable', name: variable };
+  if (giteaActionsService(env) !== undefined) return null;
   const requestUrl = env.ACTIONS_ID_TOKEN_REQUEST_URL;
   const requestToken = env.ACTIONS_ID_TOKEN_REQUEST_TOKEN;
   if (requestUrl && requestToken) return { kind: 'github', requestUrl, requestToken };
@@ -29,7 +33,16 @@ export function idTokenSource(
 }
 
 /** What to do when a job asked for `--oidc` cannot have a token. */
-export function noIdTokenError(variable: string = DEFAULT_ID_TOKEN_VARIABLE): CliError {
+export function noIdTokenError(
+  variable: string = DEFAULT_ID_TOKEN_VARIABLE,
+  env: NodeJS.ProcessEnv = {},
+): CliError {
+  const gitea = giteaActionsService(env);
+  if (gitea !== undefined) {
+    return usageError(
+      `--oidc: covgate takes no ID token that ${gitea === 'forgejo' ? 'Forgejo' : 'Gitea'} Actions signs: post with an API token (COVGATE_TOKEN from a secret) instead`,
+    );
+  }
   return usageError(
     `--oidc: this job has no OIDC ID token: on GitHub Actions give the job \`permissions: id-token: write\`; on GitLab CI declare \`id_tokens: ${variable}: aud: <the covgate URL>\``,
   );

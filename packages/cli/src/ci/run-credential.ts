@@ -25,7 +25,7 @@ export function chooseCredential(
   if (!options.oidc && hasApiToken) return { kind: 'api-token' };
   const source = idTokenSource(env, variable);
   if (source === null) {
-    if (options.oidc) throw noIdTokenError(variable);
+    if (options.oidc) throw noIdTokenError(variable, env);
     return { kind: 'api-token' };
   }
   if (!options.org) {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { usageError } from '../errors.js';
+import { giteaActionsService } from './gitea-actions.js';
 
 /** A pull request as a `workflow_run` event lists it (`workflow_run.pull_requests[]`). */
 export interface WorkflowRunPull {
@@ -31,13 +32,20 @@ const SHA = /^([0-9a-f]{40}|[0-9a-f]{64})$/i;
 /**
  * Reads the `workflow_run` event of the job (`GITHUB_EVENT_NAME`, `GITHUB_EVENT_PATH`).
  *
- * @throws CliError (exit 2) outside a `workflow_run` job, or when the event file cannot be
- *   read or lacks what covgate checks a bundle against
+ * @throws CliError (exit 2) outside a `workflow_run` job, on Gitea or Forgejo Actions (a
+ *   `workflow_run` event there lists no pull request and no head repository), or when the event file cannot be read or lacks what covgate checks a bundle
+ *   against
  */
 export function readWorkflowRun(
   env: NodeJS.ProcessEnv,
   read: (path: string) => string = (path) => readFileSync(path, 'utf8'),
 ): WorkflowRun {
+  const gitea = giteaActionsService(env);
+  if (gitea !== undefined) {
+    throw usageError(
+      `report --bundle posts from GitHub Actions only: on ${gitea === 'forgejo' ? 'Forgejo' : 'Gitea'} Actions a workflow_run event names no pull request and no head repository to check a bundle against; post from the pull request's own job with an API token instead`,
+    );
+  }
   if (env.GITHUB_EVENT_NAME !== 'workflow_run') {
     throw usageError(
       `report --bundle posts from a GitHub Actions job triggered by workflow_run (this job's event: ${env.GITHUB_EVENT_NAME || 'none'}): the bundle is checked against that event's head commit and pull request`,
