@@ -1,6 +1,7 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type FakeOidcIssuer, startFakeOidcIssuer } from '@covgate/test-support/fake-oidc-issuer';
 import { createTestApi } from '@covgate/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +87,44 @@ describe('covgate doctor', () => {
       '',
     ]);
     expect(result.code).toBe(0);
+  });
+
+  it.each([
+    ['Gitea Actions', { GITEA_ACTIONS: 'true' }, 'gitea/pull_request.synchronized.json'],
+    [
+      'Forgejo Actions',
+      { GITEA_ACTIONS: 'true', FORGEJO_ACTIONS: 'true' },
+      'forgejo/pull_request.reopened.json',
+    ],
+  ])('names the CI it read the target from: %s', async (name, runner, fixture) => {
+    const { dir } = await checkout(`ci-${fixture.split('/')[0]}`);
+    const s = await service();
+    // A recorded pull request payload (fixtures/README.md); head and number differ per fixture.
+    const event = fileURLToPath(new URL(`./fixtures/${fixture}`, import.meta.url));
+    const pull = JSON.parse(await readFile(event, 'utf8')) as {
+      number: number;
+      pull_request: { head: { ref: string; sha: string } };
+    };
+    const result = await covgateIn(
+      dir,
+      ['doctor', '--repo', 'web'],
+      env({
+        COVGATE_TOKEN: s.secret,
+        GITHUB_ACTIONS: 'true',
+        ...runner,
+        GITHUB_REPOSITORY: 'acme/web',
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: event,
+        GITHUB_REF: `refs/pull/${pull.number}/head`,
+        GITHUB_HEAD_REF: pull.pull_request.head.ref,
+        GITHUB_BASE_REF: 'main',
+        GITHUB_SHA: pull.pull_request.head.sha,
+      }),
+      s.fetch,
+    );
+    expect(result.stdout.split('\n')[2]).toBe(
+      `pass target: web@${pull.pull_request.head.ref}, commit ${pull.pull_request.head.sha}, base branch main, pull request #${pull.number}, read from ${name}`,
+    );
   });
 
   it('prints the checks as JSON with --json', async () => {

@@ -3,17 +3,31 @@ import { CliError } from '../errors.js';
 import { resolveTarget, type Target, type TargetFlags } from '../gate/target.js';
 import { type Finding, fail, pass, warn } from './check.js';
 
+/** How the doctor names the CI services covgate reads itself; env-ci's others by its name. */
+const CI_NAMES: Readonly<Record<string, string>> = {
+  github: 'GitHub Actions',
+  gitlab: 'GitLab CI',
+  gitea: 'Gitea Actions',
+  forgejo: 'Forgejo Actions',
+};
+
 /**
  * What a run here would be posted as, told as `covgate run` tells it (flags, else CI, else
- * git): repository, branch, commit, base branch and pull request.
+ * git): repository, branch, commit, base branch and pull request, and the CI service read
+ * when one was.
  */
 export function checkTarget(
   flags: TargetFlags,
   detect: () => RunContext,
 ): { finding: Finding; target: Target | null } {
+  let service: string | undefined;
   let resolved: ReturnType<typeof resolveTarget>;
   try {
-    resolved = resolveTarget(flags, detect);
+    resolved = resolveTarget(flags, () => {
+      const context = detect();
+      service = context.service;
+      return context;
+    });
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     return {
@@ -27,6 +41,7 @@ export function checkTarget(
     target.commit ? `commit ${target.commit}` : 'no commit',
     target.baseBranch ? `base branch ${target.baseBranch}` : 'no base branch',
     ...(target.pullRequest !== undefined ? [`pull request #${target.pullRequest}`] : []),
+    ...(service !== undefined ? [`read from ${CI_NAMES[service] ?? service}`] : []),
   ];
   const line = parts.join(', ');
   if (target.commit === undefined) {
