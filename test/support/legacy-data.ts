@@ -157,5 +157,43 @@ export function legacyDataCases({ literal, commitColumn }: LegacySql): LegacyDat
         });
       },
     },
+    {
+      name: 'reads GitHub organisation links made before migration 0029 as links to GitHub, members joined through them too',
+      firstLeftOut: '0029',
+      seed: [
+        `INSERT INTO github_org_links (org_id, github_org, linked_by, linked_at) VALUES
+        ('org_1', 'octo-org', 'usr_1', ${at(0)}), ('org_2', 'other-org', 'usr_2', ${at(3)})`,
+        `INSERT INTO memberships (org_id, user_id, role, created_at, source) VALUES
+        ('org_1', 'usr_3', 'member', ${at(4)}, 'github-org')`,
+      ],
+      check: async (store) => {
+        const octo = {
+          orgId: 'org_1',
+          host: 'github',
+          organisation: 'octo-org',
+          linkedBy: 'usr_1',
+          linkedAt: instant(0),
+        };
+        expect(await store.findOrganisationLink('org_1')).toEqual(octo);
+        expect(await store.listOrganisationLinks('github')).toEqual([
+          octo,
+          {
+            ...octo,
+            orgId: 'org_2',
+            organisation: 'other-org',
+            linkedBy: 'usr_2',
+            linkedAt: instant(3),
+          },
+        ]);
+        expect(await store.listOrganisationLinks('gitlab')).toEqual([]);
+        expect(await store.findMember('org_1', 'usr_3')).toEqual({
+          orgId: 'org_1',
+          userId: 'usr_3',
+          role: 'member',
+          createdAt: instant(4),
+          source: 'github-org',
+        });
+      },
+    },
   ];
 }

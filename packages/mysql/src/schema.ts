@@ -4,6 +4,7 @@ import type {
   CodeHostKind,
   ExpectedParts,
   FeedbackPlan,
+  MembershipSource,
   PartsState,
 } from '@covgate/core';
 import { parseParts, serialiseParts } from '@covgate/core/storage-kit';
@@ -187,8 +188,8 @@ export const memberships = mysqlTable(
     userId: exactVarchar('user_id', ID).notNull(),
     role: mysqlEnum('role', ROLES).notNull(),
     createdAt: timestamp('created_at').notNull(),
-    /** `github-org`: joined through the organisation's linked GitHub organisation. */
-    source: mysqlEnum('source', ['github-org']),
+    /** How the member joined through the organisation's link to a code host, if so. */
+    source: exactVarchar('source', { length: 16 }).$type<MembershipSource>(),
   },
   (t) => [
     ...indexesOf(t, INDEXES.memberships),
@@ -196,17 +197,17 @@ export const memberships = mysqlTable(
   ],
 );
 
-/** An organisation's link to a GitHub organisation (lower case); one each way. */
-export const githubOrgLinks = mysqlTable(
-  'github_org_links',
+/** An organisation's link to an organisation on a code host (lower case); one each way. */
+export const organisationLinks = mysqlTable(
+  'organisation_links',
   {
     orgId: exactVarchar('org_id', ID).primaryKey(),
-    // GitHub logins are at most 39 characters.
-    githubOrg: exactVarchar('github_org', { length: 100 }).notNull(),
+    host: exactVarchar('host', { length: 16 }).$type<CodeHostKind>().notNull().default('github'),
+    organisation: exactVarchar('organisation', { length: 255 }).notNull(),
     linkedBy: exactVarchar('linked_by', ID).notNull(),
     linkedAt: timestamp('linked_at').notNull(),
   },
-  (t) => indexesOf(t, INDEXES.githubOrgLinks),
+  (t) => indexesOf(t, INDEXES.organisationLinks),
 );
 
 /** An organisation's minimums: the lowest targets any of its runs is judged with. */

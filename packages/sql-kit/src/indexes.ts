@@ -38,8 +38,9 @@ export const INDEXES = {
     // The organisations of a user (the session's list, the organisation switch).
     memberships_user_idx: { on: ['userId'] },
   },
-  githubOrgLinks: {
-    github_org_links_github_org_uq: { on: ['githubOrg'], unique: true },
+  organisationLinks: {
+    // One link per host organisation; also what a sign-in through the host lists.
+    organisation_links_host_organisation_uq: { on: ['host', 'organisation'], unique: true },
   },
   invites: {
     invites_token_hash_uq: { on: ['tokenHash'], unique: true },

@@ -1,10 +1,10 @@
 import type {
   DeliveryRecord,
   ExecutionRecord,
-  GithubOrgLink,
   InviteRecord,
   Membership,
   Organisation,
+  OrganisationLink,
   OrganisationSettings,
   RepositoryLink,
   RepositorySettings,
@@ -103,7 +103,7 @@ export interface Tables {
   sessions: SqlTable<SessionRecord>;
   signInLinks: SqlTable<SignInLinkRecord>;
   memberships: SqlTable<MembershipRow>;
-  githubOrgLinks: SqlTable<GithubOrgLink>;
+  organisationLinks: SqlTable<OrganisationLink>;
   organisationSettings: SqlTable<OrganisationSettings>;
   invites: SqlTable<InviteRecord>;
   executions: SqlTable<ExecutionRecord>;

@@ -4,6 +4,7 @@ import type {
   CodeHostKind,
   ExpectedParts,
   FeedbackPlan,
+  MembershipSource,
   PartsState,
 } from '@covgate/core';
 import { parseParts, serialiseParts } from '@covgate/core/storage-kit';
@@ -130,8 +131,8 @@ export const memberships = sqliteTable(
     userId: text('user_id').notNull(),
     role: text('role', ROLE_ENUM).notNull(),
     createdAt: timestamp('created_at').notNull(),
-    /** `github-org`: joined through the organisation's linked GitHub organisation. */
-    source: text('source', { enum: ['github-org'] }),
+    /** How the member joined through the organisation's link to a code host, if so. */
+    source: text('source').$type<MembershipSource>(),
   },
   (t) => [
     ...indexesOf(t, INDEXES.memberships),
@@ -139,16 +140,17 @@ export const memberships = sqliteTable(
   ],
 );
 
-/** An organisation's link to a GitHub organisation (lower case); one each way. */
-export const githubOrgLinks = sqliteTable(
-  'github_org_links',
+/** An organisation's link to an organisation on a code host (lower case); one each way. */
+export const organisationLinks = sqliteTable(
+  'organisation_links',
   {
     orgId: text('org_id').primaryKey(),
-    githubOrg: text('github_org').notNull(),
+    host: text('host').$type<CodeHostKind>().notNull().default('github'),
+    organisation: text('organisation').notNull(),
     linkedBy: text('linked_by').notNull(),
     linkedAt: timestamp('linked_at').notNull(),
   },
-  (t) => indexesOf(t, INDEXES.githubOrgLinks),
+  (t) => indexesOf(t, INDEXES.organisationLinks),
 );
 
 /** An organisation's minimums: the lowest targets any of its runs is judged with. */

@@ -1,3 +1,5 @@
+import type { MembershipSource } from '../storage/records/memberships.js';
+
 /** Why a request to a protected endpoint was refused. */
 export type AuthDeniedReason = 'missing_token' | 'invalid_or_expired_token';
 
@@ -39,20 +41,39 @@ export type AuditEvent =
   | { type: 'organisation.create'; orgId: string; slug: string }
   /**
    * A user joined an organisation (first session, sign-in link, invite, code-host login);
-   * `via: 'github-org'` through its linked GitHub organisation.
+   * `via` through its link to a GitHub organisation (`github-org`), a GitLab group
+   * (`gitlab-group`) or a Gitea organisation (`gitea-org`).
    */
-  | { type: 'member.add'; orgId: string; userId: string; role: string; via?: 'github-org' }
+  | { type: 'member.add'; orgId: string; userId: string; role: string; via?: MembershipSource }
   /** An owner (`by`) changed a member's role. */
   | { type: 'member.role'; orgId: string; userId: string; role: string; by: string }
   /**
-   * An owner (`by`) removed a member, or a member (`by` = `userId`) left; `by: 'github'` with
-   * `via: 'github-org'` when GitHub no longer lists the member in the linked organisation.
+   * An owner (`by`) removed a member, or a member (`by` = `userId`) left; `by` the host
+   * (`github`, `gitlab`, `gitea`) with `via` as for `member.add` when the host no longer lists
+   * the member in the linked organisation.
    */
-  | { type: 'member.remove'; orgId: string; userId: string; by: string; via?: 'github-org' }
-  /** An owner (`by`) linked the organisation to a GitHub organisation. */
-  | { type: 'organisation.link'; orgId: string; githubOrg: string; by: string }
-  /** An owner (`by`) removed the organisation's link to a GitHub organisation. */
-  | { type: 'organisation.unlink'; orgId: string; githubOrg: string; by: string }
+  | { type: 'member.remove'; orgId: string; userId: string; by: string; via?: MembershipSource }
+  /**
+   * An owner (`by`) linked the organisation to an organisation on a code host: a GitHub one
+   * as `githubOrg`, another host's as `host` and `organisation`.
+   */
+  | {
+      type: 'organisation.link';
+      orgId: string;
+      githubOrg?: string;
+      host?: string;
+      organisation?: string;
+      by: string;
+    }
+  /** An owner (`by`) removed the organisation's link (named as for a link). */
+  | {
+      type: 'organisation.unlink';
+      orgId: string;
+      githubOrg?: string;
+      host?: string;
+      organisation?: string;
+      by: string;
+    }
   /**
    * An owner (`by`) changed the organisation's minimums; each is printed as set afterwards, a
    * percentage or `none`.
@@ -171,8 +192,8 @@ const PLAIN_FIELDS: {
   'member.add': ['orgId', 'userId', 'role', 'via'],
   'member.role': ['orgId', 'userId', 'role', 'by'],
   'member.remove': ['orgId', 'userId', 'by', 'via'],
-  'organisation.link': ['orgId', 'githubOrg', 'by'],
-  'organisation.unlink': ['orgId', 'githubOrg', 'by'],
+  'organisation.link': ['orgId', 'githubOrg', 'host', 'organisation', 'by'],
+  'organisation.unlink': ['orgId', 'githubOrg', 'host', 'organisation', 'by'],
   'organisation.settings': ['orgId', 'minPatchTarget', 'minProjectTarget', 'by'],
   'repository.link': ['orgId', 'repo', 'githubRepo', 'host', 'repository', 'apiUrl', 'by'],
   'repository.unlink': ['orgId', 'repo', 'githubRepo', 'host', 'repository', 'by'],

@@ -1,3 +1,5 @@
+import type { CodeHostKind } from '../storage/records/repository-links.js';
+
 /** The code-host account that signed in, as the code host identifies it. */
 export interface CodeHostUser {
   /** The code host's stable, never reused id of the account (GitHub's numeric id as text). */
@@ -27,8 +29,8 @@ export interface CodeExchange {
   /** Aborted when the login's time budget is spent; pass it to every request you make. */
   signal: AbortSignal;
   /**
-   * Organisation logins (lower case) whose membership to check with the sign-in's token, for
-   * code hosts with {@link CodeHost.checksOrganisations}; answered in
+   * Organisation names or GitLab group paths (lower case) whose membership to check with the
+   * sign-in's token, for code hosts with {@link CodeHost.organisationLinks}; answered in
    * {@link CodeHostUser.organisations}.
    */
   organisations?: readonly string[];
@@ -47,10 +49,12 @@ export interface CodeHost {
    */
   exchangeCode(input: CodeExchange): Promise<CodeHostUser>;
   /**
-   * Whether `exchangeCode` checks {@link CodeExchange.organisations}: covgate organisations
-   * linked to GitHub organisations are synchronised at this code host's sign-ins.
+   * The host whose organisation links this code host's sign-ins synchronise (`exchangeCode`
+   * then checks {@link CodeExchange.organisations}): covgate organisations linked to
+   * organisations on it gain and lose members as it says. None when absent. At most one code
+   * host of a server may name each host: a link names an organisation, not an instance.
    */
-  readonly checksOrganisations?: boolean;
+  readonly organisationLinks?: CodeHostKind;
 }
 
 /**

@@ -80,7 +80,7 @@ export function githubCodeHost(options: GithubCodeHostOptions): CodeHost {
   const client = new OAuth2Client(options.clientId, options.clientSecret, redirectUri);
 
   return {
-    checksOrganisations: true,
+    organisationLinks: 'github',
     authorizationUrl({ state, codeVerifier }) {
       return client.createAuthorizationURLWithPKCE(
         authorizeUrl,

@@ -1,8 +1,8 @@
 import { memoryCommitReports } from './memory/commit-reports.js';
 import { memoryExecutions } from './memory/executions.js';
-import { memoryGithubOrgLinks } from './memory/github-org-links.js';
 import { memoryInvites } from './memory/invites.js';
 import { memoryMemberships } from './memory/memberships.js';
+import { memoryOrganisationLinks } from './memory/organisation-links.js';
 import { memoryOrganisationSettings } from './memory/organisation-settings.js';
 import { memoryOrganisations } from './memory/organisations.js';
 import { memoryOutbox } from './memory/outbox.js';
@@ -40,7 +40,7 @@ export function createMemoryStore(): Store {
     ...memorySessions(tables),
     ...memoryMemberships(tables),
     ...memoryInvites(tables),
-    ...memoryGithubOrgLinks(tables),
+    ...memoryOrganisationLinks(tables),
     ...memorySignInLinks(tables),
     ...executions,
     ...memoryCommitReports(tables, executions),

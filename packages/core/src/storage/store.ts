@@ -10,9 +10,9 @@
 
 import type { CommitReportStore } from './records/commit-reports.js';
 import type { ExecutionStore } from './records/executions.js';
-import type { GithubOrgLinkStore } from './records/github-org-links.js';
 import type { InviteStore } from './records/invites.js';
 import type { MembershipStore } from './records/memberships.js';
+import type { OrganisationLinkStore } from './records/organisation-links.js';
 import type { OrganisationSettingsStore } from './records/organisation-settings.js';
 import type { OrganisationStore } from './records/organisations.js';
 import type { OutboxStore } from './records/outbox.js';
@@ -54,7 +54,6 @@ export type {
   ProjectTargetSource,
   RepositorySummary,
 } from './records/executions.js';
-export type { GithubOrgLink, GithubOrgLinkStore } from './records/github-org-links.js';
 export type {
   InviteAcceptance,
   InviteRecord,
@@ -62,6 +61,7 @@ export type {
   InviteStore,
 } from './records/invites.js';
 export {
+  MEMBERSHIP_SOURCES,
   type MemberChange,
   type MemberListing,
   type Membership,
@@ -71,6 +71,7 @@ export {
   type Role,
   type UserOrganisation,
 } from './records/memberships.js';
+export type { OrganisationLink, OrganisationLinkStore } from './records/organisation-links.js';
 export type {
   OrganisationSettings,
   OrganisationSettingsStore,
@@ -178,7 +179,7 @@ export interface Store
     SessionStore,
     MembershipStore,
     InviteStore,
-    GithubOrgLinkStore,
+    OrganisationLinkStore,
     SignInLinkStore,
     ExecutionStore,
     CommitReportStore,

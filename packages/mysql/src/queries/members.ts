@@ -1,10 +1,10 @@
-import type { GithubOrgLink, MemberChange, Membership, Role } from '@covgate/core';
+import type { MemberChange, Membership, OrganisationLink, Role } from '@covgate/core';
 import { wholeSeconds } from '@covgate/core/storage-kit';
 import { and, count, eq } from 'drizzle-orm';
 import type { MySql2Database } from 'drizzle-orm/mysql2';
 import { retryDeadlocks } from '../deadlock-retry.js';
 import { isDuplicateKey } from '../failures.js';
-import { githubOrgLinks, memberships, organisations } from '../schema.js';
+import { memberships, organisationLinks, organisations } from '../schema.js';
 import type { QueryContext } from './context.js';
 
 /** The transaction `db.transaction` gives its callback. */
@@ -85,17 +85,17 @@ export function memberQueries({ db }: QueryContext) {
         true,
       ),
 
-    // Replace in one transaction; the unique index on the GitHub organisation refuses a
-    // second organisation (the transaction rolls back), so two owners linking one GitHub
-    // organisation at once cannot both win. (No ON DUPLICATE KEY UPDATE: it would also fire on
-    // that index and rewrite the other organisation's link.)
-    linkGithubOrg: async (link: GithubOrgLink) => {
+    // Replace in one transaction; the unique index on the host organisation refuses a second
+    // organisation (the transaction rolls back), so two owners linking one host organisation
+    // at once cannot both win. (No ON DUPLICATE KEY UPDATE: it would also fire on that index
+    // and rewrite the other organisation's link.)
+    linkOrganisation: async (link: OrganisationLink) => {
       try {
         await retryDeadlocks(() =>
           db.transaction(async (tx) => {
-            await tx.delete(githubOrgLinks).where(eq(githubOrgLinks.orgId, link.orgId));
+            await tx.delete(organisationLinks).where(eq(organisationLinks.orgId, link.orgId));
             await tx
-              .insert(githubOrgLinks)
+              .insert(organisationLinks)
               .values({ ...link, linkedAt: wholeSeconds(link.linkedAt) });
           }),
         );

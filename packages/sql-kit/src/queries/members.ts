@@ -1,4 +1,10 @@
-import type { MemberListing, Membership, Role, UserOrganisation } from '@covgate/core';
+import type {
+  CodeHostKind,
+  MemberListing,
+  Membership,
+  Role,
+  UserOrganisation,
+} from '@covgate/core';
 import { membershipOf } from '@covgate/core/storage-kit';
 import { and, asc, eq } from 'drizzle-orm';
 import { organisationColumns } from '../columns.js';
@@ -20,13 +26,13 @@ export async function findMembership(
 }
 
 /**
- * Members and GitHub organisation links: the reads and the unlink. Adding, changing and
+ * Members and organisation links: the reads and the unlink. Adding, changing and
  * removing a member, and linking, are each dialect's own: they guard the last owner and the
  * link's uniqueness in the way the dialect locks.
  */
 export function memberQueries(context: SqlContext) {
   const { db, tables, affected } = context;
-  const { memberships, users, organisations, githubOrgLinks } = tables;
+  const { memberships, users, organisations, organisationLinks } = tables;
   return {
     findMember: (orgId: string, userId: string) => findMembership(context, orgId, userId),
 
@@ -65,14 +71,18 @@ export function memberQueries(context: SqlContext) {
         .where(eq(memberships.userId, userId))
         .orderBy(asc(organisations.slug)),
 
-    findGithubOrgLink: (orgId: string) =>
-      first(db.select().from(githubOrgLinks).where(eq(githubOrgLinks.orgId, orgId)).limit(1)),
+    findOrganisationLink: (orgId: string) =>
+      first(db.select().from(organisationLinks).where(eq(organisationLinks.orgId, orgId)).limit(1)),
 
-    listGithubOrgLinks: () =>
-      db.select().from(githubOrgLinks).orderBy(asc(githubOrgLinks.githubOrg)),
+    listOrganisationLinks: (host: CodeHostKind) =>
+      db
+        .select()
+        .from(organisationLinks)
+        .where(eq(organisationLinks.host, host))
+        .orderBy(asc(organisationLinks.organisation)),
 
-    unlinkGithubOrg: async (orgId: string) => {
-      const result = await db.delete(githubOrgLinks).where(eq(githubOrgLinks.orgId, orgId));
+    unlinkOrganisation: async (orgId: string) => {
+      const result = await db.delete(organisationLinks).where(eq(organisationLinks.orgId, orgId));
       return affected(result) > 0;
     },
   };

@@ -1,9 +1,9 @@
-import type { GithubOrgLink, MemberChange, Membership, Role } from '@covgate/core';
+import type { MemberChange, Membership, OrganisationLink, Role } from '@covgate/core';
 import { wholeSeconds } from '@covgate/core/storage-kit';
 import { findMembership, isMember as memberRow } from '@covgate/sql-kit';
 import { and, ne, or, sql } from 'drizzle-orm';
 import { isDuplicateKey } from '../failures.js';
-import { githubOrgLinks, memberships } from '../schema.js';
+import { memberships, organisationLinks } from '../schema.js';
 import type { QueryContext } from './context.js';
 
 /** Teams' writes that guard the last owner and the link's uniqueness in one statement. */
@@ -62,17 +62,18 @@ export function memberQueries({ db, shared }: QueryContext) {
       return memberChange(result.rowsAffected, orgId, userId);
     },
 
-    // One conditional upsert: the unique index on the GitHub organisation refuses a second
-    // organisation, so two owners linking one GitHub organisation at once cannot both win.
-    linkGithubOrg: async (link: GithubOrgLink) => {
+    // One conditional upsert: the unique index on the host organisation refuses a second
+    // organisation, so two owners linking one host organisation at once cannot both win.
+    linkOrganisation: async (link: OrganisationLink) => {
       try {
         await db
-          .insert(githubOrgLinks)
+          .insert(organisationLinks)
           .values({ ...link, linkedAt: wholeSeconds(link.linkedAt) })
           .onConflictDoUpdate({
-            target: githubOrgLinks.orgId,
+            target: organisationLinks.orgId,
             set: {
-              githubOrg: link.githubOrg,
+              host: link.host,
+              organisation: link.organisation,
               linkedBy: link.linkedBy,
               linkedAt: wholeSeconds(link.linkedAt),
             },

@@ -105,9 +105,10 @@ export function membersContract(options: HttpContractOptions): void {
       // kept from an earlier run may hold a fixed name already.
       const githubOrg = `acme-${randomSuffix().slice(0, 12)}`;
       expect(
-        await ctx.store.linkGithubOrg({
+        await ctx.store.linkOrganisation({
           orgId: org.id,
-          githubOrg,
+          host: 'github',
+          organisation: githubOrg,
           linkedBy: user.id,
           linkedAt: joined,
         }),

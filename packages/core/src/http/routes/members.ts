@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { githubOrgLinkToJson } from '../../organisations/github-org-link.js';
 import { hasRole } from '../../organisations/membership.js';
+import { organisationLinkToJson } from '../../organisations/organisation-link.js';
 import { type MemberChange, type Membership, ROLES } from '../../storage/store.js';
 import { formatTimestamp } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
@@ -43,11 +43,11 @@ export const listMembers: RouteHandler = async (scope) => {
   const { store } = scope.services;
   const [members, link] = await Promise.all([
     store.listMembers(identity.orgId),
-    store.findGithubOrgLink(identity.orgId),
+    store.findOrganisationLink(identity.orgId),
   ]);
   return jsonReply(200, {
     members: members.map(memberToJson),
-    github_link: link === null ? null : githubOrgLinkToJson(link),
+    github_link: link?.host === 'github' ? organisationLinkToJson(link, 'github') : null,
   });
 };
 

@@ -10,9 +10,9 @@ import {
 } from '../../oauth/login-state.js';
 import type { OAuthSettings, ResolvedIdentity } from '../../oauth/oauth-options.js';
 import { withinTimeBudget } from '../../oauth/time-budget.js';
-import { syncLinkedMemberships } from '../../organisations/github-org-link.js';
 import { joinOrganisation } from '../../organisations/membership.js';
-import type { GithubOrgLink } from '../../storage/store.js';
+import { syncLinkedMemberships } from '../../organisations/organisation-link.js';
+import type { OrganisationLink } from '../../storage/store.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { cookieValue } from '../auth/credentials.js';
 import { sessionCookie } from '../auth/session-cookie.js';
@@ -94,10 +94,10 @@ function startLogin(oauth: OAuthSettings | undefined): RouteHandler {
  * state cookie is cleared on every answer. Order: state (cookie seal,
  * age, constant-time match, single use) -> `error` from the code host -> `code` -> code
  * exchange within the time budget (with a code host that checks organisations, the user's
- * membership of every linked GitHub organisation) -> `resolveIdentity` -> an invite opened
+ * membership of every organisation linked on its host) -> `resolveIdentity` -> an invite opened
  * before signing in is accepted (the session then acts for its organisation) -> the user
  * joins the resolved organisation when not a member (owner when it has no member yet, else
- * member) -> the linked organisations are joined or left as GitHub says (a joined one, when
+ * member) -> the linked organisations are joined or left as the host says (a joined one, when
  * no invite was accepted, is the session's) -> session, cookie, `302` to the dashboard.
  */
 function completeLogin(oauth: OAuthSettings | undefined): RouteHandler {
@@ -116,10 +116,11 @@ function completeLogin(oauth: OAuthSettings | undefined): RouteHandler {
     if (code === null || code === '') throw new ApiError(400, OAUTH_ERRORS.missingCode);
     if (code.length > MAX_CODE_LENGTH) throw new ApiError(400, OAUTH_ERRORS.invalidCode);
 
-    // The organisations linked to GitHub organisations, checked with this sign-in's token.
-    const links: GithubOrgLink[] = codeHost.checksOrganisations
-      ? await services.store.listGithubOrgLinks()
-      : [];
+    // The organisations linked to organisations on this code host, checked with the sign-in's
+    // token.
+    const host = codeHost.organisationLinks;
+    const links: OrganisationLink[] =
+      host === undefined ? [] : await services.store.listOrganisationLinks(host);
     let user: CodeHostUser;
     try {
       user = await withinTimeBudget(settings.timeoutMs, (signal) =>
@@ -127,7 +128,7 @@ function completeLogin(oauth: OAuthSettings | undefined): RouteHandler {
           code,
           codeVerifier: login.codeVerifier,
           signal,
-          ...(links.length > 0 ? { organisations: links.map((link) => link.githubOrg) } : {}),
+          ...(links.length > 0 ? { organisations: links.map((link) => link.organisation) } : {}),
         }),
       );
     } catch (error) {
@@ -137,12 +138,16 @@ function completeLogin(oauth: OAuthSettings | undefined): RouteHandler {
     // The invite first: when it is for the same organisation, its role is the one that counts.
     const invited = await acceptPendingInvite(scope, identity.userId);
     await joinOrganisation(services, identity.orgId, identity.userId);
-    const joinedLinked = await syncLinkedMemberships(
-      services,
-      identity.userId,
-      links,
-      user.organisations ?? new Map(),
-    );
+    const joinedLinked =
+      host === undefined
+        ? []
+        : await syncLinkedMemberships(
+            services,
+            host,
+            identity.userId,
+            links,
+            user.organisations ?? new Map(),
+          );
     // A sign-in that joined a linked organisation opens it, as an accepted invite does.
     const sessionOrg = invited?.orgId ?? joinedLinked[0] ?? identity.orgId;
     const { token } = await startSession(services, identity.userId, sessionOrg);

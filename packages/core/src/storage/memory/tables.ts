@@ -1,10 +1,10 @@
 import type {
   DeliveryRecord,
   ExecutionRecord,
-  GithubOrgLink,
   InviteRecord,
   Membership,
   Organisation,
+  OrganisationLink,
   OrganisationSettings,
   PartUpload,
   RepositoryLink,
@@ -58,7 +58,7 @@ export interface MemoryTables {
   /** Memberships by organisation id, then by user id. */
   readonly members: Map<string, Map<string, Membership>>;
   /** Links by organisation id. */
-  readonly githubOrgLinks: Map<string, GithubOrgLink>;
+  readonly organisationLinks: Map<string, OrganisationLink>;
   /** By organisation id. */
   readonly organisationSettings: Map<string, OrganisationSettings>;
   readonly invites: TokenHashedRecords<InviteRecord>;
@@ -101,7 +101,7 @@ export function createTables(): MemoryTables {
     tokenIdsByOrg: new Map(),
     sessions: new TokenHashedRecords('session'),
     members: new Map(),
-    githubOrgLinks: new Map(),
+    organisationLinks: new Map(),
     organisationSettings: new Map(),
     invites: new TokenHashedRecords('invite'),
     signInLinks: new TokenHashedRecords('sign-in link'),

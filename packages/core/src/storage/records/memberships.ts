@@ -21,14 +21,24 @@ export interface Membership {
   /** When the user joined. */
   createdAt: Date;
   /**
-   * `github-org` when the user joined because they belong to the organisation's linked GitHub
-   * organisation (they leave when they no longer do); absent for any other way in.
+   * How the user joined when it was through the organisation's link to a code host (they leave
+   * when the host no longer lists them); absent for any other way in.
    */
   source?: MembershipSource;
 }
 
-/** How a membership came to be, when it matters later: through a linked GitHub organisation. */
-export type MembershipSource = 'github-org';
+/**
+ * How a membership came to be, when it matters later: through a linked GitHub organisation
+ * (`github-org`), GitLab group (`gitlab-group`) or Gitea organisation (`gitea-org`).
+ */
+export type MembershipSource = 'github-org' | 'gitlab-group' | 'gitea-org';
+
+/** Every {@link MembershipSource}. */
+export const MEMBERSHIP_SOURCES = [
+  'github-org',
+  'gitlab-group',
+  'gitea-org',
+] as const satisfies readonly MembershipSource[];
 
 /** A member as listed: the membership and the user's code-host login, when covgate knows it. */
 export interface MemberListing extends Membership {
