@@ -43,6 +43,8 @@ import type {
   ListRepositoriesQuery,
   Member,
   MemberList,
+  OrganisationLink,
+  OrganisationLinkInput,
   OrganisationSettings,
   OrganisationSettingsInput,
   Ready,
@@ -211,6 +213,15 @@ export interface CovgateClient {
   ): Promise<GithubLink>;
   /** `DELETE /v1/organisation/github-link`: removes the link; its members stay (owners). */
   unlinkGithubOrganisation(options?: CallOptions): Promise<void>;
+  /**
+   * `GET /v1/organisation/code-host-link`: the organisation's link to a GitHub or Gitea
+   * organisation or a GitLab group (404: none).
+   */
+  getOrganisationLink(options?: CallOptions): Promise<OrganisationLink>;
+  /** `POST /v1/organisation/code-host-link`: links the organisation, whatever the host (owners). */
+  linkOrganisation(args: { body: OrganisationLinkInput } & CallOptions): Promise<OrganisationLink>;
+  /** `DELETE /v1/organisation/code-host-link`: removes the link; its members stay (owners). */
+  unlinkOrganisation(options?: CallOptions): Promise<void>;
   /** `GET /v1/organisation/settings`: the organisation's minimums (any member, or an `execute` token). */
   getOrganisationSettings(options?: CallOptions): Promise<OrganisationSettings>;
   /** `PATCH /v1/organisation/settings`: sets the organisation's minimums (owners). */
@@ -431,6 +442,12 @@ export function createCovgateClient(options: CovgateClientOptions): CovgateClien
       unwrap(raw.POST('/v1/organisation/github-link', { body, signal })),
     unlinkGithubOrganisation: (o = {}) =>
       unwrap(raw.DELETE('/v1/organisation/github-link', { signal: o.signal })),
+    getOrganisationLink: (o = {}) =>
+      unwrap(raw.GET('/v1/organisation/code-host-link', { signal: o.signal })),
+    linkOrganisation: ({ body, signal }) =>
+      unwrap(raw.POST('/v1/organisation/code-host-link', { body, signal })),
+    unlinkOrganisation: (o = {}) =>
+      unwrap(raw.DELETE('/v1/organisation/code-host-link', { signal: o.signal })),
     getOrganisationSettings: (o = {}) =>
       unwrap(raw.GET('/v1/organisation/settings', { signal: o.signal })),
     setOrganisationSettings: ({ body, signal }) =>

@@ -74,6 +74,12 @@ export type GithubLink = components['schemas']['GithubLink'];
 export type LinkGithubOrganisationInput = NonNullable<
   operations['linkGithubOrganisation']['requestBody']
 >['content']['application/json'];
+/** An organisation's link to an organisation on a code host (a GitLab group). */
+export type OrganisationLink = components['schemas']['OrganisationLink'];
+/** Body of `POST /v1/organisation/code-host-link`. */
+export type OrganisationLinkInput = NonNullable<
+  operations['linkOrganisation']['requestBody']
+>['content']['application/json'];
 /** An organisation's minimums: the lowest patch and project targets of its runs. */
 export type OrganisationSettings = components['schemas']['OrganisationSettings'];
 /** Body of `PATCH /v1/organisation/settings`. */

@@ -699,8 +699,10 @@ export interface paths {
         };
         /**
          * The organisation's link to a GitHub organisation
-         * @description Any member may read it. Members of the linked GitHub organisation join as `member` at
-         *     their next GitHub sign-in (checked with that sign-in's token, scope `read:org`).
+         * @description Any member may read it; `404` when there is none or it links another host (see
+         *     `/v1/organisation/code-host-link`). Members of the linked GitHub organisation join as
+         *     `member` at their next GitHub sign-in (checked with that sign-in's token, scope
+         *     `read:org`).
          */
         get: operations["getGithubLink"];
         put?: never;
@@ -719,6 +721,45 @@ export interface paths {
          *     `organisation.unlink org_id=<id> github_org=<login> by=<user id>`.
          */
         delete: operations["unlinkGithubOrganisation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organisation/code-host-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's link to an organisation on a code host
+         * @description Any member may read it, whatever its host: a GitHub or Gitea organisation, or a GitLab
+         *     group. Members of the linked organisation join as `member` at their next sign-in
+         *     through that host (checked with that sign-in's token: GitHub `read:org`, GitLab
+         *     `read_api`, Gitea `read:organization`).
+         */
+        get: operations["getOrganisationLink"];
+        put?: never;
+        /**
+         * Link the organisation to an organisation on a code host (owners only)
+         * @description Links (or re-links, whatever the previous link's host) the session's organisation to a
+         *     GitHub or Gitea organisation, or a GitLab group by its full path (`a/b/c`); stored in
+         *     lower case. Order: `401`, `403` (API token, a role below `owner`, a cookie without an
+         *     allowed `Origin`), body `400`, `409` the host organisation is linked to another
+         *     organisation. Writes `organisation.link org_id=<id> github_org=<login> by=<user id>`
+         *     for GitHub, `organisation.link org_id=<id> host=<host> organisation=<path> by=<user id>`
+         *     for GitLab and Gitea.
+         */
+        post: operations["linkOrganisation"];
+        /**
+         * Remove the link to an organisation on a code host (owners only)
+         * @description Removes the link whatever its host; the members who joined through it stay members.
+         *     Order: `401`, `403` (API token, a role below `owner`, a cookie without an allowed
+         *     `Origin`), `404` no link. Writes `organisation.unlink` named as `organisation.link` is.
+         */
+        delete: operations["unlinkOrganisation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2010,8 +2051,10 @@ export interface components {
         MemberList: {
             /** @description Oldest member first. */
             members: components["schemas"]["Member"][];
-            /** @description The organisation's link to a GitHub organisation (as `GET /v1/organisation/github-link` answers it), or null when it has none. */
+            /** @description The organisation's link to a GitHub organisation (as `GET /v1/organisation/github-link` answers it), or null when it has none or links another host. */
             github_link: components["schemas"]["GithubLink"] | null;
+            /** @description The organisation's link to an organisation on any code host (as `GET /v1/organisation/code-host-link` answers it), or null when it has none. */
+            code_host_link: components["schemas"]["OrganisationLink"] | null;
         };
         /** @description The secret of an invite. */
         InviteToken: string;
@@ -2054,6 +2097,18 @@ export interface components {
         GithubLink: {
             /** @description The GitHub organisation's login, in lower case. */
             github_org: string;
+            /** @description The owner who linked it. */
+            linked_by: string;
+            linked_at: components["schemas"]["Timestamp"];
+        };
+        OrganisationLink: {
+            /**
+             * @description The code host of the linked organisation; `gitea` for Forgejo too.
+             * @enum {unknown}
+             */
+            host: "github" | "gitlab" | "gitea";
+            /** @description The organisation's name on GitHub or Gitea, or the GitLab group's full path, in lower case. */
+            organisation: string;
             /** @description The owner who linked it. */
             linked_by: string;
             linked_at: components["schemas"]["Timestamp"];
@@ -4282,6 +4337,134 @@ export interface operations {
         };
     };
     unlinkGithubOrganisation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    getOrganisationLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationLink"];
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    linkOrganisation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The code host; `gitea` for Forgejo too.
+                     * @enum {unknown}
+                     */
+                    host: "github" | "gitlab" | "gitea";
+                    /**
+                     * @description The organisation's name on GitHub or Gitea (GitHub: 1-39 letters, digits and
+                     *     inner hyphens; Gitea: 1-40 letters, digits, `_`, `-`, `.`), or the GitLab
+                     *     group's full path (up to 20 groups of letters, digits, `_`, `-`, `.`); any
+                     *     case.
+                     */
+                    organisation: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationLink"];
+                };
+            };
+            /** @description Unparsable JSON or not an object (`malformed request`), no known `host`, or an `organisation` the host would not accept. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error: "malformed request" | "invalid parameter: host" | "invalid parameter: organisation";
+                    };
+                };
+            };
+            401: components["responses"]["InvalidToken"];
+            403: components["responses"]["SessionRequired"];
+            /** @description Another organisation is linked to that organisation of that host. */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: "that organisation is linked to another organisation";
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["VerificationOverloaded"];
+        };
+    };
+    unlinkOrganisation: {
         parameters: {
             query?: never;
             header?: never;

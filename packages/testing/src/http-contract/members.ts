@@ -98,9 +98,10 @@ export function membersContract(options: HttpContractOptions): void {
           },
         ],
         github_link: null,
+        code_host_link: null,
       });
 
-      // The organisation's GitHub link comes with the list: the page needs no 404 to know.
+      // The organisation's link comes with the list, in both forms: the page needs no 404 to know.
       // A name of its own: the GitHub organisation is unique across the store, and a database
       // kept from an earlier run may hold a fixed name already.
       const githubOrg = `acme-${randomSuffix().slice(0, 12)}`;
@@ -113,17 +114,15 @@ export function membersContract(options: HttpContractOptions): void {
           linkedAt: joined,
         }),
       ).toBe('done');
-      expect(
-        (
-          (await (await sendJson(ctx, 'GET', '/v1/members', owner)).json()) as object & {
-            github_link: unknown;
-          }
-        ).github_link,
-      ).toEqual({
-        github_org: githubOrg,
-        linked_by: user.id,
-        linked_at: joined.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      });
+      const linkedAt = joined.toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const listed = (await (await sendJson(ctx, 'GET', '/v1/members', owner)).json()) as {
+        github_link: unknown;
+        code_host_link: unknown;
+      };
+      expect([listed.github_link, listed.code_host_link]).toEqual([
+        { github_org: githubOrg, linked_by: user.id, linked_at: linkedAt },
+        { host: 'github', organisation: githubOrg, linked_by: user.id, linked_at: linkedAt },
+      ]);
     });
 
     it('changes a role (owners only), with a member.role audit line; the change applies at the next request', async () => {

@@ -17,6 +17,7 @@ import { internalErrorsContract } from './internal-errors.js';
 import { invitesContract } from './invites.js';
 import { lineDataContract } from './line-data.js';
 import { membersContract } from './members.js';
+import { organisationLinkContract } from './organisation-link.js';
 import { organisationSettingsContract } from './organisation-settings.js';
 import { organisationsContract } from './organisations.js';
 import { patchCoverageContract } from './patch-coverage.js';
@@ -59,6 +60,7 @@ export function runHttpContractSuite(name: string, options: HttpContractOptions)
     membersContract(options);
     invitesContract(options);
     githubOrgLinkContract(options);
+    organisationLinkContract(options);
     organisationSettingsContract(options);
     repositoryLinkContract(options);
     codeHostLinkContract(options);

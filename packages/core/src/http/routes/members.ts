@@ -48,6 +48,7 @@ export const listMembers: RouteHandler = async (scope) => {
   return jsonReply(200, {
     members: members.map(memberToJson),
     github_link: link?.host === 'github' ? organisationLinkToJson(link, 'github') : null,
+    code_host_link: link === null ? null : organisationLinkToJson(link, 'code-host'),
   });
 };
 

@@ -5,7 +5,7 @@ import {
   normaliseOrganisationPath,
   organisationLinkToJson,
 } from '../../organisations/organisation-link.js';
-import type { CodeHostKind, OrganisationLink } from '../../storage/store.js';
+import { CODE_HOST_KINDS, type CodeHostKind, type OrganisationLink } from '../../storage/store.js';
 import { wholeSeconds } from '../../time/timestamp.js';
 import { ApiError, ERRORS } from '../api-error.js';
 import { authenticateSessionOnly } from '../auth/authenticate.js';
@@ -23,6 +23,11 @@ export const ORGANISATION_LINK_ERRORS = {
 } as const;
 
 const githubLinkBody = z.object({ github_org: z.string().regex(GITHUB_ORG_LOGIN) });
+
+const codeHostLinkBody = z.object({
+  host: z.enum(CODE_HOST_KINDS as [CodeHostKind, ...CodeHostKind[]]),
+  organisation: z.string().max(1024),
+});
 
 /**
  * Which route a link is read through: `github` (`/v1/organisation/github-link`, GitHub links
@@ -126,3 +131,20 @@ export const linkGithubOrg: RouteHandler = postLink('github', (body) => ({
 
 /** `DELETE /v1/organisation/github-link`: owners remove a link to a GitHub organisation. */
 export const deleteGithubLink: RouteHandler = deleteLink('github');
+
+/**
+ * `GET /v1/organisation/code-host-link`: the session organisation's link to an organisation
+ * on a code host (GitHub, GitLab, Gitea); any member may read it, `404` when there is none.
+ */
+export const getOrganisationLink: RouteHandler = getLink('code-host');
+
+/**
+ * `POST /v1/organisation/code-host-link` `{host, organisation}`: owners link a GitHub or Gitea
+ * organisation, or a GitLab group by its full path.
+ */
+export const postOrganisationLink: RouteHandler = postLink('code-host', (body) =>
+  parseBody(codeHostLinkBody, body),
+);
+
+/** `DELETE /v1/organisation/code-host-link`: owners remove the link, whatever its host. */
+export const deleteOrganisationLink: RouteHandler = deleteLink('code-host');

@@ -18,7 +18,14 @@ import { getInvitePage, postInvite } from './invite-page.js';
 import { acceptInvite, createInvite, listInvites, revokeInvite } from './invites.js';
 import { changeMemberRole, listMembers, removeMember } from './members.js';
 import { oauthRoutes } from './oauth.js';
-import { deleteGithubLink, getGithubLink, linkGithubOrg } from './organisation-link.js';
+import {
+  deleteGithubLink,
+  deleteOrganisationLink,
+  getGithubLink,
+  getOrganisationLink,
+  linkGithubOrg,
+  postOrganisationLink,
+} from './organisation-link.js';
 import { getOrganisationSettings, patchOrganisationSettings } from './organisation-settings.js';
 import { postOrganisation } from './organisations.js';
 import { getRepoHeadline } from './repo-headline.js';
@@ -89,6 +96,13 @@ export function coreRoutes(features: RouteFeatures): Route<RouteHandler>[] {
     { method: 'GET', pattern: '/v1/organisation/github-link', handler: getGithubLink },
     { method: 'POST', pattern: '/v1/organisation/github-link', handler: linkGithubOrg },
     { method: 'DELETE', pattern: '/v1/organisation/github-link', handler: deleteGithubLink },
+    { method: 'GET', pattern: '/v1/organisation/code-host-link', handler: getOrganisationLink },
+    { method: 'POST', pattern: '/v1/organisation/code-host-link', handler: postOrganisationLink },
+    {
+      method: 'DELETE',
+      pattern: '/v1/organisation/code-host-link',
+      handler: deleteOrganisationLink,
+    },
     { method: 'GET', pattern: '/v1/organisation/settings', handler: getOrganisationSettings },
     { method: 'PATCH', pattern: '/v1/organisation/settings', handler: patchOrganisationSettings },
     { method: 'GET', pattern: '/v1/invites', handler: listInvites },

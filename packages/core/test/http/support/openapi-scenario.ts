@@ -290,6 +290,9 @@ const OPS = {
   getGithubLink: 'GET /v1/organisation/github-link',
   linkGithub: 'POST /v1/organisation/github-link',
   unlinkGithub: 'DELETE /v1/organisation/github-link',
+  getOrganisationLink: 'GET /v1/organisation/code-host-link',
+  linkOrganisation: 'POST /v1/organisation/code-host-link',
+  unlinkOrganisation: 'DELETE /v1/organisation/code-host-link',
   getOrganisationSettings: 'GET /v1/organisation/settings',
   patchOrganisationSettings: 'PATCH /v1/organisation/settings',
   getRepoLink: 'GET /v1/repos/github-link',
@@ -370,6 +373,7 @@ export async function runScenario(s: Scenario): Promise<void> {
   await members(s, fixtures);
   await invites(s, fixtures);
   await githubLinks(s, fixtures);
+  await organisationLinks(s, fixtures);
   await organisationSettings(s, fixtures);
   await repositoryLinks(s, fixtures);
   await ciTrust(s, fixtures);
@@ -1090,6 +1094,45 @@ async function githubLinks(s: Scenario, f: Fixtures): Promise<void> {
   await unlink(broken, s.brokenApi);
 }
 
+/** Linking an organisation to a GitHub or Gitea organisation or a GitLab group: owners only. */
+async function organisationLinks(s: Scenario, f: Fixtures): Promise<void> {
+  const [linked, other] = [await s.organisation('team'), await s.organisation('team')];
+  const owner = await sessionBearer(s, 'usr_group_owner', linked.id);
+  const member = await sessionBearer(s, 'usr_group_member', linked.id, 'member');
+  const otherOwner = await sessionBearer(s, 'usr_group_other_owner', other.id);
+  const broken = bearer(WELL_FORMED_SESSION_TOKEN);
+  const path = '/v1/organisation/code-host-link';
+
+  const get = (headers: Record<string, string>, api = s.api) =>
+    s.send(OPS.getOrganisationLink, path, { headers }, api);
+  const link = (body: unknown, headers = owner, api = s.api) =>
+    s.send(OPS.linkOrganisation, path, jsonInit('POST', body, headers), api);
+  const unlink = (headers: Record<string, string>, api = s.api) =>
+    s.send(OPS.unlinkOrganisation, path, { method: 'DELETE', headers }, api);
+  const group = { host: 'gitlab', organisation: 'Acme/Platform' };
+
+  await get(owner);
+  await link(group);
+  await link({ ...group, organisation: 'acme/platform' }, otherOwner);
+  await link({ host: 'gitlab', organisation: 'acme/' });
+  await link({ host: 'bitbucket', organisation: 'acme' });
+  await link('[1]');
+  await link(group, {});
+  await link(group, member);
+  await link(TOO_LARGE);
+  await s.send(OPS.linkOrganisation, path, bodyInit('POST', 'text/plain', 'acme', owner));
+  await link(group, broken, s.brokenApi);
+  await get(member);
+  await get(bearer(f.noExecute));
+  await get({});
+  await get(broken, s.brokenApi);
+  await unlink(member);
+  await unlink({});
+  await unlink(owner);
+  await unlink(owner);
+  await unlink(broken, s.brokenApi);
+}
+
 /** An organisation's minimums: owners write, members and `execute` tokens read. */
 async function organisationSettings(s: Scenario, f: Fixtures): Promise<void> {
   const team = await s.organisation('team');
@@ -1383,6 +1426,14 @@ function everyTokenRoute(f: Fixtures, org: Organisation): TokenCall[] {
     [OPS.getGithubLink, '/v1/organisation/github-link'],
     [OPS.linkGithub, '/v1/organisation/github-link', 'POST', { github_org: 'acme' }],
     [OPS.unlinkGithub, '/v1/organisation/github-link', 'DELETE'],
+    [OPS.getOrganisationLink, '/v1/organisation/code-host-link'],
+    [
+      OPS.linkOrganisation,
+      '/v1/organisation/code-host-link',
+      'POST',
+      { host: 'gitea', organisation: 'acme' },
+    ],
+    [OPS.unlinkOrganisation, '/v1/organisation/code-host-link', 'DELETE'],
     [OPS.getOrganisationSettings, '/v1/organisation/settings'],
     [OPS.patchOrganisationSettings, '/v1/organisation/settings', 'PATCH', { min_patch_target: 1 }],
     [OPS.getRepoLink, repoLink],
