@@ -20,6 +20,7 @@ export interface FakeOAuthHostOptions {
 export interface FakeOAuthAnswer {
   status: number;
   body: unknown;
+  headers?: Record<string, string>;
 }
 
 /**
@@ -33,7 +34,15 @@ export interface FakeOAuthAnswer {
  *   {"error":"invalid_client"}`; Gitea: `400 {"error":"unauthorized_client"}` with the
  *   description telling an unknown code, a failed PKCE challenge and a wrong secret apart);
  * - the user endpoint answers the account of a token it issued (GitLab `{id, username}`,
- *   Gitea `{id, login}`), `401` for any other.
+ *   Gitea `{id, login}`), `401` for any other;
+ * - the account's organisations, page by page: GitLab `GET /api/v4/groups` (`page`,
+ *   `per_page` at most 100, default 20; `x-page`, `x-per-page`, `x-next-page`,
+ *   `x-total`, `x-total-pages` and `Link` headers; only the member's groups with
+ *   `min_access_level`, else public groups too) with a token granted `read_api` or `api`,
+ *   else `403 {"error":"insufficient_scope"}`; Gitea `GET /api/v1/user/orgs` (`page`,
+ *   `limit` at most the instance's `MAX_RESPONSE_ITEMS`, 50 unless set; `Link` and
+ *   `x-total-count` headers) with a token granted `read:organization`, else `403` naming
+ *   the scope.
  */
 export interface FakeOAuthHost {
   /** The instance's address: `GITLAB_URL` or `GITEA_URL`. */
@@ -46,6 +55,15 @@ export interface FakeOAuthHost {
   signInAs(account: FakeAccount): void;
   /** Makes the user endpoint answer `answer` (an outage, a malformed account); null: the account. */
   answerUserWith(answer: FakeOAuthAnswer | null): void;
+  /** The organisations (GitLab: groups, by full path) the account of `login` belongs to. */
+  setOrganisations(login: string, paths: readonly string[]): void;
+  /**
+   * Makes the organisations endpoint answer `answer` from page `fromPage` on (a refusal, a
+   * rate limit, an outage part way); null: the list.
+   */
+  answerOrganisationsWith(answer: FakeOAuthAnswer | null, fromPage?: number): void;
+  /** `page` and page size of each organisations request, in order. */
+  organisationPages: { page: string | null; size: string | null }[];
   close(): Promise<void>;
 }
 
@@ -54,6 +72,21 @@ interface Dialect {
   tokenPath: string;
   userPath: string;
   userBody(account: FakeAccount): Record<string, unknown>;
+  organisations: {
+    path: string;
+    /** The page size's query parameter, its default and its ceiling. */
+    sizeParameter: string;
+    defaultSize: number;
+    maxSize: number;
+    /** Whether a request lists only the member's organisations. */
+    membersOnly(params: URLSearchParams): boolean;
+    /** Scopes that allow the request (GitLab `read_api`, Gitea `read:organization`). */
+    scopes: string[];
+    entry(path: string, id: number): Record<string, unknown>;
+    /** Headers besides `Link` for a page. */
+    pageHeaders(page: number, size: number, total: number): Record<string, string>;
+    insufficientScope(origin: string, granted: string): FakeOAuthAnswer;
+  };
   badClient(origin: string): FakeOAuthAnswer;
   unknownCode(origin: string): FakeOAuthAnswer;
   failedPkce(origin: string): FakeOAuthAnswer;
@@ -90,7 +123,50 @@ const GITLAB: Dialect = {
   unknownCode: () => GITLAB_REFUSED_GRANT,
   failedPkce: () => GITLAB_REFUSED_GRANT,
   unauthenticated: () => ({ status: 401, body: { message: '401 Unauthorized' } }),
+  organisations: {
+    path: '/api/v4/groups',
+    sizeParameter: 'per_page',
+    defaultSize: 20,
+    maxSize: 100,
+    membersOnly: (params) => params.has('min_access_level'),
+    scopes: ['read_api', 'api'],
+    entry: (path, id) => ({
+      id,
+      name: path.split('/').at(-1),
+      path: path.split('/').at(-1),
+      full_name: path.split('/').join(' / '),
+      full_path: path,
+      visibility: 'private',
+    }),
+    pageHeaders: (page, size, total) => {
+      const pages = Math.max(1, Math.ceil(total / size));
+      return {
+        'x-page': String(page),
+        'x-per-page': String(size),
+        'x-next-page': page < pages ? String(page + 1) : '',
+        'x-prev-page': page > 1 ? String(page - 1) : '',
+        'x-total': String(total),
+        'x-total-pages': String(pages),
+      };
+    },
+    insufficientScope: () => ({
+      status: 403,
+      headers: {
+        'www-authenticate':
+          'Bearer realm="Protected by OAuth 2.0", error="insufficient_scope", scope="api read_api"',
+      },
+      body: {
+        error: 'insufficient_scope',
+        error_description:
+          'The request requires higher privileges than provided by the access token.',
+        scope: 'api read_api',
+      },
+    }),
+  },
 };
+
+/** Public groups every GitLab request without `min_access_level` lists besides the member's. */
+const GITLAB_PUBLIC_GROUPS = ['gitlab-org', 'gnome'];
 
 const GITEA: Dialect = {
   authorizePath: '/login/oauth/authorize',
@@ -113,6 +189,35 @@ const GITEA: Dialect = {
     status: 401,
     body: { message: 'user does not exist [uid: 0, name: ]', url: `${origin}/api/swagger` },
   }),
+  organisations: {
+    path: '/api/v1/user/orgs',
+    sizeParameter: 'limit',
+    defaultSize: 30,
+    maxSize: 50,
+    membersOnly: () => true,
+    scopes: ['read:organization', 'write:organization'],
+    entry: (path, id) => ({
+      id,
+      name: path,
+      full_name: path,
+      email: '',
+      avatar_url: '',
+      description: '',
+      website: '',
+      location: '',
+      visibility: 'public',
+      repo_admin_change_team_access: false,
+      username: path,
+    }),
+    pageHeaders: (_page, _size, total) => ({ 'x-total-count': String(total) }),
+    insufficientScope: (origin, granted) => ({
+      status: 403,
+      body: {
+        message: `token does not have at least one of required scope(s), required=[read:organization], token scope=${granted}`,
+        url: `${origin}/api/swagger`,
+      },
+    }),
+  },
 };
 
 /** Starts a fake GitLab (gitlab.com or self-managed) on a free port of 127.0.0.1. */
@@ -130,6 +235,12 @@ interface IssuedCode {
   redirectUri: string;
   used: boolean;
   account: FakeAccount;
+  scope: string;
+}
+
+interface Grant {
+  account: FakeAccount;
+  scope: string;
 }
 
 async function startFakeOAuthHost(
@@ -138,10 +249,13 @@ async function startFakeOAuthHost(
 ): Promise<FakeOAuthHost> {
   const codes = new Map<string, IssuedCode>();
   const accessTokens = new Set<string>();
-  const grants = new Map<string, FakeAccount>();
+  const grants = new Map<string, Grant>();
   const requests: string[] = [];
+  const memberships = new Map<string, readonly string[]>();
+  const organisationPages: { page: string | null; size: string | null }[] = [];
   let account = options.account;
   let userAnswer: FakeOAuthAnswer | null = null;
+  let organisationsAnswer: { answer: FakeOAuthAnswer; fromPage: number } | null = null;
   let origin = '';
 
   const server = createServer((request, response) => {
@@ -154,7 +268,9 @@ async function startFakeOAuthHost(
     } else if (request.method === 'GET' && url.pathname === dialect.userPath) {
       const grant = grantOf(request);
       if (!grant) send(response, dialect.unauthenticated(origin));
-      else send(response, userAnswer ?? { status: 200, body: dialect.userBody(grant) });
+      else send(response, userAnswer ?? { status: 200, body: dialect.userBody(grant.account) });
+    } else if (request.method === 'GET' && url.pathname === dialect.organisations.path) {
+      listOrganisations(request, url, response);
     } else {
       json(response, 404, { message: '404 Not Found' });
     }
@@ -175,7 +291,8 @@ async function startFakeOAuthHost(
       return;
     }
     const code = randomBytes(16).toString('hex');
-    codes.set(code, { challenge, redirectUri, used: false, account });
+    const scope = params.get('scope') ?? '';
+    codes.set(code, { challenge, redirectUri, used: false, account, scope });
     const back = new URL(redirectUri);
     back.searchParams.set('code', code);
     back.searchParams.set('state', params.get('state') as string);
@@ -209,7 +326,7 @@ async function startFakeOAuthHost(
     issued.used = true;
     const accessToken = randomBytes(20).toString('hex');
     accessTokens.add(accessToken);
-    grants.set(accessToken, issued.account);
+    grants.set(accessToken, { account: issued.account, scope: issued.scope });
     json(response, 200, {
       access_token: accessToken,
       token_type: 'Bearer',
@@ -218,7 +335,51 @@ async function startFakeOAuthHost(
     });
   }
 
-  function grantOf(request: IncomingMessage): FakeAccount | undefined {
+  function listOrganisations(request: IncomingMessage, url: URL, response: ServerResponse): void {
+    const rules = dialect.organisations;
+    const params = url.searchParams;
+    organisationPages.push({ page: params.get('page'), size: params.get(rules.sizeParameter) });
+    const grant = grantOf(request);
+    if (!grant) {
+      send(response, dialect.unauthenticated(origin));
+      return;
+    }
+    const granted = grant.scope.split(' ');
+    if (!rules.scopes.some((scope) => granted.includes(scope))) {
+      send(response, rules.insufficientScope(origin, grant.scope));
+      return;
+    }
+    const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
+    if (organisationsAnswer && page >= organisationsAnswer.fromPage) {
+      send(response, organisationsAnswer.answer);
+      return;
+    }
+    const asked = Number.parseInt(params.get(rules.sizeParameter) ?? '', 10);
+    const size = Math.min(rules.maxSize, asked > 0 ? asked : rules.defaultSize);
+    const own = memberships.get(grant.account.login) ?? [];
+    const all = rules.membersOnly(params) ? own : [...GITLAB_PUBLIC_GROUPS, ...own];
+    const pages = Math.max(1, Math.ceil(all.length / size));
+    const link = (n: number, rel: string) => {
+      const to = new URL(`${origin}${url.pathname}${url.search}`);
+      to.searchParams.set('page', String(n));
+      return `<${to}>; rel="${rel}"`;
+    };
+    const links = [
+      ...(page < pages ? [link(page + 1, 'next')] : []),
+      ...(page > 1 ? [link(page - 1, 'prev')] : []),
+      link(1, 'first'),
+      link(pages, 'last'),
+    ];
+    send(response, {
+      status: 200,
+      headers: { ...rules.pageHeaders(page, size, all.length), link: links.join(', ') },
+      body: all
+        .slice((page - 1) * size, page * size)
+        .map((path, i) => rules.entry(path, 1000 + (page - 1) * size + i)),
+    });
+  }
+
+  function grantOf(request: IncomingMessage): Grant | undefined {
     const token = /^(?:Bearer|token) (.+)$/.exec(request.headers.authorization ?? '')?.[1];
     return token === undefined ? undefined : grants.get(token);
   }
@@ -235,6 +396,13 @@ async function startFakeOAuthHost(
     answerUserWith: (answer) => {
       userAnswer = answer;
     },
+    setOrganisations: (login, paths) => {
+      memberships.set(login, paths);
+    },
+    answerOrganisationsWith: (answer, fromPage = 1) => {
+      organisationsAnswer = answer === null ? null : { answer, fromPage };
+    },
+    organisationPages,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -244,7 +412,15 @@ async function startFakeOAuthHost(
 }
 
 function send(response: ServerResponse, answer: FakeOAuthAnswer): void {
-  json(response, answer.status, answer.body);
+  if (typeof answer.body === 'string') {
+    response
+      .writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers })
+      .end(answer.body);
+    return;
+  }
+  response
+    .writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers })
+    .end(JSON.stringify(answer.body));
 }
 
 function json(response: ServerResponse, status: number, body: unknown): void {

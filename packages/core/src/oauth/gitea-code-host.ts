@@ -1,6 +1,7 @@
 import { CodeChallengeMethod, OAuth2Client, type OAuth2Tokens } from 'arctic';
 import { type CodeExchange, type CodeHost, CodeHostError, type CodeHostUser } from './code-host.js';
 import { requireHttpUrl, requireText } from './code-host-options.js';
+import { listedMemberships, type MembershipListing, pathField } from './listed-memberships.js';
 import {
   fetchCodeHostUser,
   type ReadOAuthError,
@@ -17,12 +18,21 @@ export interface GiteaCodeHostOptions {
   redirectUri: string;
   /** The Gitea or Forgejo instance's address, e.g. `https://git.example.com` or `https://codeberg.org`. */
   baseUrl: string;
-  /** Requested scopes; default `read:user` (the account's id and login). */
+  /**
+   * Requested scopes; default `read:user` (the account's id and login) and
+   * `read:organization` (its organisations, for those linked to covgate organisations).
+   */
   scopes?: readonly string[];
+  /**
+   * Whether this instance's sign-ins synchronise the organisations linked to Gitea
+   * organisations; default true. Turn it off on all but one Gitea or Forgejo code host of a
+   * server: a link names an organisation, not an instance.
+   */
+  organisationLinks?: boolean;
 }
 
 const FACTORY = 'giteaCodeHost';
-const DEFAULT_SCOPES = ['read:user'];
+const DEFAULT_SCOPES = ['read:user', 'read:organization'];
 /**
  * Gitea answers every refusal of the token request `400` with `unauthorized_client`, whether
  * the code is unknown or used, the PKCE verifier does not match, or the client secret is wrong;
@@ -36,8 +46,9 @@ const REFUSED_CODE_DESCRIPTIONS = new Set([
 /**
  * The Gitea and Forgejo code host for browser login, on `arctic`'s generic OAuth 2.0 client:
  * authorization code with a PKCE S256 challenge at `{baseUrl}/login/oauth/authorize` and
- * `{baseUrl}/login/oauth/access_token`, the account read from `{baseUrl}/api/v1/user`. Gitea
- * organisations are not checked at sign-in.
+ * `{baseUrl}/login/oauth/access_token`, the account read from `{baseUrl}/api/v1/user`. With
+ * organisations linked to covgate organisations, the user's membership of each is read from
+ * their organisations (`{baseUrl}/api/v1/user/orgs`, 50 a page: Gitea's default ceiling).
  *
  * @throws TypeError at creation for an empty client id or secret, or a URL option that is not
  *   an absolute http(s) URL (the message names the option, never a value).
@@ -49,8 +60,15 @@ export function giteaCodeHost(options: GiteaCodeHostOptions): CodeHost {
   const base = requireHttpUrl(FACTORY, options.baseUrl, 'baseUrl').replace(/\/+$/, '');
   const scopes = [...(options.scopes ?? DEFAULT_SCOPES)];
   const client = new OAuth2Client(options.clientId, options.clientSecret, redirectUri);
+  const orgs = new URL(`${base}/api/v1/user/orgs`);
+  orgs.searchParams.set('limit', '50');
+  const listing: MembershipListing = {
+    firstPage: orgs,
+    pathOf: (entry) => pathField(entry, 'name') ?? pathField(entry, 'username'),
+  };
 
   return {
+    ...(options.organisationLinks === false ? {} : { organisationLinks: 'gitea' as const }),
     authorizationUrl({ state, codeVerifier }) {
       return client.createAuthorizationURLWithPKCE(
         `${base}/login/oauth/authorize`,
@@ -60,7 +78,12 @@ export function giteaCodeHost(options: GiteaCodeHostOptions): CodeHost {
         scopes,
       );
     },
-    async exchangeCode({ code, codeVerifier, signal }: CodeExchange): Promise<CodeHostUser> {
+    async exchangeCode({
+      code,
+      codeVerifier,
+      signal,
+      organisations = [],
+    }: CodeExchange): Promise<CodeHostUser> {
       let tokens: OAuth2Tokens;
       try {
         tokens = await client.validateAuthorizationCode(
@@ -75,7 +98,12 @@ export function giteaCodeHost(options: GiteaCodeHostOptions): CodeHost {
       if (typeof accessToken !== 'string' || accessToken === '') {
         throw new CodeHostError('failed', 'token endpoint answered without an access token');
       }
-      return fetchCodeHostUser(`${base}/api/v1/user`, accessToken, signal, 'login');
+      const user = await fetchCodeHostUser(`${base}/api/v1/user`, accessToken, signal, 'login');
+      if (organisations.length === 0) return user;
+      return {
+        ...user,
+        organisations: await listedMemberships(listing, organisations, accessToken, signal),
+      };
     },
   };
 }

@@ -35,6 +35,12 @@ export interface GithubCodeHostOptions {
    * memberships of the GitHub organisations linked to covgate organisations).
    */
   scopes?: readonly string[];
+  /**
+   * Whether this code host's sign-ins synchronise the organisations linked to GitHub
+   * organisations; default true. Turn it off on all but one GitHub code host of a server
+   * (github.com and an Enterprise server, say): a link names an organisation, not an instance.
+   */
+  organisationLinks?: boolean;
 }
 
 const FACTORY = 'githubCodeHost';
@@ -80,7 +86,7 @@ export function githubCodeHost(options: GithubCodeHostOptions): CodeHost {
   const client = new OAuth2Client(options.clientId, options.clientSecret, redirectUri);
 
   return {
-    organisationLinks: 'github',
+    ...(options.organisationLinks === false ? {} : { organisationLinks: 'github' as const }),
     authorizationUrl({ state, codeVerifier }) {
       return client.createAuthorizationURLWithPKCE(
         authorizeUrl,

@@ -80,6 +80,7 @@ export function resolveOAuthOptions(
       );
     }
   }
+  refuseSharedOrganisationLinks(codeHosts);
   if (!isHttpUrl(options.dashboardUrl)) {
     throw new TypeError('oauth.dashboardUrl must be an absolute http(s) URL');
   }
@@ -100,6 +101,26 @@ export function resolveOAuthOptions(
     stateKey: loginStateKey(sessionSecret),
     previousStateKey: previousSessionSecret ? loginStateKey(previousSessionSecret) : undefined,
   };
+}
+
+/**
+ * A link names an organisation on a host, not an instance: were two code hosts to synchronise
+ * one host's links, an organisation of the same name on the other instance would grant its
+ * members the covgate organisation.
+ */
+function refuseSharedOrganisationLinks(codeHosts: ReadonlyMap<string, CodeHost>): void {
+  const seen = new Map<string, string>();
+  for (const [name, codeHost] of codeHosts) {
+    const host = codeHost.organisationLinks;
+    if (host === undefined) continue;
+    const other = seen.get(host);
+    if (other !== undefined) {
+      throw new TypeError(
+        `oauth.codeHosts: "${other}" and "${name}" both synchronise ${host} organisation links; turn organisationLinks off on one`,
+      );
+    }
+    seen.set(host, name);
+  }
 }
 
 function isHttpUrl(value: unknown): boolean {

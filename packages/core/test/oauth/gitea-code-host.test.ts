@@ -54,7 +54,7 @@ const failure = async (run: () => Promise<unknown>) => {
 };
 
 describe('the Gitea code host', () => {
-  it("sends the browser to the instance's authorize endpoint with an S256 challenge and read:user", () => {
+  it("sends the browser to the instance's authorize endpoint with an S256 challenge, read:user and read:organization", () => {
     const url = host().authorizationUrl({ state: 'state-1', codeVerifier: VERIFIER });
     expect(`${url.origin}${url.pathname}`).toBe(`${gitea.baseUrl}/login/oauth/authorize`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
@@ -62,7 +62,7 @@ describe('the Gitea code host', () => {
       client_id: CLIENT_ID,
       redirect_uri: REDIRECT_URI,
       state: 'state-1',
-      scope: 'read:user',
+      scope: 'read:user read:organization',
       code_challenge: CHALLENGE,
       code_challenge_method: 'S256',
     });

@@ -80,7 +80,7 @@ const exchange = (code = CODE, codeVerifier = VERIFIER) =>
   host().exchangeCode({ code, codeVerifier, signal: AbortSignal.timeout(5_000) });
 
 describe('the GitLab code host', () => {
-  it("sends the browser to the instance's authorize endpoint with an S256 challenge and read_user", () => {
+  it("sends the browser to the instance's authorize endpoint with an S256 challenge, read_user and read_api", () => {
     const url = host().authorizationUrl({ state: 'state-1', codeVerifier: VERIFIER });
     expect(`${url.origin}${url.pathname}`).toBe(`${base}/oauth/authorize`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
@@ -88,7 +88,7 @@ describe('the GitLab code host', () => {
       client_id: CLIENT_ID,
       redirect_uri: 'https://covgate.example.com/auth/gitlab/callback',
       state: 'state-1',
-      scope: 'read_user',
+      scope: 'read_user read_api',
       code_challenge: CHALLENGE,
       code_challenge_method: 'S256',
     });

@@ -37,7 +37,9 @@ beforeEach(() => {
   host.authorizeError = null;
 });
 
-function github(overrides: { tokenUrl?: string; redirectUri?: string } = {}) {
+function github(
+  overrides: { tokenUrl?: string; redirectUri?: string; organisationLinks?: boolean } = {},
+) {
   return githubCodeHost({
     clientId: CLIENT_ID,
     clientSecret: CLIENT_SECRET,
@@ -45,6 +47,9 @@ function github(overrides: { tokenUrl?: string; redirectUri?: string } = {}) {
     authorizeUrl: host.authorizeUrl,
     tokenUrl: overrides.tokenUrl ?? host.tokenUrl,
     apiBaseUrl: host.apiBaseUrl,
+    ...(overrides.organisationLinks === undefined
+      ? {}
+      : { organisationLinks: overrides.organisationLinks }),
   });
 }
 
@@ -453,7 +458,9 @@ describe('GET /auth/{code_host}/callback', () => {
   });
 
   it('refuses a state cookie issued for another code host', async () => {
-    const t = setup({ codeHosts: { github: github(), enterprise: github() } });
+    const t = setup({
+      codeHosts: { github: github(), enterprise: github({ organisationLinks: false }) },
+    });
     const { cookie } = await begin(t, 'enterprise');
     const { callbackUrl } = await returnFromCodeHost(t);
     await expectError(await callback(t, callbackUrl, cookie), 400, 'invalid state');

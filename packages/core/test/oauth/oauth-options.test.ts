@@ -1,5 +1,6 @@
 import type { OAuthOptions } from '@covgate/core';
 import { githubCodeHost } from '@covgate/core/github';
+import { gitlabCodeHost } from '@covgate/core/gitlab';
 import { createTestApi } from '@covgate/testing';
 import { describe, expect, it } from 'vitest';
 
@@ -44,6 +45,24 @@ describe('the oauth option of createApi', () => {
         'oauth.dashboardUrl must be an absolute http(s) URL',
       );
     }
+  });
+
+  it("refuses two code hosts that synchronise one host's organisation links, unless one turns it off", () => {
+    const lab = (organisationLinks?: boolean) =>
+      gitlabCodeHost({
+        clientId: 'id',
+        clientSecret: 'super-secret-value',
+        redirectUri: 'https://api.example.com/auth/lab/callback',
+        ...(organisationLinks === undefined ? {} : { organisationLinks }),
+      });
+    expect(start({ ...valid, codeHosts: { github, gitlab: lab(), work: lab() } })).toThrow(
+      'oauth.codeHosts: "gitlab" and "work" both synchronise gitlab organisation links; turn organisationLinks off on one',
+    );
+    expect(lab(false).organisationLinks).toBeUndefined();
+    expect(lab().organisationLinks).toBe('gitlab');
+    expect(
+      start({ ...valid, codeHosts: { github, gitlab: lab(), work: lab(false) } }),
+    ).not.toThrow();
   });
 
   it('refuses a time budget that is not a whole number of ms in 1..120000', () => {
