@@ -59,6 +59,7 @@ async function link(
   orgId: string,
   repo: string,
   repository: string,
+  githubToken = GITHUB_TOKEN,
 ) {
   const now = new Date();
   await store.putRepositoryLink({
@@ -67,7 +68,7 @@ async function link(
     host: 'github',
     repository,
     apiUrl: fake.apiUrl,
-    credential: encryptCredential(GITHUB_TOKEN, repositoryLinkCredentialContext(orgId, repo), {
+    credential: encryptCredential(githubToken, repositoryLinkCredentialContext(orgId, repo), {
       sessionSecret: SESSION_SECRET,
     }),
     credentialHint: '…6789',
@@ -79,7 +80,8 @@ async function link(
 
 /**
  * An organisation with an owner's session, `Hello-World` and `octo-repo` linked to the fake's
- * repositories.
+ * repositories; `Revoked` linked with a token GitHub does not know, `Hidden` to a repository
+ * the link's token may not see.
  */
 async function givenLinkedOrganisation(store: Store, fake: FakeGithubRest) {
   const boot = await bootstrapOrganisation(store, {
@@ -92,6 +94,8 @@ async function givenLinkedOrganisation(store: Store, fake: FakeGithubRest) {
   const orgId = boot.organisation.id;
   await link(store, fake, orgId, 'Hello-World', GITHUB_REPO);
   await link(store, fake, orgId, 'octo-repo', QUEUE_REPO);
+  await link(store, fake, orgId, 'Revoked', 'Codertocat/Revoked', 'github_pat_e2eREVOKED0123');
+  await link(store, fake, orgId, 'Hidden', 'Codertocat/Hidden');
   return { slug: boot.organisation.slug, session: boot.sessionToken };
 }
 
@@ -317,6 +321,80 @@ describe.skipIf(!built && process.env.CI !== '1')(
           target_url: runUrl,
         },
       ]);
+    });
+
+    it("covgate doctor names GitHub's refusal the outbox recorded: 401 for a revoked token, 404 for a repository it cannot see", async () => {
+      const checkout = await mkdtemp(join(dataDir, 'doctor-'));
+      const cases = [
+        {
+          repo: 'Revoked',
+          status: 401,
+          reason: 'GitHub refused the credential (401): Bad credentials',
+          fix: "the link's token is revoked or expired: an owner or admin links the repository again with a new token (docs/guide/pull-request-feedback.md)",
+        },
+        {
+          repo: 'Hidden',
+          status: 404,
+          reason:
+            'GitHub repository, commit or pull request not found, or not visible to the credential (404): Not Found',
+          fix: "the code host does not find the linked repository with that token: check the link's repository name and that the token can see it (docs/guide/pull-request-feedback.md)",
+        },
+      ];
+      for (const [index, { repo, status, reason, fix }] of cases.entries()) {
+        const commit = String(index + 1).repeat(40);
+        const posted = await fetch(`${server.url}/v1/executions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ repo, branch: 'main', coverage: 80, commit }),
+        });
+        expect(posted.status).toBe(201);
+        const { id } = (await posted.json()) as { id: string };
+        type Detail = {
+          feedback: {
+            items: {
+              name: string;
+              deliveries?: {
+                state: string;
+                last_status: number | null;
+                last_error: string | null;
+              }[];
+            }[];
+          };
+        };
+        const projectDelivery = async () => {
+          const detail = (await (
+            await fetch(`${server.url}/v1/executions/${id}`, {
+              headers: { authorization: `Bearer ${session}` },
+            })
+          ).json()) as Detail;
+          return detail.feedback.items.find((item) => item.name === 'covgate/project')
+            ?.deliveries?.[0];
+        };
+        // Refused at once: no retry waits on a 401 or a 404.
+        await expect
+          .poll(async () => (await projectDelivery())?.state, { timeout: 20_000 })
+          .toBe('failed');
+        const delivery = await projectDelivery();
+        expect([delivery?.last_status, delivery?.last_error]).toEqual([status, reason]);
+
+        const doctor = await covgate(
+          ['doctor', '--repo', repo, '--base-branch', 'main'],
+          {
+            GITHUB_REPOSITORY: `Codertocat/${repo}`,
+            GITHUB_EVENT_NAME: 'push',
+            GITHUB_REF: 'refs/heads/main',
+            GITHUB_SHA: commit,
+          },
+          checkout,
+        );
+        expect(doctor.code).toBe(1);
+        expect(
+          doctor.stdout.split('\n').filter((line) => line.includes('repository link')),
+        ).toEqual([
+          `fail repository link: ${repo} is linked to github:Codertocat/${repo}, and the code host refused covgate/project of the latest run ${id} with ${status}: ${reason} Fix: ${fix}`,
+        ]);
+        expect(fake.statuses.filter((s) => s.sha === commit)).toEqual([]);
+      }
     });
   },
 );
