@@ -73,6 +73,6 @@ export {
   tokenTimestamps,
   wholeSecondOrNull,
 } from './storage/kit/rows.js';
-export { EXECUTION_FIELDS } from './storage/records/executions.js';
+export { EXECUTION_FIELDS, EXECUTION_POINT_FIELDS } from './storage/records/executions.js';
 export { INVITE_MAKER_ROLE, makerMayStillInvite } from './storage/records/invites.js';
 export { wholeSeconds } from './time/timestamp.js';

@@ -1,5 +1,10 @@
 import type { ExecutionFilter, ExecutionRecord, Organisation } from '@covgate/core';
-import { EXECUTION_FIELDS, ORGANISATION_FIELDS, pickColumns } from '@covgate/core/storage-kit';
+import {
+  EXECUTION_FIELDS,
+  EXECUTION_POINT_FIELDS,
+  ORGANISATION_FIELDS,
+  pickColumns,
+} from '@covgate/core/storage-kit';
 import { desc, eq, isNull, ne, type SQL } from 'drizzle-orm';
 import type { QueryDb } from './query-db.js';
 import type { Tables } from './tables.js';
@@ -24,6 +29,11 @@ export const organisationColumns = oncePerSchema(({ organisations }) =>
 /** The columns of an `ExecutionRecord`. */
 export const executionColumns = oncePerSchema(({ executions }) =>
   pickColumns(executions, EXECUTION_FIELDS),
+);
+
+/** The columns of an `ExecutionPoint`: what a history chart draws of a run. */
+export const executionPointColumns = oncePerSchema(({ executions }) =>
+  pickColumns(executions, EXECUTION_POINT_FIELDS),
 );
 
 /** Selects organisations as `Organisation` records. */

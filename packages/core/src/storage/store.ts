@@ -39,6 +39,7 @@ export type {
   DecidingRule,
   ExecutionCursor,
   ExecutionFilter,
+  ExecutionPoint,
   ExecutionRecord,
   ExecutionStore,
   FeedbackItemPlan,

@@ -229,7 +229,7 @@ describe('guardedStore', () => {
     expect(messages).toEqual(expected);
     expect(lines).toEqual(expected.map((line) => `${line}: broken pipe`));
     expect(STORE_OPERATIONS.findSessionById.component).toBe('sessions');
-    expect(names).toHaveLength(84);
+    expect(names).toHaveLength(85);
   });
 
   it("answers a duplicate key with the operation's conflict, and logs it where there is none", async () => {

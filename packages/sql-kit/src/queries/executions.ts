@@ -1,12 +1,19 @@
 import type {
   ExecutionFilter,
+  ExecutionPoint,
   ExecutionRecord,
   ListExecutionsQuery,
   RepositorySummary,
 } from '@covgate/core';
 import { isEmptyFilter } from '@covgate/core/storage-kit';
 import { and, asc, count, desc, eq, isNotNull, isNull, lt, ne, or, type SQL } from 'drizzle-orm';
-import { executionColumns, filterConditions, newestFirst, selectExecutions } from '../columns.js';
+import {
+  executionColumns,
+  executionPointColumns,
+  filterConditions,
+  newestFirst,
+  selectExecutions,
+} from '../columns.js';
 import type { SqlContext } from '../dialect.js';
 import { first } from '../rows.js';
 
@@ -18,6 +25,20 @@ export function executionQueries({ db, tables, lookups, run, baselineEligible }:
   const { executions, executionFiles, executionLines, executionCounters } = tables;
   const ofRepository = (orgId: string, repo: string, ...conditions: (SQL | undefined)[]) =>
     and(eq(executions.orgId, orgId), eq(executions.repo, repo), ...conditions);
+
+  /** The condition of a listing: the repository, the query's filter, before its cursor. */
+  const listed = ({ orgId, repo, after, ...filter }: ListExecutionsQuery) =>
+    ofRepository(
+      orgId,
+      repo,
+      ...filterConditions(tables, filter),
+      after === undefined
+        ? undefined
+        : or(
+            lt(executions.createdAt, after.createdAt),
+            and(eq(executions.createdAt, after.createdAt), lt(executions.id, after.id)),
+          ),
+    );
 
   /** The newest record of a component's branch that also meets `condition`. */
   const latestOnBranch = (
@@ -78,22 +99,18 @@ export function executionQueries({ db, tables, lookups, run, baselineEligible }:
         return run(lookups.firstExecutions, { orgId, repo, limit });
       }
       return selectExecutions(db, tables)
-        .where(
-          ofRepository(
-            orgId,
-            repo,
-            ...filterConditions(tables, query),
-            after === undefined
-              ? undefined
-              : or(
-                  lt(executions.createdAt, after.createdAt),
-                  and(eq(executions.createdAt, after.createdAt), lt(executions.id, after.id)),
-                ),
-          ),
-        )
+        .where(listed(query))
         .orderBy(...newestFirst(tables))
         .limit(limit);
     },
+
+    listExecutionPoints: (query: ListExecutionsQuery): PromiseLike<ExecutionPoint[]> =>
+      db
+        .select<ExecutionPoint>(executionPointColumns(tables))
+        .from(executions)
+        .where(listed(query))
+        .orderBy(...newestFirst(tables))
+        .limit(query.limit),
 
     countExecutions: async (orgId: string, repo: string, filter?: ExecutionFilter) => {
       const row = await first(

@@ -1,13 +1,24 @@
-import type { ExecutionFilter, ExecutionRecord } from '@covgate/core';
+import type { ExecutionFilter, ExecutionPoint, ExecutionRecord } from '@covgate/core';
 import { describe, expect, it } from 'vitest';
 import { buildExecution, FIXTURE_TIME, secondsAfter } from '../fixtures.js';
 import { givenOrganisation, givenRepo } from './parents.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
+/** What `listExecutionPoints` answers of a record: the figures a history chart draws. */
+const pointOf = (run: ExecutionRecord): ExecutionPoint => ({
+  createdAt: run.createdAt,
+  coverage: run.coverage,
+  outcome: run.outcome,
+  branch: run.branch,
+  delta: run.delta,
+  baseBranch: run.baseBranch,
+  baselineCoverage: run.baselineCoverage,
+});
+
 /**
- * Conformance tests of the filters of `listExecutions` and `countExecutions` (branch, outcome,
- * component), `findOldestExecution` and `listComponents`: what the repository page's filters
- * and headline read.
+ * Conformance tests of the filters of `listExecutions`, `listExecutionPoints` and
+ * `countExecutions` (branch, outcome, component), `findOldestExecution` and `listComponents`:
+ * what the repository page's filters, history chart and headline read.
  */
 export function describeExecutionFilters(store: StoreUnderTest): void {
   describe('execution filters', () => {
@@ -35,6 +46,11 @@ export function describeExecutionFilters(store: StoreUnderTest): void {
           outcome,
           component,
           createdAt: secondsAfter(FIXTURE_TIME, index),
+          coverage: 70 + index + 0.25,
+          delta: `+${index}.25`,
+          // Every other run compared with a baseline; the first recorded before baselines.
+          baseBranch: index === 0 ? null : 'main',
+          baselineCoverage: index % 2 === 0 ? null : 69.5 + index,
         }),
       );
       for (const run of runs) await store().insertExecution(run);
@@ -67,6 +83,9 @@ export function describeExecutionFilters(store: StoreUnderTest): void {
       expect(await store().listExecutions({ orgId, repo, limit: 100, ...filter })).toEqual(
         expected,
       );
+      expect(await store().listExecutionPoints({ orgId, repo, limit: 100, ...filter })).toEqual(
+        expected.map(pointOf),
+      );
       expect(await store().countExecutions(orgId, repo, filter)).toBe(expected.length);
       expect(await store().findOldestExecution(orgId, repo, filter)).toEqual(expected.at(-1));
     });
@@ -85,6 +104,16 @@ export function describeExecutionFilters(store: StoreUnderTest): void {
         after: { createdAt: last.createdAt, id: last.id },
       });
       expect(next).toEqual(mains.slice(2));
+      const cursor = { createdAt: last.createdAt, id: last.id };
+      expect(
+        await store().listExecutionPoints({ orgId, repo, limit: 2, branch: 'main', after: cursor }),
+      ).toEqual(mains.slice(2, 4).map(pointOf));
+      expect(await store().listExecutionPoints({ orgId, repo, limit: 3 })).toEqual(
+        newestFirst.slice(0, 3).map(pointOf),
+      );
+      expect(await store().listExecutionPoints({ orgId, repo: `${repo}-none`, limit: 3 })).toEqual(
+        [],
+      );
       expect(await store().countExecutions(orgId, repo, { branch: 'nope' })).toBe(0);
       expect(
         await store().listExecutions({ orgId, repo, limit: 10, outcome: 'warn', component: 'api' }),

@@ -41,7 +41,7 @@ export const listExecutionSeries: RouteHandler = async (scope) => {
 
   const { store } = scope.services;
   const [records, total] = await Promise.all([
-    store.listExecutions({ orgId: identity.orgId, repo, limit, ...filter }),
+    store.listExecutionPoints({ orgId: identity.orgId, repo, limit, ...filter }),
     store.countExecutions(identity.orgId, repo, filter),
   ]);
   const points: SeriesPoint[] = [];

@@ -76,6 +76,7 @@ export const STORE_OPERATIONS: { readonly [Name in StoreOperation]: OperationSpe
   findExecutionFiles: executions,
   findExecutionLines: executions,
   listExecutions: executions,
+  listExecutionPoints: executions,
   countExecutions: executions,
   findOldestExecution: executions,
   listComponents: executions,

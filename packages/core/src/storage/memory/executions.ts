@@ -1,6 +1,8 @@
 import { deliveryRows } from '../kit/deliveries.js';
 import { isEmptyFilter } from '../kit/execution-filter.js';
+import { pickColumns } from '../kit/rows.js';
 import { compareOldestFirst } from '../record-order.js';
+import { EXECUTION_POINT_FIELDS } from '../records/executions.js';
 import {
   type ExecutionFilter,
   type ExecutionRecord,
@@ -148,6 +150,16 @@ export function memoryExecutions(t: MemoryTables): ExecutionStore {
       const repo = findRepo(query.orgId, query.repo);
       const accept = matches(query);
       return repo ? repo.all.newestFirst(query.limit, query.after, accept).map(copyExecution) : [];
+    },
+
+    async listExecutionPoints(query) {
+      const repo = findRepo(query.orgId, query.repo);
+      const accept = matches(query);
+      const records = repo ? repo.all.newestFirst(query.limit, query.after, accept) : [];
+      return records.map((record) => ({
+        ...pickColumns(record, EXECUTION_POINT_FIELDS),
+        createdAt: new Date(record.createdAt.getTime()),
+      }));
     },
 
     async countExecutions(orgId, repo, filter) {

@@ -211,6 +211,26 @@ export interface ExecutionFilter {
   measured?: true;
 }
 
+/**
+ * What a history chart draws of a run (`GET /v1/executions/series`): its figures without the
+ * rest of the record, so that 1 000 of them cost a store little to read and map.
+ */
+export type ExecutionPoint = Pick<
+  ExecutionRecord,
+  'createdAt' | 'coverage' | 'outcome' | 'branch' | 'delta' | 'baseBranch' | 'baselineCoverage'
+>;
+
+/** The fields of an `ExecutionPoint`, in the order a store selects them. */
+export const EXECUTION_POINT_FIELDS = [
+  'createdAt',
+  'coverage',
+  'outcome',
+  'branch',
+  'delta',
+  'baseBranch',
+  'baselineCoverage',
+] as const satisfies readonly (keyof ExecutionPoint)[];
+
 /** Query for the newest-first list of one repository's executions. */
 export interface ListExecutionsQuery extends ExecutionFilter {
   orgId: string;
@@ -336,6 +356,11 @@ export interface ExecutionStore {
   findExecutionLines(orgId: string, id: string): Promise<Uint8Array | null>;
   /** Newest first: `createdAt` desc, then `id` desc; at most `limit` records. */
   listExecutions(query: ListExecutionsQuery): Promise<ExecutionRecord[]>;
+  /**
+   * The same records as {@link ExecutionStore.listExecutions} for the same query, each reduced
+   * to its {@link ExecutionPoint} fields: a store reads only those columns.
+   */
+  listExecutionPoints(query: ListExecutionsQuery): Promise<ExecutionPoint[]>;
   /**
    * How many of the repository's executions match `filter`: without one (or an empty one) the
    * per-repository counter (never a COUNT(*) scan); with one, a count over an index of the
