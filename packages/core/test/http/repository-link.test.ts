@@ -83,6 +83,78 @@ describe('a repository link', () => {
     ]);
   });
 
+  it("shows none of the previous link's failures once linked to another host, and keeps a token change's", async () => {
+    const { t, org, send } = await linkedRepository();
+    const run = buildExecution({ orgId: org.id, repo: 'web', createdAt: t.clock.now() });
+    const [refused, pending] = [newPrefixedId('dlv_'), newPrefixedId('dlv_')];
+    await t.store.insertExecution(run, null, [
+      { id: refused, kind: 'status_project', payload: '{}' },
+      { id: pending, kind: 'comment', payload: '{}' },
+    ]);
+    await t.store.claimDeliveries('sender', t.clock.now(), 60_000, 10);
+    const failAt = (id: string, error: string) =>
+      t.store.failDelivery(id, 'sender', { at: t.clock.now(), error, status: 401 });
+    t.clock.advance(5_000);
+    await failAt(refused, 'GitHub refused the token (401 Bad credentials)');
+    const before = (await (await send('GET')).json()) as { failures: { reason: string }[] };
+    expect(before.failures.map((failure) => failure.reason)).toEqual([
+      'GitHub refused the token (401 Bad credentials)',
+    ]);
+
+    t.clock.advance(60_000);
+    const { token: other } = await t.createSession(org, 'usr_other_admin', 'admin');
+    const relink = await t.request(`/v1/repos/code-host-link?org=${org.slug}&repo=web`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${other}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        host: 'gitlab',
+        repository: 'acme/web',
+        token: 'glpat-relinked-0001',
+      }),
+    });
+    expect(relink.status).toBe(200);
+    expect(await relink.json()).toEqual({
+      repo: 'web',
+      host: 'gitlab',
+      repository: 'acme/web',
+      api_url: 'https://gitlab.com/api/v4',
+      token_hint: '…0001',
+      created_by: 'usr_other_admin',
+      created_at: '2026-03-01T12:01:05Z',
+      updated_at: '2026-03-01T12:01:05Z',
+      failures: [],
+    });
+
+    // A delivery of the previous link given up after the re-link is the new link's news.
+    t.clock.advance(1_000);
+    await failAt(pending, 'the repository is now linked to GitLab acme/web, not GitHub acme/web');
+    t.clock.advance(1_000);
+    const sameHost = await t.request(`/v1/repos/code-host-link?org=${org.slug}&repo=web`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${other}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        host: 'gitlab',
+        repository: 'acme/web',
+        token: 'glpat-replaced-0002',
+      }),
+    });
+    expect(await sameHost.json()).toMatchObject({
+      token_hint: '…0002',
+      created_by: 'usr_other_admin',
+      created_at: '2026-03-01T12:01:05Z',
+      updated_at: '2026-03-01T12:01:07Z',
+      failures: [
+        {
+          kind: 'comment',
+          execution_id: run.id,
+          reason: 'the repository is now linked to GitLab acme/web, not GitHub acme/web',
+          status: 401,
+          failed_at: '2026-03-01T12:01:06Z',
+        },
+      ],
+    });
+  });
+
   it('seals the token under the current session secret, which opens nothing sealed for another repository', async () => {
     const { t, org } = await linkedRepository();
     const stored = await t.store.findRepositoryLink(org.id, 'web');

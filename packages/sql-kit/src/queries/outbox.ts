@@ -5,7 +5,7 @@ import {
   leaseEnd,
   wholeSeconds,
 } from '@covgate/core/storage-kit';
-import { and, asc, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNull, lte, or, sql } from 'drizzle-orm';
 import type { SqlContext } from '../dialect.js';
 import type { Tables } from '../tables.js';
 
@@ -55,7 +55,7 @@ export function outboxQueries({ db, tables, affected }: SqlContext) {
       return affected(result);
     },
 
-    listDeliveryFailures: (orgId: string, repo: string, limit: number) =>
+    listDeliveryFailures: (orgId: string, repo: string, limit: number, since?: Date) =>
       db
         .select()
         .from(deliveries)
@@ -64,6 +64,7 @@ export function outboxQueries({ db, tables, affected }: SqlContext) {
             eq(deliveries.orgId, orgId),
             eq(deliveries.repo, repo),
             eq(deliveries.state, 'failed'),
+            since === undefined ? undefined : gte(deliveries.updatedAt, wholeSeconds(since)),
           ),
         )
         .orderBy(desc(deliveries.updatedAt), desc(deliveries.id))

@@ -458,6 +458,33 @@ export function describeOutbox(store: StoreUnderTest, peer: StoreUnderTest): voi
       expect(await store().listDeliveryFailures(newPrefixedId('org_'), record.repo, 10)).toEqual(
         [],
       );
+      // Since an instant: the failures given up at or after it, the same order.
+      expect(
+        await peer().listDeliveryFailures(
+          record.orgId,
+          record.repo,
+          10,
+          secondsAfter(FIXTURE_TIME, 5),
+        ),
+      ).toEqual(failures);
+      expect(
+        (
+          await store().listDeliveryFailures(
+            record.orgId,
+            record.repo,
+            10,
+            secondsAfter(FIXTURE_TIME, 6),
+          )
+        ).map((each) => each.id),
+      ).toEqual([first.id]);
+      expect(
+        await store().listDeliveryFailures(
+          record.orgId,
+          record.repo,
+          10,
+          secondsAfter(FIXTURE_TIME, 10),
+        ),
+      ).toEqual([]);
     });
 
     it('counts pending and failed deliveries and the age of the oldest pending one', async () => {

@@ -136,10 +136,27 @@ async function linkTarget(
  */
 type LinkView = 'github' | 'code-host';
 
+/**
+ * The link's answer. Its failures are those given up since the link was made (`createdAt`):
+ * a repository linked to another host or repository since shows none of the previous link's,
+ * which stay on their runs' pages.
+ */
 async function answer(scope: RequestScope, link: RepositoryLink, status: number, view: LinkView) {
   const { store } = scope.services;
-  const failures = await store.listDeliveryFailures(link.orgId, link.repo, LINK_FAILURES_SHOWN);
+  const failures = await store.listDeliveryFailures(
+    link.orgId,
+    link.repo,
+    LINK_FAILURES_SHOWN,
+    link.createdAt,
+  );
   return jsonReply(status, linkToJson(link, failures, view));
+}
+
+/** Whether `link` sends to the same host and repository as `existing`: then it is that link. */
+function sameTarget(existing: RepositoryLink | null, link: LinkInput): existing is RepositoryLink {
+  return (
+    existing !== null && existing.host === link.host && existing.repository === link.repository
+  );
 }
 
 /** The repository's link as `view` sees it: the GitHub routes see no other host's. */
@@ -170,8 +187,9 @@ const getLink =
   };
 
 /**
- * Links the repository (or replaces its link, keeping who first made it and when). The token
- * is sealed before it is stored and never answered; the code host is not called (it may be
+ * Links the repository, or replaces its link: a new token (or API URL) for the same host and
+ * repository keeps who made the link and when; another host or repository makes a new link,
+ * made by this user now, whose failures start empty. The token is sealed before it is stored and never answered; the code host is not called (it may be
  * down: a wrong token shows as a failed delivery). Order: as {@link linkTarget}, then `400`
  * body, then `400` an `api_url` whose host is or resolves to a non-public address the
  * operator did not allow (`allowPrivateCodeHosts`); the outbox checks again at every
@@ -195,6 +213,7 @@ async function putLink(
     if (!verdict.allowed) throw new ApiError(400, REPOSITORY_LINK_ERRORS.nonPublicApiUrl);
   }
   const existing = await store.findRepositoryLink(identity.orgId, repo);
+  const kept = sameTarget(existing, input) ? existing : null;
   const now = wholeSeconds(clock.now());
   const link: RepositoryLink = {
     orgId: identity.orgId,
@@ -208,8 +227,8 @@ async function putLink(
       settings,
     ),
     credentialHint: credentialHint(input.token),
-    createdBy: existing?.createdBy ?? identity.userId,
-    createdAt: existing?.createdAt ?? now,
+    createdBy: kept?.createdBy ?? identity.userId,
+    createdAt: kept?.createdAt ?? now,
     updatedAt: now,
   };
   await store.putRepositoryLink(link);

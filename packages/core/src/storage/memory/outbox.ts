@@ -120,9 +120,10 @@ export function memoryOutbox(t: MemoryTables): OutboxStore {
       return { pending, oldestPendingAgeSeconds: Math.max(0, age), failed };
     },
 
-    async listDeliveryFailures(orgId, repo, limit) {
+    async listDeliveryFailures(orgId, repo, limit, since) {
       return [...t.deliveries.values()]
         .filter((row) => row.state === 'failed' && row.orgId === orgId && row.repo === repo)
+        .filter((row) => since === undefined || row.updatedAt >= wholeSeconds(since))
         .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime() || (a.id < b.id ? 1 : -1))
         .slice(0, limit)
         .map(copy);

@@ -141,8 +141,16 @@ export interface OutboxStore {
   failDelivery(id: string, owner: string, outcome: DeliveryAttemptOutcome): Promise<boolean>;
   /** The outbox's gauges at `now`. */
   outboxStats(now: Date): Promise<OutboxStats>;
-  /** The repository's latest failed deliveries, newest first (`updatedAt` desc, `id` desc). */
-  listDeliveryFailures(orgId: string, repo: string, limit: number): Promise<DeliveryRecord[]>;
+  /**
+   * The repository's latest failed deliveries, newest first (`updatedAt` desc, `id` desc); with
+   * `since`, only those given up at or after it (a repository link's, since it was made).
+   */
+  listDeliveryFailures(
+    orgId: string,
+    repo: string,
+    limit: number,
+    since?: Date,
+  ): Promise<DeliveryRecord[]>;
   /** The deliveries of one run, oldest first (`id`): for tests, support and the run page. */
   listRunDeliveries(orgId: string, executionId: string): Promise<DeliveryRecord[]>;
 }
