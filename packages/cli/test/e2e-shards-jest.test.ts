@@ -4,8 +4,6 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartsService } from '../../../test/support/built-parts-service.js';
 import {
-  covgateFigures,
-  covgatePatch,
   createRepo,
   type DiffCoverReport,
   diffCover,
@@ -13,8 +11,7 @@ import {
   type TestRepo,
   toolAvailable,
 } from './git-support.js';
-import { covgateIn } from './in-process.js';
-import { inProcessService, mergedRun, postParts } from './shard-service.js';
+import { inProcessService, mergedRun, postParts, reportInOneCall } from './shard-service.js';
 
 // Jest 30 (the workspace's, as a project's `npm ci` installs it) run as a CI matrix of two
 // jobs, `jest --shard=1/2` and `--shard=2/2`, on a pull request's branch: each job's report
@@ -162,13 +159,8 @@ describe.skipIf(!toolAvailable('diff-cover', 'diff-cover'))(
 
     it('downloaded as coverage-1/ and coverage-2/ and posted in one call: the same figures', async () => {
       const reports = ['coverage-1/lcov.info', 'coverage-2/lcov.info'];
-      const patch = await covgatePatch(repo, reports, 'main');
-      expect(covgateFigures(patch)).toEqual(diffCoverFigures(reference));
-      const args = ['report', '--repo', 'r', '--branch', 'feature', '--dry-run', '--json'];
-      for (const report of reports) args.push('--report', report);
-      const result = await covgateIn(repo.dir, args, repo.env);
-      expect(result.code, result.stderr).toBe(0);
-      const out = JSON.parse(result.stdout);
+      const { patch, out } = await reportInOneCall(repo, reports, 'main');
+      expect(patch).toEqual(diffCoverFigures(reference));
       expect([out.covered_lines, out.coverable_lines, out.coverage]).toEqual([
         unsharded.covered,
         unsharded.total,

@@ -4,8 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtService, type PartsService } from '../../../test/support/built-parts-service.js';
 import { isServerBuilt } from '../../../test/support/built-server.js';
 import {
-  covgateFigures,
-  covgatePatch,
   createRepo,
   type DiffCoverReport,
   diffCover,
@@ -13,8 +11,7 @@ import {
   type TestRepo,
   toolAvailable,
 } from './git-support.js';
-import { covgateIn } from './in-process.js';
-import { mergedRun, postParts } from './shard-service.js';
+import { mergedRun, postParts, reportInOneCall } from './shard-service.js';
 
 // A Python library whose pytest suite CI runs as two jobs on two subsets of its test files,
 // each measured by coverage.py (Debian's python3-coverage) and written as Cobertura XML, on a
@@ -146,13 +143,8 @@ describe.skipIf(!tools || (!isServerBuilt() && process.env.CI !== '1'))(
 
     it('downloaded as coverage-1/ and coverage-2/ and posted in one call: the same figures', async () => {
       const reports = ['coverage-1/coverage.xml', 'coverage-2/coverage.xml'];
-      const patch = await covgatePatch(repo, reports, 'main');
-      expect(covgateFigures(patch)).toEqual(diffCoverFigures(reference));
-      const args = ['report', '--repo', 'r', '--branch', 'feature', '--dry-run', '--json'];
-      for (const report of reports) args.push('--report', report);
-      const result = await covgateIn(repo.dir, args, repo.env);
-      expect(result.code, result.stderr).toBe(0);
-      const out = JSON.parse(result.stdout);
+      const { patch, out } = await reportInOneCall(repo, reports, 'main');
+      expect(patch).toEqual(diffCoverFigures(reference));
       expect([out.covered_lines, out.coverable_lines, out.coverage]).toEqual([
         unsharded.covered_lines,
         unsharded.num_statements,

@@ -1,7 +1,7 @@
 import { createTestApi } from '@covgate/testing';
 import { expect } from 'vitest';
 import type { PartsService } from '../../../test/support/built-parts-service.js';
-import type { TestRepo } from './git-support.js';
+import { covgateFigures, covgatePatch, type TestRepo } from './git-support.js';
 import { covgateIn, type InProcessRun } from './in-process.js';
 
 /** The service of `@covgate/testing` (memory store), answered in this process. */
@@ -49,6 +49,24 @@ export async function postParts(
     );
   }
   return results;
+}
+
+/**
+ * The parts' reports downloaded into one checkout and posted in one call, as a job after the
+ * matrix would: covgate's patch of them against `base` (in `covgateFigures`' shape), and the
+ * answer of `covgate report --dry-run --json` with every report, which must exit 0.
+ */
+export async function reportInOneCall(
+  repo: TestRepo,
+  reports: readonly string[],
+  base: string,
+): Promise<{ patch: ReturnType<typeof covgateFigures>; out: Record<string, unknown> }> {
+  const patch = covgateFigures(await covgatePatch(repo, [...reports], base));
+  const args = ['report', '--repo', 'r', '--branch', 'feature', '--dry-run', '--json'];
+  for (const report of reports) args.push('--report', report);
+  const result = await covgateIn(repo.dir, args, repo.env);
+  expect(result.code, result.stderr).toBe(0);
+  return { patch, out: JSON.parse(result.stdout) };
 }
 
 /** Every line of `[first, last]` ranges. */
