@@ -11,7 +11,7 @@ import {
 } from '@covgate/test-support/built-server';
 import { type FakeAnswer, startFakeGiteaRest, startFakeGitlabRest } from '@covgate/testing';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import { bootstrapOrganisation } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/open-store.js';
@@ -19,6 +19,8 @@ import { openStore } from '../src/open-store.js';
 // The outbox's faults on the built reference server, per code host other than GitHub (whose
 // own are in e2e-outbox.test.ts): the host down for 60 s while runs are ingested and the
 // server restarted meanwhile, the host's rate limit, and its refusals shown on the link.
+// Each host has its own fake, server and data folder, so the hosts run side by side (their
+// outages overlap instead of adding up); a host's own tests run in order.
 
 const built = isServerBuilt();
 const SESSION_SECRET = 'e2e-outbox-hosts-secret-0123456789abcdef';
@@ -116,6 +118,7 @@ function serverEnv(dataDir: string): NodeJS.ProcessEnv {
 
 describe.skipIf(!built && process.env.CI !== '1').each(hosts)(
   'the outbox towards $name on the built reference server',
+  { concurrent: true },
   (host) => {
     let fake: HostFake;
     let server: BuiltServer;
@@ -143,12 +146,10 @@ describe.skipIf(!built && process.env.CI !== '1').each(hosts)(
       });
     };
 
-    const ingest = async (run: {
-      repo?: string;
-      commit: string;
-      request?: number;
-      coverage?: number;
-    }) => {
+    const ingest = async (
+      expect: ExpectStatic,
+      run: { repo?: string; commit: string; request?: number; coverage?: number },
+    ) => {
       const response = await fetch(`${server.url}/v1/executions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
@@ -193,13 +194,15 @@ describe.skipIf(!built && process.env.CI !== '1').each(hosts)(
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
-    it(`delivers every status once and one comment showing the newest run after ${DOWN_MS / 1000} s down and a restart`, async () => {
+    it.sequential(`delivers every status once and one comment showing the newest run after ${DOWN_MS / 1000} s down and a restart`, async ({
+      expect,
+    }) => {
       await fake.setDown('refuse');
       const downSince = Date.now();
       const shas = [nextSha(), nextSha(), nextSha()];
       const ids: string[] = [];
       for (const [index, sha] of shas.entries()) {
-        ids.push(await ingest({ commit: sha, request: 8, coverage: 80 + index }));
+        ids.push(await ingest(expect, { commit: sha, request: 8, coverage: 80 + index }));
       }
       await server.waitForLine(
         new RegExp(`not sent \\(${host.name} unreachable: ECONNREFUSED\\)`),
@@ -236,10 +239,10 @@ describe.skipIf(!built && process.env.CI !== '1').each(hosts)(
       expect(server.output()).not.toMatch(/\[outbox\] .* failed:/);
     }, 180_000);
 
-    it('waits out 10 s of the rate limit and then delivers all', async () => {
+    it.sequential('waits out 10 s of the rate limit and then delivers all', async ({ expect }) => {
       fake.failFor(host.rateLimited, 10_000);
       const sha = nextSha();
-      await ingest({ commit: sha, request: 9 });
+      await ingest(expect, { commit: sha, request: 9 });
 
       await server.waitForLine(
         new RegExp(`held back \\(${host.name} rate limit \\(429\\)`),
@@ -250,8 +253,10 @@ describe.skipIf(!built && process.env.CI !== '1').each(hosts)(
       expect(server.output()).not.toMatch(/\[outbox\] .* failed:/);
     }, 90_000);
 
-    it("fails a refused token at once, with the host's reason on the repository's link", async () => {
-      await ingest({ repo: 'revoked', commit: nextSha() });
+    it.sequential("fails a refused token at once, with the host's reason on the repository's link", async ({
+      expect,
+    }) => {
+      await ingest(expect, { repo: 'revoked', commit: nextSha() });
       const read = async () => {
         const response = await fetch(
           `${server.url}/v1/repos/code-host-link?org=${orgSlug}&repo=revoked`,
