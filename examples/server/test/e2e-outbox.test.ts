@@ -22,6 +22,8 @@ import { openStore } from '../src/open-store.js';
 // The outbox end to end: runs ingested through the built reference server give their commit
 // statuses and pull-request comment to a fake GitHub, through GitHub's outages and restarts of
 // the server, and several server processes on one database send each delivery once.
+// The 45 s rate limit has a fake GitHub and a server of its own, so that it waits beside the
+// other SQLite tests instead of after them.
 
 const built = isServerBuilt();
 const SESSION_SECRET = 'e2e-outbox-session-secret-0123456789abcdef';
@@ -117,201 +119,249 @@ function median(values: number[]): number {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
+/** A fake GitHub, a built server on SQLite with `web` linked to it, and its owner's session. */
+interface LinkedServer {
+  fake: FakeGithubRest;
+  server: BuiltServer;
+  dataDir: string;
+  orgId: string;
+  session: string;
+}
+
+async function startLinkedServer(): Promise<LinkedServer> {
+  const fake = await startFakeGithubRest();
+  fake.allowToken(GITHUB_TOKEN, [GITHUB_REPO]);
+  const dataDir = await mkdtemp(join(tmpdir(), 'covgate-e2e-outbox-'));
+  const config = loadConfig({ COVGATE_DATA_DIR: dataDir, PORT: '0' });
+  const store = await openStore(config, silent);
+  const { orgId, session } = await givenLinkedOrganisation(store, fake);
+  await store.close();
+  const server = await startBuiltServer(serverEnv({ dataDir }));
+  return { fake, server, dataDir, orgId, session };
+}
+
+async function stopLinkedServer(linked: Partial<LinkedServer>): Promise<void> {
+  await linked.server?.kill();
+  await linked.fake?.close();
+  if (linked.dataDir) await rm(linked.dataDir, { recursive: true, force: true });
+}
+
 const statusesOf = (fake: FakeGithubRest, sha: string) =>
   fake.statuses.filter((status) => status.sha === sha);
 
 describe.skipIf(!built && process.env.CI !== '1')(
   'the outbox on the built reference server (SQLite)',
   () => {
-    let fake: FakeGithubRest;
-    let server: BuiltServer;
-    let dataDir: string;
-    let session: string;
-    let orgId: string;
+    describe('with GitHub answering, down, and the server restarted', { concurrent: true }, () => {
+      let fake: FakeGithubRest;
+      let server: BuiltServer;
+      let dataDir: string;
+      let session: string;
+      let orgId: string;
 
-    beforeAll(async () => {
-      fake = await startFakeGithubRest();
-      fake.allowToken(GITHUB_TOKEN, [GITHUB_REPO]);
-      dataDir = await mkdtemp(join(tmpdir(), 'covgate-e2e-outbox-'));
-      const config = loadConfig({ COVGATE_DATA_DIR: dataDir, PORT: '0' });
-      const store = await openStore(config, silent);
-      ({ orgId, session } = await givenLinkedOrganisation(store, fake));
-      await store.close();
-      server = await startBuiltServer(serverEnv({ dataDir }));
-    });
+      beforeAll(async () => {
+        ({ fake, server, dataDir, orgId, session } = await startLinkedServer());
+      });
 
-    afterAll(async () => {
-      await server?.kill();
-      await fake?.close();
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
-    });
+      afterAll(async () => {
+        await stopLinkedServer({ fake, server, dataDir });
+      });
 
-    it('sets covgate/project and covgate/patch on the commit and comments once on the pull request', async () => {
-      const sha = nextSha();
-      const run = await ingest(server, session, { commit: sha, pullRequest: 5 });
-      expect(run.status).toBe(201);
+      it.sequential('sets covgate/project and covgate/patch on the commit and comments once on the pull request', async ({
+        expect,
+      }) => {
+        const sha = nextSha();
+        const run = await ingest(server, session, { commit: sha, pullRequest: 5 });
+        expect(run.status).toBe(201);
 
-      await expect.poll(() => fake.commentsOf(GITHUB_REPO, 5).length, { timeout: 20_000 }).toBe(1);
-      await expect.poll(() => statusesOf(fake, sha).length, { timeout: 20_000 }).toBe(2);
-      const runUrl = `https://covgate.example.com/dashboard/repos/web/runs/${run.id}`;
-      expect(statusesOf(fake, sha)).toEqual([
-        {
-          repo: GITHUB_REPO,
-          sha,
-          state: 'success',
-          context: 'covgate/project',
-          description: '84.13% (no baseline) pass',
-          target_url: runUrl,
-        },
-        {
-          repo: GITHUB_REPO,
-          sha,
-          state: 'success',
-          context: 'covgate/patch',
-          description: 'patch 91.30% >= 80% pass',
-          target_url: runUrl,
-        },
-      ]);
-      const [comment] = fake.commentsOf(GITHUB_REPO, 5);
-      expect(comment?.body.split('\n').slice(0, 3)).toEqual([
-        '<!-- covgate:pr-comment -->',
-        `<!-- covgate:run ${run.id} -->`,
-        '### covgate: **pass**',
-      ]);
-      expect(comment?.body).toContain(`[Open the run in covgate](${runUrl})`);
-      await server.waitForLine(/repository\.credential\.use/);
-      const uses = server
-        .stdout()
-        .split('\n')
-        .filter((line) => line.includes('[audit] repository.credential.use'));
-      expect(uses).toHaveLength(3);
-      expect(uses[0]).toMatch(
-        new RegExp(
-          `\\[audit\\] repository\\.credential\\.use org_id=${orgId} repo=web delivery=dlv_[0-9a-z]{26}`,
-        ),
-      );
-      expect(server.output()).not.toContain(GITHUB_TOKEN);
-    });
+        await expect
+          .poll(() => fake.commentsOf(GITHUB_REPO, 5).length, { timeout: 20_000 })
+          .toBe(1);
+        await expect.poll(() => statusesOf(fake, sha).length, { timeout: 20_000 }).toBe(2);
+        const runUrl = `https://covgate.example.com/dashboard/repos/web/runs/${run.id}`;
+        expect(statusesOf(fake, sha)).toEqual([
+          {
+            repo: GITHUB_REPO,
+            sha,
+            state: 'success',
+            context: 'covgate/project',
+            description: '84.13% (no baseline) pass',
+            target_url: runUrl,
+          },
+          {
+            repo: GITHUB_REPO,
+            sha,
+            state: 'success',
+            context: 'covgate/patch',
+            description: 'patch 91.30% >= 80% pass',
+            target_url: runUrl,
+          },
+        ]);
+        const [comment] = fake.commentsOf(GITHUB_REPO, 5);
+        expect(comment?.body.split('\n').slice(0, 3)).toEqual([
+          '<!-- covgate:pr-comment -->',
+          `<!-- covgate:run ${run.id} -->`,
+          '### covgate: **pass**',
+        ]);
+        expect(comment?.body).toContain(`[Open the run in covgate](${runUrl})`);
+        await server.waitForLine(/repository\.credential\.use/);
+        const uses = server
+          .stdout()
+          .split('\n')
+          .filter((line) => line.includes('[audit] repository.credential.use'));
+        expect(uses).toHaveLength(3);
+        expect(uses[0]).toMatch(
+          new RegExp(
+            `\\[audit\\] repository\\.credential\\.use org_id=${orgId} repo=web delivery=dlv_[0-9a-z]{26}`,
+          ),
+        );
+        expect(server.output()).not.toContain(GITHUB_TOKEN);
+      });
 
-    it('edits the comment on a second push instead of adding one', async () => {
-      const sha = nextSha();
-      const run = await ingest(server, session, { commit: sha, pullRequest: 5, coverage: 90.5 });
-      expect(run.status).toBe(201);
+      it.sequential('edits the comment on a second push instead of adding one', async ({
+        expect,
+      }) => {
+        const sha = nextSha();
+        const run = await ingest(server, session, { commit: sha, pullRequest: 5, coverage: 90.5 });
+        expect(run.status).toBe(201);
 
-      await expect
-        .poll(() => fake.commentsOf(GITHUB_REPO, 5)[0]?.edits, { timeout: 20_000 })
-        .toBe(1);
-      const comments = fake.commentsOf(GITHUB_REPO, 5);
-      expect(comments).toHaveLength(1);
-      expect(comments[0]?.body).toContain(`<!-- covgate:run ${run.id} -->`);
-      await expect.poll(() => statusesOf(fake, sha).length, { timeout: 20_000 }).toBe(2);
-    });
+        await expect
+          .poll(() => fake.commentsOf(GITHUB_REPO, 5)[0]?.edits, { timeout: 20_000 })
+          .toBe(1);
+        const comments = fake.commentsOf(GITHUB_REPO, 5);
+        expect(comments).toHaveLength(1);
+        expect(comments[0]?.body).toContain(`<!-- covgate:run ${run.id} -->`);
+        await expect.poll(() => statusesOf(fake, sha).length, { timeout: 20_000 }).toBe(2);
+      });
 
-    it('keeps ingest fast while GitHub is down for 30 s, and sends the statuses after it recovers', async () => {
-      // Warm the server first, then alternate blocks of runs with GitHub up and down, so that
-      // neither state gets the warm-up or a drift of the machine's load to itself.
-      for (let index = 0; index < 5; index += 1)
-        await ingest(server, session, { commit: nextSha() });
-      const up: number[] = [];
-      const down: number[] = [];
-      const downShas: string[] = [];
-      let downSince = 0;
-      for (let round = 0; round < 3; round += 1) {
+      it.sequential('keeps ingest fast while GitHub is down for 30 s, and sends the statuses after it recovers', async ({
+        expect,
+      }) => {
+        // Warm the server first, then alternate blocks of runs with GitHub up and down, so that
+        // neither state gets the warm-up or a drift of the machine's load to itself.
+        for (let index = 0; index < 5; index += 1)
+          await ingest(server, session, { commit: nextSha() });
+        const up: number[] = [];
+        const down: number[] = [];
+        const downShas: string[] = [];
+        let downSince = 0;
+        for (let round = 0; round < 3; round += 1) {
+          await fake.setDown(null);
+          for (let index = 0; index < 5; index += 1) {
+            up.push((await ingest(server, session, { commit: nextSha() })).ms);
+          }
+          await fake.setDown('refuse');
+          downSince = Date.now();
+          for (let index = 0; index < 5; index += 1) {
+            const sha = nextSha();
+            downShas.push(sha);
+            const run = await ingest(server, session, { commit: sha });
+            expect(run.status).toBe(201);
+            down.push(run.ms);
+          }
+        }
+        await server.waitForLine(
+          /\[outbox\] .* not sent \(GitHub unreachable: ECONNREFUSED\)/,
+          15_000,
+        );
+        const lastDown = downShas.slice(-5);
+        expect(lastDown.flatMap((sha) => statusesOf(fake, sha))).toEqual([]);
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.max(0, 30_000 - (Date.now() - downSince))),
+        );
         await fake.setDown(null);
-        for (let index = 0; index < 5; index += 1) {
-          up.push((await ingest(server, session, { commit: nextSha() })).ms);
-        }
+
+        await expect
+          .poll(() => downShas.filter((sha) => statusesOf(fake, sha).length === 2).length, {
+            timeout: 30_000,
+            interval: 500,
+          })
+          .toBe(15);
+        console.info(
+          `[outbox e2e] ingest p50 with GitHub up ${median(up).toFixed(1)} ms, down ${median(down).toFixed(1)} ms (15 runs each in alternated blocks of 5 after 5 warm-up runs, load ${loadavg()[0]?.toFixed(2)})`,
+        );
+        // The outage is GitHub's, not ingest's: no worse than twice the p50 with GitHub up, plus
+        // 20 ms for a loaded machine's noise.
+        expect(median(down)).toBeLessThan(2 * median(up) + 20);
+      }, 120_000);
+
+      it.sequential('loses no delivery across a restart while GitHub is down', async ({
+        expect,
+      }) => {
         await fake.setDown('refuse');
-        downSince = Date.now();
-        for (let index = 0; index < 5; index += 1) {
-          const sha = nextSha();
-          downShas.push(sha);
-          const run = await ingest(server, session, { commit: sha });
-          expect(run.status).toBe(201);
-          down.push(run.ms);
+        const sha = nextSha();
+        const run = await ingest(server, session, { commit: sha, pullRequest: 6 });
+        expect(run.status).toBe(201);
+        await server.waitForLine(
+          new RegExp(`\\(comment of web, run ${run.id}\\) attempt 1 not sent`),
+          15_000,
+        );
+        expect(await server.stop('SIGTERM')).toBe(0);
+
+        await fake.setDown(null);
+        server = await startBuiltServer(serverEnv({ dataDir }));
+
+        await expect.poll(() => statusesOf(fake, sha).length, { timeout: 30_000 }).toBe(2);
+        await expect
+          .poll(() => fake.commentsOf(GITHUB_REPO, 6).length, { timeout: 30_000 })
+          .toBe(1);
+      }, 90_000);
+    });
+
+    describe('with GitHub rate-limiting', { concurrent: true }, () => {
+      let fake: FakeGithubRest;
+      let server: BuiltServer;
+      let dataDir: string;
+      let session: string;
+
+      beforeAll(async () => {
+        ({ fake, server, dataDir, session } = await startLinkedServer());
+      });
+
+      afterAll(async () => {
+        await stopLinkedServer({ fake, server, dataDir });
+      });
+
+      it.sequential('delivers all 12 deliveries of 4 runs after 45 s of secondary rate limit then a 500', async ({
+        expect,
+      }) => {
+        fake.failFor(
+          {
+            status: 403,
+            headers: { 'retry-after': '1' },
+            body: { message: 'You have exceeded a secondary rate limit.' },
+          },
+          RATE_LIMITED_MS,
+        );
+        fake.failNext({ status: 500, body: { message: 'Server Error' } });
+        const limitedSince = Date.now();
+        const shas = [nextSha(), nextSha(), nextSha(), nextSha()];
+        for (const [index, sha] of shas.entries()) {
+          expect(
+            (await ingest(server, session, { commit: sha, pullRequest: 40 + index })).status,
+          ).toBe(201);
         }
-      }
-      await server.waitForLine(
-        /\[outbox\] .* not sent \(GitHub unreachable: ECONNREFUSED\)/,
-        15_000,
-      );
-      const lastDown = downShas.slice(-5);
-      expect(lastDown.flatMap((sha) => statusesOf(fake, sha))).toEqual([]);
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.max(0, 30_000 - (Date.now() - downSince))),
-      );
-      await fake.setDown(null);
+        const delivered = () =>
+          shas.flatMap((sha) => statusesOf(fake, sha)).length +
+          shas.filter((_, index) => fake.commentsOf(GITHUB_REPO, 40 + index).length === 1).length;
 
-      await expect
-        .poll(() => downShas.filter((sha) => statusesOf(fake, sha).length === 2).length, {
-          timeout: 30_000,
-          interval: 500,
-        })
-        .toBe(15);
-      console.info(
-        `[outbox e2e] ingest p50 with GitHub up ${median(up).toFixed(1)} ms, down ${median(down).toFixed(1)} ms (15 runs each in alternated blocks of 5 after 5 warm-up runs, load ${loadavg()[0]?.toFixed(2)})`,
-      );
-      // The outage is GitHub's, not ingest's: no worse than twice the p50 with GitHub up, plus
-      // 20 ms for a loaded machine's noise.
-      expect(median(down)).toBeLessThan(2 * median(up) + 20);
-    }, 120_000);
+        await new Promise((resolve) => setTimeout(resolve, RATE_LIMITED_MS - 1_000));
+        expect(delivered()).toBe(0);
+        await expect.poll(delivered, { timeout: 30_000, interval: 250 }).toBe(12);
+        const after = ((Date.now() - limitedSince - RATE_LIMITED_MS) / 1000).toFixed(1);
 
-    it('loses no delivery across a restart while GitHub is down', async () => {
-      await fake.setDown('refuse');
-      const sha = nextSha();
-      const run = await ingest(server, session, { commit: sha, pullRequest: 6 });
-      expect(run.status).toBe(201);
-      await server.waitForLine(
-        new RegExp(`\\(comment of web, run ${run.id}\\) attempt 1 not sent`),
-        15_000,
-      );
-      expect(await server.stop('SIGTERM')).toBe(0);
-
-      await fake.setDown(null);
-      server = await startBuiltServer(serverEnv({ dataDir }));
-
-      await expect.poll(() => statusesOf(fake, sha).length, { timeout: 30_000 }).toBe(2);
-      await expect.poll(() => fake.commentsOf(GITHUB_REPO, 6).length, { timeout: 30_000 }).toBe(1);
-    }, 90_000);
-
-    it('delivers all 12 deliveries of 4 runs after 45 s of secondary rate limit then a 500', async () => {
-      const requestsBefore = fake.requests.length;
-      fake.failFor(
-        {
-          status: 403,
-          headers: { 'retry-after': '1' },
-          body: { message: 'You have exceeded a secondary rate limit.' },
-        },
-        RATE_LIMITED_MS,
-      );
-      fake.failNext({ status: 500, body: { message: 'Server Error' } });
-      const limitedSince = Date.now();
-      const shas = [nextSha(), nextSha(), nextSha(), nextSha()];
-      for (const [index, sha] of shas.entries()) {
-        expect(
-          (await ingest(server, session, { commit: sha, pullRequest: 40 + index })).status,
-        ).toBe(201);
-      }
-      const delivered = () =>
-        shas.flatMap((sha) => statusesOf(fake, sha)).length +
-        shas.filter((_, index) => fake.commentsOf(GITHUB_REPO, 40 + index).length === 1).length;
-
-      await new Promise((resolve) => setTimeout(resolve, RATE_LIMITED_MS - 1_000));
-      expect(delivered()).toBe(0);
-      await expect.poll(delivered, { timeout: 30_000, interval: 250 }).toBe(12);
-      const after = ((Date.now() - limitedSince - RATE_LIMITED_MS) / 1000).toFixed(1);
-
-      const requests = fake.requests.slice(requestsBefore);
-      console.info(
-        `[outbox e2e] ${RATE_LIMITED_MS / 1000} s of 403 retry-after 1, then one 500: ${delivered()} of 12 deliveries delivered, the last ${after} s after the limit ended; ${requests.length} requests in all`,
-      );
-      for (const sha of shas) expect(statusesOf(fake, sha)).toHaveLength(2);
-      for (let index = 0; index < 4; index += 1) {
-        expect(fake.commentsOf(GITHUB_REPO, 40 + index)).toHaveLength(1);
-      }
-      expect(server.output()).not.toMatch(/\[outbox\] .* failed:/);
-      expect(server.output()).not.toContain('gave up');
-    }, 120_000);
+        const requests = fake.requests;
+        console.info(
+          `[outbox e2e] ${RATE_LIMITED_MS / 1000} s of 403 retry-after 1, then one 500: ${delivered()} of 12 deliveries delivered, the last ${after} s after the limit ended; ${requests.length} requests in all`,
+        );
+        for (const sha of shas) expect(statusesOf(fake, sha)).toHaveLength(2);
+        for (let index = 0; index < 4; index += 1) {
+          expect(fake.commentsOf(GITHUB_REPO, 40 + index)).toHaveLength(1);
+        }
+        expect(server.output()).not.toMatch(/\[outbox\] .* failed:/);
+        expect(server.output()).not.toContain('gave up');
+      }, 120_000);
+    });
   },
 );
 
