@@ -61,5 +61,9 @@ export default defineConfig({
     // 10 to 25 s. A hung test still fails, a minute later.
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // An `expect.poll` without a timeout waits for a page or a process that a loaded CI
+    // machine can keep busy for more than vitest's default second; a passing poll ends as
+    // soon as its condition holds, so only a failure waits longer.
+    expect: { poll: { timeout: 5_000 } },
   },
 });

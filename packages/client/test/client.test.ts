@@ -416,7 +416,8 @@ describe('retries', () => {
       retry: { minDelayMs: 60_000, maxDelayMs: 60_000 },
     });
     const pending = rejection(client.listTokens({ signal: controller.signal }));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Aborts during the minute's wait after the first answer, not before the first request.
+    await expect.poll(() => seen.length).toBe(1);
     controller.abort(new Error('user cancelled'));
     const error = await pending;
     expect(error).toEqual(new Error('user cancelled'));

@@ -21,14 +21,25 @@ async function sessionOf(fx: Awaited<ReturnType<typeof apiFixture>>): Promise<st
 describe('hardening', () => {
   it('does not cache a verification that a revoke overtook while argon2 ran', async () => {
     const fast = createTokenHasher({ memoryCost: 1024, timeCost: 1 });
-    let delayNextVerify = false;
+    // The next verification starts, then waits until the revoke is done: the overtaking is
+    // certain however slow the machine, where fixed waits of 30 and 150 ms only made it likely.
+    let holdNextVerify = false;
+    let verifyStarted!: () => void;
+    const started = new Promise<void>((resolve) => {
+      verifyStarted = resolve;
+    });
+    let releaseVerify!: () => void;
+    const released = new Promise<void>((resolve) => {
+      releaseVerify = resolve;
+    });
     const fx = await apiFixture({
       tokenHasher: {
         hash: (token) => fast.hash(token),
         async verify(hash, token) {
-          if (delayNextVerify) {
-            delayNextVerify = false;
-            await new Promise((resolve) => setTimeout(resolve, 150));
+          if (holdNextVerify) {
+            holdNextVerify = false;
+            verifyStarted();
+            await released;
           }
           return fast.verify(hash, token);
         },
@@ -36,9 +47,9 @@ describe('hardening', () => {
     });
     const { id, token } = await fx.insertToken();
     const session = await sessionOf(fx);
-    delayNextVerify = true;
+    holdNextVerify = true;
     const slow = fx.get(fx.listPath, token);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await started;
     const revoke = await fx.api.handle(
       new Request(`http://localhost/v1/tokens/${id}`, {
         method: 'DELETE',
@@ -46,6 +57,7 @@ describe('hardening', () => {
       }),
     );
     expect(revoke.status).toBe(204);
+    releaseVerify();
     await slow;
     expect((await fx.get(fx.listPath, token)).status).toBe(401);
   });
