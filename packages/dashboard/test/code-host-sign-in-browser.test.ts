@@ -15,6 +15,7 @@ const GITLAB_APP = { clientId: 'gitlab-browser-app', clientSecret: 'gitlab-brows
 const GITEA_APP = { clientId: 'gitea-browser-app', clientSecret: 'gitea-browser-secret-2d7e' };
 const GITLAB_ACCOUNT = { id: 4242, login: 'lab-person' };
 const GITEA_ACCOUNT = { id: 31, login: 'tea-person' };
+const GITLAB_MATE = { id: 4343, login: 'lab-mate' };
 
 describe.skipIf(skipBrowserSuite())(
   'the dashboard signs in through GitLab and Gitea on the built reference server',
@@ -90,6 +91,57 @@ describe.skipIf(skipBrowserSuite())(
         'GET /api/v1/user',
       ]);
       await shoot(page, 'signed-in-gitea');
+    });
+
+    it("links the GitLab account's organisation to a GitLab group, whose member joins at their GitLab sign-in", async () => {
+      // The Gitea account is signed in: back to the GitLab one, owner of its organisation.
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'Sign in to covgate' }).waitFor();
+      gitlab.signInAs(GITLAB_ACCOUNT);
+      await signInWith('GitLab');
+      await page.getByRole('link', { name: 'Members' }).click();
+      await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+      await page.getByRole('combobox', { name: 'Code host' }).selectOption('gitlab');
+      await page
+        .getByRole('textbox', { name: 'GitLab group path', exact: true })
+        .fill('Acme/Platform');
+      await page.getByRole('button', { name: 'Link', exact: true }).click();
+      await page
+        .getByText('Linked to acme/platform: its members join at their next GitLab sign-in.')
+        .waitFor();
+      await page
+        .getByTestId('organisation-link')
+        .filter({ hasText: 'Linked to the GitLab group' })
+        .waitFor();
+      expect(await page.getByTestId('organisation-link').textContent()).toBe(
+        'Linked to the GitLab group acme/platform: its members join as member when they sign in through GitLab, and leave at their next sign-in once they left it there.Unlink',
+      );
+      await shoot(page, 'members-gitlab-group-link');
+
+      // A member of the group (on its second page of groups) signs in: they join as member.
+      const filler = Array.from({ length: 100 }, (_, i) => `other-${i}`);
+      gitlab.setOrganisations(GITLAB_MATE.login, [...filler, 'Acme/Platform']);
+      gitlab.signInAs(GITLAB_MATE);
+      const mate = await suite.newPage();
+      await mate.goto(dashboard());
+      await mate.getByRole('link', { name: 'Sign in with GitLab' }).click();
+      await mate.waitForURL(dashboard());
+      await mate.getByRole('button', { name: 'Sign out' }).waitFor();
+      expect(await mate.getByRole('combobox', { name: 'Organisation' }).inputValue()).toBe(
+        `gitlab-${GITLAB_ACCOUNT.id}`,
+      );
+      expect(await mate.getByTestId('role').textContent()).toBe('member');
+      await shoot(mate, 'members-gitlab-group-joined');
+      await page.reload();
+      await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+      await page.getByText(GITLAB_MATE.login).waitFor();
+      expect(suite.server.stdout()).toMatch(
+        /\[audit\] organisation\.link org_id=\S+ host=gitlab organisation=acme\/platform by=usr_\w+/,
+      );
+      expect(suite.server.stdout()).toMatch(
+        /\[audit\] member\.add org_id=\S+ user_id=usr_\w+ role=member via=gitlab-group/,
+      );
+      await mate.context().close();
     });
 
     it('logs no access token, client secret or code of either host', () => {

@@ -236,8 +236,8 @@ describe.skipIf(skipBrowserSuite())(
 
     it('a member of the linked GitHub organisation joins at their GitHub sign-in, with no invite', async () => {
       // The owner links the organisation on the members page.
-      expect(await owner.getByTestId('github-link').textContent()).toBe(
-        'Not linked to a GitHub organisation. Link one, and its members join as member when they sign in through GitHub.',
+      expect(await owner.getByTestId('organisation-link').textContent()).toBe(
+        'Not linked to an organisation on a code host. Link a GitHub or Gitea organisation or a GitLab group, and its members join as member when they sign in through that host.',
       );
       await owner
         .getByRole('textbox', { name: 'GitHub organisation', exact: true })
@@ -247,10 +247,10 @@ describe.skipIf(skipBrowserSuite())(
         .getByText('Linked to dev-team: its members join at their next GitHub sign-in.')
         .waitFor();
       await owner
-        .getByTestId('github-link')
+        .getByTestId('organisation-link')
         .filter({ hasText: 'Linked to the GitHub organisation' })
         .waitFor();
-      expect(await owner.getByTestId('github-link').textContent()).toBe(
+      expect(await owner.getByTestId('organisation-link').textContent()).toBe(
         'Linked to the GitHub organisation dev-team: its members join as member when they sign in through GitHub, and leave at their next sign-in once they left it there.Unlink',
       );
       await shoot(owner, 'teams-github-link');

@@ -1,15 +1,15 @@
-import type { GithubLink, Invite, Role } from '@covgate/client';
+import type { Invite, OrganisationLink, Role } from '@covgate/client';
 import { ErrorState, LoadStatus } from '../components/ui.js';
 import { useApp } from '../context.js';
 import { type Load, useChanges, useDialog, useLoad } from '../hooks.js';
 import { canManageMembers } from '../roles.js';
 import type { Done, MembersDialog } from './members/dialogs.js';
-import { GithubOrgSection } from './members/GithubOrgSection.js';
 import { CreateInvite, InvitePanel } from './members/InviteForms.js';
 import { InviteTable } from './members/InviteTable.js';
 import { MemberDialogs } from './members/MemberDialogs.js';
 import { MemberTable } from './members/MemberTable.js';
 import { MinimumsSection } from './members/MinimumsSection.js';
+import { ORGANISATION_HOSTS, OrganisationLinkSection } from './members/OrganisationLinkSection.js';
 
 /**
  * The organisation's members with their roles. Owners change roles, remove members, make
@@ -42,9 +42,9 @@ export function Members() {
     (signal) => client.getOrganisationSettings({ signal }),
     `${session.org_id}:${version}`,
   );
-  // The list answers the GitHub link too (null when none): no request that could only 404.
-  const githubLink: Load<GithubLink | null> =
-    members.state === 'ready' ? { state: 'ready', value: members.value.github_link } : members;
+  // The list answers the link too (null when none): no request that could only 404.
+  const organisationLink: Load<OrganisationLink | null> =
+    members.state === 'ready' ? { state: 'ready', value: members.value.code_host_link } : members;
   const leave = () =>
     runAction(async () => {
       await client.removeMember({ user_id: session.user_id });
@@ -92,21 +92,19 @@ export function Members() {
         />
       ) : null}
 
-      <h2>GitHub organisation</h2>
-      <LoadStatus load={githubLink} what="the GitHub organisation" onRetry={reloadMembers} />
-      <GithubOrgSection
-        link={githubLink}
+      <h2>Code host organisation</h2>
+      <LoadStatus load={organisationLink} what="the linked organisation" onRetry={reloadMembers} />
+      <OrganisationLinkSection
+        link={organisationLink}
         owner={owner}
         busy={busy}
         open={open}
-        onLink={(githubOrg) =>
+        onLink={(body) =>
           run(async () => {
-            const linked = await client.linkGithubOrganisation({
-              body: { github_org: githubOrg },
-            });
+            const linked = await client.linkOrganisation({ body });
             return {
               kind: 'notice',
-              text: `Linked to ${linked.github_org}: its members join at their next GitHub sign-in.`,
+              text: `Linked to ${linked.organisation}: its members join at their next ${ORGANISATION_HOSTS[linked.host].name} sign-in.`,
             };
           })
         }

@@ -2,6 +2,7 @@ import { Confirm } from '../../components/Confirm.js';
 import { useApp } from '../../context.js';
 import { memberName } from '../../roles.js';
 import type { Done, MembersDialog } from './dialogs.js';
+import { ORGANISATION_HOSTS } from './OrganisationLinkSection.js';
 import { RoleDialog } from './RoleSelect.js';
 
 /**
@@ -66,15 +67,15 @@ export function MemberDialogs(props: {
     case 'unlink':
       return (
         <Confirm
-          title={`Unlink the GitHub organisation ${dialog.link.github_org}?`}
-          text="Its members stop joining at their GitHub sign-in. Those who joined through it stay members; remove them here if they should go."
+          title={`Unlink the ${ORGANISATION_HOSTS[dialog.link.host].noun} ${dialog.link.organisation}?`}
+          text={`Its members stop joining at their ${ORGANISATION_HOSTS[dialog.link.host].name} sign-in. Those who joined through it stay members; remove them here if they should go.`}
           confirm="Unlink"
           busy={busy}
           onCancel={onCancel}
           onConfirm={() =>
             change(async () => {
-              await client.unlinkGithubOrganisation();
-              return { kind: 'notice', text: `${dialog.link.github_org} is no longer linked.` };
+              await client.unlinkOrganisation();
+              return { kind: 'notice', text: `${dialog.link.organisation} is no longer linked.` };
             })
           }
         />

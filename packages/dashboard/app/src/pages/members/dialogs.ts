@@ -1,4 +1,4 @@
-import type { CreatedInvite, GithubLink, Invite, Member } from '@covgate/client';
+import type { CreatedInvite, Invite, Member, OrganisationLink } from '@covgate/client';
 import type { DialogState } from '../../hooks.js';
 
 /** A dialog open on the members page, and the button that opened it (focus goes back there). */
@@ -6,7 +6,7 @@ export type MembersDialog =
   | { kind: 'role'; member: Member; trigger: HTMLElement | null }
   | { kind: 'remove'; member: Member; trigger: HTMLElement | null }
   | { kind: 'revoke'; invite: Invite; trigger: HTMLElement | null }
-  | { kind: 'unlink'; link: GithubLink; trigger: HTMLElement | null };
+  | { kind: 'unlink'; link: OrganisationLink; trigger: HTMLElement | null };
 
 /** What the last change did, said in a notice that takes focus. */
 export type Done = { kind: 'invited'; invite: CreatedInvite } | { kind: 'notice'; text: string };
