@@ -33,6 +33,8 @@ export interface GiteaCodeHostOptions {
 
 const FACTORY = 'giteaCodeHost';
 const DEFAULT_SCOPES = ['read:user', 'read:organization'];
+/** Gitea's default ceiling of a page (`MAX_RESPONSE_ITEMS`); a lower one means more pages. */
+const ORGS_PAGE_SIZE = 50;
 /**
  * Gitea answers every refusal of the token request `400` with `unauthorized_client`, whether
  * the code is unknown or used, the PKCE verifier does not match, or the client secret is wrong;
@@ -61,9 +63,10 @@ export function giteaCodeHost(options: GiteaCodeHostOptions): CodeHost {
   const scopes = [...(options.scopes ?? DEFAULT_SCOPES)];
   const client = new OAuth2Client(options.clientId, options.clientSecret, redirectUri);
   const orgs = new URL(`${base}/api/v1/user/orgs`);
-  orgs.searchParams.set('limit', '50');
+  orgs.searchParams.set('limit', String(ORGS_PAGE_SIZE));
   const listing: MembershipListing = {
     firstPage: orgs,
+    pageSize: ORGS_PAGE_SIZE,
     pathOf: (entry) => pathField(entry, 'name') ?? pathField(entry, 'username'),
   };
 

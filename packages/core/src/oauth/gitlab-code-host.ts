@@ -36,6 +36,8 @@ const GITLAB_URL = 'https://gitlab.com';
 const DEFAULT_SCOPES = ['read_user', 'read_api'];
 /** Guest (10) or more: every role of a member, not the public groups anyone sees. */
 const MEMBER_ACCESS_LEVEL = '10';
+/** GitLab's largest page. */
+const GROUPS_PAGE_SIZE = 100;
 /** OAuth error codes meaning "this code cannot be used", as opposed to a misconfiguration. */
 const REFUSED_CODE_ERRORS = new Set(['invalid_grant']);
 
@@ -62,9 +64,10 @@ export function gitlabCodeHost(options: GitlabCodeHostOptions): CodeHost {
   const client = new OAuth2Client(options.clientId, options.clientSecret, redirectUri);
   const groups = new URL(`${base}/api/v4/groups`);
   groups.searchParams.set('min_access_level', MEMBER_ACCESS_LEVEL);
-  groups.searchParams.set('per_page', '100');
+  groups.searchParams.set('per_page', String(GROUPS_PAGE_SIZE));
   const listing: MembershipListing = {
     firstPage: groups,
+    pageSize: GROUPS_PAGE_SIZE,
     pathOf: (entry) => pathField(entry, 'full_path'),
   };
 

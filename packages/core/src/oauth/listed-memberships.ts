@@ -5,8 +5,10 @@ export const MAX_MEMBERSHIP_PAGES = 20;
 
 /** How a code host lists the organisations (GitLab: groups) of the signed-in user. */
 export interface MembershipListing {
-  /** The first page: the host's endpoint with its filters, page size and `page=1`. */
+  /** The first page: the host's endpoint with its filters and page size. */
   firstPage: URL;
+  /** The page size asked for: a page this full that names no next page may not be the last. */
+  pageSize: number;
   /** The lower-case path of an entry of a page, or null for an entry without one. */
   pathOf(entry: unknown): string | null;
 }
@@ -56,6 +58,11 @@ export async function listedMemberships(
     }
     if (found.size === wanted.size) break;
     const next = nextPageNumber(response.headers);
+    if (next === null && !namesLastPage(response.headers) && entries.length >= listing.pageSize) {
+      // A full page and no word of another (a proxy that drops the paging headers, say): the
+      // list may go on, so what it did not show stays unknown.
+      return answer('unknown');
+    }
     page = next !== null && next > page ? next : null;
   }
   return answer('not-member');
@@ -75,6 +82,11 @@ function nextPageNumber(headers: Headers): number | null {
     }
   }
   return null;
+}
+
+/** Whether the host said this is the last page: GitLab's empty `x-next-page`. */
+function namesLastPage(headers: Headers): boolean {
+  return headers.get('x-next-page')?.trim() === '';
 }
 
 function pageNumber(text: string): number | null {

@@ -214,6 +214,23 @@ describe.each(CASES)('signing in through $name with linked organisations', (host
     expect(fake.organisationPages.map((page) => page.page)).toEqual(['1', '1', '2']);
   });
 
+  it('keeps a member when a full page names no next one (paging headers dropped on the way)', async () => {
+    const t = setup();
+    const { team } = await givenLinkedOrganisations(t);
+    fake.setOrganisations(ACCOUNT.login, [hostCase.path]);
+    await signIn(t);
+    const before = await linkedMembers(t, team);
+
+    fake.setOrganisations(ACCOUNT.login, fillers);
+    fake.answerOrganisationsWith({
+      status: 200,
+      body: fillers.map((path, id) => ({ id, name: path, full_path: path })),
+    });
+    expect((await signIn(t)).status).toBe(302);
+    expect(await linkedMembers(t, team)).toEqual(before);
+    expect(t.audit.lines.filter((line) => line.includes('member.remove'))).toEqual([]);
+  });
+
   it('asks nothing of the organisations endpoint while no organisation is linked to the host', async () => {
     const t = setup();
     fake.setOrganisations(ACCOUNT.login, [hostCase.path]);
