@@ -116,7 +116,7 @@ describe('slowest test files first', () => {
       ({ moduleId: join(repo, path), project }) as unknown as TestSpecification;
     const paths = [
       'test/small.test.ts',
-      'packages/cli/test/reports.test.ts',
+      'packages/cli/test/e2e.test.ts',
       'test/large.test.ts',
       'test/packages/tarballs.test.ts',
       'test/action/action.test.ts',
@@ -125,7 +125,7 @@ describe('slowest test files first', () => {
     expect(sorted.map((each) => each.moduleId.slice(repo.length))).toEqual([
       'test/action/action.test.ts',
       'test/packages/tarballs.test.ts',
-      'packages/cli/test/reports.test.ts',
+      'packages/cli/test/e2e.test.ts',
       'test/large.test.ts',
       'test/small.test.ts',
     ]);
