@@ -67,7 +67,7 @@ export function repositoryLinkContract(options: HttpContractOptions): void {
       expect([read.status, await read.json()]).toEqual([200, expected]);
     });
 
-    it('lets an owner replace the token and the API URL, keeping who linked it first and when', async () => {
+    it('lets an owner replace the token and the API URL, keeping who linked it first and when; another repository is a new link', async () => {
       const { org, ids, admin, owner } = await team(ctx);
       await sendJson(ctx, 'POST', path(org.slug, 'api'), admin, {
         github_repo: 'acme/api',
@@ -75,7 +75,7 @@ export function repositoryLinkContract(options: HttpContractOptions): void {
       });
       ctx.clock.advance(90_000);
       const replaced = await sendJson(ctx, 'POST', path(org.slug, 'api'), owner, {
-        github_repo: 'acme/api-server',
+        github_repo: 'acme/api',
         token: 'ghs_installation0000token1234',
         api_url: 'https://github.example.com/api/v3/',
       });
@@ -83,11 +83,31 @@ export function repositoryLinkContract(options: HttpContractOptions): void {
         200,
         {
           repo: 'api',
-          github_repo: 'acme/api-server',
+          github_repo: 'acme/api',
           api_url: 'https://github.example.com/api/v3',
           token_hint: '…1234',
           created_by: ids.admin,
           created_at: timestampIn(ctx, -90),
+          updated_at: timestampIn(ctx, 0),
+          failures: [],
+        },
+      ]);
+
+      // Another repository: the link is the owner's, made now (its failures start empty).
+      ctx.clock.advance(30_000);
+      const moved = await sendJson(ctx, 'POST', path(org.slug, 'api'), owner, {
+        github_repo: 'acme/api-server',
+        token: 'ghs_installation0000token5678',
+      });
+      expect([moved.status, await moved.json()]).toEqual([
+        200,
+        {
+          repo: 'api',
+          github_repo: 'acme/api-server',
+          api_url: 'https://api.github.com',
+          token_hint: '…5678',
+          created_by: ids.owner,
+          created_at: timestampIn(ctx, 0),
           updated_at: timestampIn(ctx, 0),
           failures: [],
         },
