@@ -1796,12 +1796,13 @@ export interface components {
             api_url: string;
             /** @description The token's last four characters after `…` (only `…` for a token of 8 characters or fewer); never the token. */
             token_hint: string;
-            /** @description The user who first linked the repository. */
+            /** @description The user who linked the repository to this host and repository (a new token keeps them). */
             created_by: string;
+            /** @description When the repository was linked to this host and repository (a new token keeps it). */
             created_at: components["schemas"]["Timestamp"];
             /** @description When the link (and its token) was last set. */
             updated_at: components["schemas"]["Timestamp"];
-            /** @description The latest failed deliveries (at most 5), newest first. */
+            /** @description The latest deliveries given up since `created_at` (at most 5), newest first; none of a previous link's. */
             failures: components["schemas"]["DeliveryFailure"][];
         };
         CodeHostLink: {
@@ -1818,12 +1819,13 @@ export interface components {
             api_url: string;
             /** @description The token's last four characters after `…` (only `…` for a token of 8 characters or fewer); never the token. */
             token_hint: string;
-            /** @description The user who first linked the repository. */
+            /** @description The user who linked the repository to this host and repository (a new token keeps them). */
             created_by: string;
+            /** @description When the repository was linked to this host and repository (a new token keeps it). */
             created_at: components["schemas"]["Timestamp"];
             /** @description When the link (and its token) was last set. */
             updated_at: components["schemas"]["Timestamp"];
-            /** @description The latest failed deliveries (at most 5), newest first. */
+            /** @description The latest deliveries given up since `created_at` (at most 5), newest first; none of a previous link's. */
             failures: components["schemas"]["DeliveryFailure"][];
         };
         DeliveryFailure: {
