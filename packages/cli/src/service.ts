@@ -85,6 +85,7 @@ export function clientFor(
 /**
  * Asks the service one thing through a client with `credential`, its errors turned into
  * covgate's by {@link serviceError}: what each command that calls the service once does.
+ * `timeoutSeconds` is the run's `--timeout`; without it, `COVGATE_TIMEOUT` or the default.
  */
 export async function askService<T>(
   io: Io,
@@ -92,9 +93,10 @@ export async function askService<T>(
   credential: string,
   version: string,
   call: (client: CovgateClient) => Promise<T>,
+  timeoutSeconds?: number,
 ): Promise<T> {
   try {
-    return await call(clientFor(io, url, credential, version));
+    return await call(clientFor(io, url, credential, version, timeoutSeconds));
   } catch (error) {
     throw serviceError(error, url);
   }

@@ -4,7 +4,7 @@ import type { Gathered } from '../gather-reports.js';
 import type { Io } from '../io.js';
 import { type CommitView, commitViewOf } from '../parts/commit-view.js';
 import { type JudgedExecution, judgedOrNull } from '../parts/pending.js';
-import { clientFor, serviceError } from '../service.js';
+import { askService } from '../service.js';
 import { fitBody } from './fit-body.js';
 import type { PatchResult } from './measure-patch.js';
 import type { GateOptions } from './options.js';
@@ -126,17 +126,18 @@ export async function deliverRuns(
 }
 
 /** A part's judged commit, read back as the service merged it (see {@link commitViewOf}). */
-async function mergedView(
+function mergedView(
   record: JudgedExecution,
   run: RunToPost,
   input: { options: GateOptions; url: string; token: string; version: string; part: string },
   io: Io,
 ): Promise<CommitView | null> {
-  if (record.parts === undefined) return null;
-  const client = clientFor(io, input.url, input.token, input.version, input.options.timeout);
-  try {
-    return await commitViewOf(client, record, run.read, input.part);
-  } catch (error) {
-    throw serviceError(error, input.url);
-  }
+  return askService(
+    io,
+    input.url,
+    input.token,
+    input.version,
+    (client) => commitViewOf(client, record, run.read, input.part),
+    input.options.timeout,
+  );
 }
