@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { TestApi } from '@covgate/testing';
+import { expect } from 'vitest';
 
 /**
  * The data and requests of the query-plan tests of both SQL stores (issue 45): `REPOS`
@@ -140,4 +141,27 @@ export function requestPlanCase(t: TestApi, planCase: PlanCase, apiToken: string
     headers.set('authorization', `Bearer ${apiToken}`);
   }
   return t.request(planCase.path, { ...planCase.init, headers });
+}
+
+/** The statements the tests explain: reads, updates and deletes (an insert reads no index). */
+const EXPLAINABLE = /^\s*(select|update|delete)\b/i;
+
+/**
+ * Empties `sent` (the statements the store under test records), answers the case `name`
+ * through `t`, checks its status, and returns the statements the store sent for it that have
+ * a plan to check; at least one.
+ */
+export async function statementsOfPlanCase<Statement extends { sql: string }>(
+  t: TestApi,
+  context: PlanContext,
+  name: string,
+  sent: Statement[],
+): Promise<Statement[]> {
+  const planCase = new Map(planCases(context)).get(name) as PlanCase;
+  sent.length = 0;
+  const response = await requestPlanCase(t, planCase, context.apiToken);
+  expect(response.status, await response.clone().text()).toBe(planCase.status);
+  const statements = sent.filter((statement) => EXPLAINABLE.test(statement.sql));
+  expect(statements.length).toBeGreaterThan(0);
+  return statements;
 }
