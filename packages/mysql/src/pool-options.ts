@@ -4,8 +4,13 @@ import type { MySqlUrl, SslMode } from './connection-url.js';
 /** Connection pool size when none is given. */
 export const DEFAULT_POOL_SIZE = 10;
 
-/** Requests allowed to wait for a pooled connection; past it a call fails at once. */
-export const DEFAULT_QUEUE_LIMIT = 100;
+/**
+ * Store calls allowed to wait for a pooled connection; past it a call fails at once. A request
+ * makes up to five calls at once (the repository headline), so 100 requests in flight on one
+ * process fit; a stalled database piles up at most this many waiting calls, each answered
+ * `503` at its deadline.
+ */
+export const DEFAULT_QUEUE_LIMIT = 500;
 
 /** TLS settings each `sslmode` implies; fields of an explicit `ssl` option override them. */
 const TLS_FOR_MODE: Record<Exclude<SslMode, 'disable'>, SslOptions> = {

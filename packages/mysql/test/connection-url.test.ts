@@ -187,9 +187,11 @@ describe('connectionOptionsFor', () => {
 describe('poolOptionsFor', () => {
   const url = parseMySqlUrl('mysql://h/db');
 
-  it('defaults the pool to 10 connections and takes another size', () => {
+  it('defaults the pool to 10 connections and 500 waiting calls, and takes another size', () => {
     expect(poolOptionsFor(url).connectionLimit).toBe(10);
     expect(poolOptionsFor(url, { poolSize: 3 }).connectionLimit).toBe(3);
+    // 50 clients asking for the headline (five store calls at once each) must not fill it.
+    expect(poolOptionsFor(url).queueLimit).toBe(500);
   });
 
   it.each([0, -1, 2.5, Number.NaN])('refuses poolSize %s', (poolSize) => {
