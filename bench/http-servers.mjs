@@ -101,7 +101,10 @@ async function fastifySameWork() {
   const logger = accessLogger();
   const verified = new Map();
   const ttlMs = 10_000;
-  const remember = async (raw) => {
+  // One verification per token at a time, as covgate's cache does: when the entry expires,
+  // 50 connections waiting on 50 argon2 verifications at once would time wrk out.
+  const verifying = new Map();
+  const verify = async (raw) => {
     const hash = (await store.findTokenById(tokenId)).hash;
     if (!(await hasher.verify(hash, raw))) return null;
     const entry = {
@@ -113,6 +116,14 @@ async function fastifySameWork() {
     };
     verified.set(raw, entry);
     return entry;
+  };
+  const remember = (raw) => {
+    let pending = verifying.get(raw);
+    if (pending === undefined) {
+      pending = verify(raw).finally(() => verifying.delete(raw));
+      verifying.set(raw, pending);
+    }
+    return pending;
   };
   const tokenLimiter = new RateLimiterMemory({ points: PLAN_LIMIT, duration: 60, keyPrefix: 't' });
   const orgLimiter = new RateLimiterMemory({ points: PLAN_LIMIT, duration: 60, keyPrefix: 'o' });

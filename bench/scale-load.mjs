@@ -6,7 +6,7 @@
 //   node bench/scale-seed.mjs [--runs 1000000]
 //   node bench/scale-load.mjs [--duration 60] [--clients 50]
 //        [--mysql mysql://root@127.0.0.1:3306/covgate_scale_bench | --sqlite DIR/covgate.db]
-//        [--no-pin] [--cpu-prof DIR] [--count-queries] [--pool N]
+//        [--no-pin] [--cpu-prof DIR] [--count-queries] [--pool N] [--rate N]
 //
 // The server runs as `examples/server/dist/main.js` (bench/support/built-server.mjs), with
 // per-token and per-session rate limits raised out of the way (ENTERPRISE_RATE_LIMIT,
@@ -20,10 +20,16 @@
 // (MySQL) preloads bench/support/count-queries.mjs: statements per request for each route with
 // one client, then the statements, their mean time and the pool waits under the load. Prints
 // Markdown. `--pool N` sets the server's DATABASE_POOL_SIZE (default: the server's, 10).
+// Without `--rate` each client sends its next request as soon as the last one is answered (a
+// closed loop: the latencies then measure the queue at the server's most requests per second,
+// by Little's law about clients / throughput). `--rate N` paces the clients to N requests per
+// second in all (each client one every clients / N s), and a request's time counts from when
+// it was due, so a late start counts against the server (no coordinated omission).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { benchCredentials, startBenchServer } from './support/built-server.mjs';
 import { currentUptime, machineSummary } from './support/machine.mjs';
@@ -39,12 +45,15 @@ const { values } = parseArgs({
     'count-queries': { type: 'boolean', default: false },
     pin: { type: 'boolean', default: true },
     pool: { type: 'string', default: '' },
+    rate: { type: 'string', default: '' },
   },
   allowNegative: true,
 });
 const DURATION_MS = Number(values.duration) * 1000;
 const WARMUP_MS = Number(values.warmup) * 1000;
 const CLIENTS = Number(values.clients);
+const RATE = values.rate ? Number(values.rate) : 0;
+if (!(RATE >= 0)) throw new Error('--rate must be a number of requests per second');
 const ORG = 'scale-000';
 const serverDist = new URL('../examples/server/dist/', import.meta.url).pathname;
 
@@ -148,9 +157,11 @@ function routes({ session, token }, runIds) {
   ];
 }
 
-/** One request's time, status and body; a connection that fails has the status `network`. */
-async function call(url, route) {
-  const started = performance.now();
+/**
+ * One request's time (from `started`, when it was due), status and body; a connection that
+ * fails has the status `network`.
+ */
+async function call(url, route, started = performance.now()) {
   try {
     const response = await fetch(`${url}${route.path()}`, {
       method: route.method ?? 'GET',
@@ -186,13 +197,18 @@ async function someRunIds(url, token) {
  */
 async function load(url, list, ms, samples, failures) {
   const until = performance.now() + ms;
+  const interval = RATE > 0 ? (CLIENTS / RATE) * 1000 : 0;
   await Promise.all(
     Array.from({ length: CLIENTS }, async (_, client) => {
       let next = client % list.length;
-      while (performance.now() < until && serverExit === null) {
+      let due = performance.now() + (interval * client) / CLIENTS;
+      while (due < until && serverExit === null) {
+        const wait = due - performance.now();
+        if (wait > 0) await sleep(wait);
         const route = list[next];
         next = (next + 1) % list.length;
-        const { ms: took, status, text } = await call(url, route);
+        const { ms: took, status, text } = await call(url, route, interval > 0 ? due : undefined);
+        due = interval > 0 ? due + interval : performance.now();
         if (status === route.status) {
           samples?.get(route.name).push(took);
         } else {
@@ -285,8 +301,9 @@ try {
   const placement = pinned
     ? 'server pinned to CPU 0, load generator to CPU 1 (taskset)'
     : 'server and load generator unpinned';
+  const pace = RATE > 0 ? `paced to ${RATE} requests/s in all` : 'each sending on an answer';
   console.log(
-    `\n${storeName}; ${placement}; ${CLIENTS} clients for ${seconds} s from ${started.toISOString().slice(11, 19)} UTC after a ${WARMUP_MS / 1000} s warm-up; organisation ${ORG}\n`,
+    `\n${storeName}; ${placement}; ${CLIENTS} clients (${pace}) for ${seconds} s from ${started.toISOString().slice(11, 19)} UTC after a ${WARMUP_MS / 1000} s warm-up; organisation ${ORG}\n`,
   );
   console.log('| route | requests | per s | p50 | p99 | max |');
   console.log('|---|---:|---:|---:|---:|---:|');
@@ -297,6 +314,8 @@ try {
       `| ${name} | ${times.length} | ${(times.length / seconds).toFixed(0)} | ${ms(quantile(times, 0.5))} | ${ms(quantile(times, 0.99))} | ${ms(times.at(-1))} |`,
     );
   }
+  const answered = [...samples.values()].reduce((sum, times) => sum + times.length, 0);
+  console.log(`\nAnswered as expected: ${(answered / seconds).toFixed(0)} requests/s in all.`);
   console.log(
     `\nServer RSS: ${rssStart.toFixed(0)} MiB at the start, ${rssEnd.toFixed(0)} MiB at the end (every 10 s: ${rssSeries.map((v) => v.toFixed(0)).join(', ')} MiB).`,
   );
