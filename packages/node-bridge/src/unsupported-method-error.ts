@@ -19,5 +19,6 @@ const FORBIDDEN_FETCH_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /** Whether a Fetch `Request` can carry this method (the Fetch standard forbids a few). */
 export function isFetchMethod(method: string): boolean {
+  if (method === 'GET' || method === 'POST') return true;
   return !FORBIDDEN_FETCH_METHODS.has(method.toUpperCase());
 }

@@ -129,6 +129,29 @@ describe('requestOriginOf', () => {
   ])('reads the Host header %j as %s', (host, origin) => {
     expect(requestOriginOf(requestWith(host, false))).toBe(origin);
   });
+
+  it('answers each request by its own Host header and socket, one after another', () => {
+    const seen = [
+      requestWith('a.example', false),
+      requestWith('a.example', false),
+      requestWith('a.example', true),
+      requestWith('evil.example/path', false),
+      requestWith(undefined, true),
+      requestWith('a.example', false),
+      requestWith(undefined, false),
+      requestWith('b.example:8443', true),
+    ].map(requestOriginOf);
+    expect(seen).toEqual([
+      'http://a.example',
+      'http://a.example',
+      'https://a.example',
+      'http://localhost',
+      'https://localhost',
+      'http://a.example',
+      'http://localhost',
+      'https://b.example:8443',
+    ]);
+  });
 });
 
 describe('PayloadTooLargeError', () => {

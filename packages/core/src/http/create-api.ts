@@ -497,7 +497,9 @@ export function createApi(options: CreateApiOptions): CovgateApi {
     const scope = scopeOf(request, context);
     let reply: Reply;
     try {
-      reply = await route(scope);
+      // A route that answers at once (`/health`, `OPTIONS`) does not wait a microtask turn.
+      const routed = route(scope);
+      reply = routed instanceof Promise ? await routed : routed;
     } catch (error) {
       reply = errorToReply(error, scope);
     }

@@ -78,6 +78,28 @@ export interface RequestRateLimiter {
 const WINDOW_SECONDS = 60;
 const ALLOW: RateLimitDecision = { allowed: true, headers: {} };
 
+/** What one budget said of one request, before it is turned into headers. */
+interface Consumption {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  msBeforeNext: number;
+}
+
+/** The decision and its `RateLimit-*` headers (and `Retry-After` when refused). */
+function decisionOf({ allowed, limit, remaining, msBeforeNext }: Consumption): RateLimitDecision {
+  if (allowed) return { allowed, headers: headersFor(limit, remaining, msBeforeNext) };
+  const retryAfterSeconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  return {
+    allowed,
+    retryAfterSeconds,
+    headers: {
+      ...headersFor(limit, 0, msBeforeNext),
+      'retry-after': String(retryAfterSeconds),
+    },
+  };
+}
+
 function headersFor(
   limit: number,
   remaining: number,
@@ -165,11 +187,12 @@ export function createRequestRateLimiter(
   // One line when the limiter's store starts failing and one when it answers again: an
   // outage under load must not write a line per request.
   let unavailable = false;
+  /** One unit taken from `key`'s budget; null when the limiter's store failed. */
   async function consume(
     from: RateLimiterAbstract,
     key: string,
     limit: number,
-  ): Promise<RateLimitDecision | null> {
+  ): Promise<Consumption | null> {
     try {
       const result = await from.consume(key, 1);
       if (unavailable) {
@@ -178,19 +201,13 @@ export function createRequestRateLimiter(
       }
       return {
         allowed: true,
-        headers: headersFor(limit, result.remainingPoints, result.msBeforeNext),
+        limit,
+        remaining: result.remainingPoints,
+        msBeforeNext: result.msBeforeNext,
       };
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) {
-        const retryAfterSeconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-        return {
-          allowed: false,
-          retryAfterSeconds,
-          headers: {
-            ...headersFor(limit, 0, rejection.msBeforeNext),
-            'retry-after': String(retryAfterSeconds),
-          },
-        };
+        return { allowed: false, limit, remaining: 0, msBeforeNext: rejection.msBeforeNext };
       }
       if (!unavailable) {
         unavailable = true;
@@ -200,36 +217,35 @@ export function createRequestRateLimiter(
       return null;
     }
   }
+  const decided = async (consumption: Promise<Consumption | null>) => {
+    const taken = await consumption;
+    return taken === null ? ALLOW : decisionOf(taken);
+  };
 
   return {
     activeTokensPerOrganisation,
     async consumeToken(tokenId, orgId, plan) {
       const own = await consume(tokenLimiter(plan), tokenId, limits[plan]);
       if (own === null) return ALLOW;
-      if (!own.allowed) return own;
+      if (!own.allowed) return decisionOf(own);
       const org = await consume(organisationLimiter(plan), orgId, organisationLimits[plan]);
-      if (org === null) return own;
+      if (org === null) return decisionOf(own);
       if (!org.allowed) {
         // The token's own budget is not spent by a request its organisation refused.
         await tokenLimiter(plan)
           .reward(tokenId, 1)
           .catch(() => undefined);
-        return org;
+        return decisionOf(org);
       }
-      // The headers describe whichever budget is closer to running out.
-      const remaining = (d: RateLimitDecision) => Number(d.headers['ratelimit-remaining']);
-      return remaining(org) < remaining(own) ? org : own;
+      // The headers describe whichever budget is closer to running out; only its are made.
+      return decisionOf(org.remaining < own.remaining ? org : own);
     },
-    async consumeSession(sessionId) {
-      return (
-        (await consume(limiter('covgate-rl-session', sessionLimit), sessionId, sessionLimit)) ??
-        ALLOW
-      );
+    consumeSession(sessionId) {
+      return decided(consume(limiter('covgate-rl-session', sessionLimit), sessionId, sessionLimit));
     },
-    async consumeTokenCreation(orgId) {
-      return (
-        (await consume(limiter('covgate-rl-token-create', creationLimit), orgId, creationLimit)) ??
-        ALLOW
+    consumeTokenCreation(orgId) {
+      return decided(
+        consume(limiter('covgate-rl-token-create', creationLimit), orgId, creationLimit),
       );
     },
   };
