@@ -237,7 +237,7 @@ export function createRequestRateLimiter(
           .catch(() => undefined);
         return decisionOf(org);
       }
-      // The headers describe whichever budget is closer to running out; only its are made.
+      // The headers describe whichever budget is closer to running out; only that one's are made.
       return decisionOf(org.remaining < own.remaining ? org : own);
     },
     consumeSession(sessionId) {
